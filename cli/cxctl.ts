@@ -1,0 +1,202 @@
+/**
+ * cxctl: the operator CLI. Manages workspaces, Developer keys, idea labels and the SOP directory.
+ * By default it talks to the running sandbox (DynamoDB Local on DYNAMODB_PORT, table cx-portal);
+ * `--table NAME` targets a deployed table with the normal AWS credentials and region, and
+ * `--endpoint URL` adds a custom endpoint (LocalStack). Every input is checked before anything is
+ * written; a failure prints one line to stderr and exits 1 (2 for usage errors).
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import {
+  createDeveloperKey,
+  listDeveloperKeys,
+  parseDuration,
+  parsePermissions,
+  revokeDeveloperKey,
+  rotateDeveloperKey,
+} from '../lib/admin/developer-keys.ts';
+import { importDirectory, parseDirectoryImport } from '../lib/admin/directory.ts';
+import { AdminError, createLocalStore, createStore, type Store } from '../lib/admin/store.ts';
+import { changeModules, createWorkspace, parseLabels, parseModules, setIdeaLabels, setWorkspaceStatus } from '../lib/admin/workspaces.ts';
+import { config } from '../lib/config.ts';
+import { workspaceHostOf } from '../lib/http/workspace-host.ts';
+import { PERMISSIONS } from '../lib/permissions.ts';
+
+const USAGE = `Usage: cxctl <command> [options]
+
+Workspaces
+  workspace create <slug> [--name NAME]             create a workspace; prints its host
+  workspace suspend <slug> | resume <slug>          every request gets 403 while suspended
+  workspace modules <slug> [--disable a,b] [--enable c,d]
+                                                    modules: ideas, journeys, surveys, sops, webhooks, knowledge-bank
+Developer keys (the secret is printed once)
+  key create --workspace <slug> [--scopes a,b | --all] [--expires-in 30s|15m|12h|90d]
+             [--rate-limit N] [--name NAME]         default scopes: every *:read; rate limit: requests per minute
+  key list --workspace <slug>
+  key revoke <id>                                   the next request with it gets 401
+  key rotate <id>                                   new secret; the old one stops working at once
+Ideas and SOPs
+  labels set <slug> [--statuses a,b] [--modules x,y]
+  directory import <slug> --file directory.json     {people:[{name,email,active,sourceUserId?}], teams:[{name,active,sourceDepartmentId?}]}
+
+Target (default: the local sandbox at http://127.0.0.1:$DYNAMODB_PORT, table cx-portal)
+  --table NAME        a deployed table (AWS credentials and region from the environment)
+  --endpoint URL      a custom DynamoDB endpoint, e.g. LocalStack's http://localhost:4566
+  --json              machine-readable output`;
+
+class UsageError extends Error {}
+
+const { values: options, positionals } = (() => {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        workspace: { type: 'string' },
+        scopes: { type: 'string' },
+        all: { type: 'boolean' },
+        'expires-in': { type: 'string' },
+        'rate-limit': { type: 'string' },
+        disable: { type: 'string' },
+        enable: { type: 'string' },
+        statuses: { type: 'string' },
+        modules: { type: 'string' },
+        file: { type: 'string' },
+        table: { type: 'string' },
+        endpoint: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    console.error(`cxctl: ${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+})();
+
+function storeFromOptions(): Store {
+  if (options.table) {
+    return createStore(options.table, options.endpoint ? { endpoint: options.endpoint } : {});
+  }
+  const endpoint = options.endpoint ?? `http://127.0.0.1:${config.integer('DYNAMODB_PORT', 8000, 1)}`;
+  return createLocalStore(process.env.TABLE_NAME ?? 'cx-portal', endpoint);
+}
+
+function need(value: string | undefined, what: string): string {
+  if (!value) throw new UsageError(`missing ${what}`);
+  return value;
+}
+
+function print(json: unknown, human: string): void {
+  console.log(options.json ? JSON.stringify(json, null, 2) : human);
+}
+
+async function run(store: Store): Promise<void> {
+  const [area, action, target] = positionals;
+  const command = `${area ?? ''} ${action ?? ''}`.trim();
+  switch (command) {
+    case 'workspace create': {
+      const ws = await createWorkspace(store, need(target, '<slug>'), options.name);
+      return print(ws, `Created workspace ${ws.slug}. Send X-Service-Workspace-Host: ${ws.host}`);
+    }
+    case 'workspace suspend':
+    case 'workspace resume': {
+      const ws = await setWorkspaceStatus(store, need(target, '<slug>'), action === 'suspend' ? 'suspended' : 'active');
+      return print(ws, `Workspace ${ws.slug} is ${ws.status}`);
+    }
+    case 'workspace modules': {
+      if (!options.disable && !options.enable) throw new UsageError('give --disable and/or --enable');
+      const ws = await changeModules(store, need(target, '<slug>'), {
+        disable: options.disable ? parseModules(options.disable) : [],
+        enable: options.enable ? parseModules(options.enable) : [],
+      });
+      return print(ws, `Workspace ${ws.slug}: disabled modules: ${ws.disabledModules.join(', ') || 'none'}`);
+    }
+    case 'key create': {
+      if (options.all && options.scopes) throw new UsageError('give --scopes or --all, not both');
+      const rateLimit = options['rate-limit'];
+      if (rateLimit !== undefined && !/^\d+$/.test(rateLimit)) throw new AdminError(`Invalid --rate-limit "${rateLimit}": a whole number`);
+      const key = await createDeveloperKey(store, {
+        workspace: need(options.workspace, '--workspace <slug>'),
+        name: options.name,
+        permissions: options.all ? [...PERMISSIONS] : options.scopes !== undefined ? parsePermissions(options.scopes) : undefined,
+        expiresInSeconds: options['expires-in'] ? parseDuration(options['expires-in']) : undefined,
+        rateLimitPerMinute: rateLimit !== undefined ? Number(rateLimit) : config.defaultRateLimitPerMinute(),
+      });
+      return print(
+        { id: key.id, key: key.key, workspace: key.workspace, scopes: key.permissions, expiresAt: key.expiresAt, rateLimitPerMinute: key.rateLimitPerMinute },
+        `Key ${key.id} for ${key.workspace} (shown only now, store it safely):\n\n  ${key.key}\n\n` +
+          `Scopes: ${key.permissions.join(', ')}\nExpires: ${key.expiresAt ?? 'never'}\nRate limit: ${key.rateLimitPerMinute}/min\n` +
+          `Use: -H 'X-Service-Workspace-Host: ${workspaceHostOf(key.workspace)}' -H 'Authorization: Bearer ${key.key}'`,
+      );
+    }
+    case 'key list': {
+      const list = await listDeveloperKeys(store, need(options.workspace, '--workspace <slug>'));
+      const state = (k: (typeof list)[number]) =>
+        k.revokedAt ? 'revoked' : k.expiresAt && Date.parse(k.expiresAt) <= Date.now() ? 'expired' : 'active';
+      return print(
+        list.map((k) => ({ ...k, scopes: k.permissions, state: state(k) })),
+        list.length === 0
+          ? 'No keys'
+          : list.map((k) => `${k.id}  ${state(k).padEnd(7)}  ${k.tokenHint}  ${k.name}  [${k.permissions.join(' ')}]  last used ${k.lastUsedAt ?? 'never'}`).join('\n'),
+      );
+    }
+    case 'key revoke': {
+      const key = await revokeDeveloperKey(store, need(target, "<id>"));
+      return print({ id: key.id, revokedAt: key.revokedAt }, `Key ${key.id} revoked at ${key.revokedAt}`);
+    }
+    case 'key rotate': {
+      const key = await rotateDeveloperKey(store, need(target, '<id>'));
+      return print({ id: key.id, key: key.key }, `New secret for key ${key.id} (the old one no longer works):\n\n  ${key.key}\n`);
+    }
+    case 'labels set': {
+      const statuses = parseLabels(options.statuses, 'status');
+      const modules = parseLabels(options.modules, 'module');
+      if (!statuses && !modules) throw new UsageError('give --statuses and/or --modules');
+      const ws = await setIdeaLabels(store, need(target, '<slug>'), { statuses, modules });
+      return print(ws.ideaLabels, `Idea statuses: ${ws.ideaLabels.statuses.join(', ') || 'none'}\nIdea modules: ${ws.ideaLabels.modules.join(', ') || 'none'}`);
+    }
+    case 'directory import': {
+      const file = need(options.file, '--file <path>');
+      let json: unknown;
+      try {
+        json = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (error) {
+        throw new AdminError(`Cannot read ${file} as JSON: ${(error as Error).message}`);
+      }
+      const result = await importDirectory(store, need(target, '<slug>'), parseDirectoryImport(json));
+      return print(result, `Imported ${result.people} people and ${result.teams} teams; ${result.deactivated} entries no longer listed were marked inactive`);
+    }
+    default:
+      throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
+  }
+}
+
+if (options.help) {
+  console.log(USAGE);
+} else {
+  const store = storeFromOptions();
+  try {
+    await run(store);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`cxctl: ${error.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+    } else if (error instanceof AdminError) {
+      console.error(`cxctl: ${error.message}`);
+      process.exitCode = 1;
+    } else {
+      const e = error as Error & { name?: string };
+      const hint =
+        e.name === 'ResourceNotFoundException'
+          ? ' (does the table exist? Is the sandbox running: npm start?)'
+          : /ECONNREFUSED|fetch failed/.test(`${e.message} ${(e as { code?: string }).code ?? ''}`)
+            ? ' (is the sandbox running? Start it with: npm start)'
+            : '';
+      console.error(`cxctl: ${e.name ?? 'Error'}: ${e.message}${hint}`);
+      process.exitCode = 1;
+    }
+  } finally {
+    store.db.destroy();
+  }
+}

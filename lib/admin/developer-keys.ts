@@ -1,0 +1,167 @@
+/** Operator actions on Developer keys: create, list, revoke, rotate. */
+import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { hashToken, newKeyId, newToken, tokenHint } from '../auth/developer-key-token.ts';
+import { isConditionFailure, transactionCancellationReasons } from '../data/conditions.ts';
+import { toDeveloperKey, type DeveloperKey } from '../data/developer-key-record.ts';
+import { keys } from '../data/keys.ts';
+import { TABLE } from '../data/table.ts';
+import { DEFAULT_PERMISSIONS, isPermission, PERMISSIONS, type Permission } from '../permissions.ts';
+import { AdminError, type Store } from './store.ts';
+
+
+/** What an operator sees of a key: never the secret or its hash. */
+export type KeySummary = Omit<DeveloperKey, 'secretHash'>;
+
+function summary(key: DeveloperKey): KeySummary {
+  const { secretHash: _hidden, ...rest } = key;
+  return rest;
+}
+
+export function parsePermissions(list: string): Permission[] {
+  const names = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !isPermission(n));
+  if (unknown.length > 0) throw new AdminError(`Unknown permission(s): ${unknown.join(', ')}; known: ${PERMISSIONS.join(', ')}`);
+  if (names.length === 0) throw new AdminError('Give at least one permission');
+  return [...new Set(names)] as Permission[];
+}
+
+const DURATION = /^(\d{1,6})(s|m|h|d)$/;
+const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86400 } as const;
+
+/** `30s`, `15m`, `12h`, `90d` → seconds. */
+export function parseDuration(text: string): number {
+  const match = DURATION.exec(text);
+  if (!match || Number(match[1]) === 0) throw new AdminError(`Invalid duration "${text}": use e.g. 30s, 15m, 12h or 90d`);
+  return Number(match[1]) * UNIT_SECONDS[match[2] as keyof typeof UNIT_SECONDS];
+}
+
+export interface CreateKeyOptions {
+  workspace: string;
+  name?: string;
+  permissions?: Permission[];
+  expiresInSeconds?: number;
+  rateLimitPerMinute: number;
+}
+
+/** Create a key in an existing workspace; the returned `key` (token) is never stored or shown again. */
+export async function createDeveloperKey(store: Store, options: CreateKeyOptions): Promise<KeySummary & { key: string }> {
+  if (!Number.isInteger(options.rateLimitPerMinute) || options.rateLimitPerMinute < 1 || options.rateLimitPerMinute > 1_000_000) {
+    throw new AdminError('The rate limit must be a whole number of requests per minute, 1 to 1000000');
+  }
+  const name = options.name ?? 'Developer key';
+  if (name.length < 1 || name.length > 100) throw new AdminError('The key name must be 1-100 characters');
+  const id = newKeyId();
+  const token = newToken(id);
+  const now = new Date();
+  const item = {
+    ...keys.developerKey(options.workspace, id),
+    ...keys.developerKeyLookup(id),
+    entity: 'DeveloperKey',
+    id,
+    workspace: options.workspace,
+    name,
+    permissions: options.permissions ?? [...DEFAULT_PERMISSIONS],
+    secretHash: hashToken(token),
+    tokenHint: tokenHint(token),
+    createdAt: now.toISOString(),
+    expiresAt: options.expiresInSeconds ? new Date(now.getTime() + options.expiresInSeconds * 1000).toISOString() : undefined,
+    rateLimitPerMinute: options.rateLimitPerMinute,
+    rlWindow: 0,
+    rlCount: 0,
+  };
+  try {
+    await store.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            ConditionCheck: {
+              TableName: store.table,
+              Key: keys.workspace(options.workspace),
+              ConditionExpression: 'attribute_exists(pk)',
+            },
+          },
+          { Put: { TableName: store.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+        ],
+      }),
+    );
+  } catch (error) {
+    const reasons = transactionCancellationReasons(error);
+    if (reasons?.[0] === 'ConditionalCheckFailed') throw new AdminError(`Workspace "${options.workspace}" does not exist`);
+    throw error;
+  }
+  return { ...summary(toDeveloperKey(item)), key: token };
+}
+
+export async function listDeveloperKeys(store: Store, workspace: string): Promise<KeySummary[]> {
+  const found: KeySummary[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await store.db.send(
+      new QueryCommand({
+        TableName: store.table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.developerKeyPrefix },
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    for (const item of page.Items ?? []) found.push(summary(toDeveloperKey(item)));
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+  return found;
+}
+
+/** Find which workspace key `id` belongs to (gsi1; retried briefly as the index is eventually consistent). */
+async function workspaceOfKey(store: Store, id: string): Promise<string> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const { Items } = await store.db.send(
+      new QueryCommand({
+        TableName: store.table,
+        IndexName: TABLE.gsi1.name,
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.developerKeyLookup(id).gsi1pk },
+      }),
+    );
+    const workspace = Items?.[0]?.workspace as string | undefined;
+    if (workspace) return workspace;
+    await new Promise((resolve) => setTimeout(resolve, 200 * (attempt + 1)));
+  }
+  throw new AdminError(`No key with id "${id}"`);
+}
+
+/** Revoke a key: the very next request with it gets 401. Revoking twice is harmless. */
+export async function revokeDeveloperKey(store: Store, id: string): Promise<KeySummary> {
+  const workspace = await workspaceOfKey(store, id);
+  const { Attributes } = await store.db.send(
+    new UpdateCommand({
+      TableName: store.table,
+      Key: keys.developerKey(workspace, id),
+      UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':now': new Date().toISOString() },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return summary(toDeveloperKey(Attributes!));
+}
+
+/** Issue a new secret for a key: the old one fails on the very next request. */
+export async function rotateDeveloperKey(store: Store, id: string): Promise<KeySummary & { key: string }> {
+  const workspace = await workspaceOfKey(store, id);
+  const token = newToken(id);
+  try {
+    const { Attributes } = await store.db.send(
+      new UpdateCommand({
+        TableName: store.table,
+        Key: keys.developerKey(workspace, id),
+        UpdateExpression: 'SET secretHash = :hash, tokenHint = :hint, rotatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
+        ExpressionAttributeValues: { ':hash': hashToken(token), ':hint': tokenHint(token), ':now': new Date().toISOString() },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return { ...summary(toDeveloperKey(Attributes!)), key: token };
+  } catch (error) {
+    if (isConditionFailure(error)) throw new AdminError(`Key "${id}" is revoked and cannot be rotated`);
+    throw error;
+  }
+}

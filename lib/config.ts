@@ -1,0 +1,48 @@
+/**
+ * Configuration accessors. Each reads its variable when first asked and throws when a required one
+ * is missing, so a misconfigured function fails loudly at cold start instead of running with ''.
+ */
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (value === undefined || value === '') {
+    throw new Error(`Missing required environment variable ${name}`);
+  }
+  return value;
+}
+
+function integer(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new Error(`Environment variable ${name} must be an integer >= ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+function flag(name: string): boolean {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return false;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new Error(`Environment variable ${name} must be true or false, got "${raw}"`);
+}
+
+export const config = {
+  /** The single DynamoDB table. */
+  tableName: () => required('TABLE_NAME'),
+  /**
+   * The parent domain of workspace hosts: a request to `<slug>.<domain>` selects workspace `slug`
+   * from its Host header, and `cxctl workspace create` prints `<slug>.<domain>` as the value of
+   * X-Service-Workspace-Host.
+   */
+  workspaceDomain: () => (process.env.WORKSPACE_DOMAIN ?? 'localhost').toLowerCase(),
+  /** Requests per minute for a key created without --rate-limit. */
+  defaultRateLimitPerMinute: () => integer('DEFAULT_RATE_LIMIT_PER_MINUTE', 600, 1),
+  /** Length of one rate-limit window. 60 s in production; tests shorten it. */
+  rateLimitWindowSeconds: () => integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1),
+  flag,
+  required,
+  integer,
+};

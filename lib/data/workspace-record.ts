@@ -1,0 +1,26 @@
+/** The workspace item and its mapping; free of the client so operator tools can use it. */
+import type { ModuleName } from '../permissions.ts';
+
+export interface Workspace {
+  slug: string;
+  name: string;
+  status: 'active' | 'suspended';
+  disabledModules: ModuleName[];
+  /** Configured idea labels (`cxctl labels set`), read by the ideas area. */
+  ideaLabels: { statuses: string[]; modules: string[] };
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toWorkspace(item: Record<string, unknown>): Workspace {
+  return {
+    slug: item.slug as string,
+    name: item.name as string,
+    status: item.status as Workspace['status'],
+    // Stored as a string set (changed atomically by cxctl), absent when empty.
+    disabledModules: [...((item.disabledModules as Iterable<ModuleName> | undefined) ?? [])].sort(),
+    ideaLabels: (item.ideaLabels as Workspace['ideaLabels'] | undefined) ?? { statuses: [], modules: [] },
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+  };
+}

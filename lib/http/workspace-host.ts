@@ -1,0 +1,42 @@
+/**
+ * Which workspace a request is for. `X-Service-Workspace-Host` wins (the shared edge); otherwise
+ * the Host header, when the API is called on a workspace host `<slug>.<WORKSPACE_DOMAIN>`.
+ * The header accepts the full workspace host (what cxctl prints) or the bare slug.
+ */
+import { config } from '../config.ts';
+import { BadRequestError, NotFoundError } from '../errors.ts';
+
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+function stripPort(host: string): string {
+  return host.replace(/:\d+$/, '');
+}
+
+function slugOfWorkspaceHost(host: string, domain: string): string | null {
+  const suffix = `.${domain}`;
+  if (!host.endsWith(suffix)) return null;
+  const slug = host.slice(0, -suffix.length);
+  return SLUG_PATTERN.test(slug) ? slug : null;
+}
+
+export function workspaceSlugFrom(headers: Record<string, string | undefined>): string {
+  const domain = config.workspaceDomain();
+  const selected = headers['x-service-workspace-host']?.trim().toLowerCase();
+  if (selected !== undefined && selected !== '') {
+    const host = stripPort(selected);
+    const slug = slugOfWorkspaceHost(host, domain) ?? (SLUG_PATTERN.test(host) ? host : null);
+    if (!slug) throw new NotFoundError('workspace_not_found', `No workspace is served at host "${host}"`);
+    return slug;
+  }
+  const host = headers.host ? stripPort(headers.host.trim().toLowerCase()) : '';
+  const slug = slugOfWorkspaceHost(host, domain);
+  if (slug) return slug;
+  throw new BadRequestError(
+    'missing_workspace_host',
+    'Send the X-Service-Workspace-Host header (or call the API on your workspace host) to select a workspace',
+  );
+}
+
+export function workspaceHostOf(slug: string): string {
+  return `${slug}.${config.workspaceDomain()}`;
+}

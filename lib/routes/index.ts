@@ -1,0 +1,18 @@
+/**
+ * The route manifest: every operation of the API, once. The CDK stack makes a function and an API
+ * route of each entry, the local sandbox serves them, the OpenAPI document describes them and the
+ * tests walk them. An area adds its routes by exporting them from its own file and listing them here.
+ */
+import * as introduction from './introduction.ts';
+import type { RouteDefinition } from './types.ts';
+
+export const API_PREFIX = '/api/v1';
+
+/** Answers every request no route matches (API Gateway's `$default` route). */
+export const NOT_FOUND_HANDLER = 'functions/system/not-found.ts';
+
+export const routes: readonly RouteDefinition[] = [
+  ...Object.values(introduction),
+];
+
+export type { RouteDefinition } from './types.ts';

@@ -1,0 +1,178 @@
+/**
+ * The sandbox's API Gateway: turns real HTTP requests into HTTP API (payload format 2.0) events,
+ * routes them by the same manifest the CDK stack deploys, runs the handler and writes its result.
+ * Unmatched requests go to the same not-found function as API Gateway's `$default` route.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { API_PREFIX, NOT_FOUND_HANDLER, routes, type RouteDefinition } from '../lib/routes/index.ts';
+import { invocationStats, type InvocationStats } from './instrumentation.ts';
+import { lambdaContext, loadHandler } from './lambda-runtime.ts';
+
+/** API Gateway's own limit on a request payload. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+interface CompiledRoute {
+  route: RouteDefinition;
+  pattern: RegExp;
+  names: string[];
+  /** Static segments score higher, so `/sops/directory` wins over `/sops/{id}` as in API Gateway. */
+  specificity: number[];
+}
+
+function compile(route: RouteDefinition): CompiledRoute {
+  const names: string[] = [];
+  const segments = route.path.split('/').slice(1);
+  const source = segments
+    .map((segment) => {
+      const param = /^\{(\w+)\}$/.exec(segment);
+      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(param[1]!);
+      return '([^/]+)';
+    })
+    .join('/');
+  return {
+    route,
+    pattern: new RegExp(`^${API_PREFIX}/${source}/?$`),
+    names,
+    specificity: segments.map((s) => (s.startsWith('{') ? 0 : 1)),
+  };
+}
+
+function moreSpecific(a: CompiledRoute, b: CompiledRoute): number {
+  for (let i = 0; i < Math.max(a.specificity.length, b.specificity.length); i++) {
+    const d = (b.specificity[i] ?? 0) - (a.specificity[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+const compiled = routes.map(compile).sort(moreSpecific);
+
+function match(method: string, path: string): { route: RouteDefinition; params: Record<string, string> } | null {
+  for (const candidate of compiled) {
+    if (candidate.route.method !== method) continue;
+    const m = candidate.pattern.exec(path);
+    if (!m) continue;
+    const params: Record<string, string> = {};
+    candidate.names.forEach((name, i) => {
+      const raw = m[i + 1]!;
+      try {
+        params[name] = decodeURIComponent(raw);
+      } catch {
+        params[name] = raw;
+      }
+    });
+    return { route: candidate.route, params };
+  }
+  return null;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function isTextual(contentType: string | undefined): boolean {
+  return !contentType || /^(text\/|application\/(json|.*\+json|x-www-form-urlencoded|xml))/i.test(contentType);
+}
+
+/** Build the payload 2.0 event exactly as API Gateway would: lower-cased headers, repeated values comma-joined. */
+export function toApiGatewayEvent(
+  req: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  routeKey: string,
+  pathParameters: Record<string, string> | undefined,
+): APIGatewayProxyEventV2 {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined && name !== 'cookie') headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  const textual = isTextual(req.headers['content-type']);
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    cookies: req.headers.cookie ? req.headers.cookie.split(/;\s*/) : undefined,
+    headers,
+    queryStringParameters: Object.keys(query).length > 0 ? query : undefined,
+    pathParameters,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'sandbox',
+      domainName: req.headers.host ?? 'localhost',
+      domainPrefix: (req.headers.host ?? 'localhost').split('.')[0]!,
+      http: {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: req.headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    body: body.length > 0 ? (textual ? body.toString('utf8') : body.toString('base64')) : undefined,
+    isBase64Encoded: body.length > 0 && !textual,
+  };
+}
+
+function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResultV2, stats: InvocationStats): void {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  if (result.cookies?.length) headers['Set-Cookie'] = result.cookies;
+  headers['X-Sandbox-DynamoDB-Calls'] = String(stats.dynamodbCalls);
+  const body = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
+  res.writeHead(result.statusCode ?? 200, headers);
+  res.end(body);
+}
+
+function gatewayError(res: ServerResponse, status: number, error: string, message: string): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify({ ok: false, error, message }));
+}
+
+export function createApiServer(options: { log?: (line: string) => void } = {}): Server {
+  return createServer(async (req, res) => {
+    const started = performance.now();
+    try {
+      const url = new URL(req.url ?? '/', 'http://sandbox');
+      const body = await readBody(req);
+      if (body === 'too-large') return gatewayError(res, 413, 'payload_too_large', 'The request body exceeds 10 MB');
+      const method = (req.method ?? 'GET').toUpperCase();
+      const found = match(method, url.pathname);
+      const routeKey = found ? `${found.route.method} ${API_PREFIX}${found.route.path}` : '$default';
+      const handlerFile = found ? found.route.handler : NOT_FOUND_HANDLER;
+      const event = toApiGatewayEvent(req, url, body, routeKey, found && found.route.path.includes('{') ? found.params : undefined);
+      const handler = await loadHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(handlerFile);
+      const stats: InvocationStats = { dynamodbCalls: 0, dynamodbCommands: [] };
+      const result = await invocationStats.run(stats, () => handler(event, lambdaContext(found?.route.operationId ?? 'notFound')));
+      writeResult(res, result, stats);
+      options.log?.(
+        `${method} ${url.pathname} → ${result.statusCode} (${Math.round(performance.now() - started)} ms, ${stats.dynamodbCalls} DynamoDB calls)`,
+      );
+    } catch (error) {
+      // What API Gateway answers when the integration itself fails; the details stay in our console.
+      options.log?.(`Integration failure: ${(error as Error).stack ?? String(error)}`);
+      if (!res.headersSent) gatewayError(res, 502, 'internal_error', 'The service could not complete the request');
+      else res.end();
+    }
+  });
+}

@@ -1,0 +1,110 @@
+/**
+ * The local sandbox: DynamoDB Local and the SQS emulator as real services, the single table, and
+ * the API served over HTTP by the very handlers that run in Lambda. Handlers reach the services
+ * only through the standard SDK endpoint variables, exactly as they would reach LocalStack.
+ * Used by `npm start` (local/main.ts) and by the integration tests (test/support/global-setup.ts).
+ */
+import type { AddressInfo } from 'node:net';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createLocalStore, type Store } from '../lib/admin/store.ts';
+import { startDynamoDbLocal, type RunningService } from './dynamodb-local.ts';
+import { createApiServer } from './http-server.ts';
+import { countDynamoDbCalls } from './instrumentation.ts';
+import { startSqsEmulator } from './sqs-local.ts';
+import { ensureTable } from './table.ts';
+import { freePort } from './wait.ts';
+
+export interface SandboxOptions {
+  /** HTTP port of the API; 0 picks a free one. */
+  port: number;
+  dynamodbPort?: number;
+  sqsPort?: number;
+  /** Where DynamoDB Local and the queue keep their data; omitted = in memory. */
+  dataDir?: string;
+  tableName?: string;
+  log?: (line: string) => void;
+}
+
+export interface Sandbox {
+  apiUrl: string;
+  dynamodbEndpoint: string;
+  sqsEndpoint: string;
+  tableName: string;
+  tableCreated: boolean;
+  /** Operator access to the same table (what cxctl uses). */
+  store: Store;
+  stop(): Promise<void>;
+}
+
+/** Environment the handlers run with, unless the caller already set a value. */
+function handlerEnvironment(sandbox: { tableName: string; dynamodbEndpoint: string; sqsEndpoint: string }): Record<string, string> {
+  return {
+    TABLE_NAME: sandbox.tableName,
+    AWS_ENDPOINT_URL_DYNAMODB: sandbox.dynamodbEndpoint,
+    AWS_ENDPOINT_URL_SQS: sandbox.sqsEndpoint,
+    AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    WORKSPACE_DOMAIN: process.env.WORKSPACE_DOMAIN ?? 'localhost',
+    // Receivers on 127.0.0.1 are the point of a local sandbox; the SSRF guard stays on in AWS.
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? 'true',
+    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+  };
+}
+
+export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
+  const stoppers: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const s of stoppers.reverse()) await s().catch(() => undefined);
+  };
+  try {
+    const [dynamodb, sqs] = await Promise.all([
+      (async (): Promise<RunningService> =>
+        startDynamoDbLocal({ port: options.dynamodbPort ?? (await freePort()), dataDir: options.dataDir && `${options.dataDir}/dynamodb` }))(),
+      startSqsEmulator({ port: options.sqsPort ?? 0, dataDir: options.dataDir && `${options.dataDir}/sqs` }),
+    ]);
+    stoppers.push(dynamodb.stop, sqs.stop);
+
+    const tableName = options.tableName ?? 'cx-portal';
+    Object.assign(process.env, handlerEnvironment({ tableName, dynamodbEndpoint: dynamodb.endpoint, sqsEndpoint: sqs.endpoint }));
+
+    const admin = new DynamoDBClient({
+      endpoint: dynamodb.endpoint,
+      region: process.env.AWS_REGION,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const { created } = await ensureTable(admin, tableName);
+    admin.destroy();
+
+    // The handlers' shared client, counted per request (X-Sandbox-DynamoDB-Calls).
+    const { dynamo } = await import('../lib/data/client.ts');
+    countDynamoDbCalls(dynamo);
+
+    const server = createApiServer({ log: options.log });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, '127.0.0.1', () => resolve());
+    });
+    stoppers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    );
+    const { port } = server.address() as AddressInfo;
+
+    return {
+      apiUrl: `http://127.0.0.1:${port}/api/v1`,
+      dynamodbEndpoint: dynamodb.endpoint,
+      sqsEndpoint: sqs.endpoint,
+      tableName,
+      tableCreated: created,
+      store: createLocalStore(tableName, dynamodb.endpoint),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,7 @@
+/** `npm run openapi`: writes the OpenAPI 3.1 document built from the route manifest to openapi.json. */
+import { writeFileSync } from 'node:fs';
+import { buildOpenApiDocument } from '../lib/openapi.ts';
+
+const target = process.argv[2] ?? 'openapi.json';
+writeFileSync(target, `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`);
+console.log(`Wrote ${target}`);

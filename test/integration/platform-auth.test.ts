@@ -1,0 +1,183 @@
+/** The platform's request path over real HTTP: workspace selection, every 401 and 403 cause, 404s, 429. */
+import { request } from 'node:http';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { revokeDeveloperKey, rotateDeveloperKey } from '../../lib/admin/developer-keys.ts';
+import { setWorkspaceStatus } from '../../lib/admin/workspaces.ts';
+import { newToken } from '../../lib/auth/developer-key-token.ts';
+import { adminStore, call, dynamoDbCalls, expectErrorEnvelope, newKey, newWorkspace, sandbox, type TestWorkspace } from '../support/fixtures.ts';
+
+let ws: TestWorkspace;
+let other: TestWorkspace;
+
+beforeAll(async () => {
+  [ws, other] = await Promise.all([newWorkspace('auth'), newWorkspace('auth-other')]);
+});
+
+describe('GET /me', () => {
+  it('answers 200 with the workspace for a valid key, with a request id and rate-limit headers', async () => {
+    const res = await call('GET', '/me', { host: ws.host, key: ws.key });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true, data: { workspace: ws.slug, authenticated: true } });
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('x-request-id')).toMatch(/.+/);
+    expect(res.headers.get('ratelimit-limit')).toBe('10000');
+    expect(Number(res.headers.get('ratelimit-remaining'))).toBeLessThan(10000);
+  });
+
+  it('accepts the bare slug in X-Service-Workspace-Host', async () => {
+    const res = await call('GET', '/me', { host: ws.slug, key: ws.key });
+    expect(res.status).toBe(200);
+  });
+
+  it('selects the workspace from the Host header on a workspace host', async () => {
+    // fetch may not set Host, so speak HTTP directly, as a client of <slug>.localhost:<port> would.
+    const url = new URL(`${sandbox.apiUrl}/me`);
+    const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        { host: url.hostname, port: url.port, path: url.pathname, headers: { Host: `${ws.slug}.localhost:${url.port}`, Authorization: `Bearer ${ws.key}` } },
+        (r) => {
+          let body = '';
+          r.on('data', (c) => (body += c));
+          r.on('end', () => resolve({ status: r.statusCode!, body }));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body).data.workspace).toBe(ws.slug);
+  });
+
+  it('costs two DynamoDB calls within a rate-limit window: the workspace read and the key update', async () => {
+    // The first request of a window also resets the key's counter; make sure both land in one window.
+    let first = await call('GET', '/me', { host: ws.host, key: ws.key });
+    if (Number(first.headers.get('ratelimit-reset')) < 5) {
+      await new Promise((r) => setTimeout(r, 6000));
+      first = await call('GET', '/me', { host: ws.host, key: ws.key });
+    }
+    const second = await call('GET', '/me', { host: ws.host, key: ws.key });
+    expect(second.status).toBe(200);
+    expect(dynamoDbCalls(second)).toBe(2);
+  });
+});
+
+describe('workspace selection', () => {
+  it('answers 400 missing_workspace_host without the header on the shared edge', async () => {
+    expectErrorEnvelope(await call('GET', '/me', { key: ws.key }), 400, 'missing_workspace_host');
+  });
+
+  it('answers 404 workspace_not_found for an unknown workspace', async () => {
+    expectErrorEnvelope(await call('GET', '/me', { host: 'no-such-workspace.localhost', key: ws.key }), 404, 'workspace_not_found');
+  });
+});
+
+describe('401: no usable key', () => {
+  it('missing Authorization header → missing_key, with WWW-Authenticate', async () => {
+    const res = await call('GET', '/me', { host: ws.host });
+    expectErrorEnvelope(res, 401, 'missing_key');
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+
+  it('not a Bearer header → invalid_key', async () => {
+    expectErrorEnvelope(await call('GET', '/me', { host: ws.host, headers: { Authorization: `Basic ${ws.key}` } }), 401, 'invalid_key');
+  });
+
+  it('malformed or checksum-broken key → invalid_key, without touching DynamoDB', async () => {
+    const broken = ws.key.slice(0, -1) + (ws.key.endsWith('a') ? 'b' : 'a');
+    for (const key of ['nonsense', broken]) {
+      const res = await call('GET', '/me', { host: ws.host, key });
+      expectErrorEnvelope(res, 401, 'invalid_key');
+      expect(dynamoDbCalls(res)).toBe(0);
+    }
+  });
+
+  it('well-formed but unknown key → invalid_key', async () => {
+    expectErrorEnvelope(await call('GET', '/me', { host: ws.host, key: newToken('AAAAAAAAAAAA') }), 401, 'invalid_key');
+  });
+
+  it("a right key id with the wrong secret → invalid_key", async () => {
+    const forged = newToken(ws.keyId);
+    expectErrorEnvelope(await call('GET', '/me', { host: ws.host, key: forged }), 401, 'invalid_key');
+  });
+
+  it("another workspace's key → invalid_key (the header never grants access by itself)", async () => {
+    expectErrorEnvelope(await call('GET', '/me', { host: ws.host, key: other.key }), 401, 'invalid_key');
+  });
+
+  it('revoked key → key_revoked on the very next request', async () => {
+    const key = await newKey(ws.slug, []);
+    expect((await call('GET', '/me', { host: ws.host, key: key.key })).status).toBe(200);
+    await revokeDeveloperKey(adminStore(), key.id);
+    expectErrorEnvelope(await call('GET', '/me', { host: ws.host, key: key.key }), 401, 'key_revoked');
+  });
+
+  it('expired key → key_expired', async () => {
+    const key = await newKey(ws.slug, [], { expiresInSeconds: 1 });
+    expect((await call('GET', '/me', { host: ws.host, key: key.key })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1100));
+    expectErrorEnvelope(await call('GET', '/me', { host: ws.host, key: key.key }), 401, 'key_expired');
+  });
+
+  it('rotated key: the old secret fails at once, the new one works', async () => {
+    const key = await newKey(ws.slug, []);
+    const rotated = await rotateDeveloperKey(adminStore(), key.id);
+    expect(rotated.id).toBe(key.id);
+    expectErrorEnvelope(await call('GET', '/me', { host: ws.host, key: key.key }), 401, 'invalid_key');
+    expect((await call('GET', '/me', { host: ws.host, key: rotated.key })).status).toBe(200);
+  });
+});
+
+describe('403: suspended workspace', () => {
+  it('rejects every request while suspended and accepts them again after resume', async () => {
+    const suspended = await newWorkspace('suspend');
+    await setWorkspaceStatus(adminStore(), suspended.slug, 'suspended');
+    expectErrorEnvelope(await call('GET', '/me', { host: suspended.host, key: suspended.key }), 403, 'workspace_suspended');
+    await setWorkspaceStatus(adminStore(), suspended.slug, 'active');
+    expect((await call('GET', '/me', { host: suspended.host, key: suspended.key })).status).toBe(200);
+  });
+});
+
+describe('404: unknown route', () => {
+  it('answers in the error envelope, with a request id', async () => {
+    const res = await call('GET', '/no/such/route', { host: ws.host, key: ws.key });
+    expectErrorEnvelope(res, 404, 'route_not_found');
+    expect(res.headers.get('x-request-id')).toMatch(/.+/);
+  });
+
+  it('a known path with another method is not found either', async () => {
+    expectErrorEnvelope(await call('DELETE', '/me', { host: ws.host, key: ws.key }), 404, 'route_not_found');
+  });
+});
+
+describe('429: per-key rate limit', () => {
+  /** Wait, if needed, so the next few seconds fall inside one rate-limit window. */
+  async function freshWindow(key: string, host: string) {
+    const probe = await call('GET', '/me', { host, key });
+    const reset = Number(probe.headers.get('ratelimit-reset'));
+    if (reset < 15) await new Promise((r) => setTimeout(r, (reset + 0.5) * 1000));
+  }
+
+  it('answers 429 with Retry-After once the key used its allowance, counted across concurrent requests', async () => {
+    const limited = await newKey(ws.slug, [], { rateLimitPerMinute: 5 });
+    await freshWindow(ws.key, ws.host);
+    // Ten concurrent requests race for five slots: the count lives in DynamoDB, not in any one process.
+    const results = await Promise.all(Array.from({ length: 10 }, () => call('GET', '/me', { host: ws.host, key: limited.key })));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+    const rejected = results.find((r) => r.status === 429)!;
+    expectErrorEnvelope(rejected, 429, 'rate_limited');
+    expect(rejected.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    expect(Number(rejected.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(rejected.headers.get('ratelimit-remaining')).toBe('0');
+    expect(rejected.headers.get('ratelimit-limit')).toBe('5');
+  });
+
+  it("one key's limit does not affect another key", async () => {
+    const limited = await newKey(ws.slug, [], { rateLimitPerMinute: 1 });
+    await freshWindow(ws.key, ws.host);
+    await call('GET', '/me', { host: ws.host, key: limited.key });
+    expect((await call('GET', '/me', { host: ws.host, key: limited.key })).status).toBe(429);
+    expect((await call('GET', '/me', { host: ws.host, key: ws.key })).status).toBe(200);
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * Builders for integration tests: a fresh workspace per test file (so files never see each
+ * other's data), keys with chosen permissions, and a small HTTP client for the sandbox API.
+ */
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { createDeveloperKey, type CreateKeyOptions } from '../../lib/admin/developer-keys.ts';
+import { createLocalStore, type Store } from '../../lib/admin/store.ts';
+import { createWorkspace } from '../../lib/admin/workspaces.ts';
+import { PERMISSIONS, type Permission } from '../../lib/permissions.ts';
+
+export const sandbox = inject('sandbox');
+
+let store: Store | undefined;
+/** Operator access to the sandbox table, as cxctl has. */
+export function adminStore(): Store {
+  store ??= createLocalStore(sandbox.tableName, sandbox.dynamodbEndpoint);
+  return store;
+}
+
+export function uniqueSlug(prefix = 'ws'): string {
+  return `${prefix}-${randomBytes(5).toString('hex')}`;
+}
+
+export interface TestWorkspace {
+  slug: string;
+  host: string;
+  /** A key holding every permission. */
+  key: string;
+  keyId: string;
+}
+
+export async function newWorkspace(prefix?: string): Promise<TestWorkspace> {
+  const slug = uniqueSlug(prefix);
+  const workspace = await createWorkspace(adminStore(), slug);
+  const key = await newKey(slug, [...PERMISSIONS]);
+  return { slug, host: workspace.host, key: key.key, keyId: key.id };
+}
+
+export async function newKey(
+  workspace: string,
+  permissions: Permission[],
+  options: Partial<Omit<CreateKeyOptions, 'workspace' | 'permissions'>> = {},
+): Promise<{ id: string; key: string }> {
+  return createDeveloperKey(adminStore(), { workspace, permissions, rateLimitPerMinute: 10_000, ...options });
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  /** The raw body text, for assertions about what must never appear in it. */
+  text: string;
+}
+
+export interface CallOptions {
+  host?: string;
+  key?: string;
+  body?: unknown;
+  /** Sent as-is instead of JSON-encoding `body`. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** Call the sandbox API: `path` is below /api/v1, e.g. `/ideas?limit=5`. */
+export async function call(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.host !== undefined) headers['X-Service-Workspace-Host'] = options.host;
+  if (options.key !== undefined) headers.Authorization = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+    headers['Content-Type'] = 'application/json';
+  }
+  const res = await fetch(`${sandbox.apiUrl}${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+/** A client bound to one workspace and key. */
+export function clientFor(ws: { host: string; key: string }) {
+  const bound = (method: string) => (path: string, options: Omit<CallOptions, 'host' | 'key'> = {}) =>
+    call(method, path, { host: ws.host, key: ws.key, ...options });
+  return { get: bound('GET'), post: bound('POST'), put: bound('PUT'), patch: bound('PATCH'), delete: bound('DELETE') };
+}
+
+/** DynamoDB calls the sandbox counted for this request (X-Sandbox-DynamoDB-Calls). */
+export function dynamoDbCalls(res: ApiResponse): number {
+  return Number(res.headers.get('x-sandbox-dynamodb-calls'));
+}
+
+/** The error envelope every failure must have. */
+export function expectErrorEnvelope(res: ApiResponse, status: number, code: string): void {
+  if (res.status !== status || res.body?.ok !== false || res.body?.error !== code || typeof res.body?.message !== 'string') {
+    throw new Error(`Expected ${status} ${code}, got ${res.status} ${res.text}`);
+  }
+}

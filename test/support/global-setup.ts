@@ -1,0 +1,29 @@
+/**
+ * Starts one real sandbox for the integration tests: DynamoDB Local (in memory), the SQS
+ * emulator and the HTTP API on free ports. Tests reach it over HTTP and through `inject`.
+ */
+import type { TestProject } from 'vitest/node';
+import { startSandbox, type Sandbox } from '../../local/sandbox.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    sandbox: { apiUrl: string; dynamodbEndpoint: string; sqsEndpoint: string; tableName: string };
+  }
+}
+
+let sandbox: Sandbox | undefined;
+
+export async function setup(project: TestProject) {
+  process.env.RATE_LIMIT_WINDOW_SECONDS ??= '60';
+  sandbox = await startSandbox({ port: 0, tableName: 'cx-portal-test' });
+  project.provide('sandbox', {
+    apiUrl: sandbox.apiUrl,
+    dynamodbEndpoint: sandbox.dynamodbEndpoint,
+    sqsEndpoint: sandbox.sqsEndpoint,
+    tableName: sandbox.tableName,
+  });
+}
+
+export async function teardown() {
+  await sandbox?.stop();
+}

@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../lib/errors.ts';
+import { workspaceSlugFrom } from '../../lib/http/workspace-host.ts';
+
+function errorOf(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (error) {
+    return error as ApiError;
+  }
+  throw new Error('expected an error');
+}
+
+describe('workspaceSlugFrom', () => {
+  afterEach(() => {
+    delete process.env.WORKSPACE_DOMAIN;
+  });
+
+  it('reads the workspace host from X-Service-Workspace-Host, ignoring case and port', () => {
+    process.env.WORKSPACE_DOMAIN = 'portal.example.com';
+    expect(workspaceSlugFrom({ 'x-service-workspace-host': 'Acme.Portal.Example.com:443' })).toBe('acme');
+  });
+
+  it('accepts the bare slug in the header', () => {
+    expect(workspaceSlugFrom({ 'x-service-workspace-host': 'acme' })).toBe('acme');
+  });
+
+  it('falls back to the Host header on a workspace host', () => {
+    process.env.WORKSPACE_DOMAIN = 'portal.example.com';
+    expect(workspaceSlugFrom({ host: 'acme.portal.example.com' })).toBe('acme');
+  });
+
+  it('prefers the header over the Host', () => {
+    expect(workspaceSlugFrom({ host: 'other.localhost', 'x-service-workspace-host': 'acme.localhost' })).toBe('acme');
+  });
+
+  it('answers 400 missing_workspace_host when neither selects a workspace', () => {
+    const error = errorOf(() => workspaceSlugFrom({ host: 'api.example.com' }));
+    expect([error.status, error.code]).toEqual([400, 'missing_workspace_host']);
+  });
+
+  it('answers 404 for a host outside the workspace domain or a nested subdomain', () => {
+    process.env.WORKSPACE_DOMAIN = 'portal.example.com';
+    for (const host of ['acme.evil.com', 'a.b.portal.example.com', 'bad_slug']) {
+      const error = errorOf(() => workspaceSlugFrom({ 'x-service-workspace-host': host }));
+      expect([error.status, error.code]).toEqual([404, 'workspace_not_found']);
+    }
+  });
+});
