@@ -1,0 +1,49 @@
+/**
+ * Benchmark scenarios: each sets up what it needs in a fresh workspace and issues one request.
+ * Areas add theirs here; `npm run bench` runs them all in one process.
+ */
+import { createDeveloperKey } from '../lib/admin/developer-keys.ts';
+import { createWorkspace } from '../lib/admin/workspaces.ts';
+import { PERMISSIONS } from '../lib/permissions.ts';
+import type { Sandbox } from '../local/sandbox.ts';
+
+export interface BenchContext {
+  api: string;
+  host: string;
+  key: string;
+  data: Record<string, string>;
+}
+
+export interface Scenario {
+  name: string;
+  setup(sandbox: Sandbox): Promise<BenchContext>;
+  request(context: BenchContext): Promise<Response>;
+}
+
+let counter = 0;
+/** A new workspace with a key holding every permission. */
+export async function benchWorkspace(sandbox: Sandbox): Promise<BenchContext> {
+  const slug = `bench-${process.pid}-${++counter}`;
+  const ws = await createWorkspace(sandbox.store, slug);
+  const key = await createDeveloperKey(sandbox.store, { workspace: slug, permissions: [...PERMISSIONS], rateLimitPerMinute: 1_000_000 });
+  return { api: sandbox.apiUrl, host: ws.host, key: key.key, data: {} };
+}
+
+export function send(context: BenchContext, method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${context.api}${path}`, {
+    method,
+    headers: {
+      'X-Service-Workspace-Host': context.host,
+      Authorization: `Bearer ${context.key}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+export const scenarios: Scenario[] = [
+  { name: 'GET /me', setup: benchWorkspace, request: (c) => send(c, 'GET', '/me') },
+  { name: 'GET /me with a revoked-format key (401, no DB)', setup: benchWorkspace, request: (c) => send({ ...c, key: 'cxk_bad' }, 'GET', '/me') },
+  { name: 'GET /openapi.json', setup: benchWorkspace, request: (c) => fetch(`${c.api}/openapi.json`) },
+  { name: 'unknown route (404)', setup: benchWorkspace, request: (c) => send(c, 'GET', '/nope') },
+];
