@@ -6,5 +6,5 @@ let document: ReturnType<typeof buildOpenApiDocument> | undefined;
 
 export const handler = publicHandler(200).handler(async () => {
   document ??= buildOpenApiDocument();
-  return { body: document, headers: { 'Cache-Control': 'public, max-age=300' } } as never;
+  return { body: document, headers: { 'Cache-Control': 'public, max-age=300' } };
 });

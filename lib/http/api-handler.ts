@@ -11,7 +11,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import type { ApiRequest, ApiResult, RouteDefinition } from '../routes/types.ts';
 import type { ApiContext } from './context.ts';
 import { authorize } from './middleware/authorize.ts';
-import { httpEnvelope } from './middleware/http-envelope.ts';
+import { httpEnvelope, type HandlerResult } from './middleware/http-envelope.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { validateRequest } from './middleware/validate-request.ts';
 
@@ -42,9 +42,14 @@ export function apiHandler<R extends RouteDefinition>(route: R) {
   };
 }
 
-/** The same envelope for the few routes with no Developer key (the OpenAPI document, not-found). */
+/** The same envelope for the few routes that take no Developer key (the OpenAPI document, not-found). */
 export function publicHandler(successStatus: number) {
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>().use(
+  const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>().use(
     httpEnvelope(successStatus),
   );
+  return {
+    handler(fn: (event: APIGatewayProxyEventV2) => Promise<HandlerResult>): LambdaHandler {
+      return chain.handler(async (event) => (await fn(event)) as unknown as APIGatewayProxyStructuredResultV2) as unknown as LambdaHandler;
+    },
+  };
 }
