@@ -42,6 +42,16 @@ export const config = {
   defaultRateLimitPerMinute: () => integer('DEFAULT_RATE_LIMIT_PER_MINUTE', 600, 1),
   /** Length of one rate-limit window. 60 s in production; tests shorten it. */
   rateLimitWindowSeconds: () => integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1),
+  /** Where the API and the stream consumer queue webhook deliveries (routes that declare `needs`). */
+  webhookDeliveryQueueUrl: () => required('WEBHOOK_DELIVERY_QUEUE_URL'),
+  /** Where deliveries go once their retries are exhausted. */
+  webhookDeadLetterQueueUrl: () => required('WEBHOOK_DEAD_LETTER_QUEUE_URL'),
+  /** Seconds between delivery attempts (comma-separated); the default spans about two days. */
+  webhookRetryDelays: () => process.env.WEBHOOK_RETRY_DELAYS,
+  /** Lets webhook URLs reach loopback and private networks (the local sandbox); never in AWS. */
+  webhookAllowPrivateNetworks: () => flag('WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
+  /** Accepts plain `http:` webhook URLs besides `https:` (the local sandbox). */
+  webhookAllowHttp: () => flag('WEBHOOK_ALLOW_HTTP'),
   flag,
   required,
   integer,

@@ -37,7 +37,8 @@ const host = `${WORKSPACE}.${config.workspaceDomain()}`;
 console.log(`\nSandbox ready in ${Math.round(performance.now() - started)} ms`);
 console.log(`  API          ${sandbox.apiUrl}   (OpenAPI: ${sandbox.apiUrl}/openapi.json)`);
 console.log(`  DynamoDB     ${sandbox.dynamodbEndpoint}   table ${sandbox.tableName}`);
-console.log(`  SQS          ${sandbox.sqsEndpoint}`);
+console.log(`  SQS          ${sandbox.sqsEndpoint}   webhook deliveries ${sandbox.queues.webhookDeliveries}`);
+console.log(`               (dead letters ${sandbox.queues.webhookDeadLetters})`);
 
 if (!(await findWorkspace(sandbox.store, WORKSPACE))) {
   await createWorkspace(sandbox.store, WORKSPACE, 'Your workspace');

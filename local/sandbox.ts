@@ -6,10 +6,22 @@
  */
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { createLocalStore, type Store } from '../lib/admin/store.ts';
+import {
+  ideaEventFanOut,
+  WEBHOOK_QUEUES,
+  webhookDeadLetterQueue,
+  webhookDelivery,
+  webhookDeliveryQueue,
+  webhookFanOutFailureQueue,
+} from '../lib/webhooks/pipeline.ts';
 import { startDynamoDbLocal, type RunningService } from './dynamodb-local.ts';
+import { sendToQueue, startQueueEventSource, startStreamEventSource } from './event-source-mappings.ts';
 import { createApiServer } from './http-server.ts';
 import { countDynamoDbCalls } from './instrumentation.ts';
+import { ensureQueues } from './queues.ts';
 import { startSqsEmulator } from './sqs-local.ts';
 import { ensureTable } from './table.ts';
 import { freePort } from './wait.ts';
@@ -31,14 +43,24 @@ export interface Sandbox {
   sqsEndpoint: string;
   tableName: string;
   tableCreated: boolean;
+  /** URLs of the webhook pipeline's queues in the SQS emulator. */
+  queues: { webhookDeliveries: string; webhookDeadLetters: string; webhookFanOutFailures: string };
   /** Operator access to the same table (what cxctl uses). */
   store: Store;
   stop(): Promise<void>;
 }
 
 /** Environment the handlers run with, unless the caller already set a value. */
-function handlerEnvironment(sandbox: { tableName: string; dynamodbEndpoint: string; sqsEndpoint: string }): Record<string, string> {
+function handlerEnvironment(sandbox: {
+  tableName: string;
+  dynamodbEndpoint: string;
+  sqsEndpoint: string;
+  queues: Sandbox['queues'];
+}): Record<string, string> {
   return {
+    WEBHOOK_DELIVERY_QUEUE_URL: sandbox.queues.webhookDeliveries,
+    WEBHOOK_DEAD_LETTER_QUEUE_URL: sandbox.queues.webhookDeadLetters,
+    WEBHOOK_ALLOW_HTTP: process.env.WEBHOOK_ALLOW_HTTP ?? 'true',
     TABLE_NAME: sandbox.tableName,
     AWS_ENDPOINT_URL_DYNAMODB: sandbox.dynamodbEndpoint,
     AWS_ENDPOINT_URL_SQS: sandbox.sqsEndpoint,
@@ -66,15 +88,22 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     stoppers.push(dynamodb.stop, sqs.stop);
 
     const tableName = options.tableName ?? 'cx-portal';
-    Object.assign(process.env, handlerEnvironment({ tableName, dynamodbEndpoint: dynamodb.endpoint, sqsEndpoint: sqs.endpoint }));
+    const region = process.env.AWS_REGION ?? 'us-east-1';
+    const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
-    const admin = new DynamoDBClient({
-      endpoint: dynamodb.endpoint,
-      region: process.env.AWS_REGION,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
-    const { created } = await ensureTable(admin, tableName);
+    const admin = new DynamoDBClient({ endpoint: dynamodb.endpoint, region, credentials });
+    const { created, streamArn } = await ensureTable(admin, tableName);
     admin.destroy();
+
+    const sqsAdmin = new SQSClient({ endpoint: sqs.endpoint, region, credentials });
+    const localQueues = await ensureQueues(sqsAdmin, sqs.endpoint, WEBHOOK_QUEUES);
+    const queueOf = (definition: (typeof WEBHOOK_QUEUES)[number]) => localQueues.get(definition)!;
+    const queues = {
+      webhookDeliveries: queueOf(webhookDeliveryQueue).url,
+      webhookDeadLetters: queueOf(webhookDeadLetterQueue).url,
+      webhookFanOutFailures: queueOf(webhookFanOutFailureQueue).url,
+    };
+    Object.assign(process.env, handlerEnvironment({ tableName, dynamodbEndpoint: dynamodb.endpoint, sqsEndpoint: sqs.endpoint, queues }));
 
     // The handlers' shared client, counted per request (X-Sandbox-DynamoDB-Calls).
     const { dynamo } = await import('../lib/data/client.ts');
@@ -94,12 +123,40 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     );
     const { port } = server.address() as AddressInfo;
 
+    // The webhook pipeline's event source mappings, on the very handlers Lambda runs.
+    if (!streamArn) throw new Error(`Table ${tableName} has no stream`);
+    const streams = new DynamoDBStreamsClient({ endpoint: dynamodb.endpoint, region, credentials });
+    const fanOut = startStreamEventSource({
+      streams,
+      streamArn,
+      functionName: 'fanOutIdeaEvents',
+      definition: ideaEventFanOut,
+      onFailure: sendToQueue(sqsAdmin, queueOf(ideaEventFanOut.onFailure).url),
+      checkpointFile: options.dataDir && `${options.dataDir}/stream-checkpoints.json`,
+      log: options.log,
+    });
+    const delivery = startQueueEventSource({
+      sqs: sqsAdmin,
+      queueUrl: queueOf(webhookDelivery.queue).url,
+      queueArn: queueOf(webhookDelivery.queue).arn,
+      functionName: 'deliverWebhooks',
+      definition: webhookDelivery,
+      log: options.log,
+    });
+    // Stopped first (the stoppers run in reverse), while the services they poll are still up.
+    stoppers.push(async () => {
+      await Promise.all([fanOut.stop(), delivery.stop()]);
+      streams.destroy();
+      sqsAdmin.destroy();
+    });
+
     return {
       apiUrl: `http://127.0.0.1:${port}/api/v1`,
       dynamodbEndpoint: dynamodb.endpoint,
       sqsEndpoint: sqs.endpoint,
       tableName,
       tableCreated: created,
+      queues,
       store: createLocalStore(tableName, dynamodb.endpoint),
       stop,
     };

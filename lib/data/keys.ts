@@ -24,4 +24,17 @@ export const keys = {
   directoryPrefix: 'DIR#',
   directoryPersonPrefix: 'DIR#PERSON#',
   directoryTeamPrefix: 'DIR#TEAM#',
+
+  // Webhooks: one item each (holding the signing secret), plus one counter item per workspace that
+  // create and delete change in the same transaction, so the 50-per-workspace limit holds under
+  // concurrency. The counter's sort key must not start with `WEBHOOK#`, which lists webhooks.
+  webhook: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `WEBHOOK#${id}` }),
+  webhookPrefix: 'WEBHOOK#',
+  webhookCounter: (slug: string) => ({ pk: workspacePk(slug), sk: 'WEBHOOKCOUNT' }),
+  // One delivery per (webhook, event); event ids sort by time, so a descending query is newest first.
+  webhookDelivery: (slug: string, webhookId: string, eventId: string) => ({
+    pk: workspacePk(slug),
+    sk: `WHDELIVERY#${webhookId}#${eventId}`,
+  }),
+  webhookDeliveryPrefix: (webhookId: string) => `WHDELIVERY#${webhookId}#`,
 } as const;

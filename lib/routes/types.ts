@@ -48,6 +48,8 @@ export interface RouteDefinition {
   data: 'none' | 'read' | 'write';
   /** Extra environment and grants a handler needs, e.g. the webhook delivery queue. */
   needs?: readonly 'webhook-delivery-queue'[];
+  /** Lambda timeout when the default (10 s) is too short, e.g. an operation that calls out over HTTP. */
+  timeoutSeconds?: number;
 }
 
 export function defineRoute<const R extends RouteDefinition>(route: R): R {

@@ -7,7 +7,13 @@ import { startSandbox, type Sandbox } from '../../local/sandbox.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    sandbox: { apiUrl: string; dynamodbEndpoint: string; sqsEndpoint: string; tableName: string };
+    sandbox: {
+      apiUrl: string;
+      dynamodbEndpoint: string;
+      sqsEndpoint: string;
+      tableName: string;
+      queues: { webhookDeliveries: string; webhookDeadLetters: string; webhookFanOutFailures: string };
+    };
   }
 }
 
@@ -15,12 +21,15 @@ let sandbox: Sandbox | undefined;
 
 export async function setup(project: TestProject) {
   process.env.RATE_LIMIT_WINDOW_SECONDS ??= '60';
+  // Webhook retries after about a second each, so retry and dead-letter tests run in seconds.
+  process.env.WEBHOOK_RETRY_DELAYS ??= '1,1,1';
   sandbox = await startSandbox({ port: 0, tableName: 'cx-portal-test' });
   project.provide('sandbox', {
     apiUrl: sandbox.apiUrl,
     dynamodbEndpoint: sandbox.dynamodbEndpoint,
     sqsEndpoint: sandbox.sqsEndpoint,
     tableName: sandbox.tableName,
+    queues: sandbox.queues,
   });
 }
 

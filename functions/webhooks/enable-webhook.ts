@@ -1,0 +1,16 @@
+/** POST /webhooks/{id}/enable: verify the receiver with a signed event, then enable. */
+import { enableVerifiedWebhook, findWebhookRecord } from '../../lib/data/webhooks.ts';
+import { NotFoundError } from '../../lib/errors.ts';
+import { apiHandler } from '../../lib/http/api-handler.ts';
+import { enableWebhook as route } from '../../lib/routes/webhooks.ts';
+import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+import { verifyReceiver } from '../../lib/webhooks/receivers.ts';
+
+export async function enableWebhook({ auth, params }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+  const record = await findWebhookRecord(auth.workspace.slug, params.id);
+  if (!record) throw new NotFoundError('not_found', 'No webhook with this id in this workspace');
+  await verifyReceiver(record);
+  return { body: { ok: true, webhook: await enableVerifiedWebhook(auth.workspace.slug, record) } };
+}
+
+export const handler = apiHandler(route).handler(enableWebhook);

@@ -1,0 +1,70 @@
+/**
+ * The table-stream consumer: each committed idea change becomes one queued delivery per enabled
+ * webhook subscribed to its event kind (lib/webhooks/pipeline.ts has the event source mapping).
+ *
+ * Records are handled in stream order. On the first one that fails, the function reports it as
+ * the batch item failure, so Lambda retries the batch from that record on (earlier records are
+ * checkpointed and not repeated); after the mapping's retries, the batch goes to the on-failure
+ * queue. Repeating a record is harmless: its delivery records already exist and are kept, and
+ * duplicate queue messages are dropped by the delivery function.
+ */
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { config } from '../../lib/config.ts';
+import { recordNewDelivery } from '../../lib/data/webhook-deliveries.ts';
+import { listEnabledSubscriptions } from '../../lib/data/webhooks.ts';
+import { getWorkspace } from '../../lib/data/workspaces.ts';
+import { logger } from '../../lib/logger.ts';
+import { sendDeliveryMessages } from '../../lib/webhooks/delivery-queue.ts';
+import { eventBody, eventFromStreamRecord, type WebhookEventType } from '../../lib/webhooks/events.ts';
+
+const queueUrl = config.webhookDeliveryQueueUrl();
+
+type Subscriptions = { id: string; events: WebhookEventType[] }[];
+
+/** Who listens in a workspace: nobody when it is gone, suspended or has the webhooks module off. */
+async function subscriptionsOf(slug: string): Promise<Subscriptions> {
+  const [workspace, subscriptions] = await Promise.all([getWorkspace(slug), listEnabledSubscriptions(slug)]);
+  if (!workspace || workspace.status !== 'active' || workspace.disabledModules.includes('webhooks')) return [];
+  return subscriptions;
+}
+
+async function fanOut(record: DynamoDBRecord, lookups: Map<string, Promise<Subscriptions>>): Promise<number> {
+  const event = eventFromStreamRecord(record);
+  if (!event) return 0;
+  const slug = event.data.workspace;
+  // One lookup per workspace per batch: a batch holds many changes of the same few workspaces.
+  let lookup = lookups.get(slug);
+  if (!lookup) lookups.set(slug, (lookup = subscriptionsOf(slug)));
+  const targets = (await lookup).filter((s) => s.events.includes(event.type));
+  if (targets.length === 0) return 0;
+
+  const payload = eventBody(event);
+  await Promise.all(targets.map((target) => recordNewDelivery(slug, target.id, event, payload)));
+  // Queued only once every delivery record exists, so no message can arrive before its record.
+  await sendDeliveryMessages(
+    queueUrl,
+    targets.map((target) => ({ workspace: slug, webhookId: target.id, eventId: event.id, attempt: 1 })),
+  );
+  return targets.length;
+}
+
+export async function fanOutIdeaEvents(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+  const lookups = new Map<string, Promise<Subscriptions>>();
+  let queued = 0;
+  for (const record of event.Records) {
+    try {
+      queued += await fanOut(record, lookups);
+    } catch (error) {
+      logger.error('Webhook fan-out failed; the batch is retried from this record', {
+        error: error as Error,
+        eventID: record.eventID,
+        sequenceNumber: record.dynamodb?.SequenceNumber,
+      });
+      return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] };
+    }
+  }
+  logger.debug('Webhook fan-out done', { records: event.Records.length, queued });
+  return { batchItemFailures: [] };
+}
+
+export const handler = fanOutIdeaEvents;

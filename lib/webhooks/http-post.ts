@@ -1,0 +1,152 @@
+/**
+ * One webhook POST, the way every delivery and every verification is sent: through the SSRF guard
+ * (on the URL, on DNS answers and on the connected socket), a fresh connection each time (no
+ * keep-alive socket can skip the check), an overall deadline, no redirects followed (a 3xx is a
+ * failure: following one would let a receiver bounce us to an internal address), and at most
+ * `maxResponseBytes` of the response read. It never throws: every outcome is a value.
+ */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import {
+  assertConnectedPeerAllowed,
+  assertUrlShapeAllowed,
+  BlockedDestinationError,
+  guardedLookup,
+  guardOptionsFromEnvironment,
+  type GuardOptions,
+} from './ssrf.ts';
+
+export const DELIVERY_TIMEOUT_MS = 10_000;
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+
+export interface PostOutcome {
+  /** A 2xx answer. */
+  ok: boolean;
+  /** The receiver's status, or null when there was no HTTP answer. */
+  status: number | null;
+  durationMs: number;
+  /** Why it failed, in words safe to show the webhook's owner; null on success. */
+  error: string | null;
+  /** The receiver's Retry-After header, as sent. */
+  retryAfter: string | null;
+}
+
+export interface PostOptions extends Partial<GuardOptions> {
+  timeoutMs?: number;
+  maxResponseBytes?: number;
+}
+
+function describeNetworkError(error: NodeJS.ErrnoException, timeoutMs: number): string {
+  if (error instanceof BlockedDestinationError) return `blocked: ${error.message}`;
+  switch (error.code) {
+    case 'ETIMEDOUT_DEADLINE':
+      return `timed out after ${timeoutMs / 1000} s`;
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset by the receiver';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'the host name does not resolve';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'the host is unreachable';
+    default:
+      if (error.code?.startsWith('ERR_TLS') || /certificate|SSL|TLS/i.test(error.message)) return `TLS error: ${error.message}`;
+      return `network error: ${error.code ?? error.message}`;
+  }
+}
+
+export function postJson(
+  target: string,
+  body: string,
+  headers: Record<string, string>,
+  options: PostOptions = {},
+): Promise<PostOutcome> {
+  const guard: GuardOptions = { ...guardOptionsFromEnvironment(), ...stripUndefined(options) };
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+
+  return new Promise<PostOutcome>((resolve) => {
+    let settled = false;
+    const finish = (outcome: Omit<PostOutcome, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      resolve({ ...outcome, durationMs: elapsed() });
+    };
+    const fail = (error: NodeJS.ErrnoException, status: number | null = null) =>
+      finish({ ok: false, status, error: describeNetworkError(error, timeoutMs), retryAfter: null });
+
+    let url: URL;
+    try {
+      url = new URL(target);
+      assertUrlShapeAllowed(url, guard);
+    } catch (error) {
+      return resolve({
+        ok: false,
+        status: null,
+        durationMs: 0,
+        error: error instanceof BlockedDestinationError ? `blocked: ${error.message}` : 'the URL is not valid',
+        retryAfter: null,
+      });
+    }
+
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(url, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+      agent: false,
+      lookup: guardedLookup(guard),
+    });
+    const deadline = setTimeout(() => {
+      const error: NodeJS.ErrnoException = new Error('deadline');
+      error.code = 'ETIMEDOUT_DEADLINE';
+      fail(error);
+      req.destroy();
+    }, timeoutMs);
+
+    req.on('socket', (socket) => {
+      socket.once('connect', () => {
+        try {
+          assertConnectedPeerAllowed(socket.remoteAddress, guard);
+        } catch (error) {
+          fail(error as NodeJS.ErrnoException);
+          req.destroy();
+        }
+      });
+    });
+    req.on('error', (error) => fail(error));
+    req.on('response', (res: IncomingMessage) => {
+      const status = res.statusCode ?? 0;
+      const retryAfter = typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : null;
+      const outcome = (): Omit<PostOutcome, 'durationMs'> => {
+        if (status >= 200 && status < 300) return { ok: true, status, error: null, retryAfter };
+        if (status >= 300 && status < 400) return { ok: false, status, error: `redirect (${status}) not followed`, retryAfter };
+        return { ok: false, status, error: `the receiver answered ${status}`, retryAfter };
+      };
+      // Read (and discard) at most maxResponseBytes: enough to let the receiver finish, never a memory risk.
+      let read = 0;
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > maxResponseBytes) {
+          finish(outcome());
+          res.destroy();
+        }
+      });
+      res.on('end', () => finish(outcome()));
+      res.on('error', () => finish(outcome()));
+      res.on('close', () => finish(outcome()));
+    });
+    req.end(body);
+  });
+}
+
+function stripUndefined(options: PostOptions): Partial<GuardOptions> {
+  const guard: Partial<GuardOptions> = {};
+  if (options.allowPrivateNetworks !== undefined) guard.allowPrivateNetworks = options.allowPrivateNetworks;
+  if (options.allowHttp !== undefined) guard.allowHttp = options.allowHttp;
+  return guard;
+}

@@ -1,0 +1,119 @@
+/**
+ * The webhook delivery pipeline's moving parts, read by the CDK stack and the local sandbox alike
+ * (as lib/data/table.ts is for the table), so the two run the same settings:
+ *
+ *   table stream ──(filter: idea items)──▶ fan-out ──▶ delivery queue ──▶ delivery ──▶ receiver
+ *        │ batch failed after retries                      │ ▲ retries are re-sent    │ attempts used up
+ *        ▼                                                 └─┘ with a delay           ▼
+ *   fan-out failure queue                                                     dead-letter queue
+ *
+ * The delivery queue also redrives to the dead-letter queue after `maxReceiveCount` receives, so
+ * a message the delivery function keeps failing on (a bug, DynamoDB unavailable) is parked there,
+ * never dropped.
+ */
+
+export interface QueueDefinition {
+  /** CDK construct id; AWS picks the physical name. */
+  id: string;
+  /** The queue's name in the sandbox's SQS emulator. */
+  sandboxName: string;
+  visibilityTimeoutSeconds: number;
+  retentionSeconds: number;
+  /** Redrive to this queue after this many receives. */
+  deadLetter?: { queue: QueueDefinition; maxReceiveCount: number };
+}
+
+const DAY = 86_400;
+
+export const webhookDeadLetterQueue: QueueDefinition = {
+  id: 'WebhookDeadLetterQueue',
+  sandboxName: 'webhook-deliveries-dlq',
+  visibilityTimeoutSeconds: 30,
+  retentionSeconds: 14 * DAY,
+};
+
+export const webhookFanOutFailureQueue: QueueDefinition = {
+  id: 'WebhookFanOutFailureQueue',
+  sandboxName: 'webhook-fan-out-failures',
+  visibilityTimeoutSeconds: 30,
+  retentionSeconds: 14 * DAY,
+};
+
+/** Delivery function timeout: a batch of deliveries runs concurrently, each at most 10 s. */
+export const DELIVERY_FUNCTION_TIMEOUT_SECONDS = 30;
+
+/**
+ * How long a delivery attempt holds its delivery record: longer than the function can run (so a
+ * running attempt is never taken over) and shorter than the queue's visibility timeout (so a
+ * message that comes back after a crash finds the lease expired and retries the attempt).
+ */
+export const DELIVERY_LEASE_SECONDS = 2 * DELIVERY_FUNCTION_TIMEOUT_SECONDS;
+
+export const webhookDeliveryQueue: QueueDefinition = {
+  id: 'WebhookDeliveryQueue',
+  sandboxName: 'webhook-deliveries',
+  // Six times the function timeout, as AWS recommends for SQS event sources.
+  visibilityTimeoutSeconds: 6 * DELIVERY_FUNCTION_TIMEOUT_SECONDS,
+  // Messages never wait longer than 15 min (longer retry waits hop), so four days is ample.
+  retentionSeconds: 4 * DAY,
+  deadLetter: { queue: webhookDeadLetterQueue, maxReceiveCount: 5 },
+};
+
+export const WEBHOOK_QUEUES = [webhookDeadLetterQueue, webhookFanOutFailureQueue, webhookDeliveryQueue] as const;
+
+/** An event-source-mapping filter pattern (EventBridge pattern syntax, exact values only). */
+export type FilterPattern = { [key: string]: FilterPattern | (string | number | boolean)[] };
+
+export interface StreamConsumerDefinition {
+  handler: `functions/${string}.ts`;
+  timeoutSeconds: number;
+  batchSize: number;
+  maxBatchingWindowSeconds: number;
+  bisectBatchOnFunctionError: boolean;
+  maximumRetryAttempts: number;
+  maximumRecordAgeSeconds: number;
+  reportBatchItemFailures: boolean;
+  startingPosition: 'TRIM_HORIZON' | 'LATEST';
+  /** A record is handed to the function when it matches any of these. */
+  filters: FilterPattern[];
+  onFailure: QueueDefinition;
+}
+
+export interface QueueConsumerDefinition {
+  handler: `functions/${string}.ts`;
+  timeoutSeconds: number;
+  queue: QueueDefinition;
+  batchSize: number;
+  maxBatchingWindowSeconds: number;
+  maxConcurrency: number;
+  reportBatchItemFailures: boolean;
+}
+
+/** The stream consumer: turns idea changes into one queued delivery per subscribed webhook. */
+export const ideaEventFanOut: StreamConsumerDefinition = {
+  handler: 'functions/webhooks/fan-out-idea-events.ts',
+  timeoutSeconds: 60,
+  batchSize: 100,
+  maxBatchingWindowSeconds: 0,
+  bisectBatchOnFunctionError: true,
+  maximumRetryAttempts: 10,
+  // The stream keeps records for 24 h; retrying older ones is pointless.
+  maximumRecordAgeSeconds: DAY,
+  reportBatchItemFailures: true,
+  startingPosition: 'TRIM_HORIZON',
+  // Only idea items: INSERT has just a new image, REMOVE just an old one. Every other write
+  // (keys' rate-limit counters, delivery records, …) never invokes the function.
+  filters: [{ dynamodb: { NewImage: { entity: { S: ['Idea'] } } } }, { dynamodb: { OldImage: { entity: { S: ['Idea'] } } } }],
+  onFailure: webhookFanOutFailureQueue,
+};
+
+/** The queue consumer: makes one delivery attempt per message and schedules the next. */
+export const webhookDelivery: QueueConsumerDefinition = {
+  handler: 'functions/webhooks/deliver-webhooks.ts',
+  timeoutSeconds: DELIVERY_FUNCTION_TIMEOUT_SECONDS,
+  queue: webhookDeliveryQueue,
+  batchSize: 10,
+  maxBatchingWindowSeconds: 0,
+  maxConcurrency: 10,
+  reportBatchItemFailures: true,
+};

@@ -1,0 +1,43 @@
+/** What the management API does with a receiver: check its URL before saving it, and verify it before enabling. */
+import { randomBytes } from 'node:crypto';
+import type { WebhookRecord } from '../data/webhook-record.ts';
+import { BadRequestError } from '../errors.ts';
+import { VERIFICATION_EVENT_TYPE } from './events.ts';
+import { postJson, type PostOptions } from './http-post.ts';
+import { deliveryHeaders } from './signing.ts';
+import { assertUrlAllowed, BlockedDestinationError, UnresolvableHostError } from './ssrf.ts';
+
+/** The SSRF guard at create and update time, as 400s the caller can act on. */
+export async function checkReceiverUrl(url: string): Promise<void> {
+  try {
+    await assertUrlAllowed(new URL(url));
+  } catch (error) {
+    if (error instanceof BlockedDestinationError) {
+      throw new BadRequestError('webhook_url_not_allowed', `The webhook URL is not allowed: ${error.message}`);
+    }
+    if (error instanceof UnresolvableHostError) {
+      throw new BadRequestError('webhook_url_unresolvable', `The webhook URL is not reachable: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Send the signed `webhook.verification` event and require a 2xx, so a webhook is only enabled
+ * once its receiver is reachable and holds the current secret. Throws 400 with the reason.
+ */
+export async function verifyReceiver(webhook: WebhookRecord, options: PostOptions = {}): Promise<void> {
+  const eventId = `evt_verification_${randomBytes(12).toString('hex')}`;
+  const body = JSON.stringify({
+    type: VERIFICATION_EVENT_TYPE,
+    timestamp: new Date().toISOString(),
+    data: { webhookId: webhook.id, workspace: webhook.workspace },
+  });
+  const outcome = await postJson(webhook.url, body, deliveryHeaders(webhook.secret, eventId, body), options);
+  if (!outcome.ok) {
+    throw new BadRequestError(
+      'webhook_verification_failed',
+      `The receiver did not accept the verification event (${outcome.error}); the webhook stays disabled`,
+    );
+  }
+}
