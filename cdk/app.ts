@@ -6,6 +6,8 @@ import { PortalApiStack } from './portal-api-stack.ts';
 const app = new App();
 new PortalApiStack(app, app.node.tryGetContext('stackName') ?? 'CxPortalApi', {
   workspaceDomain: app.node.tryGetContext('workspaceDomain') ?? 'portal.example.com',
+  alarmTopicArn: app.node.tryGetContext('alarmTopicArn'),
+  webhookRetryDelays: app.node.tryGetContext('webhookRetryDelays'),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

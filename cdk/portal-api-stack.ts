@@ -2,7 +2,9 @@
  * The deployed service: the single table, one Lambda function per route of the manifest behind an
  * HTTP API, and a `$default` route that answers unknown paths in the API's error envelope.
  */
-import { CfnOutput, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
@@ -11,18 +13,24 @@ import type { Construct } from 'constructs';
 import { TABLE } from '../lib/data/table.ts';
 import { API_PREFIX, NOT_FOUND_HANDLER, routes } from '../lib/routes/index.ts';
 import { HouseFunction } from './constructs/api-function.ts';
+import { WebhookPipeline } from './constructs/webhook-pipeline.ts';
 
 export interface PortalApiStackProps extends StackProps {
   /** Parent domain of workspace hosts (`<slug>.<domain>`). */
   workspaceDomain: string;
   /** Stage-wide throttle in front of the per-key limits. */
   throttle?: { rateLimit: number; burstLimit: number };
+  /** An existing SNS topic the operational alarms notify (e.g. wired to on-call). */
+  alarmTopicArn?: string;
+  /** WEBHOOK_RETRY_DELAYS for the delivery function; the two-day default when absent. */
+  webhookRetryDelays?: string;
 }
 
 export class PortalApiStack extends Stack {
   readonly table: Table;
   readonly api: HttpApi;
   readonly functions = new Map<string, HouseFunction>();
+  readonly webhooks: WebhookPipeline;
 
   constructor(scope: Construct, id: string, props: PortalApiStackProps) {
     super(scope, id, props);
@@ -65,13 +73,25 @@ export class PortalApiStack extends Stack {
       accessLogSettings: { destination: new LogGroupLogDestination(accessLogs) },
     });
 
+    this.webhooks = new WebhookPipeline(this, 'Webhooks', {
+      table: this.table,
+      environment,
+      retryDelays: props.webhookRetryDelays,
+      alarmAction: props.alarmTopicArn ? new SnsAction(Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn)) : undefined,
+    });
+
     for (const route of routes) {
       const fn = new HouseFunction(this, route.operationId, {
         entry: route.handler,
         description: `${route.method} ${API_PREFIX}${route.path}`,
         environment,
+        ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
       });
       if (route.data !== 'none') fn.useTable(this.table, route.data);
+      if (route.needs?.includes('webhook-delivery-queue')) {
+        fn.addEnvironment('WEBHOOK_DELIVERY_QUEUE_URL', this.webhooks.deliveryQueue.queueUrl);
+        this.webhooks.deliveryQueue.grantSendMessages(fn);
+      }
       this.functions.set(route.operationId, fn);
       this.api.addRoutes({
         path: `${API_PREFIX}${route.path}`,

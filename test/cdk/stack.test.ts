@@ -31,7 +31,8 @@ describe('PortalApiStack', () => {
     }
     expect(routeKeys).toContain('$default');
     const functions = resources('AWS::Lambda::Function');
-    expect(functions).toHaveLength(routes.length + 1);
+    // Plus the not-found function and the webhook pipeline's fan-out and delivery functions.
+    expect(functions).toHaveLength(routes.length + 3);
     for (const fn of functions) {
       expect(fn.Properties.Runtime).toBe('nodejs24.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);

@@ -1,0 +1,154 @@
+/**
+ * The webhook delivery pipeline (lib/webhooks/pipeline.ts holds its settings, shared with the
+ * sandbox): the table stream feeds the fan-out function through a filtered event source mapping
+ * with partial batch failures, bisect on error, bounded retries and an on-failure queue; the
+ * fan-out queues deliveries, which the delivery function consumes with partial batch failures.
+ * All queues are encrypted and refuse non-TLS access; alarms watch the dead letters, the stream
+ * consumer's lag and the delivery backlog.
+ */
+import { Duration, Validations } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import {
+  ideaEventFanOut,
+  webhookDeadLetterQueue,
+  webhookDelivery,
+  webhookDeliveryQueue,
+  webhookFanOutFailureQueue,
+  type QueueDefinition,
+} from '../../lib/webhooks/pipeline.ts';
+import { HouseFunction } from './api-function.ts';
+
+export interface WebhookPipelineProps {
+  table: ITable;
+  /** Environment every function of the stack gets. */
+  environment: Record<string, string>;
+  /** WEBHOOK_RETRY_DELAYS; the built-in two-day schedule when absent. */
+  retryDelays?: string;
+  /** Where the alarms notify, if anywhere. */
+  alarmAction?: IAlarmAction;
+}
+
+export class WebhookPipeline extends Construct {
+  readonly deliveryQueue: Queue;
+  readonly deadLetterQueue: Queue;
+  readonly fanOutFailureQueue: Queue;
+  readonly fanOut: HouseFunction;
+  readonly delivery: HouseFunction;
+  readonly alarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: WebhookPipelineProps) {
+    super(scope, id);
+
+    const queue = (definition: QueueDefinition, deadLetter?: Queue) =>
+      new Queue(this, definition.id, {
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
+        retentionPeriod: Duration.seconds(definition.retentionSeconds),
+        deadLetterQueue: definition.deadLetter && deadLetter ? { queue: deadLetter, maxReceiveCount: definition.deadLetter.maxReceiveCount } : undefined,
+      });
+    this.deadLetterQueue = queue(webhookDeadLetterQueue);
+    this.fanOutFailureQueue = queue(webhookFanOutFailureQueue);
+    Validations.of(this.fanOutFailureQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself the last stop: the on-failure destination of the stream event source mapping, watched by an alarm.',
+    });
+    this.deliveryQueue = queue(webhookDeliveryQueue, this.deadLetterQueue);
+
+    const retryDelays: Record<string, string> = props.retryDelays ? { WEBHOOK_RETRY_DELAYS: props.retryDelays } : {};
+
+    this.fanOut = new HouseFunction(this, 'FanOut', {
+      entry: ideaEventFanOut.handler,
+      description: 'Webhooks: turns idea changes on the table stream into queued deliveries',
+      timeout: Duration.seconds(ideaEventFanOut.timeoutSeconds),
+      environment: { ...props.environment, WEBHOOK_DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl },
+    });
+    this.fanOut.useTable(props.table, 'write');
+    Validations.of(this.fanOut).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'The stream event source mapping needs dynamodb:ListStreams, which takes no resource narrower than *; stream reads are granted on the table stream only.',
+    });
+    this.deliveryQueue.grantSendMessages(this.fanOut);
+    this.fanOut.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: StartingPosition[ideaEventFanOut.startingPosition],
+        batchSize: ideaEventFanOut.batchSize,
+        maxBatchingWindow: ideaEventFanOut.maxBatchingWindowSeconds > 0 ? Duration.seconds(ideaEventFanOut.maxBatchingWindowSeconds) : undefined,
+        bisectBatchOnError: ideaEventFanOut.bisectBatchOnFunctionError,
+        retryAttempts: ideaEventFanOut.maximumRetryAttempts,
+        maxRecordAge: Duration.seconds(ideaEventFanOut.maximumRecordAgeSeconds),
+        reportBatchItemFailures: ideaEventFanOut.reportBatchItemFailures,
+        // One batch per shard at a time: every item of a workspace shares a partition key, so its changes stay in order.
+        parallelizationFactor: 1,
+        filters: ideaEventFanOut.filters.map((pattern) => FilterCriteria.filter(pattern)),
+        onFailure: new SqsDlq(this.fanOutFailureQueue),
+      }),
+    );
+
+    this.delivery = new HouseFunction(this, 'Delivery', {
+      entry: webhookDelivery.handler,
+      description: 'Webhooks: one delivery attempt per queued message, with retries',
+      timeout: Duration.seconds(webhookDelivery.timeoutSeconds),
+      environment: {
+        ...props.environment,
+        ...retryDelays,
+        WEBHOOK_DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl,
+        WEBHOOK_DEAD_LETTER_QUEUE_URL: this.deadLetterQueue.queueUrl,
+      },
+    });
+    this.delivery.useTable(props.table, 'write');
+    this.deliveryQueue.grantSendMessages(this.delivery);
+    this.deadLetterQueue.grantSendMessages(this.delivery);
+    this.delivery.addEventSource(
+      new SqsEventSource(this.deliveryQueue, {
+        batchSize: webhookDelivery.batchSize,
+        maxBatchingWindow: webhookDelivery.maxBatchingWindowSeconds > 0 ? Duration.seconds(webhookDelivery.maxBatchingWindowSeconds) : undefined,
+        maxConcurrency: webhookDelivery.maxConcurrency,
+        reportBatchItemFailures: webhookDelivery.reportBatchItemFailures,
+      }),
+    );
+
+    const alarm = (alarmId: string, description: string, metric: import('aws-cdk-lib/aws-cloudwatch').IMetric, threshold: number) => {
+      const created = new Alarm(this, alarmId, {
+        alarmDescription: description,
+        metric,
+        threshold,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+      if (props.alarmAction) created.addAlarmAction(props.alarmAction);
+      this.alarms.push(created);
+    };
+    const oneMinute = Duration.minutes(1);
+    alarm(
+      'DeadLetterAlarm',
+      'Webhook deliveries used up their attempts (or a delivery message kept failing): see the webhook dead-letter queue',
+      this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: oneMinute, statistic: 'Maximum' }),
+      1,
+    );
+    alarm(
+      'FanOutFailureAlarm',
+      'The webhook fan-out gave up on a batch of idea changes: see the fan-out failure queue for the shard and sequence numbers',
+      this.fanOutFailureQueue.metricApproximateNumberOfMessagesVisible({ period: oneMinute, statistic: 'Maximum' }),
+      1,
+    );
+    alarm(
+      'IteratorAgeAlarm',
+      'The webhook fan-out is more than 5 minutes behind the table stream',
+      this.fanOut.metric('IteratorAge', { period: oneMinute, statistic: 'Maximum' }),
+      5 * 60 * 1000,
+    );
+    alarm(
+      'DeliveryBacklogAlarm',
+      'A webhook delivery message has waited over 20 minutes (longer than any retry hop): deliveries are falling behind',
+      this.deliveryQueue.metricApproximateAgeOfOldestMessage({ period: oneMinute, statistic: 'Maximum' }),
+      20 * 60,
+    );
+  }
+}

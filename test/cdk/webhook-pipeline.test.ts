@@ -1,0 +1,128 @@
+/** The webhook pipeline in the stack: queues, event source mappings, grants and alarms as lib/webhooks/pipeline.ts says. */
+import { App, Validations } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PortalApiStack } from '../../cdk/portal-api-stack.ts';
+import { routes } from '../../lib/routes/index.ts';
+import { ideaEventFanOut, webhookDeliveryQueue } from '../../lib/webhooks/pipeline.ts';
+
+let template: Template;
+let stack: PortalApiStack;
+
+beforeAll(() => {
+  const app = new App();
+  stack = new PortalApiStack(app, 'WebhookStack', { workspaceDomain: 'portal.test', alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:on-call' });
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  // Synthesis fails on any cdk-nag finding that is not acknowledged with a reason.
+  app.synth();
+  template = Template.fromStack(stack);
+});
+
+type Resource = { Type: string; Properties: Record<string, any> };
+const resources = (type: string) => Object.values(template.findResources(type)) as Resource[];
+const ref = (construct: { node: { defaultChild?: unknown } }) => stack.resolve((construct.node.defaultChild as any).ref);
+const arnOf = (construct: { node: { defaultChild?: unknown } }) => ({ 'Fn::GetAtt': [stack.resolve((construct.node.defaultChild as any).logicalId), 'Arn'] });
+
+function statementsOf(fn: { role?: { node: { defaultChild?: unknown } } }) {
+  const roleRef = ref(fn.role!);
+  return resources('AWS::IAM::Policy')
+    .filter((p) => (p.Properties.Roles as unknown[]).some((r) => JSON.stringify(r) === JSON.stringify(roleRef)))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement as any[]);
+}
+
+describe('webhook pipeline', () => {
+  it('has three encrypted, TLS-only queues; the delivery queue redrives to the dead-letter queue', () => {
+    const queues = resources('AWS::SQS::Queue');
+    expect(queues).toHaveLength(3);
+    for (const queue of queues) expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+    const policies = resources('AWS::SQS::QueuePolicy');
+    expect(policies).toHaveLength(3);
+    for (const policy of policies) {
+      expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
+        expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      );
+    }
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      VisibilityTimeout: webhookDeliveryQueue.visibilityTimeoutSeconds,
+      RedrivePolicy: { deadLetterTargetArn: arnOf(stack.webhooks.deadLetterQueue), maxReceiveCount: 5 },
+    });
+    template.hasResourceProperties('AWS::SQS::Queue', { MessageRetentionPeriod: 14 * 86_400 });
+  });
+
+  it('feeds the fan-out from the table stream: idea items only, partial failures, bisect, bounded retries, on-failure queue', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: ref(stack.webhooks.fanOut),
+      EventSourceArn: { 'Fn::GetAtt': [stack.resolve((stack.table.node.defaultChild as any).logicalId), 'StreamArn'] },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: 100,
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 10,
+      MaximumRecordAgeInSeconds: 86_400,
+      ParallelizationFactor: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: { OnFailure: { Destination: arnOf(stack.webhooks.fanOutFailureQueue) } },
+      FilterCriteria: { Filters: ideaEventFanOut.filters.map((pattern) => ({ Pattern: JSON.stringify(pattern) })) },
+    });
+  });
+
+  it('feeds the delivery function from the delivery queue with partial batch failures', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: ref(stack.webhooks.delivery),
+      EventSourceArn: arnOf(stack.webhooks.deliveryQueue),
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 10 },
+    });
+  });
+
+  it('gives the delivery function its queues, a timeout under the visibility timeout, and send rights on both queues', () => {
+    const fn = resources('AWS::Lambda::Function').find((f) => JSON.stringify(f.Properties.Environment?.Variables ?? {}).includes('WEBHOOK_DEAD_LETTER_QUEUE_URL'))!;
+    expect(fn.Properties.Timeout).toBe(30);
+    expect(fn.Properties.Timeout * 6).toBeLessThanOrEqual(webhookDeliveryQueue.visibilityTimeoutSeconds);
+    const sends = statementsOf(stack.webhooks.delivery).filter((s) => [s.Action].flat().includes('sqs:SendMessage'));
+    const targets = sends.flatMap((s) => [s.Resource].flat()).map((r) => JSON.stringify(r));
+    expect(targets).toContain(JSON.stringify(arnOf(stack.webhooks.deliveryQueue)));
+    expect(targets).toContain(JSON.stringify(arnOf(stack.webhooks.deadLetterQueue)));
+  });
+
+  it('wires the queue into routes that declare it, and only into those', () => {
+    for (const route of routes) {
+      const fn = stack.functions.get(route.operationId)!;
+      const statements = statementsOf(fn);
+      const canSend = statements.some((s) => [s.Action].flat().includes('sqs:SendMessage'));
+      const needsQueue = route.needs?.includes('webhook-delivery-queue') ?? false;
+      expect(canSend, route.operationId).toBe(needsQueue);
+      if (needsQueue) {
+        const resolved = stack.resolve((fn.node.defaultChild as any).environment);
+        expect(resolved.variables.WEBHOOK_DELIVERY_QUEUE_URL, route.operationId).toEqual(stack.resolve(stack.webhooks.deliveryQueue.queueUrl));
+      }
+    }
+    expect(routes.some((r) => r.needs?.includes('webhook-delivery-queue'))).toBe(true);
+  });
+
+  it('gives the enable route time for a 10 s verification', () => {
+    const enable = stack.functions.get('enableWebhook')!;
+    expect((enable.node.defaultChild as any).timeout).toBeGreaterThanOrEqual(15);
+  });
+
+  it('alarms on dead letters, fan-out failures, stream iterator age and delivery backlog, notifying the alarm topic', () => {
+    const alarms = resources('AWS::CloudWatch::Alarm');
+    const metrics = alarms.map((a) => a.Properties.MetricName);
+    expect(metrics.filter((m) => m === 'ApproximateNumberOfMessagesVisible')).toHaveLength(2);
+    expect(metrics).toContain('IteratorAge');
+    expect(metrics).toContain('ApproximateAgeOfOldestMessage');
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [stack.resolve((stack.webhooks.deadLetterQueue.node.defaultChild as any).logicalId), 'QueueName'] } }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      AlarmActions: ['arn:aws:sns:eu-west-1:123456789012:on-call'],
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'IteratorAge',
+      Dimensions: Match.arrayWith([Match.objectLike({ Name: 'FunctionName', Value: ref(stack.webhooks.fanOut) })]),
+      Threshold: 300_000,
+    });
+  });
+});
