@@ -246,12 +246,13 @@ export function startStreamEventSource(options: StreamEventSourceOptions): Runni
     let lastSeen: string | undefined;
 
     while (!stopping.signal.aborted) {
+      let fetched = 0;
       if (iterator && buffer.length < definition.batchSize) {
         try {
-          const { Records = [], NextShardIterator } = await streams.send(
-            new GetRecordsCommand({ ShardIterator: iterator, Limit: definition.batchSize - buffer.length }),
-          );
+          // As Lambda does: read as much as the stream gives, filter, then cut batches of batchSize.
+          const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
           iterator = NextShardIterator;
+          fetched = Records.length;
           for (const raw of Records) {
             const record = toLambdaRecord(raw, streamArn);
             lastSeen = record.dynamodb!.SequenceNumber;
@@ -269,12 +270,13 @@ export function startStreamEventSource(options: StreamEventSourceOptions): Runni
         // Only filtered-out records (or none): they count as processed.
         if (lastSeen && lastSeen !== checkpoints.get(shardId)) checkpoints.set(shardId, lastSeen);
         if (!iterator) break;
-        await sleep(pollIntervalMs, stopping.signal);
+        // Caught up with the shard: wait before asking again (Lambda polls about four times a second).
+        if (fetched === 0) await sleep(pollIntervalMs, stopping.signal);
         continue;
       }
       const windowOpen = Date.now() - firstBufferedAt < definition.maxBatchingWindowSeconds * 1000;
       if (iterator && buffer.length < definition.batchSize && windowOpen) {
-        await sleep(pollIntervalMs, stopping.signal);
+        if (fetched === 0) await sleep(pollIntervalMs, stopping.signal);
         continue;
       }
       const batch = buffer.splice(0, definition.batchSize);
