@@ -24,4 +24,14 @@ export const keys = {
   directoryPrefix: 'DIR#',
   directoryPersonPrefix: 'DIR#PERSON#',
   directoryTeamPrefix: 'DIR#TEAM#',
+
+  // Ideas. Ids are UUIDv7 (time-ordered), so `IDEA#<id>` sorts by creation and a descending
+  // Query lists newest first. The per-workspace counter sorts just after every idea
+  // ('$' > '#'), so that same descending Query returns the total first, in one round trip.
+  // The range IDEA# … IDEA$COUNTER must hold nothing but ideas and the counter.
+  idea: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `IDEA#${id}` }),
+  ideaCounter: (slug: string) => ({ pk: workspacePk(slug), sk: 'IDEA$COUNTER' }),
+  ideaListRange: { from: 'IDEA#', to: 'IDEA$COUNTER' },
+  /** A remembered `POST /ideas` under an Idempotency-Key (expires via TTL after 24 h). */
+  ideaIdempotency: (slug: string, idempotencyKey: string) => ({ pk: workspacePk(slug), sk: `IDEMPOTENCY#POST /ideas#${idempotencyKey}` }),
 } as const;

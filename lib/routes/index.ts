@@ -3,6 +3,7 @@
  * route of each entry, the local sandbox serves them, the OpenAPI document describes them and the
  * tests walk them. An area adds its routes by exporting them from its own file and listing them here.
  */
+import * as ideas from './ideas.ts';
 import * as introduction from './introduction.ts';
 import type { RouteDefinition } from './types.ts';
 
@@ -13,6 +14,7 @@ export const NOT_FOUND_HANDLER = 'functions/system/not-found.ts';
 
 export const routes: readonly RouteDefinition[] = [
   ...Object.values(introduction),
+  ...Object.values(ideas),
 ];
 
 export type { RouteDefinition } from './types.ts';
