@@ -4,6 +4,7 @@
  * tests walk them. An area adds its routes by exporting them from its own file and listing them here.
  */
 import * as introduction from './introduction.ts';
+import * as sops from './sops.ts';
 import type { RouteDefinition } from './types.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -13,6 +14,7 @@ export const NOT_FOUND_HANDLER = 'functions/system/not-found.ts';
 
 export const routes: readonly RouteDefinition[] = [
   ...Object.values(introduction),
+  ...Object.values(sops),
 ];
 
 export type { RouteDefinition } from './types.ts';
