@@ -5,6 +5,7 @@
  */
 import * as ideas from './ideas.ts';
 import * as introduction from './introduction.ts';
+import * as sops from './sops.ts';
 import type { RouteDefinition } from './types.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -15,6 +16,7 @@ export const NOT_FOUND_HANDLER = 'functions/system/not-found.ts';
 export const routes: readonly RouteDefinition[] = [
   ...Object.values(introduction),
   ...Object.values(ideas),
+  ...Object.values(sops),
 ];
 
 export type { RouteDefinition } from './types.ts';
