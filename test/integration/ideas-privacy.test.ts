@@ -8,7 +8,7 @@ import { keys } from '../../lib/data/keys.ts';
 import type { LambdaHandler } from '../../lib/http/api-handler.ts';
 import { tailTableStream } from '../support/dynamodb-stream.ts';
 import { apiEvent, lambdaContext } from '../support/events.ts';
-import { adminStore, clientFor, sandbox, type ApiResponse, type TestWorkspace } from '../support/fixtures.ts';
+import { adminStore, clientFor, sandbox, useSandboxEnvironment, type ApiResponse, type TestWorkspace } from '../support/fixtures.ts';
 import { ideasWorkspace } from '../support/ideas.ts';
 
 const SECRETS = {
@@ -84,15 +84,7 @@ describe('log lines', () => {
 
   beforeAll(async () => {
     // The handlers run in this process, logging everything, against the sandbox's DynamoDB Local.
-    Object.assign(process.env, {
-      TABLE_NAME: sandbox.tableName,
-      AWS_ENDPOINT_URL_DYNAMODB: sandbox.dynamodbEndpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-      WORKSPACE_DOMAIN: 'localhost',
-      POWERTOOLS_LOG_LEVEL: 'DEBUG',
-    });
+    useSandboxEnvironment({ POWERTOOLS_LOG_LEVEL: 'DEBUG' });
     handlers = {
       create: (await import('../../functions/ideas/create-idea.ts')).handler,
       get: (await import('../../functions/ideas/get-idea.ts')).handler,
