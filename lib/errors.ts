@@ -64,6 +64,18 @@ export class ConflictError extends ApiError {
   }
 }
 
+/**
+ * 409 `version_conflict`: an `If-Match` names a version the record has moved on from. Carries the
+ * current ETag, so a client can re-read (or decide to overwrite) without guessing.
+ */
+export class VersionConflictError extends ApiError {
+  constructor(currentVersion: number) {
+    super(409, 'version_conflict', `The record changed since it was read; it is now at version ${currentVersion}`, {
+      ETag: `"${currentVersion}"`,
+    });
+  }
+}
+
 export class RateLimitedError extends ApiError {
   constructor(retryAfterSeconds: number) {
     super(429, 'rate_limited', `Rate limit exceeded; retry after ${retryAfterSeconds} s`, {

@@ -86,7 +86,7 @@ function operationOf(route: RouteDefinition): JsonSchema {
   };
   for (const status of statuses) {
     responses[status] = {
-      description: ERROR_DESCRIPTIONS[status],
+      description: [ERROR_DESCRIPTIONS[status], route.errorNotes?.[status as keyof typeof route.errorNotes]].filter(Boolean).join('. '),
       ...(status === 429 ? { headers: { 'Retry-After': { description: 'Whole seconds to wait', schema: { type: 'integer' } } } } : {}),
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };

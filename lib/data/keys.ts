@@ -25,6 +25,36 @@ export const keys = {
   directoryPersonPrefix: 'DIR#PERSON#',
   directoryTeamPrefix: 'DIR#TEAM#',
 
+  // Ideas. Ids are UUIDv7 (time-ordered), so `IDEA#<id>` sorts by creation and a descending
+  // Query lists newest first. The per-workspace counter sorts just after every idea
+  // ('$' > '#'), so that same descending Query returns the total first, in one round trip.
+  // The range IDEA# … IDEA$COUNTER must hold nothing but ideas and the counter.
+  idea: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `IDEA#${id}` }),
+  ideaCounter: (slug: string) => ({ pk: workspacePk(slug), sk: 'IDEA$COUNTER' }),
+  ideaListRange: { from: 'IDEA#', to: 'IDEA$COUNTER' },
+  /** A remembered `POST /ideas` under an Idempotency-Key (expires via TTL after 24 h). */
+  ideaIdempotency: (slug: string, idempotencyKey: string) => ({ pk: workspacePk(slug), sk: `IDEMPOTENCY#POST /ideas#${idempotencyKey}` }),
+
+  // SOPs. An SOP and its review comments form one item collection (`SOP#<id>`, then
+  // `SOP#<id>#COMMENT#<createdAt>#<commentId>`), so GET /sops/{id} is one Query. The list reads gsi1
+  // instead, where only SOP items appear, sorted by status first so "published only" is one range.
+  // Ids are [A-Za-z0-9_-] only, all above '#', so the collection range of one id never holds another's.
+  sop: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `SOP#${id}` }),
+  sopComment: (slug: string, sopId: string, createdAt: string, commentId: string) => ({
+    pk: workspacePk(slug),
+    sk: `SOP#${sopId}#COMMENT#${createdAt}#${commentId}`,
+  }),
+  /** Upper bound of an SOP's item collection, for `sk BETWEEN sop.sk AND sopCollectionEnd`. */
+  sopCollectionEnd: (sopId: string) => `SOP#${sopId}#~`,
+  sopListing: (slug: string, status: string, id: string) => ({ gsi1pk: `WS#${slug}#SOPS`, gsi1sk: `${status}#${id}` }),
+  sopListingPk: (slug: string) => `WS#${slug}#SOPS`,
+  sopListingStatusPrefix: (status: string) => `${status}#`,
+  /** The last serial handed out in a department (`-` = SOPs without a department). */
+  sopSerialCounter: (slug: string, departmentId: string | null) => ({
+    pk: workspacePk(slug),
+    sk: `SOPSERIAL#${departmentId ?? '-'}`,
+  }),
+
   // Webhooks: one item each (holding the signing secret), plus one counter item per workspace that
   // create and delete change in the same transaction, so the 50-per-workspace limit holds under
   // concurrency. The counter's sort key must not start with `WEBHOOK#`, which lists webhooks.

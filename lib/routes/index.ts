@@ -3,7 +3,9 @@
  * route of each entry, the local sandbox serves them, the OpenAPI document describes them and the
  * tests walk them. An area adds its routes by exporting them from its own file and listing them here.
  */
+import * as ideas from './ideas.ts';
 import * as introduction from './introduction.ts';
+import * as sops from './sops.ts';
 import * as webhooks from './webhooks.ts';
 import type { RouteDefinition } from './types.ts';
 
@@ -14,6 +16,8 @@ export const NOT_FOUND_HANDLER = 'functions/system/not-found.ts';
 
 export const routes: readonly RouteDefinition[] = [
   ...Object.values(introduction),
+  ...Object.values(ideas),
+  ...Object.values(sops),
   ...Object.values(webhooks),
 ];
 

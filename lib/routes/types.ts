@@ -41,6 +41,8 @@ export interface RouteDefinition {
   };
   /** Statuses beyond the ones every authenticated route can return (400, 401, 403, 404, 429, 502). */
   errors?: readonly (409 | 413)[];
+  /** What an error status means for this route in particular (its codes), added to OpenAPI's generic text. */
+  errorNotes?: Partial<Record<400 | 404 | 409 | 413, string>>;
   /**
    * What the function does to the table; the CDK stack turns this into its IAM grant.
    * `read`: reads plus the key's rate-limit counter; `write`: read and write items.

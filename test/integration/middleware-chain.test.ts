@@ -8,7 +8,7 @@ import { changeModules } from '../../lib/admin/workspaces.ts';
 import type { LambdaHandler } from '../../lib/http/api-handler.ts';
 import { defineRoute } from '../../lib/routes/types.ts';
 import { apiEvent, lambdaContext } from '../support/events.ts';
-import { adminStore, newKey, newWorkspace, sandbox, type TestWorkspace } from '../support/fixtures.ts';
+import { adminStore, newKey, newWorkspace, useSandboxEnvironment, type TestWorkspace } from '../support/fixtures.ts';
 
 const route = defineRoute({
   operationId: 'testWrite',
@@ -32,15 +32,7 @@ let failing: LambdaHandler;
 let ws: TestWorkspace;
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    TABLE_NAME: sandbox.tableName,
-    AWS_ENDPOINT_URL_DYNAMODB: sandbox.dynamodbEndpoint,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    WORKSPACE_DOMAIN: 'localhost',
-    POWERTOOLS_LOG_LEVEL: 'SILENT',
-  });
+  useSandboxEnvironment();
   const { apiHandler } = await import('../../lib/http/api-handler.ts');
   handler = apiHandler(route).handler(async ({ body }) => ({ body: { ok: true, title: body.title } }));
   failing = apiHandler(route).handler(async () => {

@@ -11,6 +11,24 @@ import { PERMISSIONS, type Permission } from '../../lib/permissions.ts';
 
 export const sandbox = inject('sandbox');
 
+/**
+ * Point handlers imported into this test process at the sandbox's services, as the sandbox does for
+ * its own (call before importing a handler module: its clients read the environment when loaded).
+ */
+export function useSandboxEnvironment(overrides: Record<string, string> = {}): void {
+  Object.assign(process.env, {
+    TABLE_NAME: sandbox.tableName,
+    AWS_ENDPOINT_URL_DYNAMODB: sandbox.dynamodbEndpoint,
+    AWS_ENDPOINT_URL_SQS: sandbox.sqsEndpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    WORKSPACE_DOMAIN: 'localhost',
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    ...overrides,
+  });
+}
+
 let store: Store | undefined;
 /** Operator access to the sandbox table, as cxctl has. */
 export function adminStore(): Store {

@@ -1,0 +1,12 @@
+/** GET /ideas/labels: the statuses and modules ideas of this workspace may take. */
+import { apiHandler } from '../../lib/http/api-handler.ts';
+import { getIdeaLabels as route } from '../../lib/routes/ideas.ts';
+import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+
+// The authorize middleware has just read the workspace item, labels included: no further read.
+export async function getIdeaLabels({ auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+  const { statuses, modules } = auth.workspace.ideaLabels;
+  return { body: { ok: true, data: { statuses, modules } } };
+}
+
+export const handler = apiHandler(route).handler(getIdeaLabels);

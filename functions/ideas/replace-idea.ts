@@ -1,0 +1,16 @@
+/** PUT /ideas/{id}: replace the writable fields, optionally only at the version in If-Match. */
+import { updateIdea as storeChanges } from '../../lib/data/ideas.ts';
+import { apiHandler } from '../../lib/http/api-handler.ts';
+import { etagOf, ifMatchPrecondition } from '../../lib/http/conditional-request.ts';
+import { assertConfiguredLabels, replacementOf } from '../../lib/ideas/rules.ts';
+import { replaceIdea as route } from '../../lib/routes/ideas.ts';
+import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+
+export async function replaceIdea({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+  const precondition = ifMatchPrecondition(headers);
+  assertConfiguredLabels(auth.workspace.ideaLabels, body);
+  const idea = await storeChanges(auth.workspace.slug, params.id, replacementOf(body), precondition, auth.key.id);
+  return { body: { ok: true, data: idea }, headers: { ETag: etagOf(idea.version) } };
+}
+
+export const handler = apiHandler(route).handler(replaceIdea);

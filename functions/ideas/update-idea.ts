@@ -1,0 +1,24 @@
+/** PATCH /ideas/{id}: change some fields in one conditional write, with no read before it. */
+import { getIdea, ideaNotFound, meetsPrecondition, updateIdea as storeChanges } from '../../lib/data/ideas.ts';
+import { VersionConflictError } from '../../lib/errors.ts';
+import { apiHandler } from '../../lib/http/api-handler.ts';
+import { etagOf, ifMatchPrecondition } from '../../lib/http/conditional-request.ts';
+import { assertConfiguredLabels, isEmptyPatch, patchOf } from '../../lib/ideas/rules.ts';
+import { updateIdea as route } from '../../lib/routes/ideas.ts';
+import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+
+export async function updateIdea({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+  const precondition = ifMatchPrecondition(headers);
+  assertConfiguredLabels(auth.workspace.ideaLabels, body);
+  if (isEmptyPatch(body)) {
+    // Nothing to change, so no new version: answer with the idea as it is, preconditions included.
+    const idea = await getIdea(auth.workspace.slug, params.id);
+    if (!idea) throw ideaNotFound();
+    if (!meetsPrecondition(precondition, idea.version)) throw new VersionConflictError(idea.version);
+    return { body: { ok: true, data: idea }, headers: { ETag: etagOf(idea.version) } };
+  }
+  const idea = await storeChanges(auth.workspace.slug, params.id, patchOf(body), precondition, auth.key.id);
+  return { body: { ok: true, data: idea }, headers: { ETag: etagOf(idea.version) } };
+}
+
+export const handler = apiHandler(route).handler(updateIdea);
