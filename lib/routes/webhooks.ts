@@ -52,6 +52,8 @@ const webhookWithSecret = z.extend(webhook, {
 });
 
 const idParams = z.strictObject({ id: uuid });
+const NOT_FOUND_404 = 'No webhook with this id in this workspace (`not_found`)';
+const URL_400 = 'The SSRF guard refused the URL (`webhook_url_not_allowed`) or its host does not resolve (`webhook_url_unresolvable`)';
 const webhookBody = z.object({ ok: z.literal(true), webhook });
 
 const attempt = z.object({
@@ -92,6 +94,7 @@ export const createWebhook = defineRoute({
   permissions: WRITE,
   request: { body: z.strictObject({ name: webhookName, url: webhookUrl, events: webhookEvents }) },
   response: { status: 201, body: z.object({ ok: z.literal(true), webhook: webhookWithSecret }) },
+  errorNotes: { 400: `${URL_400}; the workspace already has ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks (\`webhook_limit_reached\`)` },
   data: 'write',
 });
 
@@ -121,6 +124,7 @@ export const getWebhook = defineRoute({
   permissions: READ,
   request: { params: idParams },
   response: { status: 200, body: webhookBody },
+  errorNotes: { 404: NOT_FOUND_404 },
   data: 'read',
 });
 
@@ -142,6 +146,7 @@ export const updateWebhook = defineRoute({
     ),
   },
   response: { status: 200, body: webhookBody },
+  errorNotes: { 400: URL_400, 404: NOT_FOUND_404 },
   data: 'write',
 });
 
@@ -157,6 +162,7 @@ export const deleteWebhook = defineRoute({
   permissions: WRITE,
   request: { params: idParams },
   response: { status: 200, body: okOnly },
+  errorNotes: { 404: NOT_FOUND_404 },
   data: 'write',
 });
 
@@ -173,6 +179,7 @@ export const rotateWebhookSecret = defineRoute({
   permissions: WRITE,
   request: { params: idParams },
   response: { status: 200, body: z.object({ ok: z.literal(true), webhook: webhookWithSecret }) },
+  errorNotes: { 404: NOT_FOUND_404 },
   data: 'write',
 });
 
@@ -192,6 +199,11 @@ export const enableWebhook = defineRoute({
   request: { params: idParams },
   response: { status: 200, body: webhookBody },
   errors: [409],
+  errorNotes: {
+    400: 'The receiver did not answer the verification event with a 2xx (`webhook_verification_failed`, the message says why)',
+    404: NOT_FOUND_404,
+    409: 'The URL or secret changed while the receiver was being verified (`webhook_changed`)',
+  },
   data: 'write',
   timeoutSeconds: 20,
 });
@@ -208,6 +220,7 @@ export const disableWebhook = defineRoute({
   permissions: WRITE,
   request: { params: idParams },
   response: { status: 200, body: webhookBody },
+  errorNotes: { 404: NOT_FOUND_404 },
   data: 'write',
 });
 
@@ -233,6 +246,7 @@ export const listWebhookDeliveries = defineRoute({
       pagination: z.object({ limit: z.int(), offset: z.int(), hasMore: z.boolean() }),
     }),
   },
+  errorNotes: { 404: NOT_FOUND_404 },
   data: 'read',
 });
 
@@ -253,6 +267,11 @@ export const redeliverWebhookDelivery = defineRoute({
   },
   response: { status: 202, body: okOnly, description: 'Queued' },
   errors: [409],
+  errorNotes: {
+    400: 'The webhook is disabled (`webhook_disabled`)',
+    404: 'No such webhook, or no such delivery for it (`not_found`)',
+    409: 'An attempt of this delivery is being made right now (`delivery_in_progress`)',
+  },
   data: 'write',
   needs: ['webhook-delivery-queue'],
 });

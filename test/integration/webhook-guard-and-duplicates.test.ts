@@ -9,10 +9,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { keys } from '../../lib/data/keys.ts';
 import type { LambdaHandler } from '../../lib/http/api-handler.ts';
 import { ensureQueues } from '../../local/queues.ts';
 import { apiEvent, lambdaContext } from '../support/events.ts';
-import { clientFor, newWorkspace, sandbox, type TestWorkspace } from '../support/fixtures.ts';
+import { clientFor, newWorkspace, sandbox, useSandboxEnvironment, type TestWorkspace } from '../support/fixtures.ts';
 import { eventually, startReceiver, verifySignature, type Receiver } from '../support/webhook-receiver.ts';
 
 const sqs = new SQSClient({ endpoint: sandbox.sqsEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
@@ -30,15 +31,7 @@ beforeAll(async () => {
   const main = { id: 'Main', sandboxName: `guard-test-${suffix}`, visibilityTimeoutSeconds: 30, retentionSeconds: 3600, deadLetter: { queue: dlq, maxReceiveCount: 5 } };
   const queues = await ensureQueues(sqs, sandbox.sqsEndpoint, [dlq, main]);
   queueUrl = queues.get(main)!.url;
-  Object.assign(process.env, {
-    TABLE_NAME: sandbox.tableName,
-    AWS_ENDPOINT_URL_DYNAMODB: sandbox.dynamodbEndpoint,
-    AWS_ENDPOINT_URL_SQS: sandbox.sqsEndpoint,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    WORKSPACE_DOMAIN: 'localhost',
-    POWERTOOLS_LOG_LEVEL: 'SILENT',
+  useSandboxEnvironment({
     WEBHOOK_DELIVERY_QUEUE_URL: queueUrl,
     WEBHOOK_DEAD_LETTER_QUEUE_URL: queues.get(dlq)!.url,
     WEBHOOK_RETRY_DELAYS: '1',
@@ -100,10 +93,10 @@ function ideaInsertRecord(ideaId: string): DynamoDBRecord {
     dynamodb: {
       ApproximateCreationDateTime: Math.floor(Date.now() / 1000),
       SequenceNumber: String(BigInt(Date.now()) * 1000n + BigInt(Math.floor(Math.random() * 1000))),
-      Keys: { pk: { S: `WS#${ws.slug}` }, sk: { S: `IDEA#${ideaId}` } },
+      Keys: { pk: { S: keys.idea(ws.slug, ideaId).pk }, sk: { S: keys.idea(ws.slug, ideaId).sk } },
       NewImage: {
-        pk: { S: `WS#${ws.slug}` },
-        sk: { S: `IDEA#${ideaId}` },
+        pk: { S: keys.idea(ws.slug, ideaId).pk },
+        sk: { S: keys.idea(ws.slug, ideaId).sk },
         entity: { S: 'Idea' },
         id: { S: ideaId },
         workspace: { S: ws.slug },

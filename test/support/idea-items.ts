@@ -7,12 +7,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { IDEA_ENTITY } from '../../lib/data/idea-record.ts';
 import { keys } from '../../lib/data/keys.ts';
 import { adminStore } from './fixtures.ts';
 
 export const PERSONAL_MARKERS = ['Jane Submitter', 'jane@example.com', 'identity-hash-7f3a', 'VIP customer since 2019'];
 
-const ideaKey = (slug: string, id: string) => ({ pk: keys.workspacePk(slug), sk: `IDEA#${id}` });
+const ideaKey = keys.idea;
 
 export async function putIdea(slug: string, fields: { status?: string; title?: string } = {}): Promise<string> {
   const id = `idea-${randomUUID().slice(0, 8)}`;
@@ -22,7 +23,7 @@ export async function putIdea(slug: string, fields: { status?: string; title?: s
       TableName: adminStore().table,
       Item: {
         ...ideaKey(slug, id),
-        entity: 'Idea',
+        entity: IDEA_ENTITY,
         id,
         workspace: slug,
         title: fields.title ?? 'A confidential idea title',
