@@ -12,7 +12,16 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { NOT_FOUND_HANDLER, routes } from '../lib/routes/index.ts';
+import { ideaEventFanOut, webhookDelivery } from '../lib/webhooks/pipeline.ts';
 import { scenarios } from './scenarios.ts';
+
+/** What every function is configured with at cold start (they fail loudly without it). */
+const BENCH_FUNCTION_ENV = {
+  TABLE_NAME: 'bench',
+  AWS_REGION: 'us-east-1',
+  WEBHOOK_DELIVERY_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-deliveries',
+  WEBHOOK_DEAD_LETTER_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-dead-letters',
+};
 
 const ROOT = resolve(import.meta.dirname, '..');
 // Inside the project, so the bundles resolve @aws-sdk/* from node_modules as Lambda resolves it from its runtime.
@@ -48,7 +57,7 @@ function initMs(file: string, runs = 7): number {
         '--input-type=module',
         '-e',
         `const t=performance.now(); await import(${JSON.stringify(target)}); console.log(performance.now()-t)`,
-      ], { env: { ...process.env, TABLE_NAME: 'bench', AWS_REGION: 'us-east-1' } });
+      ], { env: { ...process.env, ...BENCH_FUNCTION_ENV } });
       samples.push(Number(output.toString().trim().split("\n").at(-1)));
     }
     return median(samples);
@@ -72,7 +81,12 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
 console.log('## Function bundles (esbuild, minified ESM, @aws-sdk/* external as in Lambda)\n');
 console.log('| function | size | gzip | init (ms, median) |\n|---|---:|---:|---:|');
-for (const [name, entry] of [...routes.map((r) => [r.operationId, r.handler] as const), ['notFound', NOT_FOUND_HANDLER] as const]) {
+for (const [name, entry] of [
+  ...routes.map((r) => [r.operationId, r.handler] as const),
+  ['notFound', NOT_FOUND_HANDLER] as const,
+  ['webhookFanOut', ideaEventFanOut.handler] as const,
+  ['webhookDelivery', webhookDelivery.handler] as const,
+]) {
   const b = await bundle(entry, name);
   console.log(`| ${name} | ${kb(b.bytes)} | ${kb(b.gzip)} | ${initMs(b.file).toFixed(1)} |`);
 }

@@ -37,6 +37,7 @@ import {
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageCommand, type SQSClient, type Message } from '@aws-sdk/client-sqs';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { FilterPattern, QueueConsumerDefinition, StreamConsumerDefinition } from '../lib/webhooks/pipeline.ts';
+import { invocationStats, type InvocationStats } from './instrumentation.ts';
 import { lambdaContext, loadHandler } from './lambda-runtime.ts';
 
 export interface RunningEventSource {
@@ -52,17 +53,29 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     });
   });
 
-/** Run `handler` as Lambda would, failing the invocation when it runs past the function timeout. */
-async function invoke<E, R>(handlerFile: string, functionName: string, timeoutSeconds: number, event: E): Promise<R> {
+/**
+ * Run `handler` as Lambda would, failing the invocation when it runs past the function timeout,
+ * and log what it cost (as the API server does per request).
+ */
+async function invoke<E, R>(
+  handlerFile: string,
+  functionName: string,
+  timeoutSeconds: number,
+  event: E & { Records: unknown[] },
+  log: (line: string) => void,
+): Promise<R> {
   const handler = await loadHandler<E, R>(handlerFile);
+  const stats: InvocationStats = { dynamodbCalls: 0, dynamodbCommands: [] };
+  const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`Task timed out after ${timeoutSeconds} seconds`)), timeoutSeconds * 1000);
   });
   try {
-    return await Promise.race([handler(event, lambdaContext(functionName, timeoutSeconds * 1000)), timeout]);
+    return await Promise.race([invocationStats.run(stats, () => handler(event, lambdaContext(functionName, timeoutSeconds * 1000))), timeout]);
   } finally {
     clearTimeout(timer);
+    log(`${functionName}: ${event.Records.length} record(s) (${Math.round(performance.now() - started)} ms, ${stats.dynamodbCalls} DynamoDB calls)`);
   }
 }
 
@@ -176,6 +189,7 @@ export function startStreamEventSource(options: StreamEventSourceOptions): Runni
           options.functionName,
           definition.timeoutSeconds,
           event,
+          log,
         );
         const failures = definition.reportBatchItemFailures ? (response?.batchItemFailures ?? []) : [];
         if (failures.length === 0) return;
@@ -404,9 +418,13 @@ export function startQueueEventSource(options: QueueEventSourceOptions): Running
       const records = messages.map((m) => toLambdaMessage(m, queueArn, region));
       let done: SQSRecord[] = [];
       try {
-        const response = await invoke<SQSEvent, SQSBatchResponse | void>(definition.handler, options.functionName, definition.timeoutSeconds, {
-          Records: records,
-        });
+        const response = await invoke<SQSEvent, SQSBatchResponse | void>(
+          definition.handler,
+          options.functionName,
+          definition.timeoutSeconds,
+          { Records: records },
+          log,
+        );
         const failures = definition.reportBatchItemFailures ? (response?.batchItemFailures ?? []) : [];
         const failed = new Set(failures.map((f) => f.itemIdentifier));
         // An identifier that names no message of the batch fails the whole batch, as in Lambda.

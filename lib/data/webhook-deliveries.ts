@@ -234,7 +234,15 @@ function toDelivery(item: Record<string, unknown>): Delivery {
     createdAt: item.createdAt as string,
     lastAttemptAt: (item.lastAttemptAt as string | undefined) ?? null,
     nextAttemptAt: outcome === 'pending' || outcome === 'retrying' ? ((item.nextAttemptAt as string | undefined) ?? null) : null,
-    attempts: [...log].reverse(),
+    // Newest first, each in the documented field order (DynamoDB maps come back in any order).
+    attempts: [...log].reverse().map((a) => ({
+      attempt: a.attempt,
+      at: a.at,
+      outcome: a.outcome,
+      responseStatus: a.responseStatus,
+      durationMs: a.durationMs,
+      error: a.error,
+    })),
   };
 }
 
