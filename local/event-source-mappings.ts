@@ -276,7 +276,9 @@ export function startStreamEventSource(options: StreamEventSourceOptions): Runni
           }
         } catch (error) {
           if (!(error instanceof ExpiredIteratorException)) throw error;
-          iterator = await shardIterator(shard, existedAtStart);
+          // Start again from the checkpoint (or the shard's start): what the buffer holds is read again.
+          buffer.length = 0;
+          iterator = await shardIterator(shard, false);
           continue;
         }
       }

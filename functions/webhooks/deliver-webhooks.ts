@@ -43,7 +43,7 @@ const deadLetterQueueUrl = config.webhookDeadLetterQueueUrl();
 const retryDelays = parseRetryDelays(config.webhookRetryDelays());
 
 /** A message that arrives before its record is ready comes back this soon rather than after the visibility timeout. */
-const NOT_READY_RETRY_SECONDS = 2;
+const NOT_READY_RETRY_SECONDS = 10;
 /** SQS rounds delays to whole seconds; a message this close to its time is delivered, not hopped. */
 const HOP_TOLERANCE_MS = 1000;
 

@@ -71,37 +71,41 @@ export function postJson(
 
   return new Promise<PostOutcome>((resolve) => {
     let settled = false;
+    let deadline: NodeJS.Timeout | undefined;
     const finish = (outcome: Omit<PostOutcome, 'durationMs'>) => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
       resolve({ ...outcome, durationMs: elapsed() });
     };
-    const fail = (error: NodeJS.ErrnoException, status: number | null = null) =>
-      finish({ ok: false, status, error: describeNetworkError(error, timeoutMs), retryAfter: null });
+    const fail = (error: NodeJS.ErrnoException) =>
+      finish({ ok: false, status: null, error: describeNetworkError(error, timeoutMs), retryAfter: null });
 
     let url: URL;
     try {
       url = new URL(target);
       assertUrlShapeAllowed(url, guard);
     } catch (error) {
-      return resolve({
+      return finish({
         ok: false,
         status: null,
-        durationMs: 0,
         error: error instanceof BlockedDestinationError ? `blocked: ${error.message}` : 'the URL is not valid',
         retryAfter: null,
       });
     }
 
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, {
-      method: 'POST',
-      headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
-      agent: false,
-      lookup: guardedLookup(guard),
-    });
-    const deadline = setTimeout(() => {
+    let req: ReturnType<typeof httpRequest>;
+    try {
+      req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+        agent: false,
+        lookup: guardedLookup(guard),
+      });
+    } catch (error) {
+      return fail(error as NodeJS.ErrnoException);
+    }
+    deadline = setTimeout(() => {
       const error: NodeJS.ErrnoException = new Error('deadline');
       error.code = 'ETIMEDOUT_DEADLINE';
       fail(error);

@@ -203,6 +203,28 @@ describe('with the SSRF guard on, sending', () => {
   });
 });
 
+describe('the webhook HTTP client', () => {
+  it('reads at most 64 KB of a response: a receiver that keeps streaming cannot hold a delivery', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.write('x'.repeat(100 * 1024)); // and never end
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { postJson } = await import('../../lib/webhooks/http-post.ts');
+      const { port } = server.address() as { port: number };
+      const outcome = await postJson(`http://127.0.0.1:${port}/hook`, '{}', {}, { allowPrivateNetworks: true });
+      expect(outcome).toMatchObject({ ok: true, status: 200, error: null });
+      expect(outcome.durationMs).toBeLessThan(5000);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
 describe('duplicates', () => {
   beforeEach(() => {
     process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = 'true';
