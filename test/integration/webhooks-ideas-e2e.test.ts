@@ -4,10 +4,10 @@
  * identifier-only deliveries arrive at a real receiver on 127.0.0.1 (the sandbox allows private
  * networks), including retries, the dead-letter queue, rotation and URL changes.
  */
-import { ReceiveMessageCommand, DeleteMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clientFor, sandbox, type TestWorkspace } from '../support/fixtures.ts';
+import { clientFor, type TestWorkspace } from '../support/fixtures.ts';
 import { ideasWorkspace } from '../support/ideas.ts';
+import { takeDeadLetter } from '../support/webhook-pipeline.ts';
 import { eventually, startReceiver, verifySignature, type Receiver, type ReceivedRequest, type Responder } from '../support/webhook-receiver.ts';
 
 const ALL_EVENTS = ['idea.submitted', 'idea.status_changed', 'idea.updated', 'idea.deleted'];
@@ -129,18 +129,7 @@ describe('retries and failures on API-created ideas', () => {
     const [delivery] = await eventually(() => deliveries(hook.id), (l) => l[0]?.outcome === 'failed');
     expect(delivery).toMatchObject({ attempt: 4, responseStatus: 500, nextAttemptAt: null });
 
-    const sqs = new SQSClient({ endpoint: sandbox.sqsEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    const letter = await eventually(
-      async () => {
-        const { Messages = [] } = await sqs.send(
-          new ReceiveMessageCommand({ QueueUrl: sandbox.queues.webhookDeadLetters, MaxNumberOfMessages: 10, VisibilityTimeout: 0, WaitTimeSeconds: 1 }),
-        );
-        return Messages.find((m) => JSON.parse(m.Body!).eventId === delivery.eventId);
-      },
-      (found) => found !== undefined,
-    );
-    expect(JSON.parse(letter!.Body!)).toMatchObject({ webhookId: hook.id, workspace: ws.slug, reason: 'attempts_exhausted', lastStatus: 500 });
-    await sqs.send(new DeleteMessageCommand({ QueueUrl: sandbox.queues.webhookDeadLetters, ReceiptHandle: letter!.ReceiptHandle! }));
+    expect(await takeDeadLetter(hook.id, delivery.eventId)).toMatchObject({ webhookId: hook.id, workspace: ws.slug, reason: 'attempts_exhausted', lastStatus: 500 });
   });
 });
 
