@@ -1,14 +1,15 @@
 /**
  * The deployed service: the single table, one Lambda function per route of the manifest behind an
- * HTTP API, and a `$default` route that answers unknown paths in the API's error envelope.
+ * HTTP API, a `$default` route that answers unknown paths in the API's error envelope, and the
+ * webhook delivery pipeline fed by the table's stream.
  */
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { Topic } from 'aws-cdk-lib/aws-sns';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { TABLE } from '../lib/data/table.ts';
 import { API_PREFIX, NOT_FOUND_HANDLER, routes } from '../lib/routes/index.ts';

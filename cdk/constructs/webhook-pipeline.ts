@@ -7,7 +7,7 @@
  * consumer's lag and the delivery backlog.
  */
 import { Duration, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, TreatMissingData, type IAlarmAction, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -113,7 +113,7 @@ export class WebhookPipeline extends Construct {
       }),
     );
 
-    const alarm = (alarmId: string, description: string, metric: import('aws-cdk-lib/aws-cloudwatch').IMetric, threshold: number) => {
+    const alarm = (alarmId: string, description: string, metric: IMetric, threshold: number) => {
       const created = new Alarm(this, alarmId, {
         alarmDescription: description,
         metric,

@@ -15,7 +15,7 @@
  *      goes to the dead-letter queue and the delivery is failed. The next message is queued
  *      before the result is written: a crash in between repeats the attempt, never loses it.
  */
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { config } from '../../lib/config.ts';
 import {
   cancelDelivery,
@@ -140,7 +140,7 @@ async function handleRecord(record: SQSRecord): Promise<void> {
 
 class NotReadyError extends Error {}
 
-export async function deliverWebhooks(event: SQSEvent, _context?: Context): Promise<SQSBatchResponse> {
+export async function deliverWebhooks(event: SQSEvent): Promise<SQSBatchResponse> {
   const results = await Promise.allSettled(event.Records.map(handleRecord));
   const failures = event.Records.filter((record, i) => {
     const result = results[i]!;

@@ -84,6 +84,9 @@ describe('webhook pipeline', () => {
     const targets = sends.flatMap((s) => [s.Resource].flat()).map((r) => JSON.stringify(r));
     expect(targets).toContain(JSON.stringify(arnOf(stack.webhooks.deliveryQueue)));
     expect(targets).toContain(JSON.stringify(arnOf(stack.webhooks.deadLetterQueue)));
+    // A message that arrives before its record is ready is made visible again sooner than the visibility timeout.
+    const actions = statementsOf(stack.webhooks.delivery).flatMap((s) => [s.Action].flat());
+    expect(actions).toContain('sqs:ChangeMessageVisibility');
   });
 
   it('wires the queue into routes that declare it, and only into those', () => {
