@@ -16,3 +16,30 @@ export function transactionCancellationReasons(error: unknown): string[] | null 
   }
   return null;
 }
+
+/**
+ * True when a write lost only a race with a concurrent transaction on one of its items: worth
+ * retrying. A failed condition is not a conflict; retrying would fail the same way.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  if ((error as { name?: string })?.name === 'TransactionConflictException') return true;
+  const reasons = transactionCancellationReasons(error);
+  return reasons !== null && reasons.includes('TransactionConflict') && !reasons.includes('ConditionalCheckFailed');
+}
+
+/** Full jitter growing to at most 200 ms: spreads out writers racing for one item (a counter, say). */
+export function conflictBackoff(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 10 * 2 ** attempt)));
+}
+
+/** Run `write`, again and again up to `attempts` times while it keeps losing transaction races. */
+export async function retryTransactionConflicts<T>(write: () => Promise<T>, attempts = 6): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isTransactionConflict(error) || attempt >= attempts) throw error;
+    }
+    await conflictBackoff(attempt);
+  }
+}

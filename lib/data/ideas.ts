@@ -15,7 +15,7 @@ import { ConflictError, NotFoundError, VersionConflictError } from '../errors.ts
 import type { VersionPrecondition } from '../http/conditional-request.ts';
 import type { Idea, IdeaWrite } from '../schemas/ideas.ts';
 import { dynamo, tableName } from './client.ts';
-import { isConditionFailure, transactionCancellationReasons } from './conditions.ts';
+import { isConditionFailure, retryTransactionConflicts, transactionCancellationReasons } from './conditions.ts';
 import {
   EDITABLE_IDEA_FIELDS,
   IDEA_ENTITY,
@@ -33,7 +33,7 @@ import { TABLE } from './table.ts';
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 /** Items asked of one Query page while skipping to an offset (a page also stops at 1 MB). */
 const MAX_ITEMS_PER_QUERY = 1000;
-/** Transactions that touch the same counter can collide; they are retried this often, with jitter. */
+/** Transactions that touch the same counter can collide; they are tried this often, with jitter. */
 const TRANSACTION_ATTEMPTS = 6;
 
 const publicProjection = {
@@ -64,18 +64,9 @@ function conditionFailure(current: Record<string, AttributeValue> | undefined): 
   return version === undefined ? ideaNotFound() : new VersionConflictError(Number(version));
 }
 
+/** Transactions that touch the workspace's idea counter can collide; those are retried. */
 async function transactWrite(input: TransactWriteCommandInput): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await dynamo.send(new TransactWriteCommand(input));
-      return;
-    } catch (error) {
-      const reasons = transactionCancellationReasons(error);
-      const onlyConflicts = reasons?.includes('TransactionConflict') && !reasons.includes('ConditionalCheckFailed');
-      if (!onlyConflicts || attempt >= TRANSACTION_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
-    }
-  }
+  await retryTransactionConflicts(() => dynamo.send(new TransactWriteCommand(input)), TRANSACTION_ATTEMPTS);
 }
 
 export interface CreateIdeaOptions {

@@ -11,7 +11,7 @@ import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteComm
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import type { SopStatus } from '../schemas/sops.ts';
 import { dynamo, tableName } from './client.ts';
-import { isConditionFailure, transactionCancellationReasons } from './conditions.ts';
+import { conflictBackoff, isConditionFailure, isTransactionConflict, retryTransactionConflicts, transactionCancellationReasons } from './conditions.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query-all.ts';
 import { CONTENT_FIELDS, storedSteps, toSop, toSopComment, type Sop, type SopComment, type SopContent } from './sop-record.ts';
@@ -30,29 +30,8 @@ function rawString(item: RawItem | undefined, name: string): string | undefined 
   return item?.[name]?.S;
 }
 
-function isTransactionConflict(error: unknown): boolean {
-  return (
-    (error as { name?: string })?.name === 'TransactionConflictException' ||
-    (transactionCancellationReasons(error)?.includes('TransactionConflict') ?? false)
-  );
-}
-
-/** Full jitter, growing to at most 200 ms: spreads out writers racing for one item. */
-function backoff(attempt: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** attempt)));
-}
-
-/** Runs `write` again when it collided with a concurrent transaction on the same item. */
-async function retryingConflicts<T>(write: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await write();
-    } catch (error) {
-      if (!isTransactionConflict(error) || attempt >= MAX_ATTEMPTS) throw error;
-    }
-    await backoff(attempt);
-  }
-}
+/** SOP writes contend on department serial counters; they get more tries than the default. */
+const retryingConflicts = <T>(write: () => Promise<T>) => retryTransactionConflicts(write, MAX_ATTEMPTS);
 
 function failedItem(error: unknown, index: number): RawItem | undefined {
   return (error as TransactionCanceledException).CancellationReasons?.[index]?.Item as RawItem | undefined;
@@ -150,7 +129,7 @@ async function withNextSerial(
         throw new Error(`The SOP serial counter of ${slug}/${departmentId ?? '-'} stayed contended for ${attempt} attempts`);
       }
     }
-    await backoff(attempt);
+    await conflictBackoff(attempt);
     last = await readLastSerial(slug, departmentId);
   }
 }
@@ -447,7 +426,7 @@ export async function sendBackSop(slug: string, id: string, feedback: string, re
       }
       if (!isTransactionConflict(error) || attempt >= MAX_ATTEMPTS) throw error;
     }
-    await backoff(attempt);
+    await conflictBackoff(attempt);
   }
 }
 
@@ -499,6 +478,6 @@ export async function deleteSop(slug: string, id: string): Promise<void> {
       const raced = reasons !== null && (reasons[0] === 'ConditionalCheckFailed' || reasons.includes('TransactionConflict'));
       if (!raced || attempt >= MAX_ATTEMPTS) throw error;
     }
-    await backoff(attempt);
+    await conflictBackoff(attempt);
   }
 }

@@ -10,7 +10,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
 import type { WebhookEventType } from '../webhooks/events.ts';
 import { newWebhookSecret, secretPrefixOf } from '../webhooks/signing.ts';
 import { dynamo, tableName } from './client.ts';
-import { isConditionFailure, transactionCancellationReasons } from './conditions.ts';
+import { isConditionFailure, retryTransactionConflicts, transactionCancellationReasons } from './conditions.ts';
 import { keys } from './keys.ts';
 import {
   MAX_WEBHOOKS_PER_WORKSPACE,
@@ -24,18 +24,6 @@ const publicProjection = {
   ExpressionAttributeNames: Object.fromEntries(PUBLIC_WEBHOOK_ATTRIBUTES.map((name, i) => [`#p${i}`, name])),
 };
 
-/** Transactions on the same counter item can cancel each other (TransactionConflict); those are retried. */
-async function withConflictRetry<T>(write: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await write();
-    } catch (error) {
-      const reasons = transactionCancellationReasons(error);
-      if (!reasons?.includes('TransactionConflict') || attempt >= 5) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt * (0.5 + Math.random())));
-    }
-  }
-}
 
 export interface NewWebhook {
   name: string;
@@ -63,7 +51,7 @@ export async function createWebhook(slug: string, input: NewWebhook): Promise<{ 
     updatedAt: now,
   };
   try {
-    await withConflictRetry(() =>
+    await retryTransactionConflicts(() =>
       dynamo.send(
         new TransactWriteCommand({
           TransactItems: [
@@ -214,7 +202,7 @@ export async function updateWebhook(slug: string, id: string, changes: WebhookCh
 /** Delete a webhook and give its place back under the limit, in one transaction. */
 export async function deleteWebhook(slug: string, id: string): Promise<void> {
   try {
-    await withConflictRetry(() =>
+    await retryTransactionConflicts(() =>
       dynamo.send(
         new TransactWriteCommand({
           TransactItems: [
