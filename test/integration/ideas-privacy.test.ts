@@ -143,12 +143,12 @@ describe('the DynamoDB stream', () => {
 
     let change;
     for (let attempt = 0; attempt < 50 && !change; attempt++) {
-      change = (await stream.next()).find((r) => r.eventName === 'MODIFY' && r.dynamodb.Keys.sk?.S === `IDEA#${id}`);
+      change = (await stream.next()).find((r) => r.eventName === 'MODIFY' && r.dynamodb?.Keys?.sk?.S === `IDEA#${id}`);
       if (!change) await new Promise((r) => setTimeout(r, 100));
     }
     expect(change, 'a MODIFY record for the idea').toBeDefined();
-    expect(change!.dynamodb.OldImage).toMatchObject({ status: { S: 'new' }, version: { N: '1' } });
-    expect(change!.dynamodb.NewImage).toMatchObject({
+    expect(change!.dynamodb!.OldImage).toMatchObject({ status: { S: 'new' }, version: { N: '1' } });
+    expect(change!.dynamodb!.NewImage).toMatchObject({
       entity: { S: 'Idea' },
       workspace: { S: ws.slug },
       id: { S: id },

@@ -1,51 +1,38 @@
 /**
  * Reads the sandbox table's DynamoDB stream (DynamoDB Local implements the Streams API on its own
- * endpoint). The project has no Streams SDK client, so this speaks the JSON protocol directly;
- * DynamoDB Local accepts any credentials.
+ * endpoint) with the same Streams client the sandbox's event source mappings use.
  */
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type GetRecordsCommandOutput,
+  type _Record as StreamRecord,
+} from '@aws-sdk/client-dynamodb-streams';
 import { sandbox } from './fixtures.ts';
 
-type AttributeMap = Record<string, Record<string, unknown>>;
-export interface StreamRecord {
-  eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
-  dynamodb: { Keys: AttributeMap; OldImage?: AttributeMap; NewImage?: AttributeMap };
-}
+export type { StreamRecord };
 
-async function streams<T>(operation: string, body: unknown): Promise<T> {
-  const res = await fetch(sandbox.dynamodbEndpoint, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/x-amz-json-1.0',
-      'X-Amz-Target': `DynamoDBStreams_20120810.${operation}`,
-      Authorization: 'AWS4-HMAC-SHA256 Credential=local/20240101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
-    },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${operation} failed: ${JSON.stringify(json)}`);
-  return json;
-}
+const clientConfig = {
+  endpoint: sandbox.dynamodbEndpoint,
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+};
 
 /** Start reading the table's stream at its current end; `next()` returns records written since. */
 export async function tailTableStream(): Promise<{ next(): Promise<StreamRecord[]> }> {
-  const client = new DynamoDBClient({
-    endpoint: sandbox.dynamodbEndpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  const { Table } = await client.send(new DescribeTableCommand({ TableName: sandbox.tableName }));
-  client.destroy();
-  const streamArn = Table!.LatestStreamArn!;
-  const { StreamDescription } = await streams<{ StreamDescription: { Shards: { ShardId: string }[] } }>('DescribeStream', { StreamArn: streamArn });
+  const tables = new DynamoDBClient(clientConfig);
+  const { Table } = await tables.send(new DescribeTableCommand({ TableName: sandbox.tableName }));
+  tables.destroy();
+  const streams = new DynamoDBStreamsClient(clientConfig);
+  const StreamArn = Table!.LatestStreamArn!;
+  const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn }));
   const iterators = new Map<string, string>();
-  for (const { ShardId } of StreamDescription.Shards) {
-    const { ShardIterator } = await streams<{ ShardIterator: string }>('GetShardIterator', {
-      StreamArn: streamArn,
-      ShardId,
-      ShardIteratorType: 'LATEST',
-    });
-    iterators.set(ShardId, ShardIterator);
+  for (const { ShardId } of StreamDescription?.Shards ?? []) {
+    const { ShardIterator } = await streams.send(new GetShardIteratorCommand({ StreamArn, ShardId, ShardIteratorType: 'LATEST' }));
+    iterators.set(ShardId!, ShardIterator!);
   }
   return {
     async next() {
@@ -53,10 +40,10 @@ export async function tailTableStream(): Promise<{ next(): Promise<StreamRecord[
       for (const [shard, iterator] of iterators) {
         let current: string | undefined = iterator;
         while (current) {
-          const page: { Records: StreamRecord[]; NextShardIterator?: string } = await streams('GetRecords', { ShardIterator: current });
-          records.push(...page.Records);
+          const page: GetRecordsCommandOutput = await streams.send(new GetRecordsCommand({ ShardIterator: current }));
+          records.push(...(page.Records ?? []));
           if (page.NextShardIterator) iterators.set(shard, page.NextShardIterator);
-          current = page.Records.length > 0 ? page.NextShardIterator : undefined;
+          current = page.Records?.length ? page.NextShardIterator : undefined;
         }
       }
       return records;
