@@ -37,6 +37,7 @@ export const DIAGNOSTIC_CODES = {
   pair_not_micro_journey: 'error',
   pair_version_not_found: 'error',
   micro_journey_cycle: 'error',
+  too_many_paired_journeys: 'error',
   missing_translation: 'warning',
   pair_pinned_to_draft: 'warning',
   micro_journey_unpublished: 'warning',
@@ -71,6 +72,12 @@ export interface ReferenceFacts {
   /** Link kinds the caller could check; refs of other kinds get an info, not a warning. */
   checkedLinkKinds: ReadonlySet<LinkKind>;
 }
+
+/**
+ * Publish keeps each paired journey's `pairedBy` set in its one transaction (two items for the
+ * version and journey, one per journey newly paired and one per journey unpaired: at most 100).
+ */
+export const MAX_PAIRED_JOURNEYS = 48;
 
 export const versionFactsKey = (journeyId: string, versionId: string) => `${journeyId}/${versionId}`;
 export const linkFactsKey = (kind: LinkKind, id: string) => `${kind}:${id}`;
@@ -233,6 +240,10 @@ function checkLinks(cell: JourneyCell, key: string, facts: ReferenceFacts, repor
 }
 
 function checkPairs(content: JourneyContent, facts: ReferenceFacts, report: Report) {
+  const distinct = new Set(content.stages.flatMap((stage) => stage.microJourneyPairs.map((pair) => pair.journeyId)));
+  if (distinct.size > MAX_PAIRED_JOURNEYS) {
+    report('too_many_paired_journeys', pointer('stages'), `${distinct.size} micro journeys are paired; a version pairs at most ${MAX_PAIRED_JOURNEYS}`);
+  }
   content.stages.forEach((stage, stageIndex) => {
     const seen = new Set<string>();
     stage.microJourneyPairs.forEach((pair, pairIndex) => {

@@ -166,6 +166,15 @@ describe('journey diagnostics', () => {
     ]);
   });
 
+  it('refuses more distinct paired journeys than one publish transaction can keep track of', () => {
+    const ids = Array.from({ length: 49 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    const c = content({ stages: [stage('a', { microJourneyPairs: ids.map((journeyId) => ({ journeyId })) })] });
+    const journeys = new Map(ids.map((id) => [id, micro()]));
+    expect(codes(diagnoseContent(c, facts({ journeys }), null)).filter((line) => line.startsWith('too_many'))).toEqual(['too_many_paired_journeys /stages']);
+    const fewer = content({ stages: [stage('a', { microJourneyPairs: ids.slice(1).map((journeyId) => ({ journeyId })) })] });
+    expect(codes(diagnoseContent(fewer, facts({ journeys }), null)).some((line) => line.startsWith('too_many'))).toBe(false);
+  });
+
   it('caps a long list with errors first and says how many were left out', () => {
     const many = Array.from({ length: 10 }, (_, i) => ({ severity: 'warning' as const, code: 'missing_translation' as const, message: '', path: `/w${i}` }));
     const error = { severity: 'error' as const, code: 'duplicate_row_id' as const, message: '', path: '/e' };
