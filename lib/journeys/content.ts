@@ -7,7 +7,7 @@
  */
 import * as z from 'zod/mini';
 
-export const JOURNEY_CONTENT_LIMITS = {
+const JOURNEY_CONTENT_LIMITS = {
   id: 64,
   title: 200,
   text: 4000,
@@ -22,9 +22,7 @@ const CELL_KEY_PATTERN = /^[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{1,64}$/;
 function characters(max: number) {
   return z
     .string()
-    .check(
-      z.refine((value) => countCharacters(value) <= max, { message: `must be at most ${max} characters` }),
-    )
+    .check(z.refine((value) => countCharacters(value) <= max, { message: `must be at most ${max} characters` }))
     .register(z.globalRegistry, { maxLength: max });
 }
 
@@ -38,10 +36,10 @@ const contentId = z.string().check(z.regex(ID_PATTERN, 'must be 1-64 characters 
 const title = characters(JOURNEY_CONTENT_LIMITS.title);
 const text = characters(JOURNEY_CONTENT_LIMITS.text);
 
-export const CHANNELS = ['web', 'mobile_app', 'email', 'phone', 'sms', 'whatsapp', 'chat', 'social', 'branch', 'kiosk', 'mail', 'other'] as const;
-export const ITEM_KINDS = ['pain', 'gain', 'opportunity', 'insight', 'action', 'touchpoint'] as const;
-export const LINK_KINDS = ['idea', 'sop', 'survey', 'journey'] as const;
-export const ROW_TYPES = ['text', 'emotion', 'channels', 'items', 'metric', 'links'] as const;
+const CHANNELS = ['web', 'mobile_app', 'email', 'phone', 'sms', 'whatsapp', 'chat', 'social', 'branch', 'kiosk', 'mail', 'other'] as const;
+const ITEM_KINDS = ['pain', 'gain', 'opportunity', 'insight', 'action', 'touchpoint'] as const;
+const LINK_KINDS = ['idea', 'sop', 'survey', 'journey'] as const;
+const ROW_TYPES = ['text', 'emotion', 'channels', 'items', 'metric', 'links'] as const;
 export type RowType = (typeof ROW_TYPES)[number];
 export type LinkKind = (typeof LINK_KINDS)[number];
 
@@ -68,7 +66,7 @@ const row = z.discriminatedUnion('type', [
 ]);
 
 /** One schema per row type; a cell must match one of them (which one is checked against its row by diagnostics). */
-export const CELL_SHAPES = {
+const CELL_SHAPES = {
   text: z.strictObject({ textEn: z.optional(text), textAr: z.optional(text) }),
   emotion: z.strictObject({
     score: z.int().check(z.minimum(-2), z.maximum(2)),
@@ -104,17 +102,10 @@ export const journeyContent = z.strictObject({
 });
 
 export type JourneyContent = z.infer<typeof journeyContent>;
-export type JourneyStage = JourneyContent['stages'][number];
-export type JourneyRow = JourneyContent['rows'][number];
 export type JourneyCell = JourneyContent['cells'][string];
-export type MicroJourneyPair = JourneyStage['microJourneyPairs'][number];
 
 export function emptyJourneyContent(): JourneyContent {
   return { schema: 1, stages: [], rows: [], cells: {} };
-}
-
-export function cellKey(rowId: string, stageId: string): string {
-  return `${rowId}:${stageId}`;
 }
 
 export function splitCellKey(key: string): { rowId: string; stageId: string } {

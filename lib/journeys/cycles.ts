@@ -47,12 +47,7 @@ export function findMicroJourneyCycles<Origin>(
 }
 
 /** Depth-first; returns the cycle's journey path, or null after recording what `target` reaches. */
-function walk(
-  target: PairTarget,
-  path: string[],
-  reachableFrom: Map<string, ReadonlySet<string>>,
-  pairsOf: PairsOf,
-): string[] | null {
+function walk(target: PairTarget, path: string[], reachableFrom: Map<string, ReadonlySet<string>>, pairsOf: PairsOf): string[] | null {
   if (path.includes(target.journeyId)) return [...path.slice(path.indexOf(target.journeyId)), target.journeyId];
 
   const key = nodeKey(target);

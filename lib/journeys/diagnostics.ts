@@ -5,15 +5,9 @@
  * Everything about the workspace comes in as `ReferenceFacts`, loaded by the caller, so this is a
  * pure function of its arguments.
  */
+
+import { cellShapeTypes, type JourneyCell, type JourneyContent, type LinkKind, type RowType, splitCellKey } from './content.ts';
 import { findMicroJourneyCycles, type PairTarget } from './cycles.ts';
-import {
-  type JourneyCell,
-  type JourneyContent,
-  type LinkKind,
-  type RowType,
-  cellShapeTypes,
-  splitCellKey,
-} from './content.ts';
 
 export type DiagnosticSeverity = 'error' | 'warning' | 'info';
 
@@ -46,7 +40,7 @@ export const DIAGNOSTIC_CODES = {
   link_not_checked: 'info',
   diagnostics_truncated: 'info',
 } as const satisfies Record<string, DiagnosticSeverity>;
-export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
 
 /** What the workspace says about a journey some pair names (directly or further down). */
 export interface JourneyFacts {
@@ -77,7 +71,7 @@ export interface ReferenceFacts {
  * Publish keeps each paired journey's `pairedBy` set in its one transaction (two items for the
  * version and journey, one per journey newly paired and one per journey unpaired: at most 100).
  */
-export const MAX_PAIRED_JOURNEYS = 48;
+const MAX_PAIRED_JOURNEYS = 48;
 
 export const versionFactsKey = (journeyId: string, versionId: string) => `${journeyId}/${versionId}`;
 export const linkFactsKey = (kind: LinkKind, id: string) => `${kind}:${id}`;
@@ -115,7 +109,7 @@ export function linkRefsOf(content: JourneyContent): { kind: LinkKind; id: strin
   return refs;
 }
 
-export function pointer(...segments: (string | number)[]): string {
+function pointer(...segments: (string | number)[]): string {
   return segments.map((segment) => `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
 }
 
@@ -155,7 +149,11 @@ export function diagnoseContent(content: JourneyContent, facts: ReferenceFacts, 
     if (rowType === undefined) report('cell_unknown_row', path, `Cell "${key}" names row "${rowId}", which does not exist`);
     if (!stageIds.has(stageId)) report('cell_unknown_stage', path, `Cell "${key}" names stage "${stageId}", which does not exist`);
     if (rowType !== undefined && !cellShapeTypes(cell).includes(rowType)) {
-      report('cell_type_mismatch', path, `Cell "${key}" has the shape of a ${cellShapeTypes(cell).join('/')} cell, but row "${rowId}" is a ${rowType} row`);
+      report(
+        'cell_type_mismatch',
+        path,
+        `Cell "${key}" has the shape of a ${cellShapeTypes(cell).join('/')} cell, but row "${rowId}" is a ${rowType} row`,
+      );
     }
     if (Object.keys(cell).length > 0) stagesWithCells.add(stageId);
     checkCellTexts(cell, key, report);
@@ -183,10 +181,7 @@ export function capDiagnostics(diagnostics: readonly Diagnostic[], max: number):
   const rank = { error: 0, warning: 1, info: 2 } as const;
   const kept = [...diagnostics].sort((a, b) => rank[a.severity] - rank[b.severity]).slice(0, max - 1);
   const omitted = diagnostics.length - kept.length;
-  return [
-    ...kept,
-    { severity: 'info', code: 'diagnostics_truncated', message: `${omitted} more diagnostics were left out`, path: '' },
-  ];
+  return [...kept, { severity: 'info', code: 'diagnostics_truncated', message: `${omitted} more diagnostics were left out`, path: '' }];
 }
 
 type Report = (code: DiagnosticCode, path: string, message: string) => void;
@@ -242,7 +237,11 @@ function checkLinks(cell: JourneyCell, key: string, facts: ReferenceFacts, repor
 function checkPairs(content: JourneyContent, facts: ReferenceFacts, report: Report) {
   const distinct = new Set(content.stages.flatMap((stage) => stage.microJourneyPairs.map((pair) => pair.journeyId)));
   if (distinct.size > MAX_PAIRED_JOURNEYS) {
-    report('too_many_paired_journeys', pointer('stages'), `${distinct.size} micro journeys are paired; a version pairs at most ${MAX_PAIRED_JOURNEYS}`);
+    report(
+      'too_many_paired_journeys',
+      pointer('stages'),
+      `${distinct.size} micro journeys are paired; a version pairs at most ${MAX_PAIRED_JOURNEYS}`,
+    );
   }
   content.stages.forEach((stage, stageIndex) => {
     const seen = new Set<string>();
@@ -259,13 +258,15 @@ function checkPairs(content: JourneyContent, facts: ReferenceFacts, report: Repo
         return;
       }
       if (journey.archived) report('pair_journey_archived', pointer(...at, 'journeyId'), `Journey ${pair.journeyId} is archived`);
-      if (journey.kind !== 'micro') report('pair_not_micro_journey', pointer(...at, 'journeyId'), `Journey ${pair.journeyId} is not a micro journey`);
+      if (journey.kind !== 'micro')
+        report('pair_not_micro_journey', pointer(...at, 'journeyId'), `Journey ${pair.journeyId} is not a micro journey`);
       if (journey.publishedVersionId === null) {
         report('micro_journey_unpublished', pointer(...at, 'journeyId'), `Journey ${pair.journeyId} has never been published`);
       }
       if (pair.versionId !== undefined) {
         const version = facts.versions.get(versionFactsKey(pair.journeyId, pair.versionId));
-        if (!version) report('pair_version_not_found', pointer(...at, 'versionId'), `Journey ${pair.journeyId} has no version ${pair.versionId}`);
+        if (!version)
+          report('pair_version_not_found', pointer(...at, 'versionId'), `Journey ${pair.journeyId} has no version ${pair.versionId}`);
         else if (!version.published) report('pair_pinned_to_draft', pointer(...at, 'versionId'), `Version ${pair.versionId} is a draft`);
       }
     });
@@ -274,7 +275,10 @@ function checkPairs(content: JourneyContent, facts: ReferenceFacts, report: Repo
 
 function checkCycles(content: JourneyContent, facts: ReferenceFacts, journeyId: string | null, report: Report) {
   const rootPairs = content.stages.flatMap((stage, stageIndex) =>
-    stage.microJourneyPairs.map((pair, pairIndex) => ({ origin: pointer('stages', stageIndex, 'microJourneyPairs', pairIndex), target: pair })),
+    stage.microJourneyPairs.map((pair, pairIndex) => ({
+      origin: pointer('stages', stageIndex, 'microJourneyPairs', pairIndex),
+      target: pair,
+    })),
   );
   for (const cycle of findMicroJourneyCycles(journeyId, rootPairs, (target) => followedPairs(facts, target))) {
     report('micro_journey_cycle', cycle.origin, `Following this pair reaches a journey again: ${cycle.path.join(' → ')}`);

@@ -9,14 +9,14 @@
 import type { JourneyCell, JourneyContent } from './content.ts';
 
 // Type aliases (not interfaces) so a group reads as a Record of id lists in isEmptyDiff.
-export type OrderedChanges = {
+type OrderedChanges = {
   added: string[];
   removed: string[];
   renamed: string[];
   moved: string[];
 };
 
-export type KeyedChanges = {
+type KeyedChanges = {
   added: string[];
   removed: string[];
   changed: string[];
@@ -35,7 +35,10 @@ export function diffContent(current: JourneyContent, against: JourneyContent): J
   const retyped = [...byFirstId(current.rows)]
     .filter(([id, row]) => {
       const before = beforeRows.get(id);
-      return before !== undefined && (before.type !== row.type || ('kind' in before ? before.kind : undefined) !== ('kind' in row ? row.kind : undefined));
+      return (
+        before !== undefined &&
+        (before.type !== row.type || ('kind' in before ? before.kind : undefined) !== ('kind' in row ? row.kind : undefined))
+      );
     })
     .map(([id]) => id);
   return {

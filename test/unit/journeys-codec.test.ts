@@ -1,10 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CONTENT_LIMITS, decodeJson, encodeContent } from '../../lib/journeys/codec.ts';
-import { randomBytes } from 'node:crypto';
 
 describe('journey content codec', () => {
   it('round-trips content and stores it smaller than its JSON', () => {
-    const content = { schema: 1, stages: Array.from({ length: 200 }, (_, i) => ({ id: `s${i}`, titleEn: 'Stage', microJourneyPairs: [] })), rows: [], cells: {} };
+    const content = {
+      schema: 1,
+      stages: Array.from({ length: 200 }, (_, i) => ({ id: `s${i}`, titleEn: 'Stage', microJourneyPairs: [] })),
+      rows: [],
+      cells: {},
+    };
     const encoded = encodeContent(content);
     if (!encoded.ok) throw new Error('expected to fit');
     expect(encoded.rawBytes).toBe(Buffer.byteLength(JSON.stringify(content)));

@@ -3,7 +3,9 @@ import { cellShapeTypes, emptyJourneyContent, journeyContent } from '../../lib/j
 
 const valid = {
   schema: 1,
-  stages: [{ id: 'aware', titleEn: 'Awareness', titleAr: 'الوعي', microJourneyPairs: [{ journeyId: '0190f4a2-7c1e-7000-8000-000000000001' }] }],
+  stages: [
+    { id: 'aware', titleEn: 'Awareness', titleAr: 'الوعي', microJourneyPairs: [{ journeyId: '0190f4a2-7c1e-7000-8000-000000000001' }] },
+  ],
   rows: [
     { id: 'feel', type: 'emotion', titleEn: 'Feelings' },
     { id: 'pains', type: 'items', kind: 'pain' },

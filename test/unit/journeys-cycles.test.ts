@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type PairTarget, findMicroJourneyCycles } from '../../lib/journeys/cycles.ts';
+import { findMicroJourneyCycles, type PairTarget } from '../../lib/journeys/cycles.ts';
 
 /** A graph of journeys where each follows the published pairs listed for it. */
 function graph(edges: Record<string, string[]>) {
@@ -22,11 +22,14 @@ describe('micro-journey cycles', () => {
 
   it('finds a cycle further down that does not pass through the root', () => {
     const pairsOf = graph({ a: ['b'], b: ['c'], c: ['b'] });
-    expect(findMicroJourneyCycles(null, [{ origin: 0, target: { journeyId: 'a' } }], pairsOf)).toEqual([{ origin: 0, path: ['b', 'c', 'b'] }]);
+    expect(findMicroJourneyCycles(null, [{ origin: 0, target: { journeyId: 'a' } }], pairsOf)).toEqual([
+      { origin: 0, path: ['b', 'c', 'b'] },
+    ]);
   });
 
   it('follows a pinned version rather than the published one', () => {
-    const pairsOf = (target: PairTarget) => (target.journeyId === 'a' ? (target.versionId === 'v2' ? [{ journeyId: 'root' }] : []) : undefined);
+    const pairsOf = (target: PairTarget) =>
+      target.journeyId === 'a' ? (target.versionId === 'v2' ? [{ journeyId: 'root' }] : []) : undefined;
     expect(findMicroJourneyCycles('root', [{ origin: 0, target: { journeyId: 'a' } }], pairsOf)).toEqual([]);
     expect(findMicroJourneyCycles('root', [{ origin: 0, target: { journeyId: 'a', versionId: 'v2' } }], pairsOf)).toHaveLength(1);
   });
@@ -35,7 +38,14 @@ describe('micro-journey cycles', () => {
     // x is explored from the first pair (no cycle there), then reached from y, which x leads back to.
     const pairsOf = graph({ x: ['z'], z: [], y: ['x'] });
     const withBack = (target: PairTarget) => (target.journeyId === 'z' ? [{ journeyId: 'y' }] : pairsOf(target));
-    const found = findMicroJourneyCycles(null, [{ origin: 'first', target: { journeyId: 'x' } }, { origin: 'second', target: { journeyId: 'y' } }], withBack);
+    const found = findMicroJourneyCycles(
+      null,
+      [
+        { origin: 'first', target: { journeyId: 'x' } },
+        { origin: 'second', target: { journeyId: 'y' } },
+      ],
+      withBack,
+    );
     expect(found.map((f) => f.origin)).toEqual(['first', 'second']);
   });
 
@@ -45,7 +55,13 @@ describe('micro-journey cycles', () => {
     fc.assert(
       fc.property(arbitraryGraph, fc.uniqueArray(fc.constantFrom(...nodes.slice(1)), { minLength: 1, maxLength: 3 }), (edges, roots) => {
         const pairsOf = graph(edges);
-        const found = new Set(findMicroJourneyCycles('r', roots.map((journeyId) => ({ origin: journeyId, target: { journeyId } })), pairsOf).map((f) => f.origin));
+        const found = new Set(
+          findMicroJourneyCycles(
+            'r',
+            roots.map((journeyId) => ({ origin: journeyId, target: { journeyId } })),
+            pairsOf,
+          ).map((f) => f.origin),
+        );
         for (const root of roots) expect(found.has(root), `${root} in ${JSON.stringify(edges)}`).toBe(reachesCycle(edges, ['r'], root));
       }),
       { numRuns: 500 },

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { JourneyContent } from '../../lib/journeys/content.ts';
 import {
-  type JourneyFacts,
-  type ReferenceFacts,
   capDiagnostics,
   diagnoseContent,
   hasErrors,
+  type JourneyFacts,
   linkFactsKey,
   noReferenceFacts,
+  type ReferenceFacts,
   versionFactsKey,
 } from '../../lib/journeys/diagnostics.ts';
 
@@ -22,8 +22,20 @@ function content(partial: Partial<JourneyContent>): JourneyContent {
   return { schema: 1, stages: [], rows: [], cells: {}, ...partial };
 }
 
-const stage = (id: string, extra: Partial<JourneyContent['stages'][number]> = {}) => ({ id, titleEn: id, titleAr: id, microJourneyPairs: [], ...extra });
-const micro = (extra: Partial<JourneyFacts> = {}): JourneyFacts => ({ kind: 'micro', archived: false, publishedVersionId: V1, publishedPairs: [], ...extra });
+const stage = (id: string, extra: Partial<JourneyContent['stages'][number]> = {}) => ({
+  id,
+  titleEn: id,
+  titleAr: id,
+  microJourneyPairs: [],
+  ...extra,
+});
+const micro = (extra: Partial<JourneyFacts> = {}): JourneyFacts => ({
+  kind: 'micro',
+  archived: false,
+  publishedVersionId: V1,
+  publishedPairs: [],
+  ...extra,
+});
 
 function facts(partial: Partial<ReferenceFacts>): ReferenceFacts {
   return { ...noReferenceFacts, ...partial };
@@ -44,7 +56,10 @@ describe('journey diagnostics', () => {
   it('reports duplicate stage and row ids as errors at the later occurrence', () => {
     const c = content({
       stages: [stage('a'), stage('a')],
-      rows: [{ id: 'r', type: 'text' }, { id: 'r', type: 'metric' }],
+      rows: [
+        { id: 'r', type: 'text' },
+        { id: 'r', type: 'metric' },
+      ],
       cells: { 'r:a': { textEn: 'x', textAr: 'y' } },
     });
     const found = diagnoseContent(c, noReferenceFacts, null);
@@ -73,8 +88,19 @@ describe('journey diagnostics', () => {
   it('warns about a missing translation on titles and texts, pointing at the missing member', () => {
     const c = content({
       stages: [{ id: 'a', titleEn: 'A', microJourneyPairs: [] }],
-      rows: [{ id: 'p', type: 'items', kind: 'pain', titleAr: 'ألم' }, { id: 'f', type: 'emotion' }],
-      cells: { 'p:a': { items: [{ id: 'i', textEn: 'x', textAr: 'y' }, { id: 'j', textAr: 'y' }] }, 'f:a': { score: 1, noteEn: 'meh' } },
+      rows: [
+        { id: 'p', type: 'items', kind: 'pain', titleAr: 'ألم' },
+        { id: 'f', type: 'emotion' },
+      ],
+      cells: {
+        'p:a': {
+          items: [
+            { id: 'i', textEn: 'x', textAr: 'y' },
+            { id: 'j', textAr: 'y' },
+          ],
+        },
+        'f:a': { score: 1, noteEn: 'meh' },
+      },
     });
     const found = diagnoseContent(c, noReferenceFacts, null);
     expect(codes(found)).toEqual([
@@ -88,7 +114,11 @@ describe('journey diagnostics', () => {
   });
 
   it('warns about a stage with no cells', () => {
-    const c = content({ stages: [stage('a'), stage('b')], rows: [{ id: 'r', type: 'text' }], cells: { 'r:a': { textEn: 'x', textAr: 'y' }, 'r:b': {} } });
+    const c = content({
+      stages: [stage('a'), stage('b')],
+      rows: [{ id: 'r', type: 'text' }],
+      cells: { 'r:a': { textEn: 'x', textAr: 'y' }, 'r:b': {} },
+    });
     expect(codes(diagnoseContent(c, noReferenceFacts, null))).toEqual(['stage_without_cells /stages/1']);
   });
 
@@ -96,12 +126,7 @@ describe('journey diagnostics', () => {
     const c = content({
       stages: [
         stage('a', {
-          microJourneyPairs: [
-            { journeyId: GONE },
-            { journeyId: MACRO },
-            { journeyId: MICRO, versionId: V2 },
-            { journeyId: MICRO },
-          ],
+          microJourneyPairs: [{ journeyId: GONE }, { journeyId: MACRO }, { journeyId: MICRO, versionId: V2 }, { journeyId: MICRO }],
         }),
       ],
       rows: [{ id: 'r', type: 'text' }],
@@ -129,13 +154,21 @@ describe('journey diagnostics', () => {
   });
 
   it('reports a pinned version that does not exist', () => {
-    const c = content({ stages: [stage('a', { microJourneyPairs: [{ journeyId: MICRO, versionId: V2 }] })], rows: [{ id: 'r', type: 'text' }], cells: { 'r:a': {  textEn: 'x', textAr: 'y' } } });
+    const c = content({
+      stages: [stage('a', { microJourneyPairs: [{ journeyId: MICRO, versionId: V2 }] })],
+      rows: [{ id: 'r', type: 'text' }],
+      cells: { 'r:a': { textEn: 'x', textAr: 'y' } },
+    });
     const found = diagnoseContent(c, facts({ journeys: new Map([[MICRO, micro()]]) }), null);
     expect(codes(found)).toEqual(['pair_version_not_found /stages/0/microJourneyPairs/0/versionId']);
   });
 
   it('reports a cycle through the journey itself and through published or pinned versions', () => {
-    const c = content({ stages: [stage('a', { microJourneyPairs: [{ journeyId: MICRO }] })], rows: [{ id: 'r', type: 'text' }], cells: { 'r:a': { textEn: 'x', textAr: 'y' } } });
+    const c = content({
+      stages: [stage('a', { microJourneyPairs: [{ journeyId: MICRO }] })],
+      rows: [{ id: 'r', type: 'text' }],
+      cells: { 'r:a': { textEn: 'x', textAr: 'y' } },
+    });
     const loop = facts({ journeys: new Map([[MICRO, micro({ publishedPairs: [{ journeyId: SELF }] })]]) });
     const found = diagnoseContent(c, loop, SELF);
     expect(codes(found)).toEqual(['micro_journey_cycle /stages/0/microJourneyPairs/0']);
@@ -153,7 +186,15 @@ describe('journey diagnostics', () => {
     const c = content({
       stages: [stage('a')],
       rows: [{ id: 'l', type: 'links' }],
-      cells: { 'l:a': { refs: [{ kind: 'idea', id: 'i1' }, { kind: 'sop', id: 's1' }, { kind: 'survey', id: 'v1' }] } },
+      cells: {
+        'l:a': {
+          refs: [
+            { kind: 'idea', id: 'i1' },
+            { kind: 'sop', id: 's1' },
+            { kind: 'survey', id: 'v1' },
+          ],
+        },
+      },
     });
     const found = diagnoseContent(
       c,
@@ -170,13 +211,20 @@ describe('journey diagnostics', () => {
     const ids = Array.from({ length: 49 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
     const c = content({ stages: [stage('a', { microJourneyPairs: ids.map((journeyId) => ({ journeyId })) })] });
     const journeys = new Map(ids.map((id) => [id, micro()]));
-    expect(codes(diagnoseContent(c, facts({ journeys }), null)).filter((line) => line.startsWith('too_many'))).toEqual(['too_many_paired_journeys /stages']);
+    expect(codes(diagnoseContent(c, facts({ journeys }), null)).filter((line) => line.startsWith('too_many'))).toEqual([
+      'too_many_paired_journeys /stages',
+    ]);
     const fewer = content({ stages: [stage('a', { microJourneyPairs: ids.slice(1).map((journeyId) => ({ journeyId })) })] });
     expect(codes(diagnoseContent(fewer, facts({ journeys }), null)).some((line) => line.startsWith('too_many'))).toBe(false);
   });
 
   it('caps a long list with errors first and says how many were left out', () => {
-    const many = Array.from({ length: 10 }, (_, i) => ({ severity: 'warning' as const, code: 'missing_translation' as const, message: '', path: `/w${i}` }));
+    const many = Array.from({ length: 10 }, (_, i) => ({
+      severity: 'warning' as const,
+      code: 'missing_translation' as const,
+      message: '',
+      path: `/w${i}`,
+    }));
     const error = { severity: 'error' as const, code: 'duplicate_row_id' as const, message: '', path: '/e' };
     const capped = capDiagnostics([...many, error], 4);
     expect(capped.map((d) => d.path)).toEqual(['/e', '/w0', '/w1', '']);

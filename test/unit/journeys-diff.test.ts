@@ -23,7 +23,10 @@ describe('journey diff', () => {
   });
 
   it('lists added, removed and renamed stages', () => {
-    const next = { ...base, stages: [{ ...base.stages[0]!, titleAr: 'أ' }, base.stages[1]!, base.stages[2]!, { id: 'e', microJourneyPairs: [] }] };
+    const next = {
+      ...base,
+      stages: [{ ...base.stages[0]!, titleAr: 'أ' }, base.stages[1]!, base.stages[2]!, { id: 'e', microJourneyPairs: [] }],
+    };
     expect(diffContent(next, base).stages).toEqual({ added: ['e'], removed: ['d'], renamed: ['a'], moved: [] });
   });
 
@@ -41,14 +44,23 @@ describe('journey diff', () => {
   });
 
   it('lists rows renamed, moved and retyped', () => {
-    const next = { ...base, rows: [{ id: 'feel', type: 'emotion' as const, titleEn: 'Feelings' }, { id: 'text', type: 'metric' as const }] };
+    const next = {
+      ...base,
+      rows: [
+        { id: 'feel', type: 'emotion' as const, titleEn: 'Feelings' },
+        { id: 'text', type: 'metric' as const },
+      ],
+    };
     const rows = diffContent(next, base).rows;
     expect(rows).toMatchObject({ added: [], removed: [], renamed: ['feel'], retyped: ['text'] });
     expect(rows.moved).toHaveLength(1); // two rows swapped: one of them moved relative to the other
   });
 
   it('compares cells by key and value, whatever the member order, and an empty cell as missing', () => {
-    const next = { ...base, cells: { 'feel:a': { noteEn: 'ok', score: 1 }, 'text:a': { textEn: 'y' }, 'text:b': { textEn: 'z' }, 'text:c': {} } };
+    const next = {
+      ...base,
+      cells: { 'feel:a': { noteEn: 'ok', score: 1 }, 'text:a': { textEn: 'y' }, 'text:b': { textEn: 'z' }, 'text:c': {} },
+    };
     expect(diffContent(next, base).cells).toEqual({ added: ['text:b'], removed: [], changed: ['text:a'] });
     expect(diffContent(base, next).cells).toEqual({ added: [], removed: ['text:b'], changed: ['text:a'] });
   });
@@ -74,9 +86,20 @@ describe('journey diff', () => {
 const id = fc.stringMatching(/^[a-e]{1,2}$/);
 const arbitraryContent: fc.Arbitrary<JourneyContent> = fc
   .record({
-    stages: fc.array(fc.record({ id, titleEn: fc.option(fc.string({ maxLength: 3 }), { nil: undefined }), microJourneyPairs: fc.array(fc.record({ journeyId: fc.constantFrom(J1, J2) }), { maxLength: 2 }) }), { maxLength: 6 }),
+    stages: fc.array(
+      fc.record({
+        id,
+        titleEn: fc.option(fc.string({ maxLength: 3 }), { nil: undefined }),
+        microJourneyPairs: fc.array(fc.record({ journeyId: fc.constantFrom(J1, J2) }), { maxLength: 2 }),
+      }),
+      { maxLength: 6 },
+    ),
     rows: fc.array(fc.record({ id, type: fc.constantFrom('text' as const, 'metric' as const) }), { maxLength: 4 }),
-    cells: fc.dictionary(fc.tuple(id, id).map(([r, s]) => `${r}:${s}`), fc.oneof(fc.record({ textEn: fc.string({ maxLength: 3 }) }), fc.record({ value: fc.integer() }), fc.constant({})), { maxKeys: 6 }),
+    cells: fc.dictionary(
+      fc.tuple(id, id).map(([r, s]) => `${r}:${s}`),
+      fc.oneof(fc.record({ textEn: fc.string({ maxLength: 3 }) }), fc.record({ value: fc.integer() }), fc.constant({})),
+      { maxKeys: 6 },
+    ),
   })
   .map((partial) => journeyContent.parse({ schema: 1, ...partial }));
 
