@@ -36,6 +36,7 @@ export const DIAGNOSTIC_CODES = {
   pair_pinned_to_draft: 'warning',
   micro_journey_unpublished: 'warning',
   link_not_found: 'warning',
+  pairs_too_deep: 'warning',
   stage_without_cells: 'warning',
   link_not_checked: 'info',
   diagnostics_truncated: 'info',
@@ -65,6 +66,8 @@ export interface ReferenceFacts {
   existingLinks: ReadonlySet<string>;
   /** Link kinds the caller could check; refs of other kinds get an info, not a warning. */
   checkedLinkKinds: ReadonlySet<LinkKind>;
+  /** Set when the caller stopped following pairs at this many levels: deeper cycles went unchecked. */
+  depthLimit?: number;
 }
 
 /**
@@ -140,6 +143,13 @@ export function diagnoseContent(content: JourneyContent, facts: ReferenceFacts, 
 
   checkPairs(content, facts, report);
   checkCycles(content, facts, journeyId, report);
+  if (facts.depthLimit !== undefined) {
+    report(
+      'pairs_too_deep',
+      pointer('stages'),
+      `Pairs lead more than ${facts.depthLimit} micro journeys deep; cycles beyond that were not checked`,
+    );
+  }
 
   const stagesWithCells = new Set<string>();
   for (const [key, cell] of Object.entries(content.cells)) {

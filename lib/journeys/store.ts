@@ -80,6 +80,12 @@ type RawItem = Record<string, AttributeValue> | undefined;
 const VERSIONS_PAGE_BYTES = 5 * 1024 * 1024;
 /** BatchGetItem takes at most 100 keys per call. */
 const BATCH_GET_KEYS = 100;
+const BATCH_GET_ATTEMPTS = 6;
+/**
+ * Levels of paired journeys followed for one save or publish: each is a round trip, and a chain
+ * deeper than this is reported (`pairs_too_deep`) rather than walked until the Lambda times out.
+ */
+const MAX_REFERENCE_LEVELS = 32;
 /** Items asked of one Query page while skipping to an offset. */
 const MAX_ITEMS_PER_QUERY = 1000;
 /** Link kinds whose records can be looked up by key; surveys are not stored yet. */
@@ -154,6 +160,9 @@ async function batchGet(keyList: readonly Item[], projection: typeof metadataPro
       const found: Item[] = [];
       let pending: Item[] = chunk;
       for (let attempt = 0; pending.length > 0; attempt++) {
+        // Unprocessed keys mean throttling: back off, and give up (a 502) rather than outlive the Lambda timeout.
+        if (attempt >= BATCH_GET_ATTEMPTS)
+          throw new Error(`BatchGetItem left ${pending.length} keys unprocessed after ${attempt} attempts`);
         if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
         const result = await dynamo.send(
           new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true, ...(projection ?? {}) } } }),
@@ -289,7 +298,7 @@ async function loadReferenceFacts(slug: string, content: JourneyContent, alsoGet
   const existingLinks = new Set<string>();
   const requested = new Set<string>();
   const linkBySortKey = new Map<string, string>();
-  const facts: ReferenceFacts = { journeys, versions, existingLinks, checkedLinkKinds: CHECKED_LINK_KINDS };
+  const facts: ReferenceFacts & { depthLimit?: number } = { journeys, versions, existingLinks, checkedLinkKinds: CHECKED_LINK_KINDS };
 
   const keysFor = (targets: readonly PairTarget[]) => {
     const wanted: Item[] = [];
@@ -322,9 +331,20 @@ async function loadReferenceFacts(slug: string, content: JourneyContent, alsoGet
   const own = new Map<string, Item>();
   const ownKeys = new Set(alsoGet.map((key) => key.sk as string));
   let batch = [...alsoGet.filter((key) => !requested.has(key.sk as string)), ...first.wanted];
-  let frontier: PairTarget[] = pairTargetsOf(content);
+  const followed = new Set<string>();
+  const notYetFollowed = (target: PairTarget) => {
+    const id = `${target.journeyId}/${target.versionId ?? ''}`;
+    if (followed.has(id)) return false;
+    followed.add(id);
+    return true;
+  };
+  let frontier: PairTarget[] = pairTargetsOf(content).filter(notYetFollowed);
 
-  while (batch.length > 0) {
+  for (let level = 1; batch.length > 0; level++) {
+    if (level > MAX_REFERENCE_LEVELS) {
+      facts.depthLimit = MAX_REFERENCE_LEVELS;
+      break;
+    }
     const found = await batchGet(batch, metadataProjection);
     for (const item of found) {
       const sk = item.sk as string;
@@ -345,9 +365,8 @@ async function loadReferenceFacts(slug: string, content: JourneyContent, alsoGet
         });
       }
     }
-    const next = frontier.flatMap((target) => followedPairs(facts, target) ?? []);
-    frontier = next;
-    batch = keysFor(next).wanted;
+    frontier = frontier.flatMap((target) => followedPairs(facts, target) ?? []).filter(notYetFollowed);
+    batch = keysFor(frontier).wanted;
   }
   return { facts, own };
 }

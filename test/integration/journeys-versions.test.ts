@@ -181,7 +181,10 @@ describe('PUT …/versions/{versionId}/content', () => {
     );
     const statuses = attempts.map((res) => res.status).sort();
     expect(statuses).toEqual([200, 409, 409, 409]);
-    for (const lost of attempts.filter((res) => res.status === 409)) expectErrorEnvelope(lost, 409, 'version_conflict');
+    for (const lost of attempts.filter((res) => res.status === 409)) {
+      expectErrorEnvelope(lost, 409, 'version_conflict');
+      expect(lost.headers.get('etag')).toBe('"2"');
+    }
     const winner = attempts.find((res) => res.status === 200)!;
     const stored = (await api.get(versionPath(made))).body.version;
     expect(stored.revision).toBe(2);

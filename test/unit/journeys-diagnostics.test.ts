@@ -218,6 +218,11 @@ describe('journey diagnostics', () => {
     expect(codes(diagnoseContent(fewer, facts({ journeys }), null)).some((line) => line.startsWith('too_many'))).toBe(false);
   });
 
+  it('warns when the caller stopped following pairs before the end', () => {
+    const found = diagnoseContent(content({}), facts({ depthLimit: 32 }), null);
+    expect(found.map((d) => `${d.severity} ${d.code} ${d.path}`)).toEqual(['warning pairs_too_deep /stages']);
+  });
+
   it('caps a long list with errors first and says how many were left out', () => {
     const many = Array.from({ length: 10 }, (_, i) => ({
       severity: 'warning' as const,
