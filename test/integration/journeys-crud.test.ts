@@ -11,7 +11,16 @@ import {
   sandbox,
   type TestWorkspace,
 } from '../support/fixtures.ts';
-import { type Api, cleanContent, etagOf, makeJourney, makeMicroJourney, publish, save } from '../support/journeys.ts';
+import {
+  type Api,
+  cleanContent,
+  etagOf,
+  insideOneRateLimitWindow,
+  makeJourney,
+  makeMicroJourney,
+  publish,
+  save,
+} from '../support/journeys.ts';
 
 let ws: TestWorkspace;
 let api: Api;
@@ -298,8 +307,9 @@ describe('tenancy', () => {
 });
 
 describe('costs', () => {
-  it('reads cost auth + 1 DynamoDB call; creates and renames auth + 1', async () => {
+  it('reads, creates, renames and discards cost auth + 1 DynamoDB call; saves, relabels, branches, publishes and archives auth + 2', async () => {
     const made = await makeJourney(api);
+    await insideOneRateLimitWindow(api);
     const expectCalls = async (res: Promise<import('../support/fixtures.ts').ApiResponse>, calls: number) => {
       const answer = await res;
       expect(answer.status, answer.text).toBeLessThan(300);
@@ -312,5 +322,21 @@ describe('costs', () => {
     await expectCalls(api.get(`/journeys/${made.journeyId}/versions/${made.versionId}/diff?against=${made.versionId}`), 3);
     await expectCalls(api.post('/journeys', { body: { title: 'Counted' } }), 3);
     await expectCalls(api.patch(`/journeys/${made.journeyId}`, { body: { title: 'Counted' } }), 3);
+    // Content without references: validate reads nothing, a save reads the journey and version once.
+    await expectCalls(api.post('/journeys/validate', { body: { content: cleanContent() } }), 2);
+    await expectCalls(
+      api.put(`/journeys/${made.journeyId}/versions/${made.versionId}/content`, {
+        body: { content: cleanContent() },
+        headers: { 'If-Match': '"1"' },
+      }),
+      4,
+    );
+    await expectCalls(api.patch(`/journeys/${made.journeyId}/versions/${made.versionId}`, { body: { label: 'Counted' } }), 4);
+    const branch = api.post(`/journeys/${made.journeyId}/versions`, { body: { fromVersionId: made.versionId } });
+    const branched = await branch;
+    expect(dynamoDbCalls(branched)).toBe(4);
+    await expectCalls(api.delete(`/journeys/${made.journeyId}/versions/${branched.body.version.id}`), 3);
+    await expectCalls(api.post(`/journeys/${made.journeyId}/versions/${made.versionId}/publish`, { headers: { 'If-Match': '"2"' } }), 4);
+    await expectCalls(api.delete(`/journeys/${made.journeyId}`), 4);
   });
 });

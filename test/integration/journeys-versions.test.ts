@@ -4,6 +4,7 @@ import { clientFor, dynamoDbCalls, expectErrorEnvelope, newWorkspace, type TestW
 import {
   type Api,
   cleanContent,
+  insideOneRateLimitWindow,
   largeContent,
   type MadeJourney,
   makeJourney,
@@ -212,6 +213,7 @@ describe('PUT …/versions/{versionId}/content', () => {
 
   it('costs auth + 1 read + 1 write without pairs, and one more read per level of paired journeys', async () => {
     const made = await makeJourney(api);
+    await insideOneRateLimitWindow(api, 5);
     const plain = await api.put(`${versionPath(made)}/content`, { body: { content: cleanContent() }, headers: { 'If-Match': '"1"' } });
     expect(dynamoDbCalls(plain)).toBe(4);
 
@@ -221,6 +223,7 @@ describe('PUT …/versions/{versionId}/content', () => {
     expect((await save(api, micro, cleanContent([{ journeyId: nested.journeyId }]))).status).toBe(200);
     expect((await publish(api, micro)).status).toBe(200);
     // Level 1: micro (with this journey and version, one BatchGetItem); level 2: nested; then the write.
+    await insideOneRateLimitWindow(api, 5);
     const paired = await api.put(`${versionPath(made)}/content`, {
       body: { content: cleanContent([{ journeyId: micro.journeyId }]) },
       headers: { 'If-Match': '"2"' },
@@ -397,6 +400,7 @@ describe('versions: branch, relabel, discard, list', () => {
     const branch = await api.post(`/journeys/${made.journeyId}/versions`, { body: { fromVersionId: made.versionId } });
     const draft = { journeyId: made.journeyId, versionId: branch.body.version.id };
     expectErrorEnvelope(await api.delete(versionPath(draft), { headers: { 'If-Match': '"3"' } }), 409, 'version_conflict');
+    await insideOneRateLimitWindow(api, 5);
     const res = await api.delete(versionPath(draft), { headers: { 'If-Match': '"1"' } });
     expect(res.status).toBe(200);
     expect(dynamoDbCalls(res)).toBe(3);

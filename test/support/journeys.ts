@@ -4,6 +4,19 @@ import type { ApiResponse, clientFor } from './fixtures.ts';
 
 export type Api = ReturnType<typeof clientFor>;
 
+/**
+ * The first request of a new rate-limit window costs one more DynamoDB call (it resets the key's
+ * counter): before counting calls, wait until at least `seconds` remain in the current window.
+ */
+export async function insideOneRateLimitWindow(api: Api, seconds = 20): Promise<void> {
+  const probe = await api.get('/journeys?limit=1');
+  const reset = Number(probe.headers.get('ratelimit-reset'));
+  if (reset < seconds) {
+    await new Promise((resolve) => setTimeout(resolve, (reset + 0.5) * 1000));
+    await api.get('/journeys?limit=1');
+  }
+}
+
 export function etagOf(res: ApiResponse): string {
   const etag = res.headers.get('etag');
   if (!etag) throw new Error(`No ETag on ${res.status} ${res.text}`);
