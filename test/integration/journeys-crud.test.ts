@@ -243,6 +243,21 @@ describe('DELETE /journeys/{journeyId}', () => {
     expect((await api.delete(`/journeys/${micro.journeyId}`)).status).toBe(200);
   });
 
+  it('lets a micro journey go once the journey pairing it publishes a version without the pair', async () => {
+    const macro = await makeJourney(api);
+    const micro = await makeMicroJourney(api, macro.journeyId);
+    expect((await publish(api, micro)).status).toBe(200);
+    expect((await save(api, macro, cleanContent([{ journeyId: micro.journeyId }]))).status).toBe(200);
+    expect((await publish(api, macro)).status).toBe(200);
+    expectErrorEnvelope(await api.delete(`/journeys/${micro.journeyId}`), 409, 'journey_in_use');
+
+    const branch = await api.post(`/journeys/${macro.journeyId}/versions`, { body: { fromVersionId: macro.versionId } });
+    const draft = { journeyId: macro.journeyId, versionId: branch.body.version.id };
+    expect((await save(api, draft, cleanContent())).status).toBe(200);
+    expect((await publish(api, draft)).status).toBe(200);
+    expect((await api.delete(`/journeys/${micro.journeyId}`)).status).toBe(200);
+  });
+
   it('needs journeys:delete, which write keys do not imply', async () => {
     const { journeyId } = await makeJourney(api);
     const { newKey } = await import('../support/fixtures.ts');
