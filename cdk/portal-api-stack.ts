@@ -7,7 +7,7 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
@@ -51,6 +51,8 @@ export class PortalApiStack extends Stack {
       indexName: TABLE.gsi1.name,
       partitionKey: { name: TABLE.gsi1.partitionKey, type: AttributeType.STRING },
       sortKey: { name: TABLE.gsi1.sortKey, type: AttributeType.STRING },
+      projectionType: ProjectionType.INCLUDE,
+      nonKeyAttributes: [...TABLE.gsi1.nonKeyAttributes],
     });
 
     const environment = {

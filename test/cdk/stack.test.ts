@@ -53,6 +53,17 @@ describe('PortalApiStack', () => {
     });
   });
 
+  it('projects into gsi1 only what its queries read: no secret or personal attribute', () => {
+    const [table] = resources('AWS::DynamoDB::Table');
+    const [gsi1] = table!.Properties.GlobalSecondaryIndexes;
+    expect(gsi1.Projection.ProjectionType).toBe('INCLUDE');
+    expect(gsi1.Projection.NonKeyAttributes).toContain('workspace');
+    for (const name of ['secretHash', 'secret', 'tokenHint', 'submitter', 'submitterHash', 'customerContext', 'permissions']) {
+      expect(gsi1.Projection.NonKeyAttributes).not.toContain(name);
+    }
+    expect(gsi1.Projection.NonKeyAttributes.filter((n: string) => /secret|hash|submitter|customer|email|phone|token/i.test(n))).toEqual([]);
+  });
+
   it('gives read-only routes no write on the table beyond their key rate-limit counter', () => {
     const readRoutes = routes.filter((r) => r.data === 'read');
     expect(readRoutes.length).toBeGreaterThan(0);
