@@ -39,7 +39,7 @@ import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SendMes
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { FilterPattern, QueueConsumerDefinition, StreamConsumerDefinition } from '../lib/webhooks/pipeline.ts';
 import { type InvocationStats, invocationStats } from './instrumentation.ts';
-import { lambdaContext, loadHandler } from './lambda-runtime.ts';
+import { invokeWithTimeout, loadHandler } from './lambda-runtime.ts';
 
 export interface RunningEventSource {
   stop(): Promise<void>;
@@ -68,17 +68,9 @@ async function invoke<E, R>(
   const handler = await loadHandler<E, R>(handlerFile);
   const stats: InvocationStats = { dynamodbCalls: 0, dynamodbCommands: [] };
   const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Task timed out after ${timeoutSeconds} seconds`)), timeoutSeconds * 1000);
-  });
   try {
-    return await Promise.race([
-      invocationStats.run(stats, () => handler(event, lambdaContext(functionName, timeoutSeconds * 1000))),
-      timeout,
-    ]);
+    return await invocationStats.run(stats, () => invokeWithTimeout(handler, event, functionName, timeoutSeconds));
   } finally {
-    clearTimeout(timer);
     log(
       `${functionName}: ${event.Records.length} record(s) (${Math.round(performance.now() - started)} ms, ${stats.dynamodbCalls} DynamoDB calls)`,
     );

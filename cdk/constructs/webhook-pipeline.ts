@@ -69,8 +69,9 @@ export class WebhookPipeline extends Construct {
       timeout: Duration.seconds(ideaEventFanOut.timeoutSeconds),
       environment: { ...props.environment, WEBHOOK_DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl },
     });
-    this.fanOut.useTable(props.table, 'write');
-    Validations.of(this.fanOut).acknowledge({
+    // The workspace, its enabled webhooks, and one new delivery item per (webhook, event).
+    this.fanOut.useTable(props.table, ['GetItem', 'Query', 'PutItem']);
+    Validations.of(this.fanOut.role!).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
         'The stream event source mapping needs dynamodb:ListStreams, which takes no resource narrower than *; stream reads are granted on the table stream only.',
@@ -104,7 +105,8 @@ export class WebhookPipeline extends Construct {
         WEBHOOK_DEAD_LETTER_QUEUE_URL: this.deadLetterQueue.queueUrl,
       },
     });
-    this.delivery.useTable(props.table, 'write');
+    // The webhook (secret, URL), and the delivery's claim, outcome or cancellation.
+    this.delivery.useTable(props.table, ['GetItem', 'UpdateItem']);
     this.deliveryQueue.grantSendMessages(this.delivery);
     this.deadLetterQueue.grantSendMessages(this.delivery);
     this.delivery.addEventSource(

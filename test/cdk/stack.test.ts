@@ -64,27 +64,67 @@ describe('PortalApiStack', () => {
     expect(gsi1.Projection.NonKeyAttributes.filter((n: string) => /secret|hash|submitter|customer|email|phone|token/i.test(n))).toEqual([]);
   });
 
+  /** Every statement of the IAM policies attached to a function's role. */
+  function statementsOf(fn: { role?: { node: { defaultChild?: unknown } } }): any[] {
+    const roleRef = stack.resolve((fn.role!.node.defaultChild as any).ref);
+    return resources('AWS::IAM::Policy')
+      .filter((p) => (p.Properties.Roles as unknown[]).some((r) => JSON.stringify(r) === JSON.stringify(roleRef)))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as any[]);
+  }
+  const actionsOf = (statements: any[]) => statements.flatMap((s) => [s.Action].flat() as string[]);
+  const WRITES = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'];
+
   it('gives read-only routes no write on the table beyond their key rate-limit counter', () => {
-    const readRoutes = routes.filter((r) => r.data === 'read');
+    const readRoutes = routes.filter((r) => r.auth !== 'none' && !r.table?.some((a) => WRITES.includes(a)));
     expect(readRoutes.length).toBeGreaterThan(0);
     for (const route of readRoutes) {
-      const roleRef = stack.resolve((stack.functions.get(route.operationId)!.role!.node.defaultChild as any).ref);
-      const policies = resources('AWS::IAM::Policy').filter((p) =>
-        (p.Properties.Roles as unknown[]).some((r) => JSON.stringify(r) === JSON.stringify(roleRef)),
-      );
-      const statements = policies.flatMap((p) => p.Properties.PolicyDocument.Statement as any[]);
-      const actions = statements.flatMap((s) => [s.Action].flat());
+      const statements = statementsOf(stack.functions.get(route.operationId)!);
+      const actions = actionsOf(statements);
       expect(actions).not.toContain('dynamodb:PutItem');
       expect(actions).not.toContain('dynamodb:DeleteItem');
       expect(actions).not.toContain('dynamodb:Scan');
-      const update = statements.find((s) => [s.Action].flat().includes('dynamodb:UpdateItem'));
-      expect(update.Condition['ForAllValues:StringEquals']['dynamodb:Attributes']).toEqual(expect.arrayContaining(['rlWindow', 'rlCount']));
+      const updates = statements.filter((s) => [s.Action].flat().includes('dynamodb:UpdateItem'));
+      expect(updates).toHaveLength(1);
+      expect(updates[0].Condition['ForAllValues:StringEquals']['dynamodb:Attributes']).toEqual(
+        expect.arrayContaining(['rlWindow', 'rlCount']),
+      );
     }
+  });
+
+  it('grants each route exactly the DynamoDB actions it declares (createIdea may delete nothing)', () => {
+    for (const route of routes) {
+      const declared = new Set((route.table ?? []).map((a) => `dynamodb:${a}`));
+      if (route.auth !== 'none') declared.add('dynamodb:GetItem').add('dynamodb:UpdateItem');
+      const granted = new Set(actionsOf(statementsOf(stack.functions.get(route.operationId)!)).filter((a) => a.startsWith('dynamodb:')));
+      expect([...granted].sort(), route.operationId).toEqual([...declared].sort());
+    }
+    const createIdea = actionsOf(statementsOf(stack.functions.get('createIdea')!));
+    expect(createIdea).not.toContain('dynamodb:DeleteItem');
+    expect(createIdea).not.toContain('dynamodb:BatchWriteItem');
+  });
+
+  it('queries the index by name only for routes that declare Query, never index/*', () => {
+    const all = resources('AWS::IAM::Policy').flatMap((p) => p.Properties.PolicyDocument.Statement as any[]);
+    expect(JSON.stringify(all)).not.toContain('/index/*');
   });
 
   it('gives the public OpenAPI route no table access at all', () => {
     const fn = stack.functions.get('getOpenApiDocument')!;
-    expect(fn.node.tryFindChild('ServiceRole')?.node.tryFindChild('DefaultPolicy')).toBeUndefined();
+    expect(actionsOf(statementsOf(fn)).filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
+    expect(fn.node.tryFindChild('ServiceRole')).toBeUndefined();
+  });
+
+  it('lets every function write its own log group and no other, without AWSLambdaBasicExecutionRole', () => {
+    const roles = resources('AWS::IAM::Role').filter((r) =>
+      JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'),
+    );
+    for (const role of roles) expect(JSON.stringify(role.Properties.ManagedPolicyArns ?? [])).not.toContain('AWSLambdaBasicExecutionRole');
+    for (const [operationId, fn] of stack.functions) {
+      const logGroup = stack.resolve((fn as any).logGroup.logGroupArn);
+      const logStatements = statementsOf(fn).filter((s) => actionsOf([s]).some((a) => a.startsWith('logs:')));
+      expect(logStatements.length, operationId).toBeGreaterThan(0);
+      for (const statement of logStatements) expect(JSON.stringify(statement.Resource), operationId).toBe(JSON.stringify(logGroup));
+    }
   });
 
   it('logs API access and throttles the stage', () => {
