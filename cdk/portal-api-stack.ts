@@ -4,17 +4,43 @@
  * webhook delivery pipeline fed by the table's stream.
  */
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { API_PREFIX, NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
 import { TABLE } from '../lib/platform/data/table.ts';
 import { HouseFunction } from './constructs/api-function.ts';
+import { ServiceAlarms } from './constructs/service-alarms.ts';
 import { WebhookPipeline } from './constructs/webhook-pipeline.ts';
+
+/**
+ * One JSON line per request: its id (the X-Request-Id our answers carry), route and status, where
+ * the time went (responseLatency against integrationLatency), and why an integration failed
+ * (integrationErrorMessage, e.g. a function timeout, which our envelope never gets to report).
+ */
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    requestTime: '$context.requestTime',
+    sourceIp: '$context.identity.sourceIp',
+    method: '$context.httpMethod',
+    path: '$context.path',
+    routeKey: '$context.routeKey',
+    status: '$context.status',
+    responseLength: '$context.responseLength',
+    responseLatency: '$context.responseLatency',
+    integrationStatus: '$context.integrationStatus',
+    integrationLatency: '$context.integrationLatency',
+    integrationErrorMessage: '$context.integrationErrorMessage',
+    errorMessage: '$context.error.message',
+  }),
+);
 
 export interface PortalApiStackProps extends StackProps {
   /** Parent domain of workspace hosts (`<slug>.<domain>`). */
@@ -32,6 +58,7 @@ export class PortalApiStack extends Stack {
   readonly api: HttpApi;
   readonly functions = new Map<string, HouseFunction>();
   readonly webhooks: WebhookPipeline;
+  readonly alarms: ServiceAlarms;
 
   constructor(scope: Construct, id: string, props: PortalApiStackProps) {
     super(scope, id, props);
@@ -73,14 +100,15 @@ export class PortalApiStack extends Stack {
       stageName: '$default',
       autoDeploy: true,
       throttle: props.throttle ?? { rateLimit: 1000, burstLimit: 2000 },
-      accessLogSettings: { destination: new LogGroupLogDestination(accessLogs) },
+      accessLogSettings: { destination: new LogGroupLogDestination(accessLogs), format: ACCESS_LOG_FORMAT },
     });
 
+    const alarmAction = props.alarmTopicArn ? new SnsAction(Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn)) : undefined;
     this.webhooks = new WebhookPipeline(this, 'Webhooks', {
       table: this.table,
       environment,
       retryDelays: props.webhookRetryDelays,
-      alarmAction: props.alarmTopicArn ? new SnsAction(Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn)) : undefined,
+      alarmAction,
     });
 
     for (const route of routes) {
@@ -103,6 +131,18 @@ export class PortalApiStack extends Stack {
         integration: new HttpLambdaIntegration(`${route.operationId}Integration`, fn),
       });
     }
+
+    this.alarms = new ServiceAlarms(this, 'Alarms', {
+      api: this.api,
+      table: this.table,
+      functions: new Map<string, IFunction>([
+        ...this.functions,
+        ['notFound', notFound],
+        ['webhookFanOut', this.webhooks.fanOut],
+        ['webhookDelivery', this.webhooks.delivery],
+      ]),
+      alarmAction,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}${API_PREFIX}`, description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'For cxctl --table' });

@@ -4,10 +4,10 @@
  */
 
 import { resolve } from 'node:path';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -38,8 +38,12 @@ export class HouseFunction extends NodejsFunction {
     // the account: this one may write to its own log group and nowhere else.
     const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     logGroup.grantWrite(role);
+    // `-c tracing=true` (cdk.json: false): X-Ray active tracing on every function. HTTP APIs have
+    // no X-Ray support of their own, so a trace starts at the function.
+    const tracing = [true, 'true'].includes(scope.node.tryGetContext('tracing'));
     super(scope, id, {
       role,
+      tracing: tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: 512,
@@ -62,6 +66,12 @@ export class HouseFunction extends NodejsFunction {
         ...props.bundling,
       },
     });
+    if (tracing) {
+      Validations.of(role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'Active tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which take no resource narrower than *.',
+      });
+    }
   }
 
   /**

@@ -135,6 +135,66 @@ describe('PortalApiStack', () => {
     });
   });
 
+  it('writes one JSON access-log line with request id, route key, status, latencies and integration error', () => {
+    const [stage] = resources('AWS::ApiGatewayV2::Stage');
+    const format = JSON.parse(stage!.Properties.AccessLogSettings.Format);
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+      responseLatency: '$context.responseLatency',
+      integrationLatency: '$context.integrationLatency',
+      integrationErrorMessage: '$context.integrationErrorMessage',
+    });
+  });
+
+  describe('alarms', () => {
+    const alarms = () => resources('AWS::CloudWatch::Alarm');
+    const metricsOf = (alarm: Resource) => [
+      alarm.Properties,
+      ...(alarm.Properties.Metrics ?? []).map((m: any) => (m.MetricStat ? { ...m.MetricStat.Metric, Stat: m.MetricStat.Stat } : {})),
+    ];
+    const find = (metricName: string) => alarms().filter((a) => metricsOf(a).some((m: any) => m.MetricName === metricName));
+
+    it('watch the API 5xx rate and p99 latency', () => {
+      const rate = find('5xx');
+      expect(rate).toHaveLength(1);
+      expect(JSON.stringify(rate[0]!.Properties.Metrics)).toContain('Count');
+      expect(find('Latency').map((a) => a.Properties.ExtendedStatistic)).toEqual(['p99']);
+    });
+
+    it('watch every function for errors and throttles', () => {
+      const errorAlarms = find('Errors');
+      const throttleAlarms = find('Throttles');
+      // Every route's function, the not-found function and the two webhook pipeline functions.
+      expect(errorAlarms.length).toBeGreaterThanOrEqual(routes.length + 3);
+      expect(throttleAlarms.length).toBe(errorAlarms.length);
+      const watched = JSON.stringify(errorAlarms);
+      for (const route of routes) {
+        expect(watched).toContain(JSON.stringify(stack.resolve(stack.functions.get(route.operationId)!.functionName)));
+      }
+    });
+
+    it('watch the table for throttled requests and system errors', () => {
+      expect(find('ThrottledRequests').length).toBeGreaterThanOrEqual(1);
+      expect(find('SystemErrors').length).toBeGreaterThanOrEqual(1);
+    });
+  });
+
+  it('traces nothing unless the tracing context flag is set', () => {
+    for (const fn of resources('AWS::Lambda::Function')) expect(fn.Properties.TracingConfig?.Mode).not.toBe('Active');
+  });
+
+  it('turns on X-Ray active tracing for every function with -c tracing=true, cdk-nag still clean', () => {
+    const app = new App({ context: { tracing: 'true', 'aws:cdk:bundling-stacks': [] } });
+    const traced = new PortalApiStack(app, 'Traced', { workspaceDomain: 'portal.test' });
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    app.synth();
+    const functions = Object.values(Template.fromStack(traced).findResources('AWS::Lambda::Function')) as Resource[];
+    expect(functions.length).toBe(routes.length + 3);
+    for (const fn of functions) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+  });
+
   it('fails synthesis on a cdk-nag finding nobody acknowledged (the check is live)', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
     const bad = new Stack(app, 'Bad');
