@@ -69,8 +69,7 @@ export class WebhookPipeline extends Construct {
       timeout: Duration.seconds(ideaEventFanOut.timeoutSeconds),
       environment: { ...props.environment, WEBHOOK_DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl },
     });
-    // The workspace, its enabled webhooks, and one new delivery item per (webhook, event).
-    this.fanOut.useTable(props.table, ['GetItem', 'Query', 'PutItem']);
+    this.fanOut.useTable(props.table, ideaEventFanOut.table);
     Validations.of(this.fanOut.role!).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
@@ -105,8 +104,7 @@ export class WebhookPipeline extends Construct {
         WEBHOOK_DEAD_LETTER_QUEUE_URL: this.deadLetterQueue.queueUrl,
       },
     });
-    // The webhook (secret, URL), and the delivery's claim, outcome or cancellation.
-    this.delivery.useTable(props.table, ['GetItem', 'UpdateItem']);
+    this.delivery.useTable(props.table, webhookDelivery.table);
     this.deliveryQueue.grantSendMessages(this.delivery);
     this.deadLetterQueue.grantSendMessages(this.delivery);
     this.delivery.addEventSource(

@@ -30,6 +30,18 @@ export type TableAction =
   | 'BatchWriteItem'
   | 'ConditionCheckItem';
 
+/**
+ * What the Developer key check itself sends, so every `developer-key` route may: GetItem (the
+ * workspace) and UpdateItem (the key's rate-limit counter; the CDK stack limits it by IAM to the
+ * rate-limit attributes unless the route declares UpdateItem itself).
+ */
+const AUTHENTICATION_TABLE_ACTIONS: readonly TableAction[] = ['GetItem', 'UpdateItem'];
+
+/** Every DynamoDB action a route's function may send: what the sandbox allows, as IAM does in AWS. */
+export function tableActionsOf(route: Pick<RouteDefinition, 'auth' | 'table'>): TableAction[] {
+  return [...new Set([...(route.table ?? []), ...(route.auth === 'none' ? [] : AUTHENTICATION_TABLE_ACTIONS)])];
+}
+
 export interface RouteDefinition {
   operationId: string;
   method: HttpMethod;
@@ -78,6 +90,8 @@ export interface RouteDefinition {
    * workspace; UpdateItem limited to the rate-limit attributes): list only what the handler does.
    * Omit for a route whose handler touches no table item. Example: a create that puts an item and
    * bumps a counter in one transaction is `['PutItem', 'UpdateItem']`, and may delete nothing.
+   * The sandbox denies any other action (AccessDeniedException, a 502), so a missing one fails the
+   * tests rather than the first request after a deploy.
    */
   table?: readonly TableAction[];
   /** Extra environment and grants a handler needs, e.g. the webhook delivery queue. */
