@@ -6,7 +6,8 @@
 import type { Block, Language } from './blocks.ts';
 import { decodeContent } from './content-codec.ts';
 import type { ExtractedLink } from './links.ts';
-import type { Article, ArticleSummary, Category, Link, Revision, RevisionSummary } from './schemas.ts';
+import type { LinkTargetState } from './publish.ts';
+import type { Article, ArticleSummary, Backlink, Category, Link, Revision, RevisionSummary } from './schemas.ts';
 import {
   type ArticleTranslations,
   blockTranslations,
@@ -177,4 +178,43 @@ export interface StoredLink extends ExtractedLink {
 
 export function storedLinksOf(item: Record<string, unknown> | undefined): StoredLink[] {
   return (item?.links as StoredLink[] | undefined) ?? [];
+}
+
+/** Link records as returned; internal links get their status from the targets just read. */
+export function linkRecords(links: StoredLink[], targets: ReadonlyMap<string, LinkTargetState>): Link[] {
+  return links.map((link) => {
+    let status: Link['status'] = link.status ?? 'unchecked';
+    if (link.kind === 'article' || link.kind === 'category') {
+      const target = targets.get(link.target);
+      status = !target || target.kind !== link.kind ? 'broken' : target.published ? 'ok' : 'unpublished';
+    }
+    return {
+      id: link.id,
+      blockId: link.blockId,
+      kind: link.kind,
+      target: link.target,
+      ...(link.anchor ? { anchor: link.anchor } : {}),
+      status,
+      httpStatus: link.httpStatus ?? null,
+      checkedAt: link.checkedAt ?? null,
+    };
+  });
+}
+
+/** One record per linking article, with where the link is (live, draft); drafts only for write keys. */
+export function backlinkRecords(
+  items: Array<{ sourceId: string; view: 'DRAFT' | 'LIVE' }>,
+  { includeDrafts }: { includeDrafts: boolean },
+): Backlink[] {
+  const bySource = new Map<string, Set<'live' | 'draft'>>();
+  for (const { sourceId, view } of items) {
+    if (view === 'DRAFT' && !includeDrafts) continue;
+    const views = bySource.get(sourceId) ?? new Set();
+    views.add(view === 'LIVE' ? 'live' : 'draft');
+    bySource.set(sourceId, views);
+  }
+  return [...bySource].map(([articleId, views]) => ({
+    articleId,
+    views: (['live', 'draft'] as const).filter((view) => views.has(view)),
+  }));
 }

@@ -5,6 +5,7 @@
  */
 import * as ideas from './ideas.ts';
 import * as introduction from './introduction.ts';
+import * as knowledgeBank from '../knowledge-bank/routes.ts';
 import * as sops from './sops.ts';
 import * as webhooks from './webhooks.ts';
 import type { RouteDefinition } from './types.ts';
@@ -19,6 +20,7 @@ export const routes: readonly RouteDefinition[] = [
   ...Object.values(ideas),
   ...Object.values(sops),
   ...Object.values(webhooks),
+  ...Object.values(knowledgeBank),
 ];
 
 export type { RouteDefinition } from './types.ts';

@@ -1,0 +1,14 @@
+/** DELETE /knowledge-bank/articles/{articleId}: refused while published articles link here, unless forced. */
+import { apiHandler } from '../../lib/http/api-handler.ts';
+import { ifMatchPrecondition } from '../../lib/http/conditional-request.ts';
+import { deleteKnowledgeBankArticle as route } from '../../lib/knowledge-bank/routes.ts';
+import { deleteArticle as storeDelete } from '../../lib/knowledge-bank/store.ts';
+import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+
+export async function deleteArticle({ params, query, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+  const precondition = ifMatchPrecondition(headers);
+  await storeDelete(auth.workspace.slug, params.articleId, { force: query.force === 'true', precondition });
+  return { body: { ok: true } };
+}
+
+export const handler = apiHandler(route).handler(deleteArticle);

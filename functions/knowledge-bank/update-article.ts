@@ -1,0 +1,18 @@
+/** PATCH /knowledge-bank/articles/{articleId}: category, tags, visibility, slug. */
+import { apiHandler } from '../../lib/http/api-handler.ts';
+import { etagOf, ifMatchPrecondition } from '../../lib/http/conditional-request.ts';
+import { toArticle } from '../../lib/knowledge-bank/record.ts';
+import { updateKnowledgeBankArticle as route } from '../../lib/knowledge-bank/routes.ts';
+import { articleNotFound, getArticle, updateArticle as storeChanges } from '../../lib/knowledge-bank/store.ts';
+import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+
+export async function updateArticle({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+  const precondition = ifMatchPrecondition(headers);
+  const item = await storeChanges(auth.workspace.slug, params.articleId, body, precondition);
+  // The response shows the draft with its blocks, which the metadata write did not read.
+  const found = await getArticle(auth.workspace.slug, params.articleId, 'draft');
+  if (!found) throw articleNotFound();
+  return { body: { ok: true, article: toArticle(item, found.content, 'draft') }, headers: { ETag: etagOf(item.version) } };
+}
+
+export const handler = apiHandler(route).handler(updateArticle);
