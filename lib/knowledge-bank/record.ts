@@ -130,7 +130,7 @@ export function toArticleSummary(item: ArticleItem, view: 'draft' | 'live'): Art
 /** Blocks as returned: each with the status of its translation into the non-source language. */
 export function outputBlocks(content: StoredContent, source: Language): Article['blocks'] {
   const statuses = blockTranslations(content, content.hashes, source);
-  return content.blocks.map((block: Block) => ({ ...block, translation: statuses[block.id] ?? 'missing' }));
+  return content.blocks.map((block: Block) => ({ id: block.id, ...block, translation: statuses[block.id] ?? 'missing' }));
 }
 
 export function toArticle(item: ArticleItem, content: StoredContent, view: 'draft' | 'live'): Article {
