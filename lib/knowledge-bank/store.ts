@@ -802,7 +802,7 @@ async function writeDraft(
     ...meta,
     draft: headerOf(draft.content),
     translations: articleTranslations(draft.content, draft.content.hashes, meta.sourceLanguage),
-    hasUnpublishedChanges: meta.publishedDigest !== contentDigest(draft.content) || meta.status !== 'published',
+    hasUnpublishedChanges: meta.publishedDigest !== contentDigest(draft.content),
     version: meta.version + 1,
     updatedAt: new Date().toISOString(),
   };
@@ -959,7 +959,6 @@ export async function unpublishArticle(slug: string, id: string, precondition: V
     ...meta,
     status: 'unpublished',
     liveRevision: null,
-    hasUnpublishedChanges: true,
     version: meta.version + 1,
     updatedAt: now,
   };
