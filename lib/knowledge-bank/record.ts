@@ -130,7 +130,8 @@ export function toArticleSummary(item: ArticleItem, view: 'draft' | 'live'): Art
 /** Blocks as returned: each with the status of its translation into the non-source language. */
 export function outputBlocks(content: StoredContent, source: Language): Article['blocks'] {
   const statuses = blockTranslations(content, content.hashes, source);
-  return content.blocks.map((block: Block) => ({ id: block.id, ...block, translation: statuses[block.id] ?? 'missing' }));
+  // The id first, so a block reads naturally in a response.
+  return content.blocks.map(({ id, ...rest }: Block) => ({ id, ...rest, translation: statuses[id] ?? 'missing' }) as Article['blocks'][number]);
 }
 
 export function toArticle(item: ArticleItem, content: StoredContent, view: 'draft' | 'live'): Article {
