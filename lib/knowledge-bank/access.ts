@@ -2,8 +2,8 @@
  * Who sees what. Keys holding `knowledge-bank:write` work on drafts and see everything; read-only
  * keys see live content only, and an article that is not published now does not exist for them.
  */
-import { type AuthContext, holds } from '../auth/context.ts';
-import { ForbiddenError } from '../errors.ts';
+import { type AuthContext, holds } from '../platform/auth/context.ts';
+import { ForbiddenError } from '../platform/errors.ts';
 import type { ArticleItem } from './record.ts';
 import { articleNotFound } from './store.ts';
 
@@ -14,8 +14,7 @@ export const canWrite = (auth: AuthContext) => holds(auth, 'knowledge-bank:write
 /** The view a request gets: the one asked for, else the key's default; a read-only key may not ask for drafts. */
 export function viewFor(auth: AuthContext, asked: View | undefined): View {
   if (!canWrite(auth)) {
-    if (asked === 'draft')
-      throw new ForbiddenError('missing_permission', 'Reading drafts needs a key holding knowledge-bank:write');
+    if (asked === 'draft') throw new ForbiddenError('missing_permission', 'Reading drafts needs a key holding knowledge-bank:write');
     return 'live';
   }
   return asked ?? 'draft';

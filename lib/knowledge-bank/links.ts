@@ -27,8 +27,7 @@ export const MAX_INTERNAL_LINK_TARGETS = 40;
 
 function describe(link: SpanLink): { kind: LinkKind; target: string; anchor?: string } {
   if ('href' in link) return { kind: 'external', target: link.href };
-  if ('articleId' in link)
-    return { kind: 'article', target: link.articleId, ...(link.anchor ? { anchor: link.anchor } : {}) };
+  if ('articleId' in link) return { kind: 'article', target: link.articleId, ...(link.anchor ? { anchor: link.anchor } : {}) };
   if ('categoryId' in link) return { kind: 'category', target: link.categoryId };
   return { kind: 'record', target: `${link.record.kind}:${link.record.id}` };
 }

@@ -8,12 +8,7 @@ import { decodeContent } from './content-codec.ts';
 import type { ExtractedLink } from './links.ts';
 import type { LinkTargetState } from './publish.ts';
 import type { Article, ArticleSummary, Backlink, Category, Link, Revision, RevisionSummary } from './schemas.ts';
-import {
-  type ArticleTranslations,
-  blockTranslations,
-  type TranslatableContent,
-  type TranslationHashes,
-} from './translation.ts';
+import { type ArticleTranslations, blockTranslations, type TranslatableContent, type TranslationHashes } from './translation.ts';
 
 export const KB_ENTITY = {
   category: 'KbCategory',
@@ -128,10 +123,12 @@ export function toArticleSummary(item: ArticleItem, view: 'draft' | 'live'): Art
 }
 
 /** Blocks as returned: each with the status of its translation into the non-source language. */
-export function outputBlocks(content: StoredContent, source: Language): Article['blocks'] {
+function outputBlocks(content: StoredContent, source: Language): Article['blocks'] {
   const statuses = blockTranslations(content, content.hashes, source);
   // The id first, so a block reads naturally in a response.
-  return content.blocks.map(({ id, ...rest }: Block) => ({ id, ...rest, translation: statuses[id] ?? 'missing' }) as Article['blocks'][number]);
+  return content.blocks.map(
+    ({ id, ...rest }: Block) => ({ id, ...rest, translation: statuses[id] ?? 'missing' }) as Article['blocks'][number],
+  );
 }
 
 export function toArticle(item: ArticleItem, content: StoredContent, view: 'draft' | 'live'): Article {
@@ -147,7 +144,7 @@ export function contentOf(item: Record<string, unknown>): StoredContent {
   return decodeContent<StoredContent>(item.content as Uint8Array);
 }
 
-export interface RevisionItem extends Header {
+interface RevisionItem extends Header {
   revision: number;
   publishedAt: string;
   publishedBy: string;

@@ -11,6 +11,8 @@
  * Links and backlinks are items written in the same transaction as the content that implies them,
  * so they never disagree with it and backlinks are one Query.
  */
+
+import { createHash, randomUUID } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
@@ -21,21 +23,24 @@ import {
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { createHash, randomUUID } from 'node:crypto';
-import { dynamo, tableName } from '../data/client.ts';
-import { retryTransactionConflicts, transactionCancellationReasons } from '../data/conditions.ts';
-import { keys } from '../data/keys.ts';
-import { queryAll } from '../data/query-all.ts';
-import { TABLE } from '../data/table.ts';
-import { ApiError, BadRequestError, ConflictError, NotFoundError, VersionConflictError } from '../errors.ts';
-import type { VersionPrecondition } from '../http/conditional-request.ts';
+import { dynamo, tableName } from '../platform/data/client.ts';
+import {
+  meetsPrecondition,
+  retryTransactionConflicts,
+  transactionCancellationReasons,
+  type VersionPrecondition,
+} from '../platform/data/conditions.ts';
+import { type IdempotentRequest, transactCreate } from '../platform/data/idempotency.ts';
+import { keys } from '../platform/data/keys.ts';
+import { queryAll } from '../platform/data/query-all.ts';
+import { ApiError, BadRequestError, ConflictError, NotFoundError, VersionConflictError } from '../platform/errors.ts';
 import { assignBlockIds } from './block-ids.ts';
 import type { BlockInput, Language } from './blocks.ts';
 import { checkPlacement, flattenTree } from './category-tree.ts';
 import { encodeContent, MAX_CONTENT_BYTES } from './content-codec.ts';
 import {
-  extractLinks,
   type ExtractedLink,
+  extractLinks,
   type InternalTarget,
   internalTargets,
   MAX_INTERNAL_LINK_TARGETS,
@@ -57,8 +62,6 @@ import type { ArticleCreate, ArticlePatch, Category, CategoryCreate, CategoryPat
 import { firstFreeSlug, slugBase } from './slugs.ts';
 import { articleTranslations, nextTranslationHashes, type TranslatableContent } from './translation.ts';
 
-/** How long an Idempotency-Key is remembered (as for ideas). */
-const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 /** Attempts at a generated slug when a concurrent create takes the one chosen. */
 const SLUG_ATTEMPTS = 4;
 
@@ -67,7 +70,7 @@ type Item = Record<string, unknown>;
 
 // ---------------------------------------------------------------- errors
 
-export class ContentTooLargeError extends ApiError {
+class ContentTooLargeError extends ApiError {
   constructor(message: string) {
     super(413, 'content_too_large', message);
   }
@@ -93,17 +96,6 @@ function cancelledItem(error: unknown, index: number): Record<string, AttributeV
   return (error as { CancellationReasons?: { Item?: Record<string, AttributeValue> }[] }).CancellationReasons?.[index]?.Item;
 }
 
-/** `#version IN (…)` for an If-Match listing versions; null for none or `*`. */
-function versionCondition(precondition: VersionPrecondition): { expression: string; values: Record<string, number> } | null {
-  if (!precondition || precondition.anyVersion) return null;
-  const values = Object.fromEntries(precondition.versions.map((v, i) => [`:ifMatch${i}`, v]));
-  return { expression: `#version IN (${Object.keys(values).join(', ')})`, values };
-}
-
-export function meetsPrecondition(precondition: VersionPrecondition, version: number): boolean {
-  return !precondition || precondition.anyVersion || precondition.versions.includes(version);
-}
-
 /** BatchGet by key (strongly consistent), following UnprocessedKeys; items by sort key. */
 async function getMany(keyList: Array<{ pk: string; sk: string }>): Promise<Map<string, Item>> {
   const found = new Map<string, Item>();
@@ -120,49 +112,6 @@ async function getMany(keyList: Array<{ pk: string; sk: string }>): Promise<Map<
   return found;
 }
 
-function idempotencyKeyItem(slug: string, operation: string, key: string) {
-  return { pk: keys.workspacePk(slug), sk: `IDEMPOTENCY#${operation}#${key}` };
-}
-
-export interface Idempotency {
-  key: string;
-  fingerprint: string;
-}
-
-/** The Put that remembers a create under its Idempotency-Key, in the create's own transaction. */
-function idempotencyPut(slug: string, operation: string, idempotency: Idempotency, recordId: string): TransactItems[number] {
-  const nowSeconds = Math.floor(Date.now() / 1000);
-  return {
-    Put: {
-      TableName: tableName,
-      Item: {
-        ...idempotencyKeyItem(slug, operation, idempotency.key),
-        entity: 'IdempotencyRecord',
-        fingerprint: idempotency.fingerprint,
-        recordId,
-        [TABLE.ttlAttribute]: nowSeconds + IDEMPOTENCY_WINDOW_SECONDS,
-      },
-      // TTL deletes lazily: a record past its 24 h counts as gone even while it is still there.
-      ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now',
-      ExpressionAttributeNames: { '#ttl': TABLE.ttlAttribute },
-      ExpressionAttributeValues: { ':now': nowSeconds },
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    },
-  };
-}
-
-/** The id an earlier request with this key created; a 409 when that request had another body. */
-function replayedId(error: unknown, index: number, idempotency: Idempotency): string {
-  const item = cancelledItem(error, index);
-  if (item?.fingerprint?.S !== idempotency.fingerprint) {
-    throw new ConflictError(
-      'idempotency_key_reused',
-      'This Idempotency-Key was already used with a different request body; use a new key for a new request',
-    );
-  }
-  return item.recordId?.S as string;
-}
-
 // ---------------------------------------------------------------- categories
 
 async function readCategories(slug: string): Promise<{ categories: CategoryItem[]; slugs: Set<string> }> {
@@ -172,8 +121,8 @@ async function readCategories(slug: string): Promise<{ categories: CategoryItem[
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
     ExpressionAttributeValues: {
       ':pk': keys.workspacePk(slug),
-      ':from': keys.kbCategoryPrefix,
-      ':to': `${keys.kbCategorySlugPrefix}\uffff`,
+      ':from': keys.kbCategoryTreeRange.from,
+      ':to': keys.kbCategoryTreeRange.to,
     },
     ConsistentRead: true,
   });
@@ -201,8 +150,7 @@ function depthIn(categories: CategoryItem[], id: string): number {
 }
 
 function placementError(reason: 'parent_not_found' | 'cycle' | 'too_deep'): BadRequestError {
-  if (reason === 'parent_not_found')
-    return new BadRequestError('parent_not_found', 'parentId names no category in this workspace');
+  if (reason === 'parent_not_found') return new BadRequestError('parent_not_found', 'parentId names no category in this workspace');
   if (reason === 'cycle') return new BadRequestError('category_cycle', 'A category cannot move under itself or its own subcategory');
   return new BadRequestError('category_too_deep', 'Categories nest at most 3 levels deep (counting the subcategories a move carries)');
 }
@@ -221,13 +169,12 @@ function parentUnchanged(slug: string, parent: CategoryItem): TransactItems[numb
   };
 }
 
-const treeChanged = () =>
-  new ConflictError('tree_changed', 'The category tree changed while this request ran; retry it');
+const treeChanged = () => new ConflictError('tree_changed', 'The category tree changed while this request ran; retry it');
 
 export async function createCategory(
   slug: string,
   body: CategoryCreate,
-  options: { idempotency?: Idempotency },
+  idempotency: IdempotentRequest | undefined,
 ): Promise<{ category: Category; replayed: boolean }> {
   const { categories, slugs } = await readCategories(slug);
   const id = randomUUID();
@@ -267,22 +214,15 @@ export async function createCategory(
   ];
   const parent = parentId ? categories.find((c) => c.id === parentId) : undefined;
   if (parent) writes.push(parentUnchanged(slug, parent));
-  const idempotencyIndex = writes.length;
-  if (options.idempotency) writes.push(idempotencyPut(slug, 'POST /knowledge-bank/categories', options.idempotency, id));
   try {
-    await transact(writes);
+    const { response, replayed } = await transactCreate(slug, writes, toCategory(item as unknown as Item, placement.depth), idempotency);
+    return { category: response, replayed };
   } catch (error) {
     const failed = failedAt(error);
     if (!failed) throw error;
-    if (options.idempotency && failed.includes(idempotencyIndex)) {
-      const earlier = await getCategory(slug, replayedId(error, idempotencyIndex, options.idempotency));
-      if (earlier) return { category: earlier, replayed: true };
-      throw categoryNotFound();
-    }
     if (failed.includes(1)) throw slugTaken('category');
     throw treeChanged();
   }
-  return { category: toCategory(item as unknown as Item, placement.depth), replayed: false };
 }
 
 export async function getCategory(slug: string, id: string): Promise<Category | null> {
@@ -323,12 +263,7 @@ function slugRelease(slug: string, kind: 'article' | 'category', value: string, 
 
 const CATEGORY_FIELDS = ['nameEn', 'nameAr', 'descriptionEn', 'descriptionAr', 'position', 'visibility'] as const;
 
-export async function updateCategory(
-  slug: string,
-  id: string,
-  patch: CategoryPatch,
-  precondition: VersionPrecondition,
-): Promise<Category> {
+export async function updateCategory(slug: string, id: string, patch: CategoryPatch, precondition: VersionPrecondition): Promise<Category> {
   const { categories, slugs } = await readCategories(slug);
   const current = categories.find((c) => c.id === id);
   if (!current) throw categoryNotFound();
@@ -412,7 +347,8 @@ export async function deleteCategory(slug: string, id: string, precondition: Ver
         TableName: tableName,
         Key: keys.kbCategory(slug, id),
         // Empty now, by the counters kept in the same transactions that fill it.
-        ConditionExpression: '#version = :version AND (attribute_not_exists(articleCount) OR articleCount <= :zero) AND (attribute_not_exists(childCount) OR childCount <= :zero)',
+        ConditionExpression:
+          '#version = :version AND (attribute_not_exists(articleCount) OR articleCount <= :zero) AND (attribute_not_exists(childCount) OR childCount <= :zero)',
         ExpressionAttributeNames: { '#version': 'version' },
         ExpressionAttributeValues: { ':version': current.version, ':zero': 0 },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -550,20 +486,6 @@ function withCheckResults(links: ExtractedLink[], previous: StoredLink[]): Store
   });
 }
 
-function metaCondition(precondition: VersionPrecondition): {
-  ConditionExpression: string;
-  ExpressionAttributeNames?: Record<string, string>;
-  ExpressionAttributeValues?: Record<string, unknown>;
-} {
-  const version = versionCondition(precondition);
-  if (!version) return { ConditionExpression: 'attribute_exists(pk)' };
-  return {
-    ConditionExpression: `attribute_exists(pk) AND ${version.expression}`,
-    ExpressionAttributeNames: { '#version': 'version' },
-    ExpressionAttributeValues: version.values,
-  };
-}
-
 /** A failed condition on the article's metadata item: gone → 404, else → 409 version_conflict. */
 function metaFailure(error: unknown, index = 0): Error {
   const version = cancelledItem(error, index)?.version?.N;
@@ -603,10 +525,14 @@ async function takenArticleSlugs(slug: string, base: string): Promise<Set<string
   return new Set(items.map((item) => item.slug as string));
 }
 
+/**
+ * Create a draft. With an Idempotency-Key, only the new id is remembered (a draft can be far larger
+ * than an item may hold): a replay answers with that article as it is now.
+ */
 export async function createArticle(
   slug: string,
   body: ArticleCreate,
-  options: { idempotency?: Idempotency },
+  idempotency: IdempotentRequest | undefined,
 ): Promise<{ article: { item: ArticleItem; content: StoredContent }; replayed: boolean }> {
   const source: Language = body.sourceLanguage ?? (body.titleEn ? 'en' : body.titleAr ? 'ar' : 'en');
   const header = {
@@ -657,21 +583,16 @@ export async function createArticle(
       linksPut(slug, id, 'DRAFT', withCheckResults(prepared.links, [])),
       ...backlinkWrites(slug, id, 'DRAFT', [], prepared.targets),
     ];
-    const idempotencyIndex = writes.length;
-    if (options.idempotency) writes.push(idempotencyPut(slug, 'POST /knowledge-bank/articles', options.idempotency, id));
     try {
-      await transact(writes);
-      return { article: { item, content: prepared.content }, replayed: false };
+      const { response, replayed } = await transactCreate(slug, writes, { articleId: id }, idempotency);
+      if (!replayed) return { article: { item, content: prepared.content }, replayed };
+      const earlier = await getArticle(slug, response.articleId, 'draft');
+      if (!earlier) throw articleNotFound();
+      return { article: earlier, replayed };
     } catch (error) {
       const failed = failedAt(error);
       if (!failed) throw error;
-      if (options.idempotency && failed.includes(idempotencyIndex)) {
-        const earlier = await getArticle(slug, replayedId(error, idempotencyIndex, options.idempotency), 'draft');
-        if (!earlier) throw articleNotFound();
-        return { article: earlier, replayed: true };
-      }
-      if (failed.includes(2))
-        throw new BadRequestError('category_not_found', 'categoryId names no category in this workspace');
+      if (failed.includes(2)) throw new BadRequestError('category_not_found', 'categoryId names no category in this workspace');
       if (failed.includes(1) && !body.slug && attempt < SLUG_ATTEMPTS) continue; // a concurrent create took it
       if (failed.includes(1)) throw slugTaken('article');
       throw error;
@@ -732,8 +653,7 @@ export async function updateArticle(
   };
   const writes: TransactItems = [articlePut(slug, next, sameVersion(current.version))];
   const slugIndex = writes.length;
-  if (next.slug !== current.slug)
-    writes.push(slugClaim(slug, 'article', next.slug, id), slugRelease(slug, 'article', current.slug, id));
+  if (next.slug !== current.slug) writes.push(slugClaim(slug, 'article', next.slug, id), slugRelease(slug, 'article', current.slug, id));
   const categoryIndex = writes.length;
   if (next.categoryId !== current.categoryId)
     writes.push(
@@ -762,8 +682,7 @@ export async function updateArticle(
     if (!failed) throw error;
     if (failed.includes(0)) throw metaFailure(error);
     if (failed.includes(slugIndex) && next.slug !== current.slug) throw slugTaken('article');
-    if (failed.includes(categoryIndex))
-      throw new BadRequestError('category_not_found', 'categoryId names no category in this workspace');
+    if (failed.includes(categoryIndex)) throw new BadRequestError('category_not_found', 'categoryId names no category in this workspace');
     throw error;
   }
   return next;
@@ -884,12 +803,7 @@ export async function publishArticle(
   keyId: string,
 ): Promise<{ item: ArticleItem; content: StoredContent }> {
   const draftKey = keys.kbDraft(slug, id);
-  const found = await getMany([
-    keys.kbArticle(slug, id),
-    draftKey,
-    keys.kbLinks(slug, id, 'DRAFT'),
-    keys.kbLinks(slug, id, 'LIVE'),
-  ]);
+  const found = await getMany([keys.kbArticle(slug, id), draftKey, keys.kbLinks(slug, id, 'DRAFT'), keys.kbLinks(slug, id, 'LIVE')]);
   const meta = requireMeta(found, slug, id, precondition);
   const draftItem = found.get(draftKey.sk);
   if (!draftItem) throw articleNotFound();
@@ -1055,10 +969,7 @@ export async function deleteArticle(
   }
   // The article is gone for every reader now; its content, revisions and the backlink items that
   // pointed at it are cleared after (they are never read without the metadata item).
-  const leftovers = [
-    ...(await queryKeys(slug, keys.kbDocumentPrefix(id))),
-    ...(await queryKeys(slug, keys.kbBacklinkPrefix(id))),
-  ];
+  const leftovers = [...(await queryKeys(slug, keys.kbDocumentPrefix(id))), ...(await queryKeys(slug, keys.kbBacklinkPrefix(id)))];
   await deleteAll(leftovers);
 }
 

@@ -6,8 +6,8 @@ import {
   createArticle,
   createCategory,
   insideOneRateLimitWindow,
-  kbWorkspace,
   type KbWorkspace,
+  kbWorkspace,
   linkTo,
   para,
   publish,
@@ -34,13 +34,29 @@ function operations(ids: { categoryId: string; articleId: string }) {
     { permission: 'knowledge-bank:read', method: 'GET', path: '/knowledge-bank/categories' },
     { permission: 'knowledge-bank:write', method: 'POST', path: '/knowledge-bank/categories', body: { nameEn: 'Matrix' } },
     { permission: 'knowledge-bank:read', method: 'GET', path: `/knowledge-bank/categories/${ids.categoryId}` },
-    { permission: 'knowledge-bank:write', method: 'PATCH', path: `/knowledge-bank/categories/${ids.categoryId}`, body: { descriptionEn: 'd' } },
+    {
+      permission: 'knowledge-bank:write',
+      method: 'PATCH',
+      path: `/knowledge-bank/categories/${ids.categoryId}`,
+      body: { descriptionEn: 'd' },
+    },
     { permission: 'knowledge-bank:delete', method: 'DELETE', path: `/knowledge-bank/categories/${UNKNOWN}` },
     { permission: 'knowledge-bank:read', method: 'GET', path: '/knowledge-bank/articles' },
-    { permission: 'knowledge-bank:write', method: 'POST', path: '/knowledge-bank/articles', body: { categoryId: ids.categoryId, titleEn: 'Matrix' } },
+    {
+      permission: 'knowledge-bank:write',
+      method: 'POST',
+      path: '/knowledge-bank/articles',
+      body: { categoryId: ids.categoryId, titleEn: 'Matrix' },
+    },
     { permission: 'knowledge-bank:read', method: 'GET', path: `/knowledge-bank/articles/${ids.articleId}` },
     { permission: 'knowledge-bank:write', method: 'PATCH', path: `/knowledge-bank/articles/${ids.articleId}`, body: { tags: ['m'] } },
-    { permission: 'knowledge-bank:write', method: 'PUT', path: `/knowledge-bank/articles/${ids.articleId}/draft`, body: { titleEn: 'Access article', blocks: [para('x')] }, headers: { 'If-Match': '*' } },
+    {
+      permission: 'knowledge-bank:write',
+      method: 'PUT',
+      path: `/knowledge-bank/articles/${ids.articleId}/draft`,
+      body: { titleEn: 'Access article', blocks: [para('x')] },
+      headers: { 'If-Match': '*' },
+    },
     { permission: 'knowledge-bank:write', method: 'POST', path: `/knowledge-bank/articles/${ids.articleId}/publish` },
     { permission: 'knowledge-bank:write', method: 'POST', path: `/knowledge-bank/articles/${UNKNOWN}/unpublish` },
     { permission: 'knowledge-bank:delete', method: 'DELETE', path: `/knowledge-bank/articles/${UNKNOWN}` },
@@ -134,7 +150,9 @@ describe('concurrency', () => {
 
   it('publishes once when two publishes race on one version', async () => {
     const article = await createArticle(ws.writer, { categoryId, titleEn: 'Raced', blocks: [para('r')] });
-    const results = await Promise.all([1, 2].map(() => ws.writer.post(`/knowledge-bank/articles/${article.id}/publish`, { headers: { 'If-Match': '"1"' } })));
+    const results = await Promise.all(
+      [1, 2].map(() => ws.writer.post(`/knowledge-bank/articles/${article.id}/publish`, { headers: { 'If-Match': '"1"' } })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     expect((await ws.writer.get(`/knowledge-bank/articles/${article.id}/revisions`)).body.pagination.total).toBe(1);
   });

@@ -1,9 +1,9 @@
 /** Knowledge-bank categories over HTTP: CRUD, the tree rules, slugs, emptiness, concurrency and cost. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../lib/data/keys.ts';
+import { keys } from '../../lib/platform/data/keys.ts';
 import { adminStore, dynamoDbCalls, expectErrorEnvelope, sandbox } from '../support/fixtures.ts';
-import { createArticle, createCategory, insideOneRateLimitWindow, kbWorkspace, type KbWorkspace } from '../support/knowledge-bank.ts';
+import { createArticle, createCategory, insideOneRateLimitWindow, type KbWorkspace, kbWorkspace } from '../support/knowledge-bank.ts';
 
 let ws: KbWorkspace;
 let other: KbWorkspace;
@@ -83,7 +83,11 @@ describe('POST /knowledge-bank/categories', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     const list = await ws.writer.get('/knowledge-bank/categories');
     expect(list.body.categories.filter((c: { nameEn: string }) => c.nameEn === 'Once')).toHaveLength(1);
-    expectErrorEnvelope(await ws.writer.post('/knowledge-bank/categories', { body: { nameEn: 'Twice' }, headers }), 409, 'idempotency_key_reused');
+    expectErrorEnvelope(
+      await ws.writer.post('/knowledge-bank/categories', { body: { nameEn: 'Twice' }, headers }),
+      409,
+      'idempotency_key_reused',
+    );
   });
 });
 
@@ -124,7 +128,11 @@ describe('category tree', () => {
     expectErrorEnvelope(await tree.writer.patch(`/knowledge-bank/categories/${a.id}`, { body: { parentId: c.id } }), 400, 'category_cycle');
     expectErrorEnvelope(await tree.writer.patch(`/knowledge-bank/categories/${a.id}`, { body: { parentId: a.id } }), 400, 'category_cycle');
     // B carries C: under E that would be D > E > B > C.
-    expectErrorEnvelope(await tree.writer.patch(`/knowledge-bank/categories/${b.id}`, { body: { parentId: e.id } }), 400, 'category_too_deep');
+    expectErrorEnvelope(
+      await tree.writer.patch(`/knowledge-bank/categories/${b.id}`, { body: { parentId: e.id } }),
+      400,
+      'category_too_deep',
+    );
     const moved = await tree.writer.patch(`/knowledge-bank/categories/${b.id}`, { body: { parentId: d.id, position: 5 } });
     expect(moved.status).toBe(200);
     expect(moved.body.category).toMatchObject({ parentId: d.id, depth: 2, position: 5, version: 2 });
@@ -171,7 +179,11 @@ describe('GET, PATCH and DELETE /knowledge-bank/categories/{categoryId}', () => 
 
   it('refuses clearing both names', async () => {
     const category = await createCategory(ws.writer, { nameEn: 'Named' });
-    expectErrorEnvelope(await ws.writer.patch(`/knowledge-bank/categories/${category.id}`, { body: { nameEn: null } }), 400, 'invalid_body');
+    expectErrorEnvelope(
+      await ws.writer.patch(`/knowledge-bank/categories/${category.id}`, { body: { nameEn: null } }),
+      400,
+      'invalid_body',
+    );
   });
 
   it('refuses to delete a category holding an article, then deletes it once empty', async () => {

@@ -34,7 +34,10 @@ describe('knowledge-bank link extraction', () => {
       id: 'p',
       type: 'paragraph',
       text: {
-        en: [{ text: 'a', link: { articleId: articleA } }, { text: 'b', link: { articleId: articleA } }],
+        en: [
+          { text: 'a', link: { articleId: articleA } },
+          { text: 'b', link: { articleId: articleA } },
+        ],
         ar: [{ text: 'ا', link: { articleId: articleA } }],
       },
     };
@@ -64,7 +67,12 @@ describe('knowledge-bank link extraction', () => {
       { kind: 'article', id: articleA },
       { kind: 'category', id: category },
     ]);
-    expect(targetChanges(targets, [{ kind: 'article', id: articleB }, { kind: 'category', id: category }])).toEqual({
+    expect(
+      targetChanges(targets, [
+        { kind: 'article', id: articleB },
+        { kind: 'category', id: category },
+      ]),
+    ).toEqual({
       added: [{ kind: 'article', id: articleB }],
       removed: [{ kind: 'article', id: articleA }],
     });
