@@ -638,10 +638,12 @@ export async function updateArticle(
   id: string,
   patch: ArticlePatch,
   precondition: VersionPrecondition,
-): Promise<ArticleItem> {
-  const current = await getArticleItem(slug, id);
-  if (!current) throw articleNotFound();
-  if (!meetsPrecondition(precondition, current.version)) throw new VersionConflictError(current.version);
+): Promise<{ item: ArticleItem; content: StoredContent }> {
+  // The draft is read with the metadata (one BatchGet) because the response shows it.
+  const found = await getMany([keys.kbArticle(slug, id), keys.kbDraft(slug, id)]);
+  const current = requireMeta(found, slug, id, precondition);
+  const draft = found.get(keys.kbDraft(slug, id).sk);
+  if (!draft) throw articleNotFound();
   const next: ArticleItem = {
     ...current,
     ...(patch.categoryId !== undefined ? { categoryId: patch.categoryId } : {}),
@@ -685,7 +687,7 @@ export async function updateArticle(
     if (failed.includes(categoryIndex)) throw new BadRequestError('category_not_found', 'categoryId names no category in this workspace');
     throw error;
   }
-  return next;
+  return { item: next, content: contentOf(draft) };
 }
 
 // ---------------------------------------------------------------- articles: draft, publish, restore
@@ -864,8 +866,13 @@ export async function publishArticle(
   return { item: next, content };
 }
 
-export async function unpublishArticle(slug: string, id: string, precondition: VersionPrecondition): Promise<ArticleItem> {
-  const found = await getMany([keys.kbArticle(slug, id), keys.kbLinks(slug, id, 'LIVE')]);
+export async function unpublishArticle(
+  slug: string,
+  id: string,
+  precondition: VersionPrecondition,
+): Promise<{ item: ArticleItem; content: StoredContent }> {
+  // The draft is read too, because the response shows it.
+  const found = await getMany([keys.kbArticle(slug, id), keys.kbLinks(slug, id, 'LIVE'), keys.kbDraft(slug, id)]);
   const meta = requireMeta(found, slug, id, precondition);
   if (meta.status !== 'published') throw new ConflictError('not_published', 'The article is not published');
   const now = new Date().toISOString();
@@ -889,7 +896,9 @@ export async function unpublishArticle(slug: string, id: string, precondition: V
     if (failedAt(error)?.includes(0)) throw metaFailure(error);
     throw error;
   }
-  return next;
+  const draft = found.get(keys.kbDraft(slug, id).sk);
+  if (!draft) throw articleNotFound();
+  return { item: next, content: contentOf(draft) };
 }
 
 // ---------------------------------------------------------------- articles: delete

@@ -193,5 +193,14 @@ describe('DynamoDB round trips', () => {
     expect(dynamoDbCalls(revisions)).toBe(2 + 2); // metadata + the page's range
     const revision = await api.get(`/knowledge-bank/articles/${article.id}/revisions/1`);
     expect(dynamoDbCalls(revision)).toBe(2 + 1);
+    const patched = await api.patch(`/knowledge-bank/articles/${article.id}`, { body: { tags: ['counted'] } });
+    expect(dynamoDbCalls(patched)).toBe(2 + 2); // BatchGet + transaction
+    const restored = await api.post(`/knowledge-bank/articles/${article.id}/revisions/1/restore`);
+    expect(dynamoDbCalls(restored)).toBe(2 + 2);
+    const unpublished = await api.post(`/knowledge-bank/articles/${article.id}/unpublish`);
+    expect(dynamoDbCalls(unpublished)).toBe(2 + 2);
+    const category = await api.post('/knowledge-bank/categories', { body: { nameEn: 'Counted too' } });
+    expect(dynamoDbCalls(category)).toBe(2 + 2); // the tree + transaction
+    for (const res of [patched, restored, unpublished, category]) expect(res.status).toBeLessThan(300);
   });
 });
