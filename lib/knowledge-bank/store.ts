@@ -38,14 +38,7 @@ import { assignBlockIds } from './block-ids.ts';
 import type { BlockInput, Language } from './blocks.ts';
 import { checkPlacement, flattenTree } from './category-tree.ts';
 import { encodeContent, MAX_CONTENT_BYTES } from './content-codec.ts';
-import {
-  type ExtractedLink,
-  extractLinks,
-  type InternalTarget,
-  internalTargets,
-  MAX_INTERNAL_LINK_TARGETS,
-  targetChanges,
-} from './links.ts';
+import { type ExtractedLink, extractLinks, type InternalTarget, internalTargets, linkLimitProblem, targetChanges } from './links.ts';
 import { checkPublishable, type LinkTargetState } from './publish.ts';
 import {
   type ArticleItem,
@@ -414,11 +407,8 @@ function prepareContent(
   const translatable: TranslatableContent = { ...header, blocks: assigned.blocks };
   const links = extractLinks(assigned.blocks);
   const targets = internalTargets(links);
-  if (targets.length > MAX_INTERNAL_LINK_TARGETS)
-    throw new BadRequestError(
-      'too_many_links',
-      `An article links to at most ${MAX_INTERNAL_LINK_TARGETS} distinct articles and categories; this one links to ${targets.length}`,
-    );
+  const linkProblem = linkLimitProblem(links);
+  if (linkProblem) throw new BadRequestError('too_many_links', linkProblem);
   const hashes = nextTranslationHashes(previous ? { content: previous, hashes: previous.hashes } : undefined, translatable, source);
   const content: StoredContent = { ...translatable, hashes };
   const encoded = encodeContent(content);
