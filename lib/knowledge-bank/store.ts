@@ -295,15 +295,22 @@ export async function updateCategory(slug: string, id: string, patch: CategoryPa
   }
   next.version = current.version + 1;
   next.updatedAt = new Date().toISOString();
-  // The whole item is rewritten, conditional on the version read: counts changed meanwhile
-  // (an article created in it) fail the condition rather than being overwritten.
+  // Only the fields a PATCH owns are set (from an allow-list); the counters (articleCount,
+  // childCount), which other transactions ADD to without a version bump, are left alone.
+  const owned = ['parentId', 'slug', ...CATEGORY_FIELDS, 'version', 'updatedAt'] as const;
   writes.unshift({
-    Put: {
+    Update: {
       TableName: tableName,
-      Item: { ...keys.kbCategory(slug, id), entity: KB_ENTITY.category, ...next },
-      ConditionExpression: '#version = :version',
-      ExpressionAttributeNames: { '#version': 'version' },
-      ExpressionAttributeValues: { ':version': current.version },
+      Key: keys.kbCategory(slug, id),
+      UpdateExpression: `SET ${owned.map((field) => `#${field} = :${field}`).join(', ')}`,
+      ConditionExpression: '#version = :readVersion',
+      ExpressionAttributeNames: Object.fromEntries(owned.map((field) => [`#${field}`, field])),
+      ExpressionAttributeValues: {
+        ...Object.fromEntries(owned.map((field) => [`:${field}`, next[field]])),
+        ':readVersion': current.version,
+      },
+      // The item as it is now tells a delete (404) from a concurrent change (409) without a read.
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   });
   try {
@@ -315,12 +322,11 @@ export async function updateCategory(slug: string, id: string, patch: CategoryPa
       const version = cancelledItem(error, 0)?.version?.N;
       if (version === undefined) throw categoryNotFound();
       // Changed by someone else since the read: with If-Match that is a conflict; without, the
-      // counts moved under us (an article was added), which the client can simply retry.
+      // tree this move or slug was checked against may be stale, so the client retries.
       if (precondition && !precondition.anyVersion) throw new VersionConflictError(Number(version));
       throw treeChanged();
     }
-    if (patch.slug !== undefined && writes.some((w, i) => failed.includes(i) && w.Put?.Item?.entity === KB_ENTITY.categorySlug))
-      throw slugTaken('category');
+    if (writes.some((w, i) => failed.includes(i) && w.Put?.Item?.entity === KB_ENTITY.categorySlug)) throw slugTaken('category');
     throw treeChanged();
   }
   const after = categories.map((c) => (c.id === id ? next : c));

@@ -228,6 +228,22 @@ describe('concurrent category writes', () => {
     expect([a?.status, b?.status].sort()).toEqual([200, 409]);
   });
 
+  it('keeps articleCount exact while the category is renamed during article creates', async () => {
+    const category = await createCategory(ws.writer, { nameEn: 'Busy' });
+    const results = await Promise.all([
+      ...Array.from({ length: 6 }, (_, i) =>
+        ws.writer.post('/knowledge-bank/articles', { body: { categoryId: category.id, titleEn: `Busy ${i}` } }),
+      ),
+      ...Array.from({ length: 3 }, (_, i) =>
+        ws.writer.patch(`/knowledge-bank/categories/${category.id}`, { body: { nameEn: `Busy ${i}` } }),
+      ),
+    ]);
+    const createdArticles = results.slice(0, 6).filter((r) => r.status === 201).length;
+    expect(createdArticles).toBe(6);
+    const after = await ws.writer.get(`/knowledge-bank/categories/${category.id}`);
+    expect(after.body.category.articleCount).toBe(6);
+  });
+
   it('gives each of many concurrent creates under one parent its own slug', async () => {
     const parent = await createCategory(ws.writer, { nameEn: 'Parent of many' });
     const results = await Promise.all(
