@@ -1,15 +1,16 @@
 /**
  * Access patterns of the knowledge bank. Every key is built by `keys.kb*` under the workspace's
  * partition, so another workspace's id is simply not found. Round trips per operation (the README
- * section says why where it is more than one):
- *   categories  list: 1 Query. get: 1 GetItem. create, patch, delete: read the tree (1 Query of
- *               categories and their slug claims), then 1 transaction conditional on what was read.
- *   articles    get: 1 BatchGet (metadata + content). list, translations: Query the metadata items.
- *               create: (generated slug: 1 Query of slug claims) + 1 transaction.
- *               draft, restore: 1 BatchGet (metadata, draft, its links) + 1 transaction.
+ * section "Costs and limits" says why where there is more than one):
+ *   categories  list, get: 1 Query of the tree. create, patch, delete: that Query (categories and
+ *               their slug claims), then 1 transaction conditional on the versions read.
+ *   articles    get, revision: 1 BatchGet (metadata + content). list, translations: 1 Query of
+ *               the metadata items. create: 1 transaction (+ 1 Query of taken slugs when generated).
+ *               patch, draft, restore, unpublish: 1 BatchGet + 1 transaction.
  *               publish: 1 BatchGet + 1 BatchGet of the linked articles and categories + 1 transaction.
+ *               delete: BatchGet + Query of backlinks, 1 transaction, then the content in batches.
  * Links and backlinks are items written in the same transaction as the content that implies them,
- * so they never disagree with it and backlinks are one Query.
+ * so they never disagree with it, and backlinks are one Query.
  */
 
 import { createHash, randomUUID } from 'node:crypto';
@@ -78,7 +79,7 @@ async function transact(items: TransactItems): Promise<void> {
   await retryTransactionConflicts(() => dynamo.send(new TransactWriteCommand({ TransactItems: items })));
 }
 
-/** The reason code of item `index` of a cancelled transaction, or null when it was not cancelled. */
+/** The indexes of the items whose condition failed in a cancelled transaction; null when it was not cancelled. */
 function failedAt(error: unknown): number[] | null {
   const reasons = transactionCancellationReasons(error);
   if (!reasons) return null;
