@@ -242,6 +242,14 @@ describe('draft beside live', () => {
     expect((await saveDraft(ws.writer, article.id, { titleEn: 'x' }, '"1"')).status).toBe(200);
   });
 
+  it('refuses a draft over the size cap with 413, keeping the draft as it was', async () => {
+    const article = await createArticle(ws.writer, { categoryId, titleEn: 'Stays small', blocks: [para('small', undefined, 's')] });
+    const big = Array.from({ length: 36 }, () => para(undefined, 'ع'.repeat(15_000)));
+    expectErrorEnvelope(await saveDraft(ws.writer, article.id, { titleEn: 'Stays small', blocks: big }, '"1"'), 413, 'content_too_large');
+    const after = await ws.writer.get(`/knowledge-bank/articles/${article.id}`);
+    expect(after.body.article).toMatchObject({ version: 1, blocks: [{ id: 's' }] });
+  });
+
   it('keeps block ids sent back, gives new blocks new ids, and clears what the PUT leaves out', async () => {
     const article = await createArticle(ws.writer, {
       categoryId,
@@ -344,6 +352,8 @@ describe('revisions and restore', () => {
     const history = await ws.writer.get(`/knowledge-bank/articles/${article.id}/revisions`);
     expect(history.body.revisions.map((r: { titleEn: string }) => r.titleEn)).toEqual(['Shipping', 'Shipping times', 'Shipping']);
     expectErrorEnvelope(await ws.writer.post(`/knowledge-bank/articles/${article.id}/revisions/9/restore`), 404, 'not_found');
+    const stale = await ws.writer.post(`/knowledge-bank/articles/${article.id}/revisions/1/restore`, { headers: { 'If-Match': '"1"' } });
+    expectErrorEnvelope(stale, 409, 'version_conflict');
   });
 
   it('restoring the live revision leaves no unpublished changes', async () => {
@@ -390,6 +400,12 @@ describe('PATCH /knowledge-bank/articles/{articleId}', () => {
       await ws.writer.patch(`/knowledge-bank/articles/${article.id}`, { body: { titleEn: 'not here' } }),
       400,
       'invalid_body',
+    );
+    const neighbour = await createArticle(ws.writer, { categoryId, titleEn: 'Neighbour' });
+    expectErrorEnvelope(
+      await ws.writer.patch(`/knowledge-bank/articles/${neighbour.id}`, { body: { slug: 'moved-article' } }),
+      409,
+      'slug_taken',
     );
   });
 });
