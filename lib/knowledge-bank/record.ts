@@ -8,7 +8,13 @@ import { decodeContent } from './content-codec.ts';
 import type { ExtractedLink } from './links.ts';
 import type { LinkTargetState } from './publish.ts';
 import type { Article, ArticleSummary, Backlink, Category, Link, Revision, RevisionSummary } from './schemas.ts';
-import { type ArticleTranslations, blockTranslations, type TranslatableContent, type TranslationHashes } from './translation.ts';
+import {
+  type ArticleTranslations,
+  articleTranslations,
+  blockTranslations,
+  type TranslatableContent,
+  type TranslationHashes,
+} from './translation.ts';
 
 export const KB_ENTITY = {
   category: 'KbCategory',
@@ -135,6 +141,8 @@ export function toArticle(item: ArticleItem, content: StoredContent, view: 'draf
   return {
     ...toArticleSummary(item, view),
     ...headerOf(content),
+    // Of the content shown: the live revision's statuses in the live view, the draft's otherwise.
+    translations: articleTranslations(content, content.hashes, item.sourceLanguage),
     view,
     blocks: outputBlocks(content, item.sourceLanguage),
   };

@@ -107,6 +107,9 @@ describe('POST /knowledge-bank/articles', () => {
       body: { categoryId: '00000000-0000-4000-8000-000000000000', titleEn: 'Lost' },
     });
     expectErrorEnvelope(res, 400, 'category_not_found');
+    // Nothing of it is left behind: no slug claim, no metadata.
+    expect(await itemsOf('KBARTSLUG#lost')).toEqual([]);
+    expect((await ws.writer.get('/knowledge-bank/articles')).body.articles.map((a: { slug: string }) => a.slug)).not.toContain('lost');
   });
 
   it.each([

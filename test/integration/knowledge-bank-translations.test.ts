@@ -58,6 +58,7 @@ describe('translation status', () => {
     await saveDraft(ws.writer, article.id, { titleEn: 'Live statuses', titleAr: 'حالات', blocks: [para('One, edited', 'واحد', 'x')] });
     const live = await ws.reader.get(`/knowledge-bank/articles/${article.id}`);
     expect(statuses(live.body.article)).toEqual({ x: 'complete' });
+    expect(live.body.article.translations).toEqual({ en: 'complete', ar: 'complete' });
     expect(statuses((await ws.writer.get(`/knowledge-bank/articles/${article.id}`)).body.article)).toEqual({ x: 'outdated' });
   });
 });
