@@ -7,6 +7,7 @@ import { createWorkspace } from '../lib/admin/workspaces.ts';
 import { PERMISSIONS } from '../lib/platform/permissions.ts';
 import type { Sandbox } from '../local/sandbox.ts';
 import { journeyScenarios } from './journeys.ts';
+import { knowledgeBankScenarios } from './knowledge-bank.ts';
 
 interface BenchContext {
   api: string;
@@ -107,4 +108,5 @@ export const scenarios: Scenario[] = [
   ...journeyScenarios,
   { name: 'GET /openapi.json', setup: benchWorkspace, request: (c) => fetch(`${c.api}/openapi.json`) },
   { name: 'unknown route (404)', setup: benchWorkspace, request: (c) => send(c, 'GET', '/nope') },
+  ...knowledgeBankScenarios,
 ];

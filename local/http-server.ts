@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { API_PREFIX, NOT_FOUND_HANDLER, type RouteDefinition, routes } from '../lib/manifest.ts';
-import { DEFAULT_TIMEOUT_SECONDS, tableActionsOf } from '../lib/platform/route.ts';
+import { authenticationActionsOf, DEFAULT_TIMEOUT_SECONDS } from '../lib/platform/route.ts';
 import { type InvocationStats, invocationStats } from './instrumentation.ts';
 import { FunctionTimeoutError, invokeWithTimeout, loadHandler } from './lambda-runtime.ts';
 
@@ -168,7 +168,8 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
         dynamodbCalls: 0,
         dynamodbCommands: [],
         // The not-found function touches no table.
-        allowedDynamoDbActions: found ? tableActionsOf(found.route) : [],
+        allowedDynamoDbActions: found?.route.table ?? [],
+        authenticationActions: found ? authenticationActionsOf(found.route) : [],
       };
       const timeoutSeconds = found?.route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
       const result = await invocationStats.run(stats, () =>

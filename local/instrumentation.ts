@@ -12,6 +12,22 @@ export interface InvocationStats {
   dynamodbCommands: string[];
   /** The DynamoDB actions the function may send (its route's or consumer's `table`); undefined: any. */
   allowedDynamoDbActions?: readonly string[];
+  /**
+   * What authentication may send besides (GetItem of the workspace, UpdateItem of the key or of a
+   * failed-attempt counter), allowed only on those items: in AWS the UpdateItem grant is limited to
+   * the rate-limit attributes, so a handler's own UpdateItem must still be declared.
+   */
+  authenticationActions?: readonly string[];
+}
+
+/** Whether a call is authentication's own: the workspace read, or the key's or a source's counter. */
+function isAuthenticationCall(action: string, key: { sk?: unknown } | undefined): boolean {
+  // Document-client calls carry plain values, low-level ones attribute values ({S: …}).
+  const raw = key?.sk as string | { S?: string } | undefined;
+  const sk = typeof raw === 'string' ? raw : (raw?.S ?? '');
+  if (action === 'GetItem') return sk === 'WORKSPACE';
+  if (action === 'UpdateItem') return sk.startsWith('KEY#') || sk === 'AUTHFAIL';
+  return false;
 }
 
 /** The IAM action each part of a transaction needs (there is no TransactWriteItems permission). */
@@ -55,8 +71,11 @@ export function countDynamoDbCalls(client: InstrumentableClient): void {
       stats.dynamodbCommands.push(context.commandName ?? 'unknown');
       const allowed = stats.allowedDynamoDbActions;
       if (allowed) {
-        const input = (args as { input?: { TransactItems?: Record<string, unknown>[] } }).input;
-        const denied = actionsOf(context.commandName ?? 'unknown', input).find((action) => !allowed.includes(action));
+        const input = (args as { input?: { TransactItems?: Record<string, unknown>[]; Key?: { sk?: unknown } } }).input;
+        const denied = actionsOf(context.commandName ?? 'unknown', input).find(
+          (action) =>
+            !allowed.includes(action) && !(stats.authenticationActions?.includes(action) && isAuthenticationCall(action, input?.Key)),
+        );
         if (denied) throw new SandboxAccessDenied(denied, allowed);
       }
     }

@@ -22,6 +22,9 @@ export const PERMISSIONS = [
   'sops:approve',
   'webhooks:read',
   'webhooks:write',
+  'knowledge-bank:read',
+  'knowledge-bank:write',
+  'knowledge-bank:delete',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

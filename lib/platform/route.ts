@@ -37,9 +37,9 @@ export type TableAction =
  */
 const AUTHENTICATION_TABLE_ACTIONS: readonly TableAction[] = ['GetItem', 'UpdateItem'];
 
-/** Every DynamoDB action a route's function may send: what the sandbox allows, as IAM does in AWS. */
-export function tableActionsOf(route: Pick<RouteDefinition, 'auth' | 'table'>): TableAction[] {
-  return [...new Set([...(route.table ?? []), ...(route.auth === 'none' ? [] : AUTHENTICATION_TABLE_ACTIONS)])];
+/** What authentication itself sends for a route, on the workspace and key items only (the sandbox checks both). */
+export function authenticationActionsOf(route: Pick<RouteDefinition, 'auth'>): readonly TableAction[] {
+  return route.auth === 'none' ? [] : AUTHENTICATION_TABLE_ACTIONS;
 }
 
 export interface RouteDefinition {

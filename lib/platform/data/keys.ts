@@ -92,4 +92,42 @@ export const keys = {
   journeyListing: (slug: string, id: string) => ({ gsi1pk: `WS#${slug}#JOURNEYS`, gsi1sk: `J#${id}` }),
   journeyCounterListing: (slug: string) => ({ gsi1pk: `WS#${slug}#JOURNEYS`, gsi1sk: 'J$COUNT' }),
   journeyListingPk: (slug: string) => `WS#${slug}#JOURNEYS`,
+
+  // Knowledge bank (issue 12). Every sort key starts with `KB`, and each kind has its own prefix so
+  // one begins_with Query lists exactly one kind (search and link checking, issue 13, read
+  // `KBART#` and `KBLINKS#`). Article and category ids are UUIDs ([0-9a-f-], all above '#').
+  //   KBCAT#<id>                      a category (the whole tree is one Query of this prefix)
+  //   KBCATSLUG#<slug>                claims a category slug (conditional put: unique per workspace)
+  //   KBART#<id>                      an article's metadata: small, so lists are one Query
+  //   KBARTSLUG#<slug>                claims an article slug
+  //   KBDOC#<id>#DRAFT|LIVE|REV#<n>   compressed content: the draft, a copy of the live revision, each revision
+  //   KBLINKS#<id>#DRAFT|LIVE         the outgoing links of the draft and of the live revision
+  //   KBBACK#<target>#DRAFT|LIVE#<source>  one per article linking to <target> (an article or a category)
+  kbCategory: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `KBCAT#${id}` }),
+  kbCategoryPrefix: 'KBCAT#',
+  kbCategorySlug: (slug: string, categorySlug: string) => ({ pk: workspacePk(slug), sk: `KBCATSLUG#${categorySlug}` }),
+  kbCategorySlugPrefix: 'KBCATSLUG#',
+  /** Categories and their slug claims, adjacent: the tree and the taken slugs in one Query. */
+  kbCategoryTreeRange: { from: 'KBCAT#', to: 'KBCATSLUG$' },
+  kbArticle: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `KBART#${id}` }),
+  kbArticlePrefix: 'KBART#',
+  kbArticleSlug: (slug: string, articleSlug: string) => ({ pk: workspacePk(slug), sk: `KBARTSLUG#${articleSlug}` }),
+  kbArticleSlugPrefix: 'KBARTSLUG#',
+  kbDraft: (slug: string, articleId: string) => ({ pk: workspacePk(slug), sk: `KBDOC#${articleId}#DRAFT` }),
+  kbLive: (slug: string, articleId: string) => ({ pk: workspacePk(slug), sk: `KBDOC#${articleId}#LIVE` }),
+  /** Zero-padded so revisions sort by number. */
+  kbRevision: (slug: string, articleId: string, revision: number) => ({
+    pk: workspacePk(slug),
+    sk: `KBDOC#${articleId}#REV#${String(revision).padStart(9, '0')}`,
+  }),
+  kbRevisionPrefix: (articleId: string) => `KBDOC#${articleId}#REV#`,
+  kbDocumentPrefix: (articleId: string) => `KBDOC#${articleId}#`,
+  kbLinks: (slug: string, articleId: string, view: 'DRAFT' | 'LIVE') => ({ pk: workspacePk(slug), sk: `KBLINKS#${articleId}#${view}` }),
+  /** Every article's outgoing links (the link checker of issue 13 reads this prefix). */
+  kbLinksPrefix: 'KBLINKS#',
+  kbBacklink: (slug: string, targetId: string, view: 'DRAFT' | 'LIVE', sourceId: string) => ({
+    pk: workspacePk(slug),
+    sk: `KBBACK#${targetId}#${view}#${sourceId}`,
+  }),
+  kbBacklinkPrefix: (targetId: string) => `KBBACK#${targetId}#`,
 } as const;

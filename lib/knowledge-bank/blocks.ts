@@ -1,0 +1,218 @@
+/**
+ * The article body: typed blocks of bilingual rich text. Links are structured (`{href}`,
+ * `{articleId}`, `{categoryId}`, `{record}`), never HTML, so link extraction, backlinks and link
+ * checking read them exactly instead of parsing markup.
+ */
+import * as z from 'zod/mini';
+
+const BLOCK_LIMITS = {
+  blocks: 500,
+  spansPerText: 500,
+  spanText: 20_000,
+  listItems: 500,
+  tableRows: 200,
+  tableCells: 30,
+  code: 100_000,
+  codeLanguage: 50,
+  url: 2048,
+  alt: 1000,
+  anchor: 200,
+  blockId: 64,
+} as const;
+
+/** Characters as JSON Schema counts them (code points), so an Arabic letter or an emoji is one. */
+function characterCount(value: string): number {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+}
+
+function text(max: number) {
+  return z
+    .string()
+    .check(
+      z.refine(
+        (value) => value.length <= max || (value.length <= 2 * max && characterCount(value) <= max),
+        `must be at most ${max} characters`,
+      ),
+    )
+    .register(z.globalRegistry, { maxLength: max });
+}
+
+const httpsUrl = z
+  .url({ protocol: /^https$/ })
+  .check(z.maxLength(BLOCK_LIMITS.url))
+  .register(z.globalRegistry, { format: 'uri', description: 'An https URL' });
+
+/** Client-chosen ids are allowed (so a client can keep its own), within a safe alphabet. */
+/** A new schema each call, so each use carries its own OpenAPI description. */
+export const blockIdSchema = (description: string) =>
+  z
+    .string()
+    .check(z.minLength(1), z.maxLength(BLOCK_LIMITS.blockId), z.regex(/^[A-Za-z0-9_-]+$/, 'must use A-Z a-z 0-9 _ -'))
+    .register(z.globalRegistry, { description });
+
+const RECORD_KINDS = ['idea', 'sop', 'survey', 'journey'] as const;
+
+const spanLink = z.union([
+  z.strictObject({
+    href: z
+      .url({ protocol: /^(https?|mailto)$/ })
+      .check(z.maxLength(BLOCK_LIMITS.url))
+      .register(z.globalRegistry, { description: 'External link: http, https or mailto' }),
+  }),
+  z.strictObject({
+    articleId: z.uuid(),
+    anchor: z.optional(blockIdSchema('A block id in the target article')),
+  }),
+  z.strictObject({ categoryId: z.uuid() }),
+  z.strictObject({
+    record: z.strictObject({ kind: z.enum(RECORD_KINDS), id: text(200).check(z.minLength(1)) }),
+  }),
+]);
+export type SpanLink = z.infer<typeof spanLink>;
+
+const MARKS = ['bold', 'italic', 'code'] as const;
+
+const span = z.strictObject({
+  text: text(BLOCK_LIMITS.spanText),
+  marks: z.optional(z.array(z.enum(MARKS)).check(z.maxLength(MARKS.length))),
+  link: z.optional(spanLink),
+});
+export type Span = z.infer<typeof span>;
+
+const spans = z.array(span).check(z.maxLength(BLOCK_LIMITS.spansPerText));
+
+/** Bilingual rich text: either language may be absent (not yet written or not translated). */
+const richText = z.strictObject({ en: z.optional(spans), ar: z.optional(spans) });
+export type RichText = z.infer<typeof richText>;
+
+const plainBilingual = z.strictObject({
+  en: z.optional(text(BLOCK_LIMITS.alt)),
+  ar: z.optional(text(BLOCK_LIMITS.alt)),
+});
+
+const id = z.optional(blockIdSchema("The block's id: keep it when sending the block back, so its translation status follows it"));
+
+const paragraphBlock = z
+  .strictObject({ id, type: z.literal('paragraph'), text: richText })
+  .register(z.globalRegistry, { description: 'A paragraph of bilingual rich text' });
+const headingBlock = z
+  .strictObject({
+    id,
+    type: z.literal('heading'),
+    level: z.int().check(z.minimum(2), z.maximum(4)),
+    text: richText,
+  })
+  .register(z.globalRegistry, { description: 'A section heading, level 2 to 4' });
+const calloutBlock = z
+  .strictObject({
+    id,
+    type: z.literal('callout'),
+    tone: z.enum(['info', 'warning', 'success', 'danger']),
+    text: richText,
+  })
+  .register(z.globalRegistry, { description: 'A highlighted note with a tone: info, warning, success or danger' });
+const quoteBlock = z
+  .strictObject({ id, type: z.literal('quote'), text: richText })
+  .register(z.globalRegistry, { description: 'A quotation' });
+const listBlock = z
+  .strictObject({
+    id,
+    type: z.literal('list'),
+    ordered: z.boolean(),
+    items: z.array(richText).check(z.maxLength(BLOCK_LIMITS.listItems)),
+  })
+  .register(z.globalRegistry, { description: 'A bulleted (`ordered: false`) or numbered list; each item is bilingual rich text' });
+const tableBlock = z
+  .strictObject({
+    id,
+    type: z.literal('table'),
+    rows: z.array(z.array(richText).check(z.maxLength(BLOCK_LIMITS.tableCells))).check(z.maxLength(BLOCK_LIMITS.tableRows)),
+  })
+  .register(z.globalRegistry, { description: 'A table: rows of cells, each cell bilingual rich text' });
+const faqBlock = z
+  .strictObject({ id, type: z.literal('faq'), question: richText, answer: richText })
+  .register(z.globalRegistry, { description: 'A question and its answer' });
+const imageBlock = z
+  .strictObject({
+    id,
+    type: z.literal('image'),
+    url: httpsUrl,
+    alt: z.optional(plainBilingual),
+    caption: z.optional(richText),
+  })
+  .register(z.globalRegistry, { description: 'An image by https URL, with plain-text alt text per language and a rich-text caption' });
+const codeBlock = z
+  .strictObject({
+    id,
+    type: z.literal('code'),
+    language: z.optional(text(BLOCK_LIMITS.codeLanguage)),
+    code: text(BLOCK_LIMITS.code),
+  })
+  .register(z.globalRegistry, { description: 'Code, language-neutral (not translated)' });
+const embedBlock = z
+  .strictObject({ id, type: z.literal('embed'), url: httpsUrl })
+  .register(z.globalRegistry, { description: 'Embedded content by https URL' });
+const dividerBlock = z.strictObject({ id, type: z.literal('divider') }).register(z.globalRegistry, { description: 'A horizontal divider' });
+
+export const blockInput = z.discriminatedUnion('type', [
+  paragraphBlock,
+  headingBlock,
+  calloutBlock,
+  quoteBlock,
+  listBlock,
+  tableBlock,
+  faqBlock,
+  imageBlock,
+  codeBlock,
+  embedBlock,
+  dividerBlock,
+]);
+export type BlockInput = z.infer<typeof blockInput>;
+
+export const blocksInput = z.array(blockInput).check(z.maxLength(BLOCK_LIMITS.blocks, `must hold at most ${BLOCK_LIMITS.blocks} blocks`));
+
+/** A stored block: the same shape, with its id always set. */
+export type Block = BlockInput & { id: string };
+
+export type Language = 'en' | 'ar';
+export const LANGUAGES: readonly Language[] = ['en', 'ar'];
+export const otherLanguage = (language: Language): Language => (language === 'en' ? 'ar' : 'en');
+
+/** Every rich text of a block, in document order (what translation and link extraction walk). */
+export function richTextsOf(block: BlockInput): RichText[] {
+  switch (block.type) {
+    case 'paragraph':
+    case 'heading':
+    case 'callout':
+    case 'quote':
+      return [block.text];
+    case 'list':
+      return block.items;
+    case 'table':
+      return block.rows.flat();
+    case 'faq':
+      return [block.question, block.answer];
+    case 'image':
+      return block.caption ? [block.caption] : [];
+    case 'code':
+    case 'embed':
+    case 'divider':
+      return [];
+  }
+}
+
+/**
+ * The words of one language in a block, one string per text slot (empty where that slot has none),
+ * so "the English changed" is a plain comparison. Code and URLs are language-neutral.
+ */
+export function languageTextOf(block: BlockInput, language: Language): string[] {
+  const parts = richTextsOf(block).map((rich) => (rich[language] ?? []).map((s) => s.text).join(''));
+  if (block.type === 'image') parts.push(block.alt?.[language] ?? '');
+  return parts;
+}
+
+export function hasLanguageText(block: BlockInput, language: Language): boolean {
+  return languageTextOf(block, language).some((part) => part.trim().length > 0);
+}

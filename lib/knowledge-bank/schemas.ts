@@ -1,0 +1,263 @@
+/**
+ * Schemas of the Knowledge Bank area: path parameters, write bodies, queries and the records it
+ * returns. Blocks and spans are in blocks.ts (shared with the pure rules). Lengths are characters.
+ */
+import * as z from 'zod/mini';
+import { pageQueryShape, timestamp } from '../platform/schemas.ts';
+import { blockIdSchema, blockInput, blocksInput, LANGUAGES } from './blocks.ts';
+import { SLUG_MAX, SLUG_PATTERN } from './slugs.ts';
+
+const KB_LIMITS = { name: 200, description: 2000, title: 200, summary: 1000, tags: 20, tag: 50 } as const;
+
+function characterCount(value: string): number {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+}
+
+function text(max: number) {
+  return z
+    .string()
+    .check(
+      z.refine(
+        (value) => value.length <= max || (value.length <= 2 * max && characterCount(value) <= max),
+        `must be at most ${max} characters`,
+      ),
+    )
+    .register(z.globalRegistry, { maxLength: max });
+}
+
+/** A name or title: not blank when given. */
+const words = (max: number) => text(max).check(z.refine((value) => value.trim().length > 0, 'must not be blank'));
+/** Optional text a client may clear with null (and send back as GET returned it). */
+const optional = (schema: z.ZodMiniType<string>) => z.optional(z.nullable(schema));
+
+const slug = z
+  .string()
+  .check(
+    z.minLength(1),
+    z.refine((value) => characterCount(value) <= SLUG_MAX, `must be at most ${SLUG_MAX} characters`),
+    z.regex(SLUG_PATTERN, 'must be lowercase letters (any script) and digits, in words joined by single hyphens'),
+  )
+  .register(z.globalRegistry, {
+    description: 'Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens',
+    maxLength: SLUG_MAX,
+  });
+
+const visibility = z.enum(['public', 'internal']);
+const language = z.enum(LANGUAGES as ['en', 'ar']);
+const tags = z.array(words(KB_LIMITS.tag)).check(z.maxLength(KB_LIMITS.tags, `must hold at most ${KB_LIMITS.tags} tags`));
+
+// ---------------------------------------------------------------- path parameters
+
+export const categoryIdParams = z.strictObject({ categoryId: z.uuid() });
+export const articleIdParams = z.strictObject({ articleId: z.uuid() });
+export const revisionParams = z.strictObject({
+  articleId: z.uuid(),
+  revision: z.pipe(z.string().check(z.regex(/^[1-9]\d{0,8}$/, 'must be a revision number (1, 2, …)')), z.transform(Number)),
+});
+
+// ---------------------------------------------------------------- categories
+
+const atLeastOneName = (body: { nameEn?: string | null; nameAr?: string | null }) =>
+  Boolean(body.nameEn?.trim()) || Boolean(body.nameAr?.trim());
+
+export const categoryCreate = z
+  .strictObject({
+    parentId: z.optional(z.nullable(z.uuid())),
+    nameEn: optional(words(KB_LIMITS.name)),
+    nameAr: optional(words(KB_LIMITS.name)),
+    descriptionEn: optional(text(KB_LIMITS.description)),
+    descriptionAr: optional(text(KB_LIMITS.description)),
+    slug: z.optional(slug),
+    position: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
+    visibility: z.optional(visibility),
+  })
+  .check(z.refine(atLeastOneName, { message: 'nameEn or nameAr is required', path: ['nameEn'] }));
+export type CategoryCreate = z.infer<typeof categoryCreate>;
+
+export const categoryPatch = z.strictObject({
+  parentId: z.optional(z.nullable(z.uuid())),
+  nameEn: optional(words(KB_LIMITS.name)),
+  nameAr: optional(words(KB_LIMITS.name)),
+  descriptionEn: optional(text(KB_LIMITS.description)),
+  descriptionAr: optional(text(KB_LIMITS.description)),
+  slug: z.optional(slug),
+  position: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
+  visibility: z.optional(visibility),
+});
+export type CategoryPatch = z.infer<typeof categoryPatch>;
+
+export const category = z.object({
+  id: z.uuid(),
+  parentId: z.nullable(z.uuid()),
+  depth: z.int().register(z.globalRegistry, { description: '1 for a top-level category, at most 3' }),
+  nameEn: z.nullable(z.string()),
+  nameAr: z.nullable(z.string()),
+  descriptionEn: z.nullable(z.string()),
+  descriptionAr: z.nullable(z.string()),
+  slug: z.string(),
+  position: z.int(),
+  visibility,
+  articleCount: z.int(),
+  version: z.int(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type Category = z.infer<typeof category>;
+
+// ---------------------------------------------------------------- articles
+
+const draftFields = {
+  titleEn: optional(words(KB_LIMITS.title)),
+  titleAr: optional(words(KB_LIMITS.title)),
+  summaryEn: optional(text(KB_LIMITS.summary)),
+  summaryAr: optional(text(KB_LIMITS.summary)),
+};
+
+export const articleCreate = z.strictObject({
+  categoryId: z.uuid(),
+  sourceLanguage: z.optional(language),
+  ...draftFields,
+  tags: z.optional(tags),
+  visibility: z.optional(visibility),
+  slug: z.optional(slug),
+  blocks: z.optional(blocksInput),
+});
+export type ArticleCreate = z.infer<typeof articleCreate>;
+
+export const articlePatch = z.strictObject({
+  categoryId: z.optional(z.uuid()),
+  tags: z.optional(tags),
+  visibility: z.optional(visibility),
+  slug: z.optional(slug),
+});
+export type ArticlePatch = z.infer<typeof articlePatch>;
+
+export const draftWrite = z.strictObject({ ...draftFields, blocks: z.optional(blocksInput) });
+export type DraftWrite = z.infer<typeof draftWrite>;
+
+const blockTranslation = z.enum(['complete', 'missing', 'outdated']);
+const languageStatus = z.enum(['complete', 'partial', 'outdated', 'missing']);
+const translations = z.object({ en: languageStatus, ar: languageStatus });
+
+/** A returned block: as sent, plus its id and the status of its translation. */
+const blockOutput = z.intersection(
+  blockInput,
+  z.object({
+    id: blockIdSchema("The block's id"),
+    translation: blockTranslation.register(z.globalRegistry, {
+      description: "This block in the language that is not the article's source: complete, missing or outdated",
+    }),
+  }),
+);
+
+const articleStatus = z.enum(['draft', 'published', 'unpublished']);
+
+const articleMetadataShape = {
+  id: z.uuid(),
+  categoryId: z.uuid(),
+  slug: z.string(),
+  sourceLanguage: language,
+  status: articleStatus,
+  visibility,
+  tags: z.array(z.string()),
+  titleEn: z.nullable(z.string()),
+  titleAr: z.nullable(z.string()),
+  summaryEn: z.nullable(z.string()),
+  summaryAr: z.nullable(z.string()),
+  liveRevision: z.nullable(z.int()).register(z.globalRegistry, { description: 'The revision readers see; null when not live' }),
+  draftRevision: z.int().register(z.globalRegistry, {
+    description: 'The revision the draft becomes when published; equals the latest revision while it has no unpublished changes',
+  }),
+  hasUnpublishedChanges: z.boolean(),
+  translations,
+  version: z.int(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  publishedAt: z.nullable(timestamp),
+};
+
+export const articleSummary = z.object(articleMetadataShape);
+export const article = z.object({
+  ...articleMetadataShape,
+  view: z.enum(['draft', 'live']).register(z.globalRegistry, { description: 'Which content this is: the draft or the live revision' }),
+  blocks: z.array(blockOutput),
+});
+export type ArticleSummary = z.infer<typeof articleSummary>;
+export type Article = z.infer<typeof article>;
+
+export const viewQuery = z.strictObject({ view: z.optional(z.enum(['live', 'draft'])) });
+export const deleteArticleQuery = z.strictObject({
+  force: z.optional(z.enum(['true', 'false'])).register(z.globalRegistry, {
+    description: '`true` deletes even when published articles link here',
+  }),
+});
+
+export const articleListQuery = z.strictObject({
+  ...pageQueryShape,
+  categoryId: z.optional(z.uuid()),
+  status: z.optional(articleStatus),
+  tag: z.optional(text(KB_LIMITS.tag)),
+  visibility: z.optional(visibility),
+});
+
+export const translationsQuery = z.strictObject({
+  ...pageQueryShape,
+  locale: z.optional(language),
+  status: z.optional(z.enum(['missing', 'partial', 'outdated'])),
+});
+
+// ---------------------------------------------------------------- revisions, links, backlinks
+
+const revisionShape = {
+  revision: z.int(),
+  publishedAt: timestamp,
+  publishedBy: z.string().register(z.globalRegistry, { description: 'The id of the Developer key that published it' }),
+  titleEn: z.nullable(z.string()),
+  titleAr: z.nullable(z.string()),
+  summaryEn: z.nullable(z.string()),
+  summaryAr: z.nullable(z.string()),
+};
+export const revisionSummary = z.object(revisionShape);
+export const revision = z.object({ ...revisionShape, blocks: z.array(blockOutput) });
+export type RevisionSummary = z.infer<typeof revisionSummary>;
+export type Revision = z.infer<typeof revision>;
+
+export const link = z.object({
+  id: z.string(),
+  blockId: z.string(),
+  kind: z.enum(['article', 'category', 'record', 'external']),
+  target: z.string().register(z.globalRegistry, {
+    description: 'Article or category id, `<kind>:<id>` for a record, the URL of an external link',
+  }),
+  anchor: z.optional(z.string()),
+  status: z.enum(['ok', 'broken', 'unpublished', 'unchecked', 'redirected']).register(z.globalRegistry, {
+    description:
+      'Internal article and category links: checked on every read (`ok`, `broken` = gone, `unpublished`). ' +
+      'External links: `unchecked` until the link checker runs. Record links: `unchecked`.',
+  }),
+  httpStatus: z.nullable(z.int()),
+  checkedAt: z.nullable(timestamp),
+});
+export type Link = z.infer<typeof link>;
+
+export const backlink = z.object({
+  articleId: z.uuid(),
+  views: z.array(z.enum(['live', 'draft'])).register(z.globalRegistry, {
+    description: 'Where the link is: in the live revision of that article, in its draft, or both',
+  }),
+});
+export type Backlink = z.infer<typeof backlink>;
+
+export const translationItem = z.object({
+  id: z.uuid(),
+  slug: z.string(),
+  categoryId: z.uuid(),
+  sourceLanguage: language,
+  status: articleStatus,
+  titleEn: z.nullable(z.string()),
+  titleAr: z.nullable(z.string()),
+  translations,
+  updatedAt: timestamp,
+});
