@@ -233,7 +233,7 @@ export const createJourneyVersion = defineRoute({
   response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
   errors: [409],
   errorNotes: { 404: `${VERSION_404} (\`fromVersionId\` included)`, 409: `${ARCHIVED_409}; ${IDEMPOTENT_409}` },
-  table: ['BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem'],
+  table: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem'],
 });
 
 export const getJourneyVersion = defineRoute({

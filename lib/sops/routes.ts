@@ -177,5 +177,5 @@ export const sendBackSop = defineRoute({
   permissions: ['sops:approve'],
   request: { params: sopIdParams, body: sendBackBody },
   response: { status: 200, body: sopResponse },
-  table: ['PutItem', 'UpdateItem'],
+  table: ['GetItem', 'PutItem', 'UpdateItem'],
 });
