@@ -9,6 +9,11 @@ import { errorEnvelope } from './schemas.ts';
 
 type JsonSchema = Record<string, unknown>;
 
+export const API_TITLE = 'Customer Experience Portal API';
+export const API_VERSION = '1.0.0';
+/** Where the document is served (a manifest route of the Introduction area). */
+export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule',
   401: 'Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key',
@@ -144,13 +149,15 @@ function operationOf(route: RouteDefinition): JsonSchema {
 export function buildOpenApiDocument(routes: readonly RouteDefinition[]): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
-    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(route) };
+    // OpenAPI paths start with `/`: the API's root (`''` in the manifest) is `/` below the server URL.
+    const path = route.path || '/';
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(route) };
   }
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Customer Experience Portal API',
-      version: '1.0.0',
+      title: API_TITLE,
+      version: API_VERSION,
       description:
         'Workspace-bound external business API. Every call acts on one workspace (X-Service-Workspace-Host) ' +
         'and is authorised by a Developer key (Authorization: Bearer). Errors are `{ok:false, error, message}`.',

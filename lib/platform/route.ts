@@ -16,8 +16,11 @@ export type Schema = z.ZodMiniType;
 export interface RouteDefinition {
   operationId: string;
   method: HttpMethod;
-  /** Path below `/api/v1`, with `{name}` parameters as in API Gateway and OpenAPI. */
-  path: `/${string}`;
+  /**
+   * Path below `/api/v1`, with `{name}` parameters as in API Gateway and OpenAPI; `''` is `/api/v1`
+   * itself (API Gateway refuses a route ending in `/`).
+   */
+  path: '' | `/${string}`;
   /** The Lambda entry file, relative to the repository root; it exports `handler`. */
   handler: `functions/${string}.ts`;
   tag: Tag;
