@@ -62,3 +62,30 @@ describe('GET /api/v1: the index', () => {
     expect(index?.auth).toBe('none');
   });
 });
+
+describe('lists answer their whole documented offset range', () => {
+  const MAX_OFFSET = 2_147_483_647;
+  /** A concrete path for each list that takes `offset`; a new list fails the first test until it is added here. */
+  async function listPaths(): Promise<Record<string, string>> {
+    const webhook = await api.post('/webhooks', { body: { name: 'Offsets', url: 'http://127.0.0.1:9/hook', events: ['idea.submitted'] } });
+    expect(webhook.status, webhook.text).toBe(201);
+    return { listIdeas: '/ideas', listWebhookDeliveries: `/webhooks/${webhook.body.webhook.id}/deliveries` };
+  }
+
+  it('every list with offset answers offset=2147483647 (the documented maximum) with an empty page', async () => {
+    const paths = await listPaths();
+    const lists = routes.filter((r) => {
+      const query = r.request?.query as { def?: { shape?: Record<string, unknown> } } | undefined;
+      return query?.def?.shape && 'offset' in query.def.shape;
+    });
+    expect(lists.map((r) => r.operationId).sort()).toEqual(Object.keys(paths).sort());
+    for (const route of lists) {
+      for (const limit of [1, 100]) {
+        const res = await api.get(`${paths[route.operationId]}?offset=${MAX_OFFSET}&limit=${limit}`);
+        expect(res.status, `${route.operationId}: ${res.text}`).toBe(200);
+        expect(res.body.pagination).toMatchObject({ offset: MAX_OFFSET, limit, hasMore: false });
+      }
+      expectErrorEnvelope(await api.get(`${paths[route.operationId]}?offset=${MAX_OFFSET + 1}`), 400, 'invalid_query');
+    }
+  });
+});
