@@ -110,6 +110,14 @@ function operationOf(route: RouteDefinition): JsonSchema {
       headers: {
         ...(isPublic ? {} : RATE_LIMIT_HEADERS),
         ...(route.idempotent ? IDEMPOTENT_REPLAY_HEADER : {}),
+        ...(route.response.location
+          ? {
+              Location: {
+                description: `Where the created record is read: \`${API_PREFIX}${route.response.location}\``,
+                schema: { type: 'string' },
+              },
+            }
+          : {}),
         ...Object.fromEntries(
           Object.entries(route.response.headers ?? {}).map(([n, h]) => [n, { description: h.description, schema: { type: 'string' } }]),
         ),

@@ -44,6 +44,12 @@ export interface RouteDefinition {
     body: Schema;
     description?: string;
     headers?: Record<string, { description: string }>;
+    /**
+     * Where a created record is read (required with 201): a path below `/api/v1` whose `{a.b}`
+     * placeholders are filled from the response body, e.g. `/ideas/{data.id}`. The chain sends it
+     * as `Location` and the OpenAPI document lists the header, so no handler builds it by hand.
+     */
+    location?: `/${string}`;
   };
   /**
    * A creating POST that honours `Idempotency-Key` through the platform's one mechanism

@@ -18,7 +18,8 @@ describe('GET /openapi.json', () => {
   it('describes every route with its permissions, parameters and error responses', async () => {
     const { body: doc } = await call('GET', '/openapi.json');
     for (const route of routes) {
-      const op = doc.paths[route.path]?.[route.method.toLowerCase()];
+      // The API root ('' in the manifest) is `/` below the server URL.
+      const op = doc.paths[route.path || '/']?.[route.method.toLowerCase()];
       expect(op, `${route.method} ${route.path}`).toBeDefined();
       expect(op.operationId).toBe(route.operationId);
       expect(op.responses[String(route.response.status)]).toBeDefined();

@@ -29,4 +29,11 @@ describe('route manifest', () => {
       if (route.path.includes('{')) expect(route.request?.params, route.operationId).toBeDefined();
     }
   });
+
+  it('gives every 201 a Location, and makes every creating POST honour Idempotency-Key', () => {
+    for (const route of routes.filter((r) => r.response.status === 201)) {
+      expect(route.response.location, `${route.operationId} answers 201 without a Location`).toMatch(/^\/.*\{[\w.]+\}/);
+      if (route.method === 'POST') expect(route.idempotent, `${route.operationId} creates but ignores Idempotency-Key`).toBe(true);
+    }
+  });
 });
