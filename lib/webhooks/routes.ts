@@ -159,7 +159,8 @@ export const updateWebhook = defineRoute({
     params: idParams,
     body: z
       .strictObject({ name: z.optional(webhookName), url: z.optional(webhookUrl), events: z.optional(webhookEvents) })
-      .check(z.refine((body) => Object.keys(body).length > 0, 'give at least one of name, url, events')),
+      .check(z.refine((body) => Object.keys(body).length > 0, 'give at least one of name, url, events'))
+      .register(z.globalRegistry, { minProperties: 1 }),
   },
   response: { status: 200, body: webhookBody },
   errorNotes: { 400: URL_400, 404: NOT_FOUND_404 },
