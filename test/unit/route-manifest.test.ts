@@ -36,4 +36,18 @@ describe('route manifest', () => {
       if (route.method === 'POST') expect(route.idempotent, `${route.operationId} creates but ignores Idempotency-Key`).toBe(true);
     }
   });
+
+  it('the README names exactly the lists that take limit and offset', () => {
+    const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+    const line = /\*\*Paged lists\*\* \(([^)]*)\)/.exec(readme)?.[1] ?? '';
+    const named = [...line.matchAll(/`GET ([^`]+)`/g)].map((m) => m[1]).sort();
+    const paged = routes
+      .filter((r) => {
+        const shape = (r.request?.query as { def?: { shape?: Record<string, unknown> } } | undefined)?.def?.shape;
+        return r.method === 'GET' && shape !== undefined && 'offset' in shape && 'limit' in shape;
+      })
+      .map((r) => r.path)
+      .sort();
+    expect(named).toEqual(paged);
+  });
 });
