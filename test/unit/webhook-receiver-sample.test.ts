@@ -65,7 +65,8 @@ describe('npm run webhook-receiver', { timeout: 60_000 }, () => {
 
 const python = spawnSync('python3', ['--version']).status === 0;
 
-describe.runIf(python)("the README's Python verification (standard library only)", () => {
+// Each check starts python3: seconds on a busy machine.
+describe.runIf(python)("the README's Python verification (standard library only)", { timeout: 60_000 }, () => {
   const snippet = /```python\n([\s\S]*?)```/.exec(readFileSync(resolve(ROOT, 'README.md'), 'utf8'))![1]!;
 
   function verify(headers: Record<string, string>, payload = body): boolean {
