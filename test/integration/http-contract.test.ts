@@ -8,6 +8,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../lib/manifest.ts';
 import { adminStore, call, clientFor, expectErrorEnvelope, newWorkspace, sandbox, type TestWorkspace } from '../support/fixtures.ts';
+import { makeJourney } from '../support/journeys.ts';
 
 let ws: TestWorkspace;
 let api: ReturnType<typeof clientFor>;
@@ -71,7 +72,13 @@ describe('lists answer their whole documented offset range', () => {
   async function listPaths(): Promise<Record<string, string>> {
     const webhook = await api.post('/webhooks', { body: { name: 'Offsets', url: 'http://127.0.0.1:9/hook', events: ['idea.submitted'] } });
     expect(webhook.status, webhook.text).toBe(201);
-    return { listIdeas: '/ideas', listWebhookDeliveries: `/webhooks/${webhook.body.webhook.id}/deliveries` };
+    const journey = await makeJourney(api);
+    return {
+      listIdeas: '/ideas',
+      listWebhookDeliveries: `/webhooks/${webhook.body.webhook.id}/deliveries`,
+      listJourneys: '/journeys',
+      listJourneyVersions: `/journeys/${journey.journeyId}/versions`,
+    };
   }
 
   it('every list with offset answers offset=2147483647 (the documented maximum) with an empty page', async () => {
