@@ -1,12 +1,14 @@
 /**
  * The sandbox's API Gateway: turns real HTTP requests into HTTP API (payload format 2.0) events,
  * routes them by the same manifest the CDK stack deploys, runs the handler and writes its result.
- * Unmatched requests go to the same not-found function as API Gateway's `$default` route.
+ * Unmatched requests go to the same function as API Gateway's `$default` route (404, or 405 for a
+ * known path with another method).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { API_PREFIX, NOT_FOUND_HANDLER, type RouteDefinition, routes } from '../lib/manifest.ts';
+import { API_PREFIX, NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
+import { routeMatcher } from '../lib/platform/http/route-match.ts';
 import { authenticationActionsOf, DEFAULT_TIMEOUT_SECONDS } from '../lib/platform/route.ts';
 import { type InvocationStats, invocationStats } from './instrumentation.ts';
 import { FunctionTimeoutError, invokeWithTimeout, loadHandler } from './lambda-runtime.ts';
@@ -15,61 +17,7 @@ import { FunctionTimeoutError, invokeWithTimeout, loadHandler } from './lambda-r
 // Lambda's 6 MB limit on a synchronous invocation's payload bounds a body, not API Gateway's 10 MB.
 const MAX_BODY_BYTES = 6 * 1024 * 1024;
 
-interface CompiledRoute {
-  route: RouteDefinition;
-  pattern: RegExp;
-  names: string[];
-  /** Static segments score higher, so `/sops/directory` wins over `/sops/{id}` as in API Gateway. */
-  specificity: number[];
-}
-
-function compile(route: RouteDefinition): CompiledRoute {
-  const names: string[] = [];
-  const segments = route.path.split('/').slice(1);
-  const source = segments
-    .map((segment) => {
-      const param = /^\{(\w+)\}$/.exec(segment);
-      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      names.push(param[1]!);
-      return '([^/]+)';
-    })
-    .join('/');
-  return {
-    route,
-    pattern: new RegExp(`^${API_PREFIX}/${source}/?$`),
-    names,
-    specificity: segments.map((s) => (s.startsWith('{') ? 0 : 1)),
-  };
-}
-
-function moreSpecific(a: CompiledRoute, b: CompiledRoute): number {
-  for (let i = 0; i < Math.max(a.specificity.length, b.specificity.length); i++) {
-    const d = (b.specificity[i] ?? 0) - (a.specificity[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
-const compiled = routes.map(compile).sort(moreSpecific);
-
-function match(method: string, path: string): { route: RouteDefinition; params: Record<string, string> } | null {
-  for (const candidate of compiled) {
-    if (candidate.route.method !== method) continue;
-    const m = candidate.pattern.exec(path);
-    if (!m) continue;
-    const params: Record<string, string> = {};
-    candidate.names.forEach((name, i) => {
-      const raw = m[i + 1]!;
-      try {
-        params[name] = decodeURIComponent(raw);
-      } catch {
-        params[name] = raw;
-      }
-    });
-    return { route: candidate.route, params };
-  }
-  return null;
-}
+const router = routeMatcher(routes);
 
 function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   return new Promise((resolve, reject) => {
@@ -159,7 +107,7 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
       const body = await readBody(req);
       if (body === 'too-large') return gatewayError(res, 413, 'payload_too_large', 'The request body exceeds 6 MB');
       const method = (req.method ?? 'GET').toUpperCase();
-      const found = match(method, url.pathname);
+      const found = router.match(method, url.pathname);
       const routeKey = found ? `${found.route.method} ${API_PREFIX}${found.route.path}` : '$default';
       const handlerFile = found ? found.route.handler : NOT_FOUND_HANDLER;
       const event = toApiGatewayEvent(req, url, body, routeKey, found?.route.path.includes('{') ? found.params : undefined);

@@ -2,41 +2,80 @@
  * `npm start`: the sandbox with data kept under DATA_DIR. On first start it creates workspace
  * `your-workspace` and prints, once, a key holding every permission.
  */
+import { spawnSync } from 'node:child_process';
 import { createDeveloperKey } from '../lib/admin/developer-keys.ts';
 import { createWorkspace, findWorkspace, setIdeaLabels } from '../lib/admin/workspaces.ts';
 import { config } from '../lib/platform/config.ts';
 import { PERMISSIONS } from '../lib/platform/permissions.ts';
-import { startSandbox } from './sandbox.ts';
+import { type Sandbox, startSandbox } from './sandbox.ts';
 
 const WORKSPACE = 'your-workspace';
 const started = performance.now();
+
+/**
+ * `npm start` forwards only SIGINT and SIGTERM, to the shell it runs the script in, and that shell
+ * passes nothing on: a SIGTERM or SIGHUP sent to npm would leave this process (and the JVM) running.
+ * So when the shell or npm above it goes away, the sandbox stops too.
+ */
+function watchAncestors(onGone: () => void): void {
+  const parent = process.ppid;
+  const ancestors = [parent];
+  const grandparent = Number(spawnSync('ps', ['-o', 'ppid=', '-p', String(parent)], { encoding: 'utf8' }).stdout?.trim());
+  if (Number.isInteger(grandparent) && grandparent > 1) ancestors.push(grandparent);
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  };
+  setInterval(() => {
+    if (process.ppid !== parent || !ancestors.every(alive)) onGone();
+  }, 500).unref();
+}
 
 function port(name: string, fallback: number): number {
   return config.integer(name, fallback, 0);
 }
 
-const sandbox = await startSandbox({
-  port: port('PORT', 3000),
-  dynamodbPort: port('DYNAMODB_PORT', 8000),
-  sqsPort: port('SQS_PORT', 4566),
-  dataDir: process.env.DATA_DIR ?? '.data',
-  log: (line) => console.log(line),
-});
-
+let stopSandbox: (() => Promise<void>) | undefined;
 let shuttingDown = false;
-async function shutdown(signal: string) {
+async function shutdown(reason: string, exitCode: number) {
   if (shuttingDown) return;
   shuttingDown = true;
-  console.log(`\n${signal}: stopping the sandbox…`);
-  await sandbox.stop();
-  process.exit(0);
+  console.log(`\n${reason}: stopping the sandbox…`);
+  await stopSandbox?.();
+  process.exit(exitCode);
 }
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal));
+// What IDEs and process managers send (SIGTERM, SIGHUP) stops everything exactly as Ctrl-C does.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal, 0));
+watchAncestors(() => void shutdown('npm start was stopped', 0));
+
+let sandbox: Sandbox;
+try {
+  sandbox = await startSandbox({
+    port: port('PORT', 3000),
+    dynamodbPort: port('DYNAMODB_PORT', 8000),
+    sqsPort: port('SQS_PORT', 4566),
+    dataDir: process.env.DATA_DIR ?? '.data',
+    log: (line) => console.log(line),
+    onFatal: (description) => {
+      console.error(`\n✖ ${description}. Every request would fail from now on, so the sandbox stops. Start it again with npm start.`);
+      void shutdown('DynamoDB Local is gone', 1);
+    },
+  });
+} catch (error) {
+  // A taken port or a missing Java is the user's to fix: one line, no stack trace.
+  console.error(`✖ ${(error as Error).message}`);
+  process.exit(1);
+}
+stopSandbox = sandbox.stop;
 
 const host = `${WORKSPACE}.${config.workspaceDomain()}`;
 console.log(`\nSandbox ready in ${Math.round(performance.now() - started)} ms`);
 console.log(`  API          ${sandbox.apiUrl}   (OpenAPI: ${sandbox.apiUrl}/openapi.json)`);
-console.log(`  DynamoDB     ${sandbox.dynamodbEndpoint}   table ${sandbox.tableName}`);
+console.log(`  DynamoDB     ${sandbox.dynamodbEndpoint}   table ${sandbox.tableName}   (DynamoDB Local pid ${sandbox.dynamodbPid})`);
 console.log(`  SQS          ${sandbox.sqsEndpoint}   webhook deliveries ${sandbox.queues.webhookDeliveries}`);
 console.log(`               (dead letters ${sandbox.queues.webhookDeadLetters})`);
 

@@ -17,10 +17,11 @@ import {
   webhookDeliveryQueue,
   webhookFanOutFailureQueue,
 } from '../lib/webhooks/pipeline.ts';
-import { type RunningService, startDynamoDbLocal } from './dynamodb-local.ts';
+import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { sendToQueue, startQueueEventSource, startStreamEventSource } from './event-source-mappings.ts';
 import { createApiServer } from './http-server.ts';
 import { countDynamoDbCalls } from './instrumentation.ts';
+import { assertPortsFree } from './ports.ts';
 import { ensureQueues } from './queues.ts';
 import { startSqsEmulator } from './sqs-local.ts';
 import { ensureTable } from './table.ts';
@@ -35,11 +36,18 @@ export interface SandboxOptions {
   dataDir?: string;
   tableName?: string;
   log?: (line: string) => void;
+  /**
+   * A service the sandbox cannot work without (DynamoDB Local) died: every request would fail from
+   * now on. Default: say so on stderr.
+   */
+  onFatal?: (description: string) => void;
 }
 
 export interface Sandbox {
   apiUrl: string;
   dynamodbEndpoint: string;
+  /** The DynamoDB Local JVM's process id. */
+  dynamodbPid: number;
   sqsEndpoint: string;
   tableName: string;
   tableCreated: boolean;
@@ -79,12 +87,20 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const stop = async () => {
     for (const s of stoppers.reverse()) await s().catch(() => undefined);
   };
+  // Every port first, before anything starts: a taken one is a one-line error naming its variable.
+  await assertPortsFree([
+    { variable: 'PORT', port: options.port },
+    { variable: 'DYNAMODB_PORT', port: options.dynamodbPort ?? 0 },
+    { variable: 'SQS_PORT', port: options.sqsPort ?? 0 },
+  ]);
+  const onFatal = options.onFatal ?? ((description: string) => console.error(`\n${description}: the sandbox cannot work without it.`));
   try {
     const [dynamodb, sqs] = await Promise.all([
-      (async (): Promise<RunningService> =>
+      (async () =>
         startDynamoDbLocal({
           port: options.dynamodbPort ?? (await freePort()),
           dataDir: options.dataDir && `${options.dataDir}/dynamodb`,
+          onUnexpectedExit: onFatal,
         }))(),
       startSqsEmulator({ port: options.sqsPort ?? 0, dataDir: options.dataDir && `${options.dataDir}/sqs` }),
     ]);
@@ -156,6 +172,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     return {
       apiUrl: `http://127.0.0.1:${port}/api/v1`,
       dynamodbEndpoint: dynamodb.endpoint,
+      dynamodbPid: dynamodb.pid,
       sqsEndpoint: sqs.endpoint,
       tableName,
       tableCreated: created,

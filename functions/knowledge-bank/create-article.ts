@@ -14,7 +14,6 @@ export async function createArticle({ body, idempotency, auth }: ApiRequest<type
     body: { ok: true, article: toArticle(article.item, article.content, 'draft') },
     headers: {
       ETag: etagOf(article.item.version),
-      Location: `/api/v1/knowledge-bank/articles/${article.item.id}`,
       ...replayHeaders(replayed),
     },
   };

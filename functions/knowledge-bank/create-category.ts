@@ -13,7 +13,6 @@ export async function createCategory({ body, idempotency, auth }: ApiRequest<typ
     body: { ok: true, category },
     headers: {
       ETag: etagOf(category.version),
-      Location: `/api/v1/knowledge-bank/categories/${category.id}`,
       ...replayHeaders(replayed),
     },
   };

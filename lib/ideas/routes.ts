@@ -63,6 +63,7 @@ export const createIdea = defineRoute({
   response: {
     status: 201,
     body: ideaResponse,
+    location: '/ideas/{data.id}',
     description: 'Created (or, for a repeated Idempotency-Key, the first response again)',
     headers: ETAG_HEADER,
   },

@@ -21,6 +21,30 @@ export const getMe = defineRoute({
   },
 });
 
+export const getApiIndex = defineRoute({
+  operationId: 'getApiIndex',
+  method: 'GET',
+  path: '',
+  handler: 'functions/system/get-api-index.ts',
+  tag: 'Introduction',
+  summary: 'Where to start: the API index',
+  description: 'Public: needs neither a workspace nor a key. Names the API and links its OpenAPI document.',
+  auth: 'none',
+  module: null,
+  permissions: [],
+  response: {
+    status: 200,
+    body: z.object({
+      ok: z.literal(true),
+      data: z.object({
+        name: z.string(),
+        version: z.string(),
+        openapi: z.string().register(z.globalRegistry, { description: 'Path of the OpenAPI 3.1 document of this API' }),
+      }),
+    }),
+  },
+});
+
 export const getOpenApi = defineRoute({
   operationId: 'getOpenApiDocument',
   method: 'GET',

@@ -48,7 +48,6 @@ const IF_MATCH_REQUIRED = {
       'Missing → 400 `if_match_required`; stale → 409 `version_conflict`.',
   },
 };
-const CREATED_HEADERS = { ...ETAG, Location: { description: 'The URL of the new record' } };
 
 const categoryResponse = z.object({ ok: z.literal(true), category });
 const articleResponse = z.object({ ok: z.literal(true), article });
@@ -99,7 +98,7 @@ export const createKnowledgeBankCategory = defineRoute({
   permissions: ['knowledge-bank:write'],
   idempotent: true,
   request: { body: categoryCreate },
-  response: { status: 201, body: categoryResponse, headers: CREATED_HEADERS },
+  response: { status: 201, body: categoryResponse, headers: ETAG, location: '/knowledge-bank/categories/{category.id}' },
   errors: [409],
   errorNotes: {
     400: '`parent_not_found`; `category_too_deep` (a 4th level); `invalid_body`; a malformed Idempotency-Key is `invalid_header`',
@@ -198,7 +197,7 @@ export const createKnowledgeBankArticle = defineRoute({
   permissions: ['knowledge-bank:write'],
   idempotent: true,
   request: { body: articleCreate },
-  response: { status: 201, body: articleResponse, headers: CREATED_HEADERS },
+  response: { status: 201, body: articleResponse, headers: ETAG, location: '/knowledge-bank/articles/{article.id}' },
   errors: [409, 413],
   errorNotes: { 400: `\`category_not_found\`; ${CONTENT_400}`, 409: '`slug_taken`; `idempotency_key_reused`', 413: CONTENT_413 },
   table: ['BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],

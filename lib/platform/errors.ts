@@ -58,6 +58,13 @@ export class NotFoundError extends ApiError {
   }
 }
 
+/** 405: the path exists, but not with this method; `Allow` lists the methods it takes. */
+export class MethodNotAllowedError extends ApiError {
+  constructor(method: string, allowed: readonly string[]) {
+    super(405, 'method_not_allowed', `${method} is not allowed here; use ${allowed.join(', ')}`, { Allow: allowed.join(', ') });
+  }
+}
+
 export class ConflictError extends ApiError {
   constructor(code: string, message: string) {
     super(409, code, message);

@@ -9,6 +9,22 @@ import { errorEnvelope } from './schemas.ts';
 
 type JsonSchema = Record<string, unknown>;
 
+export const API_TITLE = 'Customer Experience Portal API';
+export const API_VERSION = '1.0.0';
+/** Where the document is served (a manifest route of the Introduction area). */
+export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+
+/** One line per tag of the manifest (RouteDefinition.tag), so a reader of the document knows each area. */
+const TAG_DESCRIPTIONS: Record<RouteDefinition['tag'], string> = {
+  Introduction: 'Where to start: the API index, this document, and checking a Developer key',
+  Ideas: 'Ideas submitted by customers and staff: moderation, labels, optimistic concurrency and safe retries',
+  Journeys: 'Customer journeys: stages, touchpoints and their versions',
+  Surveys: 'Surveys, their questions and logic, and their responses',
+  SOPs: 'Standard operating procedures: drafts, review, publication and the directory of people and teams',
+  Webhooks: 'Signed HTTP callbacks on idea changes: management, verification and delivery history',
+  'Knowledge Bank': 'Articles and their categories for agents and customers',
+};
+
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule',
   401: 'Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key',
@@ -26,8 +42,13 @@ function toJsonSchema(schema: Schema, io: 'input' | 'output'): JsonSchema {
     target: 'draft-2020-12',
     unrepresentable: 'any',
     override: (ctx) => {
-      // Query integers are validated as digit strings but documented as the integers they are.
-      if ((ctx.jsonSchema as JsonSchema).type === 'integer') delete (ctx.jsonSchema as JsonSchema).pattern;
+      // Query integers are validated as digit strings but documented as the integers they are,
+      // default included (zod renders the string the parser starts from).
+      const json = ctx.jsonSchema as JsonSchema;
+      if (json.type === 'integer') {
+        delete json.pattern;
+        if (typeof json.default === 'string' && /^\d+$/.test(json.default)) json.default = Number(json.default);
+      }
     },
   }) as JsonSchema;
   delete json.$schema;
@@ -105,6 +126,14 @@ function operationOf(route: RouteDefinition): JsonSchema {
       headers: {
         ...(isPublic ? {} : RATE_LIMIT_HEADERS),
         ...(route.idempotent ? IDEMPOTENT_REPLAY_HEADER : {}),
+        ...(route.response.location
+          ? {
+              Location: {
+                description: `Where the created record is read: \`${API_PREFIX}${route.response.location}\``,
+                schema: { type: 'string' },
+              },
+            }
+          : {}),
         ...Object.fromEntries(
           Object.entries(route.response.headers ?? {}).map(([n, h]) => [n, { description: h.description, schema: { type: 'string' } }]),
         ),
@@ -144,19 +173,38 @@ function operationOf(route: RouteDefinition): JsonSchema {
 export function buildOpenApiDocument(routes: readonly RouteDefinition[]): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
-    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(route) };
+    // OpenAPI paths start with `/`: the API's root (`''` in the manifest) is `/` below the server URL.
+    const path = route.path || '/';
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(route) };
   }
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Customer Experience Portal API',
-      version: '1.0.0',
+      title: API_TITLE,
+      version: API_VERSION,
+      contact: { name: 'Customer Experience Portal API team' },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description:
         'Workspace-bound external business API. Every call acts on one workspace (X-Service-Workspace-Host) ' +
         'and is authorised by a Developer key (Authorization: Bearer). Errors are `{ok:false, error, message}`.',
     },
-    servers: [{ url: `https://{host}${API_PREFIX}`, variables: { host: { default: 'your-workspace.example.com' } } }],
-    tags: ['Introduction', 'Ideas', 'Journeys', 'Surveys', 'SOPs', 'Webhooks', 'Knowledge Bank'].map((name) => ({ name })),
+    servers: [
+      {
+        url: `https://{workspace}.{domain}${API_PREFIX}`,
+        description: 'A deployment, called on the workspace host (which then needs no X-Service-Workspace-Host)',
+        variables: {
+          workspace: { default: 'your-workspace', description: 'The workspace slug' },
+          domain: { default: 'example.com', description: "The deployment's WORKSPACE_DOMAIN" },
+        },
+      },
+      {
+        // The sandbox listens on 127.0.0.1 only; `localhost` may resolve to ::1 first and miss it.
+        url: `http://127.0.0.1:{port}${API_PREFIX}`,
+        description: 'The local sandbox (`npm start`); send X-Service-Workspace-Host: your-workspace.localhost',
+        variables: { port: { default: '3000', description: "The sandbox's PORT" } },
+      },
+    ],
+    tags: Object.entries(TAG_DESCRIPTIONS).map(([name, description]) => ({ name, description })),
     security: [{ developerKey: [] }],
     paths,
     components: {

@@ -45,8 +45,11 @@ export function authenticationActionsOf(route: Pick<RouteDefinition, 'auth'>): r
 export interface RouteDefinition {
   operationId: string;
   method: HttpMethod;
-  /** Path below `/api/v1`, with `{name}` parameters as in API Gateway and OpenAPI. */
-  path: `/${string}`;
+  /**
+   * Path below `/api/v1`, with `{name}` parameters as in API Gateway and OpenAPI; `''` is `/api/v1`
+   * itself (API Gateway refuses a route ending in `/`).
+   */
+  path: '' | `/${string}`;
   /** The Lambda entry file, relative to the repository root; it exports `handler`. */
   handler: `functions/${string}.ts`;
   tag: Tag;
@@ -70,6 +73,12 @@ export interface RouteDefinition {
     body: Schema;
     description?: string;
     headers?: Record<string, { description: string }>;
+    /**
+     * Where a created record is read (required with 201): a path below `/api/v1` whose `{a.b}`
+     * placeholders are filled from the response body, e.g. `/ideas/{data.id}`. The chain sends it
+     * as `Location` and the OpenAPI document lists the header, so no handler builds it by hand.
+     */
+    location?: `/${string}`;
   };
   /**
    * A creating POST that honours `Idempotency-Key` through the platform's one mechanism

@@ -66,6 +66,11 @@ const escalationReference = z
       `(the part after the prefix at most ${SOP_LIMITS.legacyReference} characters, no leading or trailing space; stored as given)`,
   });
 
+/** JSON Schema for "at least one of these properties is set to a string" (null means not set). */
+function atLeastOneOf(names: readonly string[]) {
+  return names.map((name) => ({ required: [name], properties: { [name]: { type: 'string' } } }));
+}
+
 const sopStepWrite = z
   .strictObject({
     titleEn: optional(text(SOP_LIMITS.stepTitle)),
@@ -76,7 +81,9 @@ const sopStepWrite = z
     z.refine((step) => Boolean(step.titleEn || step.titleAr || step.body), {
       message: 'a step needs titleEn, titleAr or body',
     }),
-  );
+  )
+  // The refinement above, in the OpenAPI document: at least one of the three is a string (not null).
+  .register(z.globalRegistry, { anyOf: atLeastOneOf(['titleEn', 'titleAr', 'body']) });
 
 const ESCALATION_LEVELS = ['escalationLevel1', 'escalationLevel2', 'escalationLevel3'] as const;
 
@@ -111,7 +118,8 @@ export const sopWriteBody = z
         }
       }
     }),
-  );
+  )
+  .register(z.globalRegistry, { anyOf: atLeastOneOf(['titleEn', 'titleAr']) });
 export type SopWriteBody = z.output<typeof sopWriteBody>;
 
 export const sendBackBody = z.strictObject({

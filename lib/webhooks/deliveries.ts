@@ -262,6 +262,9 @@ function toDelivery(item: Record<string, unknown>): Delivery {
   };
 }
 
+/** Items asked of one Query page while skipping to an offset. */
+const MAX_ITEMS_PER_QUERY = 1000;
+
 /** A page of a webhook's deliveries, newest first. */
 export async function listDeliveries(
   slug: string,
@@ -280,7 +283,8 @@ export async function listDeliveries(
         ProjectionExpression: LIST_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
         ExpressionAttributeNames: Object.fromEntries(LIST_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
         ScanIndexForward: false,
-        Limit: wanted - items.length,
+        // DynamoDB takes a Limit of at most 2^31-1, and offset + limit can pass it; a page stops at 1 MB anyway.
+        Limit: Math.min(wanted - items.length, MAX_ITEMS_PER_QUERY),
         ExclusiveStartKey: cursor,
       }),
     );

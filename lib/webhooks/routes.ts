@@ -93,13 +93,25 @@ export const createWebhook = defineRoute({
   description:
     `Creates a webhook, disabled, with a new Bearer secret that this response shows once. Enable it with POST /webhooks/{id}/enable. ` +
     `At most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks per workspace (400 \`webhook_limit_reached\`, enforced atomically). ` +
-    'A URL that is not https, carries credentials, or resolves to a loopback, private, link-local, CGNAT, multicast or reserved address is refused (400 `webhook_url_not_allowed`); one that does not resolve, too (400 `webhook_url_unresolvable`).',
+    'A URL that is not https, carries credentials, or resolves to a loopback, private, link-local, CGNAT, multicast or reserved address is refused (400 `webhook_url_not_allowed`); one that does not resolve, too (400 `webhook_url_unresolvable`). ' +
+    'Send an `Idempotency-Key` to retry safely: within 24 hours the same key with the same body creates nothing and answers with that webhook as it is now and its current secret (the secret is never copied into the remembered response); with a different body it is a 409.',
   module: 'webhooks',
   permissions: WRITE,
+  idempotent: true,
   request: { body: z.strictObject({ name: webhookName, url: webhookUrl, events: webhookEvents }) },
-  response: { status: 201, body: z.object({ ok: z.literal(true), webhook: webhookWithSecret }) },
-  errorNotes: { 400: `${URL_400}; the workspace already has ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks (\`webhook_limit_reached\`)` },
-  table: ['PutItem', 'UpdateItem'],
+  response: {
+    status: 201,
+    body: z.object({ ok: z.literal(true), webhook: webhookWithSecret }),
+    description: 'Created (or, for a repeated Idempotency-Key, the webhook as it is now, with its current secret)',
+    location: '/webhooks/{webhook.id}',
+  },
+  errors: [409],
+  errorNotes: {
+    400: `${URL_400}; the workspace already has ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks (\`webhook_limit_reached\`); a malformed \`Idempotency-Key\` (\`invalid_header\`)`,
+    404: 'Only for a repeated Idempotency-Key: the webhook it created has been deleted since (`not_found`)',
+    409: '`idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body',
+  },
+  table: ['GetItem', 'PutItem', 'UpdateItem'],
 });
 
 export const listWebhooks = defineRoute({
@@ -147,7 +159,8 @@ export const updateWebhook = defineRoute({
     params: idParams,
     body: z
       .strictObject({ name: z.optional(webhookName), url: z.optional(webhookUrl), events: z.optional(webhookEvents) })
-      .check(z.refine((body) => Object.keys(body).length > 0, 'give at least one of name, url, events')),
+      .check(z.refine((body) => Object.keys(body).length > 0, 'give at least one of name, url, events'))
+      .register(z.globalRegistry, { minProperties: 1 }),
   },
   response: { status: 200, body: webhookBody },
   errorNotes: { 400: URL_400, 404: NOT_FOUND_404 },

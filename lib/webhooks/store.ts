@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../platform/data/client.ts';
 import { isConditionFailure, retryTransactionConflicts, transactionCancellationReasons } from '../platform/data/conditions.ts';
+import { type IdempotentRequest, transactCreate } from '../platform/data/idempotency.ts';
 import { keys } from '../platform/data/keys.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../platform/errors.ts';
 import type { WebhookEventType } from './events.ts';
@@ -35,8 +36,20 @@ export interface NewWebhook {
   events: WebhookEventType[];
 }
 
-/** Create a disabled webhook with a new secret: one transaction with the workspace's counter. */
-export async function createWebhook(slug: string, input: NewWebhook): Promise<{ webhook: Webhook; secret: string }> {
+/**
+ * Create a disabled webhook with a new secret: one transaction with the workspace's counter, and,
+ * with an Idempotency-Key, the remembered response (lib/platform/data/idempotency.ts).
+ *
+ * The remembered response never holds the secret: the idempotency record would be a second copy
+ * of it, kept a day and shown to anyone replaying the key. A replay instead reads the webhook as it
+ * is now and answers with its current secret (a client retries because it lost the first answer,
+ * and needs the secret); 404 if the webhook was deleted since.
+ */
+export async function createWebhook(
+  slug: string,
+  input: NewWebhook,
+  idempotency?: IdempotentRequest,
+): Promise<{ webhook: Webhook; secret: string; replayed: boolean }> {
   const id = randomUUID();
   const secret = newWebhookSecret();
   const now = new Date().toISOString();
@@ -54,24 +67,24 @@ export async function createWebhook(slug: string, input: NewWebhook): Promise<{ 
     createdAt: now,
     updatedAt: now,
   };
+  let created: { response: Webhook; replayed: boolean };
   try {
-    await retryTransactionConflicts(() =>
-      dynamo.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.webhookCounter(slug),
-                UpdateExpression: 'SET entity = :entity ADD webhookCount :one',
-                ConditionExpression: 'attribute_not_exists(webhookCount) OR webhookCount < :max',
-                ExpressionAttributeValues: { ':entity': 'WebhookCounter', ':one': 1, ':max': MAX_WEBHOOKS_PER_WORKSPACE },
-              },
-            },
-            { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-          ],
-        }),
-      ),
+    created = await transactCreate(
+      slug,
+      [
+        {
+          Update: {
+            TableName: tableName,
+            Key: keys.webhookCounter(slug),
+            UpdateExpression: 'SET entity = :entity ADD webhookCount :one',
+            ConditionExpression: 'attribute_not_exists(webhookCount) OR webhookCount < :max',
+            ExpressionAttributeValues: { ':entity': 'WebhookCounter', ':one': 1, ':max': MAX_WEBHOOKS_PER_WORKSPACE },
+          },
+        },
+        { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+      ],
+      toWebhook(item),
+      idempotency,
     );
   } catch (error) {
     if (transactionCancellationReasons(error)?.[0] === 'ConditionalCheckFailed') {
@@ -82,7 +95,10 @@ export async function createWebhook(slug: string, input: NewWebhook): Promise<{ 
     }
     throw error;
   }
-  return { webhook: toWebhook(item), secret };
+  if (!created.replayed) return { webhook: created.response, secret, replayed: false };
+  const current = await findWebhookRecord(slug, created.response.id);
+  if (!current) throw webhookNotFound();
+  return { webhook: toWebhook(current), secret: current.secret, replayed: true };
 }
 
 /** Every webhook of the workspace (at most 50, so one query page), oldest first. */

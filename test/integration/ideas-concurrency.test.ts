@@ -60,11 +60,9 @@ describe.each([
     }
   });
 
-  it('accepts any of several listed ETags, and the bare version without quotes', async () => {
+  it('accepts any of several listed ETags', async () => {
     const created = await createIdea(ws);
     expect((await write(created.body.data.id, { 'If-Match': '"7", "1"' })).status).toBe(200);
-    const other = await createIdea(ws);
-    expect((await write(other.body.data.id, { 'If-Match': '1' })).status).toBe(200);
   });
 
   it('answers 404 (not 409) for an idea that does not exist, whatever the If-Match', async () => {
@@ -73,7 +71,8 @@ describe.each([
 
   it('answers 400 invalid_header for a malformed or weak If-Match', async () => {
     const created = await createIdea(ws);
-    for (const value of ['version 1', '"abc"', 'W/"1"', '"1"x']) {
+    // An unquoted version is no entity tag (RFC 9110): refused, not read as "1".
+    for (const value of ['1', 'version 1', '"abc"', 'W/"1"', '"1"x']) {
       const res = await write(created.body.data.id, { 'If-Match': value });
       expectErrorEnvelope(res, 400, 'invalid_header');
       expect(res.body.issues[0].path).toBe('header.If-Match');

@@ -2,7 +2,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../lib/manifest.ts';
-import { call } from '../support/fixtures.ts';
+import { call, sandbox } from '../support/fixtures.ts';
 
 describe('GET /openapi.json', () => {
   it('serves a valid OpenAPI 3.1 document without a key or workspace', async () => {
@@ -18,7 +18,8 @@ describe('GET /openapi.json', () => {
   it('describes every route with its permissions, parameters and error responses', async () => {
     const { body: doc } = await call('GET', '/openapi.json');
     for (const route of routes) {
-      const op = doc.paths[route.path]?.[route.method.toLowerCase()];
+      // The API root ('' in the manifest) is `/` below the server URL.
+      const op = doc.paths[route.path || '/']?.[route.method.toLowerCase()];
       expect(op, `${route.method} ${route.path}`).toBeDefined();
       expect(op.operationId).toBe(route.operationId);
       expect(op.responses[String(route.response.status)]).toBeDefined();
@@ -30,5 +31,47 @@ describe('GET /openapi.json', () => {
         expect(op.parameters.map((p: { name: string }) => p.name)).toContain('X-Service-Workspace-Host');
       }
     }
+  });
+});
+
+describe('the document says what the API does', () => {
+  async function document() {
+    return (await call('GET', '/openapi.json')).body;
+  }
+
+  it('gives integer defaults as integers', async () => {
+    const doc = await document();
+    const params = doc.paths['/ideas'].get.parameters as { name: string; schema: { type: string; default: unknown } }[];
+    expect(params.find((p) => p.name === 'limit')?.schema).toMatchObject({ type: 'integer', default: 25 });
+    expect(params.find((p) => p.name === 'offset')?.schema).toMatchObject({ type: 'integer', default: 0 });
+  });
+
+  it('describes every tag, and names a contact and a license', async () => {
+    const doc = await document();
+    for (const tag of doc.tags) expect(tag.description, tag.name).toMatch(/\w/);
+    expect(doc.info.contact.name).toMatch(/\w/);
+    expect(doc.info.license.name).toMatch(/\w/);
+  });
+
+  it('requires at least one property in PATCH /webhooks/{id}, as the API does', async () => {
+    const doc = await document();
+    expect(doc.paths['/webhooks/{id}'].patch.requestBody.content['application/json'].schema.minProperties).toBe(1);
+  });
+
+  it('states "a step needs titleEn, titleAr or body" as JSON Schema', async () => {
+    const doc = await document();
+    const step = doc.paths['/sops'].post.requestBody.content['application/json'].schema.properties.steps.items;
+    expect(step.anyOf.map((branch: { required: string[] }) => branch.required[0])).toEqual(['titleEn', 'titleAr', 'body']);
+  });
+
+  it('offers the sandbox and a workspace host as servers, with variables', async () => {
+    const doc = await document();
+    const urls = doc.servers.map((s: { url: string; variables: Record<string, { default: string }> }) =>
+      s.url.replace(/\{(\w+)\}/g, (_: string, name: string) => s.variables[name]!.default),
+    );
+    expect(urls).toEqual(['https://your-workspace.example.com/api/v1', 'http://127.0.0.1:3000/api/v1']);
+    // The sandbox server, with this sandbox's port, is where the tests reach the API.
+    const sandboxServer = doc.servers[1].url.replace('{port}', new URL(sandbox.apiUrl).port);
+    expect(sandboxServer).toBe(sandbox.apiUrl);
   });
 });

@@ -9,25 +9,34 @@ describe('ifMatchPrecondition', () => {
     expect(ifMatchPrecondition({ 'if-match': ' * ' })).toEqual({ anyVersion: true });
   });
 
-  it('reads the ETags this API sends, a list of them, and bare versions', () => {
+  it('reads the ETags this API sends and a list of them', () => {
     expect(ifMatchPrecondition({ 'if-match': etagOf(3) })).toEqual({ anyVersion: false, versions: [3] });
     expect(ifMatchPrecondition({ 'if-match': '"3", "5",  "3"' })).toEqual({ anyVersion: false, versions: [3, 5] });
-    expect(ifMatchPrecondition({ 'if-match': '12' })).toEqual({ anyVersion: false, versions: [12] });
   });
 
-  it.each(['', 'W/"3"', '"3', '"abc"', '"1" "2"', '"-1"', '"1.5"', `"${'9'.repeat(16)}"`, Array(21).fill('"1"').join(',')])(
-    'rejects %j with 400 invalid_header',
-    (value) => {
-      try {
-        ifMatchPrecondition({ 'if-match': value });
-        expect.unreachable();
-      } catch (error) {
-        expect(error).toBeInstanceOf(ValidationError);
-        expect((error as ValidationError).code).toBe('invalid_header');
-        expect((error as ValidationError).issues?.[0]?.path).toBe('header.If-Match');
-      }
-    },
-  );
+  it.each([
+    '',
+    '1',
+    '12',
+    '"1", 2',
+    'W/"3"',
+    '"3',
+    '"abc"',
+    '"1" "2"',
+    '"-1"',
+    '"1.5"',
+    `"${'9'.repeat(16)}"`,
+    Array(21).fill('"1"').join(','),
+  ])('rejects %j with 400 invalid_header', (value) => {
+    try {
+      ifMatchPrecondition({ 'if-match': value });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).code).toBe('invalid_header');
+      expect((error as ValidationError).issues?.[0]?.path).toBe('header.If-Match');
+    }
+  });
 });
 
 describe('idempotencyKeyOf', () => {

@@ -29,4 +29,25 @@ describe('route manifest', () => {
       if (route.path.includes('{')) expect(route.request?.params, route.operationId).toBeDefined();
     }
   });
+
+  it('gives every 201 a Location, and makes every creating POST honour Idempotency-Key', () => {
+    for (const route of routes.filter((r) => r.response.status === 201)) {
+      expect(route.response.location, `${route.operationId} answers 201 without a Location`).toMatch(/^\/.*\{[\w.]+\}/);
+      if (route.method === 'POST') expect(route.idempotent, `${route.operationId} creates but ignores Idempotency-Key`).toBe(true);
+    }
+  });
+
+  it('the README names exactly the lists that take limit and offset', () => {
+    const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+    const line = /\*\*Paged lists\*\* \(([^)]*)\)/.exec(readme)?.[1] ?? '';
+    const named = [...line.matchAll(/`GET ([^`]+)`/g)].map((m) => m[1]).sort();
+    const paged = routes
+      .filter((r) => {
+        const shape = (r.request?.query as { def?: { shape?: Record<string, unknown> } } | undefined)?.def?.shape;
+        return r.method === 'GET' && shape !== undefined && 'offset' in shape && 'limit' in shape;
+      })
+      .map((r) => r.path)
+      .sort();
+    expect(named).toEqual(paged);
+  });
 });

@@ -9,7 +9,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { IdempotentRequest } from '../data/idempotency.ts';
-import type { ApiRequest, ApiResult, RouteDefinition } from '../route.ts';
+import { API_PREFIX, type ApiRequest, type ApiResult, type RouteDefinition } from '../route.ts';
 import { idempotencyKeyOf, requestFingerprint } from './conditional-request.ts';
 import type { ApiContext } from './context.ts';
 import { authorize } from './middleware/authorize.ts';
@@ -35,6 +35,16 @@ function idempotentRequestOf(
   return { key, scope: `${route.method} ${path}`, fingerprint: requestFingerprint(input.body) };
 }
 
+/** The `Location` of a created record: the route's template filled from the response body. */
+function locationOf(template: string, body: unknown): string {
+  const path = template.replace(/\{([\w.]+)\}/g, (_, field: string) => {
+    const value = field.split('.').reduce<unknown>((at, name) => (at as Record<string, unknown> | undefined)?.[name], body);
+    if (typeof value !== 'string' && typeof value !== 'number') throw new Error(`Location ${template}: no ${field} in the response`);
+    return encodeURIComponent(String(value));
+  });
+  return `${API_PREFIX}${path}`;
+}
+
 export function apiHandler<R extends RouteDefinition>(route: R) {
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>()
     .use(httpEnvelope(route.response.status))
@@ -55,6 +65,10 @@ export function apiHandler<R extends RouteDefinition>(route: R) {
           auth: context.auth!,
           requestId: context.requestId,
         } as ApiRequest<R>);
+        const { location } = route.response;
+        if (location && (result.status ?? route.response.status) === 201) {
+          result.headers = { Location: locationOf(location, result.body), ...result.headers };
+        }
         return result as unknown as APIGatewayProxyStructuredResultV2;
       }) as unknown as LambdaHandler;
     },

@@ -14,9 +14,9 @@ export function etagOf(version: number): string {
 }
 
 const MAX_IF_MATCH_TAGS = 20;
+// An entity tag is quoted (RFC 9110 §8.8.3): a bare `1` is no entity tag, and reading it as "1"
+// would accept what other servers reject, so a client that works here would break elsewhere.
 const STRONG_TAG = /^"(\d{1,15})"$/;
-// curl users often forget the quotes; a bare version means the same thing and cannot be misread.
-const BARE_VERSION = /^(\d{1,15})$/;
 
 function invalidIfMatch(message: string): never {
   throw new ValidationError('invalid_header', [{ path: 'header.If-Match', message }]);
@@ -31,8 +31,8 @@ export function ifMatchPrecondition(headers: Record<string, string | undefined>)
   if (tags.length > MAX_IF_MATCH_TAGS) invalidIfMatch(`at most ${MAX_IF_MATCH_TAGS} entity tags`);
   const versions = tags.map((tag) => {
     if (tag.startsWith('W/')) invalidIfMatch('weak entity tags never match; send the ETag as returned, e.g. "3"');
-    const match = STRONG_TAG.exec(tag) ?? BARE_VERSION.exec(tag);
-    if (!match) invalidIfMatch('must be "*" or the ETag of a version, e.g. "3"');
+    const match = STRONG_TAG.exec(tag);
+    if (!match) invalidIfMatch('must be "*" or the ETag of a version in quotes, e.g. "3"');
     return Number(match[1]);
   });
   return { anyVersion: false, versions: [...new Set(versions)] };

@@ -1,0 +1,180 @@
+/**
+ * HTTP semantics every route shares, walked over the manifest where it can be: 405 with `Allow`,
+ * the API index, `Location` on every 201, Idempotency-Key on every create, and lists that answer
+ * their whole documented offset range.
+ */
+import { randomUUID } from 'node:crypto';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../lib/manifest.ts';
+import { adminStore, call, clientFor, expectErrorEnvelope, newWorkspace, sandbox, type TestWorkspace } from '../support/fixtures.ts';
+import { makeJourney } from '../support/journeys.ts';
+
+let ws: TestWorkspace;
+let api: ReturnType<typeof clientFor>;
+
+beforeAll(async () => {
+  ws = await newWorkspace('contract');
+  api = clientFor(ws);
+});
+
+describe('405: a known path with another method', () => {
+  it('answers method_not_allowed with the methods of the path in Allow, from the manifest', async () => {
+    const res = await api.delete('/me');
+    expectErrorEnvelope(res, 405, 'method_not_allowed');
+    expect(res.headers.get('allow')).toBe('GET');
+    const ideas = await api.put('/ideas');
+    expectErrorEnvelope(ideas, 405, 'method_not_allowed');
+    expect(ideas.headers.get('allow')).toBe('GET, POST');
+    const idea = await api.post('/ideas/01900000-0000-7000-8000-0000000000cc');
+    expect(idea.headers.get('allow')).toBe('DELETE, GET, PATCH, PUT');
+  });
+
+  it('an unknown path is still a 404', async () => {
+    expectErrorEnvelope(await api.get('/no/such/route'), 404, 'route_not_found');
+  });
+
+  it('is what the $default function answers in AWS too (the same handler, without the sandbox router)', async () => {
+    const { handler } = await import('../../functions/system/not-found.ts');
+    const event = (method: string, rawPath: string) =>
+      ({ rawPath, headers: {}, requestContext: { http: { method }, requestId: 'r-1' } }) as never;
+    const res = await handler(event('PATCH', '/api/v1/webhooks'), {} as never);
+    expect(res.statusCode).toBe(405);
+    expect(res.headers?.Allow).toBe('GET, POST');
+    expect(JSON.parse(res.body!).error).toBe('method_not_allowed');
+    expect((await handler(event('GET', '/api/v1/no/such/route'), {} as never)).statusCode).toBe(404);
+  });
+});
+
+describe('GET /api/v1: the index', () => {
+  it('is public and points at the OpenAPI document, which is served where it says', async () => {
+    const res = await call('GET', '');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      ok: true,
+      data: { name: expect.any(String), version: expect.any(String), openapi: '/api/v1/openapi.json' },
+    });
+    const doc = await fetch(`${new URL(sandbox.apiUrl).origin}${res.body.data.openapi}`);
+    expect(doc.status).toBe(200);
+    expect(((await doc.json()) as { openapi: string }).openapi).toBe('3.1.0');
+    expect((await call('GET', '/')).status).toBe(200);
+  });
+
+  it('is in the manifest, public like the document', () => {
+    const index = routes.find((r) => r.method === 'GET' && r.path === '');
+    expect(index?.auth).toBe('none');
+  });
+});
+
+describe('lists answer their whole documented offset range', () => {
+  const MAX_OFFSET = 2_147_483_647;
+  /** A concrete path for each list that takes `offset`; a new list fails the first test until it is added here. */
+  async function listPaths(): Promise<Record<string, string>> {
+    const webhook = await api.post('/webhooks', { body: { name: 'Offsets', url: 'http://127.0.0.1:9/hook', events: ['idea.submitted'] } });
+    expect(webhook.status, webhook.text).toBe(201);
+    const journey = await makeJourney(api);
+    return {
+      listIdeas: '/ideas',
+      listWebhookDeliveries: `/webhooks/${webhook.body.webhook.id}/deliveries`,
+      listJourneys: '/journeys',
+      listJourneyVersions: `/journeys/${journey.journeyId}/versions`,
+    };
+  }
+
+  it('every list with offset answers offset=2147483647 (the documented maximum) with an empty page', async () => {
+    const paths = await listPaths();
+    const lists = routes.filter((r) => {
+      const query = r.request?.query as { def?: { shape?: Record<string, unknown> } } | undefined;
+      return query?.def?.shape && 'offset' in query.def.shape;
+    });
+    expect(lists.map((r) => r.operationId).sort()).toEqual(Object.keys(paths).sort());
+    for (const route of lists) {
+      for (const limit of [1, 100]) {
+        const res = await api.get(`${paths[route.operationId]}?offset=${MAX_OFFSET}&limit=${limit}`);
+        expect(res.status, `${route.operationId}: ${res.text}`).toBe(200);
+        expect(res.body.pagination).toMatchObject({ offset: MAX_OFFSET, limit, hasMore: false });
+      }
+      expectErrorEnvelope(await api.get(`${paths[route.operationId]}?offset=${MAX_OFFSET + 1}`), 400, 'invalid_query');
+    }
+  });
+});
+
+describe('201: every create says where its record is', () => {
+  /** A valid body for each route answering 201; a new create fails the first test until it is added here. */
+  const createBodies: Record<string, unknown> = {
+    createIdea: { title: 'Location please' },
+    createWebhook: { name: 'Location', url: 'http://127.0.0.1:9/hook', events: ['idea.submitted'] },
+  };
+
+  it('sends Location, and the record is read there', async () => {
+    const creates = routes.filter((r) => r.response.status === 201);
+    expect(creates.map((r) => r.operationId).sort()).toEqual(Object.keys(createBodies).sort());
+    for (const route of creates) {
+      const res = await call(route.method, route.path, { host: ws.host, key: ws.key, body: createBodies[route.operationId] });
+      expect(res.status, `${route.operationId}: ${res.text}`).toBe(201);
+      const location = res.headers.get('location');
+      expect(location, route.operationId).toMatch(/^\/api\/v1\//);
+      const read = await fetch(`${new URL(sandbox.apiUrl).origin}${location}`, {
+        headers: { 'X-Service-Workspace-Host': ws.host, Authorization: `Bearer ${ws.key}` },
+      });
+      expect(read.status, `${route.operationId}: GET ${location}`).toBe(200);
+      expect(JSON.stringify(await read.json())).toContain(JSON.stringify(res.body.data?.id ?? res.body.webhook?.id));
+    }
+  });
+});
+
+describe('Idempotency-Key on POST /webhooks', () => {
+  const body = { name: 'Exactly once', url: 'http://127.0.0.1:9/once', events: ['idea.submitted'] };
+
+  it('makes one webhook of two identical requests with one key, and answers the second with it and its secret', async () => {
+    const own = clientFor(await newWorkspace('hook-idem'));
+    const key = randomUUID();
+    const first = await own.post('/webhooks', { body, headers: { 'Idempotency-Key': key } });
+    expect(first.status, first.text).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const second = await own.post('/webhooks', { body, headers: { 'Idempotency-Key': key } });
+    expect(second.status, second.text).toBe(201);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.headers.get('location')).toBe(first.headers.get('location'));
+    expect(second.body.webhook).toEqual(first.body.webhook);
+    expect((await own.get('/webhooks')).body.webhooks).toHaveLength(1);
+
+    // The same key with another body is refused; a new key creates another.
+    expectErrorEnvelope(
+      await own.post('/webhooks', { body: { ...body, name: 'Other' }, headers: { 'Idempotency-Key': key } }),
+      409,
+      'idempotency_key_reused',
+    );
+    expect((await own.post('/webhooks', { body, headers: { 'Idempotency-Key': randomUUID() } })).status).toBe(201);
+    expect((await own.get('/webhooks')).body.webhooks).toHaveLength(2);
+  });
+
+  it('replays the current secret after a rotate, and 404 once the webhook is deleted', async () => {
+    const own = clientFor(await newWorkspace('hook-idem2'));
+    const key = randomUUID();
+    const first = await own.post('/webhooks', { body, headers: { 'Idempotency-Key': key } });
+    const id = first.body.webhook.id;
+    const rotated = await own.post(`/webhooks/${id}/rotate`);
+    const replay = await own.post('/webhooks', { body, headers: { 'Idempotency-Key': key } });
+    expect(replay.body.webhook.secret).toBe(rotated.body.webhook.secret);
+    expect(replay.body.webhook.secret).not.toBe(first.body.webhook.secret);
+    expect((await own.delete(`/webhooks/${id}`)).status).toBe(200);
+    expectErrorEnvelope(await own.post('/webhooks', { body, headers: { 'Idempotency-Key': key } }), 404, 'not_found');
+  });
+
+  it('never copies the secret into the remembered response', async () => {
+    const ws2 = await newWorkspace('hook-idem3');
+    const own = clientFor(ws2);
+    const created = await own.post('/webhooks', { body, headers: { 'Idempotency-Key': randomUUID() } });
+    const { Items = [] } = await adminStore().db.send(
+      new QueryCommand({
+        TableName: sandbox.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `WS#${ws2.slug}` },
+      }),
+    );
+    const remembered = Items.filter((i) => i.entity === 'IdempotencyRecord');
+    expect(remembered).toHaveLength(1);
+    expect(JSON.stringify(remembered)).not.toContain(created.body.webhook.secret);
+  });
+});

@@ -1,0 +1,156 @@
+/**
+ * `npm start` as a user, an IDE or a process manager runs it: a taken port is one line naming its
+ * variable, SIGTERM and SIGHUP stop everything as Ctrl-C does, the services listen on 127.0.0.1
+ * only, and a DynamoDB Local that dies stops the sandbox loudly.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../local/wait.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+interface Run {
+  child: ChildProcess;
+  dataDir: string;
+  ports: { PORT: number; DYNAMODB_PORT: number; SQS_PORT: number };
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const runs: Run[] = [];
+
+async function npmStart(ports?: Partial<Run['ports']>): Promise<Run> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-lifecycle-'));
+  const all = { PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort(), ...ports };
+  const child = spawn('npm', ['start'], {
+    cwd: ROOT,
+    // Only what npm, node and java need, and the sandbox's own settings: nothing of this test run's sandbox.
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: dataDir,
+      ...Object.fromEntries(Object.entries(all).map(([k, v]) => [k, String(v)])),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
+  const run = { child, dataDir, ports: all, output: () => output, exited };
+  runs.push(run);
+  return run;
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function ready(run: Run): Promise<void> {
+  await until(() => run.output().includes('Ctrl-C stops everything.') || run.child.exitCode !== null, 'the sandbox to start');
+  expect(run.output()).toContain('Ctrl-C stops everything.');
+}
+
+/** Processes of this run still alive: DATA_DIR is on the JVM's command line (-dbPath) and in nothing else's. */
+function jvmsOf(run: Run): string[] {
+  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(run.dataDir) && line.includes('DynamoDBLocal'));
+}
+
+function listening(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function expectAllGone(run: Run): Promise<void> {
+  for (const port of Object.values(run.ports)) {
+    await until(async () => !(await listening(port)), `port ${port} to be free`, 15_000);
+  }
+  await until(() => jvmsOf(run).length === 0, 'the DynamoDB Local JVM to end', 15_000);
+}
+
+afterEach(async () => {
+  for (const run of runs.splice(0)) {
+    for (const line of jvmsOf(run)) process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
+    if (run.child.exitCode === null) run.child.kill('SIGKILL');
+    rmSync(run.dataDir, { recursive: true, force: true });
+  }
+});
+
+describe('npm start', { timeout: 180_000 }, () => {
+  it('listens on 127.0.0.1 only (API, DynamoDB Local, SQS), and stops everything on SIGTERM sent to npm', async () => {
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address && address.family === 'IPv4' && !address.internal)?.address;
+    const run = await npmStart();
+    await ready(run);
+    expect(jvmsOf(run)).toHaveLength(1);
+    for (const port of Object.values(run.ports)) {
+      expect(await listening(port), `port ${port} on 127.0.0.1`).toBe(true);
+      if (external) expect(await listening(port, external), `port ${port} on ${external}`).toBe(false);
+    }
+    run.child.kill('SIGTERM');
+    await run.exited;
+    await expectAllGone(run);
+  });
+
+  it('stops everything on SIGHUP sent to npm (which npm does not forward)', async () => {
+    const run = await npmStart();
+    await ready(run);
+    run.child.kill('SIGHUP');
+    await run.exited;
+    await expectAllGone(run);
+  });
+
+  it('refuses a taken port before starting anything: one line naming the variable, no stack, exit 1', async () => {
+    // Another DynamoDB Local (or anything) already on the port: the sandbox must not use it.
+    const taken: Server = createServer(() => undefined);
+    const port = await freePort();
+    await new Promise<void>((r) => taken.listen(port, '127.0.0.1', r));
+    try {
+      const run = await npmStart({ DYNAMODB_PORT: port });
+      const { code } = await run.exited;
+      expect(code).toBe(1);
+      const errorLines = run
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('✖') || /^\s+at /.test(line));
+      expect(errorLines).toEqual([
+        `✖ Port ${port} (DYNAMODB_PORT) is already in use, probably by another sandbox: stop it, or set DYNAMODB_PORT to a free port.`,
+      ]);
+      expect(run.output()).not.toContain('Sandbox ready');
+      expect(jvmsOf(run)).toEqual([]);
+      expect(await listening(run.ports.PORT)).toBe(false);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('says so loudly and exits non-zero when DynamoDB Local dies', async () => {
+    const run = await npmStart();
+    await ready(run);
+    const [jvm] = jvmsOf(run);
+    process.kill(Number(jvm!.trim().split(/\s+/)[0]), 'SIGKILL');
+    const { code } = await run.exited;
+    expect(code).not.toBe(0);
+    expect(run.output()).toMatch(/✖ DynamoDB Local \(pid \d+\) was killed \(SIGKILL\)\. Every request would fail from now on/);
+    await expectAllGone(run);
+  });
+});
