@@ -198,11 +198,12 @@ export function compileModel(definition: SurveyDefinition, report?: Report): Sur
   });
   const endingIds: string[] = [];
   definition.endings.forEach((ending, position) => {
-    if (endingIds.includes(ending.id) || indexById.has(ending.id)) {
+    const repeated = endingIds.includes(ending.id);
+    if (repeated || indexById.has(ending.id)) {
       report?.({ severity: 'error', code: 'duplicate_id', message: `ending id ${ending.id} is already used`, path: pointer('endings', position, 'id') });
-      return;
     }
-    endingIds.push(ending.id);
+    // An ending sharing a question's id is kept (routes to that id go to the question).
+    if (!repeated) endingIds.push(ending.id);
   });
   const fits = kept.map(({ question }) => fitOf(question));
   const referenced = new Set<number>();

@@ -37,12 +37,11 @@ export interface SimulationRun {
 }
 
 export function simulate(definition: SurveyDefinition, answers: Record<string, unknown>, language?: Language): SimulationRun {
-  return simulateModel(compileModel(definition), definition, answers, language);
+  return simulateModel(compileModel(definition), answers, language);
 }
 
 export function simulateModel(
   model: SurveyModel,
-  definition: SurveyDefinition,
   answers: Record<string, unknown>,
   language?: Language,
 ): SimulationRun {
@@ -95,7 +94,7 @@ export function simulateModel(
     }
     index++;
   }
-  if (!stopped && run.ending === null) run.ending = model.endingIds[0] ?? definition.endings[0]?.id ?? null;
+  if (!stopped && run.ending === null) run.ending = model.endingIds[0] ?? null;
 
   for (const [questionId] of Object.entries(answers)) {
     const at = model.indexById.get(questionId);
