@@ -179,27 +179,19 @@ function termsOf(condition: Compiled, negate: boolean, fits: readonly Fit[]): Te
 /** `left and right`, or undefined when that can never hold. */
 export function joinTerms(left: Term, right: Term, fits: readonly Fit[]): Term | undefined {
   if (right.length === 0) return left;
-  if (left.length === 0) return termSatisfiable(right, fits) ? right : undefined;
-  const keys = new Set(left.map((leaf) => leaf.key));
-  const added = right.filter((leaf) => !keys.has(leaf.key));
-  if (added.length === 0) return left;
-  const joined = [...left, ...added];
-  const touched = new Set(added.map((leaf) => leaf.subject));
-  for (const subject of touched) {
-    if (!subjectSatisfiable(fits[subject], joined.filter((leaf) => leaf.subject === subject))) return undefined;
+  // Terms are short (a handful of leaves), so scans beat building sets here: this is the hot path.
+  // Terms stay sorted by leaf key, so equal terms have equal keys without sorting again.
+  let joined: Leaf[] | undefined;
+  for (const leaf of right) {
+    const list: readonly Leaf[] = joined ?? left;
+    let at = 0;
+    while (at < list.length && (list[at] as Leaf).key < leaf.key) at++;
+    if (at < list.length && (list[at] as Leaf).key === leaf.key) continue;
+    joined ??= left.slice();
+    joined.splice(at, 0, leaf);
+    if (!subjectSatisfiable(fits[leaf.subject], joined.filter((known) => known.subject === leaf.subject))) return undefined;
   }
-  return joined;
-}
-
-export function termSatisfiable(term: Term, fits: readonly Fit[]): boolean {
-  const bySubject = new Map<number, Leaf[]>();
-  for (const leaf of term) {
-    const list = bySubject.get(leaf.subject);
-    if (list) list.push(leaf);
-    else bySubject.set(leaf.subject, [leaf]);
-  }
-  for (const [subject, leaves] of bySubject) if (!subjectSatisfiable(fits[subject], leaves)) return false;
-  return true;
+  return joined ?? left;
 }
 
 export function canBeTrue(condition: Compiled, fits: readonly Fit[]): boolean {

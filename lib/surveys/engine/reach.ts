@@ -51,8 +51,9 @@ export function analyseReach(model: SurveyModel): Reachability {
     return result;
   };
 
+  const lastRead = lastReadBy(model);
   for (let index = 0; index < count; index++) {
-    const worlds = narrow(incoming[index] ?? []);
+    const worlds = narrow(forget(incoming[index] ?? [], lastRead, index));
     incoming[index] = [];
     if (worlds.length === 0) continue;
     const state = reach[index] as QuestionReach;
@@ -143,11 +144,34 @@ function filterEmptiedWorlds(model: SurveyModel, compiled: CompiledQuestion, vis
   return worlds.filter((world): world is Term => world !== undefined);
 }
 
+/** Position of the last question whose conditions or option filter read each question. */
+function lastReadBy(model: SurveyModel): number[] {
+  const lastRead = model.questions.map(() => -1);
+  const visit = (condition: Compiled, at: number): void => {
+    if (condition.kind === 'leaf') lastRead[condition.leaf.subject] = Math.max(lastRead[condition.leaf.subject] ?? -1, at);
+    else if (condition.kind === 'all' || condition.kind === 'any') for (const child of condition.children) visit(child, at);
+  };
+  model.questions.forEach((compiled, at) => {
+    visit(compiled.visibleIf, at);
+    for (const route of compiled.routes) visit(route.when, at);
+    if (compiled.filter) lastRead[compiled.filter.source] = Math.max(lastRead[compiled.filter.source] ?? -1, at);
+  });
+  return lastRead;
+}
+
+/**
+ * Drops what worlds know about questions nothing from `index` on reads: fewer facts (still a
+ * sound over-approximation) and far fewer distinct worlds to carry.
+ */
+function forget(worlds: Term[], lastRead: readonly number[], index: number): Term[] {
+  return worlds.map((world) => (world.some((leaf) => (lastRead[leaf.subject] ?? -1) < index) ? world.filter((leaf) => (lastRead[leaf.subject] ?? -1) >= index) : world));
+}
+
+/** Worlds are sorted by leaf key (see joinTerms), so joining the keys names them. */
 function keyOf(term: Term): string {
-  return term
-    .map((leaf) => leaf.key)
-    .sort()
-    .join('|');
+  let key = '';
+  for (const leaf of term) key += `${leaf.key}|`;
+  return key;
 }
 
 /** Removes repeated worlds; beyond MAX_WORLDS, merges them into the facts all of them share. */
