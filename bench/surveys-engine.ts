@@ -26,13 +26,26 @@ export function largeDefinition(): SurveyDefinition {
     const visibleIf =
       i > 0 && i % 2 === 0 && previous
         ? previous.type === 'nps'
-          ? { any: [{ question: previous.id, operator: 'atLeast' as const, value: i % 11 }, { question: 'q0', operator: 'isAnswered' as const }] }
+          ? {
+              any: [
+                { question: previous.id, operator: 'atLeast' as const, value: i % 11 },
+                { question: 'q0', operator: 'isAnswered' as const },
+              ],
+            }
           : { question: previous.id, operator: 'isAnswered' as const }
         : undefined;
     const routes =
       kind === 1 && i < 190
         ? [
-            { when: { all: [{ question: id, operator: 'equals' as const, value: 'o1' }, { question: 'q0', operator: 'atLeast' as const, value: 7 }] }, goTo: `q${i + 4}` },
+            {
+              when: {
+                all: [
+                  { question: id, operator: 'equals' as const, value: 'o1' },
+                  { question: 'q0', operator: 'atLeast' as const, value: 7 },
+                ],
+              },
+              goTo: `q${i + 4}`,
+            },
             { when: { question: id, operator: 'equals' as const, value: 'o2' }, goTo: i % 3 === 0 ? 'early-exit' : `q${i + 2}` },
           ]
         : [];
@@ -40,7 +53,13 @@ export function largeDefinition(): SurveyDefinition {
     else if (kind === 1) questions.push({ ...base, type: 'singleChoice', options: options(5), visibleIf, routes } as Question);
     else if (kind === 2) questions.push({ ...base, type: 'multipleChoice', options: options(6), visibleIf } as Question);
     else if (kind === 3) {
-      questions.push({ ...base, type: 'singleChoice', options: options(6), optionFilter: { sourceQuestionId: `q${i - 1}`, mode: 'selected' }, visibleIf } as Question);
+      questions.push({
+        ...base,
+        type: 'singleChoice',
+        options: options(6),
+        optionFilter: { sourceQuestionId: `q${i - 1}`, mode: 'selected' },
+        visibleIf,
+      } as Question);
     } else questions.push({ ...base, type: 'openText', visibleIf } as Question);
   }
   return {
@@ -81,7 +100,10 @@ export function measureEngine(iterations: number) {
   const definition = largeDefinition();
   const answers = answersFor(definition);
   return [
-    { scenario: 'survey engine: validate 200 questions with logic (budget 5 ms)', ...measure(() => validateDefinition(definition), iterations) },
+    {
+      scenario: 'survey engine: validate 200 questions with logic (budget 5 ms)',
+      ...measure(() => validateDefinition(definition), iterations),
+    },
     { scenario: 'survey engine: simulate 200 questions (budget 1 ms)', ...measure(() => simulate(definition, answers), iterations) },
   ];
 }
@@ -92,7 +114,17 @@ export async function surveyEngineTimings(iterations = 200): Promise<EngineTimin
   const root = resolve(import.meta.dirname, '..');
   mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
   const outfile = join(mkdtempSync(join(root, 'node_modules/.cache/surveys-engine-')), 'engine.mjs');
-  await build({ entryPoints: [import.meta.filename], bundle: true, platform: 'node', format: 'esm', target: 'node24', minify: true, outfile, logLevel: 'silent', external: ['esbuild'] });
+  await build({
+    entryPoints: [import.meta.filename],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    minify: true,
+    outfile,
+    logLevel: 'silent',
+    external: ['esbuild'],
+  });
   const bundled = (await import(pathToFileURL(outfile).href)) as { measureEngine: (iterations: number) => EngineTiming[] };
   return bundled.measureEngine(iterations);
 }

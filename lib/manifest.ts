@@ -7,6 +7,7 @@ import * as ideas from './ideas/routes.ts';
 import * as introduction from './introduction/routes.ts';
 import type { RouteDefinition } from './platform/route.ts';
 import * as sops from './sops/routes.ts';
+import * as surveys from './surveys/routes.ts';
 import * as webhooks from './webhooks/routes.ts';
 
 export { API_PREFIX } from './platform/route.ts';
@@ -17,6 +18,7 @@ export const NOT_FOUND_HANDLER = 'functions/system/not-found.ts';
 export const routes: readonly RouteDefinition[] = [
   ...Object.values(introduction),
   ...Object.values(ideas),
+  ...Object.values(surveys),
   ...Object.values(sops),
   ...Object.values(webhooks),
 ];

@@ -6,7 +6,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { SurveyDefinition } from './engine/definition.ts';
-import type { Issue } from './engine/validate.ts';
 import type { Survey, SurveyDesign, SurveyVersion, VersionSummary } from './schemas.ts';
 
 export const SURVEY_ENTITY = 'Survey';
@@ -34,7 +33,7 @@ function uuidText(bytes: Buffer): string {
  * The default design's id is derived from the workspace (a name-based UUID, version 8), so every
  * first survey of a workspace, even two made at once, makes the same single default design.
  */
-export function defaultDesignId(slug: string): string {
+function defaultDesignId(slug: string): string {
   const bytes = createHash('sha256').update(`survey-default-design:${slug}`).digest().subarray(0, 16);
   bytes[6] = ((bytes[6] as number) & 0x0f) | 0x80;
   bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
@@ -59,7 +58,15 @@ export interface StoredDesign {
 }
 
 export function defaultDesign(slug: string, now: string): StoredDesign {
-  return { id: defaultDesignId(slug), name: 'Default', primaryColor: '#1F6FEB', backgroundColor: '#FFFFFF', isDefault: true, createdAt: now, updatedAt: now };
+  return {
+    id: defaultDesignId(slug),
+    name: 'Default',
+    primaryColor: '#1F6FEB',
+    backgroundColor: '#FFFFFF',
+    isDefault: true,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 export function toDesign(stored: StoredDesign): SurveyDesign {
@@ -154,14 +161,14 @@ export function summariesOf(item: Record<string, unknown>): VersionSummary[] {
 
 export interface VersionContent {
   definition: SurveyDefinition;
-  issues: Issue[];
+  issues: SurveyVersion['issues'];
 }
 
 export function compressContent(content: VersionContent): Uint8Array {
   return deflateRawSync(Buffer.from(JSON.stringify(content), 'utf8'));
 }
 
-export function decompressContent(stored: Uint8Array): VersionContent {
+function decompressContent(stored: Uint8Array): VersionContent {
   return JSON.parse(inflateRawSync(stored).toString('utf8')) as VersionContent;
 }
 

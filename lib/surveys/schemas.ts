@@ -24,7 +24,10 @@ function text(max: number) {
     .string()
     .check(
       z.minLength(1, 'is required'),
-      z.refine((value) => value.length <= max || (value.length <= 2 * max && characterCount(value) <= max), `must be at most ${max} characters`),
+      z.refine(
+        (value) => value.length <= max || (value.length <= 2 * max && characterCount(value) <= max),
+        `must be at most ${max} characters`,
+      ),
       z.refine((value) => value.trim().length > 0, 'must not be blank'),
     )
     .register(z.globalRegistry, { maxLength: max });
@@ -43,13 +46,13 @@ const color = z
   .check(z.regex(/^#[0-9A-Fa-f]{6}$/, 'must be a colour #RRGGBB'))
   .register(z.globalRegistry, { description: 'A colour as #RRGGBB', example: '#1F6FEB' });
 
-export const SURVEY_STATUSES = ['draft', 'published', 'closed', 'archived'] as const;
-export type SurveyStatus = (typeof SURVEY_STATUSES)[number];
+const SURVEY_STATUSES = ['draft', 'published', 'closed', 'archived'] as const;
+type SurveyStatus = (typeof SURVEY_STATUSES)[number];
 /** Statuses a list can ask for: archived surveys are never listed. */
-export const LISTED_STATUSES = ['draft', 'published', 'closed'] as const;
+const LISTED_STATUSES = ['draft', 'published', 'closed'] as const;
 export type ListedStatus = (typeof LISTED_STATUSES)[number];
-export const VERSION_STATUSES = ['draft', 'published', 'superseded'] as const;
-export type VersionStatus = (typeof VERSION_STATUSES)[number];
+const VERSION_STATUSES = ['draft', 'published', 'superseded'] as const;
+type VersionStatus = (typeof VERSION_STATUSES)[number];
 
 // ---- path and query ---------------------------------------------------------------------------
 
@@ -75,7 +78,7 @@ export const survey = z.object({
   name: z.string(),
   nameAr: z.nullable(z.string()),
   language: z.enum(LANGUAGES),
-  version: z.int().register(z.globalRegistry, { description: 'The counter behind the survey\'s ETag' }),
+  version: z.int().register(z.globalRegistry, { description: "The counter behind the survey's ETag" }),
   status: z.enum(SURVEY_STATUSES),
   themeLogoUrl: z.nullable(z.string()),
   themePrimaryColor: z.nullable(z.string()),
@@ -106,7 +109,7 @@ export type VersionSummary = z.output<typeof versionSummary>;
 
 export const surveyVersion = z.object({
   ...versionFields,
-  revision: z.int().register(z.globalRegistry, { description: 'Bumped by every save; the version\'s ETag' }),
+  revision: z.int().register(z.globalRegistry, { description: "Bumped by every save; the version's ETag" }),
   definition: surveyDefinition,
   issues: z.array(issue),
   updatedAt: timestamp,
@@ -160,7 +163,7 @@ export const simulateBody = z.strictObject({
   answers: z
     .record(z.string().check(z.maxLength(64)), answerValue)
     .check(z.refine((answers) => Object.keys(answers).length <= 200, 'at most 200 answers'))
-    .register(z.globalRegistry, { description: 'Answers by question id (see the README for each type\'s value)' }),
+    .register(z.globalRegistry, { description: "Answers by question id (see the README for each type's value)" }),
   language: z.optional(z.enum(LANGUAGES)),
 });
 
@@ -192,11 +195,19 @@ export const simulationRun = z.object({
   problems: z.array(z.object({ questionId: z.string(), code: z.string(), message: z.string() })),
 });
 
-export const breakingChange = z.object({
+const breakingChange = z.object({
   kind: z.string(),
   questionId: z.string(),
   optionId: z.optional(z.string()),
   detail: z.string(),
+});
+
+/** The body of a 409 `breaking_changes`: the error envelope plus the changes found. */
+export const breakingChangesBody = z.object({
+  ok: z.literal(false),
+  error: z.literal('breaking_changes'),
+  message: z.string(),
+  changes: z.array(breakingChange),
 });
 
 export const audienceAttributes = z.array(audienceAttribute);

@@ -37,7 +37,6 @@ import { keys } from '../platform/data/keys.ts';
 import { ApiError, BadRequestError, ConflictError, NotFoundError, VersionConflictError } from '../platform/errors.ts';
 import type { SurveyDefinition } from './engine/definition.ts';
 import type { AudienceAttribute } from './engine/targeting.ts';
-import type { Issue } from './engine/validate.ts';
 import {
   COUNTER_ENTITY,
   compressContent,
@@ -83,7 +82,7 @@ export function versionNotFound(): NotFoundError {
 function designNotFound(): NotFoundError {
   return new NotFoundError('not_found', 'No design with this id in this workspace');
 }
-export function surveyArchived(): ConflictError {
+function surveyArchived(): ConflictError {
   return new ConflictError('survey_archived', 'The survey is archived and read-only');
 }
 function versionLocked(status: string): ConflictError {
@@ -94,7 +93,7 @@ function definitionTooLarge(): ApiError {
   return new ApiError(413, 'definition_too_large', 'The definition does not fit in one version, even compressed');
 }
 
-function compressedContent(definition: SurveyDefinition, issues: Issue[]): Uint8Array {
+function compressedContent(definition: SurveyDefinition, issues: SurveyVersion['issues']): Uint8Array {
   const content = compressContent({ definition, issues });
   if (content.byteLength > STORED_CONTENT_MAX_BYTES) throw definitionTooLarge();
   return content;
@@ -153,11 +152,13 @@ export interface CreatedSurvey {
  */
 export async function createSurvey(
   slug: string,
-  input: { name: string; language: Survey['language']; definition: SurveyDefinition; issues: Issue[] },
+  input: { name: string; language: Survey['language']; definition: SurveyDefinition; issues: SurveyVersion['issues'] },
   keyId: string,
   idempotency: IdempotentRequest | undefined,
 ): Promise<CreatedSurvey & { replayed: boolean }> {
-  const { Item: designsItem } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.surveyDesigns(slug), ConsistentRead: true }));
+  const { Item: designsItem } = await dynamo.send(
+    new GetCommand({ TableName: tableName, Key: keys.surveyDesigns(slug), ConsistentRead: true }),
+  );
   const nowMs = Date.now();
   const now = new Date(nowMs).toISOString();
   const surveyId = newSurveyId(nowMs);
@@ -221,7 +222,13 @@ export async function createSurvey(
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    { Put: { TableName: tableName, Item: versionItem(slug, version, compressedContent(version.definition, version.issues)), ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        TableName: tableName,
+        Item: versionItem(slug, version, compressedContent(version.definition, version.issues)),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
     {
       Update: {
         TableName: tableName,
@@ -300,7 +307,10 @@ export interface SurveyPage {
  * statuses). The per-status counter is the first item of the descending range; archived surveys
  * are filtered out by DynamoDB and never counted.
  */
-export async function listSurveys(slug: string, { limit, offset, status }: { limit: number; offset: number; status?: ListedStatus }): Promise<SurveyPage> {
+export async function listSurveys(
+  slug: string,
+  { limit, offset, status }: { limit: number; offset: number; status?: ListedStatus },
+): Promise<SurveyPage> {
   const statuses = status ? [status] : ['draft', 'published', 'closed'];
   const wanted = offset + limit + 1;
   let total: number | undefined;
@@ -332,7 +342,10 @@ export async function listSurveys(slug: string, { limit, offset, status }: { lim
     );
     for (const item of Items) {
       if (item.entity === COUNTER_ENTITY) {
-        total = Math.max(0, statuses.reduce((sum, name) => sum + ((item[`${name}Count`] as number | undefined) ?? 0), 0));
+        total = Math.max(
+          0,
+          statuses.reduce((sum, name) => sum + ((item[`${name}Count`] as number | undefined) ?? 0), 0),
+        );
       } else if (skipped < offset) skipped++;
       else if (page.length < limit + 1) page.push(item);
     }
@@ -403,7 +416,14 @@ function counterMove(slug: string, from: Survey['status'] | null, to: Survey['st
     values[':plusOne'] = 1;
   }
   if (adds.length === 0) return null;
-  return { Update: { TableName: tableName, Key: keys.surveyCounter(slug), UpdateExpression: `SET entity = :entity ADD ${adds.join(', ')}`, ExpressionAttributeValues: values } };
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.surveyCounter(slug),
+      UpdateExpression: `SET entity = :entity ADD ${adds.join(', ')}`,
+      ExpressionAttributeValues: values,
+    },
+  };
 }
 
 /**
@@ -415,7 +435,8 @@ export async function archiveSurvey(slug: string, id: string, precondition: Vers
     const item = await getSurveyItem(slug, id);
     const survey = toSurvey(item);
     if (survey.status === 'archived') throw surveyArchived();
-    if (precondition && !precondition.anyVersion && !precondition.versions.includes(survey.version)) throw new VersionConflictError(survey.version);
+    if (precondition && !precondition.anyVersion && !precondition.versions.includes(survey.version))
+      throw new VersionConflictError(survey.version);
     const now = new Date().toISOString();
     const drafts = summariesOf(item).filter((summary) => summary.status === 'draft');
     const writes: TransactItems = [
@@ -429,17 +450,15 @@ export async function archiveSurvey(slug: string, id: string, precondition: Vers
           ExpressionAttributeValues: { ':archived': 'archived', ':now': now, ':one': 1, ':read': survey.version },
         },
       },
-      ...drafts.map(
-        (draft): TransactItems[number] => ({
-          Update: {
-            TableName: tableName,
-            Key: keys.surveyVersion(slug, id, draft.id),
-            UpdateExpression: 'SET surveyArchived = :yes',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeValues: { ':yes': true },
-          },
-        }),
-      ),
+      ...drafts.map((draft): TransactItems[number] => ({
+        Update: {
+          TableName: tableName,
+          Key: keys.surveyVersion(slug, id, draft.id),
+          UpdateExpression: 'SET surveyArchived = :yes',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':yes': true },
+        },
+      })),
     ];
     const counter = counterMove(slug, survey.status, 'archived');
     if (counter) writes.push(counter);
@@ -449,7 +468,8 @@ export async function archiveSurvey(slug: string, id: string, precondition: Vers
     } catch (error) {
       // Someone changed the survey between the read and the write: read again (a few times).
       if (transactionCancellationReasons(error)?.includes('ConditionalCheckFailed') && attempt < 3) continue;
-      if (transactionCancellationReasons(error)) throw new ConflictError('version_conflict', 'The survey changed while it was being archived; try again');
+      if (transactionCancellationReasons(error))
+        throw new ConflictError('version_conflict', 'The survey changed while it was being archived; try again');
       throw error;
     }
   }
@@ -460,7 +480,8 @@ export async function closeSurvey(slug: string, id: string): Promise<Survey> {
   const item = await getSurveyItem(slug, id);
   const survey = toSurvey(item);
   if (survey.status === 'archived') throw surveyArchived();
-  if (survey.status !== 'published') throw new BadRequestError('invalid_state', `Only a published survey can be closed; this one is ${survey.status}`);
+  if (survey.status !== 'published')
+    throw new BadRequestError('invalid_state', `Only a published survey can be closed; this one is ${survey.status}`);
   const now = new Date().toISOString();
   const writes: TransactItems = [
     {
@@ -488,7 +509,9 @@ export async function closeSurvey(slug: string, id: string): Promise<Survey> {
 
 /** One version with its definition and issues: GetItem. */
 export async function getVersion(slug: string, surveyId: string, versionId: string): Promise<SurveyVersion | null> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.surveyVersion(slug, surveyId, versionId), ConsistentRead: true }));
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName, Key: keys.surveyVersion(slug, surveyId, versionId), ConsistentRead: true }),
+  );
   return Item ? toVersion(Item) : null;
 }
 
@@ -497,7 +520,12 @@ export async function getVersion(slug: string, surveyId: string, versionId: stri
  * survey and the source, then one transaction that numbers the draft (conditional on the count it
  * read, so two at once never share a number; the loser reads again).
  */
-export async function createVersion(slug: string, surveyId: string, fromVersionId: string | undefined, keyId: string): Promise<SurveyVersion> {
+export async function createVersion(
+  slug: string,
+  surveyId: string,
+  fromVersionId: string | undefined,
+  keyId: string,
+): Promise<SurveyVersion> {
   for (let attempt = 1; ; attempt++) {
     const [surveyItem, fromItem] = fromVersionId
       ? await batchGet([keys.survey(slug, surveyId), keys.surveyVersion(slug, surveyId, fromVersionId)])
@@ -514,7 +542,9 @@ export async function createVersion(slug: string, surveyId: string, fromVersionI
     if (!source) {
       const sourceId = survey.publishedVersionId ?? summaries[0]?.id;
       if (!sourceId) throw versionNotFound();
-      const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.surveyVersion(slug, surveyId, sourceId), ConsistentRead: true }));
+      const { Item } = await dynamo.send(
+        new GetCommand({ TableName: tableName, Key: keys.surveyVersion(slug, surveyId, sourceId), ConsistentRead: true }),
+      );
       if (!Item) throw versionNotFound();
       source = Item;
     }
@@ -533,16 +563,30 @@ export async function createVersion(slug: string, surveyId: string, fromVersionI
       updatedAt: now,
       publishedAt: null,
     };
-    const summary: StoredSummary = { id: version.id, number: version.number, status: 'draft', basedOnVersionId: copied.id, createdBy: keyId, createdAt: now };
+    const summary: StoredSummary = {
+      id: version.id,
+      number: version.number,
+      status: 'draft',
+      basedOnVersionId: copied.id,
+      createdBy: keyId,
+      createdAt: now,
+    };
     try {
       await transactWrite([
-        { Put: { TableName: tableName, Item: versionItem(slug, version, source.content as Uint8Array), ConditionExpression: 'attribute_not_exists(pk)' } },
+        {
+          Put: {
+            TableName: tableName,
+            Item: versionItem(slug, version, source.content as Uint8Array),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
         {
           Update: {
             TableName: tableName,
             Key: keys.survey(slug, surveyId),
             UpdateExpression: 'SET versions.#id = :summary, versionCount = :next',
-            ConditionExpression: 'attribute_exists(pk) AND #status <> :archived AND (versionCount = :count OR attribute_not_exists(versionCount))',
+            ConditionExpression:
+              'attribute_exists(pk) AND #status <> :archived AND (versionCount = :count OR attribute_not_exists(versionCount))',
             ExpressionAttributeNames: { '#id': version.id, '#status': 'status' },
             ExpressionAttributeValues: { ':summary': summary, ':next': count + 1, ':count': count, ':archived': 'archived' },
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -577,7 +621,7 @@ export async function replaceVersion(
   slug: string,
   surveyId: string,
   versionId: string,
-  content: { definition: SurveyDefinition; issues: Issue[] },
+  content: { definition: SurveyDefinition; issues: SurveyVersion['issues'] },
   revisions: number[],
 ): Promise<SurveyVersion> {
   const stored = compressedContent(content.definition, content.issues);
@@ -588,7 +632,8 @@ export async function replaceVersion(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.surveyVersion(slug, surveyId, versionId),
-        UpdateExpression: 'SET content = :content, revision = revision + :one, updatedAt = :now, errorCount = :errors, warningCount = :warnings',
+        UpdateExpression:
+          'SET content = :content, revision = revision + :one, updatedAt = :now, errorCount = :errors, warningCount = :warnings',
         ConditionExpression: `attribute_exists(pk) AND #status = :draft AND attribute_not_exists(surveyArchived) AND revision IN (${Object.keys(revisionValues).join(', ')})`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
@@ -738,7 +783,14 @@ export async function publishVersion(slug: string, plan: PublishPlan): Promise<{
     throw error;
   }
   return {
-    survey: { ...survey, status: 'published', publishedVersionId: version.id, publishedAt: now, updatedAt: now, version: survey.version + 1 },
+    survey: {
+      ...survey,
+      status: 'published',
+      publishedVersionId: version.id,
+      publishedAt: now,
+      updatedAt: now,
+      version: survey.version + 1,
+    },
     version: { ...version, status: 'published', publishedAt: now },
   };
 }
@@ -751,7 +803,10 @@ export async function listDesigns(slug: string): Promise<SurveyDesign[]> {
 }
 
 /** Adds a design as one attribute of the designs item, counted against the limit, in one UpdateItem. */
-export async function createDesign(slug: string, input: Omit<StoredDesign, 'id' | 'isDefault' | 'createdAt' | 'updatedAt'>): Promise<SurveyDesign> {
+export async function createDesign(
+  slug: string,
+  input: Omit<StoredDesign, 'id' | 'isDefault' | 'createdAt' | 'updatedAt'>,
+): Promise<SurveyDesign> {
   const now = new Date().toISOString();
   const design: StoredDesign = { ...input, id: newSurveyId(), isDefault: false, createdAt: now, updatedAt: now };
   try {
@@ -766,7 +821,8 @@ export async function createDesign(slug: string, input: Omit<StoredDesign, 'id' 
       }),
     );
   } catch (error) {
-    if (isConditionFailure(error)) throw new ConflictError('design_limit', `A workspace has at most ${SURVEY_LIMITS.designs} designs besides the default`);
+    if (isConditionFailure(error))
+      throw new ConflictError('design_limit', `A workspace has at most ${SURVEY_LIMITS.designs} designs besides the default`);
     throw error;
   }
   return toDesign(design);

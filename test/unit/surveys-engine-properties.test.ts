@@ -34,7 +34,10 @@ const condition: fc.Arbitrary<QuestionCondition> = fc.letrec<{ node: QuestionCon
 
 const options = fc.array(fc.constantFrom(...optionIds), { minLength: 1, maxLength: 4 }).map((ids) => ids.map((id) => ({ id, label })));
 const route = fc.record({ when: condition, goTo: fc.constantFrom(...questionIds, ...endingIds, 'nowhere') });
-const optionFilter = fc.record({ sourceQuestionId: fc.constantFrom(...questionIds), mode: fc.constantFrom('selected' as const, 'unselected' as const) });
+const optionFilter = fc.record({
+  sourceQuestionId: fc.constantFrom(...questionIds),
+  mode: fc.constantFrom('selected' as const, 'unselected' as const),
+});
 
 const question: fc.Arbitrary<Question> = fc
   .record(
@@ -44,7 +47,21 @@ const question: fc.Arbitrary<Question> = fc
       required: fc.boolean(),
       visibleIf: condition,
       routes: fc.array(route, { maxLength: 3 }),
-      kind: fc.constantFrom('openText', 'number', 'singleChoice', 'multipleChoice', 'nps', 'rating', 'csat', 'ces', 'date', 'matrix', 'ranking', 'consent', 'statement'),
+      kind: fc.constantFrom(
+        'openText',
+        'number',
+        'singleChoice',
+        'multipleChoice',
+        'nps',
+        'rating',
+        'csat',
+        'ces',
+        'date',
+        'matrix',
+        'ranking',
+        'consent',
+        'statement',
+      ),
       options,
       optionFilter,
       scale: fc.integer({ min: 3, max: 10 }),
@@ -111,7 +128,11 @@ describe('survey engine properties', () => {
           expect(reach.questions[index]?.shown, `${id} was shown by simulation`).toBe(true);
         }
         if (run.ending !== null) expect(reach.endings.has(run.ending), `${run.ending} was reached`).toBe(true);
-        const warned = new Set(analyse(def).issues.filter((issue) => issue.code === 'unreachable_question').map((issue) => issue.path));
+        const warned = new Set(
+          analyse(def)
+            .issues.filter((issue) => issue.code === 'unreachable_question')
+            .map((issue) => issue.path),
+        );
         for (const id of run.path) {
           const position = def.questions.findIndex((q) => q.id === id);
           expect(warned.has(`/questions/${position}`)).toBe(false);

@@ -137,9 +137,16 @@ describe('validateDefinition errors', () => {
   it('reports a backward jump and a jump to itself', () => {
     const def = definition([
       text('a'),
-      text('b', { routes: [{ when: { question: 'b', operator: 'isAnswered' }, goTo: 'a' }, { when: { question: 'b', operator: 'isSkipped' }, goTo: 'b' }] }),
+      text('b', {
+        routes: [
+          { when: { question: 'b', operator: 'isAnswered' }, goTo: 'a' },
+          { when: { question: 'b', operator: 'isSkipped' }, goTo: 'b' },
+        ],
+      }),
     ]);
-    expect(codes(def)).toEqual(expect.arrayContaining(['error:backward_jump@/questions/1/routes/0/goTo', 'error:backward_jump@/questions/1/routes/1/goTo']));
+    expect(codes(def)).toEqual(
+      expect.arrayContaining(['error:backward_jump@/questions/1/routes/0/goTo', 'error:backward_jump@/questions/1/routes/1/goTo']),
+    );
   });
 
   it('reports a shown string missing a language of the survey', () => {
@@ -215,8 +222,18 @@ describe('validateDefinition warnings', () => {
       text('t', {
         visibleIf: {
           any: [
-            { all: [{ question: 'plan', operator: 'equals', value: 'a' }, { question: 'plan', operator: 'equals', value: 'b' }] },
-            { all: [{ question: 'n', operator: 'greaterThan', value: 8 }, { question: 'n', operator: 'lessThan', value: 3 }] },
+            {
+              all: [
+                { question: 'plan', operator: 'equals', value: 'a' },
+                { question: 'plan', operator: 'equals', value: 'b' },
+              ],
+            },
+            {
+              all: [
+                { question: 'n', operator: 'greaterThan', value: 8 },
+                { question: 'n', operator: 'lessThan', value: 3 },
+              ],
+            },
           ],
         },
       }),
@@ -231,7 +248,12 @@ describe('validateDefinition warnings', () => {
         visibleIf: {
           any: [
             { question: 'n', operator: 'equals', value: 10 },
-            { all: [{ question: 'n', operator: 'greaterThan', value: 8 }, { question: 'n', operator: 'lessThan', value: 3 }] },
+            {
+              all: [
+                { question: 'n', operator: 'greaterThan', value: 8 },
+                { question: 'n', operator: 'lessThan', value: 3 },
+              ],
+            },
           ],
         },
       }),
@@ -246,13 +268,40 @@ describe('validateDefinition warnings', () => {
       text('x', {
         required: false,
         routes: [
-          { when: { all: [{ question: 't', operator: 'contains', value: 'refund' }, { question: 't', operator: 'notContains', value: 'fun' }] }, goTo: 'done' },
-          { when: { all: [{ question: 'm', operator: 'includesAll', value: ['a', 'b'] }, { question: 'm', operator: 'excludesAll', value: ['b'] }] }, goTo: 'done' },
-          { when: { all: [{ question: 't', operator: 'equals', value: 'Yes' }, { question: 't', operator: 'equals', value: 'yes' }] }, goTo: 'done' },
+          {
+            when: {
+              all: [
+                { question: 't', operator: 'contains', value: 'refund' },
+                { question: 't', operator: 'notContains', value: 'fun' },
+              ],
+            },
+            goTo: 'done',
+          },
+          {
+            when: {
+              all: [
+                { question: 'm', operator: 'includesAll', value: ['a', 'b'] },
+                { question: 'm', operator: 'excludesAll', value: ['b'] },
+              ],
+            },
+            goTo: 'done',
+          },
+          {
+            when: {
+              all: [
+                { question: 't', operator: 'equals', value: 'Yes' },
+                { question: 't', operator: 'equals', value: 'yes' },
+              ],
+            },
+            goTo: 'done',
+          },
         ],
       }),
     ]);
-    expect(codes(def)).toEqual(['warning:condition_never_true@/questions/2/routes/0/when', 'warning:condition_never_true@/questions/2/routes/1/when']);
+    expect(codes(def)).toEqual([
+      'warning:condition_never_true@/questions/2/routes/0/when',
+      'warning:condition_never_true@/questions/2/routes/1/when',
+    ]);
   });
 
   it('warns when an option filter can leave a required question with no options', () => {
@@ -274,7 +323,10 @@ describe('validateDefinition warnings', () => {
   });
 
   it('warns about a required question that is only sometimes visible', () => {
-    const def = definition([single('a', ['x', 'y']), text('b', { required: true, visibleIf: { question: 'a', operator: 'equals', value: 'x' } })]);
+    const def = definition([
+      single('a', ['x', 'y']),
+      text('b', { required: true, visibleIf: { question: 'a', operator: 'equals', value: 'x' } }),
+    ]);
     expect(codes(def)).toEqual(['warning:required_sometimes_hidden@/questions/1/visibleIf']);
   });
 
@@ -287,7 +339,12 @@ describe('validateDefinition warnings', () => {
           ? nps('q0')
           : nps(`q${i}`, {
               required: i % 3 === 0,
-              visibleIf: { any: [{ question: previous, operator: 'atLeast', value: i % 10 }, { question: 'q0', operator: 'lessThan', value: 5 }] },
+              visibleIf: {
+                any: [
+                  { question: previous, operator: 'atLeast', value: i % 10 },
+                  { question: 'q0', operator: 'lessThan', value: 5 },
+                ],
+              },
               routes: i < 195 ? [{ when: { question: `q${i}`, operator: 'equals', value: 10 }, goTo: `q${i + 3}` }] : [],
             }),
       );
@@ -435,9 +492,16 @@ describe('validateTargeting', () => {
 
   it('rejects contradictions, depth beyond 5 and more than 50 conditions', () => {
     const contradiction = {
-      filters: { all: [{ attribute: 'seats', operator: 'greaterThan', value: 8 }, { attribute: 'seats', operator: 'lessThan', value: 3 }] },
+      filters: {
+        all: [
+          { attribute: 'seats', operator: 'greaterThan', value: 8 },
+          { attribute: 'seats', operator: 'lessThan', value: 3 },
+        ],
+      },
     };
-    expect(validateTargeting(contradiction as never, catalog)).toEqual([{ path: '/filters', message: expect.stringContaining('target no one') }]);
+    expect(validateTargeting(contradiction as never, catalog)).toEqual([
+      { path: '/filters', message: expect.stringContaining('target no one') },
+    ]);
     let deep: unknown = { attribute: 'beta', operator: 'isAnswered' };
     for (let level = 0; level < 6; level++) deep = { any: [deep] };
     expect(validateTargeting({ filters: deep } as never, catalog)[0]?.message).toContain('at most 5');

@@ -28,6 +28,11 @@ const entities: Record<string, string[]> = {
   webhook: UUIDS.map((id) => keys.webhook(SLUG, id).sk),
   webhookCounter: [keys.webhookCounter(SLUG).sk],
   webhookDelivery: UUIDS.flatMap((id) => PLAIN_IDS.map((event) => keys.webhookDelivery(SLUG, id, `evt_${event}`).sk)),
+  survey: UUIDS.map((id) => keys.survey(SLUG, id).sk),
+  surveyCounter: [keys.surveyCounter(SLUG).sk],
+  surveyVersion: UUIDS.flatMap((id) => UUIDS.map((versionId) => keys.surveyVersion(SLUG, id, versionId).sk)),
+  surveyDesigns: [keys.surveyDesigns(SLUG).sk],
+  surveyAudience: [keys.surveyAudience(SLUG).sk],
 };
 
 const between = (from: string, to: string) => (sk: string) => sk >= from && sk <= to;
@@ -45,6 +50,7 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
     holds: (sk: string) => sk >= keys.sop(SLUG, id).sk && sk <= keys.sopCollectionEnd(id),
     may: ['sop', 'sopComment'],
   })),
+  { name: 'the survey list', holds: between(keys.surveyListRange.from, keys.surveyListRange.to), may: ['survey', 'surveyCounter'] },
   { name: 'the webhooks of a workspace', holds: prefix(keys.webhookPrefix), may: ['webhook'] },
   ...UUIDS.map((id) => ({ name: `deliveries of webhook ${id}`, holds: prefix(keys.webhookDeliveryPrefix(id)), may: ['webhookDelivery'] })),
 ];

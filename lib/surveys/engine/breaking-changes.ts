@@ -5,7 +5,7 @@
  */
 import type { ChoiceOption, Question, SurveyDefinition } from './definition.ts';
 
-export type BreakingChangeKind =
+type BreakingChangeKind =
   | 'question_removed'
   | 'type_changed'
   | 'option_removed'
@@ -40,11 +40,22 @@ function removedItems(
   for (const item of before) {
     if (afterIds.has(item.id)) continue;
     const labels = labelKey(item);
-    const renamed = removedKind === 'option_removed' ? added.find((candidate) => labelKey(candidate).some((label) => labels.includes(label))) : undefined;
+    const renamed =
+      removedKind === 'option_removed' ? added.find((candidate) => labelKey(candidate).some((label) => labels.includes(label))) : undefined;
     if (renamed) {
-      changes.push({ kind: 'option_reided', questionId, optionId: item.id, detail: `option ${item.id} now has the id ${renamed.id}; answers already given keep ${item.id}` });
+      changes.push({
+        kind: 'option_reided',
+        questionId,
+        optionId: item.id,
+        detail: `option ${item.id} now has the id ${renamed.id}; answers already given keep ${item.id}`,
+      });
     } else {
-      changes.push({ kind: removedKind, questionId, optionId: item.id, detail: `${noun} ${item.id} was removed; answers that chose it would no longer match the survey` });
+      changes.push({
+        kind: removedKind,
+        questionId,
+        optionId: item.id,
+        detail: `${noun} ${item.id} was removed; answers that chose it would no longer match the survey`,
+      });
     }
   }
   return changes;
@@ -65,7 +76,11 @@ export function breakingChanges(published: SurveyDefinition, next: SurveyDefinit
     const after = nextById.get(before.id);
     const questionId = before.id;
     if (!after) {
-      changes.push({ kind: 'question_removed', questionId, detail: `question ${questionId} was removed; its collected answers would be orphaned` });
+      changes.push({
+        kind: 'question_removed',
+        questionId,
+        detail: `question ${questionId} was removed; its collected answers would be orphaned`,
+      });
       continue;
     }
     if (after.type !== before.type) {
@@ -73,12 +88,17 @@ export function breakingChanges(published: SurveyDefinition, next: SurveyDefinit
       continue;
     }
     if (before.type === 'openText' && after.type === 'openText' && (before.inputType ?? 'text') !== (after.inputType ?? 'text')) {
-      changes.push({ kind: 'input_type_changed', questionId, detail: `input type changed from ${before.inputType ?? 'text'} to ${after.inputType ?? 'text'}` });
+      changes.push({
+        kind: 'input_type_changed',
+        questionId,
+        detail: `input type changed from ${before.inputType ?? 'text'} to ${after.inputType ?? 'text'}`,
+      });
     }
     if (scaleOf(before) !== scaleOf(after)) {
       changes.push({ kind: 'scale_changed', questionId, detail: `scale changed from 1–${scaleOf(before)} to 1–${scaleOf(after)}` });
     }
-    if ('options' in before && 'options' in after) changes.push(...removedItems(before.options, after.options, questionId, 'option_removed', 'option'));
+    if ('options' in before && 'options' in after)
+      changes.push(...removedItems(before.options, after.options, questionId, 'option_removed', 'option'));
     if (before.type === 'matrix' && after.type === 'matrix') {
       changes.push(...removedItems(before.rows, after.rows, questionId, 'row_removed', 'row'));
       changes.push(...removedItems(before.columns, after.columns, questionId, 'column_removed', 'column'));

@@ -43,14 +43,20 @@ export type Compiled =
   | { kind: 'any'; children: Compiled[] };
 
 export const ALWAYS: Compiled = { kind: 'constant', value: true };
-export const NEVER: Compiled = { kind: 'constant', value: false };
 
 export function presenceLeaf(subject: number, test: 'answered' | 'skipped'): Leaf {
   return { subject, test, key: `${subject}:${test}` };
 }
 
 export function compareLeaf(subject: number, operator: CompareOperator, value: Comparable, negated = false): Leaf {
-  return { subject, test: 'compare', operator, value, negated, key: `${subject}:${negated ? '!' : ''}${operator}:${JSON.stringify(value)}` };
+  return {
+    subject,
+    test: 'compare',
+    operator,
+    value,
+    negated,
+    key: `${subject}:${negated ? '!' : ''}${operator}:${JSON.stringify(value)}`,
+  };
 }
 
 /** A concrete answer in comparable form (see operators.ts); `undefined` is "not answered". */
@@ -90,7 +96,7 @@ function includes(answer: AnswerValue, item: string): boolean {
   return typeof answer === 'string' && answer.toLowerCase() === item.toLowerCase();
 }
 
-export function evaluateLeaf(leaf: Leaf, answer: AnswerValue | undefined): boolean {
+function evaluateLeaf(leaf: Leaf, answer: AnswerValue | undefined): boolean {
   if (leaf.test === 'answered') return answer !== undefined;
   if (leaf.test === 'skipped') return answer === undefined;
   if (answer === undefined) return false;
@@ -189,7 +195,13 @@ export function joinTerms(left: Term, right: Term, fits: readonly Fit[]): Term |
     if (at < list.length && (list[at] as Leaf).key === leaf.key) continue;
     joined ??= left.slice();
     joined.splice(at, 0, leaf);
-    if (!subjectSatisfiable(fits[leaf.subject], joined.filter((known) => known.subject === leaf.subject))) return undefined;
+    if (
+      !subjectSatisfiable(
+        fits[leaf.subject],
+        joined.filter((known) => known.subject === leaf.subject),
+      )
+    )
+      return undefined;
   }
   return joined ?? left;
 }
@@ -201,7 +213,7 @@ export function canBeTrue(condition: Compiled, fits: readonly Fit[]): boolean {
 type Comparison = Extract<Leaf, { test: 'compare' }>;
 
 /** Is there an answer (or its absence) for which every leaf about one subject holds? */
-export function subjectSatisfiable(fit: Fit | undefined, leaves: readonly Leaf[]): boolean {
+function subjectSatisfiable(fit: Fit | undefined, leaves: readonly Leaf[]): boolean {
   let needsAnswer = false;
   let needsSkip = false;
   const comparisons: Comparison[] = [];
@@ -250,7 +262,8 @@ function numberCandidates(comparisons: readonly Comparison[], integers: boolean)
   const constants = [...new Set(comparisons.map((leaf) => leaf.value).filter((value): value is number => typeof value === 'number'))];
   if (integers) {
     const extended = new Set<number>();
-    for (const value of constants) for (const near of [Math.floor(value) - 1, Math.floor(value), Math.ceil(value), Math.ceil(value) + 1]) extended.add(near);
+    for (const value of constants)
+      for (const near of [Math.floor(value) - 1, Math.floor(value), Math.ceil(value), Math.ceil(value) + 1]) extended.add(near);
     return extended.size > 0 ? [...extended] : [0];
   }
   constants.sort((a, b) => a - b);

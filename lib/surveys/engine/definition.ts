@@ -46,13 +46,13 @@ function text(max: number) {
 
 const ID_PATTERN = /^[a-z0-9_-]{1,64}$/;
 /** Question, option, row, column and ending ids: stable, so answers stay attached across versions. */
-export const itemId = z
+const itemId = z
   .string()
   .check(z.regex(ID_PATTERN, 'must be 1–64 of a-z, 0-9, _ and -'))
   .register(z.globalRegistry, { description: 'Stable id: 1–64 of a-z, 0-9, _ and -' });
 
 /** Every string a respondent sees, per language; which languages must be present is validation's call. */
-export const shownText = z
+const shownText = z
   .strictObject({ en: z.optional(text(DEFINITION_LIMITS.shownText)), ar: z.optional(text(DEFINITION_LIMITS.shownText)) })
   .register(z.globalRegistry, { description: 'Shown text per language; every language of `languages` must be present' });
 export type ShownText = z.output<typeof shownText>;
@@ -132,7 +132,7 @@ function itemIdOrKey(subject: 'question' | 'attribute') {
   return subject === 'question' ? itemId : attributeKey;
 }
 
-export const ATTRIBUTE_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+const ATTRIBUTE_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 export const attributeKey = z
   .string()
   .check(z.regex(ATTRIBUTE_KEY_PATTERN, 'must start with a letter and be 1–64 of letters, digits, _ . and -'));
@@ -155,13 +155,13 @@ const route = z.strictObject({
   when: questionCondition,
   goTo: itemId.register(z.globalRegistry, { description: 'A later question id or an ending id' }),
 });
-export type Route = z.output<typeof route>;
+type Route = z.output<typeof route>;
 
 const optionFilter = z.strictObject({
   sourceQuestionId: itemId,
   mode: z.enum(['selected', 'unselected']),
 });
-export type OptionFilter = z.output<typeof optionFilter>;
+type OptionFilter = z.output<typeof optionFilter>;
 
 const base = {
   id: itemId,
@@ -177,7 +177,7 @@ function options(limits: { min: number; max: number }) {
   return z.array(option).check(z.minLength(limits.min), z.maxLength(limits.max));
 }
 
-export const INPUT_TYPES = ['text', 'email', 'url', 'number', 'phone'] as const;
+const INPUT_TYPES = ['text', 'email', 'url', 'number', 'phone'] as const;
 
 const openText = z.strictObject({
   ...base,
@@ -229,7 +229,7 @@ const ranking = z.strictObject({
 const consent = z.strictObject({ ...base, type: z.literal('consent'), label: z.optional(shownText) });
 const statement = z.strictObject({ ...base, type: z.literal('statement'), buttonLabel: z.optional(shownText) });
 
-export const question = z.discriminatedUnion('type', [
+const question = z.discriminatedUnion('type', [
   openText,
   singleChoice,
   multipleChoice,
@@ -244,34 +244,18 @@ export const question = z.discriminatedUnion('type', [
   statement,
 ]);
 export type Question = z.output<typeof question>;
-export type QuestionType = Question['type'];
-export const QUESTION_TYPES: readonly QuestionType[] = [
-  'openText',
-  'singleChoice',
-  'multipleChoice',
-  'nps',
-  'rating',
-  'csat',
-  'ces',
-  'date',
-  'matrix',
-  'ranking',
-  'consent',
-  'statement',
-];
+type QuestionType = Question['type'];
 
 const ending = z.strictObject({ id: itemId, headline: shownText, description: z.optional(shownText) });
-export type Ending = z.output<typeof ending>;
+type Ending = z.output<typeof ending>;
 
 export const surveyDefinition = z
   .strictObject({
-    languages: z
-      .array(z.enum(LANGUAGES))
-      .check(
-        z.minLength(1),
-        z.maxLength(LANGUAGES.length),
-        z.refine((languages) => new Set(languages).size === languages.length, 'must not repeat a language'),
-      ),
+    languages: z.array(z.enum(LANGUAGES)).check(
+      z.minLength(1),
+      z.maxLength(LANGUAGES.length),
+      z.refine((languages) => new Set(languages).size === languages.length, 'must not repeat a language'),
+    ),
     questions: z.array(question).check(z.maxLength(DEFINITION_LIMITS.questions)),
     endings: z.array(ending).check(z.minLength(1), z.maxLength(DEFINITION_LIMITS.endings)),
   })

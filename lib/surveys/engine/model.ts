@@ -9,7 +9,7 @@ import { ALWAYS, type Compiled, compareLeaf, presenceLeaf } from './conditions.t
 import type { Condition, ConditionValue, Operator, Question, QuestionCondition, SurveyDefinition } from './definition.ts';
 import { checkValue, type Fit, operatorFits } from './operators.ts';
 
-export type IssueCode =
+type IssueCode =
   | 'duplicate_id'
   | 'unknown_question'
   | 'unknown_attribute'
@@ -39,12 +39,12 @@ export interface Issue {
 }
 export type Report = (issue: Issue) => void;
 
-export type RouteTarget = { question: number } | { ending: string };
-export interface CompiledRoute {
+type RouteTarget = { question: number } | { ending: string };
+interface CompiledRoute {
   when: Compiled;
   target: RouteTarget;
 }
-export interface CompiledFilter {
+interface CompiledFilter {
   source: number;
   mode: 'selected' | 'unselected';
 }
@@ -75,7 +75,7 @@ export function pointer(...segments: (string | number)[]): string {
   return segments.map((segment) => `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
 }
 
-export function fitOf(question: Question): Fit {
+function fitOf(question: Question): Fit {
   switch (question.type) {
     case 'openText':
       return question.inputType === 'number' ? { kind: 'number' } : { kind: 'text' };
@@ -106,7 +106,7 @@ function uniqueIds(items: readonly { id: string }[] | undefined): string[] {
   return [...new Set((items ?? []).map((item) => item.id))];
 }
 
-export function optionIdsOf(question: Question): readonly string[] {
+function optionIdsOf(question: Question): readonly string[] {
   return question.type === 'singleChoice' || question.type === 'multipleChoice' || question.type === 'ranking'
     ? uniqueIds(question.options)
     : [];
@@ -125,7 +125,7 @@ export interface SubjectScope {
  * Compiles a definition condition. Each problem is reported once (when `report` is given) and its
  * leaf becomes false.
  */
-export function compileCondition(
+function compileCondition(
   condition: QuestionCondition | undefined,
   scope: SubjectScope,
   path: string,
@@ -147,7 +147,10 @@ export function compileNode<Subject extends 'question' | 'attribute'>(
   if ('all' in condition || 'any' in condition) {
     const kind = 'all' in condition ? 'all' : 'any';
     const list = ('all' in condition ? condition.all : (condition as { any: Condition<Subject>[] }).any) ?? [];
-    return { kind, children: list.map((child, i) => compileNode(child, scope, `${path}${pointer(kind, i)}`, report, referenced, subjectKey)) };
+    return {
+      kind,
+      children: list.map((child, i) => compileNode(child, scope, `${path}${pointer(kind, i)}`, report, referenced, subjectKey)),
+    };
   }
   const leaf = condition as Record<string, unknown> & { operator: Operator; value?: ConditionValue };
   const subjectId = String(leaf[subjectKey]);
@@ -158,7 +161,11 @@ export function compileNode<Subject extends 'question' | 'attribute'>(
     return { kind: 'constant', value: false };
   };
   const index = scope.indexOf(subjectId);
-  if (index === undefined) return error(subjectKey === 'question' ? 'unknown_question' : 'unknown_attribute', `no ${noun} has ${subjectKey === 'question' ? 'id' : 'key'} ${subjectId}`);
+  if (index === undefined)
+    return error(
+      subjectKey === 'question' ? 'unknown_question' : 'unknown_attribute',
+      `no ${noun} has ${subjectKey === 'question' ? 'id' : 'key'} ${subjectId}`,
+    );
   if (index > scope.lastReadable) {
     return error('reference_not_earlier', `${subjectId} is not before this point: a condition may only read earlier questions`);
   }
@@ -190,7 +197,12 @@ export function compileModel(definition: SurveyDefinition, report?: Report): Sur
   const kept: { question: Question; position: number }[] = [];
   definition.questions.forEach((question, position) => {
     if (indexById.has(question.id)) {
-      report?.({ severity: 'error', code: 'duplicate_id', message: `question id ${question.id} is used twice`, path: pointer('questions', position, 'id') });
+      report?.({
+        severity: 'error',
+        code: 'duplicate_id',
+        message: `question id ${question.id} is used twice`,
+        path: pointer('questions', position, 'id'),
+      });
       return;
     }
     indexById.set(question.id, kept.length);
@@ -200,7 +212,12 @@ export function compileModel(definition: SurveyDefinition, report?: Report): Sur
   definition.endings.forEach((ending, position) => {
     const repeated = endingIds.includes(ending.id);
     if (repeated || indexById.has(ending.id)) {
-      report?.({ severity: 'error', code: 'duplicate_id', message: `ending id ${ending.id} is already used`, path: pointer('endings', position, 'id') });
+      report?.({
+        severity: 'error',
+        code: 'duplicate_id',
+        message: `ending id ${ending.id} is already used`,
+        path: pointer('endings', position, 'id'),
+      });
     }
     // An ending sharing a question's id is kept (routes to that id go to the question).
     if (!repeated) endingIds.push(ending.id);
@@ -226,17 +243,35 @@ export function compileModel(definition: SurveyDefinition, report?: Report): Sur
       const targetIndex = indexById.get(route.goTo);
       if (targetIndex !== undefined) {
         if (targetIndex <= index) {
-          report?.({ severity: 'error', code: 'backward_jump', message: `routes go forward only; ${route.goTo} is not after ${question.id}`, path: `${routeAt}/goTo` });
+          report?.({
+            severity: 'error',
+            code: 'backward_jump',
+            message: `routes go forward only; ${route.goTo} is not after ${question.id}`,
+            path: `${routeAt}/goTo`,
+          });
           return;
         }
         routes.push({ when, target: { question: targetIndex } });
       } else if (endingIds.includes(route.goTo)) {
         routes.push({ when, target: { ending: route.goTo } });
       } else {
-        report?.({ severity: 'error', code: 'unknown_target', message: `no question or ending has id ${route.goTo}`, path: `${routeAt}/goTo` });
+        report?.({
+          severity: 'error',
+          code: 'unknown_target',
+          message: `no question or ending has id ${route.goTo}`,
+          path: `${routeAt}/goTo`,
+        });
       }
     });
-    return { position, question, optionIds: optionIdsOf(question), visibleIf, routes, routeConditions, filter: compileFilter(question, index, at) };
+    return {
+      position,
+      question,
+      optionIds: optionIdsOf(question),
+      visibleIf,
+      routes,
+      routeConditions,
+      filter: compileFilter(question, index, at),
+    };
   });
 
   function compileFilter(question: Question, index: number, at: string): CompiledFilter | undefined {

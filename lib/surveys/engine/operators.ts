@@ -21,7 +21,7 @@ const PRESENCE: readonly Operator[] = ['isAnswered', 'isSkipped'];
 const ORDERED: readonly Operator[] = ['equals', 'notEquals', 'greaterThan', 'lessThan', 'atLeast', 'atMost', ...PRESENCE];
 
 /** The operator/type fit table (README "Survey logic" prints it). */
-export const OPERATORS_BY_FIT: Record<Fit['kind'], readonly Operator[]> = {
+const OPERATORS_BY_FIT: Record<Fit['kind'], readonly Operator[]> = {
   text: ['equals', 'notEquals', 'contains', 'notContains', ...PRESENCE],
   number: ORDERED,
   scale: ORDERED,
@@ -41,7 +41,7 @@ export function operatorFits(fit: Fit, operator: Operator): boolean {
 /** A comparable value: text lower-cased, dates as day numbers, lists as arrays of ids. */
 export type Comparable = string | number | boolean | readonly string[];
 
-export type ValueProblem = 'invalid_value' | 'value_out_of_range' | 'unknown_option';
+type ValueProblem = 'invalid_value' | 'value_out_of_range' | 'unknown_option';
 export type ValueCheck = { ok: true; value: Comparable | undefined } | { ok: false; code: ValueProblem; message: string };
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -69,17 +69,23 @@ function listOf(value: ConditionValue | undefined): string[] | undefined {
  */
 export function checkValue(fit: Fit, operator: Operator, value: ConditionValue | undefined): ValueCheck {
   if (operator === 'isAnswered' || operator === 'isSkipped') {
-    return value === undefined ? { ok: true, value: undefined } : { ok: false, code: 'invalid_value', message: `${operator} takes no value` };
+    return value === undefined
+      ? { ok: true, value: undefined }
+      : { ok: false, code: 'invalid_value', message: `${operator} takes no value` };
   }
   if (value === undefined) return { ok: false, code: 'invalid_value', message: `${operator} needs a value` };
   switch (fit.kind) {
     case 'text':
-      return typeof value === 'string' ? { ok: true, value: value.toLowerCase() } : { ok: false, code: 'invalid_value', message: 'must be a string' };
+      return typeof value === 'string'
+        ? { ok: true, value: value.toLowerCase() }
+        : { ok: false, code: 'invalid_value', message: 'must be a string' };
     case 'number':
       return typeof value === 'number' ? { ok: true, value } : { ok: false, code: 'invalid_value', message: 'must be a number' };
     case 'scale':
-      if (typeof value !== 'number' || !Number.isInteger(value)) return { ok: false, code: 'invalid_value', message: 'must be a whole number' };
-      if (value < fit.min || value > fit.max) return { ok: false, code: 'value_out_of_range', message: `must be between ${fit.min} and ${fit.max}` };
+      if (typeof value !== 'number' || !Number.isInteger(value))
+        return { ok: false, code: 'invalid_value', message: 'must be a whole number' };
+      if (value < fit.min || value > fit.max)
+        return { ok: false, code: 'value_out_of_range', message: `must be between ${fit.min} and ${fit.max}` };
       return { ok: true, value };
     case 'date': {
       const day = typeof value === 'string' ? dayNumber(value) : undefined;
@@ -95,7 +101,9 @@ export function checkValue(fit: Fit, operator: Operator, value: ConditionValue |
       const isList = operator === 'includesAny' || operator === 'includesAll' || operator === 'excludesAll';
       if (!isList) {
         if (typeof value !== 'string') return { ok: false, code: 'invalid_value', message: `must be one ${noun}` };
-        return known.includes(value) ? { ok: true, value } : { ok: false, code: 'unknown_option', message: `${value} is not a ${noun} of ${known.join(', ')}` };
+        return known.includes(value)
+          ? { ok: true, value }
+          : { ok: false, code: 'unknown_option', message: `${value} is not a ${noun} of ${known.join(', ')}` };
       }
       const list = listOf(value);
       if (!list || list.length === 0) return { ok: false, code: 'invalid_value', message: `must be a non-empty list of ${noun}s` };

@@ -9,7 +9,7 @@
 import { type Compiled, compareLeaf, joinTerms, presenceLeaf, type Term, toTerms } from './conditions.ts';
 import type { CompiledQuestion, SurveyModel } from './model.ts';
 
-export interface QuestionReach {
+interface QuestionReach {
   /** Some path arrives at its position (not jumped over on every path). */
   arrives: boolean;
   /** Some path shows it. */
@@ -164,7 +164,9 @@ function lastReadBy(model: SurveyModel): number[] {
  * sound over-approximation) and far fewer distinct worlds to carry.
  */
 function forget(worlds: Term[], lastRead: readonly number[], index: number): Term[] {
-  return worlds.map((world) => (world.some((leaf) => (lastRead[leaf.subject] ?? -1) < index) ? world.filter((leaf) => (lastRead[leaf.subject] ?? -1) >= index) : world));
+  return worlds.map((world) =>
+    world.some((leaf) => (lastRead[leaf.subject] ?? -1) < index) ? world.filter((leaf) => (lastRead[leaf.subject] ?? -1) >= index) : world,
+  );
 }
 
 /** Worlds are sorted by leaf key (see joinTerms), so joining the keys names them. */

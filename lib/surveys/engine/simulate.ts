@@ -11,10 +11,10 @@
  */
 import { type AnswerValue, evaluate } from './conditions.ts';
 import type { Language, Question, ShownText, SurveyDefinition } from './definition.ts';
-import { compileModel, type CompiledQuestion, type SurveyModel } from './model.ts';
+import { type CompiledQuestion, compileModel, type SurveyModel } from './model.ts';
 import { dayNumber } from './operators.ts';
 
-export type SimulationProblemCode =
+type SimulationProblemCode =
   | 'unknown_question'
   | 'answer_not_shown'
   | 'option_not_offered'
@@ -22,7 +22,7 @@ export type SimulationProblemCode =
   | 'required_unanswered'
   | 'missing_translation';
 
-export interface SimulationProblem {
+interface SimulationProblem {
   questionId: string;
   code: SimulationProblemCode;
   message: string;
@@ -40,11 +40,7 @@ export function simulate(definition: SurveyDefinition, answers: Record<string, u
   return simulateModel(compileModel(definition), answers, language);
 }
 
-export function simulateModel(
-  model: SurveyModel,
-  answers: Record<string, unknown>,
-  language?: Language,
-): SimulationRun {
+function simulateModel(model: SurveyModel, answers: Record<string, unknown>, language?: Language): SimulationRun {
   const given = new Map<number, AnswerValue>();
   const answerOf = (index: number) => given.get(index);
   const run: SimulationRun = { path: [], skipped: [], options: {}, ending: null, problems: [] };
@@ -180,8 +176,10 @@ function readAnswer(question: Question, raw: unknown, offered: readonly string[]
     case 'rating':
     case 'csat':
     case 'ces': {
-      const [min, max] = question.type === 'nps' ? [0, 10] : question.type === 'csat' ? [1, 5] : question.type === 'ces' ? [1, 7] : [1, question.scale];
-      if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < min || raw > max) return invalid(`${id} takes a whole number from ${min} to ${max}`);
+      const [min, max] =
+        question.type === 'nps' ? [0, 10] : question.type === 'csat' ? [1, 5] : question.type === 'ces' ? [1, 7] : [1, question.scale];
+      if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < min || raw > max)
+        return invalid(`${id} takes a whole number from ${min} to ${max}`);
       return { value: raw };
     }
     case 'date': {
@@ -215,7 +213,11 @@ function shownTextsOf(question: Question): (ShownText | undefined)[] {
   return texts;
 }
 
-function reportMissingTranslation(question: Question, language: Language, problem: (id: string, code: SimulationProblemCode, message: string) => void): void {
+function reportMissingTranslation(
+  question: Question,
+  language: Language,
+  problem: (id: string, code: SimulationProblemCode, message: string) => void,
+): void {
   if (shownTextsOf(question).some((text) => text !== undefined && !text[language])) {
     problem(question.id, 'missing_translation', `${question.id} has text with no ${language} version`);
   }

@@ -6,18 +6,11 @@
  */
 import * as z from 'zod/mini';
 import { canBeTrue } from './conditions.ts';
-import {
-  type AttributeCondition,
-  attributeKey,
-  conditionCount,
-  conditionDepth,
-  conditionSchema,
-  DEFINITION_LIMITS,
-} from './definition.ts';
+import { type AttributeCondition, attributeKey, conditionCount, conditionDepth, conditionSchema, DEFINITION_LIMITS } from './definition.ts';
 import { compileNode, type Issue, pointer } from './model.ts';
 import type { Fit } from './operators.ts';
 
-export const TARGETING_LIMITS = { conditions: 50, depth: DEFINITION_LIMITS.conditionDepth, attributes: 200, values: 100 } as const;
+const TARGETING_LIMITS = { conditions: 50, depth: DEFINITION_LIMITS.conditionDepth, attributes: 200, values: 100 } as const;
 
 export const audienceAttribute = z.strictObject({
   key: attributeKey,
@@ -29,26 +22,27 @@ export const audienceAttribute = z.strictObject({
 export type AudienceAttribute = z.output<typeof audienceAttribute>;
 
 export const audienceCatalog = z.strictObject({
-  attributes: z
-    .array(audienceAttribute)
-    .check(
-      z.maxLength(TARGETING_LIMITS.attributes),
-      z.refine((attributes) => new Set(attributes.map((attribute) => attribute.key)).size === attributes.length, 'attribute keys must be unique'),
-      z.refine(
-        (attributes) => attributes.every((attribute) => attribute.values === undefined || attribute.type === 'string'),
-        'only string attributes take a list of values',
-      ),
+  attributes: z.array(audienceAttribute).check(
+    z.maxLength(TARGETING_LIMITS.attributes),
+    z.refine(
+      (attributes) => new Set(attributes.map((attribute) => attribute.key)).size === attributes.length,
+      'attribute keys must be unique',
     ),
+    z.refine(
+      (attributes) => attributes.every((attribute) => attribute.values === undefined || attribute.type === 'string'),
+      'only string attributes take a list of values',
+    ),
+  ),
 });
-export type AudienceCatalog = z.output<typeof audienceCatalog>;
+type AudienceCatalog = z.output<typeof audienceCatalog>;
 
 /** Shape only; depth and count are checked with the catalog so every problem is listed at once. */
-export const targetingRules = z
-  .strictObject({ filters: conditionSchema('attribute') })
-  .register(z.globalRegistry, { description: 'Who the survey is for: a condition over audience attributes (GET /surveys/audience-attributes)' });
+export const targetingRules = z.strictObject({ filters: conditionSchema('attribute') }).register(z.globalRegistry, {
+  description: 'Who the survey is for: a condition over audience attributes (GET /surveys/audience-attributes)',
+});
 export type TargetingRules = z.output<typeof targetingRules>;
 
-export function fitOfAttribute(attribute: AudienceAttribute): Fit {
+function fitOfAttribute(attribute: AudienceAttribute): Fit {
   switch (attribute.type) {
     case 'string':
       return attribute.values ? { kind: 'enum', values: attribute.values } : { kind: 'text' };
@@ -70,9 +64,11 @@ export interface TargetingProblem {
 export function validateTargeting(rules: TargetingRules, catalog: readonly AudienceAttribute[]): TargetingProblem[] {
   const problems: TargetingProblem[] = [];
   const depth = conditionDepth(rules.filters);
-  if (depth > TARGETING_LIMITS.depth) problems.push({ path: '/filters', message: `conditions nest ${depth} all/any levels; at most ${TARGETING_LIMITS.depth}` });
+  if (depth > TARGETING_LIMITS.depth)
+    problems.push({ path: '/filters', message: `conditions nest ${depth} all/any levels; at most ${TARGETING_LIMITS.depth}` });
   const count = conditionCount(rules.filters);
-  if (count > TARGETING_LIMITS.conditions) problems.push({ path: '/filters', message: `${count} conditions; at most ${TARGETING_LIMITS.conditions}` });
+  if (count > TARGETING_LIMITS.conditions)
+    problems.push({ path: '/filters', message: `${count} conditions; at most ${TARGETING_LIMITS.conditions}` });
   if (problems.length > 0) return problems;
 
   const indexByKey = new Map(catalog.map((attribute, index) => [attribute.key, index]));

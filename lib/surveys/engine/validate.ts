@@ -3,7 +3,7 @@
  * issue with a JSON Pointer. Reference and operator errors come from compiling the model; the
  * warnings come from reasoning over it (reach.ts, conditions.ts).
  */
-import { canBeTrue, type Compiled } from './conditions.ts';
+import { type Compiled, canBeTrue } from './conditions.ts';
 import type { Question, QuestionCondition, ShownText, SurveyDefinition } from './definition.ts';
 import { type CompiledQuestion, compileModel, type Issue, pointer, type SurveyModel } from './model.ts';
 import { analyseReach, type Reachability } from './reach.ts';
@@ -28,7 +28,12 @@ export function analyse(definition: SurveyDefinition): Validation {
   const issues: Issue[] = [];
   const report = (issue: Issue) => issues.push(issue);
   if (definition.questions.length === 0) {
-    report({ severity: 'error', code: 'no_questions', message: 'a survey needs at least one question to be published', path: '/questions' });
+    report({
+      severity: 'error',
+      code: 'no_questions',
+      message: 'a survey needs at least one question to be published',
+      path: '/questions',
+    });
   }
   const model = compileModel(definition, report);
   checkItemIds(definition, report);
@@ -58,7 +63,12 @@ function checkItemIds(definition: SurveyDefinition, report: (issue: Issue) => vo
       const seen = new Set<string>();
       items.forEach((item, i) => {
         if (seen.has(item.id)) {
-          report({ severity: 'error', code: 'duplicate_id', message: `${name} id ${item.id} is used twice in ${question.id}`, path: pointer('questions', position, name, i, 'id') });
+          report({
+            severity: 'error',
+            code: 'duplicate_id',
+            message: `${name} id ${item.id} is used twice in ${question.id}`,
+            path: pointer('questions', position, name, i, 'id'),
+          });
         }
         seen.add(item.id);
       });
@@ -75,10 +85,18 @@ function shownTexts(question: Question): [string, ShownText][] {
   if (question.type === 'openText') texts.push(['placeholder', question.placeholder]);
   if (question.type === 'consent') texts.push(['label', question.label]);
   if (question.type === 'statement') texts.push(['buttonLabel', question.buttonLabel]);
-  if ('options' in question) question.options.forEach((option, i) => texts.push([`options/${i}/label`, option.label]));
+  if ('options' in question) {
+    question.options.forEach((option, i) => {
+      texts.push([`options/${i}/label`, option.label]);
+    });
+  }
   if (question.type === 'matrix') {
-    question.rows.forEach((row, i) => texts.push([`rows/${i}/label`, row.label]));
-    question.columns.forEach((column, i) => texts.push([`columns/${i}/label`, column.label]));
+    question.rows.forEach((row, i) => {
+      texts.push([`rows/${i}/label`, row.label]);
+    });
+    question.columns.forEach((column, i) => {
+      texts.push([`columns/${i}/label`, column.label]);
+    });
   }
   return texts.filter((entry): entry is [string, ShownText] => entry[1] !== undefined);
 }
@@ -87,7 +105,12 @@ function checkTranslations(definition: SurveyDefinition, report: (issue: Issue) 
   const check = (text: ShownText, path: string) => {
     const missing = definition.languages.filter((language) => !text[language]?.trim());
     if (missing.length > 0) {
-      report({ severity: 'error', code: 'missing_translation', message: `no ${missing.join(' or ')} text (the survey is in ${definition.languages.join(', ')})`, path });
+      report({
+        severity: 'error',
+        code: 'missing_translation',
+        message: `no ${missing.join(' or ')} text (the survey is in ${definition.languages.join(', ')})`,
+        path,
+      });
     }
   };
   definition.questions.forEach((question, position) => {
@@ -152,7 +175,12 @@ function neverTrue(
   function visit(node: QuestionCondition, compiledNode: Compiled, at: string): void {
     if (compiledNode.kind === 'constant' || compiledNode.kind === 'leaf') return;
     if (!containsConstant(compiledNode) && !canBeTrue(compiledNode, model.fits)) {
-      report({ severity: 'warning', code: 'condition_never_true', message: 'this condition can never be true: its parts contradict each other', path: at });
+      report({
+        severity: 'warning',
+        code: 'condition_never_true',
+        message: 'this condition can never be true: its parts contradict each other',
+        path: at,
+      });
       return;
     }
     const kind = 'all' in node ? 'all' : 'any';
