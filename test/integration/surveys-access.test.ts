@@ -187,7 +187,7 @@ describe('tenant isolation', () => {
         await other.patch(`/surveys/designs/${designId}`, { body: { name: 'x' } }),
         await other.patch(`/surveys/designs/${MISSING}`, { body: { name: 'x' } }),
       ],
-    ]) {
+    ] as [ApiResponse, ApiResponse][]) {
       expectErrorEnvelope(res, 404, 'not_found');
       expect(res.body).toEqual(missing.body);
     }

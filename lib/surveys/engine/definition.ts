@@ -116,7 +116,7 @@ export function conditionCount(condition: unknown): number {
  * The recursive schema; depth is checked once at the root (`boundedCondition`) so the error
  * names the limit instead of a nested union mismatch.
  */
-export function conditionSchema<Subject extends 'question' | 'attribute'>(subject: Subject): z.ZodMiniType<Condition<Subject>> {
+function recursiveCondition<Subject extends 'question' | 'attribute'>(subject: Subject): z.ZodMiniType<Condition<Subject>> {
   const leaf = z.strictObject({ [subject]: itemIdOrKey(subject), operator: z.enum(OPERATORS), value: z.optional(conditionValue) });
   const condition: z.ZodMiniType<Condition<Subject>> = z.lazy(() =>
     z.union([
@@ -126,6 +126,73 @@ export function conditionSchema<Subject extends 'question' | 'attribute'>(subjec
     ]),
   ) as unknown as z.ZodMiniType<Condition<Subject>>;
   return condition;
+}
+
+/**
+ * How a condition is documented in OpenAPI. Written out by hand because a recursive zod schema
+ * becomes a `$defs` reference that an OpenAPI document cannot resolve; nested conditions are
+ * described rather than repeated five levels deep.
+ */
+function conditionJsonSchema(subject: 'question' | 'attribute'): Record<string, unknown> {
+  const group = (key: 'all' | 'any') => ({
+    type: 'object',
+    required: [key],
+    additionalProperties: false,
+    properties: {
+      [key]: {
+        type: 'array',
+        minItems: 1,
+        maxItems: DEFINITION_LIMITS.conditionsPerGroup,
+        items: {
+          type: 'object',
+          description: `A nested condition of the same shape (${key === 'all' ? 'every one must hold' : 'one must hold'})`,
+        },
+      },
+    },
+  });
+  return {
+    description:
+      `A condition: \`{all:[…]}\`, \`{any:[…]}\` or \`{${subject}, operator, value?}\`; at most ${DEFINITION_LIMITS.conditionDepth} nested all/any levels. ` +
+      'Which operators fit which type, and what value each takes, is in the README (Survey logic).',
+    anyOf: [
+      group('all'),
+      group('any'),
+      {
+        type: 'object',
+        required: [subject, 'operator'],
+        additionalProperties: false,
+        properties: {
+          [subject]: { type: 'string' },
+          operator: { type: 'string', enum: [...OPERATORS] },
+          value: {
+            anyOf: [
+              { type: 'string' },
+              { type: 'number' },
+              { type: 'boolean' },
+              { type: 'array', items: { type: 'string' }, maxItems: DEFINITION_LIMITS.listValues },
+            ],
+          },
+        },
+      },
+    ],
+  };
+}
+
+/** A condition over `subject` (`question` in definitions, `attribute` in targeting rules). */
+export function conditionSchema<Subject extends 'question' | 'attribute'>(subject: Subject) {
+  const recursive = recursiveCondition(subject);
+  return z
+    .pipe(
+      z.unknown().check(
+        z.superRefine((value, ctx) => {
+          const result = recursive.safeParse(value);
+          if (result.success) return;
+          for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path, input: value });
+        }),
+      ),
+      z.transform((value) => value as Condition<Subject>),
+    )
+    .register(z.globalRegistry, conditionJsonSchema(subject));
 }
 
 function itemIdOrKey(subject: 'question' | 'attribute') {
