@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Permission } from '../../lib/platform/permissions.ts';
 import {
+  type ApiResponse,
   call,
   clientFor,
   dynamoDbCalls,
