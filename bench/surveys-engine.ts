@@ -72,7 +72,8 @@ export function largeDefinition(): SurveyDefinition {
   };
 }
 
-function answersFor(definition: SurveyDefinition): Record<string, unknown> {
+/** Answers to every question of `largeDefinition()` that walk a long path through it. */
+export function largeDefinitionAnswers(definition: SurveyDefinition = largeDefinition()): Record<string, unknown> {
   const answers: Record<string, unknown> = {};
   for (const question of definition.questions) {
     if (question.type === 'nps') answers[question.id] = 8;
@@ -98,7 +99,7 @@ function measure(run: () => unknown, iterations: number): { medianMs: number; p9
 
 export function measureEngine(iterations: number) {
   const definition = largeDefinition();
-  const answers = answersFor(definition);
+  const answers = largeDefinitionAnswers(definition);
   return [
     {
       scenario: 'survey engine: validate 200 questions with logic (budget 5 ms)',
@@ -108,9 +109,9 @@ export function measureEngine(iterations: number) {
   ];
 }
 
-export type EngineTiming = { scenario: string; medianMs: number; p95Ms: number };
+type EngineTiming = { scenario: string; medianMs: number; p95Ms: number };
 
-export async function surveyEngineTimings(iterations = 200): Promise<EngineTiming[]> {
+async function surveyEngineTimings(iterations = 200): Promise<EngineTiming[]> {
   const root = resolve(import.meta.dirname, '..');
   mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
   const outfile = join(mkdtempSync(join(root, 'node_modules/.cache/surveys-engine-')), 'engine.mjs');
@@ -127,6 +128,13 @@ export async function surveyEngineTimings(iterations = 200): Promise<EngineTimin
   });
   const bundled = (await import(pathToFileURL(outfile).href)) as { measureEngine: (iterations: number) => EngineTiming[] };
   return bundled.measureEngine(iterations);
+}
+
+/** The section `npm run bench` prints. */
+export async function printSurveyEngineTimings(): Promise<void> {
+  console.log('\n## Survey engine (bundled as a Lambda bundle, in-process)\n');
+  console.log('| scenario | median ms | p95 ms |\n|---|---:|---:|');
+  for (const timing of await surveyEngineTimings()) console.log(`| ${timing.scenario} | ${timing.medianMs} | ${timing.p95Ms} |`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) console.table(await surveyEngineTimings());

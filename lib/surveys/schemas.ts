@@ -47,12 +47,10 @@ const color = z
   .register(z.globalRegistry, { description: 'A colour as #RRGGBB', example: '#1F6FEB' });
 
 const SURVEY_STATUSES = ['draft', 'published', 'closed', 'archived'] as const;
-type SurveyStatus = (typeof SURVEY_STATUSES)[number];
 /** Statuses a list can ask for: archived surveys are never listed. */
 const LISTED_STATUSES = ['draft', 'published', 'closed'] as const;
 export type ListedStatus = (typeof LISTED_STATUSES)[number];
 const VERSION_STATUSES = ['draft', 'published', 'superseded'] as const;
-type VersionStatus = (typeof VERSION_STATUSES)[number];
 
 // ---- path and query ---------------------------------------------------------------------------
 

@@ -222,13 +222,11 @@ const route = z.strictObject({
   when: questionCondition,
   goTo: itemId.register(z.globalRegistry, { description: 'A later question id or an ending id' }),
 });
-type Route = z.output<typeof route>;
 
 const optionFilter = z.strictObject({
   sourceQuestionId: itemId,
   mode: z.enum(['selected', 'unselected']),
 });
-type OptionFilter = z.output<typeof optionFilter>;
 
 const base = {
   id: itemId,
@@ -311,10 +309,8 @@ const question = z.discriminatedUnion('type', [
   statement,
 ]);
 export type Question = z.output<typeof question>;
-type QuestionType = Question['type'];
 
 const ending = z.strictObject({ id: itemId, headline: shownText, description: z.optional(shownText) });
-type Ending = z.output<typeof ending>;
 
 export const surveyDefinition = z
   .strictObject({

@@ -34,7 +34,6 @@ export const audienceCatalog = z.strictObject({
     ),
   ),
 });
-type AudienceCatalog = z.output<typeof audienceCatalog>;
 
 /** Shape only; depth and count are checked with the catalog so every problem is listed at once. */
 export const targetingRules = z.strictObject({ filters: conditionSchema('attribute') }).register(z.globalRegistry, {
