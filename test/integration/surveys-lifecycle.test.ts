@@ -1,4 +1,5 @@
 /** Surveys over HTTP: create → design → questions with routing → simulate → publish → change → breaking changes. */
+import { randomBytes } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../lib/platform/data/keys.ts';
@@ -317,6 +318,30 @@ describe('POST /surveys/validate', () => {
       })),
     };
     expectErrorEnvelope(await api.post('/surveys/validate', { body: { definition: huge } }), 413, 'definition_too_large');
+  });
+});
+
+describe('stored size', () => {
+  it('refuses a definition that does not fit one version even compressed (413) and keeps the draft as it was', async () => {
+    const { surveyId, versionId, version } = await surveyWithDefinition(api);
+    // Random text does not compress: about 900 KB of it is under the 1 MB cap but over what one item holds.
+    const noise = (n: number) => randomBytes(n).toString('base64').slice(0, n);
+    const definition = {
+      ...routedDefinition(),
+      questions: Array.from({ length: 200 }, (_, i) => ({
+        id: `q${i}`,
+        type: 'openText',
+        headline: { en: noise(1500), ar: noise(1500) },
+        required: false,
+      })),
+    };
+    const res = await api.put(`/surveys/${surveyId}/versions/${versionId}`, {
+      body: { definition },
+      headers: { 'If-Match': `"${version.revision}"` },
+    });
+    expectErrorEnvelope(res, 413, 'definition_too_large');
+    const stored = await api.get(`/surveys/${surveyId}/versions/${versionId}`);
+    expect(stored.body.version).toMatchObject({ revision: version.revision, definition: routedDefinition() });
   });
 });
 
