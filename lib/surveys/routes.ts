@@ -303,7 +303,7 @@ export const replaceSurveyVersion = defineRoute({
   response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
   errors: [409, 413],
   errorNotes: {
-    400: '`if_match_required`: no `If-Match`; `invalid_header`: a malformed one',
+    400: "`if_match_required`: no `If-Match`; `invalid_header`: a malformed one; `invalid_body`: also `definition.languages` without the survey's language",
     404: VERSION_404,
     409: `\`version_conflict\`: the draft is at another revision (the response's \`ETag\` is the current one); \`version_locked\`: the version is published or superseded; ${ARCHIVED_409}`,
     413: DEFINITION_413,

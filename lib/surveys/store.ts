@@ -34,7 +34,7 @@ import {
 } from '../platform/data/conditions.ts';
 import { type IdempotentRequest, transactCreate } from '../platform/data/idempotency.ts';
 import { keys } from '../platform/data/keys.ts';
-import { ApiError, BadRequestError, ConflictError, NotFoundError, VersionConflictError } from '../platform/errors.ts';
+import { ApiError, BadRequestError, ConflictError, NotFoundError, ValidationError, VersionConflictError } from '../platform/errors.ts';
 import type { SurveyDefinition } from './engine/definition.ts';
 import type { AudienceAttribute } from './engine/targeting.ts';
 import {
@@ -225,7 +225,7 @@ export async function createSurvey(
     {
       Put: {
         TableName: tableName,
-        Item: versionItem(slug, version, compressedContent(version.definition, version.issues)),
+        Item: versionItem(slug, version, compressedContent(version.definition, version.issues), input.language),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -257,11 +257,16 @@ export async function createSurvey(
   return { ...response, replayed };
 }
 
-function versionItem(slug: string, version: SurveyVersion, content: Uint8Array): Record<string, unknown> {
+/**
+ * A version item. It carries the survey's language, so a save can require the definition to
+ * include it in its own condition, without reading the survey.
+ */
+function versionItem(slug: string, version: SurveyVersion, content: Uint8Array, surveyLanguage: string): Record<string, unknown> {
   const errorCount = version.issues.filter((issue) => issue.severity === 'error').length;
   return {
     ...keys.surveyVersion(slug, version.surveyId, version.id),
     entity: VERSION_ENTITY,
+    surveyLanguage,
     id: version.id,
     surveyId: version.surveyId,
     number: version.number,
@@ -576,7 +581,7 @@ export async function createVersion(
         {
           Put: {
             TableName: tableName,
-            Item: versionItem(slug, version, source.content as Uint8Array),
+            Item: versionItem(slug, version, source.content as Uint8Array, survey.language),
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
@@ -605,11 +610,17 @@ export async function createVersion(
 }
 
 /** Why a version write's condition failed, from the item it saw. */
-function versionConditionFailure(current: RawItem | undefined): Error {
+function versionConditionFailure(current: RawItem | undefined, languages: readonly string[] = []): Error {
   if (!current) return versionNotFound();
   if (current.surveyArchived?.BOOL) return surveyArchived();
   const status = current.status?.S ?? 'draft';
   if (status !== 'draft') return versionLocked(status);
+  const language = current.surveyLanguage?.S;
+  if (language && languages.length > 0 && !languages.includes(language)) {
+    return new ValidationError('invalid_body', [
+      { path: 'body.definition.languages', message: `must include ${language}, the survey's language` },
+    ]);
+  }
   return new VersionConflictError(Number(current.revision?.N ?? 0));
 }
 
@@ -627,6 +638,7 @@ export async function replaceVersion(
   const stored = compressedContent(content.definition, content.issues);
   const errorCount = content.issues.filter((issue) => issue.severity === 'error').length;
   const revisionValues = Object.fromEntries(revisions.map((revision, i) => [`:r${i}`, revision]));
+  const languageValues = Object.fromEntries(content.definition.languages.map((language, i) => [`:l${i}`, language]));
   try {
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
@@ -634,7 +646,9 @@ export async function replaceVersion(
         Key: keys.surveyVersion(slug, surveyId, versionId),
         UpdateExpression:
           'SET content = :content, revision = revision + :one, updatedAt = :now, errorCount = :errors, warningCount = :warnings',
-        ConditionExpression: `attribute_exists(pk) AND #status = :draft AND attribute_not_exists(surveyArchived) AND revision IN (${Object.keys(revisionValues).join(', ')})`,
+        ConditionExpression:
+          'attribute_exists(pk) AND #status = :draft AND attribute_not_exists(surveyArchived) ' +
+          `AND (attribute_not_exists(surveyLanguage) OR surveyLanguage IN (${Object.keys(languageValues).join(', ')})) AND revision IN (${Object.keys(revisionValues).join(', ')})`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':content': stored,
@@ -644,6 +658,7 @@ export async function replaceVersion(
           ':warnings': content.issues.length - errorCount,
           ':draft': 'draft',
           ...revisionValues,
+          ...languageValues,
         },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -651,7 +666,7 @@ export async function replaceVersion(
     );
     return toVersion(Attributes as Record<string, unknown>);
   } catch (error) {
-    if (isConditionFailure(error)) throw versionConditionFailure(error.Item as RawItem | undefined);
+    if (isConditionFailure(error)) throw versionConditionFailure(error.Item as RawItem | undefined, content.definition.languages);
     throw error;
   }
 }

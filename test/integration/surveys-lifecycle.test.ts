@@ -238,6 +238,17 @@ describe('versions, simulation and publishing', () => {
     expectErrorEnvelope(await api.post(`/surveys/${survey.id}/publish`, { body: { versionId: version.id } }), 409, 'version_locked');
   });
 
+  it("refuses a definition without the survey's language and keeps the draft", async () => {
+    const { surveyId, versionId, version } = await surveyWithDefinition(api);
+    const res = await api.put(`/surveys/${surveyId}/versions/${versionId}`, {
+      body: { definition: { ...routedDefinition(), languages: ['ar'] } },
+      headers: { 'If-Match': `"${version.revision}"` },
+    });
+    expectErrorEnvelope(res, 400, 'invalid_body');
+    expect(res.body.issues).toEqual([{ path: 'body.definition.languages', message: "must include en, the survey's language" }]);
+    expect((await api.get(`/surveys/${surveyId}/versions/${versionId}`)).body.version.revision).toBe(version.revision);
+  });
+
   it('refuses to publish a version with errors, listing them', async () => {
     const definition = routedDefinition();
     definition.questions[3]!.visibleIf = { question: 'why-low', operator: 'isAnswered' } as never;
