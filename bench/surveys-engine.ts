@@ -4,7 +4,7 @@
  * on-the-fly transform adds wrappers that triple the time), in-process, median and p95 after a
  * warm-up. `tsx bench/surveys-engine.ts` prints them alone; `npm run bench` includes them.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -114,7 +114,8 @@ type EngineTiming = { scenario: string; medianMs: number; p95Ms: number };
 async function surveyEngineTimings(iterations = 200): Promise<EngineTiming[]> {
   const root = resolve(import.meta.dirname, '..');
   mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
-  const outfile = join(mkdtempSync(join(root, 'node_modules/.cache/surveys-engine-')), 'engine.mjs');
+  const dir = mkdtempSync(join(root, 'node_modules/.cache/surveys-engine-'));
+  const outfile = join(dir, 'engine.mjs');
   await build({
     entryPoints: [import.meta.filename],
     bundle: true,
@@ -126,8 +127,12 @@ async function surveyEngineTimings(iterations = 200): Promise<EngineTiming[]> {
     logLevel: 'silent',
     external: ['esbuild'],
   });
-  const bundled = (await import(pathToFileURL(outfile).href)) as { measureEngine: (iterations: number) => EngineTiming[] };
-  return bundled.measureEngine(iterations);
+  try {
+    const bundled = (await import(pathToFileURL(outfile).href)) as { measureEngine: (iterations: number) => EngineTiming[] };
+    return bundled.measureEngine(iterations);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The section `npm run bench` prints. */
@@ -137,4 +142,6 @@ export async function printSurveyEngineTimings(): Promise<void> {
   for (const timing of await surveyEngineTimings()) console.log(`| ${timing.scenario} | ${timing.medianMs} | ${timing.p95Ms} |`);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) console.table(await surveyEngineTimings());
+// Run directly (`tsx bench/surveys-engine.ts`): not when imported, nor as the bundle measured.
+const runDirectly = import.meta.filename.endsWith('.ts') && import.meta.filename === process.argv[1];
+if (runDirectly) console.table(await surveyEngineTimings());

@@ -195,13 +195,7 @@ export function joinTerms(left: Term, right: Term, fits: readonly Fit[]): Term |
     if (at < list.length && (list[at] as Leaf).key === leaf.key) continue;
     joined ??= left.slice();
     joined.splice(at, 0, leaf);
-    if (
-      !subjectSatisfiable(
-        fits[leaf.subject],
-        joined.filter((known) => known.subject === leaf.subject),
-      )
-    )
-      return undefined;
+    if (!subjectSatisfiable(fits[leaf.subject], joined, leaf.subject)) return undefined;
   }
   return joined ?? left;
 }
@@ -212,22 +206,23 @@ export function canBeTrue(condition: Compiled, fits: readonly Fit[]): boolean {
 
 type Comparison = Extract<Leaf, { test: 'compare' }>;
 
-/** Is there an answer (or its absence) for which every leaf about one subject holds? */
-function subjectSatisfiable(fit: Fit | undefined, leaves: readonly Leaf[]): boolean {
+/** Is there an answer (or its absence) for which every leaf of `leaves` about `subject` holds? */
+function subjectSatisfiable(fit: Fit | undefined, leaves: readonly Leaf[], subject: number): boolean {
   let needsAnswer = false;
   let needsSkip = false;
-  const comparisons: Comparison[] = [];
+  let comparisons: Comparison[] | undefined;
   for (const leaf of leaves) {
+    if (leaf.subject !== subject) continue;
     if (leaf.test === 'skipped') needsSkip = true;
     else {
       needsAnswer = true;
-      if (leaf.test === 'compare') comparisons.push(leaf);
+      if (leaf.test === 'compare') (comparisons ??= []).push(leaf);
     }
   }
   if (needsAnswer && needsSkip) return false;
   if (!needsAnswer) return true;
   if (!fit || fit.kind === 'none') return false;
-  if (comparisons.length === 0) return true;
+  if (!comparisons) return true;
   const holds = (answer: AnswerValue) => comparisons.every((leaf) => evaluateLeaf(leaf, answer));
   switch (fit.kind) {
     case 'single':

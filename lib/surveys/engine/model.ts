@@ -72,7 +72,13 @@ export interface SurveyModel {
 }
 
 export function pointer(...segments: (string | number)[]): string {
-  return segments.map((segment) => `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+  let path = '';
+  for (const segment of segments) {
+    const text = String(segment);
+    // Ids and field names never hold `~` or `/`; escape (RFC 6901) only when one does.
+    path += `/${text.includes('~') || text.includes('/') ? text.replaceAll('~', '~0').replaceAll('/', '~1') : text}`;
+  }
+  return path;
 }
 
 function fitOf(question: Question): Fit {

@@ -6,7 +6,7 @@
  * what they have in common, which only ever adds situations: a question reported unreachable is
  * unreachable, while some reported reachable may need answers no one can give (no false warnings).
  */
-import { type Compiled, compareLeaf, joinTerms, presenceLeaf, type Term, toTerms } from './conditions.ts';
+import { type Compiled, compareLeaf, joinTerms, type Leaf, presenceLeaf, type Term, toTerms } from './conditions.ts';
 import type { CompiledQuestion, SurveyModel } from './model.ts';
 
 interface QuestionReach {
@@ -43,8 +43,13 @@ export function analyseReach(model: SurveyModel): Reachability {
     }
     return cached;
   };
+  // One term per subject and presence, made once: marking is the most frequent join.
+  const presence = {
+    answered: questions.map((_, subject): Term => [presenceLeaf(subject, 'answered')]),
+    skipped: questions.map((_, subject): Term => [presenceLeaf(subject, 'skipped')]),
+  };
   const mark = (world: Term, subject: number, test: 'answered' | 'skipped'): Term | undefined =>
-    referenced.has(subject) ? joinTerms(world, [presenceLeaf(subject, test)], fits) : world;
+    referenced.has(subject) ? joinTerms(world, presence[test][subject] as Term, fits) : world;
   const jumpOver = (world: Term, from: number, to: number): Term | undefined => {
     let result: Term | undefined = world;
     for (let i = from; i < to && result; i++) result = mark(result, i, 'skipped');
@@ -169,23 +174,25 @@ function forget(worlds: Term[], lastRead: readonly number[], index: number): Ter
   );
 }
 
-/** Worlds are sorted by leaf key (see joinTerms), so joining the keys names them. */
-function keyOf(term: Term): string {
-  let key = '';
-  for (const leaf of term) key += `${leaf.key}|`;
-  return key;
+/** Worlds are sorted by leaf key (see joinTerms), so equal worlds have equal leaves in order. */
+function sameWorld(a: Term, b: Term): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if ((a[i] as Leaf).key !== (b[i] as Leaf).key) return false;
+  return true;
 }
 
-/** Removes repeated worlds; beyond MAX_WORLDS, merges them into the facts all of them share. */
+/**
+ * Removes repeated worlds (compared in place: there are few, and this runs for every question);
+ * beyond MAX_WORLDS, merges them into the facts all of them share.
+ */
 function narrow(worlds: Term[]): Term[] {
   if (worlds.length <= 1) return worlds;
-  const unique = new Map<string, Term>();
-  for (const world of worlds) unique.set(keyOf(world), world);
-  if (unique.size <= MAX_WORLDS) return [...unique.values()];
-  const all = [...unique.values()];
-  const shared = all.slice(1).reduce((common, world) => {
-    const keys = new Set(world.map((leaf) => leaf.key));
-    return common.filter((leaf) => keys.has(leaf.key));
-  }, all[0] as Term);
+  const unique: Term[] = [];
+  for (const world of worlds) if (!unique.some((known) => sameWorld(known, world))) unique.push(world);
+  if (unique.length <= MAX_WORLDS) return unique;
+  const shared = unique
+    .slice(1)
+    .reduce((common, world) => common.filter((leaf) => world.some((other) => other.key === leaf.key)), unique[0] as Term);
   return [shared];
 }
