@@ -216,7 +216,10 @@ function subjectSatisfiable(fit: Fit | undefined, leaves: readonly Leaf[], subje
     if (leaf.test === 'skipped') needsSkip = true;
     else {
       needsAnswer = true;
-      if (leaf.test === 'compare') (comparisons ??= []).push(leaf);
+      if (leaf.test === 'compare') {
+        comparisons ??= [];
+        comparisons.push(leaf);
+      }
     }
   }
   if (needsAnswer && needsSkip) return false;
