@@ -60,6 +60,9 @@ const DEFINITION_NOTE =
   'The definition is checked for shape and limits (≤ 200 questions, conditions ≤ 5 all/any levels: beyond is 400 `invalid_body`); ' +
   'its logic is then validated and every problem returned in `issues` (errors and warnings, each with a JSON Pointer `path`).';
 
+const IDEMPOTENT_NOTE = 'Send an `Idempotency-Key` to retry safely (the same key and body within 24 hours return the first response).';
+const REUSED_409 = '`idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body';
+
 const surveyResponse = z.object({ ok: z.literal(true), survey });
 const versionResponse = z.object({ ok: z.literal(true), version: surveyVersion });
 
@@ -126,13 +129,14 @@ export const createSurveyDesign = defineRoute({
   handler: 'functions/surveys/create-design.ts',
   tag: 'Surveys',
   summary: 'Create a survey design',
-  description: 'Colours as `#RRGGBB`, `logoUrl` an https URL. A workspace has at most 50 designs besides the default.',
+  description: `Colours as \`#RRGGBB\`, \`logoUrl\` an https URL. A workspace has at most 50 designs besides the default. ${IDEMPOTENT_NOTE}`,
   module: 'surveys',
   permissions: WRITE,
+  idempotent: true,
   request: { body: createDesignBody },
   response: { status: 200, body: z.object({ ok: z.literal(true), design: surveyDesign }) },
   errors: [409],
-  errorNotes: { 409: '`design_limit`: the workspace already has 50 designs besides the default' },
+  errorNotes: { 409: `\`design_limit\`: the workspace already has 50 designs besides the default; ${REUSED_409}` },
   data: 'write',
 });
 
@@ -274,17 +278,17 @@ export const createSurveyVersion = defineRoute({
   handler: 'functions/surveys/create-version.ts',
   tag: 'Surveys',
   summary: 'Start a new draft version',
-  description:
-    'A new draft copied from `fromVersionId`, else from the published version, else from the latest. A survey keeps at most 50 versions.',
+  description: `A new draft copied from \`fromVersionId\`, else from the published version, else from the latest. A survey keeps at most 50 versions. ${IDEMPOTENT_NOTE}`,
   module: 'surveys',
   permissions: WRITE,
+  idempotent: true,
   request: { params: surveyIdParams, body: createVersionBody },
   response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
   errors: [409],
   errorNotes: {
     400: '`invalid_body`: `fromVersionId` names no version of this survey',
     404: SURVEY_404,
-    409: `${ARCHIVED_409}; \`version_limit\`: the survey has 50 versions; \`version_conflict\`: other versions were being created at once`,
+    409: `${ARCHIVED_409}; \`version_limit\`: the survey has 50 versions; \`version_conflict\`: other versions were being created at once; ${REUSED_409}`,
   },
   data: 'write',
 });

@@ -530,7 +530,8 @@ export async function createVersion(
   surveyId: string,
   fromVersionId: string | undefined,
   keyId: string,
-): Promise<SurveyVersion> {
+  idempotency: IdempotentRequest | undefined,
+): Promise<{ version: SurveyVersion; replayed: boolean }> {
   for (let attempt = 1; ; attempt++) {
     const [surveyItem, fromItem] = fromVersionId
       ? await batchGet([keys.survey(slug, surveyId), keys.surveyVersion(slug, surveyId, fromVersionId)])
@@ -577,7 +578,7 @@ export async function createVersion(
       createdAt: now,
     };
     try {
-      await transactWrite([
+      const writes: TransactItems = [
         {
           Put: {
             TableName: tableName,
@@ -597,8 +598,12 @@ export async function createVersion(
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
         },
-      ]);
-      return version;
+      ];
+      // The Idempotency-Key's scope is this survey's path, so a key is per survey.
+      return await transactCreate(slug, writes, version, idempotency, TRANSACTION_ATTEMPTS).then(({ response, replayed }) => ({
+        version: response,
+        replayed,
+      }));
     } catch (error) {
       const current = cancelledItem(error, 1);
       if (current === null) throw error;
@@ -818,29 +823,38 @@ export async function listDesigns(slug: string): Promise<SurveyDesign[]> {
 }
 
 /** Adds a design as one attribute of the designs item, counted against the limit, in one UpdateItem. */
+/**
+ * Adds a design as one attribute of the designs item, counted against the limit: one transaction
+ * (with the Idempotency-Key's record when one is sent).
+ */
 export async function createDesign(
   slug: string,
   input: Omit<StoredDesign, 'id' | 'isDefault' | 'createdAt' | 'updatedAt'>,
-): Promise<SurveyDesign> {
+  idempotency: IdempotentRequest | undefined,
+): Promise<{ design: SurveyDesign; replayed: boolean }> {
   const now = new Date().toISOString();
   const design: StoredDesign = { ...input, id: newSurveyId(), isDefault: false, createdAt: now, updatedAt: now };
-  try {
-    await dynamo.send(
-      new UpdateCommand({
+  const writes: TransactItems = [
+    {
+      Update: {
         TableName: tableName,
         Key: keys.surveyDesigns(slug),
         UpdateExpression: 'SET entity = :entity, #design = :design, designCount = if_not_exists(designCount, :zero) + :one',
         ConditionExpression: 'attribute_not_exists(designCount) OR designCount < :max',
         ExpressionAttributeNames: { '#design': designAttribute(design.id) },
         ExpressionAttributeValues: { ':entity': 'SurveyDesigns', ':design': design, ':zero': 0, ':one': 1, ':max': SURVEY_LIMITS.designs },
-      }),
-    );
+      },
+    },
+  ];
+  try {
+    const { response, replayed } = await transactCreate(slug, writes, toDesign(design), idempotency, TRANSACTION_ATTEMPTS);
+    return { design: response, replayed };
   } catch (error) {
-    if (isConditionFailure(error))
+    if (cancelledItem(error, 0) !== null) {
       throw new ConflictError('design_limit', `A workspace has at most ${SURVEY_LIMITS.designs} designs besides the default`);
+    }
     throw error;
   }
-  return toDesign(design);
 }
 
 const DESIGN_FIELDS = ['name', 'primaryColor', 'backgroundColor', 'logoUrl', 'font'] as const;

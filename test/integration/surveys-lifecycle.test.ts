@@ -123,6 +123,25 @@ describe('designs', () => {
     expect(used.body.survey.designId).toBe(designId);
   });
 
+  it('creates a design and a version once per Idempotency-Key', async () => {
+    const headers = { 'Idempotency-Key': `design-${Date.now()}` };
+    const body = { name: 'Once', primaryColor: '#101010' };
+    const first = await api.post('/surveys/designs', { body, headers });
+    const again = await api.post('/surveys/designs', { body, headers });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.design).toEqual(first.body.design);
+    expect((await api.get('/surveys/designs')).body.designs.filter((design: { name: string }) => design.name === 'Once')).toHaveLength(1);
+    expectErrorEnvelope(await api.post('/surveys/designs', { body: { ...body, name: 'Twice' }, headers }), 409, 'idempotency_key_reused');
+
+    const { surveyId } = await surveyWithDefinition(api);
+    const versionHeaders = { 'Idempotency-Key': `version-${Date.now()}` };
+    const made = await api.post(`/surveys/${surveyId}/versions`, { body: {}, headers: versionHeaders });
+    const replayed = await api.post(`/surveys/${surveyId}/versions`, { body: {}, headers: versionHeaders });
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body.version.id).toBe(made.body.version.id);
+    expect((await api.get(`/surveys/${surveyId}`)).body.versions).toHaveLength(2);
+  });
+
   it('rejects bad colours and URLs, and an unknown design', async () => {
     expectErrorEnvelope(await api.post('/surveys/designs', { body: { name: 'x', primaryColor: 'red' } }), 400, 'invalid_body');
     expectErrorEnvelope(

@@ -153,7 +153,7 @@ function conditionJsonSchema(subject: 'question' | 'attribute'): Record<string, 
   return {
     description:
       `A condition: \`{all:[…]}\`, \`{any:[…]}\` or \`{${subject}, operator, value?}\`; at most ${DEFINITION_LIMITS.conditionDepth} nested all/any levels. ` +
-      'Which operators fit which type, and what value each takes, is in the README (Survey logic).',
+      'Which operators fit which type, and what value each takes, is in the README (Surveys, Logic).',
     anyOf: [
       group('all'),
       group('any'),
