@@ -19,7 +19,6 @@ export const getMe = defineRoute({
       data: z.object({ workspace: z.string(), authenticated: z.boolean() }),
     }),
   },
-  data: 'read',
 });
 
 export const getOpenApi = defineRoute({
@@ -34,5 +33,4 @@ export const getOpenApi = defineRoute({
   module: null,
   permissions: [],
   response: { status: 200, body: z.looseObject({ openapi: z.string() }) },
-  data: 'none',
 });

@@ -80,7 +80,7 @@ export const listSurveys = defineRoute({
   permissions: READ,
   request: { query: listSurveysQuery },
   response: { status: 200, body: z.object({ ok: z.literal(true), surveys: z.array(survey), pagination }) },
-  data: 'read',
+  table: ['Query'],
 });
 
 export const createSurvey = defineRoute({
@@ -105,7 +105,7 @@ export const createSurvey = defineRoute({
   },
   errors: [409],
   errorNotes: { 409: '`idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body' },
-  data: 'write',
+  table: ['GetItem', 'PutItem', 'UpdateItem'],
 });
 
 export const listSurveyDesigns = defineRoute({
@@ -119,7 +119,7 @@ export const listSurveyDesigns = defineRoute({
   module: 'surveys',
   permissions: READ,
   response: { status: 200, body: z.object({ ok: z.literal(true), designs: z.array(surveyDesign) }) },
-  data: 'read',
+  table: ['GetItem'],
 });
 
 export const createSurveyDesign = defineRoute({
@@ -137,7 +137,7 @@ export const createSurveyDesign = defineRoute({
   response: { status: 200, body: z.object({ ok: z.literal(true), design: surveyDesign }) },
   errors: [409],
   errorNotes: { 409: `\`design_limit\`: the workspace already has 50 designs besides the default; ${REUSED_409}` },
-  data: 'write',
+  table: ['UpdateItem', 'PutItem'],
 });
 
 export const updateSurveyDesign = defineRoute({
@@ -153,7 +153,7 @@ export const updateSurveyDesign = defineRoute({
   request: { params: designIdParams, body: updateDesignBody },
   response: { status: 200, body: z.object({ ok: z.literal(true), design: surveyDesign }) },
   errorNotes: { 404: '`not_found`: no design with this id in this workspace' },
-  data: 'write',
+  table: ['UpdateItem'],
 });
 
 export const validateSurveyDefinition = defineRoute({
@@ -170,7 +170,6 @@ export const validateSurveyDefinition = defineRoute({
   response: { status: 200, body: z.object({ ok: z.literal(true), issues: z.array(issue) }) },
   errors: [413],
   errorNotes: { 413: DEFINITION_413 },
-  data: 'none',
 });
 
 export const listAudienceAttributes = defineRoute({
@@ -186,7 +185,7 @@ export const listAudienceAttributes = defineRoute({
   module: 'surveys',
   permissions: READ,
   response: { status: 200, body: z.object({ ok: z.literal(true), attributes: audienceAttributes }) },
-  data: 'read',
+  table: ['GetItem'],
 });
 
 export const getSurvey = defineRoute({
@@ -208,7 +207,7 @@ export const getSurvey = defineRoute({
     headers: SURVEY_ETAG,
   },
   errorNotes: { 404: SURVEY_404 },
-  data: 'read',
+  table: ['BatchGetItem'],
 });
 
 export const updateSurvey = defineRoute({
@@ -234,7 +233,7 @@ export const updateSurvey = defineRoute({
     404: SURVEY_404,
     409: `\`version_conflict\`: \`If-Match\` names another version; ${ARCHIVED_409}`,
   },
-  data: 'write',
+  table: ['BatchGetItem', 'UpdateItem'],
 });
 
 export const archiveSurvey = defineRoute({
@@ -252,7 +251,7 @@ export const archiveSurvey = defineRoute({
   response: { status: 200, body: okOnly },
   errors: [409],
   errorNotes: { 404: SURVEY_404, 409: `${ARCHIVED_409} (already archived); \`version_conflict\`: \`If-Match\` names another version` },
-  data: 'write',
+  table: ['GetItem', 'UpdateItem'],
 });
 
 export const getSurveyVersion = defineRoute({
@@ -268,7 +267,7 @@ export const getSurveyVersion = defineRoute({
   request: { params: versionParams },
   response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
   errorNotes: { 404: VERSION_404 },
-  data: 'read',
+  table: ['GetItem'],
 });
 
 export const createSurveyVersion = defineRoute({
@@ -290,7 +289,7 @@ export const createSurveyVersion = defineRoute({
     404: SURVEY_404,
     409: `${ARCHIVED_409}; \`version_limit\`: the survey has 50 versions; \`version_conflict\`: other versions were being created at once; ${REUSED_409}`,
   },
-  data: 'write',
+  table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'],
 });
 
 export const replaceSurveyVersion = defineRoute({
@@ -312,7 +311,7 @@ export const replaceSurveyVersion = defineRoute({
     409: `\`version_conflict\`: the draft is at another revision (the response's \`ETag\` is the current one); \`version_locked\`: the version is published or superseded; ${ARCHIVED_409}`,
     413: DEFINITION_413,
   },
-  data: 'write',
+  table: ['UpdateItem'],
 });
 
 export const deleteSurveyVersion = defineRoute({
@@ -329,7 +328,7 @@ export const deleteSurveyVersion = defineRoute({
   response: { status: 200, body: okOnly },
   errors: [409],
   errorNotes: { 404: VERSION_404, 409: `\`version_locked\`: the version is published or superseded; ${ARCHIVED_409}` },
-  data: 'write',
+  table: ['DeleteItem', 'UpdateItem'],
 });
 
 export const simulateSurveyVersion = defineRoute({
@@ -350,7 +349,7 @@ export const simulateSurveyVersion = defineRoute({
   request: { params: versionParams, body: simulateBody },
   response: { status: 200, body: z.object({ ok: z.literal(true), run: simulationRun }) },
   errorNotes: { 404: VERSION_404 },
-  data: 'read',
+  table: ['GetItem'],
 });
 
 export const publishSurvey = defineRoute({
@@ -375,7 +374,7 @@ export const publishSurvey = defineRoute({
     404: VERSION_404,
     409: `\`breaking_changes\`: listed in \`changes\`, send \`acknowledgeBreakingChanges: true\` to publish anyway; \`version_locked\`: the version is superseded; ${ARCHIVED_409}; \`version_conflict\`: the survey or version changed while publishing`,
   },
-  data: 'write',
+  table: ['BatchGetItem', 'GetItem', 'UpdateItem'],
 });
 
 export const closeSurvey = defineRoute({
@@ -396,5 +395,5 @@ export const closeSurvey = defineRoute({
     404: SURVEY_404,
     409: `${ARCHIVED_409}; \`version_conflict\`: the survey changed while closing`,
   },
-  data: 'write',
+  table: ['GetItem', 'UpdateItem'],
 });
