@@ -110,6 +110,8 @@ console.log(`| zod/mini | ${kb(mini.bytes)} | ${kb(mini.gzip)} | ${initMs(mini.f
 console.log(`| zod (classic) | ${kb(classic.bytes)} | ${kb(classic.gzip)} | ${initMs(classic.file).toFixed(1)} |`);
 console.log(`\nclassic / mini size ratio: ${(classic.bytes / mini.bytes).toFixed(2)}`);
 
+await (await import('./surveys-engine.ts')).printSurveyEngineTimings();
+
 console.log('\n## Operations against an in-memory sandbox\n');
 const { startSandbox } = await import('../local/sandbox.ts');
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';

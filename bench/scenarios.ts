@@ -8,6 +8,7 @@ import { PERMISSIONS } from '../lib/platform/permissions.ts';
 import type { Sandbox } from '../local/sandbox.ts';
 import { journeyScenarios } from './journeys.ts';
 import { knowledgeBankScenarios } from './knowledge-bank.ts';
+import { surveyScenarios } from './surveys-scenarios.ts';
 
 interface BenchContext {
   api: string;
@@ -109,4 +110,5 @@ export const scenarios: Scenario[] = [
   { name: 'GET /openapi.json', setup: benchWorkspace, request: (c) => fetch(`${c.api}/openapi.json`) },
   { name: 'unknown route (404)', setup: benchWorkspace, request: (c) => send(c, 'GET', '/nope') },
   ...knowledgeBankScenarios,
+  ...surveyScenarios,
 ];

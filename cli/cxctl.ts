@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { parseAudienceFile, setAudienceAttributes } from '../lib/admin/audience.ts';
 import {
   createDeveloperKey,
   listDeveloperKeys,
@@ -38,6 +39,8 @@ Developer keys (the secret is printed once)
 Ideas and SOPs
   labels set <slug> [--statuses a,b] [--modules x,y]
   directory import <slug> --file directory.json     {people:[{name,email,active,sourceUserId?}], teams:[{name,active,sourceDepartmentId?}]}
+Surveys
+  audience set <slug> --file audience.json          {attributes:[{key, type: string|number|date|boolean, values?}]}: what targeting may use
 
 Target (default: the local sandbox at http://127.0.0.1:$DYNAMODB_PORT, table cx-portal)
   --table NAME        a deployed table (AWS credentials and region from the environment)
@@ -184,6 +187,17 @@ async function run(store: Store): Promise<void> {
         result,
         `Imported ${result.people} people and ${result.teams} teams; ${result.deactivated} entries no longer listed were marked inactive`,
       );
+    }
+    case 'audience set': {
+      const file = need(options.file, '--file <path>');
+      let json: unknown;
+      try {
+        json = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (error) {
+        throw new AdminError(`Cannot read ${file} as JSON: ${(error as Error).message}`);
+      }
+      const result = await setAudienceAttributes(store, need(target, '<slug>'), parseAudienceFile(json));
+      return print(result, `Audience attributes set: ${result.attributes}`);
     }
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given');

@@ -9,6 +9,7 @@ import * as journeys from './journeys/routes.ts';
 import * as knowledgeBank from './knowledge-bank/routes.ts';
 import type { RouteDefinition } from './platform/route.ts';
 import * as sops from './sops/routes.ts';
+import * as surveys from './surveys/routes.ts';
 import * as webhooks from './webhooks/routes.ts';
 
 export { API_PREFIX } from './platform/route.ts';
@@ -20,6 +21,7 @@ export const routes: readonly RouteDefinition[] = [
   ...Object.values(introduction),
   ...Object.values(ideas),
   ...Object.values(journeys),
+  ...Object.values(surveys),
   ...Object.values(sops),
   ...Object.values(webhooks),
   ...Object.values(knowledgeBank),

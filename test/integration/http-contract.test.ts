@@ -73,11 +73,19 @@ describe('lists answer their whole documented offset range', () => {
     const webhook = await api.post('/webhooks', { body: { name: 'Offsets', url: 'http://127.0.0.1:9/hook', events: ['idea.submitted'] } });
     expect(webhook.status, webhook.text).toBe(201);
     const journey = await makeJourney(api);
+    const category = await api.post('/knowledge-bank/categories', { body: { nameEn: 'Offsets' } });
+    expect(category.status, category.text).toBe(201);
+    const article = await api.post('/knowledge-bank/articles', { body: { categoryId: category.body.category.id, titleEn: 'Offsets' } });
+    expect(article.status, article.text).toBe(201);
     return {
       listIdeas: '/ideas',
       listWebhookDeliveries: `/webhooks/${webhook.body.webhook.id}/deliveries`,
       listJourneys: '/journeys',
       listJourneyVersions: `/journeys/${journey.journeyId}/versions`,
+      listSurveys: '/surveys',
+      listKnowledgeBankArticles: '/knowledge-bank/articles',
+      listKnowledgeBankRevisions: `/knowledge-bank/articles/${article.body.article.id}/revisions`,
+      listKnowledgeBankTranslations: '/knowledge-bank/translations',
     };
   }
 
@@ -101,24 +109,31 @@ describe('lists answer their whole documented offset range', () => {
 
 describe('201: every create says where its record is', () => {
   /** A valid body for each route answering 201; a new create fails the first test until it is added here. */
-  const createBodies: Record<string, unknown> = {
-    createIdea: { title: 'Location please' },
-    createWebhook: { name: 'Location', url: 'http://127.0.0.1:9/hook', events: ['idea.submitted'] },
+  let categoryId = '';
+  const createBodies: Record<string, () => unknown> = {
+    createIdea: () => ({ title: 'Location please' }),
+    createWebhook: () => ({ name: 'Location', url: 'http://127.0.0.1:9/hook', events: ['idea.submitted'] }),
+    createKnowledgeBankCategory: () => ({ nameEn: 'Location' }),
+    // The manifest lists the category create first; the article goes into that category.
+    createKnowledgeBankArticle: () => ({ categoryId, titleEn: 'Location' }),
   };
+  const createdId = (body: Record<string, { id?: string } | undefined>) =>
+    body.data?.id ?? body.webhook?.id ?? body.category?.id ?? body.article?.id;
 
   it('sends Location, and the record is read there', async () => {
     const creates = routes.filter((r) => r.response.status === 201);
     expect(creates.map((r) => r.operationId).sort()).toEqual(Object.keys(createBodies).sort());
     for (const route of creates) {
-      const res = await call(route.method, route.path, { host: ws.host, key: ws.key, body: createBodies[route.operationId] });
+      const res = await call(route.method, route.path, { host: ws.host, key: ws.key, body: createBodies[route.operationId]!() });
       expect(res.status, `${route.operationId}: ${res.text}`).toBe(201);
+      if (route.operationId === 'createKnowledgeBankCategory') categoryId = res.body.category.id;
       const location = res.headers.get('location');
       expect(location, route.operationId).toMatch(/^\/api\/v1\//);
       const read = await fetch(`${new URL(sandbox.apiUrl).origin}${location}`, {
         headers: { 'X-Service-Workspace-Host': ws.host, Authorization: `Bearer ${ws.key}` },
       });
       expect(read.status, `${route.operationId}: GET ${location}`).toBe(200);
-      expect(JSON.stringify(await read.json())).toContain(JSON.stringify(res.body.data?.id ?? res.body.webhook?.id));
+      expect(JSON.stringify(await read.json())).toContain(JSON.stringify(createdId(res.body)));
     }
   });
 });

@@ -54,6 +54,11 @@ const entities: Record<string, string[]> = {
   kbBacklink: UUIDS.flatMap((target) =>
     (['DRAFT', 'LIVE'] as const).flatMap((view) => UUIDS.map((source) => keys.kbBacklink(SLUG, target, view, source).sk)),
   ),
+  survey: UUIDS.map((id) => keys.survey(SLUG, id).sk),
+  surveyCounter: [keys.surveyCounter(SLUG).sk],
+  surveyVersion: UUIDS.flatMap((id) => UUIDS.map((versionId) => keys.surveyVersion(SLUG, id, versionId).sk)),
+  surveyDesigns: [keys.surveyDesigns(SLUG).sk],
+  surveyAudience: [keys.surveyAudience(SLUG).sk],
 };
 
 const between = (from: string, to: string) => (sk: string) => sk >= from && sk <= to;
@@ -71,6 +76,7 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
     holds: (sk: string) => sk >= keys.sop(SLUG, id).sk && sk <= keys.sopCollectionEnd(id),
     may: ['sop', 'sopComment'],
   })),
+  { name: 'the survey list', holds: between(keys.surveyListRange.from, keys.surveyListRange.to), may: ['survey', 'surveyCounter'] },
   { name: 'the webhooks of a workspace', holds: prefix(keys.webhookPrefix), may: ['webhook'] },
   ...UUIDS.map((id) => ({ name: `deliveries of webhook ${id}`, holds: prefix(keys.webhookDeliveryPrefix(id)), may: ['webhookDelivery'] })),
   ...UUIDS.map((id) => ({

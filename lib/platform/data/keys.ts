@@ -130,4 +130,19 @@ export const keys = {
     sk: `KBBACK#${targetId}#${view}#${sourceId}`,
   }),
   kbBacklinkPrefix: (targetId: string) => `KBBACK#${targetId}#`,
+  // Surveys (lib/surveys/store.ts). Survey ids are UUIDv7, so `SURVEY#<id>` sorts by creation and a
+  // descending Query lists newest first; the per-status counter `SURVEY$COUNT` sorts just after every
+  // survey ('$' > '#'), so that same Query returns the totals first. The range SURVEY# … SURVEY$COUNT
+  // holds only surveys and the counter: versions, designs and the audience catalog start `SURVEY`
+  // followed by a letter, which sorts after '$'.
+  survey: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `SURVEY#${id}` }),
+  surveyCounter: (slug: string) => ({ pk: workspacePk(slug), sk: 'SURVEY$COUNT' }),
+  surveyListRange: { from: 'SURVEY#', to: 'SURVEY$COUNT' },
+  surveyVersion: (slug: string, surveyId: string, versionId: string) => ({
+    pk: workspacePk(slug),
+    sk: `SURVEYVERSION#${surveyId}#${versionId}`,
+  }),
+  // One item each per workspace: every survey design (one attribute per design) and the audience catalog.
+  surveyDesigns: (slug: string) => ({ pk: workspacePk(slug), sk: 'SURVEYDESIGNS' }),
+  surveyAudience: (slug: string) => ({ pk: workspacePk(slug), sk: 'SURVEYAUDIENCE' }),
 } as const;

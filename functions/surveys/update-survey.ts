@@ -1,0 +1,31 @@
+/**
+ * PATCH /surveys/{id}: settings in one conditional UpdateItem. A `designId` or `targetingRules`
+ * is first checked against the workspace's designs and audience catalog (one more read).
+ */
+
+import { ValidationError } from '../../lib/platform/errors.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
+import { updateSurvey as route } from '../../lib/surveys/routes.ts';
+import { assertTargetingValid } from '../../lib/surveys/rules.ts';
+import { getDesignsAndAudience, updateSurvey as storeChanges } from '../../lib/surveys/store.ts';
+
+export async function updateSurvey({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+  const precondition = ifMatchPrecondition(headers);
+  const slug = auth.workspace.slug;
+  if (body.designId || body.targetingRules) {
+    const { designs, audience } = await getDesignsAndAudience(slug);
+    // Another workspace's design is as unknown here as one that never existed.
+    if (body.designId && !designs.some((design) => design.id === body.designId)) {
+      throw new ValidationError('invalid_body', [
+        { path: 'body.designId', message: 'must be a design of this workspace (GET /surveys/designs)' },
+      ]);
+    }
+    if (body.targetingRules) assertTargetingValid(body.targetingRules, audience);
+  }
+  const survey = await storeChanges(slug, params.id, body, precondition);
+  return { body: { ok: true, survey }, headers: { ETag: etagOf(survey.version) } };
+}
+
+export const handler = apiHandler(route).handler(updateSurvey);
