@@ -4,25 +4,13 @@
  * the workspace's configured labels is a per-workspace rule, checked in lib/ideas/rules.ts.
  */
 import * as z from 'zod/mini';
-import { timestamp } from '../platform/schemas.ts';
-
-/** Characters as JSON Schema counts them (code points), so an emoji is one, not two. */
-export function characterCount(value: string): number {
-  let count = 0;
-  for (const _ of value) count++;
-  return count;
-}
+import { atMostCharacters, timestamp } from '../platform/schemas.ts';
 
 /** A string of at most `max` characters, documented as `maxLength` in OpenAPI. */
 function text(max: number, description?: string) {
   return z
     .string()
-    .check(
-      z.refine(
-        (value) => value.length <= max || (value.length <= 2 * max && characterCount(value) <= max),
-        `must be at most ${max} characters`,
-      ),
-    )
+    .check(atMostCharacters(max))
     .register(z.globalRegistry, { maxLength: max, ...(description ? { description } : {}) });
 }
 

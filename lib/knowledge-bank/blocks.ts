@@ -4,6 +4,7 @@
  * checking read them exactly instead of parsing markup.
  */
 import * as z from 'zod/mini';
+import { atMostCharacters } from '../platform/schemas.ts';
 
 const BLOCK_LIMITS = {
   blocks: 500,
@@ -20,23 +21,8 @@ const BLOCK_LIMITS = {
   blockId: 64,
 } as const;
 
-/** Characters as JSON Schema counts them (code points), so an Arabic letter or an emoji is one. */
-function characterCount(value: string): number {
-  let count = 0;
-  for (const _ of value) count++;
-  return count;
-}
-
 function text(max: number) {
-  return z
-    .string()
-    .check(
-      z.refine(
-        (value) => value.length <= max || (value.length <= 2 * max && characterCount(value) <= max),
-        `must be at most ${max} characters`,
-      ),
-    )
-    .register(z.globalRegistry, { maxLength: max });
+  return z.string().check(atMostCharacters(max)).register(z.globalRegistry, { maxLength: max });
 }
 
 const httpsUrl = z

@@ -3,28 +3,14 @@
  * returns. Blocks and spans are in blocks.ts (shared with the pure rules). Lengths are characters.
  */
 import * as z from 'zod/mini';
-import { pageQueryShape, timestamp } from '../platform/schemas.ts';
+import { atMostCharacters, characterCount, pageQueryShape, timestamp } from '../platform/schemas.ts';
 import { blockIdSchema, blockInput, blocksInput, LANGUAGES } from './blocks.ts';
 import { SLUG_MAX, SLUG_PATTERN } from './slugs.ts';
 
 const KB_LIMITS = { name: 200, description: 2000, title: 200, summary: 1000, tags: 20, tag: 50 } as const;
 
-function characterCount(value: string): number {
-  let count = 0;
-  for (const _ of value) count++;
-  return count;
-}
-
 function text(max: number) {
-  return z
-    .string()
-    .check(
-      z.refine(
-        (value) => value.length <= max || (value.length <= 2 * max && characterCount(value) <= max),
-        `must be at most ${max} characters`,
-      ),
-    )
-    .register(z.globalRegistry, { maxLength: max });
+  return z.string().check(atMostCharacters(max)).register(z.globalRegistry, { maxLength: max });
 }
 
 /** A name or title: not blank when given. */

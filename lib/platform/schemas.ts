@@ -9,6 +9,24 @@ import * as z from 'zod/mini';
 // zod/mini ships no messages; English ones make validation errors readable for integrators.
 z.config(en());
 
+/** Characters as JSON Schema counts them (code points), so an Arabic letter or an emoji is one, not two. */
+export function characterCount(value: string): number {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+}
+
+/**
+ * "At most `max` characters", counted as JSON Schema's `maxLength` counts them (code points), for
+ * every bilingual text of every area. `length` (UTF-16 units) decides cheaply when it can.
+ */
+export function atMostCharacters(max: number) {
+  return z.refine<string>(
+    (value) => value.length <= max || (value.length <= 2 * max && characterCount(value) <= max),
+    `must be at most ${max} characters`,
+  );
+}
+
 /** A query-string integer: digits only (no `1e3`, no `0x10`), then range-checked. */
 function queryInteger(min: number, max: number, fallback: number) {
   return z

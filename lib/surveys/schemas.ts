@@ -4,7 +4,7 @@
  * definition means (validation, simulation, breaking changes) is the engine's.
  */
 import * as z from 'zod/mini';
-import { pageQueryShape, timestamp, uuid } from '../platform/schemas.ts';
+import { atMostCharacters, pageQueryShape, timestamp, uuid } from '../platform/schemas.ts';
 import { LANGUAGES, surveyDefinition } from './engine/definition.ts';
 import { audienceAttribute, targetingRules } from './engine/targeting.ts';
 
@@ -12,22 +12,13 @@ export const SURVEY_LIMITS = { name: 200, designName: 100, font: 100, url: 2000,
 /** A definition's UTF-8 JSON beyond this is 413 `definition_too_large` (issue 11). */
 export const DEFINITION_MAX_BYTES = 1024 * 1024;
 
-function characterCount(value: string): number {
-  let count = 0;
-  for (const _ of value) count++;
-  return count;
-}
-
 /** Non-blank text of 1..max characters (code points, as JSON Schema counts). */
 function text(max: number) {
   return z
     .string()
     .check(
       z.minLength(1, 'is required'),
-      z.refine(
-        (value) => value.length <= max || (value.length <= 2 * max && characterCount(value) <= max),
-        `must be at most ${max} characters`,
-      ),
+      atMostCharacters(max),
       z.refine((value) => value.trim().length > 0, 'must not be blank'),
     )
     .register(z.globalRegistry, { maxLength: max });

@@ -5,6 +5,7 @@
  * `issues` a draft may be saved with (see validate.ts).
  */
 import * as z from 'zod/mini';
+import { atMostCharacters } from '../../platform/schemas.ts';
 
 export const DEFINITION_LIMITS = {
   questions: 200,
@@ -25,23 +26,8 @@ export const DEFINITION_LIMITS = {
 export const LANGUAGES = ['en', 'ar'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** Characters as JSON Schema counts them (code points), so an emoji is one, not two. */
-function characterCount(value: string): number {
-  let count = 0;
-  for (const _ of value) count++;
-  return count;
-}
-
 function text(max: number) {
-  return z
-    .string()
-    .check(
-      z.refine(
-        (value) => value.length <= max || (value.length <= 2 * max && characterCount(value) <= max),
-        `must be at most ${max} characters`,
-      ),
-    )
-    .register(z.globalRegistry, { maxLength: max });
+  return z.string().check(atMostCharacters(max)).register(z.globalRegistry, { maxLength: max });
 }
 
 const ID_PATTERN = /^[a-z0-9_-]{1,64}$/;

@@ -9,6 +9,8 @@
  * A required question shown and left unanswered stops the walk there (the respondent cannot go
  * on), so `ending` is null.
  */
+
+import { characterCount } from '../../platform/schemas.ts';
 import { type AnswerValue, evaluate } from './conditions.ts';
 import type { Language, Question, ShownText, SurveyDefinition } from './definition.ts';
 import { type CompiledQuestion, compileModel, type SurveyModel } from './model.ts';
@@ -122,12 +124,6 @@ const invalid = (message: string): Read => ({ problem: { code: 'invalid_answer',
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9 ()-]{4,30}$/;
 const NUMBER = /^-?\d+(\.\d+)?$/;
-
-function characterCount(value: string): number {
-  let count = 0;
-  for (const _ of value) count++;
-  return count;
-}
 
 function idList(raw: unknown, offered: readonly string[], questionId: string): Read | string[] {
   if (!Array.isArray(raw) || !raw.every((item) => typeof item === 'string')) return invalid(`${questionId} takes an array of option ids`);
