@@ -4,7 +4,8 @@
  * JSON string) so the reference loader can read them with a projection, without the content.
  */
 import { randomBytes } from 'node:crypto';
-import { decodeJson, encodeJson } from './codec.ts';
+import { compressJson } from '../platform/data/compressed-json.ts';
+import { decodeJson } from './codec.ts';
 import type { JourneyContent } from './content.ts';
 import type { PairTarget } from './cycles.ts';
 import { capDiagnostics, type Diagnostic } from './diagnostics.ts';
@@ -86,7 +87,7 @@ export function toVersion(item: Item): JourneyVersion {
 /** Capped and compressed diagnostics, ready for the item (and the capped list the response shows). */
 export function storedDiagnostics(diagnostics: readonly Diagnostic[]): { kept: Diagnostic[]; bytes: Uint8Array; rawBytes: number } {
   const kept = capDiagnostics(diagnostics, MAX_STORED_DIAGNOSTICS);
-  const encoded = encodeJson(JSON.stringify(kept), DIAGNOSTICS_LIMITS.raw, DIAGNOSTICS_LIMITS.compressed);
+  const encoded = compressJson(JSON.stringify(kept), DIAGNOSTICS_LIMITS.raw, DIAGNOSTICS_LIMITS.compressed);
   // 500 diagnostics of bounded messages are far below both limits; failing here is a bug, not input.
   if (!encoded.ok) throw new Error(`diagnostics do not fit: ${encoded.limit} ${encoded.bytes}`);
   return { kept, bytes: encoded.compressed, rawBytes: encoded.rawBytes };
