@@ -1,11 +1,11 @@
 /**
- * The deployed service: the single table, one Lambda function per route of the manifest behind an
- * HTTP API, a `$default` route that answers unknown paths in the API's error envelope, and the
- * webhook delivery pipeline fed by the table's stream.
+ * The deployed service: the single table, an HTTP API with a `$default` route that answers unknown
+ * paths in the API's error envelope, the webhook delivery pipeline fed by the table's stream, the
+ * service-wide alarms, and one nested stack per area holding a Lambda function per route.
  */
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
@@ -13,9 +13,10 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { API_PREFIX, NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
+import { API_PREFIX, NOT_FOUND_HANDLER, type RouteDefinition, routes } from '../lib/manifest.ts';
 import { TABLE } from '../lib/platform/data/table.ts';
 import { HouseFunction } from './constructs/api-function.ts';
+import { AreaStack } from './constructs/area-stack.ts';
 import { ServiceAlarms } from './constructs/service-alarms.ts';
 import { WebhookPipeline } from './constructs/webhook-pipeline.ts';
 
@@ -56,7 +57,10 @@ export interface PortalApiStackProps extends StackProps {
 export class PortalApiStack extends Stack {
   readonly table: Table;
   readonly api: HttpApi;
+  /** Every route's function, by operationId (each lives in its area's nested stack). */
   readonly functions = new Map<string, HouseFunction>();
+  /** The nested stack of each area, by the manifest's `tag`. */
+  readonly areas = new Map<RouteDefinition['tag'], AreaStack>();
   readonly webhooks: WebhookPipeline;
   readonly alarms: ServiceAlarms;
 
@@ -111,32 +115,29 @@ export class PortalApiStack extends Stack {
       alarmAction,
     });
 
-    for (const route of routes) {
-      const fn = new HouseFunction(this, route.operationId, {
-        entry: route.handler,
-        description: `${route.method} ${API_PREFIX}${route.path}`,
+    // One nested stack per area (the manifest's `tag`): each route costs RESOURCES_PER_ROUTE
+    // resources, so one stack for all areas outgrew CloudFormation's 500 (test/cdk holds every stack
+    // to a budget with room for an area to double). Least privilege stays per function.
+    const tags = [...new Set(routes.map((route) => route.tag))];
+    for (const tag of tags) {
+      const areaRoutes = routes.filter((route) => route.tag === tag);
+      const area = new AreaStack(this, `${tag.replaceAll(' ', '')}Routes`, {
+        description: `${tag}: one function, API route and errors alarm per operation`,
+        routes: areaRoutes,
+        table: this.table,
+        api: this.api,
+        deliveryQueue: this.webhooks.deliveryQueue,
         environment,
-        ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
+        alarmAction,
       });
-      const authenticates = route.auth !== 'none';
-      if (authenticates || route.table) fn.useTable(this.table, route.table ?? [], { authenticates });
-      if (route.needs?.includes('webhook-delivery-queue')) {
-        fn.addEnvironment('WEBHOOK_DELIVERY_QUEUE_URL', this.webhooks.deliveryQueue.queueUrl);
-        this.webhooks.deliveryQueue.grantSendMessages(fn);
-      }
-      this.functions.set(route.operationId, fn);
-      this.api.addRoutes({
-        path: `${API_PREFIX}${route.path}`,
-        methods: [HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`${route.operationId}Integration`, fn),
-      });
+      this.areas.set(tag, area);
+      for (const [operationId, fn] of area.functions) this.functions.set(operationId, fn);
     }
 
     this.alarms = new ServiceAlarms(this, 'Alarms', {
       api: this.api,
       table: this.table,
       functions: new Map<string, IFunction>([
-        ...this.functions,
         ['notFound', notFound],
         ['webhookFanOut', this.webhooks.fanOut],
         ['webhookDelivery', this.webhooks.delivery],
@@ -151,7 +152,12 @@ export class PortalApiStack extends Stack {
   }
 }
 
-/** cdk-nag findings we accept, each with its reason (cdk-nag v3 acknowledges each finding by id). */
+/**
+ * cdk-nag findings we accept, each with its reason (cdk-nag v3 acknowledges each finding by id).
+ * cdk-nag walks the whole construct tree, nested stacks included, and an acknowledgement holds for
+ * everything below the construct it is made on: this one covers `$default` here and every area's
+ * routes in the nested stacks.
+ */
 function acknowledgeNagFindings(stack: Stack): void {
   const validations = Validations.of(stack);
   validations.acknowledge({

@@ -13,7 +13,7 @@ import { Construct } from 'constructs';
 export interface ServiceAlarmsProps {
   api: HttpApi;
   table: Table;
-  /** Every function of the service, by a readable name. */
+  /** The functions of this stack, by a readable name (each area stack alarms on its own routes' functions). */
   functions: ReadonlyMap<string, IFunction>;
   alarmAction?: IAlarmAction;
 }
@@ -30,6 +30,31 @@ const TABLE_OPERATIONS = [
   Operation.TRANSACT_WRITE_ITEMS,
   Operation.GET_RECORDS,
 ];
+
+/**
+ * One alarm per function: it failed (an unhandled error or a timeout) or was throttled. Created in
+ * `scope`, so an area's nested stack holds the alarms of its own functions.
+ */
+export function alarmOnFunctionFailures(scope: Construct, name: string, fn: IFunction, alarmAction?: IAlarmAction): Alarm {
+  const alarm = new Alarm(scope, `${name}ErrorsAlarm`, {
+    alarmDescription: `${name}: the function failed (an unhandled error or a timeout) or was throttled`,
+    metric: new MathExpression({
+      expression: 'errors + throttles',
+      usingMetrics: {
+        errors: fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+        throttles: fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      },
+      period: FIVE_MINUTES,
+      label: `${name} errors + throttles`,
+    }),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
+  if (alarmAction) alarm.addAlarmAction(alarmAction);
+  return alarm;
+}
 
 export class ServiceAlarms extends Construct {
   readonly alarms: Alarm[] = [];
@@ -71,22 +96,7 @@ export class ServiceAlarms extends Construct {
       3000,
       2,
     );
-    for (const [name, fn] of props.functions) {
-      alarm(
-        `${name}ErrorsAlarm`,
-        `${name}: the function failed (an unhandled error or a timeout) or was throttled`,
-        new MathExpression({
-          expression: 'errors + throttles',
-          usingMetrics: {
-            errors: fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
-            throttles: fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }),
-          },
-          period: FIVE_MINUTES,
-          label: `${name} errors + throttles`,
-        }),
-        1,
-      );
-    }
+    for (const [name, fn] of props.functions) this.alarms.push(alarmOnFunctionFailures(this, name, fn, props.alarmAction));
     alarm(
       'TableThrottleAlarm',
       'DynamoDB throttled requests to the table',

@@ -1,14 +1,21 @@
-/** The CDK app: every manifest route becomes a function and an API route, with least-privilege grants. */
-import { App, Stack, Validations } from 'aws-cdk-lib';
+/**
+ * The CDK app: every manifest route becomes a function and an API route, with least-privilege
+ * grants, in its area's nested stack; every stack stays within a resource budget.
+ */
+import { App, NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import type { Construct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { RESOURCES_PER_ROUTE } from '../../cdk/constructs/area-stack.ts';
 import { PortalApiStack } from '../../cdk/portal-api-stack.ts';
 import { API_PREFIX, routes } from '../../lib/manifest.ts';
 
 let template: Template;
 let stack: PortalApiStack;
+/** The parent's template and each area's nested template. */
+let templates: Map<Stack, Template>;
 
 beforeAll(() => {
   const app = new App();
@@ -17,10 +24,18 @@ beforeAll(() => {
   // Synthesis fails on any cdk-nag finding that is not acknowledged with a reason.
   app.synth();
   template = Template.fromStack(stack);
+  templates = new Map<Stack, Template>([
+    [stack, template],
+    ...[...stack.areas.values()].map((area) => [area, Template.fromStack(area)] as const),
+  ]);
 });
 
 type Resource = { Type: string; Properties: Record<string, any> };
-const resources = (type: string) => Object.values(template.findResources(type)) as Resource[];
+/** Resources of `type` in every template: the parent's and the areas' nested ones. */
+const resources = (type: string) => [...templates.values()].flatMap((t) => Object.values(t.findResources(type)) as Resource[]);
+/** Resources of `type` in the template of the stack that holds `construct`. */
+const resourcesBeside = (construct: Construct, type: string) =>
+  Object.values(templates.get(Stack.of(construct))!.findResources(type)) as Resource[];
 
 describe('PortalApiStack', () => {
   it('has one Node 24 arm64 function and one API route per manifest route', () => {
@@ -65,9 +80,9 @@ describe('PortalApiStack', () => {
   });
 
   /** Every statement of the IAM policies attached to a function's role. */
-  function statementsOf(fn: { role?: { node: { defaultChild?: unknown } } }): any[] {
-    const roleRef = stack.resolve((fn.role!.node.defaultChild as any).ref);
-    return resources('AWS::IAM::Policy')
+  function statementsOf(fn: Construct & { role?: { node: { defaultChild?: unknown } } }): any[] {
+    const roleRef = Stack.of(fn).resolve((fn.role!.node.defaultChild as any).ref);
+    return resourcesBeside(fn, 'AWS::IAM::Policy')
       .filter((p) => (p.Properties.Roles as unknown[]).some((r) => JSON.stringify(r) === JSON.stringify(roleRef)))
       .flatMap((p) => p.Properties.PolicyDocument.Statement as any[]);
   }
@@ -120,7 +135,7 @@ describe('PortalApiStack', () => {
     );
     for (const role of roles) expect(JSON.stringify(role.Properties.ManagedPolicyArns ?? [])).not.toContain('AWSLambdaBasicExecutionRole');
     for (const [operationId, fn] of stack.functions) {
-      const logGroup = stack.resolve((fn as any).logGroup.logGroupArn);
+      const logGroup = Stack.of(fn).resolve((fn as any).logGroup.logGroupArn);
       const logStatements = statementsOf(fn).filter((s) => actionsOf([s]).some((a) => a.startsWith('logs:')));
       expect(logStatements.length, operationId).toBeGreaterThan(0);
       for (const statement of logStatements) expect(JSON.stringify(statement.Resource), operationId).toBe(JSON.stringify(logGroup));
@@ -169,9 +184,11 @@ describe('PortalApiStack', () => {
       // Every route's function, the not-found function and the two webhook pipeline functions.
       expect(errorAlarms.length).toBeGreaterThanOrEqual(routes.length + 3);
       expect(throttleAlarms.length).toBe(errorAlarms.length);
-      const watched = JSON.stringify(errorAlarms);
+      // Each route's alarm sits beside its function, in the area's nested stack.
       for (const route of routes) {
-        expect(watched).toContain(JSON.stringify(stack.resolve(stack.functions.get(route.operationId)!.functionName)));
+        const fn = stack.functions.get(route.operationId)!;
+        const watched = JSON.stringify(resourcesBeside(fn, 'AWS::CloudWatch::Alarm'));
+        expect(watched, route.operationId).toContain(JSON.stringify(Stack.of(fn).resolve(fn.functionName)));
       }
     });
 
@@ -190,7 +207,9 @@ describe('PortalApiStack', () => {
     const traced = new PortalApiStack(app, 'Traced', { workspaceDomain: 'portal.test' });
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     app.synth();
-    const functions = Object.values(Template.fromStack(traced).findResources('AWS::Lambda::Function')) as Resource[];
+    const functions = [traced, ...traced.areas.values()].flatMap(
+      (s) => Object.values(Template.fromStack(s).findResources('AWS::Lambda::Function')) as Resource[],
+    );
     expect(functions.length).toBe(routes.length + 3);
     for (const fn of functions) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
   });
@@ -201,5 +220,54 @@ describe('PortalApiStack', () => {
     new Table(bad, 'NoRecovery', { partitionKey: { name: 'pk', type: AttributeType.STRING } });
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     expect(() => app.synth()).toThrow();
+  });
+
+  it('fails synthesis on a cdk-nag finding inside a nested stack, even under an acknowledged parent', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const parent = new Stack(app, 'Parent');
+    // An acknowledgement of another rule on the parent does not hide the nested finding.
+    Validations.of(parent).acknowledge({ id: 'AwsSolutions-APIG4', reason: 'test' });
+    new Table(new NestedStack(parent, 'Area'), 'NoRecovery', { partitionKey: { name: 'pk', type: AttributeType.STRING } });
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    expect(() => app.synth()).toThrow(/AwsSolutions-DDB3/);
+  });
+
+  describe('resource budget', () => {
+    /**
+     * CloudFormation refuses a stack of more than 500 resources. Every stack must stay at or under
+     * this budget, and every area stack at half of it, so that an area may double its operations
+     * and still deploy with room to spare.
+     */
+    const BUDGET = 400;
+    const count = (t: Template) => Object.keys(t.toJSON().Resources).length;
+
+    it('puts each area (manifest tag) in its own nested stack with only its own routes', () => {
+      const tags = new Set(routes.map((r) => r.tag));
+      expect([...stack.areas.keys()].sort()).toEqual([...tags].sort());
+      for (const [tag, area] of stack.areas) {
+        const areaRoutes = routes.filter((r) => r.tag === tag);
+        const routeKeys = Object.values(templates.get(area)!.findResources('AWS::ApiGatewayV2::Route')).map(
+          (r: any) => r.Properties.RouteKey,
+        );
+        expect(routeKeys.sort(), tag).toEqual(areaRoutes.map((r) => `${r.method} ${API_PREFIX}${r.path}`).sort());
+        for (const route of areaRoutes) expect(Stack.of(stack.functions.get(route.operationId)!), route.operationId).toBe(area);
+      }
+      // The parent keeps only the $default route.
+      expect(Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((r: any) => r.Properties.RouteKey)).toEqual([
+        '$default',
+      ]);
+    });
+
+    it(`keeps the parent under ${BUDGET} resources`, () => {
+      expect(count(template)).toBeLessThanOrEqual(BUDGET);
+    });
+
+    it(`keeps each area stack under half of ${BUDGET}, so an area can double`, () => {
+      for (const [tag, area] of stack.areas) {
+        const resourceCount = count(templates.get(area)!);
+        expect(resourceCount, tag).toBe(routes.filter((r) => r.tag === tag).length * RESOURCES_PER_ROUTE);
+        expect(2 * resourceCount, tag).toBeLessThanOrEqual(BUDGET);
+      }
+    });
   });
 });

@@ -1,7 +1,8 @@
 /** The webhook pipeline in the stack: queues, event source mappings, grants and alarms as lib/webhooks/pipeline.ts says. */
-import { App, Validations } from 'aws-cdk-lib';
+import { App, type NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import type { Construct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PortalApiStack } from '../../cdk/portal-api-stack.ts';
 import { routes } from '../../lib/manifest.ts';
@@ -29,9 +30,32 @@ const arnOf = (construct: { node: { defaultChild?: unknown } }) => ({
   'Fn::GetAtt': [stack.resolve((construct.node.defaultChild as any).logicalId), 'Arn'],
 });
 
-function statementsOf(fn: { role?: { node: { defaultChild?: unknown } } }) {
-  const roleRef = ref(fn.role!);
-  return resources('AWS::IAM::Policy')
+/** The template of the stack that holds `construct`: the parent's, or its area's nested one. */
+const nestedTemplates = new Map<Stack, Template>();
+const templateOf = (construct: Construct) => {
+  const holder = Stack.of(construct);
+  if (holder === stack) return template;
+  if (!nestedTemplates.has(holder)) nestedTemplates.set(holder, Template.fromStack(holder));
+  return nestedTemplates.get(holder)!;
+};
+
+/**
+ * What a value in a nested template stands for in the parent: the nested stack's parameters are
+ * filled by the parent (e.g. the delivery queue's URL), so a `Ref` to one becomes what it is given.
+ */
+function inParent(construct: Construct, value: unknown): unknown {
+  const holder = Stack.of(construct);
+  if (holder === stack) return value;
+  const parameter = (value as { Ref?: string }).Ref;
+  const parameters = templateOf(construct).toJSON().Parameters ?? {};
+  if (!parameter || !(parameter in parameters)) return value;
+  const logicalId = stack.resolve((holder as NestedStack).nestedStackResource!.logicalId);
+  return template.toJSON().Resources[logicalId].Properties.Parameters[parameter];
+}
+
+function statementsOf(fn: Construct & { role?: { node: { defaultChild?: unknown } } }) {
+  const roleRef = Stack.of(fn).resolve((fn.role!.node.defaultChild as any).ref);
+  return (Object.values(templateOf(fn).findResources('AWS::IAM::Policy')) as Resource[])
     .filter((p) => (p.Properties.Roles as unknown[]).some((r) => JSON.stringify(r) === JSON.stringify(roleRef)))
     .flatMap((p) => p.Properties.PolicyDocument.Statement as any[]);
 }
@@ -104,10 +128,16 @@ describe('webhook pipeline', () => {
       const needsQueue = route.needs?.includes('webhook-delivery-queue') ?? false;
       expect(canSend, route.operationId).toBe(needsQueue);
       if (needsQueue) {
-        const resolved = stack.resolve((fn.node.defaultChild as any).environment);
-        expect(resolved.variables.WEBHOOK_DELIVERY_QUEUE_URL, route.operationId).toEqual(
+        // The function sits in its area's nested stack; the parent passes the queue's URL in.
+        const resolved = Stack.of(fn).resolve((fn.node.defaultChild as any).environment);
+        expect(inParent(fn, resolved.variables.WEBHOOK_DELIVERY_QUEUE_URL), route.operationId).toEqual(
           stack.resolve(stack.webhooks.deliveryQueue.queueUrl),
         );
+        const sends = statements.filter((s) => [s.Action].flat().includes('sqs:SendMessage'));
+        expect(
+          sends.flatMap((s) => [s.Resource].flat()).map((r) => inParent(fn, r)),
+          route.operationId,
+        ).toEqual([arnOf(stack.webhooks.deliveryQueue)]);
       }
     }
     expect(routes.some((r) => r.needs?.includes('webhook-delivery-queue'))).toBe(true);
