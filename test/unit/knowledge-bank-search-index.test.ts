@@ -128,13 +128,25 @@ describe('knowledge-bank search: filters and results', () => {
       ...SEARCH_CORPUS[3]!,
       key: 'long',
       summaryEn: undefined,
-      blocks: [{ type: 'paragraph', text: { en: [{ text: `${'Lorem ipsum dolor sit amet. '.repeat(30)}The refund arrives within ten days. ${'Consectetur adipiscing. '.repeat(20)}` }] } }],
+      blocks: [{ type: 'paragraph', text: { en: [{ text: `${'Lorem ipsum dolor sit amet. '.repeat(14)}The refund arrives within ten days. ${'Consectetur adipiscing. '.repeat(20)}` }] } }],
     });
     const snippet = searchIndex(createIndex(long), { q: 'refund', limit: 10 }).results[0]!.snippet;
     expect(snippet.text.startsWith('…')).toBe(true);
     expect(snippet.text.endsWith('…')).toBe(true);
     expect(snippet.text.length).toBeLessThanOrEqual(182);
     expect(snippet.highlights.map(([s, e]) => snippet.text.slice(s, e))).toEqual(['refund']);
+  });
+
+  it('finds a word far into a long body, with a snippet from its start', () => {
+    const long = documentsOf({
+      ...SEARCH_CORPUS[3]!,
+      key: 'long',
+      summaryEn: undefined,
+      blocks: [{ type: 'paragraph', text: { en: [{ text: `${'Lorem ipsum dolor sit amet. '.repeat(100)}The warranty lasts two years.` }] } }],
+    });
+    const [hit] = searchIndex(createIndex(long), { q: 'warranty', limit: 10 }).results;
+    expect(hit?.snippet.text.startsWith('Lorem ipsum')).toBe(true);
+    expect(hit?.snippet.highlights).toEqual([]);
   });
 });
 

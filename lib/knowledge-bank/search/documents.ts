@@ -29,7 +29,7 @@ export interface LiveContent {
  * Snippets are cut from the stored text, which is capped so that the index object of a large
  * workspace stays a few megabytes; the whole body is indexed all the same.
  */
-export const SNIPPET_SOURCE_CHARS = 1_500;
+export const SNIPPET_SOURCE_CHARS = 600;
 
 export interface SearchDocument {
   /** `<articleId>:<locale>`: the index's own id. */

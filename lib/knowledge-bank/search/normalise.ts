@@ -67,9 +67,36 @@ const STOP_WORDS = new Set([
 
 const LATIN_WORD = /^[a-z]+$/;
 
-/** One word → its index term, or null for a word that should not be indexed or searched. */
-export function termOf(word: string): string | null {
+/**
+ * Words repeat (a help centre has a vocabulary of some thousands), and normalising and stemming
+ * are most of the cost of building an index: each distinct word is worked out once. Bounded, so a
+ * corpus of random strings cannot grow it without limit.
+ */
+const TERM_CACHE_LIMIT = 100_000;
+const termCache = new Map<string, string[]>();
+
+/**
+ * One word → its index terms: none for a stop word; for an English word its stem and, when it
+ * differs, the word itself, so one typo is one edit away from what was indexed even when the typo
+ * changes the stem ("billinng" stems to itself, far from "bill", but is one edit from "billing").
+ */
+export function termsOf(word: string): string[] {
+  const cached = termCache.get(word);
+  if (cached) return cached;
   const normalised = normaliseText(word);
-  if (normalised.length === 0 || STOP_WORDS.has(normalised)) return null;
-  return LATIN_WORD.test(normalised) ? stemmer(normalised) : normalised;
+  let terms: string[];
+  if (normalised.length === 0 || STOP_WORDS.has(normalised)) terms = [];
+  else if (!LATIN_WORD.test(normalised)) terms = [normalised];
+  else {
+    const stem = stemmer(normalised);
+    terms = stem === normalised ? [stem] : [stem, normalised];
+  }
+  if (termCache.size >= TERM_CACHE_LIMIT) termCache.clear();
+  termCache.set(word, terms);
+  return terms;
+}
+
+/** A word's main term (its stem), or null for a word that is not indexed. */
+export function termOf(word: string): string | null {
+  return termsOf(word)[0] ?? null;
 }

@@ -6,7 +6,7 @@
 import MiniSearch, { type Options, type Query, type SearchResult } from 'minisearch';
 import type { Language } from '../blocks.ts';
 import { documentId, type SearchDocument } from './documents.ts';
-import { normaliseText, termOf, tokenize } from './normalise.ts';
+import { normaliseText, termsOf, tokenize } from './normalise.ts';
 import { type Snippet, snippetOf } from './snippets.ts';
 
 /** Title > summary > tags > body. */
@@ -28,7 +28,7 @@ const OPTIONS: Options<SearchDocument> = {
   fields: FIELDS,
   storeFields: [...STORED_FIELDS],
   tokenize,
-  processTerm: (word) => termOf(word) ?? null,
+  processTerm: termsOf,
   // Updates vacuum explicitly before the index is saved, never on a timer inside a Lambda.
   autoVacuum: false,
 };
@@ -94,7 +94,7 @@ interface QueryWord {
 /** The words of a query that can match anything (stop words and punctuation dropped). */
 export function queryWords(q: string): QueryWord[] {
   return tokenize(q)
-    .filter((word) => termOf(word) !== null)
+    .filter((word) => termsOf(word).length > 0)
     .slice(0, MAX_QUERY_TERMS)
     .map((word) => ({ word, letters: [...normaliseText(word)].length }));
 }
@@ -109,6 +109,8 @@ function queryOf(words: readonly QueryWord[]): Query {
   return {
     combineWith: 'AND',
     queries: words.map(({ word, letters }, position) => ({
+      // A word may stand for two terms (its stem and itself): either one matching is enough.
+      combineWith: 'OR',
       queries: [word],
       prefix: position === words.length - 1,
       fuzzy: letters >= FUZZY_MIN_LETTERS ? 1 : 0,

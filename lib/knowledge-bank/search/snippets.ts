@@ -3,7 +3,7 @@
  * matched, with the offsets of every matching word in it, so a client can highlight them in either
  * script without re-implementing Arabic normalisation or English stemming.
  */
-import { termOf, tokensOf } from './normalise.ts';
+import { termsOf, tokensOf } from './normalise.ts';
 
 export const SNIPPET_CHARS = 180;
 /** How much text comes before the first match, so it reads in context. */
@@ -18,10 +18,8 @@ export interface Snippet {
 
 export function snippetOf(source: string, matchedTerms: ReadonlySet<string>): Snippet {
   const tokens = tokensOf(source);
-  const hits = tokens.filter((token) => {
-    const term = termOf(token.text);
-    return term !== null && matchedTerms.has(term);
-  });
+  const matches = (word: string) => termsOf(word).some((term) => matchedTerms.has(term));
+  const hits = tokens.filter((token) => matches(token.text));
   let start = 0;
   const first = hits[0];
   if (first && first.end > SNIPPET_CHARS - LEAD_CHARS) {
@@ -41,9 +39,6 @@ export function snippetOf(source: string, matchedTerms: ReadonlySet<string>): Sn
   // Whitespace runs were folded, so offsets are found again in the folded text.
   const highlights: Array<[number, number]> = [];
   const window = tokensOf(text);
-  for (const token of window) {
-    const term = termOf(token.text);
-    if (term !== null && matchedTerms.has(term)) highlights.push([token.start, token.end]);
-  }
+  for (const token of window) if (matches(token.text)) highlights.push([token.start, token.end]);
   return { text, highlights };
 }
