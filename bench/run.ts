@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { NOT_FOUND_HANDLER, routes } from '../lib/routes/index.ts';
+import { NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
 import { ideaEventFanOut, webhookDelivery } from '../lib/webhooks/pipeline.ts';
 import { scenarios } from './scenarios.ts';
 
@@ -53,12 +53,16 @@ function initMs(file: string, runs = 7): number {
   const timeOf = (target: string) => {
     const samples: number[] = [];
     for (let i = 0; i < runs; i++) {
-      const output = execFileSync(process.execPath, [
-        '--input-type=module',
-        '-e',
-        `const t=performance.now(); await import(${JSON.stringify(target)}); console.log(performance.now()-t)`,
-      ], { env: { ...process.env, ...BENCH_FUNCTION_ENV } });
-      samples.push(Number(output.toString().trim().split("\n").at(-1)));
+      const output = execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const t=performance.now(); await import(${JSON.stringify(target)}); console.log(performance.now()-t)`,
+        ],
+        { env: { ...process.env, ...BENCH_FUNCTION_ENV } },
+      );
+      samples.push(Number(output.toString().trim().split('\n').at(-1)));
     }
     return median(samples);
   };
@@ -127,7 +131,9 @@ try {
       status = res.status;
       await res.arrayBuffer();
     }
-    console.log(`| ${scenario.name} | ${status} | ${calls} | ${median(latencies).toFixed(1)} | ${percentile(latencies, 0.95).toFixed(1)} |`);
+    console.log(
+      `| ${scenario.name} | ${status} | ${calls} | ${median(latencies).toFixed(1)} | ${percentile(latencies, 0.95).toFixed(1)} |`,
+    );
   }
 } finally {
   await sandbox.stop();

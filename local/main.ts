@@ -4,8 +4,8 @@
  */
 import { createDeveloperKey } from '../lib/admin/developer-keys.ts';
 import { createWorkspace, findWorkspace, setIdeaLabels } from '../lib/admin/workspaces.ts';
-import { config } from '../lib/config.ts';
-import { PERMISSIONS } from '../lib/permissions.ts';
+import { config } from '../lib/platform/config.ts';
+import { PERMISSIONS } from '../lib/platform/permissions.ts';
 import { startSandbox } from './sandbox.ts';
 
 const WORKSPACE = 'your-workspace';
@@ -55,7 +55,9 @@ if (!(await findWorkspace(sandbox.store, WORKSPACE))) {
   console.log(`\nCreated workspace "${WORKSPACE}" and a key with every permission. It is shown only this once:\n`);
   console.log(`  ${key.key}\n`);
   console.log('Try it:\n');
-  console.log(`  curl -s ${sandbox.apiUrl}/me \\\n    -H 'X-Service-Workspace-Host: ${host}' \\\n    -H 'Authorization: Bearer ${key.key}'\n`);
+  console.log(
+    `  curl -s ${sandbox.apiUrl}/me \\\n    -H 'X-Service-Workspace-Host: ${host}' \\\n    -H 'Authorization: Bearer ${key.key}'\n`,
+  );
 } else {
   console.log(`\nWorkspace "${WORKSPACE}" already exists (its first key was printed on the first start).`);
   console.log(`Make another: npx cxctl key create --workspace ${WORKSPACE} --all\n`);

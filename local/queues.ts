@@ -23,7 +23,11 @@ export interface LocalQueue {
 
 const ACCOUNT = '000000000000';
 
-export async function ensureQueues(sqs: SQSClient, endpoint: string, definitions: readonly QueueDefinition[]): Promise<Map<QueueDefinition, LocalQueue>> {
+export async function ensureQueues(
+  sqs: SQSClient,
+  endpoint: string,
+  definitions: readonly QueueDefinition[],
+): Promise<Map<QueueDefinition, LocalQueue>> {
   const created = new Map<QueueDefinition, LocalQueue>();
   const pending = [...definitions];
   while (pending.length > 0) {
@@ -35,7 +39,12 @@ export async function ensureQueues(sqs: SQSClient, endpoint: string, definitions
   return created;
 }
 
-async function ensureQueue(sqs: SQSClient, endpoint: string, definition: QueueDefinition, created: Map<QueueDefinition, LocalQueue>): Promise<LocalQueue> {
+async function ensureQueue(
+  sqs: SQSClient,
+  endpoint: string,
+  definition: QueueDefinition,
+  created: Map<QueueDefinition, LocalQueue>,
+): Promise<LocalQueue> {
   const attributes: Record<string, string> = {
     VisibilityTimeout: String(definition.visibilityTimeoutSeconds),
     MessageRetentionPeriod: String(definition.retentionSeconds),

@@ -17,7 +17,7 @@ import {
   webhookDeliveryQueue,
   webhookFanOutFailureQueue,
 } from '../lib/webhooks/pipeline.ts';
-import { startDynamoDbLocal, type RunningService } from './dynamodb-local.ts';
+import { type RunningService, startDynamoDbLocal } from './dynamodb-local.ts';
 import { sendToQueue, startQueueEventSource, startStreamEventSource } from './event-source-mappings.ts';
 import { createApiServer } from './http-server.ts';
 import { countDynamoDbCalls } from './instrumentation.ts';
@@ -82,7 +82,10 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   try {
     const [dynamodb, sqs] = await Promise.all([
       (async (): Promise<RunningService> =>
-        startDynamoDbLocal({ port: options.dynamodbPort ?? (await freePort()), dataDir: options.dataDir && `${options.dataDir}/dynamodb` }))(),
+        startDynamoDbLocal({
+          port: options.dynamodbPort ?? (await freePort()),
+          dataDir: options.dataDir && `${options.dataDir}/dynamodb`,
+        }))(),
       startSqsEmulator({ port: options.sqsPort ?? 0, dataDir: options.dataDir && `${options.dataDir}/sqs` }),
     ]);
     stoppers.push(dynamodb.stop, sqs.stop);
@@ -106,7 +109,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     Object.assign(process.env, handlerEnvironment({ tableName, dynamodbEndpoint: dynamodb.endpoint, sqsEndpoint: sqs.endpoint, queues }));
 
     // The handlers' shared client, counted per request (X-Sandbox-DynamoDB-Calls).
-    const { dynamo } = await import('../lib/data/client.ts');
+    const { dynamo } = await import('../lib/platform/data/client.ts');
     countDynamoDbCalls(dynamo);
 
     const server = createApiServer({ log: options.log });

@@ -1,12 +1,12 @@
-/** Creates the single table in DynamoDB Local exactly as the CDK stack defines it (lib/data/table.ts). */
+/** Creates the single table in DynamoDB Local exactly as the CDK stack defines it (lib/platform/data/table.ts). */
 import {
   CreateTableCommand,
   DescribeTableCommand,
-  DynamoDBClient,
+  type DynamoDBClient,
   ResourceNotFoundException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { TABLE } from '../lib/data/table.ts';
+import { TABLE } from '../lib/platform/data/table.ts';
 
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<{ created: boolean; streamArn?: string }> {
   try {

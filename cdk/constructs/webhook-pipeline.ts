@@ -7,7 +7,7 @@
  * consumer's lag and the delivery backlog.
  */
 import { Duration, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData, type IAlarmAction, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, type IAlarmAction, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -15,11 +15,11 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import {
   ideaEventFanOut,
+  type QueueDefinition,
   webhookDeadLetterQueue,
   webhookDelivery,
   webhookDeliveryQueue,
   webhookFanOutFailureQueue,
-  type QueueDefinition,
 } from '../../lib/webhooks/pipeline.ts';
 import { HouseFunction } from './api-function.ts';
 
@@ -50,7 +50,8 @@ export class WebhookPipeline extends Construct {
         enforceSSL: true,
         visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
         retentionPeriod: Duration.seconds(definition.retentionSeconds),
-        deadLetterQueue: definition.deadLetter && deadLetter ? { queue: deadLetter, maxReceiveCount: definition.deadLetter.maxReceiveCount } : undefined,
+        deadLetterQueue:
+          definition.deadLetter && deadLetter ? { queue: deadLetter, maxReceiveCount: definition.deadLetter.maxReceiveCount } : undefined,
       });
     this.deadLetterQueue = queue(webhookDeadLetterQueue);
     this.fanOutFailureQueue = queue(webhookFanOutFailureQueue);
@@ -71,14 +72,16 @@ export class WebhookPipeline extends Construct {
     this.fanOut.useTable(props.table, 'write');
     Validations.of(this.fanOut).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'The stream event source mapping needs dynamodb:ListStreams, which takes no resource narrower than *; stream reads are granted on the table stream only.',
+      reason:
+        'The stream event source mapping needs dynamodb:ListStreams, which takes no resource narrower than *; stream reads are granted on the table stream only.',
     });
     this.deliveryQueue.grantSendMessages(this.fanOut);
     this.fanOut.addEventSource(
       new DynamoEventSource(props.table, {
         startingPosition: StartingPosition[ideaEventFanOut.startingPosition],
         batchSize: ideaEventFanOut.batchSize,
-        maxBatchingWindow: ideaEventFanOut.maxBatchingWindowSeconds > 0 ? Duration.seconds(ideaEventFanOut.maxBatchingWindowSeconds) : undefined,
+        maxBatchingWindow:
+          ideaEventFanOut.maxBatchingWindowSeconds > 0 ? Duration.seconds(ideaEventFanOut.maxBatchingWindowSeconds) : undefined,
         bisectBatchOnError: ideaEventFanOut.bisectBatchOnFunctionError,
         retryAttempts: ideaEventFanOut.maximumRetryAttempts,
         maxRecordAge: Duration.seconds(ideaEventFanOut.maximumRecordAgeSeconds),
@@ -107,7 +110,8 @@ export class WebhookPipeline extends Construct {
     this.delivery.addEventSource(
       new SqsEventSource(this.deliveryQueue, {
         batchSize: webhookDelivery.batchSize,
-        maxBatchingWindow: webhookDelivery.maxBatchingWindowSeconds > 0 ? Duration.seconds(webhookDelivery.maxBatchingWindowSeconds) : undefined,
+        maxBatchingWindow:
+          webhookDelivery.maxBatchingWindowSeconds > 0 ? Duration.seconds(webhookDelivery.maxBatchingWindowSeconds) : undefined,
         maxConcurrency: webhookDelivery.maxConcurrency,
         reportBatchItemFailures: webhookDelivery.reportBatchItemFailures,
       }),

@@ -1,22 +1,17 @@
 /** POST /ideas: submit an idea; safe to retry with an Idempotency-Key. */
-import { createIdea as storeIdea } from '../../lib/data/ideas.ts';
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { etagOf, idempotencyKeyOf, requestFingerprint } from '../../lib/http/conditional-request.ts';
-import { assertConfiguredLabels } from '../../lib/ideas/rules.ts';
-import { createIdea as route } from '../../lib/routes/ideas.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
 
-export async function createIdea({ body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const idempotencyKey = idempotencyKeyOf(headers);
+import { assertConfiguredLabels } from '../../lib/ideas/changes.ts';
+import { createIdea as route } from '../../lib/ideas/routes.ts';
+import { createIdea as storeIdea } from '../../lib/ideas/store.ts';
+import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { etagOf } from '../../lib/platform/http/conditional-request.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
+
+export async function createIdea({ body, idempotency, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   assertConfiguredLabels(auth.workspace.ideaLabels, body);
-  const { idea, replayed } = await storeIdea(auth.workspace.slug, body, {
-    keyId: auth.key.id,
-    idempotency: idempotencyKey ? { key: idempotencyKey, fingerprint: requestFingerprint(body) } : undefined,
-  });
-  return {
-    body: { ok: true, data: idea },
-    headers: { ETag: etagOf(idea.version), ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}) },
-  };
+  const { idea, replayed } = await storeIdea(auth.workspace.slug, body, { keyId: auth.key.id, idempotency });
+  return { body: { ok: true, data: idea }, headers: { ETag: etagOf(idea.version), ...replayHeaders(replayed) } };
 }
 
 export const handler = apiHandler(route).handler(createIdea);

@@ -1,7 +1,8 @@
 /** GET /ideas/labels: the statuses and modules ideas of this workspace may take. */
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { getIdeaLabels as route } from '../../lib/routes/ideas.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+
+import { getIdeaLabels as route } from '../../lib/ideas/routes.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 // The authorize middleware has just read the workspace item, labels included: no further read.
 export async function getIdeaLabels({ auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {

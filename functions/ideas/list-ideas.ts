@@ -1,8 +1,9 @@
 /** GET /ideas: one page of the workspace's ideas, newest first, with the total. */
-import { listIdeas as readPage } from '../../lib/data/ideas.ts';
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { listIdeas as route } from '../../lib/routes/ideas.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+
+import { listIdeas as route } from '../../lib/ideas/routes.ts';
+import { listIdeas as readPage } from '../../lib/ideas/store.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function listIdeas({ query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const { limit, offset } = query;

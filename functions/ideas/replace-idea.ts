@@ -1,10 +1,11 @@
 /** PUT /ideas/{id}: replace the writable fields, optionally only at the version in If-Match. */
-import { updateIdea as storeChanges } from '../../lib/data/ideas.ts';
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/http/conditional-request.ts';
-import { assertConfiguredLabels, replacementOf } from '../../lib/ideas/rules.ts';
-import { replaceIdea as route } from '../../lib/routes/ideas.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+
+import { assertConfiguredLabels, replacementOf } from '../../lib/ideas/changes.ts';
+import { replaceIdea as route } from '../../lib/ideas/routes.ts';
+import { updateIdea as storeChanges } from '../../lib/ideas/store.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function replaceIdea({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const precondition = ifMatchPrecondition(headers);

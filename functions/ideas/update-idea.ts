@@ -1,11 +1,13 @@
 /** PATCH /ideas/{id}: change some fields in one conditional write, with no read before it. */
-import { getIdea, ideaNotFound, meetsPrecondition, updateIdea as storeChanges } from '../../lib/data/ideas.ts';
-import { VersionConflictError } from '../../lib/errors.ts';
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/http/conditional-request.ts';
-import { assertConfiguredLabels, isEmptyPatch, patchOf } from '../../lib/ideas/rules.ts';
-import { updateIdea as route } from '../../lib/routes/ideas.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+
+import { assertConfiguredLabels, isEmptyPatch, patchOf } from '../../lib/ideas/changes.ts';
+import { updateIdea as route } from '../../lib/ideas/routes.ts';
+import { getIdea, ideaNotFound, updateIdea as storeChanges } from '../../lib/ideas/store.ts';
+import { meetsPrecondition } from '../../lib/platform/data/conditions.ts';
+import { VersionConflictError } from '../../lib/platform/errors.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function updateIdea({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const precondition = ifMatchPrecondition(headers);

@@ -1,9 +1,9 @@
 /** POST /knowledge-bank/categories: create a category; safe to retry with an Idempotency-Key. */
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { etagOf, idempotencyKeyOf, requestFingerprint } from '../../lib/http/conditional-request.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { etagOf, idempotencyKeyOf, requestFingerprint } from '../../lib/platform/http/conditional-request.ts';
 import { createKnowledgeBankCategory as route } from '../../lib/knowledge-bank/routes.ts';
 import { createCategory as storeCategory } from '../../lib/knowledge-bank/store.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function createCategory({ body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const idempotencyKey = idempotencyKeyOf(headers);

@@ -1,10 +1,10 @@
 /** POST /knowledge-bank/articles/{articleId}/revisions/{revision}/restore: copy a revision into the draft. */
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/http/conditional-request.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import { toArticle } from '../../lib/knowledge-bank/record.ts';
 import { restoreKnowledgeBankRevision as route } from '../../lib/knowledge-bank/routes.ts';
 import { restoreRevision as storeRestore } from '../../lib/knowledge-bank/store.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function restoreRevision({ params, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const { item, content } = await storeRestore(auth.workspace.slug, params.articleId, params.revision, ifMatchPrecondition(headers));

@@ -1,10 +1,10 @@
 /** POST /knowledge-bank/articles/{articleId}/unpublish: take it offline, keeping draft and history. */
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/http/conditional-request.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import { toArticle } from '../../lib/knowledge-bank/record.ts';
 import { unpublishKnowledgeBankArticle as route } from '../../lib/knowledge-bank/routes.ts';
 import { articleNotFound, getArticle, unpublishArticle as storeUnpublish } from '../../lib/knowledge-bank/store.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function unpublishArticle({ params, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const item = await storeUnpublish(auth.workspace.slug, params.articleId, ifMatchPrecondition(headers));

@@ -1,10 +1,10 @@
 /** PATCH /knowledge-bank/articles/{articleId}: category, tags, visibility, slug. */
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/http/conditional-request.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import { toArticle } from '../../lib/knowledge-bank/record.ts';
 import { updateKnowledgeBankArticle as route } from '../../lib/knowledge-bank/routes.ts';
 import { articleNotFound, getArticle, updateArticle as storeChanges } from '../../lib/knowledge-bank/store.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function updateArticle({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const precondition = ifMatchPrecondition(headers);

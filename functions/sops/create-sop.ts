@@ -1,10 +1,11 @@
 /** POST /sops: a new draft SOP with its department serial. */
-import { createSop as insertSop } from '../../lib/data/sops.ts';
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { createSop as route } from '../../lib/routes/sops.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { sopContentOf } from '../../lib/sops/content.ts';
 import { assertDirectoryReferences } from '../../lib/sops/references.ts';
+import { createSop as route } from '../../lib/sops/routes.ts';
+import { createSop as insertSop } from '../../lib/sops/store.ts';
 
 export async function createSop({ auth, body }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const slug = auth.workspace.slug;

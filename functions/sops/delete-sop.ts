@@ -1,8 +1,9 @@
 /** DELETE /sops/{id}: the SOP and its review comments, in any state. */
-import { deleteSop as removeSop } from '../../lib/data/sops.ts';
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { deleteSop as route } from '../../lib/routes/sops.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
+import { deleteSop as route } from '../../lib/sops/routes.ts';
+import { deleteSop as removeSop } from '../../lib/sops/store.ts';
 
 export async function deleteSop({ auth, params }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   await removeSop(auth.workspace.slug, params.id);

@@ -1,9 +1,10 @@
 /** GET /sops/{id}: one SOP, with its review comments for keys that work on SOPs. */
-import { getSop as readSop, getSopWithComments } from '../../lib/data/sops.ts';
-import { NotFoundError } from '../../lib/errors.ts';
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { getSop as route } from '../../lib/routes/sops.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+
+import { NotFoundError } from '../../lib/platform/errors.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
+import { getSop as route } from '../../lib/sops/routes.ts';
+import { getSopWithComments, getSop as readSop } from '../../lib/sops/store.ts';
 import { seesUnpublishedSops } from '../../lib/sops/visibility.ts';
 
 export async function getSop({ auth, params }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
@@ -16,7 +17,7 @@ export async function getSop({ auth, params }: ApiRequest<typeof route>): Promis
   // A read-only key gets the SOP item alone (its comments are never read) and only once published;
   // anything else is indistinguishable from an SOP that does not exist.
   const sop = await readSop(slug, params.id);
-  if (!sop || sop.status !== 'published') throw new NotFoundError('not_found', 'No SOP with this id exists in this workspace');
+  if (sop?.status !== 'published') throw new NotFoundError('not_found', 'No SOP with this id exists in this workspace');
   return { body: { ok: true, sop, comments: [] } };
 }
 

@@ -1,8 +1,9 @@
 /** GET /sops: every SOP the key may see (read-only keys: published only). */
-import { listSops as listSopsOf } from '../../lib/data/sops.ts';
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { listSops as route } from '../../lib/routes/sops.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
+import { listSops as route } from '../../lib/sops/routes.ts';
+import { listSops as listSopsOf } from '../../lib/sops/store.ts';
 import { seesUnpublishedSops } from '../../lib/sops/visibility.ts';
 
 export async function listSops({ auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {

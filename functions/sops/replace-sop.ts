@@ -1,10 +1,11 @@
 /** PUT /sops/{id}: full replacement of the content; a published SOP goes back to draft. */
-import { replaceSop as writeSop } from '../../lib/data/sops.ts';
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { replaceSop as route } from '../../lib/routes/sops.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { sopContentOf } from '../../lib/sops/content.ts';
 import { assertDirectoryReferences } from '../../lib/sops/references.ts';
+import { replaceSop as route } from '../../lib/sops/routes.ts';
+import { replaceSop as writeSop } from '../../lib/sops/store.ts';
 
 export async function replaceSop({ auth, params, body }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const slug = auth.workspace.slug;

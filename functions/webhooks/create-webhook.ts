@@ -1,9 +1,10 @@
 /** POST /webhooks: a new, disabled webhook and its secret (shown this once). */
-import { createWebhook as create } from '../../lib/data/webhooks.ts';
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { createWebhook as route } from '../../lib/routes/webhooks.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { checkReceiverUrl } from '../../lib/webhooks/receivers.ts';
+import { createWebhook as route } from '../../lib/webhooks/routes.ts';
+import { createWebhook as create } from '../../lib/webhooks/store.ts';
 
 export async function createWebhook({ auth, body }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   await checkReceiverUrl(body.url);

@@ -16,27 +16,27 @@
  *      before the result is written: a crash in between repeats the attempt, never loses it.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { config } from '../../lib/config.ts';
+import { config } from '../../lib/platform/config.ts';
+import { logger } from '../../lib/platform/logger.ts';
 import {
+  type AttemptRecord,
+  type ClaimedDelivery,
   cancelDelivery,
   claimDeliveryAttempt,
   recordAttemptResult,
-  type AttemptRecord,
-  type ClaimedDelivery,
-} from '../../lib/data/webhook-deliveries.ts';
-import { disableGoneWebhook, findWebhookRecord } from '../../lib/data/webhooks.ts';
-import { logger } from '../../lib/logger.ts';
+} from '../../lib/webhooks/deliveries.ts';
 import {
+  type DeliveryMessage,
   deliveryMessage,
   returnMessageAfter,
   sendDeadLetter,
   sendDeliveryMessage,
-  type DeliveryMessage,
 } from '../../lib/webhooks/delivery-queue.ts';
 import { postJson } from '../../lib/webhooks/http-post.ts';
 import { DELIVERY_LEASE_SECONDS } from '../../lib/webhooks/pipeline.ts';
 import { nextRetryDelaySeconds, parseRetryAfter, parseRetryDelays } from '../../lib/webhooks/retry-schedule.ts';
 import { deliveryHeaders } from '../../lib/webhooks/signing.ts';
+import { disableGoneWebhook, findWebhookRecord } from '../../lib/webhooks/store.ts';
 
 const queueUrl = config.webhookDeliveryQueueUrl();
 const deadLetterQueueUrl = config.webhookDeadLetterQueueUrl();
@@ -84,7 +84,13 @@ async function attemptDelivery(message: DeliveryMessage): Promise<Verdict> {
     durationMs: outcome.durationMs,
     error: outcome.error,
   };
-  logger.info('Webhook delivery attempt', { ...ids(message), attempt: delivery.attempt, status: outcome.status, ok: outcome.ok, durationMs: outcome.durationMs });
+  logger.info('Webhook delivery attempt', {
+    ...ids(message),
+    attempt: delivery.attempt,
+    status: outcome.status,
+    ok: outcome.ok,
+    durationMs: outcome.durationMs,
+  });
 
   if (outcome.ok) {
     await record(delivery, { attempt, outcome: 'delivered' });
@@ -140,7 +146,7 @@ async function handleRecord(record: SQSRecord): Promise<void> {
 
 class NotReadyError extends Error {}
 
-export async function deliverWebhooks(event: SQSEvent): Promise<SQSBatchResponse> {
+async function deliverWebhooks(event: SQSEvent): Promise<SQSBatchResponse> {
   const results = await Promise.allSettled(event.Records.map(handleRecord));
   const failures = event.Records.filter((record, i) => {
     const result = results[i]!;

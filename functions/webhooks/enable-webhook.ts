@@ -1,10 +1,11 @@
 /** POST /webhooks/{id}/enable: verify the receiver with a signed event, then enable. */
-import { enableVerifiedWebhook, findWebhookRecord } from '../../lib/data/webhooks.ts';
-import { NotFoundError } from '../../lib/errors.ts';
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { enableWebhook as route } from '../../lib/routes/webhooks.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+
+import { NotFoundError } from '../../lib/platform/errors.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { verifyReceiver } from '../../lib/webhooks/receivers.ts';
+import { enableWebhook as route } from '../../lib/webhooks/routes.ts';
+import { enableVerifiedWebhook, findWebhookRecord } from '../../lib/webhooks/store.ts';
 
 export async function enableWebhook({ auth, params }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const record = await findWebhookRecord(auth.workspace.slug, params.id);

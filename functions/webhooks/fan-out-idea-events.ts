@@ -9,13 +9,13 @@
  * duplicate queue messages are dropped by the delivery function.
  */
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { config } from '../../lib/config.ts';
-import { recordNewDelivery } from '../../lib/data/webhook-deliveries.ts';
-import { listEnabledSubscriptions } from '../../lib/data/webhooks.ts';
-import { getWorkspace } from '../../lib/data/workspaces.ts';
-import { logger } from '../../lib/logger.ts';
+import { config } from '../../lib/platform/config.ts';
+import { getWorkspace } from '../../lib/platform/data/workspaces.ts';
+import { logger } from '../../lib/platform/logger.ts';
+import { recordNewDelivery } from '../../lib/webhooks/deliveries.ts';
 import { sendDeliveryMessages } from '../../lib/webhooks/delivery-queue.ts';
 import { eventBody, eventFromStreamRecord, type WebhookEventType } from '../../lib/webhooks/events.ts';
+import { listEnabledSubscriptions } from '../../lib/webhooks/store.ts';
 
 const queueUrl = config.webhookDeliveryQueueUrl();
 
@@ -24,7 +24,7 @@ type Subscriptions = { id: string; events: WebhookEventType[] }[];
 /** Who listens in a workspace: nobody when it is gone, suspended or has the webhooks module off. */
 async function subscriptionsOf(slug: string): Promise<Subscriptions> {
   const [workspace, subscriptions] = await Promise.all([getWorkspace(slug), listEnabledSubscriptions(slug)]);
-  if (!workspace || workspace.status !== 'active' || workspace.disabledModules.includes('webhooks')) return [];
+  if (workspace?.status !== 'active' || workspace.disabledModules.includes('webhooks')) return [];
   return subscriptions;
 }
 
@@ -34,7 +34,10 @@ async function fanOut(record: DynamoDBRecord, lookups: Map<string, Promise<Subsc
   const slug = event.data.workspace;
   // One lookup per workspace per batch: a batch holds many changes of the same few workspaces.
   let lookup = lookups.get(slug);
-  if (!lookup) lookups.set(slug, (lookup = subscriptionsOf(slug)));
+  if (!lookup) {
+    lookup = subscriptionsOf(slug);
+    lookups.set(slug, lookup);
+  }
   const targets = (await lookup).filter((s) => s.events.includes(event.type));
   if (targets.length === 0) return 0;
 
@@ -48,7 +51,7 @@ async function fanOut(record: DynamoDBRecord, lookups: Map<string, Promise<Subsc
   return targets.length;
 }
 
-export async function fanOutIdeaEvents(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+async function fanOutIdeaEvents(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const lookups = new Map<string, Promise<Subscriptions>>();
   let queued = 0;
   for (const record of event.Records) {

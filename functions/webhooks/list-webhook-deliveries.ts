@@ -1,9 +1,10 @@
 /** GET /webhooks/{id}/deliveries: what happened to each event sent to this webhook, newest first. */
-import { listDeliveries } from '../../lib/data/webhook-deliveries.ts';
-import { getWebhook } from '../../lib/data/webhooks.ts';
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { listWebhookDeliveries as route } from '../../lib/routes/webhooks.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
+import { listDeliveries } from '../../lib/webhooks/deliveries.ts';
+import { listWebhookDeliveries as route } from '../../lib/webhooks/routes.ts';
+import { getWebhook } from '../../lib/webhooks/store.ts';
 
 export async function listWebhookDeliveries({ auth, params, query }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   // Both reads at once: the webhook's existence (404) and the page, one round trip of latency.

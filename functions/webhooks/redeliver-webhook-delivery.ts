@@ -1,12 +1,12 @@
 /** POST /webhooks/{id}/deliveries/{deliveryId}/redeliver: queue the event again for this webhook. */
-import { config } from '../../lib/config.ts';
-import { requeueDelivery } from '../../lib/data/webhook-deliveries.ts';
-import { findWebhookRecord } from '../../lib/data/webhooks.ts';
-import { BadRequestError, NotFoundError } from '../../lib/errors.ts';
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { redeliverWebhookDelivery as route } from '../../lib/routes/webhooks.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+import { config } from '../../lib/platform/config.ts';
+import { BadRequestError, NotFoundError } from '../../lib/platform/errors.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
+import { requeueDelivery } from '../../lib/webhooks/deliveries.ts';
 import { sendDeliveryMessage } from '../../lib/webhooks/delivery-queue.ts';
+import { redeliverWebhookDelivery as route } from '../../lib/webhooks/routes.ts';
+import { findWebhookRecord } from '../../lib/webhooks/store.ts';
 
 const queueUrl = config.webhookDeliveryQueueUrl();
 

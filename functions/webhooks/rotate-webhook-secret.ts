@@ -1,8 +1,9 @@
 /** POST /webhooks/{id}/rotate: a new secret (shown this once); the webhook is disabled until enabled again. */
-import { rotateWebhookSecret as rotate } from '../../lib/data/webhooks.ts';
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { rotateWebhookSecret as route } from '../../lib/routes/webhooks.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
+import { rotateWebhookSecret as route } from '../../lib/webhooks/routes.ts';
+import { rotateWebhookSecret as rotate } from '../../lib/webhooks/store.ts';
 
 export async function rotateWebhookSecret({ auth, params }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const { webhook, secret } = await rotate(auth.workspace.slug, params.id);

@@ -1,9 +1,10 @@
 /** PATCH /webhooks/{id}: change name, URL or events; a new URL disables the webhook. */
-import { updateWebhook as update } from '../../lib/data/webhooks.ts';
-import { apiHandler } from '../../lib/http/api-handler.ts';
-import { updateWebhook as route } from '../../lib/routes/webhooks.ts';
-import type { ApiRequest, ApiResult } from '../../lib/routes/types.ts';
+
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { checkReceiverUrl } from '../../lib/webhooks/receivers.ts';
+import { updateWebhook as route } from '../../lib/webhooks/routes.ts';
+import { updateWebhook as update } from '../../lib/webhooks/store.ts';
 
 export async function updateWebhook({ auth, params, body }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   if (body.url !== undefined) await checkReceiverUrl(body.url);

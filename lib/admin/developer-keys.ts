@@ -1,13 +1,12 @@
 /** Operator actions on Developer keys: create, list, revoke, rotate. */
 import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { hashToken, newKeyId, newToken, tokenHint } from '../auth/developer-key-token.ts';
-import { isConditionFailure, transactionCancellationReasons } from '../data/conditions.ts';
-import { toDeveloperKey, type DeveloperKey } from '../data/developer-key-record.ts';
-import { keys } from '../data/keys.ts';
-import { TABLE } from '../data/table.ts';
-import { DEFAULT_PERMISSIONS, isPermission, PERMISSIONS, type Permission } from '../permissions.ts';
+import { hashToken, newKeyId, newToken, tokenHint } from '../platform/auth/developer-key-token.ts';
+import { isConditionFailure, transactionCancellationReasons } from '../platform/data/conditions.ts';
+import { type DeveloperKey, toDeveloperKey } from '../platform/data/developer-key-record.ts';
+import { keys } from '../platform/data/keys.ts';
+import { TABLE } from '../platform/data/table.ts';
+import { DEFAULT_PERMISSIONS, isPermission, PERMISSIONS, type Permission } from '../platform/permissions.ts';
 import { AdminError, type Store } from './store.ts';
-
 
 /** What an operator sees of a key: never the secret or its hash. */
 export type KeySummary = Omit<DeveloperKey, 'secretHash'>;
@@ -18,7 +17,10 @@ function summary(key: DeveloperKey): KeySummary {
 }
 
 export function parsePermissions(list: string): Permission[] {
-  const names = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !isPermission(n));
   if (unknown.length > 0) throw new AdminError(`Unknown permission(s): ${unknown.join(', ')}; known: ${PERMISSIONS.join(', ')}`);
   if (names.length === 0) throw new AdminError('Give at least one permission');

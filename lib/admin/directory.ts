@@ -8,9 +8,9 @@
 import { createHash } from 'node:crypto';
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { transactionCancellationReasons } from '../data/conditions.ts';
-import { keys } from '../data/keys.ts';
-import { toIssues } from '../http/middleware/validate-request.ts';
+import { transactionCancellationReasons } from '../platform/data/conditions.ts';
+import { keys } from '../platform/data/keys.ts';
+import { toIssues } from '../platform/http/middleware/validate-request.ts';
 import { AdminError, type Store } from './store.ts';
 
 const importFile = z.strictObject({

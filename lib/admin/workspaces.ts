@@ -1,10 +1,10 @@
 /** Operator actions on workspaces: create, suspend/resume, modules, idea labels. */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure } from '../data/conditions.ts';
-import { keys } from '../data/keys.ts';
-import { toWorkspace, type Workspace } from '../data/workspace-record.ts';
-import { SLUG_PATTERN, workspaceHostOf } from '../http/workspace-host.ts';
-import { isModuleName, type ModuleName } from '../permissions.ts';
+import { isConditionFailure } from '../platform/data/conditions.ts';
+import { keys } from '../platform/data/keys.ts';
+import { toWorkspace, type Workspace } from '../platform/data/workspace-record.ts';
+import { SLUG_PATTERN, workspaceHostOf } from '../platform/http/workspace-host.ts';
+import { isModuleName, type ModuleName } from '../platform/permissions.ts';
 import { AdminError, type Store } from './store.ts';
 
 const LABEL_PATTERN = /^[^\s,](?:[^,]{0,98}[^\s,])?$/;
@@ -71,20 +71,21 @@ export function setWorkspaceStatus(store: Store, slug: string, status: Workspace
 }
 
 export function parseModules(list: string): ModuleName[] {
-  const names = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !isModuleName(n));
   if (unknown.length > 0 || names.length === 0) {
-    throw new AdminError(`Unknown module(s): ${unknown.join(', ') || '(none given)'}; known: ideas, journeys, surveys, sops, webhooks, knowledge-bank`);
+    throw new AdminError(
+      `Unknown module(s): ${unknown.join(', ') || '(none given)'}; known: ideas, journeys, surveys, sops, webhooks, knowledge-bank`,
+    );
   }
   return names as ModuleName[];
 }
 
 /** Disable or enable modules atomically: a string set changed with ADD/DELETE, no read first. */
-export function changeModules(
-  store: Store,
-  slug: string,
-  change: { disable?: ModuleName[]; enable?: ModuleName[] },
-): Promise<Workspace> {
+export function changeModules(store: Store, slug: string, change: { disable?: ModuleName[]; enable?: ModuleName[] }): Promise<Workspace> {
   const disable = change.disable ?? [];
   const enable = change.enable ?? [];
   const both = disable.filter((m) => enable.includes(m));
@@ -104,7 +105,10 @@ export function changeModules(
 
 export function parseLabels(list: string | undefined, what: string): string[] | undefined {
   if (list === undefined) return undefined;
-  const labels = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const labels = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const label of labels) {
     if (!LABEL_PATTERN.test(label)) throw new AdminError(`Invalid ${what} "${label}": 1-100 characters, no commas`);
   }

@@ -2,8 +2,8 @@
  * Who sees what. Keys holding `knowledge-bank:write` work on drafts and see everything; read-only
  * keys see live content only, and an article that is not published now does not exist for them.
  */
-import { type AuthContext, holds } from '../auth/context.ts';
-import { ForbiddenError } from '../errors.ts';
+import { type AuthContext, holds } from '../platform/auth/context.ts';
+import { ForbiddenError } from '../platform/errors.ts';
 import type { ArticleItem } from './record.ts';
 import { articleNotFound } from './store.ts';
 

@@ -4,8 +4,8 @@
  * translation status.
  */
 import * as z from 'zod/mini';
-import { defineRoute } from '../routes/types.ts';
-import { okOnly, pageQuery, pagination } from '../schemas/common.ts';
+import { defineRoute } from '../platform/route.ts';
+import { okOnly, pageQuery, pagination } from '../platform/schemas.ts';
 import {
   article,
   articleCreate,

@@ -3,7 +3,7 @@
  * returns. Blocks and spans are in blocks.ts (shared with the pure rules). Lengths are characters.
  */
 import * as z from 'zod/mini';
-import { pageQueryShape, timestamp } from '../schemas/common.ts';
+import { pageQueryShape, timestamp } from '../platform/schemas.ts';
 import { blockId, blockInput, blocksInput, LANGUAGES } from './blocks.ts';
 import { SLUG_MAX, SLUG_PATTERN } from './slugs.ts';
 

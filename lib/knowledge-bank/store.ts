@@ -22,13 +22,12 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomUUID } from 'node:crypto';
-import { dynamo, tableName } from '../data/client.ts';
-import { retryTransactionConflicts, transactionCancellationReasons } from '../data/conditions.ts';
-import { keys } from '../data/keys.ts';
-import { queryAll } from '../data/query-all.ts';
-import { TABLE } from '../data/table.ts';
-import { ApiError, BadRequestError, ConflictError, NotFoundError, VersionConflictError } from '../errors.ts';
-import type { VersionPrecondition } from '../http/conditional-request.ts';
+import { dynamo, tableName } from '../platform/data/client.ts';
+import { retryTransactionConflicts, transactionCancellationReasons, type VersionPrecondition } from '../platform/data/conditions.ts';
+import { keys } from '../platform/data/keys.ts';
+import { queryAll } from '../platform/data/query-all.ts';
+import { TABLE } from '../platform/data/table.ts';
+import { ApiError, BadRequestError, ConflictError, NotFoundError, VersionConflictError } from '../platform/errors.ts';
 import { assignBlockIds } from './block-ids.ts';
 import type { BlockInput, Language } from './blocks.ts';
 import { checkPlacement, flattenTree } from './category-tree.ts';

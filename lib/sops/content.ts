@@ -1,6 +1,6 @@
 /** Turns a validated write body into the SOP content it sets: every field, null where not given. */
-import type { SopContent } from '../data/sop-record.ts';
-import type { SopWriteBody } from '../schemas/sops.ts';
+import type { SopContent } from './record.ts';
+import type { SopWriteBody } from './schemas.ts';
 
 export function sopContentOf(body: SopWriteBody): SopContent {
   return {

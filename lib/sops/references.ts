@@ -4,10 +4,11 @@
  * `user:<id>` / `role:<name>` reference (kept as given, not looked up). All directory ids of one
  * body are checked in a single BatchGetItem.
  */
-import { findDirectoryEntries, type DirectoryKind } from '../data/sop-directory.ts';
-import type { SopContent } from '../data/sop-record.ts';
-import { ValidationError, type ValidationIssue } from '../errors.ts';
-import { isDirectoryIdShape } from '../schemas/sops.ts';
+
+import { ValidationError, type ValidationIssue } from '../platform/errors.ts';
+import { type DirectoryKind, findDirectoryEntries } from './directory.ts';
+import type { SopContent } from './record.ts';
+import { isDirectoryIdShape } from './schemas.ts';
 
 const LEVELS = ['escalationLevel1', 'escalationLevel2', 'escalationLevel3'] as const;
 
@@ -30,7 +31,10 @@ export async function assertDirectoryReferences(slug: string, content: SopConten
   if (content.departmentId) {
     const team = entry(content.departmentId, 'team');
     if (!team) {
-      issues.push({ path: 'body.departmentId', message: `"${content.departmentId}" is not a team of the SOP directory (GET /sops/directory)` });
+      issues.push({
+        path: 'body.departmentId',
+        message: `"${content.departmentId}" is not a team of the SOP directory (GET /sops/directory)`,
+      });
     } else if (!team.active) {
       issues.push({ path: 'body.departmentId', message: `team "${content.departmentId}" is inactive in the SOP directory` });
     }

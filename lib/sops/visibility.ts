@@ -3,7 +3,7 @@
  * sops:approve) see every state and the review comments; a key with sops:read alone sees only
  * published SOPs, gets 404 for the others, and never sees review comments.
  */
-import { holds, type AuthContext } from '../auth/context.ts';
+import { type AuthContext, holds } from '../platform/auth/context.ts';
 
 export function seesUnpublishedSops(auth: AuthContext): boolean {
   return holds(auth, 'sops:write') || holds(auth, 'sops:approve');

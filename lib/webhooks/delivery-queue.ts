@@ -6,10 +6,10 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod/mini';
 
-export const sqs = new SQSClient({});
+const sqs = new SQSClient({});
 
 /** SQS holds a message back at most 15 minutes; longer waits hop through several messages. */
-export const MAX_SQS_DELAY_SECONDS = 900;
+const MAX_SQS_DELAY_SECONDS = 900;
 
 export const deliveryMessage = z.object({
   workspace: z.string(),
@@ -23,7 +23,7 @@ export const deliveryMessage = z.object({
 export type DeliveryMessage = z.output<typeof deliveryMessage>;
 
 /** The SQS delay that brings `message` back at its `notBefore`, or as close as one hop can. */
-export function delaySecondsFor(message: DeliveryMessage, now = Date.now()): number {
+function delaySecondsFor(message: DeliveryMessage, now = Date.now()): number {
   if (!message.notBefore) return 0;
   return Math.min(MAX_SQS_DELAY_SECONDS, Math.max(0, Math.ceil((message.notBefore - now) / 1000)));
 }
@@ -41,7 +41,11 @@ export async function sendDeliveryMessages(queueUrl: string, messages: DeliveryM
     const { Failed } = await sqs.send(
       new SendMessageBatchCommand({
         QueueUrl: queueUrl,
-        Entries: chunk.map((message, i) => ({ Id: String(i), MessageBody: JSON.stringify(message), DelaySeconds: delaySecondsFor(message) })),
+        Entries: chunk.map((message, i) => ({
+          Id: String(i),
+          MessageBody: JSON.stringify(message),
+          DelaySeconds: delaySecondsFor(message),
+        })),
       }),
     );
     if (Failed && Failed.length > 0) {

@@ -11,13 +11,13 @@ import {
   assertConnectedPeerAllowed,
   assertUrlShapeAllowed,
   BlockedDestinationError,
+  type GuardOptions,
   guardedLookup,
   guardOptionsFromEnvironment,
-  type GuardOptions,
 } from './ssrf.ts';
 
-export const DELIVERY_TIMEOUT_MS = 10_000;
-export const MAX_RESPONSE_BYTES = 64 * 1024;
+const DELIVERY_TIMEOUT_MS = 10_000;
+const MAX_RESPONSE_BYTES = 64 * 1024;
 
 export interface PostOutcome {
   /** A 2xx answer. */
@@ -57,12 +57,7 @@ function describeNetworkError(error: NodeJS.ErrnoException, timeoutMs: number): 
   }
 }
 
-export function postJson(
-  target: string,
-  body: string,
-  headers: Record<string, string>,
-  options: PostOptions = {},
-): Promise<PostOutcome> {
+export function postJson(target: string, body: string, headers: Record<string, string>, options: PostOptions = {}): Promise<PostOutcome> {
   const guard: GuardOptions = { ...guardOptionsFromEnvironment(), ...stripUndefined(options) };
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;

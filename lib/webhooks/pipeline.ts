@@ -1,6 +1,6 @@
 /**
  * The webhook delivery pipeline's moving parts, read by the CDK stack and the local sandbox alike
- * (as lib/data/table.ts is for the table), so the two run the same settings:
+ * (as lib/platform/data/table.ts is for the table), so the two run the same settings:
  *
  *   table stream ──(filter: idea items)──▶ fan-out ──▶ delivery queue ──▶ delivery ──▶ receiver
  *        │ batch failed after retries                      │ ▲ retries are re-sent    │ attempts used up
@@ -40,7 +40,7 @@ export const webhookFanOutFailureQueue: QueueDefinition = {
 };
 
 /** Delivery function timeout: a batch of deliveries runs concurrently, each at most 10 s. */
-export const DELIVERY_FUNCTION_TIMEOUT_SECONDS = 30;
+const DELIVERY_FUNCTION_TIMEOUT_SECONDS = 30;
 
 /**
  * How long a delivery attempt holds its delivery record: longer than the function can run (so a

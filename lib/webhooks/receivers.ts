@@ -1,9 +1,9 @@
 /** What the management API does with a receiver: check its URL before saving it, and verify it before enabling. */
 import { randomBytes } from 'node:crypto';
-import type { WebhookRecord } from '../data/webhook-record.ts';
-import { BadRequestError } from '../errors.ts';
+import { BadRequestError } from '../platform/errors.ts';
 import { VERIFICATION_EVENT_TYPE } from './events.ts';
-import { postJson, type PostOptions } from './http-post.ts';
+import { type PostOptions, postJson } from './http-post.ts';
+import type { WebhookRecord } from './record.ts';
 import { deliveryHeaders } from './signing.ts';
 import { assertUrlAllowed, BlockedDestinationError, UnresolvableHostError } from './ssrf.ts';
 

@@ -11,7 +11,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { config } from '../config.ts';
+import { config } from '../platform/config.ts';
 
 export interface GuardOptions {
   /** Lets loopback and private addresses through (the local sandbox). */
@@ -74,7 +74,7 @@ export function parseIpv6(text: string): Uint8Array | null {
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(address);
   if (dotted) {
     tail = dotted[1]!.split('.').map(Number);
-    address = address.slice(0, -dotted[1]!.length) + '0:0';
+    address = `${address.slice(0, -dotted[1]!.length)}0:0`;
   }
   const [head, rest] = address.includes('::') ? address.split('::') : [address, undefined];
   const groups = (part: string | undefined) => (part ? part.split(':').filter((g) => g !== '') : []);
@@ -121,7 +121,7 @@ function assertAddressAllowed(address: string, options: GuardOptions): void {
 }
 
 /** The URL's host without IPv6 brackets. */
-export function hostOf(url: URL): string {
+function hostOf(url: URL): string {
   return url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
 }
 

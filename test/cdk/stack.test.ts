@@ -1,11 +1,11 @@
 /** The CDK app: every manifest route becomes a function and an API route, with least-privilege grants. */
 import { App, Stack, Validations } from 'aws-cdk-lib';
-import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PortalApiStack } from '../../cdk/portal-api-stack.ts';
-import { API_PREFIX, routes } from '../../lib/routes/index.ts';
+import { API_PREFIX, routes } from '../../lib/manifest.ts';
 
 let template: Template;
 let stack: PortalApiStack;
@@ -67,9 +67,7 @@ describe('PortalApiStack', () => {
       expect(actions).not.toContain('dynamodb:DeleteItem');
       expect(actions).not.toContain('dynamodb:Scan');
       const update = statements.find((s) => [s.Action].flat().includes('dynamodb:UpdateItem'));
-      expect(update.Condition['ForAllValues:StringEquals']['dynamodb:Attributes']).toEqual(
-        expect.arrayContaining(['rlWindow', 'rlCount']),
-      );
+      expect(update.Condition['ForAllValues:StringEquals']['dynamodb:Attributes']).toEqual(expect.arrayContaining(['rlWindow', 'rlCount']));
     }
   });
 

@@ -4,7 +4,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PortalApiStack } from '../../cdk/portal-api-stack.ts';
-import { routes } from '../../lib/routes/index.ts';
+import { routes } from '../../lib/manifest.ts';
 import { ideaEventFanOut, webhookDeliveryQueue } from '../../lib/webhooks/pipeline.ts';
 
 let template: Template;
@@ -12,7 +12,10 @@ let stack: PortalApiStack;
 
 beforeAll(() => {
   const app = new App();
-  stack = new PortalApiStack(app, 'WebhookStack', { workspaceDomain: 'portal.test', alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:on-call' });
+  stack = new PortalApiStack(app, 'WebhookStack', {
+    workspaceDomain: 'portal.test',
+    alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:on-call',
+  });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   // Synthesis fails on any cdk-nag finding that is not acknowledged with a reason.
   app.synth();
@@ -22,7 +25,9 @@ beforeAll(() => {
 type Resource = { Type: string; Properties: Record<string, any> };
 const resources = (type: string) => Object.values(template.findResources(type)) as Resource[];
 const ref = (construct: { node: { defaultChild?: unknown } }) => stack.resolve((construct.node.defaultChild as any).ref);
-const arnOf = (construct: { node: { defaultChild?: unknown } }) => ({ 'Fn::GetAtt': [stack.resolve((construct.node.defaultChild as any).logicalId), 'Arn'] });
+const arnOf = (construct: { node: { defaultChild?: unknown } }) => ({
+  'Fn::GetAtt': [stack.resolve((construct.node.defaultChild as any).logicalId), 'Arn'],
+});
 
 function statementsOf(fn: { role?: { node: { defaultChild?: unknown } } }) {
   const roleRef = ref(fn.role!);
@@ -77,7 +82,9 @@ describe('webhook pipeline', () => {
   });
 
   it('gives the delivery function its queues, a timeout under the visibility timeout, and send rights on both queues', () => {
-    const fn = resources('AWS::Lambda::Function').find((f) => JSON.stringify(f.Properties.Environment?.Variables ?? {}).includes('WEBHOOK_DEAD_LETTER_QUEUE_URL'))!;
+    const fn = resources('AWS::Lambda::Function').find((f) =>
+      JSON.stringify(f.Properties.Environment?.Variables ?? {}).includes('WEBHOOK_DEAD_LETTER_QUEUE_URL'),
+    )!;
     expect(fn.Properties.Timeout).toBe(30);
     expect(fn.Properties.Timeout * 6).toBeLessThanOrEqual(webhookDeliveryQueue.visibilityTimeoutSeconds);
     const sends = statementsOf(stack.webhooks.delivery).filter((s) => [s.Action].flat().includes('sqs:SendMessage'));
@@ -98,7 +105,9 @@ describe('webhook pipeline', () => {
       expect(canSend, route.operationId).toBe(needsQueue);
       if (needsQueue) {
         const resolved = stack.resolve((fn.node.defaultChild as any).environment);
-        expect(resolved.variables.WEBHOOK_DELIVERY_QUEUE_URL, route.operationId).toEqual(stack.resolve(stack.webhooks.deliveryQueue.queueUrl));
+        expect(resolved.variables.WEBHOOK_DELIVERY_QUEUE_URL, route.operationId).toEqual(
+          stack.resolve(stack.webhooks.deliveryQueue.queueUrl),
+        );
       }
     }
     expect(routes.some((r) => r.needs?.includes('webhook-delivery-queue'))).toBe(true);
@@ -117,7 +126,12 @@ describe('webhook pipeline', () => {
     expect(metrics).toContain('ApproximateAgeOfOldestMessage');
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [stack.resolve((stack.webhooks.deadLetterQueue.node.defaultChild as any).logicalId), 'QueueName'] } }],
+      Dimensions: [
+        {
+          Name: 'QueueName',
+          Value: { 'Fn::GetAtt': [stack.resolve((stack.webhooks.deadLetterQueue.node.defaultChild as any).logicalId), 'QueueName'] },
+        },
+      ],
       Threshold: 1,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
       AlarmActions: ['arn:aws:sns:eu-west-1:123456789012:on-call'],

@@ -34,7 +34,19 @@ describe('cxctl', () => {
     const ws = await cxctlJson('workspace', 'create', slug, '--name', 'CLI test');
     expect(ws).toMatchObject({ slug, host: `${slug}.localhost`, name: 'CLI test', status: 'active' });
 
-    const created = await cxctlJson('key', 'create', '--workspace', slug, '--all', '--expires-in', '90d', '--rate-limit', '120', '--name', 'ci');
+    const created = await cxctlJson(
+      'key',
+      'create',
+      '--workspace',
+      slug,
+      '--all',
+      '--expires-in',
+      '90d',
+      '--rate-limit',
+      '120',
+      '--name',
+      'ci',
+    );
     expect(created.key).toMatch(/^cxk_/);
     expect(created.scopes).toContain('sops:approve');
     expect(Date.parse(created.expiresAt) - Date.now()).toBeGreaterThan(89 * 86400 * 1000);

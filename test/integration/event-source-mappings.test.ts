@@ -5,14 +5,14 @@
  * runs its own mapping on the sandbox's real DynamoDB Local stream or fauxqs, with a probe handler.
  */
 import { randomBytes } from 'node:crypto';
-import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueConsumerDefinition, StreamConsumerDefinition } from '../../lib/webhooks/pipeline.ts';
-import { startQueueEventSource, startStreamEventSource, type RunningEventSource } from '../../local/event-source-mappings.ts';
+import { type RunningEventSource, startQueueEventSource, startStreamEventSource } from '../../local/event-source-mappings.ts';
 import { ensureQueues } from '../../local/queues.ts';
 import { adminStore, sandbox } from '../support/fixtures.ts';
 import { eventually } from '../support/webhook-receiver.ts';
@@ -52,7 +52,9 @@ describe('stream event source', () => {
     onFailure: { id: 'unused', sandboxName: 'unused', visibilityTimeoutSeconds: 30, retentionSeconds: 60 },
   });
   const put = (runId: string, name: string, entity = 'Probe') =>
-    adminStore().db.send(new PutCommand({ TableName: adminStore().table, Item: { pk: `PROBE#${runId}`, sk: name, entity, run: runId, name } }));
+    adminStore().db.send(
+      new PutCommand({ TableName: adminStore().table, Item: { pk: `PROBE#${runId}`, sk: name, entity, run: runId, name } }),
+    );
   const names = (event: DynamoDBStreamEvent) => event.Records.map((r) => r.dynamodb!.NewImage!.name!.S!);
 
   it('retries from the first reported failure, keeps the records before it done, and filters before batching', async () => {
@@ -65,9 +67,20 @@ describe('stream event source', () => {
       if (x && failuresLeft-- > 0) return { batchItemFailures: [{ itemIdentifier: x.dynamodb!.SequenceNumber }] };
       return { batchItemFailures: [] };
     });
-    running.push(startStreamEventSource({ streams, streamArn, functionName: 'probe', definition: definition(runId), onFailure: async () => undefined }));
+    running.push(
+      startStreamEventSource({
+        streams,
+        streamArn,
+        functionName: 'probe',
+        definition: definition(runId),
+        onFailure: async () => undefined,
+      }),
+    );
     for (const name of ['a', 'b', 'ignored', 'x', 'c']) await put(runId, name, name === 'ignored' ? 'Other' : 'Probe');
-    await eventually(async () => batches.length, (n) => n >= 3);
+    await eventually(
+      async () => batches.length,
+      (n) => n >= 3,
+    );
     await new Promise((r) => setTimeout(r, 500));
     expect(batches).toEqual([
       ['a', 'b', 'x', 'c'],
@@ -86,10 +99,19 @@ describe('stream event source', () => {
       return { batchItemFailures: [] };
     });
     running.push(
-      startStreamEventSource({ streams, streamArn, functionName: 'probe', definition: definition(runId), onFailure: async (r) => void failures.push(r) }),
+      startStreamEventSource({
+        streams,
+        streamArn,
+        functionName: 'probe',
+        definition: definition(runId),
+        onFailure: async (r) => void failures.push(r),
+      }),
     );
     for (const name of ['a', 'poison', 'b', 'c']) await put(runId, name);
-    await eventually(async () => batches.at(-1), (last) => last?.join() === 'b,c');
+    await eventually(
+      async () => batches.at(-1),
+      (last) => last?.join() === 'b,c',
+    );
     expect(batches).toEqual([['a', 'poison', 'b', 'c'], ['a', 'poison'], ['a'], ['poison'], ['poison'], ['poison'], ['b', 'c']]);
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({
@@ -105,7 +127,13 @@ describe('queue event source', () => {
   async function queue(maxReceiveCount: number) {
     const suffix = randomBytes(4).toString('hex');
     const dlq = { id: 'Dlq', sandboxName: `esm-dlq-${suffix}`, visibilityTimeoutSeconds: 30, retentionSeconds: 3600 };
-    const main = { id: 'Main', sandboxName: `esm-${suffix}`, visibilityTimeoutSeconds: 1, retentionSeconds: 3600, deadLetter: { queue: dlq, maxReceiveCount } };
+    const main = {
+      id: 'Main',
+      sandboxName: `esm-${suffix}`,
+      visibilityTimeoutSeconds: 1,
+      retentionSeconds: 3600,
+      deadLetter: { queue: dlq, maxReceiveCount },
+    };
     const queues = await ensureQueues(sqs, sandbox.sqsEndpoint, [dlq, main]);
     return { main: queues.get(main)!, dlq: queues.get(dlq)! };
   }
@@ -149,7 +177,10 @@ describe('queue event source', () => {
     });
     running.push(startQueueEventSource({ sqs, queueUrl: main.url, queueArn: main.arn, functionName: 'probe', definition }));
     await sqs.send(new SendMessageCommand({ QueueUrl: main.url, MessageBody: 'survivor' }));
-    await eventually(async () => seen.length, (n) => n >= 2);
+    await eventually(
+      async () => seen.length,
+      (n) => n >= 2,
+    );
     await new Promise((r) => setTimeout(r, 1500));
     expect(seen).toEqual(['survivor', 'survivor']);
   });

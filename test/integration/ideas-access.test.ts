@@ -2,8 +2,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { changeModules } from '../../lib/admin/workspaces.ts';
-import { keys } from '../../lib/data/keys.ts';
-import { PERMISSIONS, type Permission } from '../../lib/permissions.ts';
+import { keys } from '../../lib/platform/data/keys.ts';
+import { PERMISSIONS, type Permission } from '../../lib/platform/permissions.ts';
 import { adminStore, call, clientFor, expectErrorEnvelope, newKey, sandbox, type TestWorkspace } from '../support/fixtures.ts';
 import { createIdea, ideasWorkspace } from '../support/ideas.ts';
 
@@ -25,7 +25,12 @@ interface Operation {
 
 const OPERATIONS: Operation[] = [
   { name: 'GET /ideas', permission: 'ideas:read', success: 200, send: (host, key) => call('GET', '/ideas', { host, key }) },
-  { name: 'POST /ideas', permission: 'ideas:write', success: 201, send: (host, key) => call('POST', '/ideas', { host, key, body: { title: 'Matrix' } }) },
+  {
+    name: 'POST /ideas',
+    permission: 'ideas:write',
+    success: 201,
+    send: (host, key) => call('POST', '/ideas', { host, key, body: { title: 'Matrix' } }),
+  },
   { name: 'GET /ideas/labels', permission: 'ideas:read', success: 200, send: (host, key) => call('GET', '/ideas/labels', { host, key }) },
   { name: 'GET /ideas/{id}', permission: 'ideas:read', success: 200, send: (host, key, id) => call('GET', `/ideas/${id}`, { host, key }) },
   {
@@ -40,12 +45,20 @@ const OPERATIONS: Operation[] = [
     success: 200,
     send: (host, key, id) => call('PATCH', `/ideas/${id}`, { host, key, body: { status: 'done' } }),
   },
-  { name: 'DELETE /ideas/{id}', permission: 'ideas:delete', success: 200, send: (host, key, id) => call('DELETE', `/ideas/${id}`, { host, key }) },
+  {
+    name: 'DELETE /ideas/{id}',
+    permission: 'ideas:delete',
+    success: 200,
+    send: (host, key, id) => call('DELETE', `/ideas/${id}`, { host, key }),
+  },
 ];
 
 describe.each(OPERATIONS)('$name', (op) => {
   it(`answers 403 missing_permission to a key holding every permission but ${op.permission}, and changes nothing`, async () => {
-    const key = await newKey(ws.slug, PERMISSIONS.filter((p) => p !== op.permission));
+    const key = await newKey(
+      ws.slug,
+      PERMISSIONS.filter((p) => p !== op.permission),
+    );
     const id = (await createIdea(ws)).body.data.id;
     const before = (await clientFor(ws).get(`/ideas/${id}`)).body.data;
     const res = await op.send(ws.host, key.key, id);

@@ -1,7 +1,7 @@
 /** Optimistic concurrency (ETag / If-Match) and safe retries (Idempotency-Key) on ideas. */
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../lib/data/keys.ts';
+import { keys } from '../../lib/platform/data/keys.ts';
 import { adminStore, clientFor, expectErrorEnvelope, sandbox, type TestWorkspace } from '../support/fixtures.ts';
 import { createIdea, etagOf, ideasWorkspace } from '../support/ideas.ts';
 
@@ -32,7 +32,7 @@ describe.each([
   ['PATCH', (id: string, headers: Record<string, string>) => api.patch(`/ideas/${id}`, { body: { status: 'done' }, headers })],
   ['PUT', (id: string, headers: Record<string, string>) => api.put(`/ideas/${id}`, { body: { title: 'Replaced' }, headers })],
   ['DELETE', (id: string, headers: Record<string, string>) => api.delete(`/ideas/${id}`, { headers })],
-] as const)('%s with If-Match', (method, write) => {
+] as const)('%s with If-Match', (_method, write) => {
   it('succeeds when the ETag is current', async () => {
     const created = await createIdea(ws);
     const res = await write(created.body.data.id, { 'If-Match': etagOf(created) });
@@ -101,7 +101,9 @@ describe('PATCH races', () => {
   it('applies every concurrent PATCH without If-Match: no lost version bumps', async () => {
     const created = await createIdea(ws);
     const { id } = created.body.data;
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => api.patch(`/ideas/${id}`, { body: { description: `edit ${i}` } })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => api.patch(`/ideas/${id}`, { body: { description: `edit ${i}` } })),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
     expect(results.map((r) => r.body.data.version).sort()).toEqual([2, 3, 4, 5, 6, 7]);
     expect((await api.get(`/ideas/${id}`)).body.data.version).toBe(7);
@@ -110,7 +112,11 @@ describe('PATCH races', () => {
   it('an empty PATCH with a stale If-Match is a 409 too', async () => {
     const created = await createIdea(ws);
     await api.patch(`/ideas/${created.body.data.id}`, { body: { status: 'done' } });
-    expectErrorEnvelope(await api.patch(`/ideas/${created.body.data.id}`, { body: {}, headers: { 'If-Match': '"1"' } }), 409, 'version_conflict');
+    expectErrorEnvelope(
+      await api.patch(`/ideas/${created.body.data.id}`, { body: {}, headers: { 'If-Match': '"1"' } }),
+      409,
+      'version_conflict',
+    );
   });
 });
 
@@ -135,7 +141,12 @@ describe('POST /ideas with Idempotency-Key', () => {
     expect(first.status).toBe(201);
     // The same body with keys in another order is the same request.
     const again = await client.post('/ideas', {
-      rawBody: JSON.stringify({ customerContext: { b: [2], a: 1 }, submitter: { email: 'ann@example.com' }, status: 'new', title: 'Retry me' }),
+      rawBody: JSON.stringify({
+        customerContext: { b: [2], a: 1 },
+        submitter: { email: 'ann@example.com' },
+        status: 'new',
+        title: 'Retry me',
+      }),
       headers,
     });
     expect(again.status).toBe(201);
@@ -160,7 +171,11 @@ describe('POST /ideas with Idempotency-Key', () => {
     const headers = { 'Idempotency-Key': 'reused' };
     await client.post('/ideas', { body: { title: 'First' }, headers });
     expectErrorEnvelope(await client.post('/ideas', { body: { title: 'Second' }, headers }), 409, 'idempotency_key_reused');
-    expectErrorEnvelope(await client.post('/ideas', { body: { title: 'First', description: 'more' }, headers }), 409, 'idempotency_key_reused');
+    expectErrorEnvelope(
+      await client.post('/ideas', { body: { title: 'First', description: 'more' }, headers }),
+      409,
+      'idempotency_key_reused',
+    );
     expect(await ideaItems(local.slug)).toBe(1);
   });
 
@@ -192,7 +207,7 @@ describe('POST /ideas with Idempotency-Key', () => {
     await adminStore().db.send(
       new UpdateCommand({
         TableName: sandbox.tableName,
-        Key: keys.ideaIdempotency(ws.slug, 'expiring'),
+        Key: keys.idempotency(ws.slug, 'POST /ideas', 'expiring'),
         UpdateExpression: 'SET #ttl = :past',
         ExpressionAttributeNames: { '#ttl': 'ttl' },
         ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
@@ -226,7 +241,10 @@ describe('POST /ideas with Idempotency-Key', () => {
       new QueryCommand({
         TableName: sandbox.tableName,
         KeyConditionExpression: 'pk = :pk AND sk = :sk',
-        ExpressionAttributeValues: { ':pk': keys.workspacePk(ws.slug), ...{ ':sk': keys.ideaIdempotency(ws.slug, 'inspect-me').sk } },
+        ExpressionAttributeValues: {
+          ':pk': keys.workspacePk(ws.slug),
+          ...{ ':sk': keys.idempotency(ws.slug, 'POST /ideas', 'inspect-me').sk },
+        },
       }),
     );
     const record = Items[0]!;

@@ -2,8 +2,16 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setIdeaLabels } from '../../lib/admin/workspaces.ts';
-import { keys } from '../../lib/data/keys.ts';
-import { adminStore, clientFor, dynamoDbCalls, expectErrorEnvelope, newWorkspace, sandbox, type TestWorkspace } from '../support/fixtures.ts';
+import { keys } from '../../lib/platform/data/keys.ts';
+import {
+  adminStore,
+  clientFor,
+  dynamoDbCalls,
+  expectErrorEnvelope,
+  newWorkspace,
+  sandbox,
+  type TestWorkspace,
+} from '../support/fixtures.ts';
 import { createIdea, etagOf, ideasWorkspace, insideOneRateLimitWindow, MODULES, STATUSES } from '../support/ideas.ts';
 
 let ws: TestWorkspace;
@@ -17,14 +25,22 @@ beforeAll(async () => {
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 async function storedItem(id: string) {
-  const { Item } = await adminStore().db.send(new GetCommand({ TableName: sandbox.tableName, Key: keys.idea(ws.slug, id), ConsistentRead: true }));
+  const { Item } = await adminStore().db.send(
+    new GetCommand({ TableName: sandbox.tableName, Key: keys.idea(ws.slug, id), ConsistentRead: true }),
+  );
   return Item;
 }
 
 describe('POST /ideas', () => {
   it('creates a private idea pending moderation at version 1, with its ETag', async () => {
     const res = await api.post('/ideas', {
-      body: { title: 'Dark mode', titleAr: 'الوضع الداكن', description: 'Easier on the eyes at night', status: 'new', module: 'mobile-app' },
+      body: {
+        title: 'Dark mode',
+        titleAr: 'الوضع الداكن',
+        description: 'Easier on the eyes at night',
+        status: 'new',
+        module: 'mobile-app',
+      },
     });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -186,7 +202,14 @@ describe('PATCH /ideas/{id}', () => {
     const res = await api.patch(`/ideas/${id}`, {
       body: { title: 'New title', titleAr: 'جديد', description: null, status: 'done', module: null },
     });
-    expect(res.body.data).toMatchObject({ title: 'New title', titleAr: 'جديد', description: null, status: 'done', module: null, version: 2 });
+    expect(res.body.data).toMatchObject({
+      title: 'New title',
+      titleAr: 'جديد',
+      description: null,
+      status: 'done',
+      module: null,
+      version: 2,
+    });
     expect(await storedItem(id)).not.toHaveProperty('description');
   });
 

@@ -19,21 +19,39 @@ const OPERATIONS = [
 ] as const;
 
 describe('OpenAPI: Ideas', () => {
-  it.each(OPERATIONS)('%s %s is %s, needs %s, answers %s and lists its errors', (method, path, operationId, permission, success, conflicts) => {
-    const op = doc.paths[path][method];
-    expect(op.operationId).toBe(operationId);
-    expect(op.tags).toEqual(['Ideas']);
-    expect(op['x-permissions']).toEqual([permission]);
-    expect(op.description).toContain('Module: ideas.');
-    expect(op.responses[success].content['application/json'].schema).toBeDefined();
-    const errors = Object.keys(op.responses).filter((s) => s !== success).sort();
-    expect(errors).toEqual(conflicts ? ['400', '401', '403', '404', '409', '429', '502'] : ['400', '401', '403', '404', '429', '502']);
-  });
+  it.each(OPERATIONS)(
+    '%s %s is %s, needs %s, answers %s and lists its errors',
+    (method, path, operationId, permission, success, conflicts) => {
+      const op = doc.paths[path][method];
+      expect(op.operationId).toBe(operationId);
+      expect(op.tags).toEqual(['Ideas']);
+      expect(op['x-permissions']).toEqual([permission]);
+      expect(op.description).toContain('Module: ideas.');
+      expect(op.responses[success].content['application/json'].schema).toBeDefined();
+      const errors = Object.keys(op.responses)
+        .filter((s) => s !== success)
+        .sort();
+      expect(errors).toEqual(conflicts ? ['400', '401', '403', '404', '409', '429', '502'] : ['400', '401', '403', '404', '429', '502']);
+    },
+  );
 
   it('documents the idea record without any private field', () => {
     const idea = doc.paths['/ideas/{id}'].get.responses['200'].content['application/json'].schema.properties.data;
     expect(Object.keys(idea.properties).sort()).toEqual(
-      ['createdAt', 'description', 'id', 'moderationStatus', 'module', 'priority', 'status', 'title', 'titleAr', 'updatedAt', 'version', 'visibility'].sort(),
+      [
+        'createdAt',
+        'description',
+        'id',
+        'moderationStatus',
+        'module',
+        'priority',
+        'status',
+        'title',
+        'titleAr',
+        'updatedAt',
+        'version',
+        'visibility',
+      ].sort(),
     );
   });
 

@@ -4,11 +4,11 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { keys } from '../../lib/data/keys.ts';
-import type { LambdaHandler } from '../../lib/http/api-handler.ts';
+import { keys } from '../../lib/platform/data/keys.ts';
+import type { LambdaHandler } from '../../lib/platform/http/api-handler.ts';
 import { tailTableStream } from '../support/dynamodb-stream.ts';
 import { apiEvent, lambdaContext } from '../support/events.ts';
-import { adminStore, clientFor, sandbox, useSandboxEnvironment, type ApiResponse, type TestWorkspace } from '../support/fixtures.ts';
+import { type ApiResponse, adminStore, clientFor, sandbox, type TestWorkspace, useSandboxEnvironment } from '../support/fixtures.ts';
 import { ideasWorkspace } from '../support/ideas.ts';
 
 const SECRETS = {
@@ -33,7 +33,9 @@ beforeAll(async () => {
 });
 
 async function storedItem(id: string) {
-  const { Item } = await adminStore().db.send(new GetCommand({ TableName: sandbox.tableName, Key: keys.idea(ws.slug, id), ConsistentRead: true }));
+  const { Item } = await adminStore().db.send(
+    new GetCommand({ TableName: sandbox.tableName, Key: keys.idea(ws.slug, id), ConsistentRead: true }),
+  );
   return Item!;
 }
 
@@ -125,7 +127,10 @@ describe('log lines', () => {
     );
     expect(rejected.statusCode).toBe(400);
     expect((await handlers.get(event('GET', `/ideas/${id}`, undefined, { id }), lambdaContext())).statusCode).toBe(200);
-    const conflict = await handlers.update(event('PATCH', `/ideas/${id}`, { status: 'done' }, { id }, { 'if-match': '"9"' }), lambdaContext());
+    const conflict = await handlers.update(
+      event('PATCH', `/ideas/${id}`, { status: 'done' }, { id }, { 'if-match': '"9"' }),
+      lambdaContext(),
+    );
     expect(conflict.statusCode).toBe(409);
 
     // The capture is live: the rejections were logged, at the levels this test enabled.
@@ -141,7 +146,7 @@ describe('the DynamoDB stream', () => {
     const stream = await tailTableStream();
     await api.patch(`/ideas/${id}`, { body: { status: 'planned' } });
 
-    let change;
+    let change: Awaited<ReturnType<typeof stream.next>>[number] | undefined;
     for (let attempt = 0; attempt < 50 && !change; attempt++) {
       change = (await stream.next()).find((r) => r.eventName === 'MODIFY' && r.dynamodb?.Keys?.sk?.S === `IDEA#${id}`);
       if (!change) await new Promise((r) => setTimeout(r, 100));

@@ -2,8 +2,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setIdeaLabels } from '../../lib/admin/workspaces.ts';
-import { keys } from '../../lib/data/keys.ts';
-import { adminStore, clientFor, expectErrorEnvelope, sandbox, type ApiResponse, type TestWorkspace } from '../support/fixtures.ts';
+import { keys } from '../../lib/platform/data/keys.ts';
+import { type ApiResponse, adminStore, clientFor, expectErrorEnvelope, sandbox, type TestWorkspace } from '../support/fixtures.ts';
 import { createIdea, ideasWorkspace } from '../support/ideas.ts';
 
 let ws: TestWorkspace;
@@ -118,7 +118,10 @@ describe('IdeaWrite submitter data and customer context', () => {
     expectInvalid(await api.post('/ideas', { body: { title: 'x', submitter: { email: 'not-an-email' } } }), 'body.submitter.email');
     expectInvalid(await api.post('/ideas', { body: { title: 'x', submitter: { phone: '123' } } }), 'body.submitter');
     expectInvalid(await api.post('/ideas', { body: { title: 'x', customerContext: ['a'] } }), 'body.customerContext');
-    expectInvalid(await api.post('/ideas', { body: { title: 'x', customerContext: { big: 'x'.repeat(16 * 1024) } } }), 'body.customerContext');
+    expectInvalid(
+      await api.post('/ideas', { body: { title: 'x', customerContext: { big: 'x'.repeat(16 * 1024) } } }),
+      'body.customerContext',
+    );
   });
 
   it('PATCH does not take submitter data or customer context', async () => {

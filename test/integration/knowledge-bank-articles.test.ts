@@ -1,7 +1,7 @@
 /** Knowledge-bank articles over HTTP: create, read, metadata, draft beside live, publish → edit → restore, delete. */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../lib/data/keys.ts';
+import { keys } from '../../lib/platform/data/keys.ts';
 import { adminStore, expectErrorEnvelope, sandbox } from '../support/fixtures.ts';
 import {
   createArticle,

@@ -1,7 +1,7 @@
 /** Knowledge-bank categories over HTTP: CRUD, the tree rules, slugs, emptiness, concurrency and cost. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../lib/data/keys.ts';
+import { keys } from '../../lib/platform/data/keys.ts';
 import { adminStore, dynamoDbCalls, expectErrorEnvelope, sandbox } from '../support/fixtures.ts';
 import { createArticle, createCategory, insideOneRateLimitWindow, kbWorkspace, type KbWorkspace } from '../support/knowledge-bank.ts';
 

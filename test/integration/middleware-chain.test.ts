@@ -5,10 +5,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { changeModules } from '../../lib/admin/workspaces.ts';
-import type { LambdaHandler } from '../../lib/http/api-handler.ts';
-import { defineRoute } from '../../lib/routes/types.ts';
+import type { LambdaHandler } from '../../lib/platform/http/api-handler.ts';
+import { defineRoute } from '../../lib/platform/route.ts';
 import { apiEvent, lambdaContext } from '../support/events.ts';
-import { adminStore, newKey, newWorkspace, useSandboxEnvironment, type TestWorkspace } from '../support/fixtures.ts';
+import { adminStore, newKey, newWorkspace, type TestWorkspace, useSandboxEnvironment } from '../support/fixtures.ts';
 
 const route = defineRoute({
   operationId: 'testWrite',
@@ -33,7 +33,7 @@ let ws: TestWorkspace;
 
 beforeAll(async () => {
   useSandboxEnvironment();
-  const { apiHandler } = await import('../../lib/http/api-handler.ts');
+  const { apiHandler } = await import('../../lib/platform/http/api-handler.ts');
   handler = apiHandler(route).handler(async ({ body }) => ({ body: { ok: true, title: body.title } }));
   failing = apiHandler(route).handler(async () => {
     throw new Error('db password is hunter2 at /var/task/index.js');
@@ -82,7 +82,9 @@ describe('middleware chain', () => {
 
   it('answers 400 invalid_body for a missing body or a non-JSON content type', async () => {
     expect(parsed(await invoke(handler, {})).error).toBe('invalid_body');
-    expect(parsed(await invoke(handler, { body: 'title=hi', contentType: 'application/x-www-form-urlencoded' })).error).toBe('invalid_body');
+    expect(parsed(await invoke(handler, { body: 'title=hi', contentType: 'application/x-www-form-urlencoded' })).error).toBe(
+      'invalid_body',
+    );
   });
 
   it('answers 400 invalid_query for an unknown or invalid query parameter', async () => {

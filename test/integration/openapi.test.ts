@@ -1,7 +1,7 @@
 /** The OpenAPI document: served by the API, valid OpenAPI 3.1, and describing every manifest route. */
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../lib/routes/index.ts';
+import { routes } from '../../lib/manifest.ts';
 import { call } from '../support/fixtures.ts';
 
 describe('GET /openapi.json', () => {

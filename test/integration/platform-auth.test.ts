@@ -3,8 +3,17 @@ import { request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { revokeDeveloperKey, rotateDeveloperKey } from '../../lib/admin/developer-keys.ts';
 import { setWorkspaceStatus } from '../../lib/admin/workspaces.ts';
-import { newToken } from '../../lib/auth/developer-key-token.ts';
-import { adminStore, call, dynamoDbCalls, expectErrorEnvelope, newKey, newWorkspace, sandbox, type TestWorkspace } from '../support/fixtures.ts';
+import { newToken } from '../../lib/platform/auth/developer-key-token.ts';
+import {
+  adminStore,
+  call,
+  dynamoDbCalls,
+  expectErrorEnvelope,
+  newKey,
+  newWorkspace,
+  sandbox,
+  type TestWorkspace,
+} from '../support/fixtures.ts';
 
 let ws: TestWorkspace;
 let other: TestWorkspace;
@@ -34,7 +43,12 @@ describe('GET /me', () => {
     const url = new URL(`${sandbox.apiUrl}/me`);
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(
-        { host: url.hostname, port: url.port, path: url.pathname, headers: { Host: `${ws.slug}.localhost:${url.port}`, Authorization: `Bearer ${ws.key}` } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          headers: { Host: `${ws.slug}.localhost:${url.port}`, Authorization: `Bearer ${ws.key}` },
+        },
         (r) => {
           let body = '';
           r.on('data', (c) => (body += c));
@@ -95,7 +109,7 @@ describe('401: no usable key', () => {
     expectErrorEnvelope(await call('GET', '/me', { host: ws.host, key: newToken('AAAAAAAAAAAA') }), 401, 'invalid_key');
   });
 
-  it("a right key id with the wrong secret → invalid_key", async () => {
+  it('a right key id with the wrong secret → invalid_key', async () => {
     const forged = newToken(ws.keyId);
     expectErrorEnvelope(await call('GET', '/me', { host: ws.host, key: forged }), 401, 'invalid_key');
   });

@@ -2,7 +2,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importDirectory, parseDirectoryImport, stableUuid } from '../../lib/admin/directory.ts';
 import { changeModules } from '../../lib/admin/workspaces.ts';
-import { adminStore, call, clientFor, dynamoDbCalls, expectErrorEnvelope, newKey, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+import {
+  adminStore,
+  call,
+  clientFor,
+  dynamoDbCalls,
+  expectErrorEnvelope,
+  newKey,
+  newWorkspace,
+  type TestWorkspace,
+} from '../support/fixtures.ts';
 import { steadyRateLimitWindow } from '../support/sop-fixtures.ts';
 
 let ws: TestWorkspace;
@@ -36,9 +45,27 @@ describe('GET /sops/directory', () => {
     expect(res.body).toEqual({
       ok: true,
       people: [
-        { id: stableUuid(ws.slug, 'person', AMAL_SOURCE), name: 'Amal Haddad', email: 'amal@example.com', active: true, sourceUserId: AMAL_SOURCE },
-        { id: stableUuid(ws.slug, 'person', 'layla@example.com'), name: 'Layla Former', email: 'layla@example.com', active: false, sourceUserId: null },
-        { id: stableUuid(ws.slug, 'person', 'omar@example.com'), name: 'omar Saleh', email: 'omar@example.com', active: true, sourceUserId: null },
+        {
+          id: stableUuid(ws.slug, 'person', AMAL_SOURCE),
+          name: 'Amal Haddad',
+          email: 'amal@example.com',
+          active: true,
+          sourceUserId: AMAL_SOURCE,
+        },
+        {
+          id: stableUuid(ws.slug, 'person', 'layla@example.com'),
+          name: 'Layla Former',
+          email: 'layla@example.com',
+          active: false,
+          sourceUserId: null,
+        },
+        {
+          id: stableUuid(ws.slug, 'person', 'omar@example.com'),
+          name: 'omar Saleh',
+          email: 'omar@example.com',
+          active: true,
+          sourceUserId: null,
+        },
       ],
       teams: [
         { id: stableUuid(ws.slug, 'team', 'billing'), name: 'Billing', active: true, sourceDepartmentId: null },

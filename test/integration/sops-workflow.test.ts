@@ -6,9 +6,10 @@
 import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { changeModules } from '../../lib/admin/workspaces.ts';
-import { keys } from '../../lib/data/keys.ts';
-import { routes } from '../../lib/routes/index.ts';
+import { routes } from '../../lib/manifest.ts';
+import { keys } from '../../lib/platform/data/keys.ts';
 import {
+  type ApiResponse,
   adminStore,
   call,
   clientFor,
@@ -16,7 +17,6 @@ import {
   expectErrorEnvelope,
   newKey,
   newWorkspace,
-  type ApiResponse,
   type TestWorkspace,
 } from '../support/fixtures.ts';
 import { importTestDirectory, sopBody, steadyRateLimitWindow, type TestDirectory } from '../support/sop-fixtures.ts';
@@ -249,7 +249,14 @@ describe('workflow violations: 400 invalid_state, nothing written', () => {
 
   it('send-back needs feedback: missing, blank, too long or with unknown fields → 400 invalid_body', async () => {
     const review = await underReview();
-    for (const body of [undefined, {}, { feedback: '' }, { feedback: '   ' }, { feedback: 'x'.repeat(4001) }, { feedback: 'ok', extra: 1 }]) {
+    for (const body of [
+      undefined,
+      {},
+      { feedback: '' },
+      { feedback: '   ' },
+      { feedback: 'x'.repeat(4001) },
+      { feedback: 'ok', extra: 1 },
+    ]) {
       const res = await reviewer.post(`/sops/${review.id}/send-back`, body === undefined ? {} : { body });
       expectErrorEnvelope(res, 400, 'invalid_body');
     }
@@ -362,7 +369,11 @@ describe('visibility by permission (spec part 4, rule 5)', () => {
   let commented: any;
 
   beforeAll(async () => {
-    [draft, review, live] = await Promise.all([createDraft({ titleEn: 'vis draft' }), underReview({ titleEn: 'vis review' }), published({ titleEn: 'vis live' })]);
+    [draft, review, live] = await Promise.all([
+      createDraft({ titleEn: 'vis draft' }),
+      underReview({ titleEn: 'vis review' }),
+      published({ titleEn: 'vis live' }),
+    ]);
     // A published SOP that went through a send-back, so it has a review comment.
     const sop = await underReview({ titleEn: 'vis commented' });
     ok(await reviewer.post(`/sops/${sop.id}/send-back`, { body: { feedback: 'internal remark' } }));
@@ -456,11 +467,22 @@ describe('DELETE /sops/{id}', () => {
     const comments = Array.from({ length: 150 }, (_, i) => {
       const createdAt = new Date(Date.parse(draft.createdAt) + i + 1).toISOString();
       const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-      return { ...keys.sopComment(ws.slug, draft.id, createdAt, id), entity: 'SopComment', id, sopId: draft.id, kind: 'send_back', feedback: `round ${i}`, createdAt, createdBy: reviewer.keyId };
+      return {
+        ...keys.sopComment(ws.slug, draft.id, createdAt, id),
+        entity: 'SopComment',
+        id,
+        sopId: draft.id,
+        kind: 'send_back',
+        feedback: `round ${i}`,
+        createdAt,
+        createdBy: reviewer.keyId,
+      };
     });
     for (let start = 0; start < comments.length; start += 25) {
       await adminStore().db.send(
-        new BatchWriteCommand({ RequestItems: { [adminStore().table]: comments.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } })) } }),
+        new BatchWriteCommand({
+          RequestItems: { [adminStore().table]: comments.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } })) },
+        }),
       );
     }
     await adminStore().db.send(

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importDirectory, parseDirectoryImport } from '../../lib/admin/directory.ts';
-import { adminStore, clientFor, expectErrorEnvelope, newWorkspace, type ApiResponse, type TestWorkspace } from '../support/fixtures.ts';
+import { type ApiResponse, adminStore, clientFor, expectErrorEnvelope, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { importTestDirectory, sopBody, type TestDirectory } from '../support/sop-fixtures.ts';
 
 let ws: TestWorkspace;
@@ -43,7 +43,11 @@ describe('write body validation: 400 invalid_body, nothing written', () => {
     ['no type', { titleEn: 'x' }, 'body.type'],
     ['a non-inquiry SOP without escalationLevel1', sopBody({ type: 'complaint' }), 'body.escalationLevel1'],
     ['escalationLevel2 without escalationLevel1', sopBody({ escalationLevel2: 'role:lead' }), 'body.escalationLevel2'],
-    ['escalationLevel3 without escalationLevel2', sopBody({ escalationLevel1: 'role:a', escalationLevel3: 'role:c' }), 'body.escalationLevel3'],
+    [
+      'escalationLevel3 without escalationLevel2',
+      sopBody({ escalationLevel1: 'role:a', escalationLevel3: 'role:c' }),
+      'body.escalationLevel3',
+    ],
     ['an escalation reference that is neither a directory id nor legacy', sopBody({ escalationLevel1: 'bob' }), 'body.escalationLevel1'],
     ['a legacy reference with nothing after the prefix', sopBody({ escalationLevel1: 'user:' }), 'body.escalationLevel1'],
     ['an unknown legacy kind', sopBody({ escalationLevel1: 'group:ops' }), 'body.escalationLevel1'],
@@ -156,9 +160,24 @@ describe('directory references', () => {
 
   const unknownId = '6b1f5a0e-1d2c-4b3a-9e8f-7a6b5c4d3e2f';
   const cases: [string, () => Record<string, unknown>, string, RegExp][] = [
-    ['an unknown escalation id', () => ({ type: 'complaint', escalationLevel1: unknownId }), 'body.escalationLevel1', /is not a person or team/],
-    ['an inactive person', () => ({ type: 'complaint', escalationLevel1: dir.people.leaver }), 'body.escalationLevel1', /person .* is inactive/],
-    ['an inactive team', () => ({ escalationLevel1: dir.people.amal, escalationLevel2: dir.teams.closed }), 'body.escalationLevel2', /team .* is inactive/],
+    [
+      'an unknown escalation id',
+      () => ({ type: 'complaint', escalationLevel1: unknownId }),
+      'body.escalationLevel1',
+      /is not a person or team/,
+    ],
+    [
+      'an inactive person',
+      () => ({ type: 'complaint', escalationLevel1: dir.people.leaver }),
+      'body.escalationLevel1',
+      /person .* is inactive/,
+    ],
+    [
+      'an inactive team',
+      () => ({ escalationLevel1: dir.people.amal, escalationLevel2: dir.teams.closed }),
+      'body.escalationLevel2',
+      /team .* is inactive/,
+    ],
     ['an unknown department', () => ({ departmentId: unknownId }), 'body.departmentId', /is not a team/],
     ['a person as department', () => ({ departmentId: dir.people.amal }), 'body.departmentId', /is not a team/],
     ['an inactive department', () => ({ departmentId: dir.teams.closed }), 'body.departmentId', /inactive/],
@@ -175,7 +194,12 @@ describe('directory references', () => {
 
   it('reports every bad reference of a body at once', async () => {
     const res = await api.post('/sops', {
-      body: sopBody({ departmentId: dir.teams.closed, escalationLevel1: unknownId, escalationLevel2: dir.people.leaver, escalationLevel3: dir.people.amal }),
+      body: sopBody({
+        departmentId: dir.teams.closed,
+        escalationLevel1: unknownId,
+        escalationLevel2: dir.people.leaver,
+        escalationLevel3: dir.people.amal,
+      }),
     });
     expectErrorEnvelope(res, 400, 'invalid_body');
     expect(issuePaths(res).sort()).toEqual(['body.departmentId', 'body.escalationLevel1', 'body.escalationLevel2']);
@@ -191,7 +215,10 @@ describe('directory references', () => {
     await importDirectory(
       adminStore(),
       local.slug,
-      parseDirectoryImport({ people: [{ name: 'Amal Haddad', email: 'amal@example.com', active: true, sourceUserId: '0b7e6b3e-9a43-4c5e-8f6f-1f2a3b4c5d6e' }], teams: [] }),
+      parseDirectoryImport({
+        people: [{ name: 'Amal Haddad', email: 'amal@example.com', active: true, sourceUserId: '0b7e6b3e-9a43-4c5e-8f6f-1f2a3b4c5d6e' }],
+        teams: [],
+      }),
     );
     // The SOP still shows the reference, and the directory still lists Omar, inactive.
     expect(ok(await localApi.get(`/sops/${sop.id}`)).body.sop.escalationLevel1).toBe(localDir.people.omar);
@@ -201,9 +228,10 @@ describe('directory references', () => {
     const res = await localApi.put(`/sops/${sop.id}`, { body: sopBody({ type: 'complaint', escalationLevel1: localDir.people.omar }) });
     expectErrorEnvelope(res, 400, 'invalid_body');
     expect(issuePaths(res)).toEqual(['body.escalationLevel1']);
-    expect(ok(await localApi.put(`/sops/${sop.id}`, { body: sopBody({ type: 'complaint', escalationLevel1: localDir.people.amal }) })).body.sop.escalationLevel1).toBe(
-      localDir.people.amal,
-    );
+    expect(
+      ok(await localApi.put(`/sops/${sop.id}`, { body: sopBody({ type: 'complaint', escalationLevel1: localDir.people.amal }) })).body.sop
+        .escalationLevel1,
+    ).toBe(localDir.people.amal);
   });
 
   it("does not accept another workspace's directory ids", async () => {
@@ -223,7 +251,9 @@ describe('department serials', () => {
   it('gives ten concurrent creates in one department ten different serials, 1 to 10', async () => {
     const { api: localApi, dir: localDir } = await freshWorkspace();
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => localApi.post('/sops', { body: sopBody({ titleEn: `Concurrent ${i}`, departmentId: localDir.teams.care }) })),
+      Array.from({ length: 10 }, (_, i) =>
+        localApi.post('/sops', { body: sopBody({ titleEn: `Concurrent ${i}`, departmentId: localDir.teams.care }) }),
+      ),
     );
     for (const res of results) expect(res.status, res.text).toBe(200);
     const serials = results.map((r) => r.body.sop.serial as number).sort((a, b) => a - b);
@@ -256,7 +286,10 @@ describe('department serials', () => {
     ok(await localApi.delete(`/sops/${second.id}`));
     // Rejected creates consume nothing.
     expect((await localApi.post('/sops', { body: sopBody({ departmentId: localDir.teams.care, type: 'memo' }) })).status).toBe(400);
-    expect((await localApi.post('/sops', { body: sopBody({ departmentId: localDir.teams.care, escalationLevel1: localDir.people.leaver }) })).status).toBe(400);
+    expect(
+      (await localApi.post('/sops', { body: sopBody({ departmentId: localDir.teams.care, escalationLevel1: localDir.people.leaver }) }))
+        .status,
+    ).toBe(400);
     const third = ok(await localApi.post('/sops', { body: sopBody({ departmentId: localDir.teams.care }) })).body.sop;
     expect(third.serial).toBe(3);
   });
@@ -267,7 +300,13 @@ describe('department serials', () => {
     ok(await localApi.post('/sops', { body: sopBody({ departmentId: localDir.teams.billing }) }));
 
     const moved = ok(await localApi.put(`/sops/${care.id}`, { body: sopBody({ departmentId: localDir.teams.billing }) })).body.sop;
-    expect(moved).toMatchObject({ id: care.id, departmentId: localDir.teams.billing, serial: 2, status: 'draft', createdAt: care.createdAt });
+    expect(moved).toMatchObject({
+      id: care.id,
+      departmentId: localDir.teams.billing,
+      serial: 2,
+      status: 'draft',
+      createdAt: care.createdAt,
+    });
     expect(ok(await localApi.get(`/sops/${care.id}`)).body.sop).toEqual(moved);
 
     const back = ok(await localApi.put(`/sops/${care.id}`, { body: sopBody({ departmentId: localDir.teams.care }) })).body.sop;
@@ -282,11 +321,26 @@ describe('department serials', () => {
     const { api: localApi, dir: localDir } = await freshWorkspace();
     const sop = ok(await localApi.post('/sops', { body: sopBody({ departmentId: localDir.teams.care }) })).body.sop;
     ok(await localApi.post(`/sops/${sop.id}/submit`));
-    expectErrorEnvelope(await localApi.put(`/sops/${sop.id}`, { body: sopBody({ departmentId: localDir.teams.billing }) }), 400, 'invalid_state');
-    expect(ok(await localApi.get(`/sops/${sop.id}`)).body.sop).toMatchObject({ departmentId: localDir.teams.care, serial: 1, status: 'under_review' });
+    expectErrorEnvelope(
+      await localApi.put(`/sops/${sop.id}`, { body: sopBody({ departmentId: localDir.teams.billing }) }),
+      400,
+      'invalid_state',
+    );
+    expect(ok(await localApi.get(`/sops/${sop.id}`)).body.sop).toMatchObject({
+      departmentId: localDir.teams.care,
+      serial: 1,
+      status: 'under_review',
+    });
 
     ok(await localApi.post(`/sops/${sop.id}/approve`));
     const moved = ok(await localApi.put(`/sops/${sop.id}`, { body: sopBody({ departmentId: localDir.teams.billing }) })).body.sop;
-    expect(moved).toMatchObject({ departmentId: localDir.teams.billing, serial: 1, status: 'draft', publishedAt: null, approvedBy: null, submittedAt: null });
+    expect(moved).toMatchObject({
+      departmentId: localDir.teams.billing,
+      serial: 1,
+      status: 'draft',
+      publishedAt: null,
+      approvedBy: null,
+      submittedAt: null,
+    });
   });
 });

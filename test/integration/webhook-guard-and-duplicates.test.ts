@@ -9,14 +9,18 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { keys } from '../../lib/data/keys.ts';
-import type { LambdaHandler } from '../../lib/http/api-handler.ts';
+import { keys } from '../../lib/platform/data/keys.ts';
+import type { LambdaHandler } from '../../lib/platform/http/api-handler.ts';
 import { ensureQueues } from '../../local/queues.ts';
 import { apiEvent, lambdaContext } from '../support/events.ts';
-import { clientFor, newWorkspace, sandbox, useSandboxEnvironment, type TestWorkspace } from '../support/fixtures.ts';
-import { eventually, startReceiver, verifySignature, type Receiver } from '../support/webhook-receiver.ts';
+import { clientFor, newWorkspace, sandbox, type TestWorkspace, useSandboxEnvironment } from '../support/fixtures.ts';
+import { eventually, type Receiver, startReceiver, verifySignature } from '../support/webhook-receiver.ts';
 
-const sqs = new SQSClient({ endpoint: sandbox.sqsEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+const sqs = new SQSClient({
+  endpoint: sandbox.sqsEndpoint,
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
 let queueUrl: string;
 let ws: TestWorkspace;
 let receiver: Receiver;
@@ -28,7 +32,13 @@ let deliver: (event: SQSEvent) => Promise<{ batchItemFailures: { itemIdentifier:
 beforeAll(async () => {
   const suffix = randomBytes(4).toString('hex');
   const dlq = { id: 'Dlq', sandboxName: `guard-test-dlq-${suffix}`, visibilityTimeoutSeconds: 30, retentionSeconds: 3600 };
-  const main = { id: 'Main', sandboxName: `guard-test-${suffix}`, visibilityTimeoutSeconds: 30, retentionSeconds: 3600, deadLetter: { queue: dlq, maxReceiveCount: 5 } };
+  const main = {
+    id: 'Main',
+    sandboxName: `guard-test-${suffix}`,
+    visibilityTimeoutSeconds: 30,
+    retentionSeconds: 3600,
+    deadLetter: { queue: dlq, maxReceiveCount: 5 },
+  };
   const queues = await ensureQueues(sqs, sandbox.sqsEndpoint, [dlq, main]);
   queueUrl = queues.get(main)!.url;
   useSandboxEnvironment({
@@ -112,7 +122,9 @@ async function takeMessages(expected: number): Promise<SQSRecord[]> {
   const records: SQSRecord[] = [];
   await eventually(
     async () => {
-      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+      );
       for (const m of Messages) {
         records.push({ messageId: m.MessageId!, receiptHandle: m.ReceiptHandle!, body: m.Body! } as SQSRecord);
       }
@@ -144,7 +156,11 @@ describe('with the SSRF guard on, saving a URL', () => {
   ])('refuses %s with 400 webhook_url_not_allowed', async (_, url) => {
     const res = await createIn(url);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ ok: false, error: 'webhook_url_not_allowed', message: expect.stringContaining('not a public internet address') });
+    expect(res.body).toMatchObject({
+      ok: false,
+      error: 'webhook_url_not_allowed',
+      message: expect.stringContaining('not a public internet address'),
+    });
   });
 
   it('accepts a public address, and refuses http when http is not allowed', async () => {
@@ -157,7 +173,15 @@ describe('with the SSRF guard on, saving a URL', () => {
   it('refuses the same private URLs on PATCH', async () => {
     const update = (await import('../../functions/webhooks/update-webhook.ts')).handler;
     const created = await createIn('https://93.184.215.14/hook');
-    const res = parse(await invoke(update, 'PATCH', `/webhooks/${created.body.webhook.id}`, { id: created.body.webhook.id }, { url: 'https://169.254.169.254/' }));
+    const res = parse(
+      await invoke(
+        update,
+        'PATCH',
+        `/webhooks/${created.body.webhook.id}`,
+        { id: created.body.webhook.id },
+        { url: 'https://169.254.169.254/' },
+      ),
+    );
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('webhook_url_not_allowed');
   });
@@ -170,7 +194,10 @@ describe('with the SSRF guard on, sending', () => {
     const before = receiver.requests.length;
     const res = parse(await invoke(enableWebhook, 'POST', `/webhooks/${created.body.webhook.id}/enable`, { id: created.body.webhook.id }));
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: 'webhook_verification_failed', message: expect.stringContaining('blocked: the address 127.0.0.1 is not a public internet address') });
+    expect(res.body).toMatchObject({
+      error: 'webhook_verification_failed',
+      message: expect.stringContaining('blocked: the address 127.0.0.1 is not a public internet address'),
+    });
     expect(receiver.requests.length).toBe(before);
   });
 
@@ -178,7 +205,11 @@ describe('with the SSRF guard on, sending', () => {
     const { postJson } = await import('../../lib/webhooks/http-post.ts');
     const before = receiver.requests.length;
     const outcome = await postJson(receiver.url.replace('127.0.0.1', 'localhost'), '{}', { 'Content-Type': 'application/json' });
-    expect(outcome).toMatchObject({ ok: false, status: null, error: expect.stringMatching(/^blocked: the address (127\.0\.0\.1|::1) is not a public internet address$/) });
+    expect(outcome).toMatchObject({
+      ok: false,
+      status: null,
+      error: expect.stringMatching(/^blocked: the address (127\.0\.0\.1|::1) is not a public internet address$/),
+    });
     expect(receiver.requests.length).toBe(before);
   });
 

@@ -8,7 +8,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { changeModules } from '../../lib/admin/workspaces.ts';
-import { keys } from '../../lib/data/keys.ts';
+import { keys } from '../../lib/platform/data/keys.ts';
 import { adminStore, clientFor, newWorkspace } from '../support/fixtures.ts';
 import { deleteIdea, PERSONAL_MARKERS, putIdea, updateIdea } from '../support/idea-items.ts';
 import { ALL_EVENTS, eventsFor, usePipelineWorkspace } from '../support/webhook-pipeline.ts';
@@ -31,7 +31,10 @@ describe('idea changes become signed webhook deliveries', () => {
     expect(request!.json).toEqual({ type: 'idea.submitted', timestamp: expect.any(String), data: { ideaId, workspace: pipeline.ws.slug } });
     for (const marker of [...PERSONAL_MARKERS, 'confidential', 'Private description']) expect(request!.body).not.toContain(marker);
 
-    const [delivery] = await eventually(() => pipeline.deliveries(hook.id), (list) => list[0]?.outcome === 'delivered');
+    const [delivery] = await eventually(
+      () => pipeline.deliveries(hook.id),
+      (list) => list[0]?.outcome === 'delivered',
+    );
     expect(delivery).toMatchObject({
       id: request!.headers['webhook-id'],
       eventId: request!.headers['webhook-id'],
@@ -70,7 +73,10 @@ describe('idea changes become signed webhook deliveries', () => {
     }
     expect(new Set(received.map((r) => r.headers['webhook-id'])).size).toBe(4);
 
-    const list = await eventually(() => pipeline.deliveries(hook.id), (l) => l.filter((d) => d.outcome === 'delivered').length >= 4);
+    const list = await eventually(
+      () => pipeline.deliveries(hook.id),
+      (l) => l.filter((d) => d.outcome === 'delivered').length >= 4,
+    );
     // Newest first: the list order is the reverse of the order the events happened in.
     const ids = received.map((r) => r.headers['webhook-id']).reverse();
     expect(list.map((d) => d.eventId).filter((id) => ids.includes(id))).toEqual(ids);

@@ -48,13 +48,22 @@ describe('secret rotation, URL changes and redelivery', () => {
   });
 
   it('cancels queued retries when the webhook is disabled', async () => {
-    const target = await pipeline.receiver((request) => (request.json?.type === 'webhook.verification' ? { status: 200 } : { status: 500 }));
+    const target = await pipeline.receiver((request) =>
+      request.json?.type === 'webhook.verification' ? { status: 200 } : { status: 500 },
+    );
     const hook = await pipeline.enabledWebhook(target);
     const ideaId = await putIdea(pipeline.ws.slug);
     await target.waitForRequests(1, { filter: eventsFor(ideaId) });
-    await eventually(() => pipeline.deliveries(hook.id), (l) => l[0]?.outcome === 'retrying');
+    await eventually(
+      () => pipeline.deliveries(hook.id),
+      (l) => l[0]?.outcome === 'retrying',
+    );
     await pipeline.api.post(`/webhooks/${hook.id}/disable`);
-    const [delivery] = await eventually(() => pipeline.deliveries(hook.id), (l) => l[0]?.outcome === 'cancelled', 10_000);
+    const [delivery] = await eventually(
+      () => pipeline.deliveries(hook.id),
+      (l) => l[0]?.outcome === 'cancelled',
+      10_000,
+    );
     expect(delivery).toMatchObject({ attempt: 1, error: 'the webhook was disabled', nextAttemptAt: null });
     expect(target.requests.filter(eventsFor(ideaId))).toHaveLength(1);
   });
@@ -64,7 +73,10 @@ describe('secret rotation, URL changes and redelivery', () => {
     const hook = await pipeline.enabledWebhook(target);
     const ideaId = await putIdea(pipeline.ws.slug);
     const [first] = await target.waitForRequests(1, { filter: eventsFor(ideaId) });
-    const [delivery] = await eventually(() => pipeline.deliveries(hook.id), (l) => l[0]?.outcome === 'delivered');
+    const [delivery] = await eventually(
+      () => pipeline.deliveries(hook.id),
+      (l) => l[0]?.outcome === 'delivered',
+    );
 
     const res = await pipeline.api.post(`/webhooks/${hook.id}/deliveries/${delivery.id}/redeliver`);
     expect(res.status, res.text).toBe(202);
@@ -73,20 +85,31 @@ describe('secret rotation, URL changes and redelivery', () => {
     expect(again[1]!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
     expect(again[1]!.body).toBe(first!.body);
     verifySignature(hook.secret, again[1]!);
-    const [after] = await eventually(() => pipeline.deliveries(hook.id), (l) => l[0]?.attempt === 2 && l[0]?.outcome === 'delivered');
+    const [after] = await eventually(
+      () => pipeline.deliveries(hook.id),
+      (l) => l[0]?.attempt === 2 && l[0]?.outcome === 'delivered',
+    );
     expect(after.attempts.map((a: any) => a.attempt)).toEqual([2, 1]);
   });
 
   it('redelivers a failed delivery with a fresh round of attempts', async () => {
     let healthy = false;
-    const target = await pipeline.receiver((request) => (request.json?.type === 'webhook.verification' || healthy ? { status: 200 } : { status: 500 }));
+    const target = await pipeline.receiver((request) =>
+      request.json?.type === 'webhook.verification' || healthy ? { status: 200 } : { status: 500 },
+    );
     const hook = await pipeline.enabledWebhook(target);
     const ideaId = await putIdea(pipeline.ws.slug);
     await target.waitForRequests(4, { filter: eventsFor(ideaId), timeoutMs: 25_000 });
-    const [failed] = await eventually(() => pipeline.deliveries(hook.id), (l) => l[0]?.outcome === 'failed');
+    const [failed] = await eventually(
+      () => pipeline.deliveries(hook.id),
+      (l) => l[0]?.outcome === 'failed',
+    );
     healthy = true;
     expect((await pipeline.api.post(`/webhooks/${hook.id}/deliveries/${failed.id}/redeliver`)).status).toBe(202);
-    const [delivered] = await eventually(() => pipeline.deliveries(hook.id), (l) => l[0]?.outcome === 'delivered');
+    const [delivered] = await eventually(
+      () => pipeline.deliveries(hook.id),
+      (l) => l[0]?.outcome === 'delivered',
+    );
     expect(delivered.attempt).toBe(5);
   });
 
@@ -95,7 +118,10 @@ describe('secret rotation, URL changes and redelivery', () => {
     const hook = await pipeline.enabledWebhook(target);
     const ideaId = await putIdea(pipeline.ws.slug);
     await target.waitForRequests(1, { filter: eventsFor(ideaId) });
-    const [delivery] = await eventually(() => pipeline.deliveries(hook.id), (l) => l[0]?.outcome === 'delivered');
+    const [delivery] = await eventually(
+      () => pipeline.deliveries(hook.id),
+      (l) => l[0]?.outcome === 'delivered',
+    );
     const unknown = `evt_${'0'.repeat(39)}`;
     expect((await pipeline.api.post(`/webhooks/${hook.id}/deliveries/${unknown}/redeliver`)).status).toBe(404);
     expect((await pipeline.api.post(`/webhooks/${hook.id}/deliveries/not-an-id/redeliver`)).body.error).toBe('invalid_path');

@@ -24,7 +24,10 @@ describe('retries', () => {
     // Backoff: about a second apart with the test schedule (WEBHOOK_RETRY_DELAYS=1,1,1, ±20 % jitter).
     expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(700);
 
-    const [delivery] = await eventually(() => pipeline.deliveries(hook.id), (l) => l[0]?.outcome === 'delivered');
+    const [delivery] = await eventually(
+      () => pipeline.deliveries(hook.id),
+      (l) => l[0]?.outcome === 'delivered',
+    );
     expect(delivery).toMatchObject({ outcome: 'delivered', attempt: 3, responseStatus: 200, error: null, nextAttemptAt: null });
     expect(delivery.attempts.map((a: any) => [a.attempt, a.outcome, a.responseStatus])).toEqual([
       [3, 'delivered', 200],
@@ -37,11 +40,16 @@ describe('retries', () => {
   });
 
   it('shows the next attempt time while retrying', async () => {
-    const target = await pipeline.receiver((request) => (request.json?.type === 'idea.submitted' ? { status: 503, headers: { 'Retry-After': '4' } } : { status: 200 }));
+    const target = await pipeline.receiver((request) =>
+      request.json?.type === 'idea.submitted' ? { status: 503, headers: { 'Retry-After': '4' } } : { status: 200 },
+    );
     const hook = await pipeline.enabledWebhook(target);
     const ideaId = await putIdea(pipeline.ws.slug);
     await target.waitForRequests(1, { filter: eventsFor(ideaId) });
-    const [delivery] = await eventually(() => pipeline.deliveries(hook.id), (l) => l[0]?.outcome === 'retrying');
+    const [delivery] = await eventually(
+      () => pipeline.deliveries(hook.id),
+      (l) => l[0]?.outcome === 'retrying',
+    );
     expect(delivery.responseStatus).toBe(503);
     // Retry-After (4 s) wins over the 1 s schedule.
     const wait = Date.parse(delivery.nextAttemptAt) - Date.parse(delivery.lastAttemptAt);
@@ -51,13 +59,24 @@ describe('retries', () => {
   });
 
   it('marks a delivery failed and parks it in the dead-letter queue when the attempts run out', async () => {
-    const target = await pipeline.receiver((request) => (request.json?.type === 'webhook.verification' ? { status: 200 } : { status: 500 }));
+    const target = await pipeline.receiver((request) =>
+      request.json?.type === 'webhook.verification' ? { status: 200 } : { status: 500 },
+    );
     const hook = await pipeline.enabledWebhook(target);
     const ideaId = await putIdea(pipeline.ws.slug);
     // The first attempt and one per delay of WEBHOOK_RETRY_DELAYS=1,1,1.
     await target.waitForRequests(4, { filter: eventsFor(ideaId), timeoutMs: 25_000 });
-    const [delivery] = await eventually(() => pipeline.deliveries(hook.id), (l) => l[0]?.outcome === 'failed');
-    expect(delivery).toMatchObject({ outcome: 'failed', attempt: 4, responseStatus: 500, error: 'the receiver answered 500', nextAttemptAt: null });
+    const [delivery] = await eventually(
+      () => pipeline.deliveries(hook.id),
+      (l) => l[0]?.outcome === 'failed',
+    );
+    expect(delivery).toMatchObject({
+      outcome: 'failed',
+      attempt: 4,
+      responseStatus: 500,
+      error: 'the receiver answered 500',
+      nextAttemptAt: null,
+    });
 
     expect(await takeDeadLetter(hook.id, delivery.eventId)).toEqual({
       workspace: pipeline.ws.slug,
@@ -74,11 +93,16 @@ describe('retries', () => {
   });
 
   it('disables the webhook when the receiver answers 410 Gone', async () => {
-    const target = await pipeline.receiver((request) => (request.json?.type === 'webhook.verification' ? { status: 200 } : { status: 410 }));
+    const target = await pipeline.receiver((request) =>
+      request.json?.type === 'webhook.verification' ? { status: 200 } : { status: 410 },
+    );
     const hook = await pipeline.enabledWebhook(target);
     const ideaId = await putIdea(pipeline.ws.slug);
     await target.waitForRequests(1, { filter: eventsFor(ideaId) });
-    const [delivery] = await eventually(() => pipeline.deliveries(hook.id), (l) => l[0]?.outcome === 'failed');
+    const [delivery] = await eventually(
+      () => pipeline.deliveries(hook.id),
+      (l) => l[0]?.outcome === 'failed',
+    );
     expect(delivery).toMatchObject({ attempt: 1, responseStatus: 410, error: 'the receiver answered 410 Gone; the webhook was disabled' });
     expect((await pipeline.api.get(`/webhooks/${hook.id}`)).body.webhook.enabled).toBe(false);
   });
@@ -91,7 +115,10 @@ describe('retries', () => {
     const hook = await pipeline.enabledWebhook(target);
     const ideaId = await putIdea(pipeline.ws.slug);
     await target.waitForRequests(1, { filter: eventsFor(ideaId) });
-    const [delivery] = await eventually(() => pipeline.deliveries(hook.id), (l) => l[0]?.attempts.length >= 1);
+    const [delivery] = await eventually(
+      () => pipeline.deliveries(hook.id),
+      (l) => l[0]?.attempts.length >= 1,
+    );
     expect(delivery.attempts.at(-1)).toMatchObject({ outcome: 'failed', responseStatus: 302, error: 'redirect (302) not followed' });
     expect(elsewhere.requests).toHaveLength(0);
   });

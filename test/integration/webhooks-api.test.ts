@@ -2,8 +2,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeModules } from '../../lib/admin/workspaces.ts';
-import { adminStore, call, clientFor, dynamoDbCalls, expectErrorEnvelope, newKey, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
-import { startReceiver, verifySignature, type Receiver } from '../support/webhook-receiver.ts';
+import {
+  adminStore,
+  call,
+  clientFor,
+  dynamoDbCalls,
+  expectErrorEnvelope,
+  newKey,
+  newWorkspace,
+  type TestWorkspace,
+} from '../support/fixtures.ts';
+import { type Receiver, startReceiver, verifySignature } from '../support/webhook-receiver.ts';
 
 let ws: TestWorkspace;
 let api: ReturnType<typeof clientFor>;
@@ -153,7 +162,11 @@ describe('PATCH /webhooks/{id}', () => {
     const webhook = await create();
     expectErrorEnvelope(await api.patch(`/webhooks/${webhook.id}`, { body: {} }), 400, 'invalid_body');
     expectErrorEnvelope(await api.patch(`/webhooks/${webhook.id}`, { body: { enabled: true } }), 400, 'invalid_body');
-    expectErrorEnvelope(await api.patch(`/webhooks/${webhook.id}`, { body: { url: 'https://a:b@example.com/' } }), 400, 'webhook_url_not_allowed');
+    expectErrorEnvelope(
+      await api.patch(`/webhooks/${webhook.id}`, { body: { url: 'https://a:b@example.com/' } }),
+      400,
+      'webhook_url_not_allowed',
+    );
     expectErrorEnvelope(await api.patch(`/webhooks/${randomUUID()}`, { body: { name: 'x' } }), 404, 'not_found');
     expectErrorEnvelope(await api.patch(`/webhooks/${randomUUID()}`, { body: { url: receiver.url } }), 404, 'not_found');
   });
@@ -279,7 +292,12 @@ describe('permissions and module', () => {
       ['POST', `/webhooks/${id}/disable`, undefined],
       ['POST', `/webhooks/${id}/deliveries/${deliveryId}/redeliver`, undefined],
     ] as const;
-  const reads = (id: string) => [['GET', '/webhooks'], ['GET', `/webhooks/${id}`], ['GET', `/webhooks/${id}/deliveries`]] as const;
+  const reads = (id: string) =>
+    [
+      ['GET', '/webhooks'],
+      ['GET', `/webhooks/${id}`],
+      ['GET', `/webhooks/${id}/deliveries`],
+    ] as const;
 
   it('rotate with only webhooks:write is a 403 (it also needs ideas:read), as is every write', async () => {
     const webhook = await create();

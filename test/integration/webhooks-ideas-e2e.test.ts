@@ -8,7 +8,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clientFor, type TestWorkspace } from '../support/fixtures.ts';
 import { ideasWorkspace } from '../support/ideas.ts';
 import { takeDeadLetter } from '../support/webhook-pipeline.ts';
-import { eventually, startReceiver, verifySignature, type Receiver, type ReceivedRequest, type Responder } from '../support/webhook-receiver.ts';
+import {
+  eventually,
+  type ReceivedRequest,
+  type Receiver,
+  type Responder,
+  startReceiver,
+  verifySignature,
+} from '../support/webhook-receiver.ts';
 
 const ALL_EVENTS = ['idea.submitted', 'idea.status_changed', 'idea.updated', 'idea.deleted'];
 const PRIVATE = { name: 'Jane Submitter', email: 'jane.submitter@example.com', externalId: 'crm-4471' };
@@ -37,14 +44,18 @@ async function webhookOn(responder?: Responder, events = ALL_EVENTS): Promise<{ 
 }
 
 async function newIdea(body: Record<string, unknown> = {}): Promise<string> {
-  const res = await api.post('/ideas', { body: { title: 'Dark mode for the portal', submitter: PRIVATE, customerContext: CONTEXT, ...body } });
+  const res = await api.post('/ideas', {
+    body: { title: 'Dark mode for the portal', submitter: PRIVATE, customerContext: CONTEXT, ...body },
+  });
   expect(res.status, res.text).toBe(201);
   return res.body.data.id;
 }
 
 const about = (ideaId: string) => (r: ReceivedRequest) => r.json?.data?.ideaId === ideaId;
-const failUnlessVerification = (status: number): Responder => (request) =>
-  request.json?.type === 'webhook.verification' ? { status: 200 } : { status };
+const failUnlessVerification =
+  (status: number): Responder =>
+  (request) =>
+    request.json?.type === 'webhook.verification' ? { status: 200 } : { status };
 
 async function deliveries(webhookId: string) {
   const res = await api.get(`/webhooks/${webhookId}/deliveries`);
@@ -74,7 +85,11 @@ describe('ideas changed through the API reach the webhook', () => {
 
     expect(received.map((r) => r.json)).toEqual([
       { type: 'idea.submitted', timestamp: expect.any(String), data: { ideaId, workspace: ws.slug } },
-      { type: 'idea.status_changed', timestamp: expect.any(String), data: { ideaId, workspace: ws.slug, previousStatus: 'new', status: 'planned' } },
+      {
+        type: 'idea.status_changed',
+        timestamp: expect.any(String),
+        data: { ideaId, workspace: ws.slug, previousStatus: 'new', status: 'planned' },
+      },
       { type: 'idea.updated', timestamp: expect.any(String), data: { ideaId, workspace: ws.slug } },
       { type: 'idea.updated', timestamp: expect.any(String), data: { ideaId, workspace: ws.slug } },
       { type: 'idea.deleted', timestamp: expect.any(String), data: { ideaId, workspace: ws.slug } },
@@ -86,7 +101,10 @@ describe('ideas changed through the API reach the webhook', () => {
     }
     expect(new Set(received.map((r) => r.headers['webhook-id'])).size).toBe(5);
 
-    const list = await eventually(() => deliveries(hook.id), (l) => l.length === 5 && l.every((d) => d.outcome === 'delivered'));
+    const list = await eventually(
+      () => deliveries(hook.id),
+      (l) => l.length === 5 && l.every((d) => d.outcome === 'delivered'),
+    );
     expect(list.map((d) => d.eventType)).toEqual(['idea.deleted', 'idea.updated', 'idea.updated', 'idea.status_changed', 'idea.submitted']);
     const page = await api.get(`/webhooks/${hook.id}/deliveries?limit=2&offset=1`);
     expect(page.body.deliveries.map((d: any) => d.id)).toEqual(list.slice(1, 3).map((d) => d.id));
@@ -117,7 +135,10 @@ describe('retries and failures on API-created ideas', () => {
     expect(new Set(attempts.map((a) => a.headers['webhook-id'])).size).toBe(1);
     expect(attempts.map((a) => a.body)).toEqual([attempts[0]!.body, attempts[0]!.body, attempts[0]!.body]);
     for (const attempt of attempts) verifySignature(hook.secret, attempt);
-    const [delivery] = await eventually(() => deliveries(hook.id), (l) => l[0]?.outcome === 'delivered');
+    const [delivery] = await eventually(
+      () => deliveries(hook.id),
+      (l) => l[0]?.outcome === 'delivered',
+    );
     expect(delivery.attempt).toBe(3);
     expect(delivery.attempts.map((a: any) => a.responseStatus)).toEqual([200, 503, 503]);
   });
@@ -126,10 +147,18 @@ describe('retries and failures on API-created ideas', () => {
     const hook = await webhookOn(failUnlessVerification(500));
     const ideaId = await newIdea();
     await receiver.waitForRequests(4, { filter: about(ideaId), timeoutMs: 25_000 });
-    const [delivery] = await eventually(() => deliveries(hook.id), (l) => l[0]?.outcome === 'failed');
+    const [delivery] = await eventually(
+      () => deliveries(hook.id),
+      (l) => l[0]?.outcome === 'failed',
+    );
     expect(delivery).toMatchObject({ attempt: 4, responseStatus: 500, nextAttemptAt: null });
 
-    expect(await takeDeadLetter(hook.id, delivery.eventId)).toMatchObject({ webhookId: hook.id, workspace: ws.slug, reason: 'attempts_exhausted', lastStatus: 500 });
+    expect(await takeDeadLetter(hook.id, delivery.eventId)).toMatchObject({
+      webhookId: hook.id,
+      workspace: ws.slug,
+      reason: 'attempts_exhausted',
+      lastStatus: 500,
+    });
   });
 });
 
@@ -146,7 +175,9 @@ describe('rotation and URL changes', () => {
     expect(request!.headers.authorization).toBe(`Bearer ${newSecret}`);
     expect(verifySignature(newSecret, request!)).toEqual(request!.json);
     expect(() => verifySignature(hook.secret, request!)).toThrow();
-    expect(receiver.requests.some((r) => r.headers.authorization === `Bearer ${hook.secret}` && r.json?.type !== 'webhook.verification')).toBe(false);
+    expect(
+      receiver.requests.some((r) => r.headers.authorization === `Bearer ${hook.secret}` && r.json?.type !== 'webhook.verification'),
+    ).toBe(false);
   });
 
   it('a URL change disables the webhook: nothing is sent anywhere until it is enabled at the new URL', async () => {

@@ -7,8 +7,8 @@ import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
   GetRecordsCommand,
-  GetShardIteratorCommand,
   type GetRecordsCommandOutput,
+  GetShardIteratorCommand,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import { sandbox } from './fixtures.ts';

@@ -4,10 +4,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { createDeveloperKey, type CreateKeyOptions } from '../../lib/admin/developer-keys.ts';
+import { type CreateKeyOptions, createDeveloperKey } from '../../lib/admin/developer-keys.ts';
 import { createLocalStore, type Store } from '../../lib/admin/store.ts';
 import { createWorkspace } from '../../lib/admin/workspaces.ts';
-import { PERMISSIONS, type Permission } from '../../lib/permissions.ts';
+import { PERMISSIONS, type Permission } from '../../lib/platform/permissions.ts';
 
 export const sandbox = inject('sandbox');
 
@@ -104,8 +104,10 @@ export async function call(method: string, path: string, options: CallOptions = 
 
 /** A client bound to one workspace and key. */
 export function clientFor(ws: { host: string; key: string }) {
-  const bound = (method: string) => (path: string, options: Omit<CallOptions, 'host' | 'key'> = {}) =>
-    call(method, path, { host: ws.host, key: ws.key, ...options });
+  const bound =
+    (method: string) =>
+    (path: string, options: Omit<CallOptions, 'host' | 'key'> = {}) =>
+      call(method, path, { host: ws.host, key: ws.key, ...options });
   return { get: bound('GET'), post: bound('POST'), put: bound('PUT'), patch: bound('PATCH'), delete: bound('DELETE') };
 }
 

@@ -3,7 +3,7 @@
  * emulator and the HTTP API on free ports. Tests reach it over HTTP and through `inject`.
  */
 import type { TestProject } from 'vitest/node';
-import { startSandbox, type Sandbox } from '../../local/sandbox.ts';
+import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

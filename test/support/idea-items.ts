@@ -7,8 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { IDEA_ENTITY } from '../../lib/data/idea-record.ts';
-import { keys } from '../../lib/data/keys.ts';
+import { IDEA_ENTITY } from '../../lib/ideas/record.ts';
+import { keys } from '../../lib/platform/data/keys.ts';
 import { adminStore } from './fixtures.ts';
 
 export const PERSONAL_MARKERS = ['Jane Submitter', 'jane@example.com', 'identity-hash-7f3a', 'VIP customer since 2019'];

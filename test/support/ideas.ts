@@ -1,6 +1,6 @@
 /** Builders for the Ideas integration tests: a workspace with idea labels, ideas, one-window timing. */
 import { setIdeaLabels } from '../../lib/admin/workspaces.ts';
-import { adminStore, call, clientFor, newWorkspace, type ApiResponse, type TestWorkspace } from './fixtures.ts';
+import { type ApiResponse, adminStore, call, clientFor, newWorkspace, type TestWorkspace } from './fixtures.ts';
 
 export const STATUSES = ['new', 'planned', 'done'];
 export const MODULES = ['billing', 'mobile-app'];

@@ -6,7 +6,7 @@
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterEach, beforeAll, expect } from 'vitest';
 import { clientFor, newWorkspace, sandbox, type TestWorkspace } from './fixtures.ts';
-import { eventually, startReceiver, type Receiver, type ReceivedRequest } from './webhook-receiver.ts';
+import { eventually, type ReceivedRequest, type Receiver, startReceiver } from './webhook-receiver.ts';
 
 export const ALL_EVENTS = ['idea.submitted', 'idea.status_changed', 'idea.updated', 'idea.deleted'];
 
@@ -59,13 +59,22 @@ export function usePipelineWorkspace(prefix: string) {
 
 /** Wait for the dead letter of one delivery in the sandbox's dead-letter queue, take it off and return its body. */
 export async function takeDeadLetter(webhookId: string, eventId: string): Promise<Record<string, unknown>> {
-  const sqs = new SQSClient({ endpoint: sandbox.sqsEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const sqs = new SQSClient({
+    endpoint: sandbox.sqsEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   try {
     const letter = await eventually(
       async () => {
         // Visibility 0: letters of other tests stay where they are for them.
         const { Messages = [] } = await sqs.send(
-          new ReceiveMessageCommand({ QueueUrl: sandbox.queues.webhookDeadLetters, MaxNumberOfMessages: 10, VisibilityTimeout: 0, WaitTimeSeconds: 1 }),
+          new ReceiveMessageCommand({
+            QueueUrl: sandbox.queues.webhookDeadLetters,
+            MaxNumberOfMessages: 10,
+            VisibilityTimeout: 0,
+            WaitTimeSeconds: 1,
+          }),
         );
         return Messages.find((m) => {
           const letter = JSON.parse(m.Body!);

@@ -15,7 +15,7 @@ export interface ReceivedRequest {
   at: number;
 }
 
-export interface Reply {
+interface Reply {
   status: number;
   headers?: Record<string, string>;
   body?: string;
@@ -72,7 +72,9 @@ export async function startReceiver(responder: Responder = () => ({ status: 204 
       const matching = () => requests.filter(options.filter ?? (() => true));
       while (matching().length < count) {
         if (Date.now() > deadline) {
-          throw new Error(`Expected ${count} webhook request(s), got ${matching().length}: ${JSON.stringify(matching().map((r) => r.json))}`);
+          throw new Error(
+            `Expected ${count} webhook request(s), got ${matching().length}: ${JSON.stringify(matching().map((r) => r.json))}`,
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

@@ -1,7 +1,7 @@
 /** If-Match and Idempotency-Key parsing, and the request fingerprint behind idempotent replays. */
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../lib/errors.ts';
-import { etagOf, idempotencyKeyOf, ifMatchPrecondition, requestFingerprint } from '../../lib/http/conditional-request.ts';
+import { ValidationError } from '../../lib/platform/errors.ts';
+import { etagOf, idempotencyKeyOf, ifMatchPrecondition, requestFingerprint } from '../../lib/platform/http/conditional-request.ts';
 
 describe('ifMatchPrecondition', () => {
   it('is undefined without the header, and "any version" for *', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashToken, newKeyId, newToken, parseToken, tokenHint, tokenMatchesHash } from '../../lib/auth/developer-key-token.ts';
+import { hashToken, newKeyId, newToken, parseToken, tokenHint, tokenMatchesHash } from '../../lib/platform/auth/developer-key-token.ts';
 
 describe('developer key tokens', () => {
   it('have a recognisable prefix, a fixed length and carry their key id', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConflictError, RateLimitedError, ValidationError } from '../../lib/errors.ts';
-import { renderError } from '../../lib/http/middleware/http-envelope.ts';
+import { ConflictError, RateLimitedError, ValidationError } from '../../lib/platform/errors.ts';
+import { renderError } from '../../lib/platform/http/middleware/http-envelope.ts';
 
 describe('renderError', () => {
   it('renders a typed error as the spec envelope with its status and headers', () => {

@@ -1,7 +1,7 @@
 /** The idea item: time-ordered ids, the public view of an item, the submitter hash, character counting. */
 import { describe, expect, it } from 'vitest';
-import { newIdeaId, submitterHashOf, toIdea } from '../../lib/data/idea-record.ts';
-import { characterCount, ideaPatch, ideaWrite } from '../../lib/schemas/ideas.ts';
+import { newIdeaId, submitterHashOf, toIdea } from '../../lib/ideas/record.ts';
+import { characterCount, ideaPatch, ideaWrite } from '../../lib/ideas/schemas.ts';
 
 describe('newIdeaId', () => {
   it('is a version 7 UUID', () => {

@@ -7,14 +7,14 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dynamo } from '../../lib/data/client.ts';
-import { createIdea, deleteIdea } from '../../lib/data/ideas.ts';
-import { ConflictError, NotFoundError, VersionConflictError } from '../../lib/errors.ts';
+import { createIdea, deleteIdea } from '../../lib/ideas/store.ts';
+import { dynamo } from '../../lib/platform/data/client.ts';
+import { ConflictError, NotFoundError, VersionConflictError } from '../../lib/platform/errors.ts';
 
 const db = mockClient(dynamo);
 afterEach(() => db.reset());
 
-function cancelled(...codes: ({ Code: string; Item?: Record<string, unknown> })[]) {
+function cancelled(...codes: { Code: string; Item?: Record<string, unknown> }[]) {
   return new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: {}, CancellationReasons: codes as never });
 }
 
@@ -39,7 +39,9 @@ describe('createIdea', () => {
 
   it('does not retry a failed condition: the remembered response decides', async () => {
     const remembered = { fingerprint: { S: 'other' }, response: { S: '{}' } };
-    db.on(TransactWriteCommand).rejects(cancelled({ Code: 'None' }, { Code: 'None' }, { Code: 'ConditionalCheckFailed', Item: remembered }));
+    db.on(TransactWriteCommand).rejects(
+      cancelled({ Code: 'None' }, { Code: 'None' }, { Code: 'ConditionalCheckFailed', Item: remembered }),
+    );
     await expect(
       createIdea('acme', { title: 'Again' }, { keyId: 'KEY', idempotency: { key: 'k', fingerprint: 'mine' } }),
     ).rejects.toBeInstanceOf(ConflictError);

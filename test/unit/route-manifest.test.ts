@@ -2,8 +2,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PERMISSIONS } from '../../lib/permissions.ts';
-import { NOT_FOUND_HANDLER, routes } from '../../lib/routes/index.ts';
+import { NOT_FOUND_HANDLER, routes } from '../../lib/manifest.ts';
+import { PERMISSIONS } from '../../lib/platform/permissions.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 

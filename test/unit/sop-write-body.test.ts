@@ -1,7 +1,7 @@
 /** The SOP write body schema: the edges of references and text that the HTTP tests do not walk one by one. */
 import { describe, expect, it } from 'vitest';
-import { sendBackBody, sopIdParams, sopWriteBody } from '../../lib/schemas/sops.ts';
 import { sopContentOf } from '../../lib/sops/content.ts';
+import { sendBackBody, sopIdParams, sopWriteBody } from '../../lib/sops/schemas.ts';
 
 const base = { titleEn: 'Title', type: 'complaint' } as const;
 
@@ -10,17 +10,14 @@ function escalation(reference: unknown) {
 }
 
 describe('SOP write body', () => {
-  it.each([
-    'user:42',
-    'user:0b7e6b3e-9a43-4c5e-8f6f-1f2a3b4c5d6e',
-    'role:Shift Supervisor',
-    'role:مشرف',
-    `role:${'r'.repeat(200)}`,
-  ])('accepts the legacy reference %s as given', (reference) => {
-    const parsed = escalation(reference);
-    expect(parsed.success).toBe(true);
-    expect(parsed.data?.escalationLevel1).toBe(reference);
-  });
+  it.each(['user:42', 'user:0b7e6b3e-9a43-4c5e-8f6f-1f2a3b4c5d6e', 'role:Shift Supervisor', 'role:مشرف', `role:${'r'.repeat(200)}`])(
+    'accepts the legacy reference %s as given',
+    (reference) => {
+      const parsed = escalation(reference);
+      expect(parsed.success).toBe(true);
+      expect(parsed.data?.escalationLevel1).toBe(reference);
+    },
+  );
 
   it.each([
     ['an empty id', 'user:'],

@@ -27,14 +27,24 @@ function record(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', images: { old?: Image
   return {
     eventID: `id-${sequence}`,
     eventName,
-    dynamodb: { ApproximateCreationDateTime: 1_767_225_600, SequenceNumber: sequence, OldImage: images.old as never, NewImage: images.new as never },
+    dynamodb: {
+      ApproximateCreationDateTime: 1_767_225_600,
+      SequenceNumber: sequence,
+      OldImage: images.old as never,
+      NewImage: images.new as never,
+    },
   };
 }
 
 describe('eventFromStreamRecord', () => {
   it('maps create, status change, other edit and delete', () => {
-    expect(eventFromStreamRecord(record('INSERT', { new: idea() }))).toMatchObject({ type: 'idea.submitted', data: { ideaId: 'i1', workspace: 'acme' } });
-    expect(eventFromStreamRecord(record('MODIFY', { old: idea({ status: 'new' }), new: idea({ status: 'planned', version: 2 }) }))).toMatchObject({
+    expect(eventFromStreamRecord(record('INSERT', { new: idea() }))).toMatchObject({
+      type: 'idea.submitted',
+      data: { ideaId: 'i1', workspace: 'acme' },
+    });
+    expect(
+      eventFromStreamRecord(record('MODIFY', { old: idea({ status: 'new' }), new: idea({ status: 'planned', version: 2 }) })),
+    ).toMatchObject({
       type: 'idea.status_changed',
       data: { ideaId: 'i1', workspace: 'acme', previousStatus: 'new', status: 'planned' },
     });
@@ -57,7 +67,11 @@ describe('eventFromStreamRecord', () => {
   it('puts identifiers only in the body, never titles or submitter data', () => {
     const event = eventFromStreamRecord(record('INSERT', { new: idea({ updatedAt: '2026-01-01T00:00:01.500Z' }) }))!;
     const body = eventBody(event);
-    expect(JSON.parse(body)).toEqual({ type: 'idea.submitted', timestamp: '2026-01-01T00:00:01.500Z', data: { ideaId: 'i1', workspace: 'acme' } });
+    expect(JSON.parse(body)).toEqual({
+      type: 'idea.submitted',
+      timestamp: '2026-01-01T00:00:01.500Z',
+      data: { ideaId: 'i1', workspace: 'acme' },
+    });
     expect(body).not.toContain('Secret plan');
     expect(body).not.toContain('jane@example.com');
   });

@@ -1,6 +1,12 @@
 /** The retry schedule: defaults, configuration, jitter and Retry-After. */
 import { describe, expect, it } from 'vitest';
-import { attemptsPerRound, DEFAULT_RETRY_DELAYS_SECONDS, nextRetryDelaySeconds, parseRetryAfter, parseRetryDelays } from '../../lib/webhooks/retry-schedule.ts';
+import {
+  attemptsPerRound,
+  DEFAULT_RETRY_DELAYS_SECONDS,
+  nextRetryDelaySeconds,
+  parseRetryAfter,
+  parseRetryDelays,
+} from '../../lib/webhooks/retry-schedule.ts';
 
 describe('parseRetryDelays', () => {
   it('defaults to eleven attempts spread over about two days', () => {

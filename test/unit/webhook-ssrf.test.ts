@@ -46,12 +46,19 @@ describe('isPublicAddress', () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(['8.8.8.8', '93.184.215.14', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8', '64:ff9b::808:808'])(
-    'lets %s through',
-    (address) => {
-      expect(isPublicAddress(address)).toBe(true);
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '93.184.215.14',
+    '1.1.1.1',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:80b::200e',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+  ])('lets %s through', (address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
 
   it('refuses what is not an IP address at all', () => {
     expect(isPublicAddress('localhost')).toBe(false);
@@ -71,10 +78,20 @@ describe('parseIpv6', () => {
 
 describe('assertUrlShapeAllowed', () => {
   const strict = { allowPrivateNetworks: false, allowHttp: false };
-  const check = (url: string, options = strict) => () => assertUrlShapeAllowed(new URL(url), options);
+  const check =
+    (url: string, options = strict) =>
+    () =>
+      assertUrlShapeAllowed(new URL(url), options);
 
   it('normalises other spellings of an address before judging it (the WHATWG URL parser does)', () => {
-    for (const url of ['https://2130706433/', 'https://0x7f.1/', 'https://0177.0.0.1/', 'https://127.1/', 'https://[::ffff:127.0.0.1]/', 'https://[0:0:0:0:0:ffff:7f00:1]/']) {
+    for (const url of [
+      'https://2130706433/',
+      'https://0x7f.1/',
+      'https://0177.0.0.1/',
+      'https://127.1/',
+      'https://[::ffff:127.0.0.1]/',
+      'https://[0:0:0:0:0:ffff:7f00:1]/',
+    ]) {
       expect(check(url), url).toThrow(/not a public internet address/);
     }
   });

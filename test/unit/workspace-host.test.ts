@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../lib/errors.ts';
-import { workspaceSlugFrom } from '../../lib/http/workspace-host.ts';
+import type { ApiError } from '../../lib/platform/errors.ts';
+import { workspaceSlugFrom } from '../../lib/platform/http/workspace-host.ts';
 
 function errorOf(fn: () => unknown): ApiError {
   try {

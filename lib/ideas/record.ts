@@ -1,0 +1,89 @@
+/**
+ * The idea item and its mapping; free of the client so tools and tests can use it.
+ *
+ * One item per idea under the workspace's partition (keys.idea). Besides the public fields it holds
+ * the private ones (`submitter`, `submitterHash`, `customerContext`) and who wrote it
+ * (`createdByKeyId`, `updatedByKeyId`). `status` is a plain top-level attribute, so a stream record
+ * of a change (the table streams NEW_AND_OLD_IMAGES) carries the old status in OldImage and the
+ * new one in NewImage; `entity`, `workspace` and `id` let a stream consumer recognise an idea and
+ * name it without parsing keys.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Idea } from './schemas.ts';
+
+export const IDEA_ENTITY = 'Idea';
+
+/** The fields a client may write; update expressions are built from this list only. */
+export const EDITABLE_IDEA_FIELDS = ['title', 'titleAr', 'description', 'status', 'module'] as const;
+export type EditableIdeaField = (typeof EDITABLE_IDEA_FIELDS)[number];
+
+/**
+ * What any response may show. Reads project exactly these attributes, so submitter data and
+ * customer context never even reach the function on a read.
+ */
+export const PUBLIC_IDEA_ATTRIBUTES = [
+  'id',
+  'title',
+  'titleAr',
+  'description',
+  'status',
+  'module',
+  'moderationStatus',
+  'visibility',
+  'priority',
+  'version',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+export interface StoredSubmitter {
+  name?: string;
+  email?: string;
+  externalId?: string;
+}
+
+/** Picks the public fields; anything else on the item (private data included) is dropped here. */
+export function toIdea(item: Record<string, unknown>): Idea {
+  const optional = (name: string) => (item[name] as string | undefined) ?? null;
+  return {
+    id: item.id as string,
+    title: item.title as string,
+    titleAr: optional('titleAr'),
+    description: optional('description'),
+    status: optional('status'),
+    module: optional('module'),
+    moderationStatus: item.moderationStatus as string,
+    visibility: item.visibility as string,
+    priority: optional('priority'),
+    version: item.version as number,
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+  };
+}
+
+/**
+ * A UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then random bits. Its text sorts by creation
+ * time, which gives the list its newest-first order straight from the sort key.
+ */
+export function newIdeaId(nowMs = Date.now()): string {
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(nowMs, 0, 6);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Lets the portal group one submitter's ideas without comparing raw identities. Scoped to the
+ * workspace, so the same person in two workspaces cannot be linked through it.
+ */
+export function submitterHashOf(workspace: string, submitter: StoredSubmitter | undefined): string | undefined {
+  const identity = submitter?.externalId
+    ? `id:${submitter.externalId}`
+    : submitter?.email
+      ? `email:${submitter.email.toLowerCase()}`
+      : undefined;
+  if (!identity) return undefined;
+  return createHash('sha256').update(`${workspace}\u0000${identity}`).digest('hex');
+}

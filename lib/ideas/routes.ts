@@ -1,0 +1,162 @@
+/** Routes of the Ideas area (module `ideas`): CRUD on ideas and the workspace's idea labels. */
+import * as z from 'zod/mini';
+import { defineRoute } from '../platform/route.ts';
+import { okOnly, pageQuery, pagination } from '../platform/schemas.ts';
+import { idea, ideaIdParams, ideaLabels, ideaPatch, ideaWrite } from './schemas.ts';
+
+const ideaResponse = z.object({ ok: z.literal(true), data: idea });
+
+const ETAG_HEADER = { ETag: { description: 'The idea\'s version as a strong ETag, e.g. `"3"`: send it back in `If-Match`' } };
+
+const IF_MATCH = {
+  'If-Match': {
+    description:
+      'Optional optimistic concurrency: the ETag (e.g. `"3"`) of the version you read, or several comma-separated, or `*`. ' +
+      'If the idea is at another version the request fails with 409 `version_conflict` and changes nothing. ' +
+      'Without it the write proceeds whatever the version (last writer wins).',
+  },
+};
+
+const LABEL_NOTE =
+  "`status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`.";
+const PRIVACY_NOTE = 'Submitter data (`submitter`) and `customerContext` are stored for the portal but never returned by any operation.';
+
+const HEADER_400 = 'A malformed `If-Match` is 400 `invalid_header`';
+const NOT_FOUND_404 = '`not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)';
+const VERSION_CONFLICT_409 =
+  '`version_conflict`: `If-Match` names a version the idea is no longer at; the response carries the current `ETag`';
+
+export const listIdeas = defineRoute({
+  operationId: 'listIdeas',
+  method: 'GET',
+  path: '/ideas',
+  handler: 'functions/ideas/list-ideas.ts',
+  tag: 'Ideas',
+  summary: 'List ideas',
+  description:
+    'Newest first, in a stable order (by creation). `pagination.total` counts every idea of the workspace; ' +
+    '`hasMore` says whether a page follows this one. An `offset` past the end returns an empty page (still 200, with the total). ' +
+    'Reaching an offset reads the ideas before it, so very deep offsets are slower; an offset past the end costs one read at most.',
+  module: 'ideas',
+  permissions: ['ideas:read'],
+  request: { query: pageQuery },
+  response: { status: 200, body: z.object({ ok: z.literal(true), data: z.array(idea), pagination }) },
+  data: 'read',
+});
+
+export const createIdea = defineRoute({
+  operationId: 'createIdea',
+  method: 'POST',
+  path: '/ideas',
+  handler: 'functions/ideas/create-idea.ts',
+  tag: 'Ideas',
+  summary: 'Submit an idea',
+  description:
+    `Creates a private idea pending moderation, at version 1. ${LABEL_NOTE} ${PRIVACY_NOTE} ` +
+    'Unknown fields are rejected (400 `invalid_body`). ' +
+    'Send an `Idempotency-Key` to retry safely: within 24 hours the same key with the same body returns the first response ' +
+    '(with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409. Only successful creations are remembered.',
+  module: 'ideas',
+  permissions: ['ideas:write'],
+  idempotent: true,
+  request: { body: ideaWrite },
+  response: {
+    status: 201,
+    body: ideaResponse,
+    description: 'Created (or, for a repeated Idempotency-Key, the first response again)',
+    headers: ETAG_HEADER,
+  },
+  errors: [409],
+  errorNotes: {
+    400: 'A malformed `Idempotency-Key` is 400 `invalid_header`; an unconfigured status or module is 400 `invalid_body`',
+    409: '`idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body',
+  },
+  data: 'write',
+});
+
+export const getIdeaLabels = defineRoute({
+  operationId: 'getIdeaLabels',
+  method: 'GET',
+  path: '/ideas/labels',
+  handler: 'functions/ideas/get-idea-labels.ts',
+  tag: 'Ideas',
+  summary: 'The idea statuses and modules this workspace accepts',
+  description:
+    'The values `status` and `module` of an idea may take, as configured by the workspace operator (`cxctl labels set`), in their configured order.',
+  module: 'ideas',
+  permissions: ['ideas:read'],
+  response: { status: 200, body: z.object({ ok: z.literal(true), data: ideaLabels }) },
+  data: 'read',
+});
+
+export const getIdea = defineRoute({
+  operationId: 'getIdea',
+  method: 'GET',
+  path: '/ideas/{id}',
+  handler: 'functions/ideas/get-idea.ts',
+  tag: 'Ideas',
+  summary: 'Read an idea',
+  description: `The idea and, in \`ETag\`, its version. ${PRIVACY_NOTE}`,
+  module: 'ideas',
+  permissions: ['ideas:read'],
+  request: { params: ideaIdParams },
+  response: { status: 200, body: ideaResponse, headers: ETAG_HEADER },
+  errorNotes: { 404: NOT_FOUND_404 },
+  data: 'read',
+});
+
+export const replaceIdea = defineRoute({
+  operationId: 'replaceIdea',
+  method: 'PUT',
+  path: '/ideas/{id}',
+  handler: 'functions/ideas/replace-idea.ts',
+  tag: 'Ideas',
+  summary: "Replace an idea's writable fields",
+  description:
+    'Full replacement: `title` is required and every editable field left out (`titleAr`, `description`, `status`, `module`) is cleared. ' +
+    '`submitter` and `customerContext` replace the stored ones when given and are kept when left out (they cannot be read back to resend). ' +
+    `Moderation status, visibility and priority are set in the portal and never change here. ${LABEL_NOTE} Bumps the version.`,
+  module: 'ideas',
+  permissions: ['ideas:write'],
+  request: { params: ideaIdParams, body: ideaWrite, headers: IF_MATCH },
+  response: { status: 200, body: ideaResponse, headers: ETAG_HEADER },
+  errors: [409],
+  errorNotes: { 400: HEADER_400, 404: NOT_FOUND_404, 409: VERSION_CONFLICT_409 },
+  data: 'write',
+});
+
+export const updateIdea = defineRoute({
+  operationId: 'updateIdea',
+  method: 'PATCH',
+  path: '/ideas/{id}',
+  handler: 'functions/ideas/update-idea.ts',
+  tag: 'Ideas',
+  summary: "Change some of an idea's fields",
+  description:
+    'Any subset of `title`, `titleAr`, `description`, `status` and `module`; `null` clears an optional field. ' +
+    `Other fields are left as they are. ${LABEL_NOTE} Bumps the version; an empty object changes nothing and returns the idea as it is.`,
+  module: 'ideas',
+  permissions: ['ideas:write'],
+  request: { params: ideaIdParams, body: ideaPatch, headers: IF_MATCH },
+  response: { status: 200, body: ideaResponse, headers: ETAG_HEADER },
+  errors: [409],
+  errorNotes: { 400: HEADER_400, 404: NOT_FOUND_404, 409: VERSION_CONFLICT_409 },
+  data: 'write',
+});
+
+export const deleteIdea = defineRoute({
+  operationId: 'deleteIdea',
+  method: 'DELETE',
+  path: '/ideas/{id}',
+  handler: 'functions/ideas/delete-idea.ts',
+  tag: 'Ideas',
+  summary: 'Delete an idea',
+  description: 'Deletes the idea for good; it no longer counts in the list total. Deleting it again is a 404.',
+  module: 'ideas',
+  permissions: ['ideas:delete'],
+  request: { params: ideaIdParams, headers: IF_MATCH },
+  response: { status: 200, body: okOnly },
+  errors: [409],
+  errorNotes: { 400: HEADER_400, 404: NOT_FOUND_404, 409: VERSION_CONFLICT_409 },
+  data: 'write',
+});

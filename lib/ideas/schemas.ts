@@ -1,0 +1,122 @@
+/**
+ * Schemas of the Ideas area: the write bodies (IdeaWrite for POST and PUT, IdeaPatch for PATCH),
+ * the path id and the returned Idea. Limits are spec part 8. Whether a status or module is one of
+ * the workspace's configured labels is a per-workspace rule, checked in lib/ideas/rules.ts.
+ */
+import * as z from 'zod/mini';
+import { timestamp } from '../platform/schemas.ts';
+
+/** Characters as JSON Schema counts them (code points), so an emoji is one, not two. */
+export function characterCount(value: string): number {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+}
+
+/** A string of at most `max` characters, documented as `maxLength` in OpenAPI. */
+function text(max: number, description?: string) {
+  return z
+    .string()
+    .check(
+      z.refine(
+        (value) => value.length <= max || (value.length <= 2 * max && characterCount(value) <= max),
+        `must be at most ${max} characters`,
+      ),
+    )
+    .register(z.globalRegistry, { maxLength: max, ...(description ? { description } : {}) });
+}
+
+const IDEA_LIMITS = { title: 160, titleAr: 160, description: 4000, label: 100 } as const;
+/** Serialized size of `customerContext`: keeps every idea well under DynamoDB's 400 KB item limit. */
+const CUSTOMER_CONTEXT_MAX_BYTES = 16 * 1024;
+
+const title = text(IDEA_LIMITS.title).check(
+  z.minLength(1, 'is required'),
+  z.refine((value) => value.trim().length > 0, 'must not be blank'),
+);
+
+/** Optional text fields take `null` too, so a client can send back what GET returned. */
+const optionalText = (max: number) => z.optional(z.nullable(text(max)));
+
+const editable = {
+  titleAr: optionalText(IDEA_LIMITS.titleAr),
+  description: optionalText(IDEA_LIMITS.description),
+  status: z.optional(
+    z.nullable(text(IDEA_LIMITS.label)).register(z.globalRegistry, {
+      description: "One of the workspace's configured statuses (GET /ideas/labels); null for none",
+    }),
+  ),
+  module: z.optional(
+    z.nullable(text(IDEA_LIMITS.label)).register(z.globalRegistry, {
+      description: "One of the workspace's configured modules (GET /ideas/labels); null for none",
+    }),
+  ),
+};
+
+const submitter = z
+  .strictObject({
+    name: z.optional(text(200)),
+    email: z.optional(z.email().check(z.maxLength(254))),
+    externalId: z.optional(text(200, "The submitter's id in your system")),
+  })
+  .register(z.globalRegistry, {
+    description: 'Who submitted the idea. Stored for the portal, never returned by this API.',
+  });
+
+const customerContext = z
+  .record(z.string(), z.unknown())
+  .check(
+    z.refine(
+      (value) => Buffer.byteLength(JSON.stringify(value)) <= CUSTOMER_CONTEXT_MAX_BYTES,
+      `must be at most ${CUSTOMER_CONTEXT_MAX_BYTES} bytes as JSON`,
+    ),
+  )
+  .register(z.globalRegistry, {
+    description: `Any JSON object (up to ${CUSTOMER_CONTEXT_MAX_BYTES} bytes) about the customer's situation. Stored for the portal, never returned by this API.`,
+  });
+
+/** IdeaWrite: the body of POST /ideas and PUT /ideas/{id}. */
+export const ideaWrite = z.strictObject({
+  title,
+  ...editable,
+  submitter: z.optional(submitter),
+  customerContext: z.optional(customerContext),
+});
+export type IdeaWrite = z.output<typeof ideaWrite>;
+
+/** IdeaPatch: any subset of the editable fields; `null` clears an optional one. */
+export const ideaPatch = z.strictObject({ title: z.optional(title), ...editable });
+export type IdeaPatch = z.output<typeof ideaPatch>;
+
+/** Idea ids are opaque strings (UUIDv7 today); anything else cannot name an idea. */
+export const ideaIdParams = z.strictObject({
+  id: z
+    .string()
+    .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an idea id'))
+    .register(z.globalRegistry, { description: 'The idea id, as returned when it was created' }),
+});
+
+const nullableText = (description?: string) =>
+  description ? z.nullable(z.string()).register(z.globalRegistry, { description }) : z.nullable(z.string());
+
+/** The Idea as every response shows it. Submitter data and customer context are never part of it. */
+export const idea = z.object({
+  id: z.string(),
+  title: z.string(),
+  titleAr: nullableText(),
+  description: nullableText(),
+  status: nullableText('A configured idea status, or null'),
+  module: nullableText('A configured idea module, or null'),
+  moderationStatus: z.string().register(z.globalRegistry, { description: '`pending` on creation; moderated in the portal' }),
+  visibility: z.string().register(z.globalRegistry, { description: '`private` on creation; published in the portal' }),
+  priority: nullableText('Set in the portal; null until the idea is prioritised'),
+  version: z.int().register(z.globalRegistry, { description: 'Starts at 1, +1 on each change; also the ETag' }),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type Idea = z.output<typeof idea>;
+
+export const ideaLabels = z.object({
+  statuses: z.array(z.string()),
+  modules: z.array(z.string()),
+});

@@ -1,0 +1,38 @@
+/** Routes of the Introduction area: who am I, and the API's own description. */
+import * as z from 'zod/mini';
+import { defineRoute } from '../platform/route.ts';
+
+export const getMe = defineRoute({
+  operationId: 'getMe',
+  method: 'GET',
+  path: '/me',
+  handler: 'functions/me/get-me.ts',
+  tag: 'Introduction',
+  summary: 'Check a Developer key',
+  description: 'Confirms that the key is valid for the selected workspace. Needs no permission.',
+  module: null,
+  permissions: [],
+  response: {
+    status: 200,
+    body: z.object({
+      ok: z.literal(true),
+      data: z.object({ workspace: z.string(), authenticated: z.boolean() }),
+    }),
+  },
+  data: 'read',
+});
+
+export const getOpenApi = defineRoute({
+  operationId: 'getOpenApiDocument',
+  method: 'GET',
+  path: '/openapi.json',
+  handler: 'functions/system/get-openapi.ts',
+  tag: 'Introduction',
+  summary: 'This API described as OpenAPI 3.1',
+  description: 'Public: needs neither a workspace nor a key.',
+  auth: 'none',
+  module: null,
+  permissions: [],
+  response: { status: 200, body: z.looseObject({ openapi: z.string() }) },
+  data: 'none',
+});

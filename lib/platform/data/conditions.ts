@@ -1,0 +1,61 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+
+/** True when a write failed only because its condition did not hold. */
+export function isConditionFailure(error: unknown): error is ConditionalCheckFailedException {
+  return error instanceof ConditionalCheckFailedException || (error as { name?: string })?.name === 'ConditionalCheckFailedException';
+}
+
+/**
+ * For a cancelled transaction, the reason code of each item in order ('None' where that item was
+ * fine), else null. Lets a caller say which condition failed.
+ */
+export function transactionCancellationReasons(error: unknown): string[] | null {
+  if (error instanceof TransactionCanceledException || (error as { name?: string })?.name === 'TransactionCanceledException') {
+    const reasons = (error as TransactionCanceledException).CancellationReasons ?? [];
+    return reasons.map((r) => r.Code ?? 'None');
+  }
+  return null;
+}
+
+/**
+ * True when a write lost only a race with a concurrent transaction on one of its items: worth
+ * retrying. A failed condition is not a conflict; retrying would fail the same way.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  if ((error as { name?: string })?.name === 'TransactionConflictException') return true;
+  const reasons = transactionCancellationReasons(error);
+  if (reasons === null) return false;
+  return reasons.includes('TransactionConflict') && !reasons.includes('ConditionalCheckFailed');
+}
+
+/** Full jitter growing to at most 200 ms: spreads out writers racing for one item (a counter, say). */
+export function conflictBackoff(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 10 * 2 ** attempt)));
+}
+
+/** Run `write`, again and again up to `attempts` times while it keeps losing transaction races. */
+export async function retryTransactionConflicts<T>(write: () => Promise<T>, attempts = 6): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isTransactionConflict(error) || attempt >= attempts) throw error;
+    }
+    await conflictBackoff(attempt);
+  }
+}
+
+/** What `If-Match` asks for: any existing version (`*`), one of the listed versions, or nothing. */
+export type VersionPrecondition = { anyVersion: true } | { anyVersion: false; versions: number[] } | undefined;
+
+/** `AND #version IN (…)` for an If-Match that lists versions; nothing for none or `*`. */
+export function versionCondition(precondition: VersionPrecondition): { expression: string; values: Record<string, number> } {
+  if (!precondition || precondition.anyVersion) return { expression: '', values: {} };
+  const values = Object.fromEntries(precondition.versions.map((v, i) => [`:ifMatch${i}`, v]));
+  return { expression: ` AND #version IN (${Object.keys(values).join(', ')})`, values };
+}
+
+/** Whether a record at `version` meets the precondition (for operations that write nothing). */
+export function meetsPrecondition(precondition: VersionPrecondition, version: number): boolean {
+  return !precondition || precondition.anyVersion || precondition.versions.includes(version);
+}

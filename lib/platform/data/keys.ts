@@ -1,0 +1,108 @@
+/**
+ * Every item key of the single table is built here, and nowhere else.
+ * Conventions: `pk` is `WS#<slug>` for everything a workspace owns (tenant isolation by key);
+ * `sk` starts with the entity's prefix; ids are opaque to DynamoDB.
+ */
+
+const workspacePk = (slug: string) => `WS#${slug}`;
+
+export const keys = {
+  workspacePk,
+
+  // Workspace: its settings, status, modules and idea labels in one item.
+  workspace: (slug: string) => ({ pk: workspacePk(slug), sk: 'WORKSPACE' }),
+
+  // Developer keys: one item each, holding the secret's hash and the rate-limit counter.
+  developerKey: (slug: string, keyId: string) => ({ pk: workspacePk(slug), sk: `KEY#${keyId}` }),
+  developerKeyPrefix: 'KEY#',
+  /** gsi1 lets `cxctl key revoke <id>` find a key without being told its workspace. */
+  developerKeyLookup: (keyId: string) => ({ gsi1pk: `KEYID#${keyId}`, gsi1sk: 'KEY' }),
+
+  // SOP directory (people and teams), filled by `cxctl directory import`.
+  directoryPerson: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `DIR#PERSON#${id}` }),
+  directoryTeam: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `DIR#TEAM#${id}` }),
+  directoryPrefix: 'DIR#',
+  directoryPersonPrefix: 'DIR#PERSON#',
+  directoryTeamPrefix: 'DIR#TEAM#',
+
+  // Idempotency records (lib/platform/data/idempotency.ts): the remembered response of a creating
+  // POST under its Idempotency-Key, per operation (`scope`, e.g. `POST /ideas`); TTL 24 h.
+  idempotency: (slug: string, scope: string, idempotencyKey: string) => ({
+    pk: workspacePk(slug),
+    sk: `IDEMPOTENCY#${scope}#${idempotencyKey}`,
+  }),
+
+  // Ideas. Ids are UUIDv7 (time-ordered), so `IDEA#<id>` sorts by creation and a descending
+  // Query lists newest first. The per-workspace counter sorts just after every idea
+  // ('$' > '#'), so that same descending Query returns the total first, in one round trip.
+  // The range IDEA# … IDEA$COUNTER must hold nothing but ideas and the counter.
+  idea: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `IDEA#${id}` }),
+  ideaCounter: (slug: string) => ({ pk: workspacePk(slug), sk: 'IDEA$COUNTER' }),
+  ideaListRange: { from: 'IDEA#', to: 'IDEA$COUNTER' },
+
+  // SOPs. An SOP and its review comments form one item collection (`SOP#<id>`, then
+  // `SOP#<id>#COMMENT#<createdAt>#<commentId>`), so GET /sops/{id} is one Query. The list reads gsi1
+  // instead, where only SOP items appear, sorted by status first so "published only" is one range.
+  // Ids are [A-Za-z0-9_-] only, all above '#', so the collection range of one id never holds another's.
+  sop: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `SOP#${id}` }),
+  sopComment: (slug: string, sopId: string, createdAt: string, commentId: string) => ({
+    pk: workspacePk(slug),
+    sk: `SOP#${sopId}#COMMENT#${createdAt}#${commentId}`,
+  }),
+  /** Upper bound of an SOP's item collection, for `sk BETWEEN sop.sk AND sopCollectionEnd`. */
+  sopCollectionEnd: (sopId: string) => `SOP#${sopId}#~`,
+  sopListing: (slug: string, status: string, id: string) => ({ gsi1pk: `WS#${slug}#SOPS`, gsi1sk: `${status}#${id}` }),
+  sopListingPk: (slug: string) => `WS#${slug}#SOPS`,
+  sopListingStatusPrefix: (status: string) => `${status}#`,
+  /** The last serial handed out in a department (`-` = SOPs without a department). */
+  sopSerialCounter: (slug: string, departmentId: string | null) => ({
+    pk: workspacePk(slug),
+    sk: `SOPSERIAL#${departmentId ?? '-'}`,
+  }),
+
+  // Webhooks: one item each (holding the signing secret), plus one counter item per workspace that
+  // create and delete change in the same transaction, so the 50-per-workspace limit holds under
+  // concurrency. The counter's sort key must not start with `WEBHOOK#`, which lists webhooks.
+  webhook: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `WEBHOOK#${id}` }),
+  webhookPrefix: 'WEBHOOK#',
+  webhookCounter: (slug: string) => ({ pk: workspacePk(slug), sk: 'WEBHOOKCOUNT' }),
+  // One delivery per (webhook, event); event ids sort by time, so a descending query is newest first.
+  webhookDelivery: (slug: string, webhookId: string, eventId: string) => ({
+    pk: workspacePk(slug),
+    sk: `WHDELIVERY#${webhookId}#${eventId}`,
+  }),
+  webhookDeliveryPrefix: (webhookId: string) => `WHDELIVERY#${webhookId}#`,
+  // Knowledge bank (issue 12). Every sort key starts with `KB`, and each kind has its own prefix so
+  // one begins_with Query lists exactly one kind (search and link checking, issue 13, read
+  // `KBART#` and `KBLINKS#`). Article and category ids are UUIDs ([0-9a-f-], all above '#').
+  //   KBCAT#<id>                      a category (the whole tree is one Query of this prefix)
+  //   KBCATSLUG#<slug>                claims a category slug (conditional put: unique per workspace)
+  //   KBART#<id>                      an article's metadata: small, so lists are one Query
+  //   KBARTSLUG#<slug>                claims an article slug
+  //   KBDOC#<id>#DRAFT|LIVE|REV#<n>   compressed content: the draft, a copy of the live revision, each revision
+  //   KBLINKS#<id>#DRAFT|LIVE         the outgoing links of the draft and of the live revision
+  //   KBBACK#<target>#DRAFT|LIVE#<source>  one per article linking to <target> (an article or a category)
+  kbCategory: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `KBCAT#${id}` }),
+  kbCategoryPrefix: 'KBCAT#',
+  kbCategorySlug: (slug: string, categorySlug: string) => ({ pk: workspacePk(slug), sk: `KBCATSLUG#${categorySlug}` }),
+  kbCategorySlugPrefix: 'KBCATSLUG#',
+  kbArticle: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `KBART#${id}` }),
+  kbArticlePrefix: 'KBART#',
+  kbArticleSlug: (slug: string, articleSlug: string) => ({ pk: workspacePk(slug), sk: `KBARTSLUG#${articleSlug}` }),
+  kbArticleSlugPrefix: 'KBARTSLUG#',
+  kbDraft: (slug: string, articleId: string) => ({ pk: workspacePk(slug), sk: `KBDOC#${articleId}#DRAFT` }),
+  kbLive: (slug: string, articleId: string) => ({ pk: workspacePk(slug), sk: `KBDOC#${articleId}#LIVE` }),
+  /** Zero-padded so revisions sort by number. */
+  kbRevision: (slug: string, articleId: string, revision: number) => ({
+    pk: workspacePk(slug),
+    sk: `KBDOC#${articleId}#REV#${String(revision).padStart(9, '0')}`,
+  }),
+  kbRevisionPrefix: (articleId: string) => `KBDOC#${articleId}#REV#`,
+  kbDocumentPrefix: (articleId: string) => `KBDOC#${articleId}#`,
+  kbLinks: (slug: string, articleId: string, view: 'DRAFT' | 'LIVE') => ({ pk: workspacePk(slug), sk: `KBLINKS#${articleId}#${view}` }),
+  kbBacklink: (slug: string, targetId: string, view: 'DRAFT' | 'LIVE', sourceId: string) => ({
+    pk: workspacePk(slug),
+    sk: `KBBACK#${targetId}#${view}#${sourceId}`,
+  }),
+  kbBacklinkPrefix: (targetId: string) => `KBBACK#${targetId}#`,
+} as const;

@@ -1,0 +1,85 @@
+/**
+ * The typed errors of the API. Throw them anywhere; the one error renderer, in the envelope
+ * middleware (lib/platform/http/middleware/http-envelope.ts), turns each into the spec's envelope
+ * `{ok:false, error, message}` with its status. Anything else becomes a 502 with no internals.
+ */
+
+export interface ValidationIssue {
+  /** Where the problem is, e.g. `body.title` or `query.limit`. */
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    /** Stable, documented machine-readable code. */
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+    readonly issues?: ValidationIssue[],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** 400: the request is malformed or breaks a rule. */
+export class BadRequestError extends ApiError {
+  constructor(code: string, message: string, issues?: ValidationIssue[]) {
+    super(400, code, message, {}, issues);
+  }
+}
+
+export class ValidationError extends BadRequestError {
+  constructor(code: 'invalid_body' | 'invalid_query' | 'invalid_path' | 'invalid_header', issues: ValidationIssue[]) {
+    const first = issues[0];
+    super(code, first ? `${first.path}: ${first.message}` : 'The request is invalid', issues);
+  }
+}
+
+/** 401: no usable key. */
+export class UnauthorizedError extends ApiError {
+  constructor(code: 'missing_key' | 'invalid_key' | 'key_expired' | 'key_revoked', message: string) {
+    super(401, code, message, { 'WWW-Authenticate': 'Bearer realm="api"' });
+  }
+}
+
+/** 403: the key is fine but may not do this here. */
+export class ForbiddenError extends ApiError {
+  constructor(code: 'missing_permission' | 'module_disabled' | 'workspace_suspended', message: string) {
+    super(403, code, message);
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(code = 'not_found', message = 'The requested record does not exist') {
+    super(404, code, message);
+  }
+}
+
+export class ConflictError extends ApiError {
+  constructor(code: string, message: string) {
+    super(409, code, message);
+  }
+}
+
+/**
+ * 409 `version_conflict`: an `If-Match` names a version the record has moved on from. Carries the
+ * current ETag, so a client can re-read (or decide to overwrite) without guessing.
+ */
+export class VersionConflictError extends ApiError {
+  constructor(currentVersion: number) {
+    super(409, 'version_conflict', `The record changed since it was read; it is now at version ${currentVersion}`, {
+      ETag: `"${currentVersion}"`,
+    });
+  }
+}
+
+export class RateLimitedError extends ApiError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'rate_limited', `Rate limit exceeded; retry after ${retryAfterSeconds} s`, {
+      'Retry-After': String(retryAfterSeconds),
+    });
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The request headers of optimistic concurrency and safe retries: `If-Match` (RFC 9110 §13.1.1)
+ * against a record's version, and `Idempotency-Key` (as Stripe) on creating POSTs. Both are
+ * optional; a malformed one is a 400 `invalid_header`, never silently ignored, because a client
+ * that sent it is relying on it.
+ */
+import { createHash } from 'node:crypto';
+import type { VersionPrecondition } from '../data/conditions.ts';
+import { ValidationError } from '../errors.ts';
+
+/** A record's version as an ETag: strong, quoted. `VersionConflictError` uses the same form. */
+export function etagOf(version: number): string {
+  return `"${version}"`;
+}
+
+const MAX_IF_MATCH_TAGS = 20;
+const STRONG_TAG = /^"(\d{1,15})"$/;
+// curl users often forget the quotes; a bare version means the same thing and cannot be misread.
+const BARE_VERSION = /^(\d{1,15})$/;
+
+function invalidIfMatch(message: string): never {
+  throw new ValidationError('invalid_header', [{ path: 'header.If-Match', message }]);
+}
+
+export function ifMatchPrecondition(headers: Record<string, string | undefined>): VersionPrecondition {
+  const raw = headers['if-match'];
+  if (raw === undefined) return undefined;
+  const value = raw.trim();
+  if (value === '*') return { anyVersion: true };
+  const tags = value.split(',').map((t) => t.trim());
+  if (tags.length > MAX_IF_MATCH_TAGS) invalidIfMatch(`at most ${MAX_IF_MATCH_TAGS} entity tags`);
+  const versions = tags.map((tag) => {
+    if (tag.startsWith('W/')) invalidIfMatch('weak entity tags never match; send the ETag as returned, e.g. "3"');
+    const match = STRONG_TAG.exec(tag) ?? BARE_VERSION.exec(tag);
+    if (!match) invalidIfMatch('must be "*" or the ETag of a version, e.g. "3"');
+    return Number(match[1]);
+  });
+  return { anyVersion: false, versions: [...new Set(versions)] };
+}
+
+// Stripe allows 255 characters; visible ASCII keeps the key safe inside a DynamoDB sort key and logs.
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export function idempotencyKeyOf(headers: Record<string, string | undefined>): string | undefined {
+  const raw = headers['idempotency-key'];
+  if (raw === undefined) return undefined;
+  const key = raw.trim();
+  if (!IDEMPOTENCY_KEY.test(key)) {
+    throw new ValidationError('invalid_header', [
+      { path: 'header.Idempotency-Key', message: 'must be 1-255 visible ASCII characters, e.g. a UUID' },
+    ]);
+  }
+  return key;
+}
+
+/** JSON with object keys sorted at every level, so equal bodies serialise equally. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * Identifies a request body for `Idempotency-Key` reuse: key order and whitespace do not change
+ * it, any value does. Only the digest is stored, never the body.
+ */
+export function requestFingerprint(body: unknown): string {
+  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}

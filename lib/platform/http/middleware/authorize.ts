@@ -1,0 +1,84 @@
+/**
+ * Workspace, Developer key, rate limit, module and permission checks, in that order of verdict:
+ *   400 no workspace selected → 401 missing/malformed key (no database call) →
+ *   404 unknown workspace → 401 unknown, wrong-workspace, revoked or expired key →
+ *   429 over the key's rate limit → 403 suspended workspace, disabled module, missing permission.
+ * The workspace read and the key's conditional update run concurrently: one round trip of
+ * latency, and the key check and its rate-limit count are a single UpdateItem.
+ */
+import type middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { parseToken, tokenMatchesHash } from '../../auth/developer-key-token.ts';
+import { config } from '../../config.ts';
+import { recordKeyUse } from '../../data/developer-keys.ts';
+import { getWorkspace } from '../../data/workspaces.ts';
+import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } from '../../errors.ts';
+import type { RouteDefinition } from '../../route.ts';
+import type { ApiContext } from '../context.ts';
+import { workspaceSlugFrom } from '../workspace-host.ts';
+
+type Request = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>;
+
+function bearerToken(header: string | undefined): string {
+  if (!header) throw new UnauthorizedError('missing_key', 'Send a Developer key as "Authorization: Bearer <key>"');
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  if (!match) throw new UnauthorizedError('invalid_key', 'The Authorization header must be "Bearer <key>"');
+  return match[1]!;
+}
+
+export function authorize(
+  route: Pick<RouteDefinition, 'module' | 'permissions'>,
+): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext> {
+  const windowSeconds = config.rateLimitWindowSeconds();
+  return {
+    before: async (request: Request) => {
+      const headers = request.event.headers ?? {};
+      const slug = workspaceSlugFrom(headers);
+      const token = bearerToken(headers.authorization);
+      const parsed = parseToken(token);
+      if (!parsed) throw new UnauthorizedError('invalid_key', 'The Developer key is not valid');
+
+      const nowMs = Date.now();
+      const window = Math.floor(nowMs / 1000 / windowSeconds);
+      const [workspace, use] = await Promise.all([
+        getWorkspace(slug),
+        recordKeyUse(slug, parsed.keyId, window, new Date(nowMs).toISOString()),
+      ]);
+
+      if (!workspace) throw new NotFoundError('workspace_not_found', `Workspace "${slug}" does not exist`);
+      if (!use || !tokenMatchesHash(token, use.key.secretHash)) {
+        throw new UnauthorizedError('invalid_key', 'The Developer key is not valid for this workspace');
+      }
+      const { key } = use;
+      // Only a holder of the real secret learns that the key was revoked or has expired.
+      if (key.revokedAt) throw new UnauthorizedError('key_revoked', 'The Developer key has been revoked');
+      if (key.expiresAt && Date.parse(key.expiresAt) <= nowMs) {
+        throw new UnauthorizedError('key_expired', 'The Developer key has expired');
+      }
+
+      const windowEndsInSeconds = Math.max(1, Math.ceil(((window + 1) * windowSeconds * 1000 - nowMs) / 1000));
+      Object.assign(request.context.responseHeaders, {
+        'RateLimit-Limit': String(key.rateLimitPerMinute),
+        'RateLimit-Remaining': String(Math.max(0, key.rateLimitPerMinute - use.requestsInWindow)),
+        'RateLimit-Reset': String(windowEndsInSeconds),
+      });
+      if (use.requestsInWindow > key.rateLimitPerMinute) throw new RateLimitedError(windowEndsInSeconds);
+
+      if (workspace.status !== 'active') {
+        throw new ForbiddenError('workspace_suspended', `Workspace "${slug}" is suspended`);
+      }
+      if (route.module && workspace.disabledModules.includes(route.module)) {
+        throw new ForbiddenError('module_disabled', `The ${route.module} module is not available in this workspace`);
+      }
+      const missing = route.permissions.filter((p) => !key.permissions.includes(p));
+      if (missing.length > 0) {
+        throw new ForbiddenError('missing_permission', `The Developer key lacks the permission ${missing.join(', ')}`);
+      }
+
+      request.context.auth = {
+        workspace,
+        key: { id: key.id, name: key.name, permissions: key.permissions },
+      };
+    },
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * Builds the OpenAPI 3.1 document from the route manifest and its zod schemas, so the document can
+ * never drift from what the handlers validate. Served at GET /api/v1/openapi.json and written to
+ * openapi.json by `npm run openapi`.
+ */
+import * as z from 'zod/mini';
+import { API_PREFIX, type RouteDefinition, type Schema } from './route.ts';
+import { errorEnvelope } from './schemas.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule',
+  401: 'Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key',
+  403: 'The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`)',
+  404: 'Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found',
+  409: 'The record changed since it was read (`version_conflict`) or the request conflicts with another',
+  413: 'The request body is too large',
+  429: 'Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After`',
+  502: 'Unexpected server error (`internal_error`); no internal detail is returned',
+};
+
+function toJsonSchema(schema: Schema, io: 'input' | 'output'): JsonSchema {
+  const json = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    override: (ctx) => {
+      // Query integers are validated as digit strings but documented as the integers they are.
+      if ((ctx.jsonSchema as JsonSchema).type === 'integer') delete (ctx.jsonSchema as JsonSchema).pattern;
+    },
+  }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+function parametersOf(route: RouteDefinition): JsonSchema[] {
+  const parameters: JsonSchema[] = [
+    {
+      name: 'X-Service-Workspace-Host',
+      in: 'header',
+      required: true,
+      description:
+        'The workspace host (`<slug>.<domain>`, as printed by `cxctl workspace create`) or the bare slug. ' +
+        'May be omitted only when the API is called on the workspace host itself.',
+      schema: { type: 'string' },
+    },
+  ];
+  for (const [where, schema] of [
+    ['path', route.request?.params],
+    ['query', route.request?.query],
+  ] as const) {
+    if (!schema) continue;
+    const json = toJsonSchema(schema, 'input');
+    const required = new Set((json.required as string[] | undefined) ?? []);
+    for (const [name, property] of Object.entries((json.properties as Record<string, JsonSchema>) ?? {})) {
+      const { description, ...propertySchema } = property;
+      parameters.push({ name, in: where, required: where === 'path' || required.has(name), description, schema: propertySchema });
+    }
+  }
+  if (route.idempotent) {
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Optional, 1-255 visible ASCII characters (a UUID is ideal), unique per record you mean to create. Within 24 hours the same key ' +
+        'with the same body returns the first response again (with `Idempotent-Replayed: true`) and creates nothing; with a different ' +
+        'body it is a 409 `idempotency_key_reused`. Only successful creations are remembered.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+  }
+  for (const [name, header] of Object.entries(route.request?.headers ?? {})) {
+    parameters.push({
+      name,
+      in: 'header',
+      required: header.required ?? false,
+      description: header.description,
+      schema: { type: 'string' },
+    });
+  }
+  return parameters;
+}
+
+const RATE_LIMIT_HEADERS = {
+  'X-Request-Id': { description: 'Identifies the request in the service logs', schema: { type: 'string' } },
+  'RateLimit-Limit': { description: 'Requests allowed per window for this key', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
+};
+
+const IDEMPOTENT_REPLAY_HEADER = {
+  'Idempotent-Replayed': {
+    description: '`true` when this is the remembered response of an earlier request with the same Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+function operationOf(route: RouteDefinition): JsonSchema {
+  const isPublic = route.auth === 'none';
+  const statuses = isPublic ? [] : [400, 401, 403, 404, 429, 502, ...(route.errors ?? [])].sort();
+  const responses: Record<string, JsonSchema> = {
+    [route.response.status]: {
+      description: route.response.description ?? 'Success',
+      headers: {
+        ...(isPublic ? {} : RATE_LIMIT_HEADERS),
+        ...(route.idempotent ? IDEMPOTENT_REPLAY_HEADER : {}),
+        ...Object.fromEntries(
+          Object.entries(route.response.headers ?? {}).map(([n, h]) => [n, { description: h.description, schema: { type: 'string' } }]),
+        ),
+      },
+      content: { 'application/json': { schema: toJsonSchema(route.response.body, 'output') } },
+    },
+  };
+  for (const status of statuses) {
+    responses[status] = {
+      description: [ERROR_DESCRIPTIONS[status], route.errorNotes?.[status as keyof typeof route.errorNotes]].filter(Boolean).join('. '),
+      ...(status === 429 ? { headers: { 'Retry-After': { description: 'Whole seconds to wait', schema: { type: 'integer' } } } } : {}),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  const permissions = route.permissions.length > 0 ? route.permissions.join(', ') : 'none';
+  return {
+    operationId: route.operationId,
+    tags: [route.tag],
+    summary: route.summary,
+    description: [
+      route.description,
+      isPublic ? undefined : `Permission: ${permissions}.`,
+      route.module ? `Module: ${route.module}.` : undefined,
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+    ...(isPublic ? { security: [] } : { 'x-permissions': route.permissions }),
+    parameters: isPublic ? [] : parametersOf(route),
+    ...(route.request?.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(route.request.body, 'input') } } } }
+      : {}),
+    responses,
+  };
+}
+
+/** The document of the given routes (the manifest, lib/manifest.ts). */
+export function buildOpenApiDocument(routes: readonly RouteDefinition[]): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of routes) {
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(route) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Customer Experience Portal API',
+      version: '1.0.0',
+      description:
+        'Workspace-bound external business API. Every call acts on one workspace (X-Service-Workspace-Host) ' +
+        'and is authorised by a Developer key (Authorization: Bearer). Errors are `{ok:false, error, message}`.',
+    },
+    servers: [{ url: `https://{host}${API_PREFIX}`, variables: { host: { default: 'your-workspace.example.com' } } }],
+    tags: ['Introduction', 'Ideas', 'Journeys', 'Surveys', 'SOPs', 'Webhooks', 'Knowledge Bank'].map((name) => ({ name })),
+    security: [{ developerKey: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        developerKey: { type: 'http', scheme: 'bearer', description: 'A Developer key: `cxk_…`, issued with cxctl' },
+      },
+      schemas: { Error: toJsonSchema(errorEnvelope, 'output') },
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * The vocabulary of authorisation: modules a workspace can switch off, and the permissions
+ * (scopes) a Developer key can hold. Routes, cxctl and the key check all read these lists.
+ */
+
+const MODULES = ['ideas', 'journeys', 'surveys', 'sops', 'webhooks', 'knowledge-bank'] as const;
+export type ModuleName = (typeof MODULES)[number];
+
+export const PERMISSIONS = [
+  'ideas:read',
+  'ideas:write',
+  'ideas:delete',
+  'journeys:read',
+  'journeys:write',
+  'surveys:read',
+  'surveys:write',
+  'surveys:delete',
+  'sops:read',
+  'sops:write',
+  'sops:delete',
+  'sops:approve',
+  'webhooks:read',
+  'webhooks:write',
+  'knowledge-bank:read',
+  'knowledge-bank:write',
+  'knowledge-bank:delete',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** Keys are read-only unless the operator asks for more (spec part 5, rule 4). */
+export const DEFAULT_PERMISSIONS: readonly Permission[] = PERMISSIONS.filter((p) => p.endsWith(':read'));
+
+export function isPermission(value: string): value is Permission {
+  return (PERMISSIONS as readonly string[]).includes(value);
+}
+
+export function isModuleName(value: string): value is ModuleName {
+  return (MODULES as readonly string[]).includes(value);
+}

@@ -1,0 +1,95 @@
+/**
+ * The shape of one entry of the route manifest (lib/manifest.ts). The CDK stack, the local
+ * sandbox, the OpenAPI generator and the tests all loop over the manifest, so a route is written
+ * down once, here, and nowhere else.
+ */
+import type * as z from 'zod/mini';
+import type { ModuleName, Permission } from './permissions.ts';
+
+/** Every path of the API is below this prefix (spec part 9). */
+export const API_PREFIX = '/api/v1';
+
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Tag = 'Introduction' | 'Ideas' | 'Journeys' | 'Surveys' | 'SOPs' | 'Webhooks' | 'Knowledge Bank';
+export type Schema = z.ZodMiniType;
+
+export interface RouteDefinition {
+  operationId: string;
+  method: HttpMethod;
+  /** Path below `/api/v1`, with `{name}` parameters as in API Gateway and OpenAPI. */
+  path: `/${string}`;
+  /** The Lambda entry file, relative to the repository root; it exports `handler`. */
+  handler: `functions/${string}.ts`;
+  tag: Tag;
+  summary: string;
+  description?: string;
+  /** `developer-key` (the default) runs the workspace, key, permission and rate-limit checks. */
+  auth?: 'developer-key' | 'none';
+  /** The module a workspace can switch off; null for routes every workspace has. */
+  module: ModuleName | null;
+  /** Every one of these must be held by the key. */
+  permissions: readonly Permission[];
+  request?: {
+    params?: Schema;
+    query?: Schema;
+    body?: Schema;
+    /** Extra headers the route reads (documented in OpenAPI), e.g. `If-Match`. */
+    headers?: Record<string, { description: string; required?: boolean }>;
+  };
+  response: {
+    status: 200 | 201 | 202;
+    body: Schema;
+    description?: string;
+    headers?: Record<string, { description: string }>;
+  };
+  /**
+   * A creating POST that honours `Idempotency-Key` through the platform's one mechanism
+   * (lib/platform/data/idempotency.ts): the chain parses the header into `request.idempotency` and
+   * the OpenAPI document lists the header and `Idempotent-Replayed`.
+   */
+  idempotent?: true;
+  /** Statuses beyond the ones every authenticated route can return (400, 401, 403, 404, 429, 502). */
+  errors?: readonly (409 | 413)[];
+  /** What an error status means for this route in particular (its codes), added to OpenAPI's generic text. */
+  errorNotes?: Partial<Record<400 | 404 | 409 | 413, string>>;
+  /**
+   * What the function does to the table; the CDK stack turns this into its IAM grant.
+   * `read`: reads plus the key's rate-limit counter; `write`: read and write items.
+   */
+  data: 'none' | 'read' | 'write';
+  /** Extra environment and grants a handler needs, e.g. the webhook delivery queue. */
+  needs?: readonly 'webhook-delivery-queue'[];
+  /** Lambda timeout when the default (10 s) is too short, e.g. an operation that calls out over HTTP. */
+  timeoutSeconds?: number;
+}
+
+export function defineRoute<const R extends RouteDefinition>(route: R): R {
+  return route;
+}
+
+type Output<S> = S extends Schema ? z.output<S> : undefined;
+type Input<S> = S extends Schema ? z.input<S> : never;
+
+type RequestPart<R extends RouteDefinition, K extends 'params' | 'query' | 'body'> = R['request'] extends object
+  ? Output<R['request'][K]>
+  : undefined;
+
+/** What a handler function receives: validated input plus who is asking. */
+export interface ApiRequest<R extends RouteDefinition> {
+  params: RequestPart<R, 'params'>;
+  query: RequestPart<R, 'query'>;
+  body: RequestPart<R, 'body'>;
+  /** Raw request headers, names lower-cased. */
+  headers: Record<string, string | undefined>;
+  auth: import('./auth/context.ts').AuthContext;
+  /** For `idempotent` routes sent an `Idempotency-Key`: what to remember the response under. */
+  idempotency: import('./data/idempotency.ts').IdempotentRequest | undefined;
+  requestId: string;
+}
+
+/** What a handler function returns; the status defaults to the route's success status. */
+export interface ApiResult<R extends RouteDefinition> {
+  body: Input<R['response']['body']>;
+  headers?: Record<string, string>;
+  status?: number;
+}

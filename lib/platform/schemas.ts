@@ -1,0 +1,56 @@
+/**
+ * Schemas shared by many routes. zod/mini keeps each function's bundle small: its checks are
+ * tree-shakable functions rather than methods on a large prototype (see bench/bundle-size.ts).
+ */
+
+import { en } from 'zod/locales';
+import * as z from 'zod/mini';
+
+// zod/mini ships no messages; English ones make validation errors readable for integrators.
+z.config(en());
+
+/** A query-string integer: digits only (no `1e3`, no `0x10`), then range-checked. */
+function queryInteger(min: number, max: number, fallback: number) {
+  return z
+    .prefault(
+      z.pipe(
+        z.string().check(z.regex(/^\d{1,10}$/, 'must be a whole number')),
+        z.pipe(z.transform(Number), z.number().check(z.minimum(min), z.maximum(max))),
+      ),
+      String(fallback),
+    )
+    .register(z.globalRegistry, { type: 'integer', minimum: min, maximum: max, default: fallback });
+}
+
+/** `limit` and `offset` of every list (spec part 4 and part 8). */
+export const pageQueryShape = {
+  limit: queryInteger(1, 100, 25),
+  offset: queryInteger(0, 2_147_483_647, 0),
+};
+export const pageQuery = z.strictObject(pageQueryShape);
+
+export const pagination = z.object({
+  limit: z.int(),
+  offset: z.int(),
+  total: z.int(),
+  hasMore: z.boolean(),
+});
+
+export const uuid = z.uuid();
+export const timestamp = z.iso.datetime().register(z.globalRegistry, { description: 'ISO 8601 UTC date-time' });
+
+export const okOnly = z.object({ ok: z.literal(true) });
+
+export const errorEnvelope = z.object({
+  ok: z.literal(false),
+  error: z.string().register(z.globalRegistry, { description: 'Stable machine-readable error code' }),
+  message: z.string(),
+  issues: z.optional(
+    z.array(z.object({ path: z.string(), message: z.string() })).register(z.globalRegistry, {
+      description: 'Present on validation errors: every problem found, with where it is',
+    }),
+  ),
+});
+
+/** An empty strict object: the route takes no query parameters, so any given is a 400. */
+export const noQuery = z.strictObject({});

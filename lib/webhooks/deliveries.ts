@@ -1,0 +1,326 @@
+/**
+ * Access patterns of delivery records: one item per (webhook, event), under the workspace's
+ * partition, sorted by event id (time-ordered), kept 30 days (TTL). The record is the single
+ * source of truth of a delivery; queue messages only ask for attempt N of it, so
+ *   - a duplicate message (SQS is at-least-once, the stream consumer may run twice) finds the
+ *     attempt already made or under way and is dropped;
+ *   - an attempt is claimed with a lease before the request goes out, so two copies of one
+ *     message never both send, and a crash mid-attempt frees the lease for the retried message.
+ */
+import { randomUUID } from 'node:crypto';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo, tableName } from '../platform/data/client.ts';
+import { isConditionFailure } from '../platform/data/conditions.ts';
+import { keys } from '../platform/data/keys.ts';
+import { ConflictError, NotFoundError } from '../platform/errors.ts';
+import type { WebhookEvent, WebhookEventType } from './events.ts';
+
+const DELIVERY_RETENTION_DAYS = 30;
+/** Attempts kept in a record's history (the default schedule makes 11 per round). */
+const MAX_ATTEMPTS_KEPT = 25;
+
+type DeliveryOutcome = 'pending' | 'retrying' | 'delivered' | 'failed' | 'cancelled';
+const FINAL: readonly DeliveryOutcome[] = ['delivered', 'failed', 'cancelled'];
+
+export interface AttemptRecord {
+  attempt: number;
+  at: string;
+  outcome: 'delivered' | 'failed';
+  responseStatus: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+/** A delivery as the API shows it. */
+export interface Delivery {
+  id: string;
+  eventId: string;
+  eventType: WebhookEventType;
+  outcome: DeliveryOutcome;
+  /** Attempts made so far. */
+  attempt: number;
+  responseStatus: number | null;
+  durationMs: number | null;
+  error: string | null;
+  createdAt: string;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  attempts: AttemptRecord[];
+}
+
+/** What the delivery function needs from a claimed record. */
+export interface ClaimedDelivery {
+  workspace: string;
+  webhookId: string;
+  eventId: string;
+  eventType: WebhookEventType;
+  payload: string;
+  attempt: number;
+  roundStart: number;
+  attemptLog: AttemptRecord[];
+  leaseToken: string;
+}
+
+const ttlFrom = (nowMs: number) => Math.floor(nowMs / 1000) + DELIVERY_RETENTION_DAYS * 86_400;
+const deliveryKey = (slug: string, webhookId: string, eventId: string) => keys.webhookDelivery(slug, webhookId, eventId);
+const deliveryNotFound = () => new NotFoundError('not_found', 'No delivery with this id for this webhook');
+
+/**
+ * Record that `event` is to be delivered to webhook `webhookId`, unless it already is (a repeated
+ * stream record): the first write wins, so a duplicate never resets a delivery under way.
+ */
+export async function recordNewDelivery(
+  slug: string,
+  webhookId: string,
+  event: WebhookEvent,
+  payload: string,
+  nowMs = Date.now(),
+): Promise<void> {
+  const now = new Date(nowMs).toISOString();
+  try {
+    await dynamo.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: {
+          ...deliveryKey(slug, webhookId, event.id),
+          entity: 'WebhookDelivery',
+          workspace: slug,
+          webhookId,
+          eventId: event.id,
+          eventType: event.type,
+          payload,
+          status: 'pending',
+          attempts: 0,
+          nextAttempt: 1,
+          roundStart: 1,
+          attemptLog: [],
+          nextAttemptAt: now,
+          createdAt: now,
+          ttl: ttlFrom(nowMs),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+export type ClaimResult =
+  | { claimed: ClaimedDelivery }
+  /** `done`: final or already past this attempt (drop the message); `early`: the record has not caught up with this message yet (retry it soon); `busy`: another copy holds the attempt; `missing`: no record. */
+  | { rejected: 'done' | 'early' | 'busy' | 'missing' };
+
+/** Take attempt `attempt` of a delivery for `leaseSeconds`, if it is the next one and nobody holds it. */
+export async function claimDeliveryAttempt(
+  message: { workspace: string; webhookId: string; eventId: string; attempt: number },
+  leaseSeconds: number,
+  nowMs = Date.now(),
+): Promise<ClaimResult> {
+  const leaseToken = randomUUID();
+  try {
+    const { Attributes: item } = await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: deliveryKey(message.workspace, message.webhookId, message.eventId),
+        UpdateExpression: 'SET leaseUntil = :leaseUntil, leaseToken = :token',
+        ConditionExpression:
+          'attribute_exists(pk) AND #status IN (:pending, :retrying) AND nextAttempt = :attempt AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':leaseUntil': nowMs + leaseSeconds * 1000,
+          ':token': leaseToken,
+          ':pending': 'pending',
+          ':retrying': 'retrying',
+          ':attempt': message.attempt,
+          ':now': nowMs,
+        },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return {
+      claimed: {
+        workspace: message.workspace,
+        webhookId: message.webhookId,
+        eventId: message.eventId,
+        eventType: item!.eventType as WebhookEventType,
+        payload: item!.payload as string,
+        attempt: message.attempt,
+        roundStart: item!.roundStart as number,
+        attemptLog: (item!.attemptLog as AttemptRecord[] | undefined) ?? [],
+        leaseToken,
+      },
+    };
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    // The document client does not unmarshall an exception's item: these are raw attribute values.
+    const old = error.Item;
+    if (!old) return { rejected: 'missing' };
+    if (FINAL.includes(old.status?.S as DeliveryOutcome)) return { rejected: 'done' };
+    const nextAttempt = Number(old.nextAttempt?.N);
+    if (message.attempt < nextAttempt) return { rejected: 'done' };
+    if (message.attempt > nextAttempt) return { rejected: 'early' };
+    return { rejected: 'busy' };
+  }
+}
+
+export interface AttemptResult {
+  attempt: AttemptRecord;
+  /** `retrying` needs `nextAttemptAt`. */
+  outcome: 'delivered' | 'retrying' | 'failed';
+  nextAttemptAt?: string;
+}
+
+/** Write an attempt's result and release the lease, if the lease is still ours. */
+export async function recordAttemptResult(claim: ClaimedDelivery, result: AttemptResult): Promise<boolean> {
+  const log = [...claim.attemptLog, result.attempt].slice(-MAX_ATTEMPTS_KEPT);
+  const sets = ['#status = :status', 'attempts = :attempt', 'nextAttempt = :next', 'attemptLog = :log', 'lastAttemptAt = :at'];
+  const values: Record<string, unknown> = {
+    ':status': result.outcome,
+    ':attempt': claim.attempt,
+    ':next': claim.attempt + 1,
+    ':log': log,
+    ':at': result.attempt.at,
+    ':token': claim.leaseToken,
+  };
+  const removes = ['leaseUntil', 'leaseToken', 'statusReason'];
+  if (result.outcome === 'retrying') {
+    sets.push('nextAttemptAt = :nextAt');
+    values[':nextAt'] = result.nextAttemptAt;
+  } else {
+    removes.push('nextAttemptAt');
+  }
+  return releaseWith(claim, `SET ${sets.join(', ')} REMOVE ${removes.join(', ')}`, values);
+}
+
+/** The webhook was deleted or disabled before this attempt: stop, without counting an attempt. */
+export async function cancelDelivery(claim: ClaimedDelivery, reason: string): Promise<boolean> {
+  return releaseWith(claim, 'SET #status = :status, statusReason = :reason REMOVE leaseUntil, leaseToken, nextAttemptAt', {
+    ':status': 'cancelled',
+    ':reason': reason,
+    ':token': claim.leaseToken,
+  });
+}
+
+async function releaseWith(claim: ClaimedDelivery, expression: string, values: Record<string, unknown>): Promise<boolean> {
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: deliveryKey(claim.workspace, claim.webhookId, claim.eventId),
+        UpdateExpression: expression,
+        ConditionExpression: 'leaseToken = :token',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+const LIST_ATTRIBUTES = [
+  'eventId',
+  'eventType',
+  'status',
+  'attempts',
+  'attemptLog',
+  'createdAt',
+  'lastAttemptAt',
+  'nextAttemptAt',
+  'statusReason',
+];
+
+function toDelivery(item: Record<string, unknown>): Delivery {
+  const log = (item.attemptLog as AttemptRecord[] | undefined) ?? [];
+  const last = log.at(-1);
+  const outcome = item.status as DeliveryOutcome;
+  return {
+    id: item.eventId as string,
+    eventId: item.eventId as string,
+    eventType: item.eventType as WebhookEventType,
+    outcome,
+    attempt: (item.attempts as number | undefined) ?? 0,
+    responseStatus: last?.responseStatus ?? null,
+    durationMs: last?.durationMs ?? null,
+    error: (item.statusReason as string | undefined) ?? (outcome === 'delivered' ? null : (last?.error ?? null)),
+    createdAt: item.createdAt as string,
+    lastAttemptAt: (item.lastAttemptAt as string | undefined) ?? null,
+    nextAttemptAt: outcome === 'pending' || outcome === 'retrying' ? ((item.nextAttemptAt as string | undefined) ?? null) : null,
+    // Newest first, each in the documented field order (DynamoDB maps come back in any order).
+    attempts: [...log].reverse().map((a) => ({
+      attempt: a.attempt,
+      at: a.at,
+      outcome: a.outcome,
+      responseStatus: a.responseStatus,
+      durationMs: a.durationMs,
+      error: a.error,
+    })),
+  };
+}
+
+/** A page of a webhook's deliveries, newest first. */
+export async function listDeliveries(
+  slug: string,
+  webhookId: string,
+  page: { limit: number; offset: number },
+): Promise<{ deliveries: Delivery[]; hasMore: boolean }> {
+  const wanted = page.offset + page.limit + 1;
+  const items: Record<string, unknown>[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const result = await dynamo.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ':prefix': keys.webhookDeliveryPrefix(webhookId) },
+        ProjectionExpression: LIST_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
+        ExpressionAttributeNames: Object.fromEntries(LIST_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
+        ScanIndexForward: false,
+        Limit: wanted - items.length,
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    items.push(...(result.Items ?? []));
+    cursor = result.LastEvaluatedKey;
+  } while (cursor && items.length < wanted);
+  const window = items.slice(page.offset, page.offset + page.limit);
+  return { deliveries: window.map(toDelivery), hasMore: items.length > page.offset + page.limit };
+}
+
+/**
+ * Queue a delivery again from its next attempt, with a fresh retry schedule, whatever its state
+ * (a delivered event can be sent again; the receiver sees the same `webhook-id`). Returns the
+ * attempt number the new message must ask for.
+ */
+export async function requeueDelivery(slug: string, webhookId: string, eventId: string, nowMs = Date.now()): Promise<number> {
+  try {
+    const { Attributes } = await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: deliveryKey(slug, webhookId, eventId),
+        UpdateExpression:
+          'SET #status = :pending, nextAttempt = attempts + :one, roundStart = attempts + :one, nextAttemptAt = :now, #ttl = :ttl REMOVE statusReason',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :nowMs)',
+        ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
+        ExpressionAttributeValues: {
+          ':pending': 'pending',
+          ':one': 1,
+          ':now': new Date(nowMs).toISOString(),
+          ':nowMs': nowMs,
+          ':ttl': ttlFrom(nowMs),
+        },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return Attributes!.nextAttempt as number;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    if (!error.Item) throw deliveryNotFound();
+    throw new ConflictError('delivery_in_progress', 'An attempt of this delivery is being made right now; try again in a minute');
+  }
+}

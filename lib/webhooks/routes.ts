@@ -1,0 +1,281 @@
+/**
+ * Routes of the Webhooks area: webhook management, the enable step (a signed verification
+ * event the receiver must answer 2xx), and the deliveries of each webhook. Deliveries themselves
+ * are made by the pipeline in lib/webhooks/pipeline.ts, not by these routes.
+ */
+import * as z from 'zod/mini';
+import { defineRoute } from '../platform/route.ts';
+import { okOnly, pageQueryShape, timestamp, uuid } from '../platform/schemas.ts';
+import { WEBHOOK_EVENT_TYPES } from './events.ts';
+import { MAX_WEBHOOKS_PER_WORKSPACE } from './record.ts';
+
+const WRITE = ['webhooks:write', 'ideas:read'] as const;
+const READ = ['webhooks:read'] as const;
+
+const eventType = z.enum(WEBHOOK_EVENT_TYPES);
+
+const webhookName = z.string().check(
+  z.minLength(1),
+  z.maxLength(100),
+  z.refine((name) => name.trim().length > 0, 'must not be blank'),
+);
+const webhookUrl = z
+  .url({ protocol: /^https?$/, normalize: true, error: 'must be an absolute http(s) URL' })
+  .check(z.maxLength(2048))
+  .register(z.globalRegistry, {
+    description:
+      'Absolute https URL of the receiver (http only where the deployment allows it), without credentials. It must resolve to public internet addresses; this is checked now and again at every delivery.',
+  });
+/** Each kind once, in the order given. */
+const webhookEvents = z
+  .pipe(
+    z.array(eventType).check(z.minLength(1)),
+    z.transform((events) => [...new Set(events)]),
+  )
+  .register(z.globalRegistry, { description: `Event kinds to receive: ${WEBHOOK_EVENT_TYPES.join(', ')}` });
+
+const webhook = z.object({
+  id: uuid,
+  name: z.string(),
+  url: z.string(),
+  secretPrefix: z.string().register(z.globalRegistry, { description: 'The first 10 characters of the current secret' }),
+  authenticationConfigured: z.boolean().register(z.globalRegistry, {
+    description: 'Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created',
+  }),
+  events: z.array(eventType),
+  enabled: z.boolean(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+const webhookWithSecret = z.extend(webhook, {
+  secret: z.string().register(z.globalRegistry, {
+    description: 'The Bearer secret (`whsec_…`), shown only in this response: store it now',
+  }),
+});
+
+const idParams = z.strictObject({ id: uuid });
+const NOT_FOUND_404 = 'No webhook with this id in this workspace (`not_found`)';
+const URL_400 = 'The SSRF guard refused the URL (`webhook_url_not_allowed`) or its host does not resolve (`webhook_url_unresolvable`)';
+const webhookBody = z.object({ ok: z.literal(true), webhook });
+
+const attempt = z.object({
+  attempt: z.int(),
+  at: timestamp,
+  outcome: z.enum(['delivered', 'failed']),
+  responseStatus: z.nullable(z.int()),
+  durationMs: z.int(),
+  error: z.nullable(z.string()),
+});
+const delivery = z.object({
+  id: z
+    .string()
+    .register(z.globalRegistry, { description: 'The delivery id: its event id, as there is one delivery per webhook and event' }),
+  eventId: z.string().register(z.globalRegistry, { description: 'Sent as the `webhook-id` header on every attempt' }),
+  eventType,
+  outcome: z.enum(['pending', 'retrying', 'delivered', 'failed', 'cancelled']),
+  attempt: z.int().register(z.globalRegistry, { description: 'Attempts made so far' }),
+  responseStatus: z.nullable(z.int()),
+  durationMs: z.nullable(z.int()),
+  error: z.nullable(z.string()),
+  createdAt: timestamp,
+  lastAttemptAt: z.nullable(timestamp),
+  nextAttemptAt: z.nullable(timestamp),
+  attempts: z.array(attempt),
+});
+
+export const createWebhook = defineRoute({
+  operationId: 'createWebhook',
+  method: 'POST',
+  path: '/webhooks',
+  handler: 'functions/webhooks/create-webhook.ts',
+  tag: 'Webhooks',
+  summary: 'Create a webhook',
+  description:
+    `Creates a webhook, disabled, with a new Bearer secret that this response shows once. Enable it with POST /webhooks/{id}/enable. ` +
+    `At most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks per workspace (400 \`webhook_limit_reached\`, enforced atomically). ` +
+    'A URL that is not https, carries credentials, or resolves to a loopback, private, link-local, CGNAT, multicast or reserved address is refused (400 `webhook_url_not_allowed`); one that does not resolve, too (400 `webhook_url_unresolvable`).',
+  module: 'webhooks',
+  permissions: WRITE,
+  request: { body: z.strictObject({ name: webhookName, url: webhookUrl, events: webhookEvents }) },
+  response: { status: 201, body: z.object({ ok: z.literal(true), webhook: webhookWithSecret }) },
+  errorNotes: { 400: `${URL_400}; the workspace already has ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks (\`webhook_limit_reached\`)` },
+  data: 'write',
+});
+
+export const listWebhooks = defineRoute({
+  operationId: 'listWebhooks',
+  method: 'GET',
+  path: '/webhooks',
+  handler: 'functions/webhooks/list-webhooks.ts',
+  tag: 'Webhooks',
+  summary: 'List webhooks',
+  description: `Every webhook of the workspace (at most ${MAX_WEBHOOKS_PER_WORKSPACE}), oldest first. Secrets are never returned.`,
+  module: 'webhooks',
+  permissions: READ,
+  response: { status: 200, body: z.object({ ok: z.literal(true), webhooks: z.array(webhook) }) },
+  data: 'read',
+});
+
+export const getWebhook = defineRoute({
+  operationId: 'getWebhook',
+  method: 'GET',
+  path: '/webhooks/{id}',
+  handler: 'functions/webhooks/get-webhook.ts',
+  tag: 'Webhooks',
+  summary: 'Read a webhook',
+  description: 'The secret is never returned; `secretPrefix` tells which secret is current.',
+  module: 'webhooks',
+  permissions: READ,
+  request: { params: idParams },
+  response: { status: 200, body: webhookBody },
+  errorNotes: { 404: NOT_FOUND_404 },
+  data: 'read',
+});
+
+export const updateWebhook = defineRoute({
+  operationId: 'updateWebhook',
+  method: 'PATCH',
+  path: '/webhooks/{id}',
+  handler: 'functions/webhooks/update-webhook.ts',
+  tag: 'Webhooks',
+  summary: 'Change a webhook',
+  description:
+    'Changes any of `name`, `url`, `events`. A new URL disables the webhook (`enabled:false`) until it is enabled again, as the new receiver has not been verified; the same URL again is no change. The URL is checked as on create.',
+  module: 'webhooks',
+  permissions: WRITE,
+  request: {
+    params: idParams,
+    body: z
+      .strictObject({ name: z.optional(webhookName), url: z.optional(webhookUrl), events: z.optional(webhookEvents) })
+      .check(z.refine((body) => Object.keys(body).length > 0, 'give at least one of name, url, events')),
+  },
+  response: { status: 200, body: webhookBody },
+  errorNotes: { 400: URL_400, 404: NOT_FOUND_404 },
+  data: 'write',
+});
+
+export const deleteWebhook = defineRoute({
+  operationId: 'deleteWebhook',
+  method: 'DELETE',
+  path: '/webhooks/{id}',
+  handler: 'functions/webhooks/delete-webhook.ts',
+  tag: 'Webhooks',
+  summary: 'Delete a webhook',
+  description: 'Deletes the webhook at once; deliveries still queued for it are cancelled, and its delivery history expires after 30 days.',
+  module: 'webhooks',
+  permissions: WRITE,
+  request: { params: idParams },
+  response: { status: 200, body: okOnly },
+  errorNotes: { 404: NOT_FOUND_404 },
+  data: 'write',
+});
+
+export const rotateWebhookSecret = defineRoute({
+  operationId: 'rotateWebhookSecret',
+  method: 'POST',
+  path: '/webhooks/{id}/rotate',
+  handler: 'functions/webhooks/rotate-webhook-secret.ts',
+  tag: 'Webhooks',
+  summary: 'Rotate a webhook secret',
+  description:
+    'Issues a new Bearer secret, shown once in this response. The old secret is never used again, and the webhook is disabled (`enabled:false`) until enabled again with the new secret in place at the receiver.',
+  module: 'webhooks',
+  permissions: WRITE,
+  request: { params: idParams },
+  response: { status: 200, body: z.object({ ok: z.literal(true), webhook: webhookWithSecret }) },
+  errorNotes: { 404: NOT_FOUND_404 },
+  data: 'write',
+});
+
+export const enableWebhook = defineRoute({
+  operationId: 'enableWebhook',
+  method: 'POST',
+  path: '/webhooks/{id}/enable',
+  handler: 'functions/webhooks/enable-webhook.ts',
+  tag: 'Webhooks',
+  summary: 'Enable a webhook after verifying its receiver',
+  description:
+    'Sends a signed `webhook.verification` event to the URL (same headers as every delivery: `Authorization: Bearer <secret>`, `webhook-id`, `webhook-timestamp`, `webhook-signature`; body `{type, timestamp, data:{webhookId, workspace}}`). ' +
+    'Only a 2xx answer within 10 s enables the webhook; otherwise 400 `webhook_verification_failed` says why (the status received, a redirect, a timeout, a network error or a blocked address) and the webhook stays disabled. ' +
+    'Changes are sent to the webhooks enabled when the pipeline processes them (within about a second of the commit); changes processed while a webhook was disabled are not sent later. 409 `webhook_changed` if its URL or secret changed during the verification.',
+  module: 'webhooks',
+  permissions: WRITE,
+  request: { params: idParams },
+  response: { status: 200, body: webhookBody },
+  errors: [409],
+  errorNotes: {
+    400: 'The receiver did not answer the verification event with a 2xx (`webhook_verification_failed`, the message says why)',
+    404: NOT_FOUND_404,
+    409: 'The URL or secret changed while the receiver was being verified (`webhook_changed`)',
+  },
+  data: 'write',
+  timeoutSeconds: 20,
+});
+
+export const disableWebhook = defineRoute({
+  operationId: 'disableWebhook',
+  method: 'POST',
+  path: '/webhooks/{id}/disable',
+  handler: 'functions/webhooks/disable-webhook.ts',
+  tag: 'Webhooks',
+  summary: 'Disable a webhook',
+  description: 'Stops deliveries at once: deliveries still queued are cancelled (redeliver them after enabling again).',
+  module: 'webhooks',
+  permissions: WRITE,
+  request: { params: idParams },
+  response: { status: 200, body: webhookBody },
+  errorNotes: { 404: NOT_FOUND_404 },
+  data: 'write',
+});
+
+export const listWebhookDeliveries = defineRoute({
+  operationId: 'listWebhookDeliveries',
+  method: 'GET',
+  path: '/webhooks/{id}/deliveries',
+  handler: 'functions/webhooks/list-webhook-deliveries.ts',
+  tag: 'Webhooks',
+  summary: 'List the deliveries of a webhook',
+  description:
+    'Newest first, kept 30 days. One delivery per event: its `outcome` (`pending`, `retrying`, `delivered`, `failed` once the attempts are used up or the receiver answered 410, `cancelled` when the webhook was disabled or deleted first), ' +
+    "the number of attempts made with the latest one's response status, duration and error, when the next attempt is due, and every attempt (newest first). " +
+    'A failed attempt is retried after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter; longer if the receiver sends Retry-After). A 410 answer disables the webhook.',
+  module: 'webhooks',
+  permissions: READ,
+  request: { params: idParams, query: z.strictObject(pageQueryShape) },
+  response: {
+    status: 200,
+    body: z.object({
+      ok: z.literal(true),
+      deliveries: z.array(delivery),
+      pagination: z.object({ limit: z.int(), offset: z.int(), hasMore: z.boolean() }),
+    }),
+  },
+  errorNotes: { 404: NOT_FOUND_404 },
+  data: 'read',
+});
+
+export const redeliverWebhookDelivery = defineRoute({
+  operationId: 'redeliverWebhookDelivery',
+  method: 'POST',
+  path: '/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+  handler: 'functions/webhooks/redeliver-webhook-delivery.ts',
+  tag: 'Webhooks',
+  summary: 'Deliver an event again',
+  description:
+    'Queues the delivery for an immediate attempt, followed by a fresh retry schedule if it fails, whatever its outcome so far. The event keeps its id, so the receiver sees the same `webhook-id`. ' +
+    'The webhook must be enabled (400 `webhook_disabled`); 409 `delivery_in_progress` while an attempt is being made.',
+  module: 'webhooks',
+  permissions: WRITE,
+  request: {
+    params: z.strictObject({ id: uuid, deliveryId: z.string().check(z.regex(/^evt_[0-9a-z]{39}$/, 'must be a delivery id (evt_…)')) }),
+  },
+  response: { status: 202, body: okOnly, description: 'Queued' },
+  errors: [409],
+  errorNotes: {
+    400: 'The webhook is disabled (`webhook_disabled`)',
+    404: 'No such webhook, or no such delivery for it (`not_found`)',
+    409: 'An attempt of this delivery is being made right now (`delivery_in_progress`)',
+  },
+  data: 'write',
+  needs: ['webhook-delivery-queue'],
+});

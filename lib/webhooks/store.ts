@@ -1,0 +1,296 @@
+/**
+ * Access patterns of webhook items. Every webhook of a workspace lives under its partition
+ * (`WS#<slug>`, `WEBHOOK#<id>`); a counter item beside them (`WEBHOOKCOUNT`) is changed in the
+ * same transaction as every create and delete, so the per-workspace limit holds however many
+ * creates race.
+ */
+import { randomUUID } from 'node:crypto';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo, tableName } from '../platform/data/client.ts';
+import { isConditionFailure, retryTransactionConflicts, transactionCancellationReasons } from '../platform/data/conditions.ts';
+import { keys } from '../platform/data/keys.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '../platform/errors.ts';
+import type { WebhookEventType } from './events.ts';
+import {
+  MAX_WEBHOOKS_PER_WORKSPACE,
+  PUBLIC_WEBHOOK_ATTRIBUTES,
+  toWebhook,
+  toWebhookRecord,
+  type Webhook,
+  type WebhookRecord,
+} from './record.ts';
+import { newWebhookSecret, secretPrefixOf } from './signing.ts';
+
+const webhookNotFound = () => new NotFoundError('not_found', 'No webhook with this id in this workspace');
+
+/** Projection of the public attributes; `name` and `url` are reserved words, so every name is aliased. */
+const publicProjection = {
+  ProjectionExpression: PUBLIC_WEBHOOK_ATTRIBUTES.map((_, i) => `#p${i}`).join(', '),
+  ExpressionAttributeNames: Object.fromEntries(PUBLIC_WEBHOOK_ATTRIBUTES.map((name, i) => [`#p${i}`, name])),
+};
+
+export interface NewWebhook {
+  name: string;
+  url: string;
+  events: WebhookEventType[];
+}
+
+/** Create a disabled webhook with a new secret: one transaction with the workspace's counter. */
+export async function createWebhook(slug: string, input: NewWebhook): Promise<{ webhook: Webhook; secret: string }> {
+  const id = randomUUID();
+  const secret = newWebhookSecret();
+  const now = new Date().toISOString();
+  const item = {
+    ...keys.webhook(slug, id),
+    entity: 'Webhook',
+    id,
+    workspace: slug,
+    name: input.name,
+    url: input.url,
+    events: input.events,
+    enabled: false,
+    secret,
+    secretPrefix: secretPrefixOf(secret),
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await retryTransactionConflicts(() =>
+      dynamo.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName,
+                Key: keys.webhookCounter(slug),
+                UpdateExpression: 'SET entity = :entity ADD webhookCount :one',
+                ConditionExpression: 'attribute_not_exists(webhookCount) OR webhookCount < :max',
+                ExpressionAttributeValues: { ':entity': 'WebhookCounter', ':one': 1, ':max': MAX_WEBHOOKS_PER_WORKSPACE },
+              },
+            },
+            { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+          ],
+        }),
+      ),
+    );
+  } catch (error) {
+    if (transactionCancellationReasons(error)?.[0] === 'ConditionalCheckFailed') {
+      throw new BadRequestError(
+        'webhook_limit_reached',
+        `A workspace can have at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks; delete one before creating another`,
+      );
+    }
+    throw error;
+  }
+  return { webhook: toWebhook(item), secret };
+}
+
+/** Every webhook of the workspace (at most 50, so one query page), oldest first. */
+export async function listWebhooks(slug: string): Promise<Webhook[]> {
+  const { Items } = await dynamo.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ':prefix': keys.webhookPrefix },
+      ...publicProjection,
+    }),
+  );
+  return (Items ?? []).map(toWebhook).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+}
+
+/** One webhook as the API shows it; 404 when the workspace has no such webhook. */
+export async function getWebhook(slug: string, id: string): Promise<Webhook> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.webhook(slug, id), ...publicProjection }));
+  if (!Item) throw webhookNotFound();
+  return toWebhook(Item);
+}
+
+/** One webhook with its secret, for the code that signs requests; null when it does not exist. */
+export async function findWebhookRecord(slug: string, id: string): Promise<WebhookRecord | null> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.webhook(slug, id), ConsistentRead: true }));
+  return Item ? toWebhookRecord(Item) : null;
+}
+
+/** The enabled webhooks of a workspace and the events each wants (strongly consistent: a just-enabled webhook counts). */
+export async function listEnabledSubscriptions(slug: string): Promise<{ id: string; events: WebhookEventType[] }[]> {
+  const found: { id: string; events: WebhookEventType[] }[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        FilterExpression: 'enabled = :true',
+        ProjectionExpression: 'id, events',
+        ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ':prefix': keys.webhookPrefix, ':true': true },
+        ConsistentRead: true,
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    for (const item of page.Items ?? []) found.push({ id: item.id as string, events: item.events as WebhookEventType[] });
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+  return found;
+}
+
+/** Apply an update to an existing webhook and return it; 404 when it does not exist. */
+async function updateExisting(
+  slug: string,
+  id: string,
+  update: { expression: string; names?: Record<string, string>; values?: Record<string, unknown>; condition?: string },
+): Promise<WebhookRecord> {
+  const { Attributes } = await dynamo.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.webhook(slug, id),
+      UpdateExpression: update.expression,
+      ConditionExpression: ['attribute_exists(pk)', update.condition].filter(Boolean).join(' AND '),
+      ExpressionAttributeNames: update.names,
+      ExpressionAttributeValues: update.values,
+      ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    }),
+  );
+  return toWebhookRecord(Attributes!);
+}
+
+export interface WebhookChanges {
+  name?: string;
+  url?: string;
+  events?: WebhookEventType[];
+}
+
+/**
+ * Change name, URL or events. A new URL disables the webhook (its receiver has not proven it
+ * holds the secret). The common case is one UpdateItem: the first try assumes the URL changed;
+ * if the condition shows it did not, the update is repeated without touching `enabled`.
+ */
+export async function updateWebhook(slug: string, id: string, changes: WebhookChanges): Promise<Webhook> {
+  const now = new Date().toISOString();
+  const sets = ['updatedAt = :now'];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':now': now };
+  if (changes.name !== undefined) {
+    sets.push('#name = :name');
+    names['#name'] = 'name';
+    values[':name'] = changes.name;
+  }
+  if (changes.events !== undefined) {
+    sets.push('events = :events');
+    values[':events'] = changes.events;
+  }
+  const plain = { expression: `SET ${sets.join(', ')}`, names: Object.keys(names).length ? names : undefined, values };
+  try {
+    if (changes.url === undefined) return toWebhook(await updateExisting(slug, id, plain));
+    return toWebhook(
+      await updateExisting(slug, id, {
+        expression: `SET ${[...sets, '#url = :url', 'enabled = :false'].join(', ')}`,
+        names: { ...names, '#url': 'url' },
+        values: { ...values, ':url': changes.url, ':false': false },
+        condition: '#url <> :url',
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    if (!error.Item) throw webhookNotFound();
+  }
+  // The URL given is the one it already has: not a change, so `enabled` stays as it is.
+  try {
+    return toWebhook(await updateExisting(slug, id, plain));
+  } catch (error) {
+    if (isConditionFailure(error)) throw webhookNotFound();
+    throw error;
+  }
+}
+
+/** Delete a webhook and give its place back under the limit, in one transaction. */
+export async function deleteWebhook(slug: string, id: string): Promise<void> {
+  try {
+    await retryTransactionConflicts(() =>
+      dynamo.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Delete: { TableName: tableName, Key: keys.webhook(slug, id), ConditionExpression: 'attribute_exists(pk)' } },
+            {
+              Update: {
+                TableName: tableName,
+                Key: keys.webhookCounter(slug),
+                UpdateExpression: 'ADD webhookCount :minusOne',
+                ExpressionAttributeValues: { ':minusOne': -1 },
+              },
+            },
+          ],
+        }),
+      ),
+    );
+  } catch (error) {
+    if (transactionCancellationReasons(error)?.[0] === 'ConditionalCheckFailed') throw webhookNotFound();
+    throw error;
+  }
+}
+
+/** Replace the secret and disable the webhook; the old secret is never used again. */
+export async function rotateWebhookSecret(slug: string, id: string): Promise<{ webhook: Webhook; secret: string }> {
+  const secret = newWebhookSecret();
+  try {
+    const record = await updateExisting(slug, id, {
+      expression: 'SET secret = :secret, secretPrefix = :prefix, enabled = :false, updatedAt = :now',
+      values: { ':secret': secret, ':prefix': secretPrefixOf(secret), ':false': false, ':now': new Date().toISOString() },
+    });
+    return { webhook: toWebhook(record), secret };
+  } catch (error) {
+    if (isConditionFailure(error)) throw webhookNotFound();
+    throw error;
+  }
+}
+
+/**
+ * Enable a webhook whose receiver just answered the verification event, provided its URL and
+ * secret are still the ones verified (a concurrent PATCH or rotate wins: 409).
+ */
+export async function enableVerifiedWebhook(slug: string, verified: WebhookRecord): Promise<Webhook> {
+  try {
+    return toWebhook(
+      await updateExisting(slug, verified.id, {
+        expression: 'SET enabled = :true, updatedAt = :now',
+        names: { '#url': 'url' },
+        values: { ':true': true, ':now': new Date().toISOString(), ':url': verified.url, ':secret': verified.secret },
+        condition: '#url = :url AND secret = :secret',
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    if (!error.Item) throw webhookNotFound();
+    throw new ConflictError('webhook_changed', 'The webhook URL or secret changed during verification; enable it again');
+  }
+}
+
+export async function disableWebhook(slug: string, id: string): Promise<Webhook> {
+  try {
+    return toWebhook(
+      await updateExisting(slug, id, {
+        expression: 'SET enabled = :false, updatedAt = :now',
+        values: { ':false': false, ':now': new Date().toISOString() },
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) throw webhookNotFound();
+    throw error;
+  }
+}
+
+/** A receiver answered 410 Gone: disable the webhook, unless its URL changed since (then the 410 was about the old one). */
+export async function disableGoneWebhook(slug: string, id: string, url: string): Promise<boolean> {
+  try {
+    await updateExisting(slug, id, {
+      expression: 'SET enabled = :false, updatedAt = :now',
+      names: { '#url': 'url' },
+      values: { ':false': false, ':now': new Date().toISOString(), ':url': url },
+      condition: '#url = :url',
+    });
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The single table's key map (lib/platform/data/keys.ts): no Query range or prefix of one entity
+ * may ever return another entity's item. Every entity of every area is listed here with sample keys
+ * (edge-case ids included), and every range a Query reads with the entities it may hold.
+ */
+import { describe, expect, it } from 'vitest';
+import { keys } from '../../lib/platform/data/keys.ts';
+
+const SLUG = 'acme';
+const UUIDS = ['00000000-0000-7000-8000-000000000000', 'ffffffff-ffff-7fff-bfff-ffffffffffff', '0190a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b'];
+// SOP ids and webhook event ids: [A-Za-z0-9_-], the lowest and highest of that alphabet included.
+const PLAIN_IDS = ['-', 'zzzz', 'A_b-9', '0'];
+
+/** One entity's sort keys, as the key map builds them. */
+const entities: Record<string, string[]> = {
+  workspace: [keys.workspace(SLUG).sk],
+  developerKey: PLAIN_IDS.map((id) => keys.developerKey(SLUG, id).sk),
+  directoryPerson: UUIDS.map((id) => keys.directoryPerson(SLUG, id).sk),
+  directoryTeam: UUIDS.map((id) => keys.directoryTeam(SLUG, id).sk),
+  idempotency: ['POST /ideas', 'POST /webhooks', `POST /journeys/${UUIDS[0]}/versions`].flatMap((scope) =>
+    ['!', '~~~', 'abc'].map((key) => keys.idempotency(SLUG, scope, key).sk),
+  ),
+  idea: UUIDS.map((id) => keys.idea(SLUG, id).sk),
+  ideaCounter: [keys.ideaCounter(SLUG).sk],
+  sop: PLAIN_IDS.map((id) => keys.sop(SLUG, id).sk),
+  sopComment: PLAIN_IDS.map((id) => keys.sopComment(SLUG, id, '2026-01-01T00:00:00.000Z', UUIDS[0]!).sk),
+  sopSerialCounter: [keys.sopSerialCounter(SLUG, null).sk, keys.sopSerialCounter(SLUG, UUIDS[1]!).sk],
+  webhook: UUIDS.map((id) => keys.webhook(SLUG, id).sk),
+  webhookCounter: [keys.webhookCounter(SLUG).sk],
+  webhookDelivery: UUIDS.flatMap((id) => PLAIN_IDS.map((event) => keys.webhookDelivery(SLUG, id, `evt_${event}`).sk)),
+};
+
+const between = (from: string, to: string) => (sk: string) => sk >= from && sk <= to;
+const prefix = (p: string) => (sk: string) => sk.startsWith(p);
+
+/** Every range a Query reads, and the only entities it may meet. */
+const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] = [
+  { name: 'developer keys of a workspace', holds: prefix(keys.developerKeyPrefix), may: ['developerKey'] },
+  { name: 'the SOP directory', holds: prefix(keys.directoryPrefix), may: ['directoryPerson', 'directoryTeam'] },
+  { name: 'directory people', holds: prefix(keys.directoryPersonPrefix), may: ['directoryPerson'] },
+  { name: 'directory teams', holds: prefix(keys.directoryTeamPrefix), may: ['directoryTeam'] },
+  { name: 'the idea list', holds: between(keys.ideaListRange.from, keys.ideaListRange.to), may: ['idea', 'ideaCounter'] },
+  ...PLAIN_IDS.map((id) => ({
+    name: `the item collection of SOP ${id}`,
+    holds: (sk: string) => sk >= keys.sop(SLUG, id).sk && sk <= keys.sopCollectionEnd(id),
+    may: ['sop', 'sopComment'],
+  })),
+  { name: 'the webhooks of a workspace', holds: prefix(keys.webhookPrefix), may: ['webhook'] },
+  ...UUIDS.map((id) => ({ name: `deliveries of webhook ${id}`, holds: prefix(keys.webhookDeliveryPrefix(id)), may: ['webhookDelivery'] })),
+];
+
+describe('the table key map', () => {
+  it('gives every entity its own sort keys: no two entities share one', () => {
+    const owner = new Map<string, string>();
+    for (const [entity, sks] of Object.entries(entities)) {
+      for (const sk of sks) {
+        expect(owner.get(sk), `${sk} of ${entity}`).toBeUndefined();
+        owner.set(sk, entity);
+      }
+    }
+  });
+
+  for (const range of ranges) {
+    it(`lets ${range.name} meet only ${range.may.join(' and ')}`, () => {
+      const strangers = Object.entries(entities)
+        .filter(([entity]) => !range.may.includes(entity))
+        .flatMap(([entity, sks]) => sks.filter(range.holds).map((sk) => `${entity}: ${sk}`));
+      expect(strangers).toEqual([]);
+    });
+  }
+
+  it('keeps the collection of one SOP free of another SOP whose id starts the same', () => {
+    const collection = (id: string) => (sk: string) => sk >= keys.sop(SLUG, id).sk && sk <= keys.sopCollectionEnd(id);
+    expect(collection('ab')(keys.sop(SLUG, 'abc').sk)).toBe(false);
+    expect(collection('ab')(keys.sopComment(SLUG, 'abc', '2026', 'x').sk)).toBe(false);
+  });
+
+  it('puts every item of a workspace under its own partition', () => {
+    expect(keys.idea('a', UUIDS[0]!).pk).toBe('WS#a');
+    expect(keys.idea('a', UUIDS[0]!).pk).not.toBe(keys.idea('a-b', UUIDS[0]!).pk);
+  });
+});
