@@ -6,6 +6,7 @@
 import * as ideas from './ideas/routes.ts';
 import * as introduction from './introduction/routes.ts';
 import * as knowledgeBank from './knowledge-bank/routes.ts';
+import * as knowledgeBankSearch from './knowledge-bank/search/routes.ts';
 import type { RouteDefinition } from './platform/route.ts';
 import * as sops from './sops/routes.ts';
 import * as webhooks from './webhooks/routes.ts';
@@ -21,6 +22,7 @@ export const routes: readonly RouteDefinition[] = [
   ...Object.values(sops),
   ...Object.values(webhooks),
   ...Object.values(knowledgeBank),
+  ...Object.values(knowledgeBankSearch),
 ];
 
 export type { RouteDefinition } from './platform/route.ts';

@@ -32,7 +32,7 @@ import {
   sendDeadLetter,
   sendDeliveryMessage,
 } from '../../lib/webhooks/delivery-queue.ts';
-import { postJson } from '../../lib/webhooks/http-post.ts';
+import { postJson } from '../../lib/platform/outbound/http-post.ts';
 import { DELIVERY_LEASE_SECONDS } from '../../lib/webhooks/pipeline.ts';
 import { nextRetryDelaySeconds, parseRetryAfter, parseRetryDelays } from '../../lib/webhooks/retry-schedule.ts';
 import { deliveryHeaders } from '../../lib/webhooks/signing.ts';

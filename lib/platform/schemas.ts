@@ -10,7 +10,7 @@ import * as z from 'zod/mini';
 z.config(en());
 
 /** A query-string integer: digits only (no `1e3`, no `0x10`), then range-checked. */
-function queryInteger(min: number, max: number, fallback: number) {
+export function queryInteger(min: number, max: number, fallback: number) {
   return z
     .prefault(
       z.pipe(

@@ -28,6 +28,7 @@ const entities: Record<string, string[]> = {
   webhook: UUIDS.map((id) => keys.webhook(SLUG, id).sk),
   webhookCounter: [keys.webhookCounter(SLUG).sk],
   webhookDelivery: UUIDS.flatMap((id) => PLAIN_IDS.map((event) => keys.webhookDelivery(SLUG, id, `evt_${event}`).sk)),
+  kbLinks: UUIDS.flatMap((id) => (['DRAFT', 'LIVE'] as const).map((view) => keys.kbLinks(SLUG, id, view).sk)),
 };
 
 const between = (from: string, to: string) => (sk: string) => sk >= from && sk <= to;
@@ -47,6 +48,7 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
   })),
   { name: 'the webhooks of a workspace', holds: prefix(keys.webhookPrefix), may: ['webhook'] },
   ...UUIDS.map((id) => ({ name: `deliveries of webhook ${id}`, holds: prefix(keys.webhookDeliveryPrefix(id)), may: ['webhookDelivery'] })),
+  { name: 'the knowledge-bank link items of a workspace', holds: prefix(keys.kbLinksPrefix), may: ['kbLinks'] },
 ];
 
 describe('the table key map', () => {

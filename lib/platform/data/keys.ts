@@ -105,4 +105,7 @@ export const keys = {
     sk: `KBBACK#${targetId}#${view}#${sourceId}`,
   }),
   kbBacklinkPrefix: (targetId: string) => `KBBACK#${targetId}#`,
+  // Knowledge-bank link checking (issue 13): every article's link items of a workspace, both
+  // views, in one Query (the external link list and the checker read them all).
+  kbLinksPrefix: 'KBLINKS#',
 } as const;

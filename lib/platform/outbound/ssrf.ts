@@ -11,7 +11,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { config } from '../platform/config.ts';
+import { config } from '../config.ts';
 
 export interface GuardOptions {
   /** Lets loopback and private addresses through (the local sandbox). */
