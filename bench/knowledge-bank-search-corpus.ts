@@ -74,14 +74,19 @@ export function generateCorpus(count: number, seed = 13): GeneratedArticle[] {
   const english = vocabulary(random, ENGLISH, 'en');
   const arabic = vocabulary(random, ARABIC, 'ar');
   // Zipf with exponent 1: rank r is drawn with probability ∝ 1/r (inverse of the harmonic CDF).
-  const zipf = (list: readonly string[]) => list[Math.min(list.length - 1, Math.floor(Math.exp(random() * Math.log(list.length + 1)) - 1))]!;
+  const zipf = (list: readonly string[]) =>
+    list[Math.min(list.length - 1, Math.floor(Math.exp(random() * Math.log(list.length + 1)) - 1))]!;
   const sentence = (words: readonly string[], glue: readonly string[], length: number) =>
     Array.from({ length }, (_, i) => (i % 3 === 1 ? pick(glue) : zipf(words))).join(' ');
   const ENGLISH_VOCABULARY = english;
   const ARABIC_VOCABULARY = arabic;
   const arabicNumber = () => [...String(Math.floor(random() * 1000))].map((d) => ARABIC_DIGITS[Number(d)]).join('');
   return Array.from({ length: count }, (_, n) => {
-    const titleIndexes = [Math.floor(random() * ENGLISH.length), Math.floor(random() * ENGLISH.length), Math.floor(random() * ENGLISH.length)];
+    const titleIndexes = [
+      Math.floor(random() * ENGLISH.length),
+      Math.floor(random() * ENGLISH.length),
+      Math.floor(random() * ENGLISH.length),
+    ];
     const titleWordsEn = titleIndexes.map((i) => ENGLISH[i]!);
     const titleWordsAr = titleIndexes.map((i) => ARABIC[i % ARABIC.length]!);
     const blocks: Block[] = Array.from({ length: 6 }, (_, b) => ({

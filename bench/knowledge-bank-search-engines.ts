@@ -159,7 +159,10 @@ async function measure(engine: Engine) {
   };
 }
 
-console.log(`${count} articles × 2 languages = ${documents.length} documents; ${arabicQueries.length} Arabic and ${typoQueries.length} typo queries`);
+console.log(
+  `${count} articles × 2 languages = ${documents.length} documents; ${arabicQueries.length} Arabic and ${typoQueries.length} typo queries`,
+);
 const rows = [];
-for (const engine of [miniSearch, orama('Orama, default tokenizer', false), orama('Orama + our pipeline', true)]) rows.push(await measure(engine));
+for (const engine of [miniSearch, orama('Orama, default tokenizer', false), orama('Orama + our pipeline', true)])
+  rows.push(await measure(engine));
 console.table(rows);

@@ -18,7 +18,12 @@ export async function listExternalLinks({ query, auth }: ApiRequest<typeof route
     body: {
       ok: true,
       links,
-      pagination: { limit: query.limit, offset: query.offset, total: matching.length, hasMore: query.offset + links.length < matching.length },
+      pagination: {
+        limit: query.limit,
+        offset: query.offset,
+        total: matching.length,
+        hasMore: query.offset + links.length < matching.length,
+      },
     },
   };
 }

@@ -43,4 +43,3 @@ export interface QueueConsumerDefinition {
   maxConcurrency: number;
   reportBatchItemFailures: boolean;
 }
-

@@ -101,7 +101,10 @@ describe('knowledge-bank search: filters and results', () => {
   });
 
   it('answers the title in the requested locale, else in the source language', () => {
-    expect(search('كلمة المرور', { locale: 'ar' }).results[0]).toMatchObject({ articleId: 'reset-password', title: 'إِعَادَةُ تَعْيِينِ كَلِمَةِ المُرُورِ' });
+    expect(search('كلمة المرور', { locale: 'ar' }).results[0]).toMatchObject({
+      articleId: 'reset-password',
+      title: 'إِعَادَةُ تَعْيِينِ كَلِمَةِ المُرُورِ',
+    });
     expect(search('password', { locale: 'en' }).results[0]?.title).toBe('Reset your password');
     // Found by its tag from an English search, it answers with its Arabic (source) title.
     expect(search('shipping', { locale: 'en' }).results[0]?.title).toBe('سِيَاسَةُ الشَّحْنِ وَالتَّوْصِيلِ');
@@ -128,7 +131,18 @@ describe('knowledge-bank search: filters and results', () => {
       ...SEARCH_CORPUS[3]!,
       key: 'long',
       summaryEn: undefined,
-      blocks: [{ type: 'paragraph', text: { en: [{ text: `${'Lorem ipsum dolor sit amet. '.repeat(14)}The refund arrives within ten days. ${'Consectetur adipiscing. '.repeat(20)}` }] } }],
+      blocks: [
+        {
+          type: 'paragraph',
+          text: {
+            en: [
+              {
+                text: `${'Lorem ipsum dolor sit amet. '.repeat(14)}The refund arrives within ten days. ${'Consectetur adipiscing. '.repeat(20)}`,
+              },
+            ],
+          },
+        },
+      ],
     });
     const snippet = searchIndex(createIndex(long), { q: 'refund', limit: 10 }).results[0]!.snippet;
     expect(snippet.text.startsWith('…')).toBe(true);
@@ -142,7 +156,9 @@ describe('knowledge-bank search: filters and results', () => {
       ...SEARCH_CORPUS[3]!,
       key: 'long',
       summaryEn: undefined,
-      blocks: [{ type: 'paragraph', text: { en: [{ text: `${'Lorem ipsum dolor sit amet. '.repeat(100)}The warranty lasts two years.` }] } }],
+      blocks: [
+        { type: 'paragraph', text: { en: [{ text: `${'Lorem ipsum dolor sit amet. '.repeat(100)}The warranty lasts two years.` }] } },
+      ],
     });
     const [hit] = searchIndex(createIndex(long), { q: 'warranty', limit: 10 }).results;
     expect(hit?.snippet.text.startsWith('Lorem ipsum')).toBe(true);

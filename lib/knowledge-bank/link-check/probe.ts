@@ -3,9 +3,9 @@
  * through the outbound SSRF guard with a 10 s deadline and no redirect followed; at most a few
  * requests to one host at a time, so a help centre linking 300 pages of one site never floods it.
  */
+import { config } from '../../platform/config.ts';
 import { probe } from '../../platform/outbound/http-post.ts';
 
-export const LINK_CHECK_TIMEOUT_MS = 10_000;
 export const PER_HOST_CONCURRENCY = 2;
 export const TOTAL_CONCURRENCY = 16;
 
@@ -15,7 +15,10 @@ export interface ProbeResult {
   error: string | null;
 }
 
-export async function probeUrl(url: string, timeoutMs = LINK_CHECK_TIMEOUT_MS): Promise<ProbeResult> {
+/** 10 s; KB_LINK_CHECK_TIMEOUT_MS shortens it in tests. */
+const timeoutOf = () => config.integer('KB_LINK_CHECK_TIMEOUT_MS', 10_000, 100);
+
+export async function probeUrl(url: string, timeoutMs = timeoutOf()): Promise<ProbeResult> {
   // A small body cap: a link check needs the status line, not the page.
   const head = await probe(url, 'HEAD', { timeoutMs, maxResponseBytes: 16 * 1024 });
   if (head.status !== 405 && head.status !== 501) return head;

@@ -17,7 +17,9 @@ export async function requestLinkCheck(queueUrl: string, workspace: string): Pro
 
 export async function requestLinkChecks(queueUrl: string, workspaces: readonly string[]): Promise<void> {
   for (let start = 0; start < workspaces.length; start += 10) {
-    const entries = workspaces.slice(start, start + 10).map((workspace, i) => ({ Id: String(i), MessageBody: JSON.stringify({ workspace }) }));
+    const entries = workspaces
+      .slice(start, start + 10)
+      .map((workspace, i) => ({ Id: String(i), MessageBody: JSON.stringify({ workspace }) }));
     const result = await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
     if (result.Failed?.length) throw new Error(`Could not queue ${result.Failed.length} link checks`);
   }

@@ -49,7 +49,8 @@ export function urlsToCheck(items: readonly LinkItem[]): string[] {
 /** 2xx ok; 3xx redirected (to its Location, not followed); anything else, or no answer, broken. */
 export function resultOf(probe: ProbeResult, checkedAt: string): CheckResult {
   if (probe.status === null) return { status: 'broken', httpStatus: null, redirectTo: null, detail: probe.error, checkedAt };
-  if (probe.status >= 200 && probe.status < 300) return { status: 'ok', httpStatus: probe.status, redirectTo: null, detail: null, checkedAt };
+  if (probe.status >= 200 && probe.status < 300)
+    return { status: 'ok', httpStatus: probe.status, redirectTo: null, detail: null, checkedAt };
   if (probe.status >= 300 && probe.status < 400)
     return { status: 'redirected', httpStatus: probe.status, redirectTo: probe.location, detail: null, checkedAt };
   return { status: 'broken', httpStatus: probe.status, redirectTo: null, detail: null, checkedAt };

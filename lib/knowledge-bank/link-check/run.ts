@@ -3,7 +3,7 @@
  * result first), record the results. A run stops taking new URLs at its deadline, so a workspace
  * with more links than one function run can check is finished by the runs that follow.
  */
-import { probeAll, type ProbeResult, probeUrl } from './probe.ts';
+import { type ProbeResult, probeAll, probeUrl } from './probe.ts';
 import { type CheckResult, resultOf, urlsToCheck } from './results.ts';
 import { linkItemsOf, recordResults } from './store.ts';
 

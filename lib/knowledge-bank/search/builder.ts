@@ -4,8 +4,9 @@
  * table holds now (so replays and out-of-date records converge on the current state), and the
  * index is saved back. With no index yet (or one of an older format) the whole workspace is built.
  */
-import { allPublishedDocuments, currentDocuments } from './published-articles.ts';
+
 import { fetchIndex, saveIndex } from './index-store.ts';
+import { allPublishedDocuments, currentDocuments } from './published-articles.ts';
 import { articleCount, compact, createIndex, replaceArticle } from './search-index.ts';
 
 export interface BuildResult {

@@ -5,8 +5,9 @@
  * rebuilt rather than misread. The builder writes it; search functions read it and revalidate
  * their copy with a conditional GET on its ETag.
  */
-import { GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
+import { GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { config } from '../../platform/config.ts';
 import { articleCount, INDEX_FORMAT, loadIndex, type SearchIndex, serialiseIndex } from './search-index.ts';
 

@@ -30,7 +30,7 @@ async function getItems(keyList: readonly Key[]): Promise<Map<string, Item>> {
 }
 
 function documentsOf(meta: ArticleItem | undefined, live: Item | undefined): SearchDocument[] {
-  if (!meta || meta.status !== 'published' || !live) return [];
+  if (meta?.status !== 'published' || !live) return [];
   return searchDocumentsOf(meta, contentOf(live));
 }
 

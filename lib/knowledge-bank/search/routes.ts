@@ -55,7 +55,7 @@ export const checkKnowledgeBankLinks = defineRoute({
   path: '/knowledge-bank/links/check',
   handler: 'functions/knowledge-bank/request-link-check.ts',
   tag: TAG,
-  summary: 'Check this workspace\'s external links now',
+  summary: "Check this workspace's external links now",
   description:
     'Queues a check of every external link of the workspace (besides the daily one) and answers at once; results appear in ' +
     '`GET /knowledge-bank/links` as the checker records them, usually within a minute.',

@@ -33,7 +33,9 @@ const searchResult = z.object({
   slug: z.string(),
   title: z.string(),
   categoryId: z.uuid(),
-  score: z.number().register(z.globalRegistry, { description: 'Relevance (BM25 with field boosts); higher is better, comparable within one response' }),
+  score: z
+    .number()
+    .register(z.globalRegistry, { description: 'Relevance (BM25 with field boosts); higher is better, comparable within one response' }),
   snippet: z.object({
     text: z.string(),
     highlights: z.array(z.tuple([z.int(), z.int()])).register(z.globalRegistry, {
@@ -61,7 +63,9 @@ export const externalLink = z.object({
   httpStatus: z.nullable(z.int()),
   redirectTo: z.nullable(z.string()),
   checkedAt: z.nullable(timestamp),
-  detail: z.nullable(z.string()).register(z.globalRegistry, { description: 'Why a link is broken when there was no HTTP answer (timeout, DNS, blocked)' }),
+  detail: z
+    .nullable(z.string())
+    .register(z.globalRegistry, { description: 'Why a link is broken when there was no HTTP answer (timeout, DNS, blocked)' }),
   articles: z.array(z.uuid()),
 });
 
