@@ -14,6 +14,7 @@ import type { Construct } from 'constructs';
 import { API_PREFIX, NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
 import { TABLE } from '../lib/platform/data/table.ts';
 import { HouseFunction } from './constructs/api-function.ts';
+import { KnowledgeBankSearch } from './constructs/knowledge-bank-search.ts';
 import { WebhookPipeline } from './constructs/webhook-pipeline.ts';
 
 export interface PortalApiStackProps extends StackProps {
@@ -25,6 +26,8 @@ export interface PortalApiStackProps extends StackProps {
   alarmTopicArn?: string;
   /** WEBHOOK_RETRY_DELAYS for the delivery function; the two-day default when absent. */
   webhookRetryDelays?: string;
+  /** How often external links are checked (EventBridge `rate(…)` or `cron(…)`); daily when absent. */
+  linkCheckSchedule?: string;
 }
 
 export class PortalApiStack extends Stack {
@@ -32,6 +35,7 @@ export class PortalApiStack extends Stack {
   readonly api: HttpApi;
   readonly functions = new Map<string, HouseFunction>();
   readonly webhooks: WebhookPipeline;
+  readonly knowledgeBankSearch: KnowledgeBankSearch;
 
   constructor(scope: Construct, id: string, props: PortalApiStackProps) {
     super(scope, id, props);
@@ -74,11 +78,12 @@ export class PortalApiStack extends Stack {
       accessLogSettings: { destination: new LogGroupLogDestination(accessLogs) },
     });
 
+    const alarmAction = props.alarmTopicArn ? new SnsAction(Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn)) : undefined;
     this.webhooks = new WebhookPipeline(this, 'Webhooks', {
       table: this.table,
       environment,
       retryDelays: props.webhookRetryDelays,
-      alarmAction: props.alarmTopicArn ? new SnsAction(Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn)) : undefined,
+      alarmAction,
     });
 
     for (const route of routes) {
@@ -100,6 +105,14 @@ export class PortalApiStack extends Stack {
         integration: new HttpLambdaIntegration(`${route.operationId}Integration`, fn),
       });
     }
+
+    this.knowledgeBankSearch = new KnowledgeBankSearch(this, 'KnowledgeBankSearch', {
+      table: this.table,
+      environment,
+      routeFunctions: this.functions,
+      linkCheckSchedule: props.linkCheckSchedule,
+      alarmAction,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}${API_PREFIX}`, description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'For cxctl --table' });
