@@ -13,6 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
 import { ideaEventFanOut, webhookDelivery } from '../lib/webhooks/pipeline.ts';
+import { reportJourneyWriteUnits } from './journeys.ts';
 import { scenarios } from './scenarios.ts';
 
 /** What every function is configured with at cold start (they fail loudly without it). */
@@ -135,6 +136,7 @@ try {
       `| ${scenario.name} | ${status} | ${calls} | ${median(latencies).toFixed(1)} | ${percentile(latencies, 0.95).toFixed(1)} |`,
     );
   }
+  await reportJourneyWriteUnits(sandbox);
 } finally {
   await sandbox.stop();
 }

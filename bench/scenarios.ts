@@ -6,6 +6,8 @@ import { createDeveloperKey } from '../lib/admin/developer-keys.ts';
 import { createWorkspace } from '../lib/admin/workspaces.ts';
 import { PERMISSIONS } from '../lib/platform/permissions.ts';
 import type { Sandbox } from '../local/sandbox.ts';
+import { journeyScenarios } from './journeys.ts';
+import { knowledgeBankScenarios } from './knowledge-bank.ts';
 
 interface BenchContext {
   api: string;
@@ -103,6 +105,8 @@ export const scenarios: Scenario[] = [
     setup: benchWorkspace,
     request: (c) => send({ ...c, key: 'cxk_bad' }, 'GET', '/me'),
   },
+  ...journeyScenarios,
   { name: 'GET /openapi.json', setup: benchWorkspace, request: (c) => fetch(`${c.api}/openapi.json`) },
   { name: 'unknown route (404)', setup: benchWorkspace, request: (c) => send(c, 'GET', '/nope') },
+  ...knowledgeBankScenarios,
 ];

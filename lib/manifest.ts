@@ -5,6 +5,7 @@
  */
 import * as ideas from './ideas/routes.ts';
 import * as introduction from './introduction/routes.ts';
+import * as journeys from './journeys/routes.ts';
 import * as knowledgeBank from './knowledge-bank/routes.ts';
 import * as knowledgeBankSearch from './knowledge-bank/search/routes.ts';
 import type { RouteDefinition } from './platform/route.ts';
@@ -19,6 +20,7 @@ export const NOT_FOUND_HANDLER = 'functions/system/not-found.ts';
 export const routes: readonly RouteDefinition[] = [
   ...Object.values(introduction),
   ...Object.values(ideas),
+  ...Object.values(journeys),
   ...Object.values(sops),
   ...Object.values(webhooks),
   ...Object.values(knowledgeBank),

@@ -1,21 +1,20 @@
 /** POST /knowledge-bank/categories: create a category; safe to retry with an Idempotency-Key. */
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf, idempotencyKeyOf, requestFingerprint } from '../../lib/platform/http/conditional-request.ts';
+
 import { createKnowledgeBankCategory as route } from '../../lib/knowledge-bank/routes.ts';
 import { createCategory as storeCategory } from '../../lib/knowledge-bank/store.ts';
+import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function createCategory({ body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const idempotencyKey = idempotencyKeyOf(headers);
-  const { category, replayed } = await storeCategory(auth.workspace.slug, body, {
-    idempotency: idempotencyKey ? { key: idempotencyKey, fingerprint: requestFingerprint(body) } : undefined,
-  });
+export async function createCategory({ body, idempotency, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+  const { category, replayed } = await storeCategory(auth.workspace.slug, body, idempotency);
   return {
     body: { ok: true, category },
     headers: {
       ETag: etagOf(category.version),
       Location: `/api/v1/knowledge-bank/categories/${category.id}`,
-      ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}),
+      ...replayHeaders(replayed),
     },
   };
 }

@@ -1,8 +1,9 @@
 /** DELETE /knowledge-bank/articles/{articleId}: refused while published articles link here, unless forced. */
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+
 import { deleteKnowledgeBankArticle as route } from '../../lib/knowledge-bank/routes.ts';
 import { deleteArticle as storeDelete } from '../../lib/knowledge-bank/store.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function deleteArticle({ params, query, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {

@@ -1,8 +1,9 @@
 /** DELETE /knowledge-bank/categories/{categoryId}: only an empty category goes. */
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+
 import { deleteKnowledgeBankCategory as route } from '../../lib/knowledge-bank/routes.ts';
 import { deleteCategory as storeDelete } from '../../lib/knowledge-bank/store.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function deleteCategory({ params, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {

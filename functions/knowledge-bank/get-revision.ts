@@ -1,10 +1,11 @@
 /** GET /knowledge-bank/articles/{articleId}/revisions/{revision}: one revision with its blocks (one BatchGet). */
-import { NotFoundError } from '../../lib/platform/errors.ts';
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+
 import { visibleTo } from '../../lib/knowledge-bank/access.ts';
 import { toRevision } from '../../lib/knowledge-bank/record.ts';
 import { getKnowledgeBankRevision as route } from '../../lib/knowledge-bank/routes.ts';
 import { getRevision as readRevision } from '../../lib/knowledge-bank/store.ts';
+import { NotFoundError } from '../../lib/platform/errors.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function getRevision({ params, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {

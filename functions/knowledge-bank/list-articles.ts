@@ -1,10 +1,11 @@
 /** GET /knowledge-bank/articles: metadata, filtered and paged (one Query of the metadata items). */
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+
 import { canWrite } from '../../lib/knowledge-bank/access.ts';
 import { matchesArticleFilter, newestFirst, pageOf } from '../../lib/knowledge-bank/listing.ts';
 import { toArticleSummary } from '../../lib/knowledge-bank/record.ts';
 import { listKnowledgeBankArticles as route } from '../../lib/knowledge-bank/routes.ts';
 import { listArticleItems } from '../../lib/knowledge-bank/store.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function listArticles({ query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {

@@ -1,9 +1,10 @@
 /** GET /knowledge-bank/articles/{articleId}/backlinks: articles linking here (one Query of backlink items). */
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+
 import { canWrite, visibleTo } from '../../lib/knowledge-bank/access.ts';
 import { backlinkRecords } from '../../lib/knowledge-bank/record.ts';
 import { listKnowledgeBankBacklinks as route } from '../../lib/knowledge-bank/routes.ts';
 import { getBacklinks } from '../../lib/knowledge-bank/store.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function listBacklinks({ params, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {

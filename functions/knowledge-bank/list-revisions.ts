@@ -1,9 +1,10 @@
 /** GET /knowledge-bank/articles/{articleId}/revisions: metadata of each revision, newest first. */
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+
 import { visibleTo } from '../../lib/knowledge-bank/access.ts';
 import { toRevisionSummary } from '../../lib/knowledge-bank/record.ts';
 import { listKnowledgeBankRevisions as route } from '../../lib/knowledge-bank/routes.ts';
 import { getArticleItem, listRevisions as readRevisions } from '../../lib/knowledge-bank/store.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function listRevisions({ params, query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {

@@ -1,9 +1,10 @@
 /** GET /knowledge-bank/translations: each draft's translation status, filtered by locale and status. */
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+
 import { canWrite } from '../../lib/knowledge-bank/access.ts';
 import { matchesTranslationFilter, newestFirst, pageOf } from '../../lib/knowledge-bank/listing.ts';
 import { listKnowledgeBankTranslations as route } from '../../lib/knowledge-bank/routes.ts';
 import { listArticleItems } from '../../lib/knowledge-bank/store.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function listTranslations({ query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {

@@ -1,16 +1,15 @@
 /** POST /knowledge-bank/articles/{articleId}/unpublish: take it offline, keeping draft and history. */
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+
 import { toArticle } from '../../lib/knowledge-bank/record.ts';
 import { unpublishKnowledgeBankArticle as route } from '../../lib/knowledge-bank/routes.ts';
-import { articleNotFound, getArticle, unpublishArticle as storeUnpublish } from '../../lib/knowledge-bank/store.ts';
+import { unpublishArticle as storeUnpublish } from '../../lib/knowledge-bank/store.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function unpublishArticle({ params, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const item = await storeUnpublish(auth.workspace.slug, params.articleId, ifMatchPrecondition(headers));
-  const found = await getArticle(auth.workspace.slug, params.articleId, 'draft');
-  if (!found) throw articleNotFound();
-  return { body: { ok: true, article: toArticle(item, found.content, 'draft') }, headers: { ETag: etagOf(item.version) } };
+  const { item, content } = await storeUnpublish(auth.workspace.slug, params.articleId, ifMatchPrecondition(headers));
+  return { body: { ok: true, article: toArticle(item, content, 'draft') }, headers: { ETag: etagOf(item.version) } };
 }
 
 export const handler = apiHandler(route).handler(unpublishArticle);

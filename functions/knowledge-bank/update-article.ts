@@ -1,18 +1,16 @@
 /** PATCH /knowledge-bank/articles/{articleId}: category, tags, visibility, slug. */
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+
 import { toArticle } from '../../lib/knowledge-bank/record.ts';
 import { updateKnowledgeBankArticle as route } from '../../lib/knowledge-bank/routes.ts';
-import { articleNotFound, getArticle, updateArticle as storeChanges } from '../../lib/knowledge-bank/store.ts';
+import { updateArticle as storeChanges } from '../../lib/knowledge-bank/store.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function updateArticle({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const precondition = ifMatchPrecondition(headers);
-  const item = await storeChanges(auth.workspace.slug, params.articleId, body, precondition);
-  // The response shows the draft with its blocks, which the metadata write did not read.
-  const found = await getArticle(auth.workspace.slug, params.articleId, 'draft');
-  if (!found) throw articleNotFound();
-  return { body: { ok: true, article: toArticle(item, found.content, 'draft') }, headers: { ETag: etagOf(item.version) } };
+  const { item, content } = await storeChanges(auth.workspace.slug, params.articleId, body, precondition);
+  return { body: { ok: true, article: toArticle(item, content, 'draft') }, headers: { ETag: etagOf(item.version) } };
 }
 
 export const handler = apiHandler(route).handler(updateArticle);

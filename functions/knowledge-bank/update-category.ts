@@ -1,8 +1,9 @@
 /** PATCH /knowledge-bank/categories/{categoryId}: rename, move or reorder, checked against the tree. */
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+
 import { updateKnowledgeBankCategory as route } from '../../lib/knowledge-bank/routes.ts';
 import { updateCategory as storeChanges } from '../../lib/knowledge-bank/store.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function updateCategory({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {

@@ -14,8 +14,7 @@ export const canWrite = (auth: AuthContext) => holds(auth, 'knowledge-bank:write
 /** The view a request gets: the one asked for, else the key's default; a read-only key may not ask for drafts. */
 export function viewFor(auth: AuthContext, asked: View | undefined): View {
   if (!canWrite(auth)) {
-    if (asked === 'draft')
-      throw new ForbiddenError('missing_permission', 'Reading drafts needs a key holding knowledge-bank:write');
+    if (asked === 'draft') throw new ForbiddenError('missing_permission', 'Reading drafts needs a key holding knowledge-bank:write');
     return 'live';
   }
   return asked ?? 'draft';

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 
-export const BLOCK_LIMITS = {
+const BLOCK_LIMITS = {
   blocks: 500,
   spansPerText: 500,
   spanText: 20_000,
@@ -45,13 +45,16 @@ const httpsUrl = z
   .register(z.globalRegistry, { format: 'uri', description: 'An https URL' });
 
 /** Client-chosen ids are allowed (so a client can keep its own), within a safe alphabet. */
-export const blockId = z
-  .string()
-  .check(z.minLength(1), z.maxLength(BLOCK_LIMITS.blockId), z.regex(/^[A-Za-z0-9_-]+$/, 'must use A-Z a-z 0-9 _ -'));
+/** A new schema each call, so each use carries its own OpenAPI description. */
+export const blockIdSchema = (description: string) =>
+  z
+    .string()
+    .check(z.minLength(1), z.maxLength(BLOCK_LIMITS.blockId), z.regex(/^[A-Za-z0-9_-]+$/, 'must use A-Z a-z 0-9 _ -'))
+    .register(z.globalRegistry, { description });
 
-export const RECORD_KINDS = ['idea', 'sop', 'survey', 'journey'] as const;
+const RECORD_KINDS = ['idea', 'sop', 'survey', 'journey'] as const;
 
-export const spanLink = z.union([
+const spanLink = z.union([
   z.strictObject({
     href: z
       .url({ protocol: /^(https?|mailto)$/ })
@@ -60,7 +63,7 @@ export const spanLink = z.union([
   }),
   z.strictObject({
     articleId: z.uuid(),
-    anchor: z.optional(blockId.register(z.globalRegistry, { description: 'A block id in the target article' })),
+    anchor: z.optional(blockIdSchema('A block id in the target article')),
   }),
   z.strictObject({ categoryId: z.uuid() }),
   z.strictObject({
@@ -69,9 +72,9 @@ export const spanLink = z.union([
 ]);
 export type SpanLink = z.infer<typeof spanLink>;
 
-export const MARKS = ['bold', 'italic', 'code'] as const;
+const MARKS = ['bold', 'italic', 'code'] as const;
 
-export const span = z.strictObject({
+const span = z.strictObject({
   text: text(BLOCK_LIMITS.spanText),
   marks: z.optional(z.array(z.enum(MARKS)).check(z.maxLength(MARKS.length))),
   link: z.optional(spanLink),
@@ -81,7 +84,7 @@ export type Span = z.infer<typeof span>;
 const spans = z.array(span).check(z.maxLength(BLOCK_LIMITS.spansPerText));
 
 /** Bilingual rich text: either language may be absent (not yet written or not translated). */
-export const richText = z.strictObject({ en: z.optional(spans), ar: z.optional(spans) });
+const richText = z.strictObject({ en: z.optional(spans), ar: z.optional(spans) });
 export type RichText = z.infer<typeof richText>;
 
 const plainBilingual = z.strictObject({
@@ -89,51 +92,69 @@ const plainBilingual = z.strictObject({
   ar: z.optional(text(BLOCK_LIMITS.alt)),
 });
 
-const id = z.optional(blockId);
+const id = z.optional(blockIdSchema("The block's id: keep it when sending the block back, so its translation status follows it"));
 
-export const paragraphBlock = z.strictObject({ id, type: z.literal('paragraph'), text: richText });
-export const headingBlock = z.strictObject({
-  id,
-  type: z.literal('heading'),
-  level: z.int().check(z.minimum(2), z.maximum(4)),
-  text: richText,
-});
-export const calloutBlock = z.strictObject({
-  id,
-  type: z.literal('callout'),
-  tone: z.enum(['info', 'warning', 'success', 'danger']),
-  text: richText,
-});
-export const quoteBlock = z.strictObject({ id, type: z.literal('quote'), text: richText });
-export const listBlock = z.strictObject({
-  id,
-  type: z.literal('list'),
-  ordered: z.boolean(),
-  items: z.array(richText).check(z.maxLength(BLOCK_LIMITS.listItems)),
-});
-export const tableBlock = z.strictObject({
-  id,
-  type: z.literal('table'),
-  rows: z
-    .array(z.array(richText).check(z.maxLength(BLOCK_LIMITS.tableCells)))
-    .check(z.maxLength(BLOCK_LIMITS.tableRows)),
-});
-export const faqBlock = z.strictObject({ id, type: z.literal('faq'), question: richText, answer: richText });
-export const imageBlock = z.strictObject({
-  id,
-  type: z.literal('image'),
-  url: httpsUrl,
-  alt: z.optional(plainBilingual),
-  caption: z.optional(richText),
-});
-export const codeBlock = z.strictObject({
-  id,
-  type: z.literal('code'),
-  language: z.optional(text(BLOCK_LIMITS.codeLanguage)),
-  code: text(BLOCK_LIMITS.code),
-});
-export const embedBlock = z.strictObject({ id, type: z.literal('embed'), url: httpsUrl });
-export const dividerBlock = z.strictObject({ id, type: z.literal('divider') });
+const paragraphBlock = z
+  .strictObject({ id, type: z.literal('paragraph'), text: richText })
+  .register(z.globalRegistry, { description: 'A paragraph of bilingual rich text' });
+const headingBlock = z
+  .strictObject({
+    id,
+    type: z.literal('heading'),
+    level: z.int().check(z.minimum(2), z.maximum(4)),
+    text: richText,
+  })
+  .register(z.globalRegistry, { description: 'A section heading, level 2 to 4' });
+const calloutBlock = z
+  .strictObject({
+    id,
+    type: z.literal('callout'),
+    tone: z.enum(['info', 'warning', 'success', 'danger']),
+    text: richText,
+  })
+  .register(z.globalRegistry, { description: 'A highlighted note with a tone: info, warning, success or danger' });
+const quoteBlock = z
+  .strictObject({ id, type: z.literal('quote'), text: richText })
+  .register(z.globalRegistry, { description: 'A quotation' });
+const listBlock = z
+  .strictObject({
+    id,
+    type: z.literal('list'),
+    ordered: z.boolean(),
+    items: z.array(richText).check(z.maxLength(BLOCK_LIMITS.listItems)),
+  })
+  .register(z.globalRegistry, { description: 'A bulleted (`ordered: false`) or numbered list; each item is bilingual rich text' });
+const tableBlock = z
+  .strictObject({
+    id,
+    type: z.literal('table'),
+    rows: z.array(z.array(richText).check(z.maxLength(BLOCK_LIMITS.tableCells))).check(z.maxLength(BLOCK_LIMITS.tableRows)),
+  })
+  .register(z.globalRegistry, { description: 'A table: rows of cells, each cell bilingual rich text' });
+const faqBlock = z
+  .strictObject({ id, type: z.literal('faq'), question: richText, answer: richText })
+  .register(z.globalRegistry, { description: 'A question and its answer' });
+const imageBlock = z
+  .strictObject({
+    id,
+    type: z.literal('image'),
+    url: httpsUrl,
+    alt: z.optional(plainBilingual),
+    caption: z.optional(richText),
+  })
+  .register(z.globalRegistry, { description: 'An image by https URL, with plain-text alt text per language and a rich-text caption' });
+const codeBlock = z
+  .strictObject({
+    id,
+    type: z.literal('code'),
+    language: z.optional(text(BLOCK_LIMITS.codeLanguage)),
+    code: text(BLOCK_LIMITS.code),
+  })
+  .register(z.globalRegistry, { description: 'Code, language-neutral (not translated)' });
+const embedBlock = z
+  .strictObject({ id, type: z.literal('embed'), url: httpsUrl })
+  .register(z.globalRegistry, { description: 'Embedded content by https URL' });
+const dividerBlock = z.strictObject({ id, type: z.literal('divider') }).register(z.globalRegistry, { description: 'A horizontal divider' });
 
 export const blockInput = z.discriminatedUnion('type', [
   paragraphBlock,
@@ -149,11 +170,8 @@ export const blockInput = z.discriminatedUnion('type', [
   dividerBlock,
 ]);
 export type BlockInput = z.infer<typeof blockInput>;
-export type BlockType = BlockInput['type'];
 
-export const blocksInput = z
-  .array(blockInput)
-  .check(z.maxLength(BLOCK_LIMITS.blocks, `must hold at most ${BLOCK_LIMITS.blocks} blocks`));
+export const blocksInput = z.array(blockInput).check(z.maxLength(BLOCK_LIMITS.blocks, `must hold at most ${BLOCK_LIMITS.blocks} blocks`));
 
 /** A stored block: the same shape, with its id always set. */
 export type Block = BlockInput & { id: string };

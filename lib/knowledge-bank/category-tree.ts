@@ -4,7 +4,7 @@
  * content), so the store reads it in one Query and these functions decide over it in memory.
  */
 
-export const MAX_CATEGORY_DEPTH = 3;
+const MAX_CATEGORY_DEPTH = 3;
 
 export interface TreeNode {
   id: string;

@@ -9,7 +9,7 @@ import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 
 export const MAX_CONTENT_BYTES = 1_048_576;
 /** Room for the item's other attributes under DynamoDB's 400 KB item limit. */
-export const MAX_COMPRESSED_BYTES = 380_000;
+const MAX_COMPRESSED_BYTES = 380_000;
 
 export type Encoded = { ok: true; bytes: Uint8Array; jsonBytes: number } | { ok: false; jsonBytes: number; compressedBytes?: number };
 
@@ -24,8 +24,7 @@ export function encodeContent(content: unknown): Encoded {
       [constants.BROTLI_PARAM_SIZE_HINT]: json.byteLength,
     },
   });
-  if (bytes.byteLength > MAX_COMPRESSED_BYTES)
-    return { ok: false, jsonBytes: json.byteLength, compressedBytes: bytes.byteLength };
+  if (bytes.byteLength > MAX_COMPRESSED_BYTES) return { ok: false, jsonBytes: json.byteLength, compressedBytes: bytes.byteLength };
   return { ok: true, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), jsonBytes: json.byteLength };
 }
 

@@ -23,12 +23,30 @@ export interface ExtractedLink {
  * also writes up to 5 other items; 40 keeps the worst case (5 + 2 × 40 = 85) under DynamoDB's
  * 100-item transaction limit with room to spare.
  */
-export const MAX_INTERNAL_LINK_TARGETS = 40;
+const MAX_INTERNAL_LINK_TARGETS = 40;
+
+/**
+ * An article's outgoing links are one item per view (uncompressed, so the link checker can update
+ * them): at most this many links, in at most this much JSON, which leaves room under DynamoDB's
+ * 400 KB item limit for what the checker records on each.
+ */
+export const MAX_LINKS = 1000;
+const MAX_LINKS_JSON_BYTES = 200_000;
+
+/** Why these links cannot be stored, or null when they can. */
+export function linkLimitProblem(links: readonly ExtractedLink[]): string | null {
+  const targets = internalTargets(links).length;
+  if (targets > MAX_INTERNAL_LINK_TARGETS)
+    return `An article links to at most ${MAX_INTERNAL_LINK_TARGETS} distinct articles and categories; this one links to ${targets}`;
+  if (links.length > MAX_LINKS) return `An article holds at most ${MAX_LINKS} links; this one holds ${links.length}`;
+  if (Buffer.byteLength(JSON.stringify(links)) > MAX_LINKS_JSON_BYTES)
+    return "The article's links are too long to store together; use fewer or shorter URLs";
+  return null;
+}
 
 function describe(link: SpanLink): { kind: LinkKind; target: string; anchor?: string } {
   if ('href' in link) return { kind: 'external', target: link.href };
-  if ('articleId' in link)
-    return { kind: 'article', target: link.articleId, ...(link.anchor ? { anchor: link.anchor } : {}) };
+  if ('articleId' in link) return { kind: 'article', target: link.articleId, ...(link.anchor ? { anchor: link.anchor } : {}) };
   if ('categoryId' in link) return { kind: 'category', target: link.categoryId };
   return { kind: 'record', target: `${link.record.kind}:${link.record.id}` };
 }

@@ -9,7 +9,7 @@ import type { ExtractedLink } from './links.ts';
 
 export type Visibility = 'public' | 'internal';
 
-export interface PublishIssue {
+interface PublishIssue {
   path: string;
   message: string;
 }
@@ -22,9 +22,7 @@ export interface LinkTargetState {
   published: boolean;
 }
 
-export type PublishCheck =
-  | { ok: true }
-  | { ok: false; error: 'not_publishable' | 'invalid_links'; issues: PublishIssue[] };
+export type PublishCheck = { ok: true } | { ok: false; error: 'not_publishable' | 'invalid_links'; issues: PublishIssue[] };
 
 export function checkPublishable(
   article: { id: string; sourceLanguage: Language; visibility: Visibility },
@@ -56,8 +54,7 @@ export function checkPublishable(
     if (article.visibility !== 'public' || link.kind !== 'article') continue;
     if (target.visibility === 'internal')
       invalid.push({ path, message: `a public article may not link to internal article ${link.target}` });
-    else if (!target.published)
-      invalid.push({ path, message: `a public article may not link to unpublished article ${link.target}` });
+    else if (!target.published) invalid.push({ path, message: `a public article may not link to unpublished article ${link.target}` });
   }
   return invalid.length > 0 ? { ok: false, error: 'invalid_links', issues: invalid } : { ok: true };
 }

@@ -10,6 +10,7 @@ import type { LinkTargetState } from './publish.ts';
 import type { Article, ArticleSummary, Backlink, Category, Link, Revision, RevisionSummary } from './schemas.ts';
 import {
   type ArticleTranslations,
+  articleTranslations,
   blockTranslations,
   type TranslatableContent,
   type TranslationHashes,
@@ -128,16 +129,20 @@ export function toArticleSummary(item: ArticleItem, view: 'draft' | 'live'): Art
 }
 
 /** Blocks as returned: each with the status of its translation into the non-source language. */
-export function outputBlocks(content: StoredContent, source: Language): Article['blocks'] {
+function outputBlocks(content: StoredContent, source: Language): Article['blocks'] {
   const statuses = blockTranslations(content, content.hashes, source);
   // The id first, so a block reads naturally in a response.
-  return content.blocks.map(({ id, ...rest }: Block) => ({ id, ...rest, translation: statuses[id] ?? 'missing' }) as Article['blocks'][number]);
+  return content.blocks.map(
+    ({ id, ...rest }: Block) => ({ id, ...rest, translation: statuses[id] ?? 'missing' }) as Article['blocks'][number],
+  );
 }
 
 export function toArticle(item: ArticleItem, content: StoredContent, view: 'draft' | 'live'): Article {
   return {
     ...toArticleSummary(item, view),
     ...headerOf(content),
+    // Of the content shown: the live revision's statuses in the live view, the draft's otherwise.
+    translations: articleTranslations(content, content.hashes, item.sourceLanguage),
     view,
     blocks: outputBlocks(content, item.sourceLanguage),
   };
@@ -147,7 +152,7 @@ export function contentOf(item: Record<string, unknown>): StoredContent {
   return decodeContent<StoredContent>(item.content as Uint8Array);
 }
 
-export interface RevisionItem extends Header {
+interface RevisionItem extends Header {
   revision: number;
   publishedAt: string;
   publishedBy: string;

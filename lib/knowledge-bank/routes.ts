@@ -48,23 +48,13 @@ const IF_MATCH_REQUIRED = {
       'Missing → 400 `if_match_required`; stale → 409 `version_conflict`.',
   },
 };
-const IDEMPOTENCY = {
-  'Idempotency-Key': {
-    description: 'Optional, 1-255 visible ASCII characters: a retry with the same key and body within 24 h returns the record created first',
-  },
-};
-const CREATED_HEADERS = {
-  ...ETAG,
-  Location: { description: 'The URL of the new record' },
-  'Idempotent-Replayed': { description: '`true` when this answers an earlier request with the same Idempotency-Key' },
-};
+const CREATED_HEADERS = { ...ETAG, Location: { description: 'The URL of the new record' } };
 
 const categoryResponse = z.object({ ok: z.literal(true), category });
 const articleResponse = z.object({ ok: z.literal(true), article });
 
-const CATEGORY_404 = '`not_found`: no category with this id in this workspace (another workspace\'s ids are never visible)';
-const ARTICLE_404 =
-  '`not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now';
+const CATEGORY_404 = "`not_found`: no category with this id in this workspace (another workspace's ids are never visible)";
+const ARTICLE_404 = '`not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now';
 const VERSION_409 = '`version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag`';
 const HEADER_400 = 'A malformed `If-Match` is 400 `invalid_header`';
 const CONTENT_400 =
@@ -76,8 +66,8 @@ const VIEW_NOTE =
   'a read-only key asking for the draft gets 403 `missing_permission`, and an article that is not published now is a 404 to it).';
 const BLOCKS_NOTE =
   'Blocks are typed (`paragraph`, `heading`, `callout`, `quote`, `list`, `table`, `faq`, `image`, `code`, `embed`, `divider`); ' +
-  'text is `{en?: Span[], ar?: Span[]}` and a span\'s `link` is structured (`{href}`, `{articleId, anchor?}`, `{categoryId}`, `{record}`). ' +
-  'A block sent without `id` gets one; send ids back to keep each block\'s translation status.';
+  "text is `{en?: Span[], ar?: Span[]}` and a span's `link` is structured (`{href}`, `{articleId, anchor?}`, `{categoryId}`, `{record}`). " +
+  "A block sent without `id` gets one; send ids back to keep each block's translation status.";
 
 export const listKnowledgeBankCategories = defineRoute({
   operationId: 'listKnowledgeBankCategories',
@@ -103,10 +93,12 @@ export const createKnowledgeBankCategory = defineRoute({
   description:
     '`nameEn` or `nameAr` is required. `parentId` nests it (at most 3 levels). `slug` is generated from the name when not given ' +
     '(Arabic names keep their letters), with a numeric suffix on a clash; a given slug that is taken is 409 `slug_taken`. ' +
-    '`position` defaults to after its last sibling.',
+    '`position` defaults to after its last sibling. ' +
+    'Send an `Idempotency-Key` to retry safely: within 24 hours the same key and body answer the first response again.',
   module: MODULE,
   permissions: ['knowledge-bank:write'],
-  request: { body: categoryCreate, headers: IDEMPOTENCY },
+  idempotent: true,
+  request: { body: categoryCreate },
   response: { status: 201, body: categoryResponse, headers: CREATED_HEADERS },
   errors: [409],
   errorNotes: {
@@ -200,10 +192,12 @@ export const createKnowledgeBankArticle = defineRoute({
   summary: 'Create an article (a draft)',
   description:
     `Creates an unpublished draft in \`categoryId\`. \`sourceLanguage\` defaults to the language of the title given (English when both or none). ${BLOCKS_NOTE} ` +
-    '`slug` is generated from the source-language title when not given, with a numeric suffix on a clash; a given slug that is taken is 409 `slug_taken`.',
+    '`slug` is generated from the source-language title when not given, with a numeric suffix on a clash; a given slug that is taken is 409 `slug_taken`. ' +
+    'Send an `Idempotency-Key` to retry safely: within 24 hours the same key and body answer with the article created first, as it is now.',
   module: MODULE,
   permissions: ['knowledge-bank:write'],
-  request: { body: articleCreate, headers: IDEMPOTENCY },
+  idempotent: true,
+  request: { body: articleCreate },
   response: { status: 201, body: articleResponse, headers: CREATED_HEADERS },
   errors: [409, 413],
   errorNotes: { 400: `\`category_not_found\`; ${CONTENT_400}`, 409: '`slug_taken`; `idempotency_key_reused`', 413: CONTENT_413 },
@@ -232,7 +226,7 @@ export const updateKnowledgeBankArticle = defineRoute({
   path: '/knowledge-bank/articles/{articleId}',
   handler: 'functions/knowledge-bank/update-article.ts',
   tag: TAG,
-  summary: 'Change an article\'s category, tags, visibility or slug',
+  summary: "Change an article's category, tags, visibility or slug",
   description: 'Metadata only (content changes go through the draft). Takes effect at once, live included. Returns the draft view.',
   module: MODULE,
   permissions: ['knowledge-bank:write'],
@@ -326,7 +320,7 @@ export const listKnowledgeBankRevisions = defineRoute({
   path: '/knowledge-bank/articles/{articleId}/revisions',
   handler: 'functions/knowledge-bank/list-revisions.ts',
   tag: TAG,
-  summary: 'An article\'s revisions, newest first',
+  summary: "An article's revisions, newest first",
   module: MODULE,
   permissions: ['knowledge-bank:read'],
   request: { params: articleIdParams, query: pageQuery },
@@ -357,7 +351,8 @@ export const restoreKnowledgeBankRevision = defineRoute({
   handler: 'functions/knowledge-bank/restore-revision.ts',
   tag: TAG,
   summary: 'Copy a revision into the draft',
-  description: 'History is never rewritten: the revision stays, the draft becomes a copy of it (with its translation status), and publishing it makes a new revision.',
+  description:
+    'History is never rewritten: the revision stays, the draft becomes a copy of it (with its translation status), and publishing it makes a new revision.',
   module: MODULE,
   permissions: ['knowledge-bank:write'],
   request: { params: revisionParams, headers: IF_MATCH },
@@ -373,7 +368,7 @@ export const listKnowledgeBankLinks = defineRoute({
   path: '/knowledge-bank/articles/{articleId}/links',
   handler: 'functions/knowledge-bank/list-links.ts',
   tag: TAG,
-  summary: 'An article\'s outgoing links',
+  summary: "An article's outgoing links",
   description: `Internal and external links, each with its block. ${VIEW_NOTE}`,
   module: MODULE,
   permissions: ['knowledge-bank:read'],
@@ -405,7 +400,7 @@ export const listKnowledgeBankTranslations = defineRoute({
   path: '/knowledge-bank/translations',
   handler: 'functions/knowledge-bank/list-translations.ts',
   tag: TAG,
-  summary: 'Translation status of every article\'s draft',
+  summary: "Translation status of every article's draft",
   description:
     'What translators work on: each article with `translations` (`{en, ar}`: complete, partial, outdated or missing), computed on drafts. ' +
     '`locale` and `status` filter (`?locale=ar&status=outdated`); with `locale` alone, every article not complete in it. Newest first.',

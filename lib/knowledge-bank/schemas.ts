@@ -4,10 +4,10 @@
  */
 import * as z from 'zod/mini';
 import { pageQueryShape, timestamp } from '../platform/schemas.ts';
-import { blockId, blockInput, blocksInput, LANGUAGES } from './blocks.ts';
+import { blockIdSchema, blockInput, blocksInput, LANGUAGES } from './blocks.ts';
 import { SLUG_MAX, SLUG_PATTERN } from './slugs.ts';
 
-export const KB_LIMITS = { name: 200, description: 2000, title: 200, summary: 1000, tags: 20, tag: 50 } as const;
+const KB_LIMITS = { name: 200, description: 2000, title: 200, summary: 1000, tags: 20, tag: 50 } as const;
 
 function characterCount(value: string): number {
   let count = 0;
@@ -28,8 +28,7 @@ function text(max: number) {
 }
 
 /** A name or title: not blank when given. */
-const words = (max: number) =>
-  text(max).check(z.refine((value) => value.trim().length > 0, 'must not be blank'));
+const words = (max: number) => text(max).check(z.refine((value) => value.trim().length > 0, 'must not be blank'));
 /** Optional text a client may clear with null (and send back as GET returned it). */
 const optional = (schema: z.ZodMiniType<string>) => z.optional(z.nullable(schema));
 
@@ -45,11 +44,9 @@ const slug = z
     maxLength: SLUG_MAX,
   });
 
-export const visibility = z.enum(['public', 'internal']);
-export const language = z.enum(LANGUAGES as ['en', 'ar']);
-const tags = z
-  .array(words(KB_LIMITS.tag))
-  .check(z.maxLength(KB_LIMITS.tags, `must hold at most ${KB_LIMITS.tags} tags`));
+const visibility = z.enum(['public', 'internal']);
+const language = z.enum(LANGUAGES as ['en', 'ar']);
+const tags = z.array(words(KB_LIMITS.tag)).check(z.maxLength(KB_LIMITS.tags, `must hold at most ${KB_LIMITS.tags} tags`));
 
 // ---------------------------------------------------------------- path parameters
 
@@ -57,10 +54,7 @@ export const categoryIdParams = z.strictObject({ categoryId: z.uuid() });
 export const articleIdParams = z.strictObject({ articleId: z.uuid() });
 export const revisionParams = z.strictObject({
   articleId: z.uuid(),
-  revision: z.pipe(
-    z.string().check(z.regex(/^[1-9]\d{0,8}$/, 'must be a revision number (1, 2, …)')),
-    z.transform(Number),
-  ),
+  revision: z.pipe(z.string().check(z.regex(/^[1-9]\d{0,8}$/, 'must be a revision number (1, 2, …)')), z.transform(Number)),
 });
 
 // ---------------------------------------------------------------- categories
@@ -143,22 +137,22 @@ export type ArticlePatch = z.infer<typeof articlePatch>;
 export const draftWrite = z.strictObject({ ...draftFields, blocks: z.optional(blocksInput) });
 export type DraftWrite = z.infer<typeof draftWrite>;
 
-export const blockTranslation = z.enum(['complete', 'missing', 'outdated']);
-export const languageStatus = z.enum(['complete', 'partial', 'outdated', 'missing']);
-export const translations = z.object({ en: languageStatus, ar: languageStatus });
+const blockTranslation = z.enum(['complete', 'missing', 'outdated']);
+const languageStatus = z.enum(['complete', 'partial', 'outdated', 'missing']);
+const translations = z.object({ en: languageStatus, ar: languageStatus });
 
 /** A returned block: as sent, plus its id and the status of its translation. */
 const blockOutput = z.intersection(
   blockInput,
   z.object({
-    id: blockId,
+    id: blockIdSchema("The block's id"),
     translation: blockTranslation.register(z.globalRegistry, {
       description: "This block in the language that is not the article's source: complete, missing or outdated",
     }),
   }),
 );
 
-export const articleStatus = z.enum(['draft', 'published', 'unpublished']);
+const articleStatus = z.enum(['draft', 'published', 'unpublished']);
 
 const articleMetadataShape = {
   id: z.uuid(),
@@ -213,8 +207,6 @@ export const translationsQuery = z.strictObject({
   locale: z.optional(language),
   status: z.optional(z.enum(['missing', 'partial', 'outdated'])),
 });
-
-export const revisionsQuery = z.strictObject({ ...pageQueryShape });
 
 // ---------------------------------------------------------------- revisions, links, backlinks
 

@@ -46,11 +46,7 @@ export function slugify(title: string): string {
 }
 
 /** The slug to try for a record named by bilingual titles, preferring its source language. */
-export function slugBase(
-  titles: { en?: string | null; ar?: string | null },
-  preferred: 'en' | 'ar',
-  fallback: string,
-): string {
+export function slugBase(titles: { en?: string | null; ar?: string | null }, preferred: 'en' | 'ar', fallback: string): string {
   const ordered = preferred === 'en' ? [titles.en, titles.ar] : [titles.ar, titles.en];
   for (const title of ordered) {
     const slug = title ? slugify(title) : '';
@@ -64,7 +60,10 @@ export function firstFreeSlug(base: string, taken: ReadonlySet<string>): string 
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) {
     const suffix = `-${n}`;
-    const stem = [...base].slice(0, SLUG_MAX - suffix.length).join('').replace(/-+$/, '');
+    const stem = [...base]
+      .slice(0, SLUG_MAX - suffix.length)
+      .join('')
+      .replace(/-+$/, '');
     const candidate = `${stem}${suffix}`;
     if (!taken.has(candidate)) return candidate;
   }

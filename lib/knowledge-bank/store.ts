@@ -1,16 +1,19 @@
 /**
  * Access patterns of the knowledge bank. Every key is built by `keys.kb*` under the workspace's
  * partition, so another workspace's id is simply not found. Round trips per operation (the README
- * section says why where it is more than one):
- *   categories  list: 1 Query. get: 1 GetItem. create, patch, delete: read the tree (1 Query of
- *               categories and their slug claims), then 1 transaction conditional on what was read.
- *   articles    get: 1 BatchGet (metadata + content). list, translations: Query the metadata items.
- *               create: (generated slug: 1 Query of slug claims) + 1 transaction.
- *               draft, restore: 1 BatchGet (metadata, draft, its links) + 1 transaction.
+ * section "Costs and limits" says why where there is more than one):
+ *   categories  list, get: 1 Query of the tree. create, patch, delete: that Query (categories and
+ *               their slug claims), then 1 transaction conditional on the versions read.
+ *   articles    get, revision: 1 BatchGet (metadata + content). list, translations: 1 Query of
+ *               the metadata items. create: 1 transaction (+ 1 Query of taken slugs when generated).
+ *               patch, draft, restore, unpublish: 1 BatchGet + 1 transaction.
  *               publish: 1 BatchGet + 1 BatchGet of the linked articles and categories + 1 transaction.
+ *               delete: BatchGet + Query of backlinks, 1 transaction, then the content in batches.
  * Links and backlinks are items written in the same transaction as the content that implies them,
- * so they never disagree with it and backlinks are one Query.
+ * so they never disagree with it, and backlinks are one Query.
  */
+
+import { createHash, randomUUID } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
@@ -21,25 +24,22 @@ import {
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { createHash, randomUUID } from 'node:crypto';
 import { dynamo, tableName } from '../platform/data/client.ts';
-import { retryTransactionConflicts, transactionCancellationReasons, type VersionPrecondition } from '../platform/data/conditions.ts';
+import {
+  meetsPrecondition,
+  retryTransactionConflicts,
+  transactionCancellationReasons,
+  type VersionPrecondition,
+} from '../platform/data/conditions.ts';
+import { type IdempotentRequest, transactCreate } from '../platform/data/idempotency.ts';
 import { keys } from '../platform/data/keys.ts';
 import { queryAll } from '../platform/data/query-all.ts';
-import { TABLE } from '../platform/data/table.ts';
 import { ApiError, BadRequestError, ConflictError, NotFoundError, VersionConflictError } from '../platform/errors.ts';
 import { assignBlockIds } from './block-ids.ts';
 import type { BlockInput, Language } from './blocks.ts';
 import { checkPlacement, flattenTree } from './category-tree.ts';
 import { encodeContent, MAX_CONTENT_BYTES } from './content-codec.ts';
-import {
-  extractLinks,
-  type ExtractedLink,
-  type InternalTarget,
-  internalTargets,
-  MAX_INTERNAL_LINK_TARGETS,
-  targetChanges,
-} from './links.ts';
+import { type ExtractedLink, extractLinks, type InternalTarget, internalTargets, linkLimitProblem, targetChanges } from './links.ts';
 import { checkPublishable, type LinkTargetState } from './publish.ts';
 import {
   type ArticleItem,
@@ -56,8 +56,6 @@ import type { ArticleCreate, ArticlePatch, Category, CategoryCreate, CategoryPat
 import { firstFreeSlug, slugBase } from './slugs.ts';
 import { articleTranslations, nextTranslationHashes, type TranslatableContent } from './translation.ts';
 
-/** How long an Idempotency-Key is remembered (as for ideas). */
-const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 /** Attempts at a generated slug when a concurrent create takes the one chosen. */
 const SLUG_ATTEMPTS = 4;
 
@@ -66,7 +64,7 @@ type Item = Record<string, unknown>;
 
 // ---------------------------------------------------------------- errors
 
-export class ContentTooLargeError extends ApiError {
+class ContentTooLargeError extends ApiError {
   constructor(message: string) {
     super(413, 'content_too_large', message);
   }
@@ -81,7 +79,7 @@ async function transact(items: TransactItems): Promise<void> {
   await retryTransactionConflicts(() => dynamo.send(new TransactWriteCommand({ TransactItems: items })));
 }
 
-/** The reason code of item `index` of a cancelled transaction, or null when it was not cancelled. */
+/** The indexes of the items whose condition failed in a cancelled transaction; null when it was not cancelled. */
 function failedAt(error: unknown): number[] | null {
   const reasons = transactionCancellationReasons(error);
   if (!reasons) return null;
@@ -90,17 +88,6 @@ function failedAt(error: unknown): number[] | null {
 
 function cancelledItem(error: unknown, index: number): Record<string, AttributeValue> | undefined {
   return (error as { CancellationReasons?: { Item?: Record<string, AttributeValue> }[] }).CancellationReasons?.[index]?.Item;
-}
-
-/** `#version IN (…)` for an If-Match listing versions; null for none or `*`. */
-function versionCondition(precondition: VersionPrecondition): { expression: string; values: Record<string, number> } | null {
-  if (!precondition || precondition.anyVersion) return null;
-  const values = Object.fromEntries(precondition.versions.map((v, i) => [`:ifMatch${i}`, v]));
-  return { expression: `#version IN (${Object.keys(values).join(', ')})`, values };
-}
-
-export function meetsPrecondition(precondition: VersionPrecondition, version: number): boolean {
-  return !precondition || precondition.anyVersion || precondition.versions.includes(version);
 }
 
 /** BatchGet by key (strongly consistent), following UnprocessedKeys; items by sort key. */
@@ -119,49 +106,6 @@ async function getMany(keyList: Array<{ pk: string; sk: string }>): Promise<Map<
   return found;
 }
 
-function idempotencyKeyItem(slug: string, operation: string, key: string) {
-  return { pk: keys.workspacePk(slug), sk: `IDEMPOTENCY#${operation}#${key}` };
-}
-
-export interface Idempotency {
-  key: string;
-  fingerprint: string;
-}
-
-/** The Put that remembers a create under its Idempotency-Key, in the create's own transaction. */
-function idempotencyPut(slug: string, operation: string, idempotency: Idempotency, recordId: string): TransactItems[number] {
-  const nowSeconds = Math.floor(Date.now() / 1000);
-  return {
-    Put: {
-      TableName: tableName,
-      Item: {
-        ...idempotencyKeyItem(slug, operation, idempotency.key),
-        entity: 'IdempotencyRecord',
-        fingerprint: idempotency.fingerprint,
-        recordId,
-        [TABLE.ttlAttribute]: nowSeconds + IDEMPOTENCY_WINDOW_SECONDS,
-      },
-      // TTL deletes lazily: a record past its 24 h counts as gone even while it is still there.
-      ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now',
-      ExpressionAttributeNames: { '#ttl': TABLE.ttlAttribute },
-      ExpressionAttributeValues: { ':now': nowSeconds },
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    },
-  };
-}
-
-/** The id an earlier request with this key created; a 409 when that request had another body. */
-function replayedId(error: unknown, index: number, idempotency: Idempotency): string {
-  const item = cancelledItem(error, index);
-  if (item?.fingerprint?.S !== idempotency.fingerprint) {
-    throw new ConflictError(
-      'idempotency_key_reused',
-      'This Idempotency-Key was already used with a different request body; use a new key for a new request',
-    );
-  }
-  return item.recordId?.S as string;
-}
-
 // ---------------------------------------------------------------- categories
 
 async function readCategories(slug: string): Promise<{ categories: CategoryItem[]; slugs: Set<string> }> {
@@ -171,8 +115,8 @@ async function readCategories(slug: string): Promise<{ categories: CategoryItem[
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
     ExpressionAttributeValues: {
       ':pk': keys.workspacePk(slug),
-      ':from': keys.kbCategoryPrefix,
-      ':to': `${keys.kbCategorySlugPrefix}\uffff`,
+      ':from': keys.kbCategoryTreeRange.from,
+      ':to': keys.kbCategoryTreeRange.to,
     },
     ConsistentRead: true,
   });
@@ -200,8 +144,7 @@ function depthIn(categories: CategoryItem[], id: string): number {
 }
 
 function placementError(reason: 'parent_not_found' | 'cycle' | 'too_deep'): BadRequestError {
-  if (reason === 'parent_not_found')
-    return new BadRequestError('parent_not_found', 'parentId names no category in this workspace');
+  if (reason === 'parent_not_found') return new BadRequestError('parent_not_found', 'parentId names no category in this workspace');
   if (reason === 'cycle') return new BadRequestError('category_cycle', 'A category cannot move under itself or its own subcategory');
   return new BadRequestError('category_too_deep', 'Categories nest at most 3 levels deep (counting the subcategories a move carries)');
 }
@@ -220,13 +163,12 @@ function parentUnchanged(slug: string, parent: CategoryItem): TransactItems[numb
   };
 }
 
-const treeChanged = () =>
-  new ConflictError('tree_changed', 'The category tree changed while this request ran; retry it');
+const treeChanged = () => new ConflictError('tree_changed', 'The category tree changed while this request ran; retry it');
 
 export async function createCategory(
   slug: string,
   body: CategoryCreate,
-  options: { idempotency?: Idempotency },
+  idempotency: IdempotentRequest | undefined,
 ): Promise<{ category: Category; replayed: boolean }> {
   const { categories, slugs } = await readCategories(slug);
   const id = randomUUID();
@@ -266,22 +208,15 @@ export async function createCategory(
   ];
   const parent = parentId ? categories.find((c) => c.id === parentId) : undefined;
   if (parent) writes.push(parentUnchanged(slug, parent));
-  const idempotencyIndex = writes.length;
-  if (options.idempotency) writes.push(idempotencyPut(slug, 'POST /knowledge-bank/categories', options.idempotency, id));
   try {
-    await transact(writes);
+    const { response, replayed } = await transactCreate(slug, writes, toCategory(item as unknown as Item, placement.depth), idempotency);
+    return { category: response, replayed };
   } catch (error) {
     const failed = failedAt(error);
     if (!failed) throw error;
-    if (options.idempotency && failed.includes(idempotencyIndex)) {
-      const earlier = await getCategory(slug, replayedId(error, idempotencyIndex, options.idempotency));
-      if (earlier) return { category: earlier, replayed: true };
-      throw categoryNotFound();
-    }
     if (failed.includes(1)) throw slugTaken('category');
     throw treeChanged();
   }
-  return { category: toCategory(item as unknown as Item, placement.depth), replayed: false };
 }
 
 export async function getCategory(slug: string, id: string): Promise<Category | null> {
@@ -322,12 +257,7 @@ function slugRelease(slug: string, kind: 'article' | 'category', value: string, 
 
 const CATEGORY_FIELDS = ['nameEn', 'nameAr', 'descriptionEn', 'descriptionAr', 'position', 'visibility'] as const;
 
-export async function updateCategory(
-  slug: string,
-  id: string,
-  patch: CategoryPatch,
-  precondition: VersionPrecondition,
-): Promise<Category> {
+export async function updateCategory(slug: string, id: string, patch: CategoryPatch, precondition: VersionPrecondition): Promise<Category> {
   const { categories, slugs } = await readCategories(slug);
   const current = categories.find((c) => c.id === id);
   if (!current) throw categoryNotFound();
@@ -366,15 +296,22 @@ export async function updateCategory(
   }
   next.version = current.version + 1;
   next.updatedAt = new Date().toISOString();
-  // The whole item is rewritten, conditional on the version read: counts changed meanwhile
-  // (an article created in it) fail the condition rather than being overwritten.
+  // Only the fields a PATCH owns are set (from an allow-list); the counters (articleCount,
+  // childCount), which other transactions ADD to without a version bump, are left alone.
+  const owned = ['parentId', 'slug', ...CATEGORY_FIELDS, 'version', 'updatedAt'] as const;
   writes.unshift({
-    Put: {
+    Update: {
       TableName: tableName,
-      Item: { ...keys.kbCategory(slug, id), entity: KB_ENTITY.category, ...next },
-      ConditionExpression: '#version = :version',
-      ExpressionAttributeNames: { '#version': 'version' },
-      ExpressionAttributeValues: { ':version': current.version },
+      Key: keys.kbCategory(slug, id),
+      UpdateExpression: `SET ${owned.map((field) => `#${field} = :${field}`).join(', ')}`,
+      ConditionExpression: '#version = :readVersion',
+      ExpressionAttributeNames: Object.fromEntries(owned.map((field) => [`#${field}`, field])),
+      ExpressionAttributeValues: {
+        ...Object.fromEntries(owned.map((field) => [`:${field}`, next[field]])),
+        ':readVersion': current.version,
+      },
+      // The item as it is now tells a delete (404) from a concurrent change (409) without a read.
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   });
   try {
@@ -386,12 +323,11 @@ export async function updateCategory(
       const version = cancelledItem(error, 0)?.version?.N;
       if (version === undefined) throw categoryNotFound();
       // Changed by someone else since the read: with If-Match that is a conflict; without, the
-      // counts moved under us (an article was added), which the client can simply retry.
+      // tree this move or slug was checked against may be stale, so the client retries.
       if (precondition && !precondition.anyVersion) throw new VersionConflictError(Number(version));
       throw treeChanged();
     }
-    if (patch.slug !== undefined && writes.some((w, i) => failed.includes(i) && w.Put?.Item?.entity === KB_ENTITY.categorySlug))
-      throw slugTaken('category');
+    if (writes.some((w, i) => failed.includes(i) && w.Put?.Item?.entity === KB_ENTITY.categorySlug)) throw slugTaken('category');
     throw treeChanged();
   }
   const after = categories.map((c) => (c.id === id ? next : c));
@@ -411,7 +347,8 @@ export async function deleteCategory(slug: string, id: string, precondition: Ver
         TableName: tableName,
         Key: keys.kbCategory(slug, id),
         // Empty now, by the counters kept in the same transactions that fill it.
-        ConditionExpression: '#version = :version AND (attribute_not_exists(articleCount) OR articleCount <= :zero) AND (attribute_not_exists(childCount) OR childCount <= :zero)',
+        ConditionExpression:
+          '#version = :version AND (attribute_not_exists(articleCount) OR articleCount <= :zero) AND (attribute_not_exists(childCount) OR childCount <= :zero)',
         ExpressionAttributeNames: { '#version': 'version' },
         ExpressionAttributeValues: { ':version': current.version, ':zero': 0 },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -477,11 +414,8 @@ function prepareContent(
   const translatable: TranslatableContent = { ...header, blocks: assigned.blocks };
   const links = extractLinks(assigned.blocks);
   const targets = internalTargets(links);
-  if (targets.length > MAX_INTERNAL_LINK_TARGETS)
-    throw new BadRequestError(
-      'too_many_links',
-      `An article links to at most ${MAX_INTERNAL_LINK_TARGETS} distinct articles and categories; this one links to ${targets.length}`,
-    );
+  const linkProblem = linkLimitProblem(links);
+  if (linkProblem) throw new BadRequestError('too_many_links', linkProblem);
   const hashes = nextTranslationHashes(previous ? { content: previous, hashes: previous.hashes } : undefined, translatable, source);
   const content: StoredContent = { ...translatable, hashes };
   const encoded = encodeContent(content);
@@ -549,20 +483,6 @@ function withCheckResults(links: ExtractedLink[], previous: StoredLink[]): Store
   });
 }
 
-function metaCondition(precondition: VersionPrecondition): {
-  ConditionExpression: string;
-  ExpressionAttributeNames?: Record<string, string>;
-  ExpressionAttributeValues?: Record<string, unknown>;
-} {
-  const version = versionCondition(precondition);
-  if (!version) return { ConditionExpression: 'attribute_exists(pk)' };
-  return {
-    ConditionExpression: `attribute_exists(pk) AND ${version.expression}`,
-    ExpressionAttributeNames: { '#version': 'version' },
-    ExpressionAttributeValues: version.values,
-  };
-}
-
 /** A failed condition on the article's metadata item: gone → 404, else → 409 version_conflict. */
 function metaFailure(error: unknown, index = 0): Error {
   const version = cancelledItem(error, index)?.version?.N;
@@ -602,10 +522,14 @@ async function takenArticleSlugs(slug: string, base: string): Promise<Set<string
   return new Set(items.map((item) => item.slug as string));
 }
 
+/**
+ * Create a draft. With an Idempotency-Key, only the new id is remembered (a draft can be far larger
+ * than an item may hold): a replay answers with that article as it is now.
+ */
 export async function createArticle(
   slug: string,
   body: ArticleCreate,
-  options: { idempotency?: Idempotency },
+  idempotency: IdempotentRequest | undefined,
 ): Promise<{ article: { item: ArticleItem; content: StoredContent }; replayed: boolean }> {
   const source: Language = body.sourceLanguage ?? (body.titleEn ? 'en' : body.titleAr ? 'ar' : 'en');
   const header = {
@@ -656,21 +580,16 @@ export async function createArticle(
       linksPut(slug, id, 'DRAFT', withCheckResults(prepared.links, [])),
       ...backlinkWrites(slug, id, 'DRAFT', [], prepared.targets),
     ];
-    const idempotencyIndex = writes.length;
-    if (options.idempotency) writes.push(idempotencyPut(slug, 'POST /knowledge-bank/articles', options.idempotency, id));
     try {
-      await transact(writes);
-      return { article: { item, content: prepared.content }, replayed: false };
+      const { response, replayed } = await transactCreate(slug, writes, { articleId: id }, idempotency);
+      if (!replayed) return { article: { item, content: prepared.content }, replayed };
+      const earlier = await getArticle(slug, response.articleId, 'draft');
+      if (!earlier) throw articleNotFound();
+      return { article: earlier, replayed };
     } catch (error) {
       const failed = failedAt(error);
       if (!failed) throw error;
-      if (options.idempotency && failed.includes(idempotencyIndex)) {
-        const earlier = await getArticle(slug, replayedId(error, idempotencyIndex, options.idempotency), 'draft');
-        if (!earlier) throw articleNotFound();
-        return { article: earlier, replayed: true };
-      }
-      if (failed.includes(2))
-        throw new BadRequestError('category_not_found', 'categoryId names no category in this workspace');
+      if (failed.includes(2)) throw new BadRequestError('category_not_found', 'categoryId names no category in this workspace');
       if (failed.includes(1) && !body.slug && attempt < SLUG_ATTEMPTS) continue; // a concurrent create took it
       if (failed.includes(1)) throw slugTaken('article');
       throw error;
@@ -716,10 +635,12 @@ export async function updateArticle(
   id: string,
   patch: ArticlePatch,
   precondition: VersionPrecondition,
-): Promise<ArticleItem> {
-  const current = await getArticleItem(slug, id);
-  if (!current) throw articleNotFound();
-  if (!meetsPrecondition(precondition, current.version)) throw new VersionConflictError(current.version);
+): Promise<{ item: ArticleItem; content: StoredContent }> {
+  // The draft is read with the metadata (one BatchGet) because the response shows it.
+  const found = await getMany([keys.kbArticle(slug, id), keys.kbDraft(slug, id)]);
+  const current = requireMeta(found, slug, id, precondition);
+  const draft = found.get(keys.kbDraft(slug, id).sk);
+  if (!draft) throw articleNotFound();
   const next: ArticleItem = {
     ...current,
     ...(patch.categoryId !== undefined ? { categoryId: patch.categoryId } : {}),
@@ -731,8 +652,7 @@ export async function updateArticle(
   };
   const writes: TransactItems = [articlePut(slug, next, sameVersion(current.version))];
   const slugIndex = writes.length;
-  if (next.slug !== current.slug)
-    writes.push(slugClaim(slug, 'article', next.slug, id), slugRelease(slug, 'article', current.slug, id));
+  if (next.slug !== current.slug) writes.push(slugClaim(slug, 'article', next.slug, id), slugRelease(slug, 'article', current.slug, id));
   const categoryIndex = writes.length;
   if (next.categoryId !== current.categoryId)
     writes.push(
@@ -761,11 +681,10 @@ export async function updateArticle(
     if (!failed) throw error;
     if (failed.includes(0)) throw metaFailure(error);
     if (failed.includes(slugIndex) && next.slug !== current.slug) throw slugTaken('article');
-    if (failed.includes(categoryIndex))
-      throw new BadRequestError('category_not_found', 'categoryId names no category in this workspace');
+    if (failed.includes(categoryIndex)) throw new BadRequestError('category_not_found', 'categoryId names no category in this workspace');
     throw error;
   }
-  return next;
+  return { item: next, content: contentOf(draft) };
 }
 
 // ---------------------------------------------------------------- articles: draft, publish, restore
@@ -883,12 +802,7 @@ export async function publishArticle(
   keyId: string,
 ): Promise<{ item: ArticleItem; content: StoredContent }> {
   const draftKey = keys.kbDraft(slug, id);
-  const found = await getMany([
-    keys.kbArticle(slug, id),
-    draftKey,
-    keys.kbLinks(slug, id, 'DRAFT'),
-    keys.kbLinks(slug, id, 'LIVE'),
-  ]);
+  const found = await getMany([keys.kbArticle(slug, id), draftKey, keys.kbLinks(slug, id, 'DRAFT'), keys.kbLinks(slug, id, 'LIVE')]);
   const meta = requireMeta(found, slug, id, precondition);
   const draftItem = found.get(draftKey.sk);
   if (!draftItem) throw articleNotFound();
@@ -949,8 +863,13 @@ export async function publishArticle(
   return { item: next, content };
 }
 
-export async function unpublishArticle(slug: string, id: string, precondition: VersionPrecondition): Promise<ArticleItem> {
-  const found = await getMany([keys.kbArticle(slug, id), keys.kbLinks(slug, id, 'LIVE')]);
+export async function unpublishArticle(
+  slug: string,
+  id: string,
+  precondition: VersionPrecondition,
+): Promise<{ item: ArticleItem; content: StoredContent }> {
+  // The draft is read too, because the response shows it.
+  const found = await getMany([keys.kbArticle(slug, id), keys.kbLinks(slug, id, 'LIVE'), keys.kbDraft(slug, id)]);
   const meta = requireMeta(found, slug, id, precondition);
   if (meta.status !== 'published') throw new ConflictError('not_published', 'The article is not published');
   const now = new Date().toISOString();
@@ -974,7 +893,9 @@ export async function unpublishArticle(slug: string, id: string, precondition: V
     if (failedAt(error)?.includes(0)) throw metaFailure(error);
     throw error;
   }
-  return next;
+  const draft = found.get(keys.kbDraft(slug, id).sk);
+  if (!draft) throw articleNotFound();
+  return { item: next, content: contentOf(draft) };
 }
 
 // ---------------------------------------------------------------- articles: delete
@@ -1054,10 +975,7 @@ export async function deleteArticle(
   }
   // The article is gone for every reader now; its content, revisions and the backlink items that
   // pointed at it are cleared after (they are never read without the metadata item).
-  const leftovers = [
-    ...(await queryKeys(slug, keys.kbDocumentPrefix(id))),
-    ...(await queryKeys(slug, keys.kbBacklinkPrefix(id))),
-  ];
+  const leftovers = [...(await queryKeys(slug, keys.kbDocumentPrefix(id))), ...(await queryKeys(slug, keys.kbBacklinkPrefix(id)))];
   await deleteAll(leftovers);
 }
 

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { type Block, type Language, languageTextOf, otherLanguage } from './blocks.ts';
 
 export type BlockTranslation = 'complete' | 'missing' | 'outdated';
-export type LanguageStatus = 'complete' | 'partial' | 'outdated' | 'missing';
+type LanguageStatus = 'complete' | 'partial' | 'outdated' | 'missing';
 export type ArticleTranslations = Record<Language, LanguageStatus>;
 
 /** The draft's words: what translation status is computed over. */
@@ -39,9 +39,7 @@ interface Unit {
 const HEADER = '\u0000header';
 
 function headerText(content: TranslatableContent, language: Language): string[] {
-  return language === 'en'
-    ? [content.titleEn ?? '', content.summaryEn ?? '']
-    : [content.titleAr ?? '', content.summaryAr ?? ''];
+  return language === 'en' ? [content.titleEn ?? '', content.summaryEn ?? ''] : [content.titleAr ?? '', content.summaryAr ?? ''];
 }
 
 function unitsOf(content: TranslatableContent, source: Language): Unit[] {
@@ -60,7 +58,7 @@ const isBlank = (parts: string[]) => parts.every((part) => part.trim().length ==
 const sameText = (a: string[], b: string[]) => a.length === b.length && a.every((part, i) => part === b[i]);
 
 /** A short, stable digest of a unit's text in one language (slots stay apart: JSON, not a join). */
-export function sourceHash(parts: string[]): string {
+function sourceHash(parts: string[]): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
 }
 
@@ -118,11 +116,7 @@ export function blockTranslations(
  * it, else `missing`. The other language is `missing` when nothing is translated, `outdated` when
  * any unit is stale, `partial` when some unit lacks it, else `complete`.
  */
-export function articleTranslations(
-  content: TranslatableContent,
-  hashes: TranslationHashes,
-  source: Language,
-): ArticleTranslations {
+export function articleTranslations(content: TranslatableContent, hashes: TranslationHashes, source: Language): ArticleTranslations {
   const units = unitsOf(content, source);
   const statuses = units.map((unit) => unitStatus(unit, storedHash(hashes, unit.key)));
   const hasSource = units.some((unit) => !isBlank(unit.source));

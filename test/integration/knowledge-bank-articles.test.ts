@@ -3,15 +3,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../lib/platform/data/keys.ts';
 import { adminStore, expectErrorEnvelope, sandbox } from '../support/fixtures.ts';
-import {
-  createArticle,
-  createCategory,
-  kbWorkspace,
-  type KbWorkspace,
-  para,
-  publish,
-  saveDraft,
-} from '../support/knowledge-bank.ts';
+import { createArticle, createCategory, type KbWorkspace, kbWorkspace, para, publish, saveDraft } from '../support/knowledge-bank.ts';
 
 let ws: KbWorkspace;
 let categoryId: string;
@@ -76,7 +68,13 @@ describe('POST /knowledge-bank/articles', () => {
       publishedAt: null,
       view: 'draft',
       blocks: [
-        { id: expect.any(String), type: 'heading', level: 2, text: { en: [{ text: 'Steps' }], ar: [{ text: 'الخطوات' }] }, translation: 'complete' },
+        {
+          id: expect.any(String),
+          type: 'heading',
+          level: 2,
+          text: { en: [{ text: 'Steps' }], ar: [{ text: 'الخطوات' }] },
+          translation: 'complete',
+        },
         { id: 'step-1', type: 'paragraph', text: { en: [{ text: 'Open Billing' }] }, translation: 'missing' },
         { id: expect.any(String), type: 'divider', translation: 'complete' },
       ],
@@ -109,6 +107,9 @@ describe('POST /knowledge-bank/articles', () => {
       body: { categoryId: '00000000-0000-4000-8000-000000000000', titleEn: 'Lost' },
     });
     expectErrorEnvelope(res, 400, 'category_not_found');
+    // Nothing of it is left behind: no slug claim, no metadata.
+    expect(await itemsOf('KBARTSLUG#lost')).toEqual([]);
+    expect((await ws.writer.get('/knowledge-bank/articles')).body.articles.map((a: { slug: string }) => a.slug)).not.toContain('lost');
   });
 
   it.each([
@@ -119,7 +120,10 @@ describe('POST /knowledge-bank/articles', () => {
     ['501 blocks', { titleEn: 'x', blocks: Array.from({ length: 501 }, () => ({ type: 'divider' })) }],
     ['21 tags', { titleEn: 'x', tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }],
     ['a tag over 50 characters', { titleEn: 'x', tags: ['ت'.repeat(51)] }],
-    ['a javascript: link', { titleEn: 'x', blocks: [{ type: 'paragraph', text: { en: [{ text: 'x', link: { href: 'javascript:alert(1)' } }] } }] }],
+    [
+      'a javascript: link',
+      { titleEn: 'x', blocks: [{ type: 'paragraph', text: { en: [{ text: 'x', link: { href: 'javascript:alert(1)' } }] } }] },
+    ],
     ['an http image', { titleEn: 'x', blocks: [{ type: 'image', url: 'http://example.com/a.png' }] }],
   ])('refuses %s with 400 invalid_body', async (_, body) => {
     expectErrorEnvelope(await ws.writer.post('/knowledge-bank/articles', { body: { categoryId, ...body } }), 400, 'invalid_body');
@@ -128,7 +132,14 @@ describe('POST /knowledge-bank/articles', () => {
 
   it('refuses two blocks with one id', async () => {
     const res = await ws.writer.post('/knowledge-bank/articles', {
-      body: { categoryId, titleEn: 'x', blocks: [{ id: 'a', type: 'divider' }, { id: 'a', type: 'divider' }] },
+      body: {
+        categoryId,
+        titleEn: 'x',
+        blocks: [
+          { id: 'a', type: 'divider' },
+          { id: 'a', type: 'divider' },
+        ],
+      },
     });
     expectErrorEnvelope(res, 400, 'duplicate_block_id');
   });
@@ -146,8 +157,9 @@ describe('POST /knowledge-bank/articles', () => {
     const article = await createArticle(ws.writer, { categoryId, titleEn: 'A long guide', blocks });
     expect(article.blocks).toHaveLength(300);
     const [draft] = await itemsOf(`KBDOC#${article.id}#DRAFT`);
+    expect(draft).toBeDefined();
     // Each block carries a random UUID, which does not compress; the words do.
-    expect((draft?.content as Uint8Array).byteLength).toBeLessThan(Buffer.byteLength(JSON.stringify(article.blocks)) / 3);
+    expect((draft as { content: Uint8Array }).content.byteLength).toBeLessThan(Buffer.byteLength(JSON.stringify(article.blocks)) / 3);
   });
 
   it('replays a create with the same Idempotency-Key', async () => {
@@ -159,27 +171,59 @@ describe('POST /knowledge-bank/articles', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.article.id).toBe(first.body.article.id);
     expect(await itemsOf('KBARTSLUG#idempotent-article')).toHaveLength(1);
-    expectErrorEnvelope(await ws.writer.post('/knowledge-bank/articles', { body: { ...body, titleEn: 'Other' }, headers }), 409, 'idempotency_key_reused');
+    expectErrorEnvelope(
+      await ws.writer.post('/knowledge-bank/articles', { body: { ...body, titleEn: 'Other' }, headers }),
+      409,
+      'idempotency_key_reused',
+    );
   });
 });
 
 describe('draft beside live', () => {
   it('publishes, edits the draft while readers keep the live revision, then republishes', async () => {
-    const article = await createArticle(ws.writer, { categoryId, titleEn: 'Refund policy', blocks: [para('Refunds within 14 days', undefined, 'b1')] });
+    const article = await createArticle(ws.writer, {
+      categoryId,
+      titleEn: 'Refund policy',
+      blocks: [para('Refunds within 14 days', undefined, 'b1')],
+    });
     expectErrorEnvelope(await ws.reader.get(`/knowledge-bank/articles/${article.id}`), 404, 'not_found');
     expectErrorEnvelope(await ws.writer.get(`/knowledge-bank/articles/${article.id}?view=live`), 404, 'not_found');
 
     const live = await publish(ws.writer, article.id);
-    expect(live).toMatchObject({ status: 'published', liveRevision: 1, draftRevision: 1, hasUnpublishedChanges: false, publishedAt: expect.stringMatching(ISO_UTC) });
+    expect(live).toMatchObject({
+      status: 'published',
+      liveRevision: 1,
+      draftRevision: 1,
+      hasUnpublishedChanges: false,
+      publishedAt: expect.stringMatching(ISO_UTC),
+    });
 
-    const edited = await saveDraft(ws.writer, article.id, { titleEn: 'Refund policy (2026)', blocks: [para('Refunds within 30 days', undefined, 'b1')] }, `"${live.version}"`);
+    const edited = await saveDraft(
+      ws.writer,
+      article.id,
+      { titleEn: 'Refund policy (2026)', blocks: [para('Refunds within 30 days', undefined, 'b1')] },
+      `"${live.version}"`,
+    );
     expect(edited.status).toBe(200);
-    expect(edited.body.article).toMatchObject({ status: 'published', liveRevision: 1, draftRevision: 2, hasUnpublishedChanges: true, titleEn: 'Refund policy (2026)' });
+    expect(edited.body.article).toMatchObject({
+      status: 'published',
+      liveRevision: 1,
+      draftRevision: 2,
+      hasUnpublishedChanges: true,
+      titleEn: 'Refund policy (2026)',
+    });
 
     const readerView = await ws.reader.get(`/knowledge-bank/articles/${article.id}`);
-    expect(readerView.body.article).toMatchObject({ view: 'live', titleEn: 'Refund policy', blocks: [{ id: 'b1', text: { en: [{ text: 'Refunds within 14 days' }] } }] });
+    expect(readerView.body.article).toMatchObject({
+      view: 'live',
+      titleEn: 'Refund policy',
+      blocks: [{ id: 'b1', text: { en: [{ text: 'Refunds within 14 days' }] } }],
+    });
     const writerDraft = await ws.writer.get(`/knowledge-bank/articles/${article.id}`);
-    expect(writerDraft.body.article).toMatchObject({ view: 'draft', blocks: [{ id: 'b1', text: { en: [{ text: 'Refunds within 30 days' }] } }] });
+    expect(writerDraft.body.article).toMatchObject({
+      view: 'draft',
+      blocks: [{ id: 'b1', text: { en: [{ text: 'Refunds within 30 days' }] } }],
+    });
     const writerLive = await ws.writer.get(`/knowledge-bank/articles/${article.id}?view=live`);
     expect(writerLive.body.article.blocks[0].text.en[0].text).toBe('Refunds within 14 days');
     expectErrorEnvelope(await ws.reader.get(`/knowledge-bank/articles/${article.id}?view=draft`), 403, 'missing_permission');
@@ -201,8 +245,21 @@ describe('draft beside live', () => {
     expect((await saveDraft(ws.writer, article.id, { titleEn: 'x' }, '"1"')).status).toBe(200);
   });
 
+  it('refuses a draft over the size cap with 413, keeping the draft as it was', async () => {
+    const article = await createArticle(ws.writer, { categoryId, titleEn: 'Stays small', blocks: [para('small', undefined, 's')] });
+    const big = Array.from({ length: 36 }, () => para(undefined, 'ع'.repeat(15_000)));
+    expectErrorEnvelope(await saveDraft(ws.writer, article.id, { titleEn: 'Stays small', blocks: big }, '"1"'), 413, 'content_too_large');
+    const after = await ws.writer.get(`/knowledge-bank/articles/${article.id}`);
+    expect(after.body.article).toMatchObject({ version: 1, blocks: [{ id: 's' }] });
+  });
+
   it('keeps block ids sent back, gives new blocks new ids, and clears what the PUT leaves out', async () => {
-    const article = await createArticle(ws.writer, { categoryId, titleEn: 'Ids', summaryEn: 'Goes away', blocks: [para('one', undefined, 'keep-me')] });
+    const article = await createArticle(ws.writer, {
+      categoryId,
+      titleEn: 'Ids',
+      summaryEn: 'Goes away',
+      blocks: [para('one', undefined, 'keep-me')],
+    });
     const res = await saveDraft(ws.writer, article.id, { titleEn: 'Ids', blocks: [para('one'), para('one again', undefined, 'keep-me')] });
     expect(res.body.article.summaryEn).toBeNull();
     const [fresh, kept] = res.body.article.blocks;
@@ -211,7 +268,13 @@ describe('draft beside live', () => {
   });
 
   it('refuses to publish without a source-language title or text', async () => {
-    const article = await createArticle(ws.writer, { categoryId, titleEn: undefined, titleAr: undefined, sourceLanguage: 'en', blocks: [para(undefined, 'نص فقط')] });
+    const article = await createArticle(ws.writer, {
+      categoryId,
+      titleEn: undefined,
+      titleAr: undefined,
+      sourceLanguage: 'en',
+      blocks: [para(undefined, 'نص فقط')],
+    });
     const res = await ws.writer.post(`/knowledge-bank/articles/${article.id}/publish`);
     expectErrorEnvelope(res, 400, 'not_publishable');
     expect(res.body.issues.map((i: { path: string }) => i.path)).toEqual(['draft.titleEn', 'draft.blocks']);
@@ -233,7 +296,11 @@ describe('draft beside live', () => {
 
 describe('revisions and restore', () => {
   it('publish → edit → publish → restore revision 1 into the draft, history untouched', async () => {
-    const article = await createArticle(ws.writer, { categoryId, titleEn: 'Shipping', blocks: [para('Ships in 2 days', 'يشحن خلال يومين', 's')] });
+    const article = await createArticle(ws.writer, {
+      categoryId,
+      titleEn: 'Shipping',
+      blocks: [para('Ships in 2 days', 'يشحن خلال يومين', 's')],
+    });
     await publish(ws.writer, article.id);
     await saveDraft(ws.writer, article.id, { titleEn: 'Shipping times', blocks: [para('Ships in 5 days', 'يشحن خلال يومين', 's')] });
     const second = await publish(ws.writer, article.id);
@@ -264,7 +331,11 @@ describe('revisions and restore', () => {
 
     const one = await ws.reader.get(`/knowledge-bank/articles/${article.id}/revisions/1`);
     expect(one.status).toBe(200);
-    expect(one.body.revision).toMatchObject({ revision: 1, titleEn: 'Shipping', blocks: [{ id: 's', text: { en: [{ text: 'Ships in 2 days' }] }, translation: 'complete' }] });
+    expect(one.body.revision).toMatchObject({
+      revision: 1,
+      titleEn: 'Shipping',
+      blocks: [{ id: 's', text: { en: [{ text: 'Ships in 2 days' }] }, translation: 'complete' }],
+    });
     expectErrorEnvelope(await ws.writer.get(`/knowledge-bank/articles/${article.id}/revisions/3`), 404, 'not_found');
     expectErrorEnvelope(await ws.writer.get(`/knowledge-bank/articles/${article.id}/revisions/0`), 400, 'invalid_path');
 
@@ -284,6 +355,8 @@ describe('revisions and restore', () => {
     const history = await ws.writer.get(`/knowledge-bank/articles/${article.id}/revisions`);
     expect(history.body.revisions.map((r: { titleEn: string }) => r.titleEn)).toEqual(['Shipping', 'Shipping times', 'Shipping']);
     expectErrorEnvelope(await ws.writer.post(`/knowledge-bank/articles/${article.id}/revisions/9/restore`), 404, 'not_found');
+    const stale = await ws.writer.post(`/knowledge-bank/articles/${article.id}/revisions/1/restore`, { headers: { 'If-Match': '"1"' } });
+    expectErrorEnvelope(stale, 409, 'version_conflict');
   });
 
   it('restoring the live revision leaves no unpublished changes', async () => {
@@ -305,14 +378,38 @@ describe('PATCH /knowledge-bank/articles/{articleId}', () => {
       headers: { 'If-Match': '"1"' },
     });
     expect(res.status).toBe(200);
-    expect(res.body.article).toMatchObject({ categoryId: elsewhere.id, tags: ['moved'], visibility: 'internal', slug: 'moved-article', version: 2 });
+    expect(res.body.article).toMatchObject({
+      categoryId: elsewhere.id,
+      tags: ['moved'],
+      visibility: 'internal',
+      slug: 'moved-article',
+      version: 2,
+    });
     expect(res.headers.get('etag')).toBe('"2"');
     expect((await ws.writer.get(`/knowledge-bank/categories/${target.id}`)).body.category.articleCount).toBe(0);
     expect((await ws.writer.get(`/knowledge-bank/categories/${elsewhere.id}`)).body.category.articleCount).toBe(1);
     expect(await itemsOf('KBARTSLUG#movable')).toHaveLength(0);
-    expectErrorEnvelope(await ws.writer.patch(`/knowledge-bank/articles/${article.id}`, { body: { tags: [] }, headers: { 'If-Match': '"1"' } }), 409, 'version_conflict');
-    expectErrorEnvelope(await ws.writer.patch(`/knowledge-bank/articles/${article.id}`, { body: { categoryId: '00000000-0000-4000-8000-000000000000' } }), 400, 'category_not_found');
-    expectErrorEnvelope(await ws.writer.patch(`/knowledge-bank/articles/${article.id}`, { body: { titleEn: 'not here' } }), 400, 'invalid_body');
+    expectErrorEnvelope(
+      await ws.writer.patch(`/knowledge-bank/articles/${article.id}`, { body: { tags: [] }, headers: { 'If-Match': '"1"' } }),
+      409,
+      'version_conflict',
+    );
+    expectErrorEnvelope(
+      await ws.writer.patch(`/knowledge-bank/articles/${article.id}`, { body: { categoryId: '00000000-0000-4000-8000-000000000000' } }),
+      400,
+      'category_not_found',
+    );
+    expectErrorEnvelope(
+      await ws.writer.patch(`/knowledge-bank/articles/${article.id}`, { body: { titleEn: 'not here' } }),
+      400,
+      'invalid_body',
+    );
+    const neighbour = await createArticle(ws.writer, { categoryId, titleEn: 'Neighbour' });
+    expectErrorEnvelope(
+      await ws.writer.patch(`/knowledge-bank/articles/${neighbour.id}`, { body: { slug: 'moved-article' } }),
+      409,
+      'slug_taken',
+    );
   });
 });
 
@@ -334,7 +431,8 @@ describe('GET /knowledge-bank/articles', () => {
     expect(all.body.articles[2].titleEn).toBe('First (draft title)');
     expect(all.body.articles[0]).not.toHaveProperty('blocks');
 
-    const ids = async (query: string) => (await own.writer.get(`/knowledge-bank/articles?${query}`)).body.articles.map((x: { id: string }) => x.id);
+    const ids = async (query: string) =>
+      (await own.writer.get(`/knowledge-bank/articles?${query}`)).body.articles.map((x: { id: string }) => x.id);
     expect(await ids(`categoryId=${a}`)).toEqual([third.id, first.id]);
     expect(await ids('status=draft')).toEqual([third.id]);
     expect(await ids('tag=x')).toEqual([third.id, first.id]);
@@ -342,7 +440,10 @@ describe('GET /knowledge-bank/articles', () => {
     const page = await own.writer.get('/knowledge-bank/articles?limit=1&offset=1');
     expect(page.body.articles.map((x: { id: string }) => x.id)).toEqual([second.id]);
     expect(page.body.pagination).toEqual({ limit: 1, offset: 1, total: 3, hasMore: true });
-    expect((await own.writer.get('/knowledge-bank/articles?offset=2147483647')).body).toMatchObject({ articles: [], pagination: { total: 3, hasMore: false } });
+    expect((await own.writer.get('/knowledge-bank/articles?offset=2147483647')).body).toMatchObject({
+      articles: [],
+      pagination: { total: 3, hasMore: false },
+    });
 
     const readerList = await own.reader.get('/knowledge-bank/articles');
     expect(readerList.body.articles.map((x: { id: string; titleEn: string }) => [x.id, x.titleEn])).toEqual([
@@ -362,7 +463,11 @@ describe('DELETE /knowledge-bank/articles/{articleId}', () => {
     await publish(ws.writer, article.id);
     await saveDraft(ws.writer, article.id, { titleEn: 'Doomed', blocks: [para('y')] });
     await publish(ws.writer, article.id);
-    expectErrorEnvelope(await ws.writer.delete(`/knowledge-bank/articles/${article.id}`, { headers: { 'If-Match': '"1"' } }), 409, 'version_conflict');
+    expectErrorEnvelope(
+      await ws.writer.delete(`/knowledge-bank/articles/${article.id}`, { headers: { 'If-Match': '"1"' } }),
+      409,
+      'version_conflict',
+    );
     const res = await ws.writer.delete(`/knowledge-bank/articles/${article.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true });

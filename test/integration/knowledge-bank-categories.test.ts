@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../lib/platform/data/keys.ts';
 import { adminStore, dynamoDbCalls, expectErrorEnvelope, sandbox } from '../support/fixtures.ts';
-import { createArticle, createCategory, insideOneRateLimitWindow, kbWorkspace, type KbWorkspace } from '../support/knowledge-bank.ts';
+import { createArticle, createCategory, insideOneRateLimitWindow, type KbWorkspace, kbWorkspace } from '../support/knowledge-bank.ts';
 
 let ws: KbWorkspace;
 let other: KbWorkspace;
@@ -83,7 +83,11 @@ describe('POST /knowledge-bank/categories', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     const list = await ws.writer.get('/knowledge-bank/categories');
     expect(list.body.categories.filter((c: { nameEn: string }) => c.nameEn === 'Once')).toHaveLength(1);
-    expectErrorEnvelope(await ws.writer.post('/knowledge-bank/categories', { body: { nameEn: 'Twice' }, headers }), 409, 'idempotency_key_reused');
+    expectErrorEnvelope(
+      await ws.writer.post('/knowledge-bank/categories', { body: { nameEn: 'Twice' }, headers }),
+      409,
+      'idempotency_key_reused',
+    );
   });
 });
 
@@ -124,7 +128,11 @@ describe('category tree', () => {
     expectErrorEnvelope(await tree.writer.patch(`/knowledge-bank/categories/${a.id}`, { body: { parentId: c.id } }), 400, 'category_cycle');
     expectErrorEnvelope(await tree.writer.patch(`/knowledge-bank/categories/${a.id}`, { body: { parentId: a.id } }), 400, 'category_cycle');
     // B carries C: under E that would be D > E > B > C.
-    expectErrorEnvelope(await tree.writer.patch(`/knowledge-bank/categories/${b.id}`, { body: { parentId: e.id } }), 400, 'category_too_deep');
+    expectErrorEnvelope(
+      await tree.writer.patch(`/knowledge-bank/categories/${b.id}`, { body: { parentId: e.id } }),
+      400,
+      'category_too_deep',
+    );
     const moved = await tree.writer.patch(`/knowledge-bank/categories/${b.id}`, { body: { parentId: d.id, position: 5 } });
     expect(moved.status).toBe(200);
     expect(moved.body.category).toMatchObject({ parentId: d.id, depth: 2, position: 5, version: 2 });
@@ -171,7 +179,11 @@ describe('GET, PATCH and DELETE /knowledge-bank/categories/{categoryId}', () => 
 
   it('refuses clearing both names', async () => {
     const category = await createCategory(ws.writer, { nameEn: 'Named' });
-    expectErrorEnvelope(await ws.writer.patch(`/knowledge-bank/categories/${category.id}`, { body: { nameEn: null } }), 400, 'invalid_body');
+    expectErrorEnvelope(
+      await ws.writer.patch(`/knowledge-bank/categories/${category.id}`, { body: { nameEn: null } }),
+      400,
+      'invalid_body',
+    );
   });
 
   it('refuses to delete a category holding an article, then deletes it once empty', async () => {
@@ -214,6 +226,22 @@ describe('concurrent category writes', () => {
       ),
     );
     expect([a?.status, b?.status].sort()).toEqual([200, 409]);
+  });
+
+  it('keeps articleCount exact while the category is renamed during article creates', async () => {
+    const category = await createCategory(ws.writer, { nameEn: 'Busy' });
+    const results = await Promise.all([
+      ...Array.from({ length: 6 }, (_, i) =>
+        ws.writer.post('/knowledge-bank/articles', { body: { categoryId: category.id, titleEn: `Busy ${i}` } }),
+      ),
+      ...Array.from({ length: 3 }, (_, i) =>
+        ws.writer.patch(`/knowledge-bank/categories/${category.id}`, { body: { nameEn: `Busy ${i}` } }),
+      ),
+    ]);
+    const createdArticles = results.slice(0, 6).filter((r) => r.status === 201).length;
+    expect(createdArticles).toBe(6);
+    const after = await ws.writer.get(`/knowledge-bank/categories/${category.id}`);
+    expect(after.body.category.articleCount).toBe(6);
   });
 
   it('gives each of many concurrent creates under one parent its own slug', async () => {

@@ -4,8 +4,8 @@ import { expectErrorEnvelope } from '../support/fixtures.ts';
 import {
   createArticle,
   createCategory,
-  kbWorkspace,
   type KbWorkspace,
+  kbWorkspace,
   linkTo,
   para,
   publish,
@@ -21,7 +21,8 @@ beforeAll(async () => {
   categoryId = (await createCategory(ws.writer, { nameEn: 'Linked' })).id;
 });
 
-const backlinksOf = async (api: KbWorkspace['writer'], id: string) => (await api.get(`/knowledge-bank/articles/${id}/backlinks`)).body.backlinks;
+const backlinksOf = async (api: KbWorkspace['writer'], id: string) =>
+  (await api.get(`/knowledge-bank/articles/${id}/backlinks`)).body.backlinks;
 
 describe('GET /knowledge-bank/articles/{articleId}/links', () => {
   it('lists internal, record and external links with their block, checking internal targets', async () => {
@@ -48,11 +49,44 @@ describe('GET /knowledge-bank/articles/{articleId}/links', () => {
     const res = await ws.writer.get(`/knowledge-bank/articles/${source.id}/links`);
     expect(res.status).toBe(200);
     expect(res.body.links).toEqual([
-      { id: expect.any(String), blockId: 'p1', kind: 'article', target: target.id, anchor: 'top', status: 'unpublished', httpStatus: null, checkedAt: null },
-      { id: expect.any(String), blockId: 'p1', kind: 'external', target: 'https://docs.example.com/start', status: 'unchecked', httpStatus: null, checkedAt: null },
+      {
+        id: expect.any(String),
+        blockId: 'p1',
+        kind: 'article',
+        target: target.id,
+        anchor: 'top',
+        status: 'unpublished',
+        httpStatus: null,
+        checkedAt: null,
+      },
+      {
+        id: expect.any(String),
+        blockId: 'p1',
+        kind: 'external',
+        target: 'https://docs.example.com/start',
+        status: 'unchecked',
+        httpStatus: null,
+        checkedAt: null,
+      },
       { id: expect.any(String), blockId: 'p1', kind: 'category', target: categoryId, status: 'ok', httpStatus: null, checkedAt: null },
-      { id: expect.any(String), blockId: 'p2', kind: 'record', target: 'idea:IDEA-1', status: 'unchecked', httpStatus: null, checkedAt: null },
-      { id: expect.any(String), blockId: 'p3', kind: 'article', target: '00000000-0000-4000-8000-000000000000', status: 'broken', httpStatus: null, checkedAt: null },
+      {
+        id: expect.any(String),
+        blockId: 'p2',
+        kind: 'record',
+        target: 'idea:IDEA-1',
+        status: 'unchecked',
+        httpStatus: null,
+        checkedAt: null,
+      },
+      {
+        id: expect.any(String),
+        blockId: 'p3',
+        kind: 'article',
+        target: '00000000-0000-4000-8000-000000000000',
+        status: 'broken',
+        httpStatus: null,
+        checkedAt: null,
+      },
     ]);
     await publish(ws.writer, target.id);
     const after = await ws.writer.get(`/knowledge-bank/articles/${source.id}/links`);

@@ -1,7 +1,7 @@
 /** Translation status over HTTP: per-block staleness after an English-only edit, the rollup, and the listing. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorEnvelope } from '../support/fixtures.ts';
-import { createArticle, createCategory, kbWorkspace, type KbWorkspace, para, publish, saveDraft } from '../support/knowledge-bank.ts';
+import { createArticle, createCategory, type KbWorkspace, kbWorkspace, para, publish, saveDraft } from '../support/knowledge-bank.ts';
 
 let ws: KbWorkspace;
 let categoryId: string;
@@ -11,8 +11,8 @@ beforeAll(async () => {
   categoryId = (await createCategory(ws.writer, { nameEn: 'Translated' })).id;
 });
 
-const statuses = (article: { blocks: Array<{ id: string; translation: string }> }) =>
-  Object.fromEntries(article.blocks.map((block) => [block.id, block.translation]));
+const statuses = (article: Record<string, any>) =>
+  Object.fromEntries((article.blocks as Array<{ id: string; translation: string }>).map((block) => [block.id, block.translation]));
 
 describe('translation status', () => {
   it('marks a block outdated after an English-only edit and complete once the Arabic is rewritten', async () => {
@@ -48,11 +48,17 @@ describe('translation status', () => {
   });
 
   it('keeps a published revision’s statuses: the live view shows them as they were', async () => {
-    const article = await createArticle(ws.writer, { categoryId, titleEn: 'Live statuses', titleAr: 'حالات', blocks: [para('One', 'واحد', 'x')] });
+    const article = await createArticle(ws.writer, {
+      categoryId,
+      titleEn: 'Live statuses',
+      titleAr: 'حالات',
+      blocks: [para('One', 'واحد', 'x')],
+    });
     await publish(ws.writer, article.id);
     await saveDraft(ws.writer, article.id, { titleEn: 'Live statuses', titleAr: 'حالات', blocks: [para('One, edited', 'واحد', 'x')] });
     const live = await ws.reader.get(`/knowledge-bank/articles/${article.id}`);
     expect(statuses(live.body.article)).toEqual({ x: 'complete' });
+    expect(live.body.article.translations).toEqual({ en: 'complete', ar: 'complete' });
     expect(statuses((await ws.writer.get(`/knowledge-bank/articles/${article.id}`)).body.article)).toEqual({ x: 'outdated' });
   });
 });
@@ -61,12 +67,32 @@ describe('GET /knowledge-bank/translations', () => {
   it('lists drafts by locale and status, newest first, with pagination', async () => {
     const own = await kbWorkspace('kb-tr-list');
     const cat = (await createCategory(own.writer, { nameEn: 'C' })).id;
-    const complete = await createArticle(own.writer, { categoryId: cat, titleEn: 'Complete', titleAr: 'مكتمل', blocks: [para('a', 'أ', 'a')] });
-    const partial = await createArticle(own.writer, { categoryId: cat, titleEn: 'Partial', titleAr: 'جزئي', blocks: [para('a', 'أ'), para('b')] });
+    const complete = await createArticle(own.writer, {
+      categoryId: cat,
+      titleEn: 'Complete',
+      titleAr: 'مكتمل',
+      blocks: [para('a', 'أ', 'a')],
+    });
+    const partial = await createArticle(own.writer, {
+      categoryId: cat,
+      titleEn: 'Partial',
+      titleAr: 'جزئي',
+      blocks: [para('a', 'أ'), para('b')],
+    });
     const missing = await createArticle(own.writer, { categoryId: cat, titleEn: 'Missing', blocks: [para('a')] });
-    const outdated = await createArticle(own.writer, { categoryId: cat, titleEn: 'Outdated', titleAr: 'قديم', blocks: [para('a', 'أ', 'o')] });
+    const outdated = await createArticle(own.writer, {
+      categoryId: cat,
+      titleEn: 'Outdated',
+      titleAr: 'قديم',
+      blocks: [para('a', 'أ', 'o')],
+    });
     await saveDraft(own.writer, outdated.id, { titleEn: 'Outdated', titleAr: 'قديم', blocks: [para('a changed', 'أ', 'o')] });
-    const arabicSource = await createArticle(own.writer, { categoryId: cat, titleEn: undefined, titleAr: 'مصدر عربي', blocks: [para(undefined, 'نص')] });
+    const arabicSource = await createArticle(own.writer, {
+      categoryId: cat,
+      titleEn: undefined,
+      titleAr: 'مصدر عربي',
+      blocks: [para(undefined, 'نص')],
+    });
 
     const ids = async (query: string) =>
       (await own.writer.get(`/knowledge-bank/translations?${query}`)).body.articles.map((a: { id: string }) => a.id);

@@ -1,5 +1,5 @@
 /** Builders for the knowledge-bank integration tests: a workspace, keys by role, categories, articles. */
-import { call, clientFor, newKey, newWorkspace, type ApiResponse, type TestWorkspace } from './fixtures.ts';
+import { type ApiResponse, call, clientFor, newKey, newWorkspace, type TestWorkspace } from './fixtures.ts';
 
 export type Api = ReturnType<typeof clientFor>;
 

@@ -13,7 +13,13 @@ describe('knowledge-bank block schema', () => {
     { type: 'callout', tone: 'warning', text: t },
     { type: 'quote', text: { ar: [{ text: 'اقتباس', marks: ['italic'] }] } },
     { type: 'list', ordered: true, items: [t, { en: [{ text: 'Two' }] }] },
-    { type: 'table', rows: [[t, t], [{}, t]] },
+    {
+      type: 'table',
+      rows: [
+        [t, t],
+        [{}, t],
+      ],
+    },
     { type: 'faq', question: t, answer: { en: [{ text: 'Yes', marks: ['bold', 'code'] }] } },
     { type: 'image', url: 'https://cdn.example.com/a.png', alt: { en: 'A', ar: 'صورة' }, caption: t },
     { type: 'code', language: 'bash', code: 'curl -s https://example.com' },
@@ -78,7 +84,13 @@ describe('knowledge-bank block ids', () => {
   it('gives a block without an id a new one and keeps the ids that were sent', () => {
     let n = 0;
     const result = assignBlockIds([{ type: 'divider' }, { id: 'kept', type: 'divider' }], () => `new-${++n}`);
-    expect(result).toEqual({ ok: true, blocks: [{ type: 'divider', id: 'new-1' }, { id: 'kept', type: 'divider' }] });
+    expect(result).toEqual({
+      ok: true,
+      blocks: [
+        { type: 'divider', id: 'new-1' },
+        { id: 'kept', type: 'divider' },
+      ],
+    });
   });
 
   it('draws again when a generated id is already taken by a sent one', () => {

@@ -6,7 +6,9 @@ import { content, paragraph } from '../support/knowledge-bank-builders.ts';
 
 describe('knowledge-bank content codec', () => {
   it('round-trips content with Arabic text and stores it smaller than its JSON', () => {
-    const blocks = Array.from({ length: 200 }, (_, i) => paragraph(`b${i}`, `Step ${i}: open the settings page`, `الخطوة ${i}: افتح صفحة الإعدادات`));
+    const blocks = Array.from({ length: 200 }, (_, i) =>
+      paragraph(`b${i}`, `Step ${i}: open the settings page`, `الخطوة ${i}: افتح صفحة الإعدادات`),
+    );
     const value = content(blocks, { titleEn: 'Settings', titleAr: 'الإعدادات' });
     const encoded = encodeContent(value);
     expect(encoded.ok).toBe(true);

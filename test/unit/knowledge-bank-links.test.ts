@@ -1,7 +1,7 @@
 /** Link extraction from structured span links, and the backlink changes a save implies. */
 import { describe, expect, it } from 'vitest';
 import type { Block } from '../../lib/knowledge-bank/blocks.ts';
-import { extractLinks, internalTargets, linkId, targetChanges } from '../../lib/knowledge-bank/links.ts';
+import { extractLinks, internalTargets, linkId, linkLimitProblem, MAX_LINKS, targetChanges } from '../../lib/knowledge-bank/links.ts';
 import { checkPublishable, type LinkTargetState } from '../../lib/knowledge-bank/publish.ts';
 import { content, linkingParagraph, paragraph } from '../support/knowledge-bank-builders.ts';
 
@@ -34,7 +34,10 @@ describe('knowledge-bank link extraction', () => {
       id: 'p',
       type: 'paragraph',
       text: {
-        en: [{ text: 'a', link: { articleId: articleA } }, { text: 'b', link: { articleId: articleA } }],
+        en: [
+          { text: 'a', link: { articleId: articleA } },
+          { text: 'b', link: { articleId: articleA } },
+        ],
         ar: [{ text: 'ا', link: { articleId: articleA } }],
       },
     };
@@ -64,10 +67,40 @@ describe('knowledge-bank link extraction', () => {
       { kind: 'article', id: articleA },
       { kind: 'category', id: category },
     ]);
-    expect(targetChanges(targets, [{ kind: 'article', id: articleB }, { kind: 'category', id: category }])).toEqual({
+    expect(
+      targetChanges(targets, [
+        { kind: 'article', id: articleB },
+        { kind: 'category', id: category },
+      ]),
+    ).toEqual({
       added: [{ kind: 'article', id: articleB }],
       removed: [{ kind: 'article', id: articleA }],
     });
+  });
+});
+
+describe('knowledge-bank link limits', () => {
+  const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+  it('allows 40 distinct internal targets and refuses 41, however often each is linked', () => {
+    const blocks = (n: number) => [
+      linkingParagraph(
+        'p',
+        Array.from({ length: n }, (_, i) => ({ articleId: uuid(i) })),
+      ),
+    ];
+    expect(linkLimitProblem(extractLinks(blocks(40)))).toBeNull();
+    expect(linkLimitProblem(extractLinks(blocks(41)))).toMatch(/at most 40 distinct/);
+    const repeated = Array.from({ length: 100 }, (_, i) => linkingParagraph(`p${i}`, [{ articleId: uuid(i % 40) }]));
+    expect(linkLimitProblem(extractLinks(repeated))).toBeNull();
+  });
+
+  it('caps the number of links and their stored size, so the links item fits in DynamoDB', () => {
+    const external = (n: number, length = 20) =>
+      Array.from({ length: n }, (_, i) => linkingParagraph(`p${i}`, [{ href: `https://example.com/${String(i).padEnd(length, 'x')}` }]));
+    expect(linkLimitProblem(extractLinks(external(MAX_LINKS)))).toBeNull();
+    expect(linkLimitProblem(extractLinks(external(MAX_LINKS + 1)))).toMatch(/at most 1000 links/);
+    expect(linkLimitProblem(extractLinks(external(200, 2000)))).toMatch(/too long/);
   });
 });
 

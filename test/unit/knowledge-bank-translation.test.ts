@@ -11,23 +11,36 @@ import {
 } from '../../lib/knowledge-bank/translation.ts';
 import { content, paragraph } from '../support/knowledge-bank-builders.ts';
 
-function save(previous: { content: TranslatableContent; hashes: TranslationHashes } | undefined, next: TranslatableContent, source: Language = 'en') {
+function save(
+  previous: { content: TranslatableContent; hashes: TranslationHashes } | undefined,
+  next: TranslatableContent,
+  source: Language = 'en',
+) {
   return { content: next, hashes: nextTranslationHashes(previous, next, source) };
 }
 
 describe('knowledge-bank translation status', () => {
   it('marks a block complete when both languages are written together', () => {
-    const saved = save(undefined, content([paragraph('b1', 'Open settings', 'افتح الإعدادات')], { titleEn: 'Settings', titleAr: 'الإعدادات' }));
+    const saved = save(
+      undefined,
+      content([paragraph('b1', 'Open settings', 'افتح الإعدادات')], { titleEn: 'Settings', titleAr: 'الإعدادات' }),
+    );
     expect(blockTranslations(saved.content, saved.hashes, 'en')).toEqual({ b1: 'complete' });
     expect(articleTranslations(saved.content, saved.hashes, 'en')).toEqual({ en: 'complete', ar: 'complete' });
   });
 
   it('marks a block outdated after an English-only edit, and complete again once the Arabic is rewritten', () => {
     const first = save(undefined, content([paragraph('b1', 'Open settings', 'افتح الإعدادات'), paragraph('b2', 'Then save', 'ثم احفظ')]));
-    const edited = save(first, content([paragraph('b1', 'Open the settings page', 'افتح الإعدادات'), paragraph('b2', 'Then save', 'ثم احفظ')]));
+    const edited = save(
+      first,
+      content([paragraph('b1', 'Open the settings page', 'افتح الإعدادات'), paragraph('b2', 'Then save', 'ثم احفظ')]),
+    );
     expect(blockTranslations(edited.content, edited.hashes, 'en')).toEqual({ b1: 'outdated', b2: 'complete' });
     expect(articleTranslations(edited.content, edited.hashes, 'en')).toEqual({ en: 'complete', ar: 'outdated' });
-    const translated = save(edited, content([paragraph('b1', 'Open the settings page', 'افتح صفحة الإعدادات'), paragraph('b2', 'Then save', 'ثم احفظ')]));
+    const translated = save(
+      edited,
+      content([paragraph('b1', 'Open the settings page', 'افتح صفحة الإعدادات'), paragraph('b2', 'Then save', 'ثم احفظ')]),
+    );
     expect(blockTranslations(translated.content, translated.hashes, 'en')).toEqual({ b1: 'complete', b2: 'complete' });
   });
 
@@ -58,8 +71,16 @@ describe('knowledge-bank translation status', () => {
   });
 
   it('uses Arabic as the reference when it is the source language', () => {
-    const first = save(undefined, content([paragraph('b1', 'Refunds', 'المبالغ المستردة')], { titleAr: 'الاسترداد', titleEn: 'Refunds' }), 'ar');
-    const edited = save(first, content([paragraph('b1', 'Refunds', 'المبالغ المستردة خلال ١٤ يومًا')], { titleAr: 'الاسترداد', titleEn: 'Refunds' }), 'ar');
+    const first = save(
+      undefined,
+      content([paragraph('b1', 'Refunds', 'المبالغ المستردة')], { titleAr: 'الاسترداد', titleEn: 'Refunds' }),
+      'ar',
+    );
+    const edited = save(
+      first,
+      content([paragraph('b1', 'Refunds', 'المبالغ المستردة خلال ١٤ يومًا')], { titleAr: 'الاسترداد', titleEn: 'Refunds' }),
+      'ar',
+    );
     expect(blockTranslations(edited.content, edited.hashes, 'ar')).toEqual({ b1: 'outdated' });
     expect(articleTranslations(edited.content, edited.hashes, 'ar')).toEqual({ ar: 'complete', en: 'outdated' });
   });
@@ -109,20 +130,17 @@ describe('knowledge-bank translation status (properties)', () => {
 
   it('changing a translated block’s source alone makes exactly that block outdated', () => {
     fc.assert(
-      fc.property(
-        fc.array(fc.record({ en: word, ar: word }), { minLength: 1, maxLength: 8 }),
-        fc.nat(),
-        word,
-        (specs, pick, suffix) => {
-          const index = pick % specs.length;
-          const first = save(undefined, build(specs));
-          const edited = specs.map((spec, i) => (i === index ? { ...spec, en: `${spec.en}${suffix}` } : spec));
-          const second = save(first, build(edited));
-          const statuses = blockTranslations(second.content, second.hashes, 'en');
-          specs.forEach((_, i) => expect(statuses[`b${i}`]).toBe(i === index ? 'outdated' : 'complete'));
-          expect(articleTranslations(second.content, second.hashes, 'en').ar).toBe('outdated');
-        },
-      ),
+      fc.property(fc.array(fc.record({ en: word, ar: word }), { minLength: 1, maxLength: 8 }), fc.nat(), word, (specs, pick, suffix) => {
+        const index = pick % specs.length;
+        const first = save(undefined, build(specs));
+        const edited = specs.map((spec, i) => (i === index ? { ...spec, en: `${spec.en}${suffix}` } : spec));
+        const second = save(first, build(edited));
+        const statuses = blockTranslations(second.content, second.hashes, 'en');
+        specs.forEach((_, i) => {
+          expect(statuses[`b${i}`]).toBe(i === index ? 'outdated' : 'complete');
+        });
+        expect(articleTranslations(second.content, second.hashes, 'en').ar).toBe('outdated');
+      }),
     );
   });
 

@@ -10,6 +10,8 @@ const SLUG = 'acme';
 const UUIDS = ['00000000-0000-7000-8000-000000000000', 'ffffffff-ffff-7fff-bfff-ffffffffffff', '0190a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b'];
 // SOP ids and webhook event ids: [A-Za-z0-9_-], the lowest and highest of that alphabet included.
 const PLAIN_IDS = ['-', 'zzzz', 'A_b-9', '0'];
+// Knowledge-bank slugs: lowercase letters of any script and digits joined by hyphens.
+const KB_SLUGS = ['a', '0', 'zzzz', 'الفواتير-والمدفوعات', 'refunds-2', 'ﻼ'];
 
 /** One entity's sort keys, as the key map builds them. */
 const entities: Record<string, string[]> = {
@@ -28,7 +30,30 @@ const entities: Record<string, string[]> = {
   webhook: UUIDS.map((id) => keys.webhook(SLUG, id).sk),
   webhookCounter: [keys.webhookCounter(SLUG).sk],
   webhookDelivery: UUIDS.flatMap((id) => PLAIN_IDS.map((event) => keys.webhookDelivery(SLUG, id, `evt_${event}`).sk)),
+  journey: UUIDS.map((id) => keys.journey(SLUG, id).sk),
+  // Version keys are the version id with its hex digits complemented (lib/journeys/record.ts).
+  journeyVersion: UUIDS.flatMap((id) =>
+    UUIDS.map(
+      (version) =>
+        keys.journeyVersion(
+          SLUG,
+          id,
+          version.replace(/[0-9a-f]/g, (d) => (15 - Number.parseInt(d, 16)).toString(16)),
+        ).sk,
+    ),
+  ),
+  journeyCounter: [keys.journeyCounter(SLUG).sk],
+  kbCategory: UUIDS.map((id) => keys.kbCategory(SLUG, id).sk),
+  kbCategorySlug: KB_SLUGS.map((slug) => keys.kbCategorySlug(SLUG, slug).sk),
+  kbArticle: UUIDS.map((id) => keys.kbArticle(SLUG, id).sk),
+  kbArticleSlug: KB_SLUGS.map((slug) => keys.kbArticleSlug(SLUG, slug).sk),
+  kbDraft: UUIDS.map((id) => keys.kbDraft(SLUG, id).sk),
+  kbLive: UUIDS.map((id) => keys.kbLive(SLUG, id).sk),
+  kbRevision: UUIDS.flatMap((id) => [1, 2, 10, 999_999_999].map((n) => keys.kbRevision(SLUG, id, n).sk)),
   kbLinks: UUIDS.flatMap((id) => (['DRAFT', 'LIVE'] as const).map((view) => keys.kbLinks(SLUG, id, view).sk)),
+  kbBacklink: UUIDS.flatMap((target) =>
+    (['DRAFT', 'LIVE'] as const).flatMap((view) => UUIDS.map((source) => keys.kbBacklink(SLUG, target, view, source).sk)),
+  ),
 };
 
 const between = (from: string, to: string) => (sk: string) => sk >= from && sk <= to;
@@ -48,7 +73,27 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
   })),
   { name: 'the webhooks of a workspace', holds: prefix(keys.webhookPrefix), may: ['webhook'] },
   ...UUIDS.map((id) => ({ name: `deliveries of webhook ${id}`, holds: prefix(keys.webhookDeliveryPrefix(id)), may: ['webhookDelivery'] })),
-  { name: 'the knowledge-bank link items of a workspace', holds: prefix(keys.kbLinksPrefix), may: ['kbLinks'] },
+  ...UUIDS.map((id) => ({
+    name: `the item collection of journey ${id}`,
+    holds: prefix(keys.journey(SLUG, id).sk),
+    may: ['journey', 'journeyVersion'],
+  })),
+  { name: 'knowledge-bank categories', holds: prefix(keys.kbCategoryPrefix), may: ['kbCategory'] },
+  {
+    name: 'the knowledge-bank category tree',
+    holds: between(keys.kbCategoryTreeRange.from, keys.kbCategoryTreeRange.to),
+    may: ['kbCategory', 'kbCategorySlug'],
+  },
+  { name: 'knowledge-bank articles', holds: prefix(keys.kbArticlePrefix), may: ['kbArticle'] },
+  { name: 'knowledge-bank article slugs', holds: prefix(keys.kbArticleSlugPrefix), may: ['kbArticleSlug'] },
+  { name: 'knowledge-bank outgoing links', holds: prefix(keys.kbLinksPrefix), may: ['kbLinks'] },
+  ...UUIDS.map((id) => ({
+    name: `the content of article ${id}`,
+    holds: prefix(keys.kbDocumentPrefix(id)),
+    may: ['kbDraft', 'kbLive', 'kbRevision'],
+  })),
+  ...UUIDS.map((id) => ({ name: `the revisions of article ${id}`, holds: prefix(keys.kbRevisionPrefix(id)), may: ['kbRevision'] })),
+  ...UUIDS.map((id) => ({ name: `the backlinks of ${id}`, holds: prefix(keys.kbBacklinkPrefix(id)), may: ['kbBacklink'] })),
 ];
 
 describe('the table key map', () => {

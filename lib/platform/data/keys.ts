@@ -72,6 +72,22 @@ export const keys = {
     sk: `WHDELIVERY#${webhookId}#${eventId}`,
   }),
   webhookDeliveryPrefix: (webhookId: string) => `WHDELIVERY#${webhookId}#`,
+
+  // Journeys (lib/journeys/store.ts). A journey is `JOURNEY#<id>` and its versions follow it at
+  // `JOURNEY#<id>#V#<version key>` (the version id's hex digits complemented, so newest first in
+  // ascending order): one Query of the `JOURNEY#<id>` prefix reads the journey, then its versions.
+  // Active journeys are also listed in gsi1 under `WS#<slug>#JOURNEYS` by id (UUIDv7: by creation);
+  // the counter's `J$COUNT` sorts after every `J#<id>`, so a descending Query returns it first.
+  journey: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `JOURNEY#${id}` }),
+  journeyVersion: (slug: string, journeyId: string, versionKey: string) => ({
+    pk: workspacePk(slug),
+    sk: `JOURNEY#${journeyId}#V#${versionKey}`,
+  }),
+  journeyCounter: (slug: string) => ({ pk: workspacePk(slug), sk: 'JOURNEYCOUNT' }),
+  journeyListing: (slug: string, id: string) => ({ gsi1pk: `WS#${slug}#JOURNEYS`, gsi1sk: `J#${id}` }),
+  journeyCounterListing: (slug: string) => ({ gsi1pk: `WS#${slug}#JOURNEYS`, gsi1sk: 'J$COUNT' }),
+  journeyListingPk: (slug: string) => `WS#${slug}#JOURNEYS`,
+
   // Knowledge bank (issue 12). Every sort key starts with `KB`, and each kind has its own prefix so
   // one begins_with Query lists exactly one kind (search and link checking, issue 13, read
   // `KBART#` and `KBLINKS#`). Article and category ids are UUIDs ([0-9a-f-], all above '#').
@@ -86,6 +102,8 @@ export const keys = {
   kbCategoryPrefix: 'KBCAT#',
   kbCategorySlug: (slug: string, categorySlug: string) => ({ pk: workspacePk(slug), sk: `KBCATSLUG#${categorySlug}` }),
   kbCategorySlugPrefix: 'KBCATSLUG#',
+  /** Categories and their slug claims, adjacent: the tree and the taken slugs in one Query. */
+  kbCategoryTreeRange: { from: 'KBCAT#', to: 'KBCATSLUG$' },
   kbArticle: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `KBART#${id}` }),
   kbArticlePrefix: 'KBART#',
   kbArticleSlug: (slug: string, articleSlug: string) => ({ pk: workspacePk(slug), sk: `KBARTSLUG#${articleSlug}` }),
@@ -100,12 +118,11 @@ export const keys = {
   kbRevisionPrefix: (articleId: string) => `KBDOC#${articleId}#REV#`,
   kbDocumentPrefix: (articleId: string) => `KBDOC#${articleId}#`,
   kbLinks: (slug: string, articleId: string, view: 'DRAFT' | 'LIVE') => ({ pk: workspacePk(slug), sk: `KBLINKS#${articleId}#${view}` }),
+  /** Every article's outgoing links (the link checker of issue 13 reads this prefix). */
+  kbLinksPrefix: 'KBLINKS#',
   kbBacklink: (slug: string, targetId: string, view: 'DRAFT' | 'LIVE', sourceId: string) => ({
     pk: workspacePk(slug),
     sk: `KBBACK#${targetId}#${view}#${sourceId}`,
   }),
   kbBacklinkPrefix: (targetId: string) => `KBBACK#${targetId}#`,
-  // Knowledge-bank link checking (issue 13): every article's link items of a workspace, both
-  // views, in one Query (the external link list and the checker read them all).
-  kbLinksPrefix: 'KBLINKS#',
 } as const;
