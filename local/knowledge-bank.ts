@@ -14,7 +14,7 @@ import { sendToQueue, startQueueEventSource, startStreamEventSource } from './ev
 import { lambdaContext, loadHandler } from './lambda-runtime.ts';
 import { ensureQueues } from './queues.ts';
 
-export const SEARCH_BUCKET = 'knowledge-bank-search';
+const SEARCH_BUCKET = 'knowledge-bank-search';
 
 export interface KnowledgeBankServices {
   linkCheckQueueUrl: string;

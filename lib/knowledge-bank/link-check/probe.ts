@@ -7,7 +7,7 @@ import { config } from '../../platform/config.ts';
 import { probe } from '../../platform/outbound/http-post.ts';
 
 export const PER_HOST_CONCURRENCY = 2;
-export const TOTAL_CONCURRENCY = 16;
+const TOTAL_CONCURRENCY = 16;
 
 export interface ProbeResult {
   status: number | null;

@@ -7,7 +7,7 @@ import type { ExternalLinkRecord } from '../search/schemas.ts';
 import type { ProbeResult } from './probe.ts';
 
 /** A stored link as the checker records it (lib/knowledge-bank/record.ts: StoredLink, plus these). */
-export interface CheckedLink extends StoredLink {
+interface CheckedLink extends StoredLink {
   redirectTo?: string | null;
   detail?: string | null;
 }

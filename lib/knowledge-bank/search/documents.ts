@@ -29,7 +29,7 @@ export interface LiveContent {
  * Snippets are cut from the stored text, which is capped so that the index object of a large
  * workspace stays a few megabytes; the whole body is indexed all the same.
  */
-export const SNIPPET_SOURCE_CHARS = 600;
+const SNIPPET_SOURCE_CHARS = 600;
 
 export interface SearchDocument {
   /** `<articleId>:<locale>`: the index's own id. */
@@ -57,7 +57,7 @@ function summaryIn(content: LiveContent, language: Language): string | null {
   return language === 'en' ? content.summaryEn : content.summaryAr;
 }
 
-export function bodyText(blocks: readonly Block[], language: Language): string {
+function bodyText(blocks: readonly Block[], language: Language): string {
   return blocks
     .flatMap((block) => languageTextOf(block, language))
     .filter((part) => part.trim().length > 0)

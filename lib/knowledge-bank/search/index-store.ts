@@ -18,7 +18,7 @@ const bucket = config.required('KB_SEARCH_BUCKET');
 const PREFIX = 'search-index/';
 const SUFFIX = '.json.br';
 
-export function indexObjectKey(workspace: string): string {
+function indexObjectKey(workspace: string): string {
   return `${PREFIX}${workspace}${SUFFIX}`;
 }
 

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { pageQueryShape, pagination, queryInteger, timestamp } from '../../platform/schemas.ts';
 
-export const SEARCH_LIMITS = { query: 200, limit: 50, defaultLimit: 10 } as const;
+const SEARCH_LIMITS = { query: 200, limit: 50, defaultLimit: 10 } as const;
 
 const characters = (value: string) => [...value].length;
 
@@ -50,14 +50,14 @@ export const searchResponse = z.object({
   total: z.int().register(z.globalRegistry, { description: 'How many articles match in all' }),
 });
 
-export const LINK_STATUSES = ['ok', 'broken', 'redirected', 'unchecked'] as const;
+const LINK_STATUSES = ['ok', 'broken', 'redirected', 'unchecked'] as const;
 
 export const linkListQuery = z.strictObject({
   ...pageQueryShape,
   status: z.optional(z.enum(LINK_STATUSES)),
 });
 
-export const externalLink = z.object({
+const externalLink = z.object({
   url: z.string(),
   status: z.enum(LINK_STATUSES),
   httpStatus: z.nullable(z.int()),

@@ -16,9 +16,9 @@ const STORED_FIELDS = ['articleId', 'locale', 'slug', 'categoryId', 'visibility'
 type StoredFields = Pick<SearchDocument, (typeof STORED_FIELDS)[number]>;
 
 /** Typo tolerance starts at this many letters: shorter words have too many one-edit neighbours. */
-export const FUZZY_MIN_LETTERS = 5;
+const FUZZY_MIN_LETTERS = 5;
 /** More terms than this are ignored: each one is a pass over the index. */
-export const MAX_QUERY_TERMS = 12;
+const MAX_QUERY_TERMS = 12;
 
 /** Bumped whenever the index's shape or term pipeline changes: an older object is rebuilt, not read. */
 export const INDEX_FORMAT = 1;
@@ -92,7 +92,7 @@ interface QueryWord {
 }
 
 /** The words of a query that can match anything (stop words and punctuation dropped). */
-export function queryWords(q: string): QueryWord[] {
+function queryWords(q: string): QueryWord[] {
   return tokenize(q)
     .filter((word) => termsOf(word).length > 0)
     .slice(0, MAX_QUERY_TERMS)

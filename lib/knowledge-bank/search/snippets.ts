@@ -5,7 +5,7 @@
  */
 import { termsOf, tokensOf } from './normalise.ts';
 
-export const SNIPPET_CHARS = 180;
+const SNIPPET_CHARS = 180;
 /** How much text comes before the first match, so it reads in context. */
 const LEAD_CHARS = 50;
 const ELLIPSIS = '…';
