@@ -3,7 +3,7 @@
  * the index builder (event-source-mapping emulator) → the index in S3 (fauxqs) → GET /search.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dynamoDbCalls, expectErrorEnvelope } from '../support/fixtures.ts';
+import { dynamoDbCalls, expectErrorEnvelope, sandbox } from '../support/fixtures.ts';
 import { type Api, createArticle, createCategory, type KbWorkspace, kbWorkspace, publish } from '../support/knowledge-bank.ts';
 import { type CorpusArticle, SEARCH_CORPUS } from '../support/knowledge-bank-search-corpus.ts';
 
@@ -180,6 +180,24 @@ describe('search freshness', () => {
     expect(after.results[0]!.title).toBe('Export reports to workbook');
     expect((await search(ws.reader, 'q=spreadsheet')).total).toBe(0);
   }, 60_000);
+});
+
+describe('a workspace without an index object', () => {
+  it('is indexed from the table by the search function, so search keeps answering', async () => {
+    const { DeleteObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
+    const s3 = new S3Client({
+      endpoint: sandbox.sqsEndpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    // As if the bucket's lifecycle had expired it, or search had been deployed after these publishes.
+    await s3.send(new DeleteObjectCommand({ Bucket: 'knowledge-bank-search', Key: `search-index/${ws.slug}.json.br` }));
+    s3.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // past the cache's revalidation interval
+    const body = await search(ws.reader, 'q=password');
+    expect(idsOf(body)).toEqual([ids.get('reset-password'), ids.get('password-faq'), ids.get('password-policy')]);
+  });
 });
 
 describe('search tenancy', () => {
