@@ -2,16 +2,17 @@
 
 import { canWrite } from '../../lib/knowledge-bank/access.ts';
 import { matchesTranslationFilter, newestFirst, pageOf } from '../../lib/knowledge-bank/listing.ts';
+import { headerFor, translationsFor } from '../../lib/knowledge-bank/record.ts';
 import { listKnowledgeBankTranslations as route } from '../../lib/knowledge-bank/routes.ts';
 import { listArticleItems } from '../../lib/knowledge-bank/store.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function listTranslations({ query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const writer = canWrite(auth);
+  // Write keys see every draft (what translators work on); read-only keys what is live now.
+  const view = canWrite(auth) ? 'draft' : 'live';
   const matching = (await listArticleItems(auth.workspace.slug))
-    // Read-only keys see only what is published now (the statuses are still the drafts').
-    .filter((item) => (writer || item.status === 'published') && matchesTranslationFilter(item, query))
+    .filter((item) => (view === 'draft' || item.status === 'published') && matchesTranslationFilter(translationsFor(item, view), query))
     .sort(newestFirst);
   const page = pageOf(matching, query);
   return {
@@ -23,9 +24,9 @@ export async function listTranslations({ query, auth }: ApiRequest<typeof route>
         categoryId: item.categoryId,
         sourceLanguage: item.sourceLanguage,
         status: item.status,
-        titleEn: item.draft.titleEn,
-        titleAr: item.draft.titleAr,
-        translations: item.translations,
+        titleEn: headerFor(item, view).titleEn,
+        titleAr: headerFor(item, view).titleAr,
+        translations: translationsFor(item, view),
         updatedAt: item.updatedAt,
       })),
       pagination: page.pagination,

@@ -4,6 +4,7 @@
  */
 import type { Language } from './blocks.ts';
 import type { ArticleItem, ArticleStatus } from './record.ts';
+import type { ArticleTranslations } from './translation.ts';
 
 export interface Page<T> {
   items: T[];
@@ -49,9 +50,9 @@ export interface TranslationFilter {
  * `locale` + `status`: that status in that locale. `status` alone: in either locale. `locale`
  * alone: anything short of complete in it. Neither: every article (the overview).
  */
-export function matchesTranslationFilter(item: ArticleItem, { locale, status }: TranslationFilter): boolean {
+export function matchesTranslationFilter(translations: ArticleTranslations, { locale, status }: TranslationFilter): boolean {
   const locales: Language[] = locale ? [locale] : ['en', 'ar'];
-  if (status) return locales.some((l) => item.translations[l] === status);
-  if (locale) return item.translations[locale] !== 'complete';
+  if (status) return locales.some((l) => translations[l] === status);
+  if (locale) return translations[locale] !== 'complete';
   return true;
 }

@@ -96,6 +96,8 @@ export interface ArticleItem {
   hasUnpublishedChanges: boolean;
   /** Of the draft (what translators work on). */
   translations: ArticleTranslations;
+  /** Of the live revision, set on publish: what read-only keys are shown. */
+  liveTranslations?: ArticleTranslations;
   version: number;
   createdAt: string;
   updatedAt: string;
@@ -106,8 +108,18 @@ export function headerOf(content: TranslatableContent): Header {
   return { titleEn: content.titleEn, titleAr: content.titleAr, summaryEn: content.summaryEn, summaryAr: content.summaryAr };
 }
 
+/** The titles and summaries of the view a key sees. */
+export function headerFor(item: ArticleItem, view: 'draft' | 'live'): Header {
+  return view === 'live' && item.live ? item.live : item.draft;
+}
+
+/** The translation rollup of the view a key sees. */
+export function translationsFor(item: ArticleItem, view: 'draft' | 'live'): ArticleTranslations {
+  return view === 'live' ? (item.liveTranslations ?? item.translations) : item.translations;
+}
+
 export function toArticleSummary(item: ArticleItem, view: 'draft' | 'live'): ArticleSummary {
-  const header = view === 'live' && item.live ? item.live : item.draft;
+  const header = headerFor(item, view);
   return {
     id: item.id,
     categoryId: item.categoryId,
@@ -120,7 +132,7 @@ export function toArticleSummary(item: ArticleItem, view: 'draft' | 'live'): Art
     liveRevision: item.liveRevision ?? null,
     draftRevision: item.hasUnpublishedChanges ? item.latestRevision + 1 : Math.max(1, item.latestRevision),
     hasUnpublishedChanges: item.hasUnpublishedChanges,
-    translations: item.translations,
+    translations: translationsFor(item, view),
     version: item.version,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,

@@ -403,7 +403,8 @@ export const listKnowledgeBankTranslations = defineRoute({
   summary: "Translation status of every article's draft",
   description:
     'What translators work on: each article with `translations` (`{en, ar}`: complete, partial, outdated or missing), computed on drafts. ' +
-    '`locale` and `status` filter (`?locale=ar&status=outdated`); with `locale` alone, every article not complete in it. Newest first.',
+    '`locale` and `status` filter (`?locale=ar&status=outdated`); with `locale` alone, every article not complete in it. Newest first. ' +
+    'Read-only keys see published articles only, with the titles and statuses of their live revision.',
   module: MODULE,
   permissions: ['knowledge-bank:read'],
   request: { query: translationsQuery },

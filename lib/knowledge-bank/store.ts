@@ -828,6 +828,7 @@ export async function publishArticle(
     ...meta,
     status: 'published',
     live: header,
+    liveTranslations: articleTranslations(content, content.hashes, meta.sourceLanguage),
     latestRevision: revision,
     liveRevision: revision,
     hasUnpublishedChanges: false,

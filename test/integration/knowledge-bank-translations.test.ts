@@ -117,9 +117,18 @@ describe('GET /knowledge-bank/translations', () => {
       translations: { ar: 'complete', en: 'missing' },
       updatedAt: expect.any(String),
     });
-    void complete;
-    // Read-only keys see published articles only.
+    // Read-only keys see published articles only, with the live revision's titles and statuses.
     expect((await own.reader.get('/knowledge-bank/translations')).body.articles).toEqual([]);
+    await publish(own.writer, complete.id);
+    await saveDraft(own.writer, complete.id, { titleEn: 'Complete, then edited', titleAr: 'مكتمل', blocks: [para('a edited', 'أ', 'a')] });
+    const readerView = (await own.reader.get('/knowledge-bank/translations')).body.articles;
+    expect(readerView).toEqual([
+      expect.objectContaining({ id: complete.id, titleEn: 'Complete', translations: { en: 'complete', ar: 'complete' } }),
+    ]);
+    expect((await own.reader.get('/knowledge-bank/translations?locale=ar&status=outdated')).body.articles).toEqual([]);
+    expect(await ids('locale=ar&status=outdated')).toContain(complete.id);
+    const readerList = (await own.reader.get('/knowledge-bank/articles')).body.articles;
+    expect(readerList).toEqual([expect.objectContaining({ titleEn: 'Complete', translations: { en: 'complete', ar: 'complete' } })]);
     expectErrorEnvelope(await own.writer.get('/knowledge-bank/translations?locale=fr'), 400, 'invalid_query');
     expectErrorEnvelope(await own.writer.get('/knowledge-bank/translations?status=complete'), 400, 'invalid_query');
   });

@@ -57,7 +57,7 @@ describe('knowledge-bank listing', () => {
   });
 
   it('matches translation statuses by locale, by status, or both', () => {
-    const item = article({ translations: { en: 'complete', ar: 'outdated' } });
+    const item = { en: 'complete', ar: 'outdated' } as const;
     expect(matchesTranslationFilter(item, { locale: 'ar', status: 'outdated' })).toBe(true);
     expect(matchesTranslationFilter(item, { locale: 'en', status: 'outdated' })).toBe(false);
     expect(matchesTranslationFilter(item, { status: 'outdated' })).toBe(true);
