@@ -8,6 +8,7 @@
  *      by GET /search), for single publishes and after a burst of 50.
  * Machines are shared and noisy: read medians and ratios, not absolute numbers.
  */
+import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { createDeveloperKey } from '../lib/admin/developer-keys.ts';
@@ -120,7 +121,8 @@ try {
   await searchable('zqwarmup', 1);
   const delays: number[] = [];
   for (let i = 0; i < 5; i++) {
-    const word = `zqsingle${String.fromCharCode(97 + i)}`;
+    // Random words: two probe words one letter apart would find each other through typo tolerance.
+    const word = `q${randomUUID().replaceAll('-', '').slice(0, 12)}`;
     const id = await createArticle(i + 1, word);
     await send('POST', `/knowledge-bank/articles/${id}/publish`);
     const t = performance.now();
