@@ -31,9 +31,9 @@ describe('PortalApiStack', () => {
     }
     expect(routeKeys).toContain('$default');
     const functions = resources('AWS::Lambda::Function');
-    // Plus the not-found function, the webhook pipeline's fan-out and delivery functions, and the
-    // knowledge bank's search index builder, link checker and link-check scheduler.
-    expect(functions).toHaveLength(routes.length + 6);
+    // Plus the not-found function and the webhook pipeline's fan-out and delivery functions (the
+    // knowledge bank's builder, link checker and scheduler are in their nested stack).
+    expect(functions).toHaveLength(routes.length + 3);
     for (const fn of functions) {
       expect(fn.Properties.Runtime).toBe('nodejs24.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
