@@ -17,6 +17,7 @@ import { API_PREFIX, NOT_FOUND_HANDLER, type RouteDefinition, routes } from '../
 import { TABLE } from '../lib/platform/data/table.ts';
 import { HouseFunction } from './constructs/api-function.ts';
 import { AreaStack } from './constructs/area-stack.ts';
+import { KnowledgeBankSearch } from './constructs/knowledge-bank-search.ts';
 import { ServiceAlarms } from './constructs/service-alarms.ts';
 import { WebhookPipeline } from './constructs/webhook-pipeline.ts';
 
@@ -52,6 +53,8 @@ export interface PortalApiStackProps extends StackProps {
   alarmTopicArn?: string;
   /** WEBHOOK_RETRY_DELAYS for the delivery function; the two-day default when absent. */
   webhookRetryDelays?: string;
+  /** How often external links are checked (EventBridge `rate(…)` or `cron(…)`); daily when absent. */
+  linkCheckSchedule?: string;
 }
 
 export class PortalApiStack extends Stack {
@@ -63,6 +66,7 @@ export class PortalApiStack extends Stack {
   readonly areas = new Map<RouteDefinition['tag'], AreaStack>();
   readonly webhooks: WebhookPipeline;
   readonly alarms: ServiceAlarms;
+  readonly knowledgeBankSearch: KnowledgeBankSearch;
 
   constructor(scope: Construct, id: string, props: PortalApiStackProps) {
     super(scope, id, props);
@@ -133,6 +137,14 @@ export class PortalApiStack extends Stack {
       this.areas.set(tag, area);
       for (const [operationId, fn] of area.functions) this.functions.set(operationId, fn);
     }
+
+    this.knowledgeBankSearch = new KnowledgeBankSearch(this, 'KnowledgeBankSearch', {
+      table: this.table,
+      environment,
+      routeFunctions: this.functions,
+      linkCheckSchedule: props.linkCheckSchedule,
+      alarmAction,
+    });
 
     this.alarms = new ServiceAlarms(this, 'Alarms', {
       api: this.api,

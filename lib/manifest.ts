@@ -7,6 +7,7 @@ import * as ideas from './ideas/routes.ts';
 import * as introduction from './introduction/routes.ts';
 import * as journeys from './journeys/routes.ts';
 import * as knowledgeBank from './knowledge-bank/routes.ts';
+import * as knowledgeBankSearch from './knowledge-bank/search/routes.ts';
 import type { RouteDefinition } from './platform/route.ts';
 import * as sops from './sops/routes.ts';
 import * as surveys from './surveys/routes.ts';
@@ -25,6 +26,7 @@ export const routes: readonly RouteDefinition[] = [
   ...Object.values(sops),
   ...Object.values(webhooks),
   ...Object.values(knowledgeBank),
+  ...Object.values(knowledgeBankSearch),
 ];
 
 export type { RouteDefinition } from './platform/route.ts';

@@ -37,7 +37,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { FilterPattern, QueueConsumerDefinition, StreamConsumerDefinition } from '../lib/webhooks/pipeline.ts';
+import type { FilterPattern, QueueConsumerDefinition, StreamConsumerDefinition } from '../lib/platform/event-sources.ts';
 import { type InvocationStats, invocationStats } from './instrumentation.ts';
 import { invokeWithTimeout, loadHandler } from './lambda-runtime.ts';
 

@@ -14,7 +14,7 @@ import {
   SetQueueAttributesCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { QueueDefinition } from '../lib/webhooks/pipeline.ts';
+import type { QueueDefinition } from '../lib/platform/event-sources.ts';
 
 export interface LocalQueue {
   url: string;

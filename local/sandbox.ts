@@ -21,6 +21,7 @@ import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { sendToQueue, startQueueEventSource, startStreamEventSource } from './event-source-mappings.ts';
 import { createApiServer } from './http-server.ts';
 import { countDynamoDbCalls } from './instrumentation.ts';
+import { startKnowledgeBank } from './knowledge-bank.ts';
 import { assertPortsFree } from './ports.ts';
 import { ensureQueues } from './queues.ts';
 import { startSqsEmulator } from './sqs-local.ts';
@@ -162,9 +163,20 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       definition: webhookDelivery,
       log: options.log,
     });
+    // Knowledge-bank search and link checking: S3 from fauxqs (the same endpoint as SQS).
+    const knowledgeBank = await startKnowledgeBank({
+      s3Endpoint: sqs.endpoint,
+      sqs: sqsAdmin,
+      sqsEndpoint: sqs.endpoint,
+      streams,
+      streamArn,
+      region,
+      dataDir: options.dataDir,
+      log: options.log,
+    });
     // Stopped first (the stoppers run in reverse), while the services they poll are still up.
     stoppers.push(async () => {
-      await Promise.all([fanOut.stop(), delivery.stop()]);
+      await Promise.all([fanOut.stop(), delivery.stop(), knowledgeBank.stop()]);
       streams.destroy();
       sqsAdmin.destroy();
     });

@@ -13,9 +13,9 @@ import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { QueueDefinition } from '../../lib/platform/event-sources.ts';
 import {
   ideaEventFanOut,
-  type QueueDefinition,
   webhookDeadLetterQueue,
   webhookDelivery,
   webhookDeliveryQueue,

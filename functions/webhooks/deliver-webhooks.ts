@@ -18,6 +18,7 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { config } from '../../lib/platform/config.ts';
 import { logger } from '../../lib/platform/logger.ts';
+import { postJson } from '../../lib/platform/outbound/http-post.ts';
 import {
   type AttemptRecord,
   type ClaimedDelivery,
@@ -32,7 +33,6 @@ import {
   sendDeadLetter,
   sendDeliveryMessage,
 } from '../../lib/webhooks/delivery-queue.ts';
-import { postJson } from '../../lib/webhooks/http-post.ts';
 import { DELIVERY_LEASE_SECONDS } from '../../lib/webhooks/pipeline.ts';
 import { nextRetryDelaySeconds, parseRetryAfter, parseRetryDelays } from '../../lib/webhooks/retry-schedule.ts';
 import { deliveryHeaders } from '../../lib/webhooks/signing.ts';

@@ -45,6 +45,12 @@ function toJsonSchema(schema: Schema, io: 'input' | 'output'): JsonSchema {
       // Query integers are validated as digit strings but documented as the integers they are,
       // default included (zod renders the string the parser starts from).
       const json = ctx.jsonSchema as JsonSchema;
+      // zod renders a tuple as `prefixItems` with `items: false`; Spectral wants `items` to be a
+      // schema, so it states the elements' common type (maxItems still says nothing follows them).
+      if (json.type === 'array' && Array.isArray(json.prefixItems) && (json.items === undefined || json.items === false)) {
+        const types = new Set((json.prefixItems as JsonSchema[]).map((item) => item.type));
+        json.items = types.size === 1 ? { type: [...types][0] } : {};
+      }
       if (json.type === 'integer') {
         delete json.pattern;
         if (typeof json.default === 'string' && /^\d+$/.test(json.default)) json.default = Number(json.default);

@@ -28,7 +28,7 @@ export function atMostCharacters(max: number) {
 }
 
 /** A query-string integer: digits only (no `1e3`, no `0x10`), then range-checked. */
-function queryInteger(min: number, max: number, fallback: number) {
+export function queryInteger(min: number, max: number, fallback: number) {
   return z
     .prefault(
       z.pipe(

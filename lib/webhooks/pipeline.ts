@@ -11,18 +11,7 @@
  * a message the delivery function keeps failing on (a bug, DynamoDB unavailable) is parked there,
  * never dropped.
  */
-import type { TableAction } from '../platform/route.ts';
-
-export interface QueueDefinition {
-  /** CDK construct id; AWS picks the physical name. */
-  id: string;
-  /** The queue's name in the sandbox's SQS emulator. */
-  sandboxName: string;
-  visibilityTimeoutSeconds: number;
-  retentionSeconds: number;
-  /** Redrive to this queue after this many receives. */
-  deadLetter?: { queue: QueueDefinition; maxReceiveCount: number };
-}
+import type { QueueConsumerDefinition, QueueDefinition, StreamConsumerDefinition } from '../platform/event-sources.ts';
 
 const DAY = 86_400;
 
@@ -61,38 +50,6 @@ export const webhookDeliveryQueue: QueueDefinition = {
 };
 
 export const WEBHOOK_QUEUES = [webhookDeadLetterQueue, webhookFanOutFailureQueue, webhookDeliveryQueue] as const;
-
-/** An event-source-mapping filter pattern (EventBridge pattern syntax, exact values only). */
-export type FilterPattern = { [key: string]: FilterPattern | (string | number | boolean)[] };
-
-export interface StreamConsumerDefinition {
-  handler: `functions/${string}.ts`;
-  timeoutSeconds: number;
-  /** The DynamoDB actions the function sends (as a route's `table`, lib/platform/route.ts). */
-  table: readonly TableAction[];
-  batchSize: number;
-  maxBatchingWindowSeconds: number;
-  bisectBatchOnFunctionError: boolean;
-  maximumRetryAttempts: number;
-  maximumRecordAgeSeconds: number;
-  reportBatchItemFailures: boolean;
-  startingPosition: 'TRIM_HORIZON' | 'LATEST';
-  /** A record is handed to the function when it matches any of these. */
-  filters: FilterPattern[];
-  onFailure: QueueDefinition;
-}
-
-export interface QueueConsumerDefinition {
-  handler: `functions/${string}.ts`;
-  timeoutSeconds: number;
-  /** The DynamoDB actions the function sends (as a route's `table`, lib/platform/route.ts). */
-  table: readonly TableAction[];
-  queue: QueueDefinition;
-  batchSize: number;
-  maxBatchingWindowSeconds: number;
-  maxConcurrency: number;
-  reportBatchItemFailures: boolean;
-}
 
 /** The stream consumer: turns idea changes into one queued delivery per subscribed webhook. */
 export const ideaEventFanOut: StreamConsumerDefinition = {

@@ -1,11 +1,11 @@
 /** What the management API does with a receiver: check its URL before saving it, and verify it before enabling. */
 import { randomBytes } from 'node:crypto';
 import { BadRequestError } from '../platform/errors.ts';
+import { type PostOptions, postJson } from '../platform/outbound/http-post.ts';
+import { assertUrlAllowed, BlockedDestinationError, UnresolvableHostError } from '../platform/outbound/ssrf.ts';
 import { VERIFICATION_EVENT_TYPE } from './events.ts';
-import { type PostOptions, postJson } from './http-post.ts';
 import type { WebhookRecord } from './record.ts';
 import { deliveryHeaders } from './signing.ts';
-import { assertUrlAllowed, BlockedDestinationError, UnresolvableHostError } from './ssrf.ts';
 
 /** The SSRF guard at create and update time, as 400s the caller can act on. */
 export async function checkReceiverUrl(url: string): Promise<void> {

@@ -46,7 +46,8 @@ describe('PortalApiStack', () => {
     }
     expect(routeKeys).toContain('$default');
     const functions = resources('AWS::Lambda::Function');
-    // Plus the not-found function and the webhook pipeline's fan-out and delivery functions.
+    // Plus the not-found function and the webhook pipeline's fan-out and delivery functions (the
+    // knowledge bank's builder, link checker and scheduler are in their nested stack).
     expect(functions).toHaveLength(routes.length + 3);
     for (const fn of functions) {
       expect(fn.Properties.Runtime).toBe('nodejs24.x');

@@ -25,6 +25,11 @@ beforeAll(() => {
 
 type Resource = { Type: string; Properties: Record<string, any> };
 const resources = (type: string) => Object.values(template.findResources(type)) as Resource[];
+/** This pipeline's own resources (other constructs of the stack have queues and alarms too). */
+const webhookResources = (type: string) =>
+  Object.entries(template.findResources(type))
+    .filter(([logicalId]) => logicalId.startsWith('Webhooks'))
+    .map(([, resource]) => resource) as Resource[];
 const ref = (construct: { node: { defaultChild?: unknown } }) => stack.resolve((construct.node.defaultChild as any).ref);
 const arnOf = (construct: { node: { defaultChild?: unknown } }) => ({
   'Fn::GetAtt': [stack.resolve((construct.node.defaultChild as any).logicalId), 'Arn'],
@@ -62,10 +67,10 @@ function statementsOf(fn: Construct & { role?: { node: { defaultChild?: unknown 
 
 describe('webhook pipeline', () => {
   it('has three encrypted, TLS-only queues; the delivery queue redrives to the dead-letter queue', () => {
-    const queues = resources('AWS::SQS::Queue');
+    const queues = webhookResources('AWS::SQS::Queue');
     expect(queues).toHaveLength(3);
     for (const queue of queues) expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
-    const policies = resources('AWS::SQS::QueuePolicy');
+    const policies = webhookResources('AWS::SQS::QueuePolicy');
     expect(policies).toHaveLength(3);
     for (const policy of policies) {
       expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
@@ -124,7 +129,10 @@ describe('webhook pipeline', () => {
     for (const route of routes) {
       const fn = stack.functions.get(route.operationId)!;
       const statements = statementsOf(fn);
-      const canSend = statements.some((s) => [s.Action].flat().includes('sqs:SendMessage'));
+      const deliveryQueueArn = JSON.stringify(arnOf(stack.webhooks.deliveryQueue));
+      const canSend = statements.some(
+        (s) => [s.Action].flat().includes('sqs:SendMessage') && JSON.stringify([s.Resource].flat()).includes(deliveryQueueArn),
+      );
       const needsQueue = route.needs?.includes('webhook-delivery-queue') ?? false;
       expect(canSend, route.operationId).toBe(needsQueue);
       if (needsQueue) {
@@ -149,7 +157,7 @@ describe('webhook pipeline', () => {
   });
 
   it('alarms on dead letters, fan-out failures, stream iterator age and delivery backlog, notifying the alarm topic', () => {
-    const alarms = resources('AWS::CloudWatch::Alarm');
+    const alarms = webhookResources('AWS::CloudWatch::Alarm');
     const metrics = alarms.map((a) => a.Properties.MetricName);
     expect(metrics.filter((m) => m === 'ApproximateNumberOfMessagesVisible')).toHaveLength(2);
     expect(metrics).toContain('IteratorAge');

@@ -11,7 +11,7 @@ import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/c
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { QueueConsumerDefinition, StreamConsumerDefinition } from '../../lib/webhooks/pipeline.ts';
+import type { QueueConsumerDefinition, StreamConsumerDefinition } from '../../lib/platform/event-sources.ts';
 import { type RunningEventSource, startQueueEventSource, startStreamEventSource } from '../../local/event-source-mappings.ts';
 import { ensureQueues } from '../../local/queues.ts';
 import { adminStore, sandbox } from '../support/fixtures.ts';

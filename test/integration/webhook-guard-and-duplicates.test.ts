@@ -202,7 +202,7 @@ describe('with the SSRF guard on, sending', () => {
   });
 
   it('checks the address actually connected to: a name resolving to loopback is refused at connection time', async () => {
-    const { postJson } = await import('../../lib/webhooks/http-post.ts');
+    const { postJson } = await import('../../lib/platform/outbound/http-post.ts');
     const before = receiver.requests.length;
     const outcome = await postJson(receiver.url.replace('127.0.0.1', 'localhost'), '{}', { 'Content-Type': 'application/json' });
     expect(outcome).toMatchObject({
@@ -244,7 +244,7 @@ describe('the webhook HTTP client', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const { postJson } = await import('../../lib/webhooks/http-post.ts');
+      const { postJson } = await import('../../lib/platform/outbound/http-post.ts');
       const { port } = server.address() as { port: number };
       const outcome = await postJson(`http://127.0.0.1:${port}/hook`, '{}', {}, { allowPrivateNetworks: true });
       expect(outcome).toMatchObject({ ok: true, status: 200, error: null });

@@ -26,6 +26,8 @@ export async function setup(project: TestProject) {
   process.env.AUTH_FAILURES_PER_WINDOW ??= '1000000';
   // Webhook retries after about a second each, so retry and dead-letter tests run in seconds.
   process.env.WEBHOOK_RETRY_DELAYS ??= '1,1,1';
+  // Knowledge-bank link checks give up on a silent server after 2 s instead of 10 s.
+  process.env.KB_LINK_CHECK_TIMEOUT_MS ??= '2000';
   sandbox = await startSandbox({ port: 0, tableName: 'cx-portal-test' });
   project.provide('sandbox', {
     apiUrl: sandbox.apiUrl,

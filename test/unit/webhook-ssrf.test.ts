@@ -1,6 +1,6 @@
 /** The SSRF guard's address rules, without any network. */
 import { describe, expect, it } from 'vitest';
-import { assertUrlShapeAllowed, isPublicAddress, parseIpv6 } from '../../lib/webhooks/ssrf.ts';
+import { assertUrlShapeAllowed, isPublicAddress, parseIpv6 } from '../../lib/platform/outbound/ssrf.ts';
 
 describe('isPublicAddress', () => {
   it.each([

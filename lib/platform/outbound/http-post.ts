@@ -1,5 +1,6 @@
 /**
- * One webhook POST, the way every delivery and every verification is sent: through the SSRF guard
+ * Outbound HTTP to addresses customers choose: one webhook POST (every delivery and every
+ * verification), or one HEAD/GET probe of a knowledge-bank link. Each is sent through the SSRF guard
  * (on the URL, on DNS answers and on the connected socket), a fresh connection each time (no
  * keep-alive socket can skip the check), an overall deadline, no redirects followed (a 3xx is a
  * failure: following one would let a receiver bounce us to an internal address), and at most
@@ -58,20 +59,45 @@ function describeNetworkError(error: NodeJS.ErrnoException, timeoutMs: number): 
 }
 
 export function postJson(target: string, body: string, headers: Record<string, string>, options: PostOptions = {}): Promise<PostOutcome> {
+  return send('POST', target, body, headers, options).then(({ location: _location, ...outcome }) => outcome);
+}
+
+export interface ProbeOutcome {
+  /** The status, or null when there was no HTTP answer (then `error` says why). */
+  status: number | null;
+  /** The Location header of a redirect, resolved against the URL; never followed. */
+  location: string | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** A HEAD or GET of a URL, for its status alone: the body is read up to `maxResponseBytes` and dropped. */
+export async function probe(target: string, method: 'HEAD' | 'GET', options: PostOptions = {}): Promise<ProbeOutcome> {
+  const { status, location, error, durationMs } = await send(method, target, '', { 'User-Agent': 'cx-portal-link-checker/1' }, options);
+  return { status, location, error: status === null ? error : null, durationMs };
+}
+
+function send(
+  method: 'POST' | 'HEAD' | 'GET',
+  target: string,
+  body: string,
+  headers: Record<string, string>,
+  options: PostOptions,
+): Promise<PostOutcome & { location: string | null }> {
   const guard: GuardOptions = { ...guardOptionsFromEnvironment(), ...stripUndefined(options) };
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
 
-  return new Promise<PostOutcome>((resolve) => {
+  return new Promise<PostOutcome & { location: string | null }>((resolve) => {
     let settled = false;
     let deadline: NodeJS.Timeout | undefined;
-    const finish = (outcome: Omit<PostOutcome, 'durationMs'>) => {
+    const finish = (outcome: Omit<PostOutcome, 'durationMs'> & { location?: string | null }) => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
-      resolve({ ...outcome, durationMs: elapsed() });
+      resolve({ location: null, ...outcome, durationMs: elapsed() });
     };
     const fail = (error: NodeJS.ErrnoException) =>
       finish({ ok: false, status: null, error: describeNetworkError(error, timeoutMs), retryAfter: null });
@@ -92,8 +118,8 @@ export function postJson(target: string, body: string, headers: Record<string, s
     let req: ReturnType<typeof httpRequest>;
     try {
       req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
-        method: 'POST',
-        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+        method,
+        headers: method === 'POST' ? { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } : headers,
         agent: false,
         lookup: guardedLookup(guard),
       });
@@ -121,10 +147,11 @@ export function postJson(target: string, body: string, headers: Record<string, s
     req.on('response', (res: IncomingMessage) => {
       const status = res.statusCode ?? 0;
       const retryAfter = typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : null;
-      const outcome = (): Omit<PostOutcome, 'durationMs'> => {
-        if (status >= 200 && status < 300) return { ok: true, status, error: null, retryAfter };
-        if (status >= 300 && status < 400) return { ok: false, status, error: `redirect (${status}) not followed`, retryAfter };
-        return { ok: false, status, error: `the receiver answered ${status}`, retryAfter };
+      const location = locationOf(res.headers.location, url);
+      const outcome = () => {
+        if (status >= 200 && status < 300) return { ok: true, status, error: null, retryAfter, location };
+        if (status >= 300 && status < 400) return { ok: false, status, error: `redirect (${status}) not followed`, retryAfter, location };
+        return { ok: false, status, error: `the receiver answered ${status}`, retryAfter, location };
       };
       // Read (and discard) at most maxResponseBytes: enough to let the receiver finish, never a memory risk.
       let read = 0;
@@ -141,6 +168,15 @@ export function postJson(target: string, body: string, headers: Record<string, s
     });
     req.end(body);
   });
+}
+
+function locationOf(header: string | undefined, base: URL): string | null {
+  if (!header) return null;
+  try {
+    return new URL(header, base).href;
+  } catch {
+    return header;
+  }
 }
 
 function stripUndefined(options: PostOptions): Partial<GuardOptions> {

@@ -1,6 +1,7 @@
 /**
- * The SSRF guard for webhook URLs. A webhook makes our servers send requests to an address a
- * customer chose, so the URL is checked when it is saved and the address actually connected to is
+ * The SSRF guard for URLs customers choose: webhook URLs, and the external links the knowledge-bank
+ * link checker visits. Either makes our servers send requests to an address a customer chose, so a
+ * webhook URL is checked when it is saved and, for both, the address actually connected to is
  * checked again on every delivery (a name can resolve to a public address at create time and to
  * 169.254.169.254 a minute later: DNS rebinding).
  *
@@ -11,7 +12,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { config } from '../platform/config.ts';
+import { config } from '../config.ts';
 
 export interface GuardOptions {
   /** Lets loopback and private addresses through (the local sandbox). */

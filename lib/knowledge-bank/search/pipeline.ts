@@ -1,0 +1,39 @@
+/**
+ * The search index builder's event source mapping, read by the CDK stack and the sandbox alike:
+ *
+ *   table stream ──(filter: article metadata items)──▶ builder ──▶ S3: search-index/<workspace>.json.br
+ *        │ batch failed after retries                                   ▲ conditional GET (ETag)
+ *        ▼                                                               │
+ *   builder failure queue                                       search function (per instance)
+ *
+ * The batching window is what coalesces a burst: records arriving within it (up to the batch size)
+ * reach the builder together, and it updates each workspace's index once per batch.
+ */
+import type { QueueDefinition, StreamConsumerDefinition } from '../../platform/event-sources.ts';
+
+const DAY = 86_400;
+
+export const searchIndexFailureQueue: QueueDefinition = {
+  id: 'SearchIndexFailureQueue',
+  sandboxName: 'knowledge-bank-search-index-failures',
+  visibilityTimeoutSeconds: 30,
+  retentionSeconds: 14 * DAY,
+};
+
+export const searchIndexBuilder: StreamConsumerDefinition = {
+  handler: 'functions/knowledge-bank/build-search-index.ts',
+  table: ['BatchGetItem', 'Query'],
+  // A first build of a large workspace reads every live article and indexes it (README: limits).
+  timeoutSeconds: 300,
+  batchSize: 1000,
+  // Publishing is a human action: a second's wait costs nothing and turns a burst into one build.
+  maxBatchingWindowSeconds: 1,
+  bisectBatchOnFunctionError: true,
+  maximumRetryAttempts: 5,
+  maximumRecordAgeSeconds: DAY,
+  reportBatchItemFailures: true,
+  startingPosition: 'TRIM_HORIZON',
+  // Only article metadata items: every publish, unpublish, delete and metadata change rewrites it.
+  filters: [{ dynamodb: { NewImage: { entity: { S: ['KbArticle'] } } } }, { dynamodb: { OldImage: { entity: { S: ['KbArticle'] } } } }],
+  onFailure: searchIndexFailureQueue,
+};

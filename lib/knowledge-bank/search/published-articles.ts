@@ -1,0 +1,61 @@
+/**
+ * Reading what the index is built from: an article's metadata item and its live content item
+ * (lib/knowledge-bank/record.ts describes both). Strongly consistent, so a build triggered by a
+ * stream record sees at least that change.
+ */
+import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { dynamo, tableName } from '../../platform/data/client.ts';
+import { keys } from '../../platform/data/keys.ts';
+import { queryAll } from '../../platform/data/query-all.ts';
+import { type ArticleItem, contentOf } from '../record.ts';
+import { type SearchDocument, searchDocumentsOf } from './documents.ts';
+
+type Key = { pk: string; sk: string };
+type Item = Record<string, unknown>;
+
+/** BatchGet in chunks of 100, following UnprocessedKeys; items by sort key. */
+async function getItems(keyList: readonly Key[]): Promise<Map<string, Item>> {
+  const found = new Map<string, Item>();
+  for (let start = 0; start < keyList.length; start += 100) {
+    let pending: Record<string, unknown>[] | undefined = keyList.slice(start, start + 100);
+    while (pending && pending.length > 0) {
+      const result: BatchGetCommandOutput = await dynamo.send(
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
+      );
+      for (const item of result.Responses?.[tableName] ?? []) found.set(item.sk as string, item);
+      pending = result.UnprocessedKeys?.[tableName]?.Keys;
+    }
+  }
+  return found;
+}
+
+function documentsOf(meta: ArticleItem | undefined, live: Item | undefined): SearchDocument[] {
+  if (meta?.status !== 'published' || !live) return [];
+  return searchDocumentsOf(meta, contentOf(live));
+}
+
+/** The current search documents of each article (none when it is not published or is gone). */
+export async function currentDocuments(workspace: string, articleIds: Iterable<string>): Promise<Map<string, SearchDocument[]>> {
+  const ids = [...articleIds];
+  const items = await getItems(ids.flatMap((id) => [keys.kbArticle(workspace, id), keys.kbLive(workspace, id)]));
+  return new Map(
+    ids.map((id) => [
+      id,
+      documentsOf(items.get(keys.kbArticle(workspace, id).sk) as ArticleItem | undefined, items.get(keys.kbLive(workspace, id).sk)),
+    ]),
+  );
+}
+
+/** Every published article's documents: for a first build, or one after the index format changed. */
+export async function allPublishedDocuments(workspace: string): Promise<SearchDocument[]> {
+  const metas = await queryAll({
+    TableName: tableName,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    FilterExpression: '#status = :published',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.kbArticlePrefix, ':published': 'published' },
+    ConsistentRead: true,
+  });
+  const live = await getItems(metas.map((meta) => keys.kbLive(workspace, meta.id as string)));
+  return metas.flatMap((meta) => documentsOf(meta as unknown as ArticleItem, live.get(keys.kbLive(workspace, meta.id as string).sk)));
+}

@@ -1,0 +1,67 @@
+/**
+ * Routes of knowledge-bank search and external link checking (module `knowledge-bank`), spread
+ * into the manifest beside the area's content routes.
+ */
+import * as z from 'zod/mini';
+import { defineRoute } from '../../platform/route.ts';
+import { noQuery } from '../../platform/schemas.ts';
+import { linkListQuery, linkListResponse, searchQuery, searchResponse } from './schemas.ts';
+
+const TAG = 'Knowledge Bank' as const;
+const MODULE = 'knowledge-bank' as const;
+
+export const searchKnowledgeBank = defineRoute({
+  operationId: 'searchKnowledgeBank',
+  method: 'GET',
+  path: '/knowledge-bank/search',
+  handler: 'functions/knowledge-bank/search-articles.ts',
+  tag: TAG,
+  summary: 'Search published articles (English and Arabic)',
+  description:
+    'Full-text search over the live content of published articles (both visibilities; `visibility` filters). Every word of `q` ' +
+    'must match, the last one also as a prefix; words of 5 or more letters tolerate one typo. Arabic is normalised on both sides ' +
+    '(diacritics and tatweel removed, أ إ آ ٱ → ا, ى → ي, ة → ه, Arabic-Indic digits → ASCII); English is stemmed. Ranking: title, ' +
+    'then summary, then tags, then body. Tags match from either locale. `title` is in `locale` when the article has one in it, else ' +
+    'in its source language. Results reflect a publish, unpublish or delete within a few seconds.',
+  module: MODULE,
+  permissions: ['knowledge-bank:read'],
+  request: { query: searchQuery },
+  response: { status: 200, body: searchResponse },
+  errorNotes: { 400: '`invalid_query`: `q` missing, blank or over 200 characters; `limit` outside 1–50; an unknown parameter' },
+  table: ['BatchGetItem', 'Query'],
+});
+
+export const listKnowledgeBankExternalLinks = defineRoute({
+  operationId: 'listKnowledgeBankExternalLinks',
+  method: 'GET',
+  path: '/knowledge-bank/links',
+  handler: 'functions/knowledge-bank/list-external-links.ts',
+  tag: TAG,
+  summary: 'External links and what the link checker found',
+  description:
+    'Every distinct external URL linked from an article (draft or live), sorted by URL, with the articles linking to it and the ' +
+    'result of its last check: `ok` (2xx), `redirected` (3xx; `redirectTo` is where it points, not followed), `broken` (4xx, 5xx, ' +
+    'timeout after 10 s, no such host, or an address the outbound guard refuses) or `unchecked`. `mailto:` links are listed, never checked.',
+  module: MODULE,
+  permissions: ['knowledge-bank:read'],
+  request: { query: linkListQuery },
+  response: { status: 200, body: linkListResponse },
+  table: ['Query'],
+});
+
+export const checkKnowledgeBankLinks = defineRoute({
+  operationId: 'checkKnowledgeBankLinks',
+  method: 'POST',
+  path: '/knowledge-bank/links/check',
+  handler: 'functions/knowledge-bank/request-link-check.ts',
+  tag: TAG,
+  summary: "Check this workspace's external links now",
+  description:
+    'Queues a check of every external link of the workspace (besides the daily one) and answers at once; results appear in ' +
+    '`GET /knowledge-bank/links` as the checker records them, usually within a minute.',
+  module: MODULE,
+  permissions: ['knowledge-bank:write'],
+  request: { query: noQuery },
+  response: { status: 202, body: z.object({ ok: z.literal(true) }) },
+  // The table is read for authorisation only; the check itself is a message on the link-check queue.
+});

@@ -1,0 +1,50 @@
+/**
+ * The shapes of queues and Lambda event source mappings, read by the CDK stack and the local
+ * sandbox's emulator alike, so both run the same settings. Each area that consumes the table
+ * stream or a queue (webhooks, the knowledge-bank search builder and link checker) declares its
+ * consumers with these.
+ */
+import type { TableAction } from './route.ts';
+
+export interface QueueDefinition {
+  /** CDK construct id; AWS picks the physical name. */
+  id: string;
+  /** The queue's name in the sandbox's SQS emulator. */
+  sandboxName: string;
+  visibilityTimeoutSeconds: number;
+  retentionSeconds: number;
+  /** Redrive to this queue after this many receives. */
+  deadLetter?: { queue: QueueDefinition; maxReceiveCount: number };
+}
+
+/** An event-source-mapping filter pattern (EventBridge pattern syntax, exact values only). */
+export type FilterPattern = { [key: string]: FilterPattern | (string | number | boolean)[] };
+
+export interface StreamConsumerDefinition {
+  handler: `functions/${string}.ts`;
+  timeoutSeconds: number;
+  /** The DynamoDB actions the function sends (as a route's `table`, lib/platform/route.ts). */
+  table: readonly TableAction[];
+  batchSize: number;
+  maxBatchingWindowSeconds: number;
+  bisectBatchOnFunctionError: boolean;
+  maximumRetryAttempts: number;
+  maximumRecordAgeSeconds: number;
+  reportBatchItemFailures: boolean;
+  startingPosition: 'TRIM_HORIZON' | 'LATEST';
+  /** A record is handed to the function when it matches any of these. */
+  filters: FilterPattern[];
+  onFailure: QueueDefinition;
+}
+
+export interface QueueConsumerDefinition {
+  handler: `functions/${string}.ts`;
+  timeoutSeconds: number;
+  /** The DynamoDB actions the function sends (as a route's `table`, lib/platform/route.ts). */
+  table: readonly TableAction[];
+  queue: QueueDefinition;
+  batchSize: number;
+  maxBatchingWindowSeconds: number;
+  maxConcurrency: number;
+  reportBatchItemFailures: boolean;
+}
