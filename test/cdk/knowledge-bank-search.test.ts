@@ -22,7 +22,13 @@ beforeAll(() => {
   nested = Template.fromStack(stack.knowledgeBankSearch);
 });
 
-const templateOf = (construct: { node: unknown }) => (Stack.of(construct as never) === stack ? template : nested);
+/** The template of the stack that holds `construct`: route functions live in their area's nested stack. */
+const templates = new Map<Stack, Template>();
+const templateOf = (construct: { node: unknown }) => {
+  const owner = Stack.of(construct as never);
+  if (!templates.has(owner)) templates.set(owner, Template.fromStack(owner));
+  return templates.get(owner)!;
+};
 
 const ref = (construct: { node: { defaultChild?: unknown } }) =>
   Stack.of(construct as never).resolve((construct.node.defaultChild as any).ref);

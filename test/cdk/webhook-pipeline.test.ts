@@ -130,8 +130,11 @@ describe('webhook pipeline', () => {
       const fn = stack.functions.get(route.operationId)!;
       const statements = statementsOf(fn);
       const deliveryQueueArn = JSON.stringify(arnOf(stack.webhooks.deliveryQueue));
+      // Resources as the parent passes them in (the function may sit in a nested stack).
       const canSend = statements.some(
-        (s) => [s.Action].flat().includes('sqs:SendMessage') && JSON.stringify([s.Resource].flat()).includes(deliveryQueueArn),
+        (s) =>
+          [s.Action].flat().includes('sqs:SendMessage') &&
+          [s.Resource].flat().some((r) => JSON.stringify(inParent(fn, r)) === deliveryQueueArn),
       );
       const needsQueue = route.needs?.includes('webhook-delivery-queue') ?? false;
       expect(canSend, route.operationId).toBe(needsQueue);

@@ -86,6 +86,7 @@ describe('lists answer their whole documented offset range', () => {
       listKnowledgeBankArticles: '/knowledge-bank/articles',
       listKnowledgeBankRevisions: `/knowledge-bank/articles/${article.body.article.id}/revisions`,
       listKnowledgeBankTranslations: '/knowledge-bank/translations',
+      listKnowledgeBankExternalLinks: '/knowledge-bank/links',
     };
   }
 
