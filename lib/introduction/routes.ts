@@ -36,3 +36,25 @@ export const getOpenApi = defineRoute({
   response: { status: 200, body: z.looseObject({ openapi: z.string() }) },
   data: 'none',
 });
+
+export const getApiReference = defineRoute({
+  operationId: 'getApiReference',
+  method: 'GET',
+  path: '/docs',
+  handler: 'functions/system/get-api-reference.ts',
+  tag: 'Introduction',
+  summary: "This API's reference page (HTML)",
+  description:
+    'Public: needs neither a workspace nor a key. One static page rendered from this document with Redoc (`npm run docs`): ' +
+    'every operation with its permissions, errors and examples.',
+  auth: 'none',
+  module: null,
+  permissions: [],
+  response: {
+    status: 200,
+    body: z.string(),
+    contentType: 'text/html',
+  },
+  data: 'none',
+  needs: ['api-reference-page'],
+});

@@ -6,8 +6,29 @@
 import * as z from 'zod/mini';
 import { API_PREFIX, type RouteDefinition, type Schema } from './route.ts';
 import { errorEnvelope } from './schemas.ts';
+import { API_VERSION } from './version.ts';
 
 type JsonSchema = Record<string, unknown>;
+
+/** One recorded call of an operation (lib/api-examples.json): shown as its request and response examples. */
+export interface ApiExample {
+  request: { path: string; query?: string; headers?: Record<string, string>; body?: unknown };
+  response: { status: number; body: unknown };
+}
+
+/** The recorded request as a curl command, Redoc's "Request samples" (x-codeSamples). */
+function curlOf(route: RouteDefinition, example: ApiExample): string {
+  const url = `https://acme.portal.example.com${API_PREFIX}${example.request.path}${example.request.query ? `?${example.request.query}` : ''}`;
+  const lines = [`curl -X ${route.method} '${url}'`];
+  if (route.auth !== 'none') lines.push(`-H 'Authorization: Bearer cxk_…'`);
+  for (const [name, value] of Object.entries(example.request.headers ?? {})) lines.push(`-H '${name}: ${value}'`);
+  if (example.request.body !== undefined) {
+    lines.push(`-H 'Content-Type: application/json'`, `-d '${JSON.stringify(example.request.body)}'`);
+  }
+  return lines.join(' \\\n  ');
+}
+
+const recordedExample = (value: unknown) => ({ recorded: { summary: 'Recorded from the sandbox by the tests', value } });
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule',
@@ -89,6 +110,18 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
 };
 
+const API_VERSION_HEADER = {
+  'API-Version': {
+    description: 'The version of this contract that answered (see the changelog)',
+    schema: { type: 'string', example: API_VERSION },
+  },
+};
+
+const DEPRECATION_HEADERS = {
+  Deprecation: { description: 'When this operation was deprecated (RFC 9745), e.g. `@1767225600`', schema: { type: 'string' } },
+  Sunset: { description: 'From when it may stop working (RFC 8594 HTTP-date)', schema: { type: 'string' } },
+};
+
 const IDEMPOTENT_REPLAY_HEADER = {
   'Idempotent-Replayed': {
     description: '`true` when this is the remembered response of an earlier request with the same Idempotency-Key',
@@ -96,20 +129,27 @@ const IDEMPOTENT_REPLAY_HEADER = {
   },
 };
 
-function operationOf(route: RouteDefinition): JsonSchema {
+function operationOf(route: RouteDefinition, example: ApiExample | undefined): JsonSchema {
   const isPublic = route.auth === 'none';
   const statuses = isPublic ? [] : [400, 401, 403, 404, 429, 502, ...(route.errors ?? [])].sort();
   const responses: Record<string, JsonSchema> = {
     [route.response.status]: {
       description: route.response.description ?? 'Success',
       headers: {
+        ...API_VERSION_HEADER,
+        ...(route.deprecated ? DEPRECATION_HEADERS : {}),
         ...(isPublic ? {} : RATE_LIMIT_HEADERS),
         ...(route.idempotent ? IDEMPOTENT_REPLAY_HEADER : {}),
         ...Object.fromEntries(
           Object.entries(route.response.headers ?? {}).map(([n, h]) => [n, { description: h.description, schema: { type: 'string' } }]),
         ),
       },
-      content: { 'application/json': { schema: toJsonSchema(route.response.body, 'output') } },
+      content: {
+        [route.response.contentType ?? 'application/json']: {
+          schema: toJsonSchema(route.response.body, 'output'),
+          ...(example ? { examples: recordedExample(example.response.body) } : {}),
+        },
+      },
     },
   };
   for (const status of statuses) {
@@ -124,7 +164,12 @@ function operationOf(route: RouteDefinition): JsonSchema {
     operationId: route.operationId,
     tags: [route.tag],
     summary: route.summary,
+    ...(route.deprecated ? { deprecated: true } : {}),
     description: [
+      route.deprecated
+        ? `**Deprecated** since ${route.deprecated.since}; may stop working after ${route.deprecated.sunset}.` +
+          (route.deprecated.replacement ? ` Use ${route.deprecated.replacement} instead.` : '')
+        : undefined,
       route.description,
       isPublic ? undefined : `Permission: ${permissions}.`,
       route.module ? `Module: ${route.module}.` : undefined,
@@ -134,23 +179,34 @@ function operationOf(route: RouteDefinition): JsonSchema {
     ...(isPublic ? { security: [] } : { 'x-permissions': route.permissions }),
     parameters: isPublic ? [] : parametersOf(route),
     ...(route.request?.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(route.request.body, 'input') } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: toJsonSchema(route.request.body, 'input'),
+                ...(example?.request.body !== undefined ? { examples: recordedExample(example.request.body) } : {}),
+              },
+            },
+          },
+        }
       : {}),
     responses,
+    ...(example ? { 'x-codeSamples': [{ lang: 'Shell', label: 'curl', source: curlOf(route, example) }] } : {}),
   };
 }
 
-/** The document of the given routes (the manifest, lib/manifest.ts). */
-export function buildOpenApiDocument(routes: readonly RouteDefinition[]): JsonSchema {
+/** The document of the given routes (the manifest, lib/manifest.ts), with their recorded examples by operationId. */
+export function buildOpenApiDocument(routes: readonly RouteDefinition[], examples: Readonly<Record<string, ApiExample>> = {}): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
-    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(route) };
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(route, examples[route.operationId]) };
   }
   return {
     openapi: '3.1.0',
     info: {
       title: 'Customer Experience Portal API',
-      version: '1.0.0',
+      version: API_VERSION,
       description:
         'Workspace-bound external business API. Every call acts on one workspace (X-Service-Workspace-Host) ' +
         'and is authorised by a Developer key (Authorization: Bearer). Errors are `{ok:false, error, message}`.',
