@@ -26,9 +26,9 @@ try {
       '--no-first-run',
       `--user-data-dir=${join(dir, 'profile')}`,
       '--hide-scrollbars',
-      '--window-size=1400,1000',
-      // Time for Redoc to hydrate and scroll to the section before the picture is taken.
-      '--virtual-time-budget=15000',
+      '--window-size=1400,1400',
+      // Real time for Redoc to hydrate and scroll to the section (virtual time budgets gave blank pictures).
+      '--timeout=8000',
       `--screenshot=${target}`,
       `file://${page}#/ideas/listideas`,
     ],

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiDocument } from '../../lib/api-document.ts';
 import { routes } from '../../lib/manifest.ts';
+import { acceptsCursor } from '../../lib/platform/pagination.ts';
 
 const document = apiDocument() as any;
 
@@ -29,6 +30,24 @@ describe('the OpenAPI document, operation by operation', () => {
       const success = op.responses[route.response.status].content;
       expect(Object.values<any>(success)[0].examples.recorded.value).toBeDefined();
       if (route.request?.body) expect(op.requestBody.content['application/json'].examples.recorded.value).toBeDefined();
+    });
+  }
+});
+
+describe('every list that takes a cursor', () => {
+  const lists = routes.filter(acceptsCursor);
+
+  it('includes the offset lists of ideas and webhook deliveries', () => {
+    expect(lists.map((r) => r.operationId)).toEqual(expect.arrayContaining(['listIdeas', 'listWebhookDeliveries']));
+  });
+
+  for (const route of lists) {
+    it(`${route.operationId}: documents cursor and returns pagination.nextCursor (so the handler must call paginate())`, () => {
+      const op = document.paths[route.path][route.method.toLowerCase()];
+      expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['limit', 'offset', 'cursor']));
+      const body = op.responses[route.response.status].content['application/json'].schema;
+      expect(body.properties.pagination.properties.nextCursor).toBeDefined();
+      expect(body.properties.pagination.required).toContain('nextCursor');
     });
   }
 });
