@@ -13,6 +13,13 @@ import { keys } from '../lib/platform/data/keys.ts';
 import { PERMISSIONS } from '../lib/platform/permissions.ts';
 import type { Sandbox } from '../local/sandbox.ts';
 
+/** What the counter reads of a command's output (Query, GetItem). */
+interface QueryOutput {
+  ScannedCount?: number;
+  Item?: unknown;
+  ConsumedCapacity?: { CapacityUnits?: number };
+}
+
 interface Reads {
   items: number;
   capacity: number;
@@ -21,7 +28,7 @@ interface Reads {
 /** Adds up what every Query of the handlers' shared client read while `reads` is set. */
 let reads: Reads | undefined;
 dynamo.middlewareStack.add(
-  ((next: (args: { input: Record<string, unknown> }) => Promise<{ output: Record<string, any> }>) =>
+  ((next: (args: { input: Record<string, unknown> }) => Promise<{ output: QueryOutput }>) =>
     async (args: { input: Record<string, unknown> }) => {
       if (reads) args.input.ReturnConsumedCapacity = 'TOTAL';
       const result = await next(args);
