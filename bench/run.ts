@@ -13,6 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
 import { ideaEventFanOut, webhookDelivery } from '../lib/webhooks/pipeline.ts';
+import { reportJourneyWriteUnits } from './journeys.ts';
 import { scenarios } from './scenarios.ts';
 
 /** What every function is configured with at cold start (they fail loudly without it). */
@@ -141,6 +142,7 @@ try {
       `| ${scenario.name} | ${status} | ${calls} | ${median(latencies).toFixed(1)} | ${percentile(latencies, 0.95).toFixed(1)} |`,
     );
   }
+  await reportJourneyWriteUnits(sandbox);
   // BENCH_SYNC_IDEAS=0 skips it; BENCH_ONLY=sync runs nothing else against the sandbox.
   const syncIdeas = Number(process.env.BENCH_SYNC_IDEAS ?? 10_000);
   if (syncIdeas > 0) {

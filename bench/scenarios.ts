@@ -6,6 +6,7 @@ import { createDeveloperKey } from '../lib/admin/developer-keys.ts';
 import { createWorkspace } from '../lib/admin/workspaces.ts';
 import { PERMISSIONS } from '../lib/platform/permissions.ts';
 import type { Sandbox } from '../local/sandbox.ts';
+import { journeyScenarios } from './journeys.ts';
 
 interface BenchContext {
   api: string;
@@ -103,6 +104,7 @@ export const scenarios: Scenario[] = [
     setup: benchWorkspace,
     request: (c) => send({ ...c, key: 'cxk_bad' }, 'GET', '/me'),
   },
+  ...journeyScenarios,
   { name: 'GET /openapi.json', setup: benchWorkspace, request: (c) => fetch(`${c.api}/openapi.json`) },
   { name: 'unknown route (404)', setup: benchWorkspace, request: (c) => send(c, 'GET', '/nope') },
 ];

@@ -5,6 +5,7 @@
  */
 import * as ideas from './ideas/routes.ts';
 import * as introduction from './introduction/routes.ts';
+import * as journeys from './journeys/routes.ts';
 import type { RouteDefinition } from './platform/route.ts';
 import * as sops from './sops/routes.ts';
 import * as webhooks from './webhooks/routes.ts';
@@ -17,6 +18,7 @@ export const NOT_FOUND_HANDLER = 'functions/system/not-found.ts';
 export const routes: readonly RouteDefinition[] = [
   ...Object.values(introduction),
   ...Object.values(ideas),
+  ...Object.values(journeys),
   ...Object.values(sops),
   ...Object.values(webhooks),
 ];

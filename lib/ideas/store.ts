@@ -153,6 +153,7 @@ export interface IdeaPage {
   hasMore: boolean;
   /** The key of the page's last idea, where a cursor continues (lib/platform/pagination.ts). */
   lastKey: PageKey | undefined;
+  returned: number;
 }
 
 /**
@@ -233,6 +234,7 @@ function pageOf(slug: string, items: Record<string, unknown>[], limit: number, t
     total,
     hasMore: items.length > limit,
     lastKey: last ? { pk: keys.workspacePk(slug), sk: last.sk as string } : undefined,
+    returned: shown.length,
   };
 }
 

@@ -29,10 +29,14 @@ export interface PageStart {
   after: PageKey | undefined;
 }
 
-/** What a store returns for one page: its items, whether more follow, and the key of its last item. */
+/**
+ * What a store returns for one page beside its items: whether more follow, the key of its last item,
+ * and how many items it holds (a page may hold fewer than `limit`, e.g. cut to keep a response small).
+ */
 export interface StorePage {
   hasMore: boolean;
   lastKey: PageKey | undefined;
+  returned: number;
 }
 
 interface CursorPayload {
@@ -123,7 +127,7 @@ export interface PageRequest {
 export async function paginate<P extends StorePage>(
   request: PageRequest,
   read: (start: PageStart) => Promise<P>,
-): Promise<Omit<P, 'lastKey'> & { offset: number; nextCursor: string | null }> {
+): Promise<Omit<P, 'lastKey' | 'returned'> & { offset: number; nextCursor: string | null }> {
   let start: PageStart = { limit: request.limit, offset: request.offset, after: undefined };
   if (request.cursor !== undefined) {
     if (request.offset !== 0) {
@@ -132,9 +136,8 @@ export async function paginate<P extends StorePage>(
     const { key, offset } = await openCursor(request.workspace, request.list, request.cursor);
     start = { limit: request.limit, offset, after: key };
   }
-  const { lastKey, ...page } = await read(start);
-  const nextCursor =
-    page.hasMore && lastKey ? await signCursor(request.workspace, request.list, lastKey, start.offset + request.limit) : null;
+  const { lastKey, returned, ...page } = await read(start);
+  const nextCursor = page.hasMore && lastKey ? await signCursor(request.workspace, request.list, lastKey, start.offset + returned) : null;
   return { ...page, offset: start.offset, nextCursor };
 }
 

@@ -12,6 +12,7 @@ export const PERMISSIONS = [
   'ideas:delete',
   'journeys:read',
   'journeys:write',
+  'journeys:delete',
   'surveys:read',
   'surveys:write',
   'surveys:delete',

@@ -271,7 +271,7 @@ export async function listDeliveries(
   slug: string,
   webhookId: string,
   page: PageStart,
-): Promise<{ deliveries: Delivery[]; hasMore: boolean; lastKey: PageKey | undefined }> {
+): Promise<{ deliveries: Delivery[]; hasMore: boolean; lastKey: PageKey | undefined; returned: number }> {
   const prefix = keys.webhookDeliveryPrefix(webhookId);
   if (page.after && (page.after.pk !== keys.workspacePk(slug) || !String(page.after.sk).startsWith(prefix))) {
     throw new Error("A cursor for deliveries named a key outside the webhook's deliveries");
@@ -302,6 +302,7 @@ export async function listDeliveries(
     deliveries: window.map(toDelivery),
     hasMore: items.length > skip + page.limit,
     lastKey: last ? keys.webhookDelivery(slug, webhookId, last.eventId as string) : undefined,
+    returned: window.length,
   };
 }
 

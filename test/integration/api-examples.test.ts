@@ -14,6 +14,7 @@ import { routes } from '../../lib/manifest.ts';
 import type { ApiExample } from '../../lib/platform/openapi.ts';
 import type { WebhookEvent } from '../../lib/webhooks/events.ts';
 import { adminStore, call, newWorkspace, type TestWorkspace, useSandboxEnvironment } from '../support/fixtures.ts';
+import { cleanContent } from '../support/journeys.ts';
 import { importTestDirectory } from '../support/sop-fixtures.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 
@@ -112,6 +113,33 @@ describe('API examples (lib/api-examples.json)', () => {
       body: { title: 'Dark mode everywhere', description: 'Web and mobile', status: 'planned', module: 'mobile-app' },
     });
     await record('deleteIdea', `/ideas/${id}`, { headers: { 'If-Match': '"3"' } });
+
+    // Journeys
+    const content = cleanContent();
+    await record('validateJourneyContent', '/journeys/validate', { body: { content } });
+    const journey = await record('createJourney', '/journeys', { body: { titleEn: 'Onboarding', titleAr: 'رحلة' } });
+    const made = { journeyId: journey.body.journeyId as string, versionId: journey.body.version.id as string };
+    const versionPath = `/journeys/${made.journeyId}/versions/${made.versionId}`;
+    await record('createMicroJourney', `/journeys/${made.journeyId}/micro-journeys`, { body: { titleEn: 'Checkout', stageId: 'buy' } });
+    await record('listJourneys', '/journeys?limit=1');
+    await record('getJourney', `/journeys/${made.journeyId}`);
+    await record('updateJourney', `/journeys/${made.journeyId}`, {
+      headers: { 'If-Match': '"1"' },
+      body: { titleEn: 'Customer onboarding' },
+    });
+    await record('saveJourneyVersionContent', `${versionPath}/content`, { headers: { 'If-Match': '"1"' }, body: { content } });
+    await record('updateJourneyVersion', versionPath, { body: { label: 'Launch' } });
+    await record('getJourneyVersion', versionPath);
+    const current = await call('GET', versionPath, { host: ws.host, key: ws.key });
+    await record('publishJourneyVersion', `${versionPath}/publish`, { headers: { 'If-Match': current.headers.get('etag')! } });
+    const draft = await record('createJourneyVersion', `/journeys/${made.journeyId}/versions`, {
+      body: { fromVersionId: made.versionId, label: 'Next' },
+    });
+    const draftPath = `/journeys/${made.journeyId}/versions/${draft.body.version.id}`;
+    await record('diffJourneyVersions', `${draftPath}/diff?against=${made.versionId}`);
+    await record('listJourneyVersions', `/journeys/${made.journeyId}/versions?limit=1`);
+    await record('deleteJourneyVersion', draftPath);
+    await record('archiveJourney', `/journeys/${made.journeyId}`);
 
     // SOPs
     const directory = await importTestDirectory(ws);

@@ -129,3 +129,64 @@ describe('GET /webhooks/{id}/deliveries with a cursor', () => {
     expectErrorEnvelope(await api.get(`/ideas?cursor=${encodeURIComponent(cursorOfA)}`), 400, 'invalid_cursor');
   });
 });
+
+describe('GET /journeys and GET /journeys/{id}/versions with a cursor', () => {
+  it('walks every journey once (with and without the kind filter) and refuses a cursor of another filter', async () => {
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await api.post('/journeys', { body: { titleEn: `Journey ${i}` } });
+      expect(res.status, res.text).toBe(200);
+      made.push(res.body.journeyId);
+    }
+    const micro = await api.post(`/journeys/${made[0]}/micro-journeys`, { body: { titleEn: 'Checkout' } });
+    expect(micro.status, micro.text).toBe(200);
+
+    const walk = async (query: string) => {
+      const ids: string[] = [];
+      let res = await api.get(`/journeys?limit=2${query}`);
+      for (;;) {
+        expect(res.status, res.text).toBe(200);
+        ids.push(...res.body.journeys.map((j: { id: string }) => j.id));
+        if (!res.body.pagination.hasMore) return { ids, last: res };
+        res = await api.get(`/journeys?limit=2${query}&cursor=${encodeURIComponent(res.body.pagination.nextCursor)}`);
+      }
+    };
+    const byOffset = (await api.get('/journeys?limit=100')).body.journeys.map((j: { id: string }) => j.id);
+    const all = await walk('');
+    expect(all.ids).toEqual(byOffset);
+    expect(all.last.body.pagination).toMatchObject({ offset: 4, total: 6, nextCursor: null });
+    const macros = await walk('&kind=macro');
+    expect(macros.ids).toEqual([...made].reverse());
+
+    const cursorOfAll = (await api.get('/journeys?limit=1')).body.pagination.nextCursor;
+    expectErrorEnvelope(await api.get(`/journeys?limit=1&kind=micro&cursor=${encodeURIComponent(cursorOfAll)}`), 400, 'invalid_cursor');
+  });
+
+  it("walks a journey's versions newest first and refuses another journey's cursor", async () => {
+    const a = await api.post('/journeys', { body: { titleEn: 'Versions A' } });
+    const b = await api.post('/journeys', { body: { titleEn: 'Versions B' } });
+    const journeyId = a.body.journeyId as string;
+    for (let i = 0; i < 3; i++) {
+      const res = await api.post(`/journeys/${journeyId}/versions`, { body: { fromVersionId: a.body.version.id, label: `v${i}` } });
+      expect(res.status, res.text).toBe(200);
+    }
+    const byOffset = (await api.get(`/journeys/${journeyId}/versions?limit=100`)).body.versions.map((v: { id: string }) => v.id);
+    expect(byOffset).toHaveLength(4);
+    const walked: string[] = [];
+    let res = await api.get(`/journeys/${journeyId}/versions?limit=3`);
+    for (;;) {
+      walked.push(...res.body.versions.map((v: { id: string }) => v.id));
+      if (!res.body.pagination.hasMore) break;
+      res = await api.get(`/journeys/${journeyId}/versions?limit=3&cursor=${encodeURIComponent(res.body.pagination.nextCursor)}`);
+    }
+    expect(walked).toEqual(byOffset);
+    expect(res.body.pagination).toMatchObject({ offset: 3, total: 4, hasMore: false, nextCursor: null });
+
+    const cursorOfA = (await api.get(`/journeys/${journeyId}/versions?limit=1`)).body.pagination.nextCursor;
+    expectErrorEnvelope(
+      await api.get(`/journeys/${b.body.journeyId}/versions?cursor=${encodeURIComponent(cursorOfA)}`),
+      400,
+      'invalid_cursor',
+    );
+  });
+});

@@ -57,6 +57,33 @@ describe('clients/typescript against the sandbox', () => {
     expect(deleted.data).toEqual({ ok: true });
   });
 
+  it('Journeys: creates a journey, saves and publishes its version, and walks the list by cursor', async () => {
+    const created = await api.POST('/journeys', { body: { titleEn: 'Onboarding' } });
+    expect(created.response.status, JSON.stringify(created.error)).toBe(200);
+    const { journeyId, version } = created.data!;
+    const path = { journeyId, versionId: version.id };
+    const read = await api.GET('/journeys/{journeyId}/versions/{versionId}', { params: { path } });
+    const saved = await api.PUT('/journeys/{journeyId}/versions/{versionId}/content', {
+      params: { path, header: { 'If-Match': read.response.headers.get('etag')! } },
+      body: { content: { schema: 1, stages: [{ id: 'discover', titleEn: 'Discover', microJourneyPairs: [] }], rows: [], cells: {} } },
+    });
+    expect(saved.response.status, JSON.stringify(saved.error)).toBe(200);
+    const published = await api.POST('/journeys/{journeyId}/versions/{versionId}/publish', {
+      params: { path, header: { 'If-Match': saved.response.headers.get('etag')! } },
+    });
+    expect(published.response.status, JSON.stringify(published.error)).toBe(200);
+    await api.POST('/journeys', { body: { titleEn: 'Support' } });
+    const titles: (string | null)[] = [];
+    for await (const journey of allPages(async (cursor) => {
+      const { data, error } = await api.GET('/journeys', { params: { query: { limit: 1, cursor } } });
+      if (error) throw new Error(error.message);
+      return { items: data.journeys, nextCursor: data.pagination.nextCursor };
+    })) {
+      titles.push(journey.titleEn);
+    }
+    expect(titles).toEqual(['Support', 'Onboarding']);
+  });
+
   it('SOPs: creates a draft, submits it and reads it back', async () => {
     const created = await api.POST('/sops', { body: { titleEn: 'Answer a delivery question', type: 'inquiry' } });
     expect(created.response.status, JSON.stringify(created.error)).toBe(200);

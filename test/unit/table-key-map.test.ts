@@ -28,6 +28,19 @@ const entities: Record<string, string[]> = {
   webhook: UUIDS.map((id) => keys.webhook(SLUG, id).sk),
   webhookCounter: [keys.webhookCounter(SLUG).sk],
   webhookDelivery: UUIDS.flatMap((id) => PLAIN_IDS.map((event) => keys.webhookDelivery(SLUG, id, `evt_${event}`).sk)),
+  journey: UUIDS.map((id) => keys.journey(SLUG, id).sk),
+  // Version keys are the version id with its hex digits complemented (lib/journeys/record.ts).
+  journeyVersion: UUIDS.flatMap((id) =>
+    UUIDS.map(
+      (version) =>
+        keys.journeyVersion(
+          SLUG,
+          id,
+          version.replace(/[0-9a-f]/g, (d) => (15 - Number.parseInt(d, 16)).toString(16)),
+        ).sk,
+    ),
+  ),
+  journeyCounter: [keys.journeyCounter(SLUG).sk],
 };
 
 const between = (from: string, to: string) => (sk: string) => sk >= from && sk <= to;
@@ -47,6 +60,11 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
   })),
   { name: 'the webhooks of a workspace', holds: prefix(keys.webhookPrefix), may: ['webhook'] },
   ...UUIDS.map((id) => ({ name: `deliveries of webhook ${id}`, holds: prefix(keys.webhookDeliveryPrefix(id)), may: ['webhookDelivery'] })),
+  ...UUIDS.map((id) => ({
+    name: `the item collection of journey ${id}`,
+    holds: prefix(keys.journey(SLUG, id).sk),
+    may: ['journey', 'journeyVersion'],
+  })),
 ];
 
 describe('the table key map', () => {

@@ -125,6 +125,270 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/journeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List journeys
+         * @description Metadata only, newest first by creation; archived journeys are left out. `kind` keeps macro or micro journeys only; `pagination.total` counts what the filter selects. One Query (more for deep offsets).
+         *
+         *     Permission: journeys:read.
+         *
+         *     Module: journeys.
+         */
+        get: operations["listJourneys"];
+        put?: never;
+        /**
+         * Create a macro journey
+         * @description Creates a macro journey and its first draft version (`Draft 1`, empty content). `title` is an alias of `titleEn`. Send an `Idempotency-Key` to retry safely.
+         *
+         *     Permission: journeys:write.
+         *
+         *     Module: journeys.
+         */
+        post: operations["createJourney"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journeys/{journeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a journey
+         * @description The journey's metadata, archived or not (`archivedAt`).
+         *
+         *     Permission: journeys:read.
+         *
+         *     Module: journeys.
+         */
+        get: operations["getJourney"];
+        put?: never;
+        post?: never;
+        /**
+         * Archive a journey
+         * @description Archives: the journey leaves the list, its versions are kept and stay readable (with `archivedAt`), and every later write is a 409 `journey_archived`. Refused while the published version of another unarchived journey pairs it.
+         *
+         *     Permission: journeys:delete.
+         *
+         *     Module: journeys.
+         */
+        delete: operations["archiveJourney"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a journey
+         * @description `titleEn`, `titleAr` (or `title`, an alias of `titleEn`); `null` clears one, but a journey keeps at least one title. One conditional write, no read before it.
+         *
+         *     Permission: journeys:write.
+         *
+         *     Module: journeys.
+         */
+        patch: operations["updateJourney"];
+        trace?: never;
+    };
+    "/journeys/{journeyId}/micro-journeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a micro journey zooming into a journey
+         * @description A micro journey (with its first draft) whose `parentJourneyId` is this journey; `stageId` says which stage it zooms into (informational). Micro journeys may have micro journeys of their own. Pair it to a stage through the content's `microJourneyPairs`.
+         *
+         *     Permission: journeys:write.
+         *
+         *     Module: journeys.
+         */
+        post: operations["createMicroJourney"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journeys/{journeyId}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a journey's versions with their content
+         * @description Every version with complete content, drafts included, newest first by creation. A page also ends early when the next version would take the response past 5 MB; `pagination.hasMore` then says more follow (continue at `offset + versions.length`).
+         *
+         *     Permission: journeys:read.
+         *
+         *     Module: journeys.
+         */
+        get: operations["listJourneyVersions"];
+        put?: never;
+        /**
+         * Branch a new draft from any version
+         * @description A new draft copied from `fromVersionId` (content and diagnostics), with `parentVersionId` and `sourceRevision` recording where it came from. `label` defaults to `Draft <n>`. Drafts are as many as you like. Send an `Idempotency-Key` to retry safely.
+         *
+         *     Permission: journeys:write.
+         *
+         *     Module: journeys.
+         */
+        post: operations["createJourneyVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journeys/{journeyId}/versions/{versionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a version
+         * @description The version with its content and the diagnostics of its last save (or publish).
+         *
+         *     Permission: journeys:read.
+         *
+         *     Module: journeys.
+         */
+        get: operations["getJourneyVersion"];
+        put?: never;
+        post?: never;
+        /**
+         * Discard a draft
+         * @description Deletes a draft for good. A journey keeps at least one version. Checks run in this order: body size and shape (413, 400), not found (404), archived (409 `journey_archived`), published (409 `version_locked`), missing If-Match (400), stale If-Match (409 `version_conflict`).
+         *
+         *     Permission: journeys:write.
+         *
+         *     Module: journeys.
+         */
+        delete: operations["deleteJourneyVersion"];
+        options?: never;
+        head?: never;
+        /**
+         * Relabel a draft
+         * @description `label` only; `revision` does not change. Checks run in this order: body size and shape (413, 400), not found (404), archived (409 `journey_archived`), published (409 `version_locked`), missing If-Match (400), stale If-Match (409 `version_conflict`).
+         *
+         *     Permission: journeys:write.
+         *
+         *     Module: journeys.
+         */
+        patch: operations["updateJourneyVersion"];
+        trace?: never;
+    };
+    "/journeys/{journeyId}/versions/{versionId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Save a draft's content
+         * @description Replaces the content (schema 1), bumps `revision` and returns fresh `diagnostics` (errors do not block a save, only publish). Of two saves sent with the same If-Match exactly one wins. Checks run in this order: body size and shape (413, 400), not found (404), archived (409 `journey_archived`), published (409 `version_locked`), missing If-Match (400), stale If-Match (409 `version_conflict`).
+         *
+         *     Permission: journeys:write.
+         *
+         *     Module: journeys.
+         */
+        put: operations["saveJourneyVersionContent"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journeys/{journeyId}/versions/{versionId}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed between two versions
+         * @description From `against` to this version, as lists of ids: stages and rows added, removed, renamed (a title changed), moved (their order relative to the others changed) and, for rows, retyped; cells (keys) added, removed, changed; pairs (`stageId/journeyId`) added, removed, changed (the pinned version). A version against itself is all empty. One BatchGetItem.
+         *
+         *     Permission: journeys:read.
+         *
+         *     Module: journeys.
+         */
+        get: operations["diffJourneyVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journeys/{journeyId}/versions/{versionId}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a version
+         * @description Recomputes the diagnostics (references may have changed); with errors it is refused (400 `invalid_content`, with them in `diagnostics`). Otherwise the version gets `publishedAt` and the journey's `publishedVersionId` points to it, in one transaction. Publishing an already published version changes nothing (200).
+         *
+         *     Permission: journeys:write.
+         *
+         *     Module: journeys.
+         */
+        post: operations["publishJourneyVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journeys/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Diagnose content without saving it
+         * @description A dry run: the diagnostics `content` would get if saved (references to other journeys and records are read), and nothing is stored. Without a journey, cycles through the journey itself cannot be seen; cycles further down are.
+         *
+         *     Permission: journeys:read.
+         *
+         *     Module: journeys.
+         */
+        post: operations["validateJourneyContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/me": {
         parameters: {
             query?: never;
@@ -1455,6 +1719,2829 @@ export interface operations {
             };
             /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listJourneys: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Opaque: `pagination.nextCursor` of the previous page. Continues where it stopped, reading only this page (unlike `offset`, which re-reads every earlier record). Bound to the workspace and the list; do not combine with `offset`. */
+                cursor?: string;
+                kind?: "macro" | "micro";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        journeys: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "macro" | "micro";
+                            titleEn: string | null;
+                            titleAr: string | null;
+                            parentJourneyId: string | null;
+                            stageId: string | null;
+                            publishedVersionId: string | null;
+                            versionCount: number;
+                            /** @description The counter behind the journey's `ETag` */
+                            version: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            updatedAt: string;
+                            archivedAt: string | null;
+                        }[];
+                        pagination: {
+                            limit: number;
+                            offset: number;
+                            total: number;
+                            hasMore: boolean;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createJourney: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1-255 visible ASCII characters (a UUID is ideal), unique per record you mean to create. Within 24 hours the same key with the same body returns the first response again (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409 `idempotency_key_reused`. Only successful creations are remembered. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    titleEn?: string;
+                    titleAr?: string;
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The version's `revision` as a strong ETag, e.g. `"3"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** Format: uuid */
+                        journeyId: string;
+                        version: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            journeyId: string;
+                            label: string;
+                            parentVersionId: string | null;
+                            content: {
+                                /** @constant */
+                                schema: 1;
+                                stages: {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    microJourneyPairs: {
+                                        /** Format: uuid */
+                                        journeyId: string;
+                                        /** Format: uuid */
+                                        versionId?: string;
+                                    }[];
+                                }[];
+                                rows: ({
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "emotion";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "channels";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "items";
+                                    /** @enum {string} */
+                                    kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "metric";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "links";
+                                })[];
+                                cells: {
+                                    [key: string]: {
+                                        textEn?: string;
+                                        textAr?: string;
+                                    } | {
+                                        score: number;
+                                        noteEn?: string;
+                                        noteAr?: string;
+                                    } | {
+                                        channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
+                                    } | {
+                                        items: {
+                                            id: string;
+                                            textEn?: string;
+                                            textAr?: string;
+                                        }[];
+                                    } | {
+                                        value: number;
+                                        unit?: string;
+                                        target?: number;
+                                    } | {
+                                        refs: {
+                                            /** @enum {string} */
+                                            kind: "idea" | "sop" | "survey" | "journey";
+                                            id: string;
+                                        }[];
+                                    };
+                                };
+                            };
+                            /** @description Id of the Developer key that created the version */
+                            createdBy: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            updatedAt: string;
+                            publishedAt: string | null;
+                            /** @description 1 on creation, +1 on every content save; the version's `ETag` */
+                            revision: number;
+                            sourceRevision: number | null;
+                            legacyOrigin: string | null;
+                            diagnostics: {
+                                /** @enum {string} */
+                                severity: "error" | "warning" | "info";
+                                /** @enum {string} */
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                message: string;
+                                /** @description JSON Pointer (RFC 6901) into the version's `content` */
+                                path: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getJourney: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                journeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The journey's `version` as a strong ETag, e.g. `"3"` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        journey: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "macro" | "micro";
+                            titleEn: string | null;
+                            titleAr: string | null;
+                            parentJourneyId: string | null;
+                            stageId: string | null;
+                            publishedVersionId: string | null;
+                            versionCount: number;
+                            /** @description The counter behind the journey's `ETag` */
+                            version: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            updatedAt: string;
+                            archivedAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    archiveJourney: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the ETag of the journey you read (or `*`). If it has moved on the request fails with 409 `version_conflict` and changes nothing. */
+                "If-Match"?: string;
+            };
+            path: {
+                journeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes (already archived); `journey_in_use`: another journey's published version pairs it; `version_conflict`: If-Match is stale */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateJourney: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the ETag of the journey you read (or `*`). If it has moved on the request fails with 409 `version_conflict` and changes nothing. */
+                "If-Match"?: string;
+            };
+            path: {
+                journeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    titleEn?: string | null;
+                    titleAr?: string | null;
+                    title?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The journey's `version` as a strong ETag, e.g. `"3"` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        journey: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "macro" | "micro";
+                            titleEn: string | null;
+                            titleAr: string | null;
+                            parentJourneyId: string | null;
+                            stageId: string | null;
+                            publishedVersionId: string | null;
+                            versionCount: number;
+                            /** @description The counter behind the journey's `ETag` */
+                            version: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            updatedAt: string;
+                            archivedAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters, or a change that would leave no title */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `version_conflict`: If-Match is stale */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createMicroJourney: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1-255 visible ASCII characters (a UUID is ideal), unique per record you mean to create. Within 24 hours the same key with the same body returns the first response again (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409 `idempotency_key_reused`. Only successful creations are remembered. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                journeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    titleEn?: string;
+                    titleAr?: string;
+                    title?: string;
+                    stageId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The version's `revision` as a strong ETag, e.g. `"3"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** Format: uuid */
+                        journeyId: string;
+                        version: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            journeyId: string;
+                            label: string;
+                            parentVersionId: string | null;
+                            content: {
+                                /** @constant */
+                                schema: 1;
+                                stages: {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    microJourneyPairs: {
+                                        /** Format: uuid */
+                                        journeyId: string;
+                                        /** Format: uuid */
+                                        versionId?: string;
+                                    }[];
+                                }[];
+                                rows: ({
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "emotion";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "channels";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "items";
+                                    /** @enum {string} */
+                                    kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "metric";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "links";
+                                })[];
+                                cells: {
+                                    [key: string]: {
+                                        textEn?: string;
+                                        textAr?: string;
+                                    } | {
+                                        score: number;
+                                        noteEn?: string;
+                                        noteAr?: string;
+                                    } | {
+                                        channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
+                                    } | {
+                                        items: {
+                                            id: string;
+                                            textEn?: string;
+                                            textAr?: string;
+                                        }[];
+                                    } | {
+                                        value: number;
+                                        unit?: string;
+                                        target?: number;
+                                    } | {
+                                        refs: {
+                                            /** @enum {string} */
+                                            kind: "idea" | "sop" | "survey" | "journey";
+                                            id: string;
+                                        }[];
+                                    };
+                                };
+                            };
+                            /** @description Id of the Developer key that created the version */
+                            createdBy: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            updatedAt: string;
+                            publishedAt: string | null;
+                            /** @description 1 on creation, +1 on every content save; the version's `ETag` */
+                            revision: number;
+                            sourceRevision: number | null;
+                            legacyOrigin: string | null;
+                            diagnostics: {
+                                /** @enum {string} */
+                                severity: "error" | "warning" | "info";
+                                /** @enum {string} */
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                message: string;
+                                /** @description JSON Pointer (RFC 6901) into the version's `content` */
+                                path: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listJourneyVersions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Opaque: `pagination.nextCursor` of the previous page. Continues where it stopped, reading only this page (unlike `offset`, which re-reads every earlier record). Bound to the workspace and the list; do not combine with `offset`. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                journeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        versions: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            journeyId: string;
+                            label: string;
+                            parentVersionId: string | null;
+                            content: {
+                                /** @constant */
+                                schema: 1;
+                                stages: {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    microJourneyPairs: {
+                                        /** Format: uuid */
+                                        journeyId: string;
+                                        /** Format: uuid */
+                                        versionId?: string;
+                                    }[];
+                                }[];
+                                rows: ({
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "emotion";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "channels";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "items";
+                                    /** @enum {string} */
+                                    kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "metric";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "links";
+                                })[];
+                                cells: {
+                                    [key: string]: {
+                                        textEn?: string;
+                                        textAr?: string;
+                                    } | {
+                                        score: number;
+                                        noteEn?: string;
+                                        noteAr?: string;
+                                    } | {
+                                        channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
+                                    } | {
+                                        items: {
+                                            id: string;
+                                            textEn?: string;
+                                            textAr?: string;
+                                        }[];
+                                    } | {
+                                        value: number;
+                                        unit?: string;
+                                        target?: number;
+                                    } | {
+                                        refs: {
+                                            /** @enum {string} */
+                                            kind: "idea" | "sop" | "survey" | "journey";
+                                            id: string;
+                                        }[];
+                                    };
+                                };
+                            };
+                            /** @description Id of the Developer key that created the version */
+                            createdBy: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            updatedAt: string;
+                            publishedAt: string | null;
+                            /** @description 1 on creation, +1 on every content save; the version's `ETag` */
+                            revision: number;
+                            sourceRevision: number | null;
+                            legacyOrigin: string | null;
+                            diagnostics: {
+                                /** @enum {string} */
+                                severity: "error" | "warning" | "info";
+                                /** @enum {string} */
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                message: string;
+                                /** @description JSON Pointer (RFC 6901) into the version's `content` */
+                                path: string;
+                            }[];
+                        }[];
+                        pagination: {
+                            limit: number;
+                            offset: number;
+                            total: number;
+                            hasMore: boolean;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createJourneyVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1-255 visible ASCII characters (a UUID is ideal), unique per record you mean to create. Within 24 hours the same key with the same body returns the first response again (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409 `idempotency_key_reused`. Only successful creations are remembered. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                journeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    fromVersionId: string;
+                    label?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The version's `revision` as a strong ETag, e.g. `"3"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        version: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            journeyId: string;
+                            label: string;
+                            parentVersionId: string | null;
+                            content: {
+                                /** @constant */
+                                schema: 1;
+                                stages: {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    microJourneyPairs: {
+                                        /** Format: uuid */
+                                        journeyId: string;
+                                        /** Format: uuid */
+                                        versionId?: string;
+                                    }[];
+                                }[];
+                                rows: ({
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "emotion";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "channels";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "items";
+                                    /** @enum {string} */
+                                    kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "metric";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "links";
+                                })[];
+                                cells: {
+                                    [key: string]: {
+                                        textEn?: string;
+                                        textAr?: string;
+                                    } | {
+                                        score: number;
+                                        noteEn?: string;
+                                        noteAr?: string;
+                                    } | {
+                                        channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
+                                    } | {
+                                        items: {
+                                            id: string;
+                                            textEn?: string;
+                                            textAr?: string;
+                                        }[];
+                                    } | {
+                                        value: number;
+                                        unit?: string;
+                                        target?: number;
+                                    } | {
+                                        refs: {
+                                            /** @enum {string} */
+                                            kind: "idea" | "sop" | "survey" | "journey";
+                                            id: string;
+                                        }[];
+                                    };
+                                };
+                            };
+                            /** @description Id of the Developer key that created the version */
+                            createdBy: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            updatedAt: string;
+                            publishedAt: string | null;
+                            /** @description 1 on creation, +1 on every content save; the version's `ETag` */
+                            revision: number;
+                            sourceRevision: number | null;
+                            legacyOrigin: string | null;
+                            diagnostics: {
+                                /** @enum {string} */
+                                severity: "error" | "warning" | "info";
+                                /** @enum {string} */
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                message: string;
+                                /** @description JSON Pointer (RFC 6901) into the version's `content` */
+                                path: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace (`fromVersionId` included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getJourneyVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                journeyId: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The version's `revision` as a strong ETag, e.g. `"3"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        version: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            journeyId: string;
+                            label: string;
+                            parentVersionId: string | null;
+                            content: {
+                                /** @constant */
+                                schema: 1;
+                                stages: {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    microJourneyPairs: {
+                                        /** Format: uuid */
+                                        journeyId: string;
+                                        /** Format: uuid */
+                                        versionId?: string;
+                                    }[];
+                                }[];
+                                rows: ({
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "emotion";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "channels";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "items";
+                                    /** @enum {string} */
+                                    kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "metric";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "links";
+                                })[];
+                                cells: {
+                                    [key: string]: {
+                                        textEn?: string;
+                                        textAr?: string;
+                                    } | {
+                                        score: number;
+                                        noteEn?: string;
+                                        noteAr?: string;
+                                    } | {
+                                        channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
+                                    } | {
+                                        items: {
+                                            id: string;
+                                            textEn?: string;
+                                            textAr?: string;
+                                        }[];
+                                    } | {
+                                        value: number;
+                                        unit?: string;
+                                        target?: number;
+                                    } | {
+                                        refs: {
+                                            /** @enum {string} */
+                                            kind: "idea" | "sop" | "survey" | "journey";
+                                            id: string;
+                                        }[];
+                                    };
+                                };
+                            };
+                            /** @description Id of the Developer key that created the version */
+                            createdBy: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            updatedAt: string;
+                            publishedAt: string | null;
+                            /** @description 1 on creation, +1 on every content save; the version's `ETag` */
+                            revision: number;
+                            sourceRevision: number | null;
+                            legacyOrigin: string | null;
+                            diagnostics: {
+                                /** @enum {string} */
+                                severity: "error" | "warning" | "info";
+                                /** @enum {string} */
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                message: string;
+                                /** @description JSON Pointer (RFC 6901) into the version's `content` */
+                                path: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteJourneyVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the ETag of the version you read (or `*`). If it has moved on the request fails with 409 `version_conflict` and changes nothing. */
+                "If-Match"?: string;
+            };
+            path: {
+                journeyId: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `version_locked`: the version is published, and published versions never change; `version_conflict`: `If-Match` names a revision the version has moved on from; the response carries the current `ETag`; `last_version`: it is the journey's only version */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateJourneyVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the ETag of the version you read (or `*`). If it has moved on the request fails with 409 `version_conflict` and changes nothing. */
+                "If-Match"?: string;
+            };
+            path: {
+                journeyId: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    label: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The version's `revision` as a strong ETag, e.g. `"3"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        version: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            journeyId: string;
+                            label: string;
+                            parentVersionId: string | null;
+                            content: {
+                                /** @constant */
+                                schema: 1;
+                                stages: {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    microJourneyPairs: {
+                                        /** Format: uuid */
+                                        journeyId: string;
+                                        /** Format: uuid */
+                                        versionId?: string;
+                                    }[];
+                                }[];
+                                rows: ({
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "emotion";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "channels";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "items";
+                                    /** @enum {string} */
+                                    kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "metric";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "links";
+                                })[];
+                                cells: {
+                                    [key: string]: {
+                                        textEn?: string;
+                                        textAr?: string;
+                                    } | {
+                                        score: number;
+                                        noteEn?: string;
+                                        noteAr?: string;
+                                    } | {
+                                        channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
+                                    } | {
+                                        items: {
+                                            id: string;
+                                            textEn?: string;
+                                            textAr?: string;
+                                        }[];
+                                    } | {
+                                        value: number;
+                                        unit?: string;
+                                        target?: number;
+                                    } | {
+                                        refs: {
+                                            /** @enum {string} */
+                                            kind: "idea" | "sop" | "survey" | "journey";
+                                            id: string;
+                                        }[];
+                                    };
+                                };
+                            };
+                            /** @description Id of the Developer key that created the version */
+                            createdBy: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            updatedAt: string;
+                            publishedAt: string | null;
+                            /** @description 1 on creation, +1 on every content save; the version's `ETag` */
+                            revision: number;
+                            sourceRevision: number | null;
+                            legacyOrigin: string | null;
+                            diagnostics: {
+                                /** @enum {string} */
+                                severity: "error" | "warning" | "info";
+                                /** @enum {string} */
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                message: string;
+                                /** @description JSON Pointer (RFC 6901) into the version's `content` */
+                                path: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `version_locked`: the version is published, and published versions never change; `version_conflict`: `If-Match` names a revision the version has moved on from; the response carries the current `ETag` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    saveJourneyVersionContent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: the version's ETag (its `revision`, e.g. `"3"`) as you read it. Without it: 400 `if_match_required`; if the version was saved since: 409 `version_conflict` with the current `ETag`, and nothing changes. */
+                "If-Match": string;
+            };
+            path: {
+                journeyId: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    content: {
+                        /** @constant */
+                        schema: 1;
+                        stages: {
+                            id: string;
+                            titleEn?: string;
+                            titleAr?: string;
+                            microJourneyPairs: {
+                                /** Format: uuid */
+                                journeyId: string;
+                                /** Format: uuid */
+                                versionId?: string;
+                            }[];
+                        }[];
+                        rows: ({
+                            id: string;
+                            titleEn?: string;
+                            titleAr?: string;
+                            /** @constant */
+                            type: "text";
+                        } | {
+                            id: string;
+                            titleEn?: string;
+                            titleAr?: string;
+                            /** @constant */
+                            type: "emotion";
+                        } | {
+                            id: string;
+                            titleEn?: string;
+                            titleAr?: string;
+                            /** @constant */
+                            type: "channels";
+                        } | {
+                            id: string;
+                            titleEn?: string;
+                            titleAr?: string;
+                            /** @constant */
+                            type: "items";
+                            /** @enum {string} */
+                            kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
+                        } | {
+                            id: string;
+                            titleEn?: string;
+                            titleAr?: string;
+                            /** @constant */
+                            type: "metric";
+                        } | {
+                            id: string;
+                            titleEn?: string;
+                            titleAr?: string;
+                            /** @constant */
+                            type: "links";
+                        })[];
+                        cells: {
+                            [key: string]: {
+                                textEn?: string;
+                                textAr?: string;
+                            } | {
+                                score: number;
+                                noteEn?: string;
+                                noteAr?: string;
+                            } | {
+                                channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
+                            } | {
+                                items: {
+                                    id: string;
+                                    textEn?: string;
+                                    textAr?: string;
+                                }[];
+                            } | {
+                                value: number;
+                                unit?: string;
+                                target?: number;
+                            } | {
+                                refs: {
+                                    /** @enum {string} */
+                                    kind: "idea" | "sop" | "survey" | "journey";
+                                    id: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The version's `revision` as a strong ETag, e.g. `"3"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        version: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            journeyId: string;
+                            label: string;
+                            parentVersionId: string | null;
+                            content: {
+                                /** @constant */
+                                schema: 1;
+                                stages: {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    microJourneyPairs: {
+                                        /** Format: uuid */
+                                        journeyId: string;
+                                        /** Format: uuid */
+                                        versionId?: string;
+                                    }[];
+                                }[];
+                                rows: ({
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "emotion";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "channels";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "items";
+                                    /** @enum {string} */
+                                    kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "metric";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "links";
+                                })[];
+                                cells: {
+                                    [key: string]: {
+                                        textEn?: string;
+                                        textAr?: string;
+                                    } | {
+                                        score: number;
+                                        noteEn?: string;
+                                        noteAr?: string;
+                                    } | {
+                                        channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
+                                    } | {
+                                        items: {
+                                            id: string;
+                                            textEn?: string;
+                                            textAr?: string;
+                                        }[];
+                                    } | {
+                                        value: number;
+                                        unit?: string;
+                                        target?: number;
+                                    } | {
+                                        refs: {
+                                            /** @enum {string} */
+                                            kind: "idea" | "sop" | "survey" | "journey";
+                                            id: string;
+                                        }[];
+                                    };
+                                };
+                            };
+                            /** @description Id of the Developer key that created the version */
+                            createdBy: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            updatedAt: string;
+                            publishedAt: string | null;
+                            /** @description 1 on creation, +1 on every content save; the version's `ETag` */
+                            revision: number;
+                            sourceRevision: number | null;
+                            legacyOrigin: string | null;
+                            diagnostics: {
+                                /** @enum {string} */
+                                severity: "error" | "warning" | "info";
+                                /** @enum {string} */
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                message: string;
+                                /** @description JSON Pointer (RFC 6901) into the version's `content` */
+                                path: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_body` lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, cell keys not `<rowId>:<stageId>`, scores outside -2..2, lengths); what is well-formed but inconsistent is saved and reported in `diagnostics`; `if_match_required`: no If-Match */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `version_locked`: the version is published, and published versions never change; `version_conflict`: `If-Match` names a revision the version has moved on from; the response carries the current `ETag` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or its compressed form would not fit one version (about 350 KB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    diffJourneyVersions: {
+        parameters: {
+            query: {
+                against: string;
+            };
+            header?: never;
+            path: {
+                journeyId: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        diff: {
+                            stages: {
+                                added: string[];
+                                removed: string[];
+                                renamed: string[];
+                                moved: string[];
+                            };
+                            rows: {
+                                added: string[];
+                                removed: string[];
+                                renamed: string[];
+                                moved: string[];
+                                retyped: string[];
+                            };
+                            cells: {
+                                added: string[];
+                                removed: string[];
+                                changed: string[];
+                            };
+                            pairs: {
+                                added: string[];
+                                removed: string[];
+                                changed: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace (`against` included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    publishJourneyVersion: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: the version's ETag (its `revision`, e.g. `"3"`) as you read it. Without it: 400 `if_match_required`; if the version was saved since: 409 `version_conflict` with the current `ETag`, and nothing changes. */
+                "If-Match": string;
+            };
+            path: {
+                journeyId: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The version's `revision` as a strong ETag, e.g. `"3"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        version: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            journeyId: string;
+                            label: string;
+                            parentVersionId: string | null;
+                            content: {
+                                /** @constant */
+                                schema: 1;
+                                stages: {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    microJourneyPairs: {
+                                        /** Format: uuid */
+                                        journeyId: string;
+                                        /** Format: uuid */
+                                        versionId?: string;
+                                    }[];
+                                }[];
+                                rows: ({
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "emotion";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "channels";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "items";
+                                    /** @enum {string} */
+                                    kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "metric";
+                                } | {
+                                    id: string;
+                                    titleEn?: string;
+                                    titleAr?: string;
+                                    /** @constant */
+                                    type: "links";
+                                })[];
+                                cells: {
+                                    [key: string]: {
+                                        textEn?: string;
+                                        textAr?: string;
+                                    } | {
+                                        score: number;
+                                        noteEn?: string;
+                                        noteAr?: string;
+                                    } | {
+                                        channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
+                                    } | {
+                                        items: {
+                                            id: string;
+                                            textEn?: string;
+                                            textAr?: string;
+                                        }[];
+                                    } | {
+                                        value: number;
+                                        unit?: string;
+                                        target?: number;
+                                    } | {
+                                        refs: {
+                                            /** @enum {string} */
+                                            kind: "idea" | "sop" | "survey" | "journey";
+                                            id: string;
+                                        }[];
+                                    };
+                                };
+                            };
+                            /** @description Id of the Developer key that created the version */
+                            createdBy: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            updatedAt: string;
+                            publishedAt: string | null;
+                            /** @description 1 on creation, +1 on every content save; the version's `ETag` */
+                            revision: number;
+                            sourceRevision: number | null;
+                            legacyOrigin: string | null;
+                            diagnostics: {
+                                /** @enum {string} */
+                                severity: "error" | "warning" | "info";
+                                /** @enum {string} */
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                message: string;
+                                /** @description JSON Pointer (RFC 6901) into the version's `content` */
+                                path: string;
+                            }[];
+                        };
+                        journey: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "macro" | "micro";
+                            titleEn: string | null;
+                            titleAr: string | null;
+                            parentJourneyId: string | null;
+                            stageId: string | null;
+                            publishedVersionId: string | null;
+                            versionCount: number;
+                            /** @description The counter behind the journey's `ETag` */
+                            version: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC date-time
+                             */
+                            updatedAt: string;
+                            archivedAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_content`: error diagnostics (listed in `diagnostics`); `if_match_required`: no If-Match */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `version_conflict`: `If-Match` names a revision the version has moved on from; the response carries the current `ETag`; `references_changed`: a paired journey was archived meanwhile */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    validateJourneyContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    content: {
+                        /** @constant */
+                        schema: 1;
+                        stages: {
+                            id: string;
+                            titleEn?: string;
+                            titleAr?: string;
+                            microJourneyPairs: {
+                                /** Format: uuid */
+                                journeyId: string;
+                                /** Format: uuid */
+                                versionId?: string;
+                            }[];
+                        }[];
+                        rows: ({
+                            id: string;
+                            titleEn?: string;
+                            titleAr?: string;
+                            /** @constant */
+                            type: "text";
+                        } | {
+                            id: string;
+                            titleEn?: string;
+                            titleAr?: string;
+                            /** @constant */
+                            type: "emotion";
+                        } | {
+                            id: string;
+                            titleEn?: string;
+                            titleAr?: string;
+                            /** @constant */
+                            type: "channels";
+                        } | {
+                            id: string;
+                            titleEn?: string;
+                            titleAr?: string;
+                            /** @constant */
+                            type: "items";
+                            /** @enum {string} */
+                            kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
+                        } | {
+                            id: string;
+                            titleEn?: string;
+                            titleAr?: string;
+                            /** @constant */
+                            type: "metric";
+                        } | {
+                            id: string;
+                            titleEn?: string;
+                            titleAr?: string;
+                            /** @constant */
+                            type: "links";
+                        })[];
+                        cells: {
+                            [key: string]: {
+                                textEn?: string;
+                                textAr?: string;
+                            } | {
+                                score: number;
+                                noteEn?: string;
+                                noteAr?: string;
+                            } | {
+                                channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
+                            } | {
+                                items: {
+                                    id: string;
+                                    textEn?: string;
+                                    textAr?: string;
+                                }[];
+                            } | {
+                                value: number;
+                                unit?: string;
+                                target?: number;
+                            } | {
+                                refs: {
+                                    /** @enum {string} */
+                                    kind: "idea" | "sop" | "survey" | "journey";
+                                    id: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        diagnostics: {
+                            /** @enum {string} */
+                            severity: "error" | "warning" | "info";
+                            /** @enum {string} */
+                            code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                            message: string;
+                            /** @description JSON Pointer (RFC 6901) into the version's `content` */
+                            path: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_body` lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, cell keys not `<rowId>:<stageId>`, scores outside -2..2, lengths); what is well-formed but inconsistent is saved and reported in `diagnostics` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or its compressed form would not fit one version (about 350 KB) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -72,4 +72,19 @@ export const keys = {
     sk: `WHDELIVERY#${webhookId}#${eventId}`,
   }),
   webhookDeliveryPrefix: (webhookId: string) => `WHDELIVERY#${webhookId}#`,
+
+  // Journeys (lib/journeys/store.ts). A journey is `JOURNEY#<id>` and its versions follow it at
+  // `JOURNEY#<id>#V#<version key>` (the version id's hex digits complemented, so newest first in
+  // ascending order): one Query of the `JOURNEY#<id>` prefix reads the journey, then its versions.
+  // Active journeys are also listed in gsi1 under `WS#<slug>#JOURNEYS` by id (UUIDv7: by creation);
+  // the counter's `J$COUNT` sorts after every `J#<id>`, so a descending Query returns it first.
+  journey: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `JOURNEY#${id}` }),
+  journeyVersion: (slug: string, journeyId: string, versionKey: string) => ({
+    pk: workspacePk(slug),
+    sk: `JOURNEY#${journeyId}#V#${versionKey}`,
+  }),
+  journeyCounter: (slug: string) => ({ pk: workspacePk(slug), sk: 'JOURNEYCOUNT' }),
+  journeyListing: (slug: string, id: string) => ({ gsi1pk: `WS#${slug}#JOURNEYS`, gsi1sk: `J#${id}` }),
+  journeyCounterListing: (slug: string) => ({ gsi1pk: `WS#${slug}#JOURNEYS`, gsi1sk: 'J$COUNT' }),
+  journeyListingPk: (slug: string) => `WS#${slug}#JOURNEYS`,
 } as const;

@@ -1,0 +1,17 @@
+/** POST /journeys: a macro journey and its first draft; safe to retry with an Idempotency-Key. */
+
+import { createJourney as route } from '../../lib/journeys/routes.ts';
+import { createJourney as storeJourney } from '../../lib/journeys/store.ts';
+import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { etagOf } from '../../lib/platform/http/conditional-request.ts';
+import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
+
+export async function createJourney({ body, idempotency, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+  const titles = { titleEn: body.titleEn ?? body.title ?? null, titleAr: body.titleAr ?? null };
+  const creation = { kind: 'macro' as const, ...titles, parentJourneyId: null, stageId: null };
+  const { response, replayed } = await storeJourney(auth.workspace.slug, creation, auth.key.id, idempotency);
+  return { body: { ok: true, ...response }, headers: { ETag: etagOf(response.version.revision), ...replayHeaders(replayed) } };
+}
+
+export const handler = apiHandler(route).handler(createJourney);

@@ -1,0 +1,107 @@
+/**
+ * Journey and version items <-> API records. Content and diagnostics are stored compressed
+ * (codec.ts) in Binary attributes; the pairs of a version are also kept uncompressed (`pairs`, a
+ * JSON string) so the reference loader can read them with a projection, without the content.
+ */
+import { randomBytes } from 'node:crypto';
+import { decodeJson, encodeJson } from './codec.ts';
+import type { JourneyContent } from './content.ts';
+import type { PairTarget } from './cycles.ts';
+import { capDiagnostics, type Diagnostic } from './diagnostics.ts';
+import type { Journey, JourneyVersion } from './schemas.ts';
+
+export const JOURNEY_ENTITY = 'Journey';
+export const VERSION_ENTITY = 'JourneyVersion';
+
+/** Stored diagnostics are capped, so the item and every response stay bounded (errors are kept first). */
+const MAX_STORED_DIAGNOSTICS = 500;
+const DIAGNOSTICS_LIMITS = { raw: 1_048_576, compressed: 40 * 1024 } as const;
+
+/** UUIDv7: time-ordered, so sort keys built from ids sort by creation. */
+export function newJourneyId(nowMs = Date.now()): string {
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(nowMs, 0, 6);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Each hex digit d becomes 15-d: the complement of a UUIDv7 sorts newest first in ascending
+ * order, and it is computed from the id alone, so a version is still one GetItem away.
+ */
+export function descendingIdKey(id: string): string {
+  return id.toLowerCase().replace(/[0-9a-f]/g, (digit) => (15 - Number.parseInt(digit, 16)).toString(16));
+}
+
+type Item = Record<string, unknown>;
+
+const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
+
+export function toJourney(item: Item): Journey {
+  return {
+    id: item.id as string,
+    kind: item.kind as Journey['kind'],
+    titleEn: stringOrNull(item.titleEn),
+    titleAr: stringOrNull(item.titleAr),
+    parentJourneyId: stringOrNull(item.parentJourneyId),
+    stageId: stringOrNull(item.stageId),
+    publishedVersionId: stringOrNull(item.publishedVersionId),
+    versionCount: Number(item.versionCount),
+    version: Number(item.version),
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+    archivedAt: stringOrNull(item.archivedAt),
+  };
+}
+
+/** The attributes of a version item other than `content` and `diagnostics`. */
+export type VersionMetadata = Omit<JourneyVersion, 'content' | 'diagnostics'>;
+
+export function toVersionMetadata(item: Item): VersionMetadata {
+  return {
+    id: item.id as string,
+    journeyId: item.journeyId as string,
+    label: item.label as string,
+    parentVersionId: stringOrNull(item.parentVersionId),
+    createdBy: item.createdBy as string,
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+    publishedAt: stringOrNull(item.publishedAt),
+    revision: Number(item.revision),
+    sourceRevision: typeof item.sourceRevision === 'number' ? item.sourceRevision : null,
+    legacyOrigin: stringOrNull(item.legacyOrigin),
+  };
+}
+
+export function toVersion(item: Item): JourneyVersion {
+  return {
+    ...toVersionMetadata(item),
+    content: decodeJson(item.content as Uint8Array) as JourneyContent,
+    diagnostics: decodeJson(item.diagnostics as Uint8Array, DIAGNOSTICS_LIMITS.raw) as Diagnostic[],
+  };
+}
+
+/** Capped and compressed diagnostics, ready for the item (and the capped list the response shows). */
+export function storedDiagnostics(diagnostics: readonly Diagnostic[]): { kept: Diagnostic[]; bytes: Uint8Array; rawBytes: number } {
+  const kept = capDiagnostics(diagnostics, MAX_STORED_DIAGNOSTICS);
+  const encoded = encodeJson(JSON.stringify(kept), DIAGNOSTICS_LIMITS.raw, DIAGNOSTICS_LIMITS.compressed);
+  // 500 diagnostics of bounded messages are far below both limits; failing here is a bug, not input.
+  if (!encoded.ok) throw new Error(`diagnostics do not fit: ${encoded.limit} ${encoded.bytes}`);
+  return { kept, bytes: encoded.compressed, rawBytes: encoded.rawBytes };
+}
+
+export function pairsAttribute(pairs: readonly PairTarget[]): string {
+  return JSON.stringify(pairs);
+}
+
+export function pairsFromAttribute(value: unknown): PairTarget[] {
+  return typeof value === 'string' ? (JSON.parse(value) as PairTarget[]) : [];
+}
+
+/** Bytes a version adds to a list response, before serialising it (for the 5 MB page cut). */
+export function estimatedResponseBytes(item: Item): number {
+  const diagnosticsBytes = (item.diagnosticsBytes as number | undefined) ?? 0;
+  return Number(item.contentBytes ?? 0) + diagnosticsBytes + 1024;
+}

@@ -1,0 +1,357 @@
+/**
+ * Routes of the Journeys area (module `journeys`): macro and micro journeys, their named versions
+ * with typed content, diagnostics, publish and diff.
+ */
+
+import { defineRoute } from '../platform/route.ts';
+import { okOnly } from '../platform/schemas.ts';
+import {
+  contentBody,
+  diagnosticsResponse,
+  diffQuery,
+  diffResponse,
+  journeyCreateBody,
+  journeyCreatedResponse,
+  journeyIdParams,
+  journeyListQuery,
+  journeyListResponse,
+  journeyPatchBody,
+  journeyResponse,
+  microJourneyCreateBody,
+  publishResponse,
+  versionCreateBody,
+  versionIdParams,
+  versionListQuery,
+  versionListResponse,
+  versionPatchBody,
+  versionResponse,
+} from './schemas.ts';
+
+const JOURNEY_ETAG = { ETag: { description: 'The journey\'s `version` as a strong ETag, e.g. `"3"`' } };
+const VERSION_ETAG = { ETag: { description: 'The version\'s `revision` as a strong ETag, e.g. `"3"`: send it back in `If-Match`' } };
+
+const OPTIONAL_IF_MATCH = (what: string) => ({
+  'If-Match': {
+    description: `Optional: the ETag of the ${what} you read (or \`*\`). If it has moved on the request fails with 409 \`version_conflict\` and changes nothing.`,
+  },
+});
+const REQUIRED_IF_MATCH = {
+  'If-Match': {
+    description:
+      'Required: the version\'s ETag (its `revision`, e.g. `"3"`) as you read it. Without it: 400 `if_match_required`; ' +
+      'if the version was saved since: 409 `version_conflict` with the current `ETag`, and nothing changes.',
+    required: true,
+  },
+};
+
+const JOURNEY_404 = "`not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)";
+const VERSION_404 = '`not_found`: no such journey, or no such version of it, in this workspace';
+const ARCHIVED_409 = '`journey_archived`: the journey is archived, so it no longer changes';
+const LOCKED_409 = '`version_locked`: the version is published, and published versions never change';
+const CONFLICT_409 =
+  '`version_conflict`: `If-Match` names a revision the version has moved on from; the response carries the current `ETag`';
+const IDEMPOTENT_409 = '`idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body';
+const TOO_LARGE_413 =
+  '`content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or its compressed form would not fit one version (about 350 KB)';
+const CONTENT_400 =
+  '`invalid_body` lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, ' +
+  'cell keys not `<rowId>:<stageId>`, scores outside -2..2, lengths); what is well-formed but inconsistent is saved and reported in `diagnostics`';
+const ORDER =
+  'Checks run in this order: body size and shape (413, 400), not found (404), archived (409 `journey_archived`), published (409 `version_locked`), ' +
+  'missing If-Match (400), stale If-Match (409 `version_conflict`).';
+const TITLE_400 = '`invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters';
+
+export const listJourneys = defineRoute({
+  operationId: 'listJourneys',
+  method: 'GET',
+  path: '/journeys',
+  handler: 'functions/journeys/list-journeys.ts',
+  tag: 'Journeys',
+  summary: 'List journeys',
+  description:
+    'Metadata only, newest first by creation; archived journeys are left out. `kind` keeps macro or micro journeys only; ' +
+    '`pagination.total` counts what the filter selects. One Query (more for deep offsets).',
+  module: 'journeys',
+  permissions: ['journeys:read'],
+  request: { query: journeyListQuery },
+  response: { status: 200, body: journeyListResponse },
+  data: 'read',
+});
+
+export const createJourney = defineRoute({
+  operationId: 'createJourney',
+  method: 'POST',
+  path: '/journeys',
+  handler: 'functions/journeys/create-journey.ts',
+  tag: 'Journeys',
+  summary: 'Create a macro journey',
+  description:
+    'Creates a macro journey and its first draft version (`Draft 1`, empty content). `title` is an alias of `titleEn`. ' +
+    'Send an `Idempotency-Key` to retry safely.',
+  module: 'journeys',
+  permissions: ['journeys:write'],
+  idempotent: true,
+  request: { body: journeyCreateBody },
+  response: { status: 200, body: journeyCreatedResponse, headers: VERSION_ETAG },
+  errors: [409],
+  errorNotes: { 400: TITLE_400, 409: IDEMPOTENT_409 },
+  data: 'write',
+});
+
+export const validateJourneyContent = defineRoute({
+  operationId: 'validateJourneyContent',
+  method: 'POST',
+  path: '/journeys/validate',
+  handler: 'functions/journeys/validate-journey-content.ts',
+  tag: 'Journeys',
+  summary: 'Diagnose content without saving it',
+  description:
+    'A dry run: the diagnostics `content` would get if saved (references to other journeys and records are read), and nothing is stored. ' +
+    'Without a journey, cycles through the journey itself cannot be seen; cycles further down are.',
+  module: 'journeys',
+  permissions: ['journeys:read'],
+  request: { body: contentBody },
+  response: { status: 200, body: diagnosticsResponse },
+  errors: [413],
+  errorNotes: { 400: CONTENT_400, 413: TOO_LARGE_413 },
+  data: 'read',
+});
+
+export const getJourney = defineRoute({
+  operationId: 'getJourney',
+  method: 'GET',
+  path: '/journeys/{journeyId}',
+  handler: 'functions/journeys/get-journey.ts',
+  tag: 'Journeys',
+  summary: 'Read a journey',
+  description: "The journey's metadata, archived or not (`archivedAt`).",
+  module: 'journeys',
+  permissions: ['journeys:read'],
+  request: { params: journeyIdParams },
+  response: { status: 200, body: journeyResponse, headers: JOURNEY_ETAG },
+  errorNotes: { 404: JOURNEY_404 },
+  data: 'read',
+});
+
+export const updateJourney = defineRoute({
+  operationId: 'updateJourney',
+  method: 'PATCH',
+  path: '/journeys/{journeyId}',
+  handler: 'functions/journeys/update-journey.ts',
+  tag: 'Journeys',
+  summary: 'Rename a journey',
+  description:
+    '`titleEn`, `titleAr` (or `title`, an alias of `titleEn`); `null` clears one, but a journey keeps at least one title. ' +
+    'One conditional write, no read before it.',
+  module: 'journeys',
+  permissions: ['journeys:write'],
+  request: { params: journeyIdParams, body: journeyPatchBody, headers: OPTIONAL_IF_MATCH('journey') },
+  response: { status: 200, body: journeyResponse, headers: JOURNEY_ETAG },
+  errors: [409],
+  errorNotes: {
+    400: `${TITLE_400}, or a change that would leave no title`,
+    404: JOURNEY_404,
+    409: `${ARCHIVED_409}; \`version_conflict\`: If-Match is stale`,
+  },
+  data: 'write',
+});
+
+export const archiveJourney = defineRoute({
+  operationId: 'archiveJourney',
+  method: 'DELETE',
+  path: '/journeys/{journeyId}',
+  handler: 'functions/journeys/archive-journey.ts',
+  tag: 'Journeys',
+  summary: 'Archive a journey',
+  description:
+    'Archives: the journey leaves the list, its versions are kept and stay readable (with `archivedAt`), and every later write is a 409 ' +
+    '`journey_archived`. Refused while the published version of another unarchived journey pairs it.',
+  module: 'journeys',
+  permissions: ['journeys:delete'],
+  request: { params: journeyIdParams, headers: OPTIONAL_IF_MATCH('journey') },
+  response: { status: 200, body: okOnly },
+  errors: [409],
+  errorNotes: {
+    404: JOURNEY_404,
+    409: `${ARCHIVED_409} (already archived); \`journey_in_use\`: another journey's published version pairs it; \`version_conflict\`: If-Match is stale`,
+  },
+  data: 'write',
+});
+
+export const createMicroJourney = defineRoute({
+  operationId: 'createMicroJourney',
+  method: 'POST',
+  path: '/journeys/{journeyId}/micro-journeys',
+  handler: 'functions/journeys/create-micro-journey.ts',
+  tag: 'Journeys',
+  summary: 'Create a micro journey zooming into a journey',
+  description:
+    'A micro journey (with its first draft) whose `parentJourneyId` is this journey; `stageId` says which stage it zooms into (informational). ' +
+    "Micro journeys may have micro journeys of their own. Pair it to a stage through the content's `microJourneyPairs`.",
+  module: 'journeys',
+  permissions: ['journeys:write'],
+  idempotent: true,
+  request: { params: journeyIdParams, body: microJourneyCreateBody },
+  response: { status: 200, body: journeyCreatedResponse, headers: VERSION_ETAG },
+  errors: [409],
+  errorNotes: { 400: TITLE_400, 404: JOURNEY_404, 409: `${ARCHIVED_409}; ${IDEMPOTENT_409}` },
+  data: 'write',
+});
+
+export const listJourneyVersions = defineRoute({
+  operationId: 'listJourneyVersions',
+  method: 'GET',
+  path: '/journeys/{journeyId}/versions',
+  handler: 'functions/journeys/list-journey-versions.ts',
+  tag: 'Journeys',
+  summary: "List a journey's versions with their content",
+  description:
+    'Every version with complete content, drafts included, newest first by creation. A page also ends early when the next version would take ' +
+    'the response past 5 MB; `pagination.hasMore` then says more follow (continue at `offset + versions.length`).',
+  module: 'journeys',
+  permissions: ['journeys:read'],
+  request: { params: journeyIdParams, query: versionListQuery },
+  response: { status: 200, body: versionListResponse },
+  errorNotes: { 404: JOURNEY_404 },
+  data: 'read',
+});
+
+export const createJourneyVersion = defineRoute({
+  operationId: 'createJourneyVersion',
+  method: 'POST',
+  path: '/journeys/{journeyId}/versions',
+  handler: 'functions/journeys/create-journey-version.ts',
+  tag: 'Journeys',
+  summary: 'Branch a new draft from any version',
+  description:
+    'A new draft copied from `fromVersionId` (content and diagnostics), with `parentVersionId` and `sourceRevision` recording where it came from. ' +
+    '`label` defaults to `Draft <n>`. Drafts are as many as you like. Send an `Idempotency-Key` to retry safely.',
+  module: 'journeys',
+  permissions: ['journeys:write'],
+  idempotent: true,
+  request: { params: journeyIdParams, body: versionCreateBody },
+  response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
+  errors: [409],
+  errorNotes: { 404: `${VERSION_404} (\`fromVersionId\` included)`, 409: `${ARCHIVED_409}; ${IDEMPOTENT_409}` },
+  data: 'write',
+});
+
+export const getJourneyVersion = defineRoute({
+  operationId: 'getJourneyVersion',
+  method: 'GET',
+  path: '/journeys/{journeyId}/versions/{versionId}',
+  handler: 'functions/journeys/get-journey-version.ts',
+  tag: 'Journeys',
+  summary: 'Read a version',
+  description: 'The version with its content and the diagnostics of its last save (or publish).',
+  module: 'journeys',
+  permissions: ['journeys:read'],
+  request: { params: versionIdParams },
+  response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
+  errorNotes: { 404: VERSION_404 },
+  data: 'read',
+});
+
+export const updateJourneyVersion = defineRoute({
+  operationId: 'updateJourneyVersion',
+  method: 'PATCH',
+  path: '/journeys/{journeyId}/versions/{versionId}',
+  handler: 'functions/journeys/update-journey-version.ts',
+  tag: 'Journeys',
+  summary: 'Relabel a draft',
+  description: `\`label\` only; \`revision\` does not change. ${ORDER}`,
+  module: 'journeys',
+  permissions: ['journeys:write'],
+  request: { params: versionIdParams, body: versionPatchBody, headers: OPTIONAL_IF_MATCH('version') },
+  response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
+  errors: [409],
+  errorNotes: { 404: VERSION_404, 409: `${ARCHIVED_409}; ${LOCKED_409}; ${CONFLICT_409}` },
+  data: 'write',
+});
+
+export const saveJourneyVersionContent = defineRoute({
+  operationId: 'saveJourneyVersionContent',
+  method: 'PUT',
+  path: '/journeys/{journeyId}/versions/{versionId}/content',
+  handler: 'functions/journeys/save-journey-version-content.ts',
+  tag: 'Journeys',
+  summary: "Save a draft's content",
+  description:
+    'Replaces the content (schema 1), bumps `revision` and returns fresh `diagnostics` (errors do not block a save, only publish). ' +
+    `Of two saves sent with the same If-Match exactly one wins. ${ORDER}`,
+  module: 'journeys',
+  permissions: ['journeys:write'],
+  request: { params: versionIdParams, body: contentBody, headers: REQUIRED_IF_MATCH },
+  response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
+  errors: [409, 413],
+  errorNotes: {
+    400: `${CONTENT_400}; \`if_match_required\`: no If-Match`,
+    404: VERSION_404,
+    409: `${ARCHIVED_409}; ${LOCKED_409}; ${CONFLICT_409}`,
+    413: TOO_LARGE_413,
+  },
+  data: 'write',
+});
+
+export const publishJourneyVersion = defineRoute({
+  operationId: 'publishJourneyVersion',
+  method: 'POST',
+  path: '/journeys/{journeyId}/versions/{versionId}/publish',
+  handler: 'functions/journeys/publish-journey-version.ts',
+  tag: 'Journeys',
+  summary: 'Publish a version',
+  description:
+    'Recomputes the diagnostics (references may have changed); with errors it is refused (400 `invalid_content`, with them in `diagnostics`). ' +
+    "Otherwise the version gets `publishedAt` and the journey's `publishedVersionId` points to it, in one transaction. " +
+    'Publishing an already published version changes nothing (200).',
+  module: 'journeys',
+  permissions: ['journeys:write'],
+  request: { params: versionIdParams, headers: REQUIRED_IF_MATCH },
+  response: { status: 200, body: publishResponse, headers: VERSION_ETAG },
+  errors: [409],
+  errorNotes: {
+    400: '`invalid_content`: error diagnostics (listed in `diagnostics`); `if_match_required`: no If-Match',
+    404: VERSION_404,
+    409: `${ARCHIVED_409}; ${CONFLICT_409}; \`references_changed\`: a paired journey was archived meanwhile`,
+  },
+  data: 'write',
+});
+
+export const deleteJourneyVersion = defineRoute({
+  operationId: 'deleteJourneyVersion',
+  method: 'DELETE',
+  path: '/journeys/{journeyId}/versions/{versionId}',
+  handler: 'functions/journeys/delete-journey-version.ts',
+  tag: 'Journeys',
+  summary: 'Discard a draft',
+  description: `Deletes a draft for good. A journey keeps at least one version. ${ORDER}`,
+  module: 'journeys',
+  permissions: ['journeys:write'],
+  request: { params: versionIdParams, headers: OPTIONAL_IF_MATCH('version') },
+  response: { status: 200, body: okOnly },
+  errors: [409],
+  errorNotes: {
+    404: VERSION_404,
+    409: `${ARCHIVED_409}; ${LOCKED_409}; ${CONFLICT_409}; \`last_version\`: it is the journey's only version`,
+  },
+  data: 'write',
+});
+
+export const diffJourneyVersions = defineRoute({
+  operationId: 'diffJourneyVersions',
+  method: 'GET',
+  path: '/journeys/{journeyId}/versions/{versionId}/diff',
+  handler: 'functions/journeys/diff-journey-versions.ts',
+  tag: 'Journeys',
+  summary: 'What changed between two versions',
+  description:
+    'From `against` to this version, as lists of ids: stages and rows added, removed, renamed (a title changed), moved (their order relative ' +
+    'to the others changed) and, for rows, retyped; cells (keys) added, removed, changed; pairs (`stageId/journeyId`) added, removed, changed ' +
+    '(the pinned version). A version against itself is all empty. One BatchGetItem.',
+  module: 'journeys',
+  permissions: ['journeys:read'],
+  request: { params: versionIdParams, query: diffQuery },
+  response: { status: 200, body: diffResponse },
+  errorNotes: { 404: `${VERSION_404} (\`against\` included)` },
+  data: 'read',
+});
