@@ -39,7 +39,7 @@ import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SendMes
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { FilterPattern, QueueConsumerDefinition, StreamConsumerDefinition } from '../lib/webhooks/pipeline.ts';
 import { type InvocationStats, invocationStats } from './instrumentation.ts';
-import { lambdaContext, loadHandler } from './lambda-runtime.ts';
+import { invokeWithTimeout, loadHandler } from './lambda-runtime.ts';
 
 export interface RunningEventSource {
   stop(): Promise<void>;
@@ -59,26 +59,18 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  * and log what it cost (as the API server does per request).
  */
 async function invoke<E, R>(
-  handlerFile: string,
+  definition: { handler: string; timeoutSeconds: number; table: readonly string[] },
   functionName: string,
-  timeoutSeconds: number,
   event: E & { Records: unknown[] },
   log: (line: string) => void,
 ): Promise<R> {
-  const handler = await loadHandler<E, R>(handlerFile);
-  const stats: InvocationStats = { dynamodbCalls: 0, dynamodbCommands: [] };
+  const { timeoutSeconds } = definition;
+  const handler = await loadHandler<E, R>(definition.handler);
+  const stats: InvocationStats = { dynamodbCalls: 0, dynamodbCommands: [], allowedDynamoDbActions: definition.table };
   const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Task timed out after ${timeoutSeconds} seconds`)), timeoutSeconds * 1000);
-  });
   try {
-    return await Promise.race([
-      invocationStats.run(stats, () => handler(event, lambdaContext(functionName, timeoutSeconds * 1000))),
-      timeout,
-    ]);
+    return await invocationStats.run(stats, () => invokeWithTimeout(handler, event, functionName, timeoutSeconds));
   } finally {
-    clearTimeout(timer);
     log(
       `${functionName}: ${event.Records.length} record(s) (${Math.round(performance.now() - started)} ms, ${stats.dynamodbCalls} DynamoDB calls)`,
     );
@@ -192,13 +184,7 @@ export function startStreamEventSource(options: StreamEventSourceOptions): Runni
       let functionError: string;
       try {
         const event: DynamoDBStreamEvent = { Records: remaining };
-        const response = await invoke<DynamoDBStreamEvent, DynamoDBBatchResponse | undefined>(
-          definition.handler,
-          options.functionName,
-          definition.timeoutSeconds,
-          event,
-          log,
-        );
+        const response = await invoke<DynamoDBStreamEvent, DynamoDBBatchResponse | undefined>(definition, options.functionName, event, log);
         const failures = definition.reportBatchItemFailures ? (response?.batchItemFailures ?? []) : [];
         if (failures.length === 0) return;
         const positions = failures.map((f) => remaining.findIndex((r) => r.dynamodb?.SequenceNumber === f.itemIdentifier));
@@ -436,13 +422,7 @@ export function startQueueEventSource(options: QueueEventSourceOptions): Running
       const records = messages.map((m) => toLambdaMessage(m, queueArn, region));
       let done: SQSRecord[] = [];
       try {
-        const response = await invoke<SQSEvent, SQSBatchResponse | undefined>(
-          definition.handler,
-          options.functionName,
-          definition.timeoutSeconds,
-          { Records: records },
-          log,
-        );
+        const response = await invoke<SQSEvent, SQSBatchResponse | undefined>(definition, options.functionName, { Records: records }, log);
         const failures = definition.reportBatchItemFailures ? (response?.batchItemFailures ?? []) : [];
         const failed = new Set(failures.map((f) => f.itemIdentifier));
         // An identifier that names no message of the batch fails the whole batch, as in Lambda.

@@ -7,11 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { API_PREFIX, NOT_FOUND_HANDLER, type RouteDefinition, routes } from '../lib/manifest.ts';
+import { DEFAULT_TIMEOUT_SECONDS, tableActionsOf } from '../lib/platform/route.ts';
 import { type InvocationStats, invocationStats } from './instrumentation.ts';
-import { lambdaContext, loadHandler } from './lambda-runtime.ts';
+import { FunctionTimeoutError, invokeWithTimeout, loadHandler } from './lambda-runtime.ts';
 
 /** API Gateway's own limit on a request payload. */
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
+// Lambda's 6 MB limit on a synchronous invocation's payload bounds a body, not API Gateway's 10 MB.
+const MAX_BODY_BYTES = 6 * 1024 * 1024;
 
 interface CompiledRoute {
   route: RouteDefinition;
@@ -155,20 +157,34 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
     try {
       const url = new URL(req.url ?? '/', 'http://sandbox');
       const body = await readBody(req);
-      if (body === 'too-large') return gatewayError(res, 413, 'payload_too_large', 'The request body exceeds 10 MB');
+      if (body === 'too-large') return gatewayError(res, 413, 'payload_too_large', 'The request body exceeds 6 MB');
       const method = (req.method ?? 'GET').toUpperCase();
       const found = match(method, url.pathname);
       const routeKey = found ? `${found.route.method} ${API_PREFIX}${found.route.path}` : '$default';
       const handlerFile = found ? found.route.handler : NOT_FOUND_HANDLER;
       const event = toApiGatewayEvent(req, url, body, routeKey, found?.route.path.includes('{') ? found.params : undefined);
       const handler = await loadHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(handlerFile);
-      const stats: InvocationStats = { dynamodbCalls: 0, dynamodbCommands: [] };
-      const result = await invocationStats.run(stats, () => handler(event, lambdaContext(found?.route.operationId ?? 'notFound')));
+      const stats: InvocationStats = {
+        dynamodbCalls: 0,
+        dynamodbCommands: [],
+        // The not-found function touches no table.
+        allowedDynamoDbActions: found ? tableActionsOf(found.route) : [],
+      };
+      const timeoutSeconds = found?.route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+      const result = await invocationStats.run(stats, () =>
+        invokeWithTimeout(handler, event, found?.route.operationId ?? 'notFound', timeoutSeconds),
+      );
       writeResult(res, result, stats);
       options.log?.(
         `${method} ${url.pathname} → ${result.statusCode} (${Math.round(performance.now() - started)} ms, ${stats.dynamodbCalls} DynamoDB calls)`,
       );
     } catch (error) {
+      if (error instanceof FunctionTimeoutError && !res.headersSent) {
+        // What API Gateway answers when the function times out: its own body, not our envelope.
+        options.log?.(`${req.method} ${req.url} → function ${error.message}`);
+        res.writeHead(500, { 'Content-Type': 'application/json' });
+        return res.end(JSON.stringify({ message: 'Internal Server Error' }));
+      }
       // What API Gateway answers when the integration itself fails; the details stay in our console.
       options.log?.(`Integration failure: ${(error as Error).stack ?? String(error)}`);
       if (!res.headersSent) gatewayError(res, 502, 'internal_error', 'The service could not complete the request');

@@ -1,6 +1,8 @@
 /**
  * Counts the AWS calls each sandbox invocation makes, so developers (and the tests) can see the
- * DynamoDB round trips of every operation in the `X-Sandbox-DynamoDB-Calls` response header.
+ * DynamoDB round trips of every operation in the `X-Sandbox-DynamoDB-Calls` response header, and
+ * denies a DynamoDB action the function does not declare, as its IAM role would in AWS: a missing
+ * declaration fails in the sandbox and the tests, not after a deploy.
  * AsyncLocalStorage keeps concurrent requests' counts apart.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -8,6 +10,35 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface InvocationStats {
   dynamodbCalls: number;
   dynamodbCommands: string[];
+  /** The DynamoDB actions the function may send (its route's or consumer's `table`); undefined: any. */
+  allowedDynamoDbActions?: readonly string[];
+}
+
+/** The IAM action each part of a transaction needs (there is no TransactWriteItems permission). */
+const TRANSACTION_PART_ACTIONS: Record<string, string> = {
+  Put: 'PutItem',
+  Update: 'UpdateItem',
+  Delete: 'DeleteItem',
+  ConditionCheck: 'ConditionCheckItem',
+  Get: 'GetItem',
+};
+
+function actionsOf(commandName: string, input: { TransactItems?: Record<string, unknown>[] } | undefined): string[] {
+  const name = commandName.replace(/Command$/, '');
+  if (name === 'TransactWriteItems' || name === 'TransactGetItems') {
+    return (input?.TransactItems ?? []).map((part) => TRANSACTION_PART_ACTIONS[Object.keys(part)[0] ?? ''] ?? name);
+  }
+  return [name];
+}
+
+class SandboxAccessDenied extends Error {
+  constructor(action: string, allowed: readonly string[]) {
+    super(
+      `Not authorized to perform dynamodb:${action}: the function declares only ${allowed.join(', ') || 'no table access'} ` +
+        '(add it to `table` of its route or consumer definition; the CDK stack grants exactly those)',
+    );
+    this.name = 'AccessDeniedException';
+  }
 }
 
 export const invocationStats = new AsyncLocalStorage<InvocationStats>();
@@ -22,6 +53,12 @@ export function countDynamoDbCalls(client: InstrumentableClient): void {
     if (stats) {
       stats.dynamodbCalls++;
       stats.dynamodbCommands.push(context.commandName ?? 'unknown');
+      const allowed = stats.allowedDynamoDbActions;
+      if (allowed) {
+        const input = (args as { input?: { TransactItems?: Record<string, unknown>[] } }).input;
+        const denied = actionsOf(context.commandName ?? 'unknown', input).find((action) => !allowed.includes(action));
+        if (denied) throw new SandboxAccessDenied(denied, allowed);
+      }
     }
     return next(args);
   };

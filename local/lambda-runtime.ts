@@ -24,7 +24,7 @@ export function loadHandler<E, R>(file: string): Promise<Handler<E, R>> {
   });
 }
 
-export function lambdaContext(functionName: string, timeoutMs = 29_000): Context {
+function lambdaContext(functionName: string, timeoutMs: number): Context {
   const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: false,
@@ -40,4 +40,28 @@ export function lambdaContext(functionName: string, timeoutMs = 29_000): Context
     fail: () => undefined,
     succeed: () => undefined,
   };
+}
+
+/** A function ran past its timeout: Lambda would stop it and report the invocation failed. */
+export class FunctionTimeoutError extends Error {
+  constructor(readonly timeoutSeconds: number) {
+    super(`Task timed out after ${timeoutSeconds} seconds`);
+  }
+}
+
+/**
+ * Invoke `handler` as Lambda does: its context's deadline is the function timeout, and the
+ * invocation fails with FunctionTimeoutError once it runs past it. Unlike Lambda, the sandbox cannot
+ * stop the handler: it runs on in the background, but its answer is never used.
+ */
+export async function invokeWithTimeout<E, R>(handler: Handler<E, R>, event: E, functionName: string, timeoutSeconds: number): Promise<R> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new FunctionTimeoutError(timeoutSeconds)), timeoutSeconds * 1000);
+  });
+  try {
+    return await Promise.race([handler(event, lambdaContext(functionName, timeoutSeconds * 1000)), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -36,7 +36,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
             { AttributeName: TABLE.gsi1.partitionKey, KeyType: 'HASH' },
             { AttributeName: TABLE.gsi1.sortKey, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: 'ALL' },
+          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...TABLE.gsi1.nonKeyAttributes] },
         },
       ],
       StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },

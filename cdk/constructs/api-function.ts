@@ -4,20 +4,23 @@
  */
 
 import { resolve } from 'node:path';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { TABLE } from '../../lib/platform/data/table.ts';
+import { DEFAULT_TIMEOUT_SECONDS, type TableAction } from '../../lib/platform/route.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-/** Reads every data route needs; writes are added for `write` routes. */
-const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
-const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
-/** What a read-only route may change: only its key's rate-limit counter (and the key's own key attributes). */
+/**
+ * What authentication may change with its UpdateItem: the rate-limit counter and `lastUsedAt` of
+ * a key item and the failed-authentication counter of a source address (which reuses the same
+ * attribute names), plus the primary key every request names.
+ */
 const RATE_LIMIT_ATTRIBUTES = ['pk', 'sk', 'rlWindow', 'rlCount', 'lastUsedAt'];
 
 export interface HouseFunctionProps extends Omit<NodejsFunctionProps, 'entry'> {
@@ -31,11 +34,20 @@ export class HouseFunction extends NodejsFunction {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    // Its own role instead of AWSLambdaBasicExecutionRole, whose log rights cover every log group of
+    // the account: this one may write to its own log group and nowhere else.
+    const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    logGroup.grantWrite(role);
+    // `-c tracing=true` (cdk.json: false): X-Ray active tracing on every function. HTTP APIs have
+    // no X-Ray support of their own, so a trace starts at the function.
+    const tracing = [true, 'true'].includes(scope.node.tryGetContext('tracing'));
     super(scope, id, {
+      role,
+      tracing: tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: 512,
-      timeout: Duration.seconds(10),
+      timeout: Duration.seconds(DEFAULT_TIMEOUT_SECONDS),
       loggingFormat: LoggingFormat.JSON,
       logGroup,
       projectRoot: ROOT,
@@ -54,17 +66,36 @@ export class HouseFunction extends NodejsFunction {
         ...props.bundling,
       },
     });
+    if (tracing) {
+      Validations.of(role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'Active tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which take no resource narrower than *.',
+      });
+    }
   }
 
-  /** Grant exactly what `access` needs on the table, and tell the function its name. */
-  useTable(table: ITable, access: 'read' | 'write'): this {
+  /**
+   * Tell the function the table's name and grant exactly `actions` on it (`Query` also on its
+   * index, named, not `index/*`). `authenticates`: the Developer key check's own calls, a GetItem of
+   * the workspace and an UpdateItem that IAM limits to the rate-limit attributes.
+   */
+  useTable(table: ITable, actions: readonly TableAction[], options: { authenticates?: boolean } = {}): this {
     this.addEnvironment('TABLE_NAME', table.tableName);
-    const resources = [table.tableArn, `${table.tableArn}/index/*`];
-    this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: READ_ACTIONS, resources }));
-    if (access === 'write') {
-      this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: WRITE_ACTIONS, resources: [table.tableArn] }));
-    } else {
-      // Every authenticated request counts itself on its key item; a read-only route may do that and nothing more.
+    const itemActions = new Set(actions.map((a) => `dynamodb:${a}`));
+    if (options.authenticates) itemActions.add('dynamodb:GetItem');
+    if (itemActions.size > 0) {
+      this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: [...itemActions].sort(), resources: [table.tableArn] }));
+    }
+    if (actions.includes('Query')) {
+      this.addToRolePolicy(
+        new PolicyStatement({
+          effect: Effect.ALLOW,
+          actions: ['dynamodb:Query'],
+          resources: [`${table.tableArn}/index/${TABLE.gsi1.name}`],
+        }),
+      );
+    }
+    if (options.authenticates && !actions.includes('UpdateItem')) {
       this.addToRolePolicy(
         new PolicyStatement({
           effect: Effect.ALLOW,

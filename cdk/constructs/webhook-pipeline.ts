@@ -69,8 +69,8 @@ export class WebhookPipeline extends Construct {
       timeout: Duration.seconds(ideaEventFanOut.timeoutSeconds),
       environment: { ...props.environment, WEBHOOK_DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl },
     });
-    this.fanOut.useTable(props.table, 'write');
-    Validations.of(this.fanOut).acknowledge({
+    this.fanOut.useTable(props.table, ideaEventFanOut.table);
+    Validations.of(this.fanOut.role!).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
         'The stream event source mapping needs dynamodb:ListStreams, which takes no resource narrower than *; stream reads are granted on the table stream only.',
@@ -104,7 +104,7 @@ export class WebhookPipeline extends Construct {
         WEBHOOK_DEAD_LETTER_QUEUE_URL: this.deadLetterQueue.queueUrl,
       },
     });
-    this.delivery.useTable(props.table, 'write');
+    this.delivery.useTable(props.table, webhookDelivery.table);
     this.deliveryQueue.grantSendMessages(this.delivery);
     this.deadLetterQueue.grantSendMessages(this.delivery);
     this.delivery.addEventSource(

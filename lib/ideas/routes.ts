@@ -41,7 +41,8 @@ export const listIdeas = defineRoute({
   permissions: ['ideas:read'],
   request: { query: pageQuery },
   response: { status: 200, body: z.object({ ok: z.literal(true), data: z.array(idea), pagination }) },
-  data: 'read',
+  // GetItem: a cursor page reads the idea counter beside its Query.
+  table: ['GetItem', 'Query'],
 });
 
 export const createIdea = defineRoute({
@@ -71,7 +72,7 @@ export const createIdea = defineRoute({
     400: 'A malformed `Idempotency-Key` is 400 `invalid_header`; an unconfigured status or module is 400 `invalid_body`',
     409: '`idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body',
   },
-  data: 'write',
+  table: ['PutItem', 'UpdateItem'],
 });
 
 export const getIdeaLabels = defineRoute({
@@ -86,7 +87,6 @@ export const getIdeaLabels = defineRoute({
   module: 'ideas',
   permissions: ['ideas:read'],
   response: { status: 200, body: z.object({ ok: z.literal(true), data: ideaLabels }) },
-  data: 'read',
 });
 
 export const getIdea = defineRoute({
@@ -102,7 +102,7 @@ export const getIdea = defineRoute({
   request: { params: ideaIdParams },
   response: { status: 200, body: ideaResponse, headers: ETAG_HEADER },
   errorNotes: { 404: NOT_FOUND_404 },
-  data: 'read',
+  table: ['GetItem'],
 });
 
 export const replaceIdea = defineRoute({
@@ -122,7 +122,7 @@ export const replaceIdea = defineRoute({
   response: { status: 200, body: ideaResponse, headers: ETAG_HEADER },
   errors: [409],
   errorNotes: { 400: HEADER_400, 404: NOT_FOUND_404, 409: VERSION_CONFLICT_409 },
-  data: 'write',
+  table: ['UpdateItem'],
 });
 
 export const updateIdea = defineRoute({
@@ -141,7 +141,7 @@ export const updateIdea = defineRoute({
   response: { status: 200, body: ideaResponse, headers: ETAG_HEADER },
   errors: [409],
   errorNotes: { 400: HEADER_400, 404: NOT_FOUND_404, 409: VERSION_CONFLICT_409 },
-  data: 'write',
+  table: ['GetItem', 'UpdateItem'],
 });
 
 export const deleteIdea = defineRoute({
@@ -158,5 +158,5 @@ export const deleteIdea = defineRoute({
   response: { status: 200, body: okOnly },
   errors: [409],
   errorNotes: { 400: HEADER_400, 404: NOT_FOUND_404, 409: VERSION_CONFLICT_409 },
-  data: 'write',
+  table: ['DeleteItem', 'UpdateItem'],
 });

@@ -19,7 +19,6 @@ export const getMe = defineRoute({
       data: z.object({ workspace: z.string(), authenticated: z.boolean() }),
     }),
   },
-  data: 'read',
 });
 
 export const getOpenApi = defineRoute({
@@ -34,7 +33,6 @@ export const getOpenApi = defineRoute({
   module: null,
   permissions: [],
   response: { status: 200, body: z.looseObject({ openapi: z.string() }) },
-  data: 'none',
 });
 
 export const getApiReference = defineRoute({
@@ -55,6 +53,5 @@ export const getApiReference = defineRoute({
     body: z.string(),
     contentType: 'text/html',
   },
-  data: 'none',
   needs: ['api-reference-page'],
 });

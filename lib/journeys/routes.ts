@@ -75,7 +75,8 @@ export const listJourneys = defineRoute({
   permissions: ['journeys:read'],
   request: { query: journeyListQuery },
   response: { status: 200, body: journeyListResponse },
-  data: 'read',
+  // GetItem: a cursor page reads the journey counter beside its Query.
+  table: ['GetItem', 'Query'],
 });
 
 export const createJourney = defineRoute({
@@ -95,7 +96,7 @@ export const createJourney = defineRoute({
   response: { status: 200, body: journeyCreatedResponse, headers: VERSION_ETAG },
   errors: [409],
   errorNotes: { 400: TITLE_400, 409: IDEMPOTENT_409 },
-  data: 'write',
+  table: ['PutItem', 'UpdateItem'],
 });
 
 export const validateJourneyContent = defineRoute({
@@ -114,7 +115,7 @@ export const validateJourneyContent = defineRoute({
   response: { status: 200, body: diagnosticsResponse },
   errors: [413],
   errorNotes: { 400: CONTENT_400, 413: TOO_LARGE_413 },
-  data: 'read',
+  table: ['BatchGetItem'],
 });
 
 export const getJourney = defineRoute({
@@ -130,7 +131,7 @@ export const getJourney = defineRoute({
   request: { params: journeyIdParams },
   response: { status: 200, body: journeyResponse, headers: JOURNEY_ETAG },
   errorNotes: { 404: JOURNEY_404 },
-  data: 'read',
+  table: ['GetItem'],
 });
 
 export const updateJourney = defineRoute({
@@ -153,7 +154,7 @@ export const updateJourney = defineRoute({
     404: JOURNEY_404,
     409: `${ARCHIVED_409}; \`version_conflict\`: If-Match is stale`,
   },
-  data: 'write',
+  table: ['UpdateItem'],
 });
 
 export const archiveJourney = defineRoute({
@@ -175,7 +176,7 @@ export const archiveJourney = defineRoute({
     404: JOURNEY_404,
     409: `${ARCHIVED_409} (already archived); \`journey_in_use\`: another journey's published version pairs it; \`version_conflict\`: If-Match is stale`,
   },
-  data: 'write',
+  table: ['GetItem', 'UpdateItem'],
 });
 
 export const createMicroJourney = defineRoute({
@@ -195,7 +196,7 @@ export const createMicroJourney = defineRoute({
   response: { status: 200, body: journeyCreatedResponse, headers: VERSION_ETAG },
   errors: [409],
   errorNotes: { 400: TITLE_400, 404: JOURNEY_404, 409: `${ARCHIVED_409}; ${IDEMPOTENT_409}` },
-  data: 'write',
+  table: ['ConditionCheckItem', 'PutItem', 'UpdateItem'],
 });
 
 export const listJourneyVersions = defineRoute({
@@ -213,7 +214,8 @@ export const listJourneyVersions = defineRoute({
   request: { params: journeyIdParams, query: versionListQuery },
   response: { status: 200, body: versionListResponse },
   errorNotes: { 404: JOURNEY_404 },
-  data: 'read',
+  // GetItem: a cursor page reads the journey (404, total) beside its Query.
+  table: ['GetItem', 'Query'],
 });
 
 export const createJourneyVersion = defineRoute({
@@ -233,7 +235,7 @@ export const createJourneyVersion = defineRoute({
   response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
   errors: [409],
   errorNotes: { 404: `${VERSION_404} (\`fromVersionId\` included)`, 409: `${ARCHIVED_409}; ${IDEMPOTENT_409}` },
-  data: 'write',
+  table: ['BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem'],
 });
 
 export const getJourneyVersion = defineRoute({
@@ -249,7 +251,7 @@ export const getJourneyVersion = defineRoute({
   request: { params: versionIdParams },
   response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
   errorNotes: { 404: VERSION_404 },
-  data: 'read',
+  table: ['GetItem'],
 });
 
 export const updateJourneyVersion = defineRoute({
@@ -266,7 +268,7 @@ export const updateJourneyVersion = defineRoute({
   response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
   errors: [409],
   errorNotes: { 404: VERSION_404, 409: `${ARCHIVED_409}; ${LOCKED_409}; ${CONFLICT_409}` },
-  data: 'write',
+  table: ['BatchGetItem', 'ConditionCheckItem', 'UpdateItem'],
 });
 
 export const saveJourneyVersionContent = defineRoute({
@@ -290,7 +292,7 @@ export const saveJourneyVersionContent = defineRoute({
     409: `${ARCHIVED_409}; ${LOCKED_409}; ${CONFLICT_409}`,
     413: TOO_LARGE_413,
   },
-  data: 'write',
+  table: ['BatchGetItem', 'ConditionCheckItem', 'UpdateItem'],
 });
 
 export const publishJourneyVersion = defineRoute({
@@ -314,7 +316,7 @@ export const publishJourneyVersion = defineRoute({
     404: VERSION_404,
     409: `${ARCHIVED_409}; ${CONFLICT_409}; \`references_changed\`: a paired journey was archived meanwhile`,
   },
-  data: 'write',
+  table: ['BatchGetItem', 'UpdateItem'],
 });
 
 export const deleteJourneyVersion = defineRoute({
@@ -334,7 +336,7 @@ export const deleteJourneyVersion = defineRoute({
     404: VERSION_404,
     409: `${ARCHIVED_409}; ${LOCKED_409}; ${CONFLICT_409}; \`last_version\`: it is the journey's only version`,
   },
-  data: 'write',
+  table: ['BatchGetItem', 'DeleteItem', 'UpdateItem'],
 });
 
 export const diffJourneyVersions = defineRoute({
@@ -353,5 +355,5 @@ export const diffJourneyVersions = defineRoute({
   request: { params: versionIdParams, query: diffQuery },
   response: { status: 200, body: diffResponse },
   errorNotes: { 404: `${VERSION_404} (\`against\` included)` },
-  data: 'read',
+  table: ['BatchGetItem'],
 });

@@ -42,6 +42,11 @@ export const config = {
   defaultRateLimitPerMinute: () => integer('DEFAULT_RATE_LIMIT_PER_MINUTE', 600, 1),
   /** Length of one rate-limit window. 60 s in production; tests shorten it. */
   rateLimitWindowSeconds: () => integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1),
+  /**
+   * Failed authentications (unknown key, wrong or rotated-away secret) one source address may make
+   * per rate-limit window before it gets 429 instead of 401. Valid keys are never braked by it.
+   */
+  authFailuresPerWindow: () => integer('AUTH_FAILURES_PER_WINDOW', 60, 1),
   /** Where the API and the stream consumer queue webhook deliveries (routes that declare `needs`). */
   webhookDeliveryQueueUrl: () => required('WEBHOOK_DELIVERY_QUEUE_URL'),
   /** Where deliveries go once their retries are exhausted. */

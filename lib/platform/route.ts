@@ -7,12 +7,41 @@ import type * as z from 'zod/mini';
 import type { ModuleName, Permission } from './permissions.ts';
 import type { Deprecation } from './version.ts';
 
+/**
+ * A function's timeout unless its route sets `timeoutSeconds`: the CDK stack and the sandbox both
+ * use it, and the DynamoDB client's retry budget (data/client.ts) is sized to fit inside it.
+ */
+export const DEFAULT_TIMEOUT_SECONDS = 10;
+
 /** Every path of the API is below this prefix (spec part 9). */
 export const API_PREFIX = '/api/v1';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type Tag = 'Introduction' | 'Ideas' | 'Journeys' | 'Surveys' | 'SOPs' | 'Webhooks' | 'Knowledge Bank';
 export type Schema = z.ZodMiniType;
+
+/** The DynamoDB actions a route may declare (see `RouteDefinition.table`). */
+export type TableAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'BatchWriteItem'
+  | 'ConditionCheckItem';
+
+/**
+ * What the Developer key check itself sends, so every `developer-key` route may: GetItem (the
+ * workspace) and UpdateItem (the key's rate-limit counter; the CDK stack limits it by IAM to the
+ * rate-limit attributes unless the route declares UpdateItem itself).
+ */
+const AUTHENTICATION_TABLE_ACTIONS: readonly TableAction[] = ['GetItem', 'UpdateItem'];
+
+/** Every DynamoDB action a route's function may send: what the sandbox allows, as IAM does in AWS. */
+export function tableActionsOf(route: Pick<RouteDefinition, 'auth' | 'table'>): TableAction[] {
+  return [...new Set([...(route.table ?? []), ...(route.auth === 'none' ? [] : AUTHENTICATION_TABLE_ACTIONS)])];
+}
 
 export interface RouteDefinition {
   operationId: string;
@@ -56,16 +85,24 @@ export interface RouteDefinition {
   /** What an error status means for this route in particular (its codes), added to OpenAPI's generic text. */
   errorNotes?: Partial<Record<400 | 404 | 409 | 413, string>>;
   /**
-   * What the function does to the table; the CDK stack turns this into its IAM grant.
-   * `read`: reads plus the key's rate-limit counter; `write`: read and write items.
+   * The DynamoDB actions the operation itself performs on the table, each one it may send: the
+   * CDK stack grants exactly these (IAM action `dynamodb:<name>`) on the table, `Query` also on its
+   * index, and nothing else. A transaction needs the action of each of its parts (`PutItem`,
+   * `UpdateItem`, `DeleteItem`, `ConditionCheckItem`); there is no `TransactWriteItems` permission.
+   * Authentication's own calls are granted apart to every `developer-key` route (GetItem of the
+   * workspace; UpdateItem limited to the rate-limit attributes): list only what the handler does.
+   * Omit for a route whose handler touches no table item. Example: a create that puts an item and
+   * bumps a counter in one transaction is `['PutItem', 'UpdateItem']`, and may delete nothing.
+   * The sandbox denies any other action (AccessDeniedException, a 502), so a missing one fails the
+   * tests rather than the first request after a deploy.
    */
-  data: 'none' | 'read' | 'write';
+  table?: readonly TableAction[];
   /**
    * Extra environment, grants or files a handler needs: the webhook delivery queue, or the API
    * reference page rendered at build time beside its bundle (scripts/build-docs.ts).
    */
   needs?: readonly ('webhook-delivery-queue' | 'api-reference-page')[];
-  /** Lambda timeout when the default (10 s) is too short, e.g. an operation that calls out over HTTP. */
+  /** Lambda timeout when the default (DEFAULT_TIMEOUT_SECONDS, 10 s) is too short, e.g. an operation that calls out over HTTP. */
   timeoutSeconds?: number;
   /**
    * Set when the operation is on its way out: every response gets `Deprecation` and `Sunset`

@@ -36,7 +36,7 @@ export const listSops = defineRoute({
   module: 'sops',
   permissions: ['sops:read'],
   response: { status: 200, body: z.object({ ok: z.literal(true), sops: z.array(sopRecord) }) },
-  data: 'read',
+  table: ['Query'],
 });
 
 export const createSop = defineRoute({
@@ -54,7 +54,7 @@ export const createSop = defineRoute({
   permissions: ['sops:write'],
   request: { body: sopWriteBody },
   response: { status: 200, body: sopResponse },
-  data: 'write',
+  table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'],
 });
 
 export const getSopDirectory = defineRoute({
@@ -74,7 +74,7 @@ export const getSopDirectory = defineRoute({
     status: 200,
     body: z.object({ ok: z.literal(true), people: z.array(directoryPerson), teams: z.array(directoryTeam) }),
   },
-  data: 'read',
+  table: ['Query'],
 });
 
 export const getSop = defineRoute({
@@ -91,7 +91,7 @@ export const getSop = defineRoute({
   permissions: ['sops:read'],
   request: { params: sopIdParams },
   response: { status: 200, body: z.object({ ok: z.literal(true), sop: sopRecord, comments: z.array(sopComment) }) },
-  data: 'read',
+  table: ['GetItem', 'Query'],
 });
 
 export const replaceSop = defineRoute({
@@ -110,7 +110,7 @@ export const replaceSop = defineRoute({
   permissions: ['sops:write'],
   request: { params: sopIdParams, body: sopWriteBody },
   response: { status: 200, body: sopResponse },
-  data: 'write',
+  table: ['GetItem', 'BatchGetItem', 'UpdateItem'],
 });
 
 export const deleteSop = defineRoute({
@@ -127,7 +127,7 @@ export const deleteSop = defineRoute({
   permissions: ['sops:delete'],
   request: { params: sopIdParams },
   response: { status: 200, body: okOnly },
-  data: 'write',
+  table: ['Query', 'DeleteItem'],
 });
 
 export const submitSop = defineRoute({
@@ -142,7 +142,7 @@ export const submitSop = defineRoute({
   permissions: ['sops:write'],
   request: { params: sopIdParams },
   response: { status: 200, body: sopResponse },
-  data: 'write',
+  table: ['UpdateItem'],
 });
 
 export const approveSop = defineRoute({
@@ -160,7 +160,7 @@ export const approveSop = defineRoute({
   permissions: ['sops:approve'],
   request: { params: sopIdParams },
   response: { status: 200, body: sopResponse },
-  data: 'write',
+  table: ['UpdateItem'],
 });
 
 export const sendBackSop = defineRoute({
@@ -177,5 +177,5 @@ export const sendBackSop = defineRoute({
   permissions: ['sops:approve'],
   request: { params: sopIdParams, body: sendBackBody },
   response: { status: 200, body: sopResponse },
-  data: 'write',
+  table: ['PutItem', 'UpdateItem'],
 });

@@ -11,6 +11,7 @@
  * a message the delivery function keeps failing on (a bug, DynamoDB unavailable) is parked there,
  * never dropped.
  */
+import type { TableAction } from '../platform/route.ts';
 
 export interface QueueDefinition {
   /** CDK construct id; AWS picks the physical name. */
@@ -67,6 +68,8 @@ export type FilterPattern = { [key: string]: FilterPattern | (string | number | 
 export interface StreamConsumerDefinition {
   handler: `functions/${string}.ts`;
   timeoutSeconds: number;
+  /** The DynamoDB actions the function sends (as a route's `table`, lib/platform/route.ts). */
+  table: readonly TableAction[];
   batchSize: number;
   maxBatchingWindowSeconds: number;
   bisectBatchOnFunctionError: boolean;
@@ -82,6 +85,8 @@ export interface StreamConsumerDefinition {
 export interface QueueConsumerDefinition {
   handler: `functions/${string}.ts`;
   timeoutSeconds: number;
+  /** The DynamoDB actions the function sends (as a route's `table`, lib/platform/route.ts). */
+  table: readonly TableAction[];
   queue: QueueDefinition;
   batchSize: number;
   maxBatchingWindowSeconds: number;
@@ -93,6 +98,8 @@ export interface QueueConsumerDefinition {
 export const ideaEventFanOut: StreamConsumerDefinition = {
   handler: 'functions/webhooks/fan-out-idea-events.ts',
   timeoutSeconds: 60,
+  // The workspace, its enabled webhooks, and one new delivery item per (webhook, event).
+  table: ['GetItem', 'Query', 'PutItem'],
   batchSize: 100,
   maxBatchingWindowSeconds: 0,
   bisectBatchOnFunctionError: true,
@@ -111,6 +118,8 @@ export const ideaEventFanOut: StreamConsumerDefinition = {
 export const webhookDelivery: QueueConsumerDefinition = {
   handler: 'functions/webhooks/deliver-webhooks.ts',
   timeoutSeconds: DELIVERY_FUNCTION_TIMEOUT_SECONDS,
+  // The webhook (secret, URL), and the delivery's claim, outcome or cancellation.
+  table: ['GetItem', 'UpdateItem'],
   queue: webhookDeliveryQueue,
   batchSize: 10,
   maxBatchingWindowSeconds: 0,

@@ -99,7 +99,7 @@ export const createWebhook = defineRoute({
   request: { body: z.strictObject({ name: webhookName, url: webhookUrl, events: webhookEvents }) },
   response: { status: 201, body: z.object({ ok: z.literal(true), webhook: webhookWithSecret }) },
   errorNotes: { 400: `${URL_400}; the workspace already has ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks (\`webhook_limit_reached\`)` },
-  data: 'write',
+  table: ['PutItem', 'UpdateItem'],
 });
 
 export const listWebhooks = defineRoute({
@@ -113,7 +113,7 @@ export const listWebhooks = defineRoute({
   module: 'webhooks',
   permissions: READ,
   response: { status: 200, body: z.object({ ok: z.literal(true), webhooks: z.array(webhook) }) },
-  data: 'read',
+  table: ['Query'],
 });
 
 export const getWebhook = defineRoute({
@@ -129,7 +129,7 @@ export const getWebhook = defineRoute({
   request: { params: idParams },
   response: { status: 200, body: webhookBody },
   errorNotes: { 404: NOT_FOUND_404 },
-  data: 'read',
+  table: ['GetItem'],
 });
 
 export const updateWebhook = defineRoute({
@@ -151,7 +151,7 @@ export const updateWebhook = defineRoute({
   },
   response: { status: 200, body: webhookBody },
   errorNotes: { 400: URL_400, 404: NOT_FOUND_404 },
-  data: 'write',
+  table: ['UpdateItem'],
 });
 
 export const deleteWebhook = defineRoute({
@@ -167,7 +167,7 @@ export const deleteWebhook = defineRoute({
   request: { params: idParams },
   response: { status: 200, body: okOnly },
   errorNotes: { 404: NOT_FOUND_404 },
-  data: 'write',
+  table: ['DeleteItem', 'UpdateItem'],
 });
 
 export const rotateWebhookSecret = defineRoute({
@@ -184,7 +184,7 @@ export const rotateWebhookSecret = defineRoute({
   request: { params: idParams },
   response: { status: 200, body: z.object({ ok: z.literal(true), webhook: webhookWithSecret }) },
   errorNotes: { 404: NOT_FOUND_404 },
-  data: 'write',
+  table: ['UpdateItem'],
 });
 
 export const enableWebhook = defineRoute({
@@ -208,7 +208,7 @@ export const enableWebhook = defineRoute({
     404: NOT_FOUND_404,
     409: 'The URL or secret changed while the receiver was being verified (`webhook_changed`)',
   },
-  data: 'write',
+  table: ['GetItem', 'UpdateItem'],
   timeoutSeconds: 20,
 });
 
@@ -225,7 +225,7 @@ export const disableWebhook = defineRoute({
   request: { params: idParams },
   response: { status: 200, body: webhookBody },
   errorNotes: { 404: NOT_FOUND_404 },
-  data: 'write',
+  table: ['UpdateItem'],
 });
 
 export const listWebhookDeliveries = defineRoute({
@@ -251,7 +251,7 @@ export const listWebhookDeliveries = defineRoute({
     }),
   },
   errorNotes: { 404: NOT_FOUND_404 },
-  data: 'read',
+  table: ['GetItem', 'Query'],
 });
 
 export const redeliverWebhookDelivery = defineRoute({
@@ -276,6 +276,6 @@ export const redeliverWebhookDelivery = defineRoute({
     404: 'No such webhook, or no such delivery for it (`not_found`)',
     409: 'An attempt of this delivery is being made right now (`delivery_in_progress`)',
   },
-  data: 'write',
+  table: ['GetItem', 'UpdateItem'],
   needs: ['webhook-delivery-queue'],
 });

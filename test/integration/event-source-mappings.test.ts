@@ -41,6 +41,7 @@ describe('stream event source', () => {
   const definition = (runId: string): StreamConsumerDefinition => ({
     handler: PROBE,
     timeoutSeconds: 10,
+    table: [],
     batchSize: 10,
     maxBatchingWindowSeconds: 1,
     bisectBatchOnFunctionError: true,
@@ -140,6 +141,7 @@ describe('queue event source', () => {
   const definition: QueueConsumerDefinition = {
     handler: PROBE,
     timeoutSeconds: 10,
+    table: [],
     queue: { id: 'unused', sandboxName: 'unused', visibilityTimeoutSeconds: 1, retentionSeconds: 60 },
     batchSize: 10,
     maxBatchingWindowSeconds: 0,

@@ -1,9 +1,11 @@
 /** The platform's request path over real HTTP: workspace selection, every 401 and 403 cause, 404s, 429. */
 import { request } from 'node:http';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { revokeDeveloperKey, rotateDeveloperKey } from '../../lib/admin/developer-keys.ts';
+import { listDeveloperKeys, revokeDeveloperKey, rotateDeveloperKey } from '../../lib/admin/developer-keys.ts';
 import { setWorkspaceStatus } from '../../lib/admin/workspaces.ts';
 import { newToken } from '../../lib/platform/auth/developer-key-token.ts';
+import { keys } from '../../lib/platform/data/keys.ts';
 import {
   adminStore,
   call,
@@ -80,8 +82,21 @@ describe('workspace selection', () => {
     expectErrorEnvelope(await call('GET', '/me', { key: ws.key }), 400, 'missing_workspace_host');
   });
 
-  it('answers 404 workspace_not_found for an unknown workspace', async () => {
-    expectErrorEnvelope(await call('GET', '/me', { host: 'no-such-workspace.localhost', key: ws.key }), 404, 'workspace_not_found');
+  it('answers a caller without a valid key the same 401 whether or not the workspace exists', async () => {
+    const forged = newToken(ws.keyId);
+    const unknown = await call('GET', '/me', { host: 'no-such-workspace.localhost', key: forged });
+    const known = await call('GET', '/me', { host: ws.host, key: forged });
+    expectErrorEnvelope(unknown, 401, 'invalid_key');
+    expectErrorEnvelope(known, 401, 'invalid_key');
+    expect(unknown.body).toEqual(known.body);
+    // A valid key of another workspace does not tell either.
+    expect((await call('GET', '/me', { host: 'no-such-workspace.localhost', key: ws.key })).body).toEqual(known.body);
+  });
+
+  it('answers 404 workspace_not_found only to a valid key whose workspace is gone', async () => {
+    const gone = await newWorkspace('gone');
+    await adminStore().db.send(new DeleteCommand({ TableName: adminStore().table, Key: keys.workspace(gone.slug) }));
+    expectErrorEnvelope(await call('GET', '/me', { host: gone.host, key: gone.key }), 404, 'workspace_not_found');
   });
 });
 
@@ -136,9 +151,33 @@ describe('401: no usable key', () => {
     const key = await newKey(ws.slug, []);
     const rotated = await rotateDeveloperKey(adminStore(), key.id);
     expect(rotated.id).toBe(key.id);
-    expectErrorEnvelope(await call('GET', '/me', { host: ws.host, key: key.key }), 401, 'invalid_key');
+    const old = await call('GET', '/me', { host: ws.host, key: key.key });
+    expectErrorEnvelope(old, 401, 'invalid_key');
+    // The key is valid for this workspace; its old secret is not. The message must not say otherwise.
+    expect(old.body.message).not.toMatch(/not valid for this workspace/);
+    expect(old.body.message).toMatch(/rotation/);
     expect((await call('GET', '/me', { host: ws.host, key: rotated.key })).status).toBe(200);
   });
+});
+
+describe('forged secrets', () => {
+  it("neither spend the real key's rate limit nor stamp its lastUsedAt", async () => {
+    const real = await newKey(ws.slug, [], { rateLimitPerMinute: 20 });
+    expect((await call('GET', '/me', { host: ws.host, key: real.key })).status).toBe(200);
+    const stamped = await lastUsedAt(real.id);
+    // As many forged requests as the key's whole allowance: its id with wrong secrets.
+    const forged = await Promise.all(Array.from({ length: 20 }, () => call('GET', '/me', { host: ws.host, key: newToken(real.id) })));
+    for (const res of forged) expectErrorEnvelope(res, 401, 'invalid_key');
+    expect(await lastUsedAt(real.id)).toBe(stamped);
+    const after = await call('GET', '/me', { host: ws.host, key: real.key });
+    expect(after.status).toBe(200);
+    expect(await lastUsedAt(real.id)).not.toBe(stamped);
+  });
+
+  async function lastUsedAt(id: string): Promise<string | null> {
+    const keys = await listDeveloperKeys(adminStore(), ws.slug);
+    return keys.find((k) => k.id === id)!.lastUsedAt;
+  }
 });
 
 describe('403: suspended workspace', () => {

@@ -21,6 +21,9 @@ let sandbox: Sandbox | undefined;
 
 export async function setup(project: TestProject) {
   process.env.RATE_LIMIT_WINDOW_SECONDS ??= '60';
+  // Every test calls from 127.0.0.1, and many send bad keys on purpose: the brake on failed
+  // authentications per source is tested on its own (test/unit/authorize-brake.test.ts).
+  process.env.AUTH_FAILURES_PER_WINDOW ??= '1000000';
   // Webhook retries after about a second each, so retry and dead-letter tests run in seconds.
   process.env.WEBHOOK_RETRY_DELAYS ??= '1,1,1';
   sandbox = await startSandbox({ port: 0, tableName: 'cx-portal-test' });

@@ -22,7 +22,6 @@ const oldRoute = defineRoute({
   module: null,
   permissions: [],
   response: { status: 200, body: z.object({ ok: z.literal(true) }) },
-  data: 'read',
   deprecated: { since: '2026-01-01', sunset: '2026-07-01', replacement: '`GET /things`' },
 });
 const { deprecated: _, ...currentRoute } = { ...oldRoute, operationId: 'listThings', path: '/things' as const };

@@ -17,6 +17,11 @@ export const keys = {
   developerKeyPrefix: 'KEY#',
   /** gsi1 lets `cxctl key revoke <id>` find a key without being told its workspace. */
   developerKeyLookup: (keyId: string) => ({ gsi1pk: `KEYID#${keyId}`, gsi1sk: 'KEY' }),
+  /**
+   * Failed authentications from one source address (no workspace: the caller proved none), counted
+   * per rate-limit window so failed attempts brake their source, never a key's real holder.
+   */
+  authFailures: (source: string) => ({ pk: `AUTHFAIL#${source}`, sk: 'AUTHFAIL' }),
 
   // SOP directory (people and teams), filled by `cxctl directory import`.
   directoryPerson: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `DIR#PERSON#${id}` }),

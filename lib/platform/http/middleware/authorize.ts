@@ -1,21 +1,27 @@
 /**
  * Workspace, Developer key, rate limit, module and permission checks, in that order of verdict:
  *   400 no workspace selected → 401 missing/malformed key (no database call) →
- *   404 unknown workspace → 401 unknown, wrong-workspace, revoked or expired key →
+ *   401 no key of this workspace with this secret (the same answer whether or not the workspace
+ *       exists, so an anonymous caller cannot list workspaces; 429 once its source failed too often) →
+ *   401 revoked or expired key → 404 unknown workspace (only a valid key's holder learns it) →
  *   429 over the key's rate limit → 403 suspended workspace, disabled module, missing permission.
  * The workspace read and the key's conditional update run concurrently: one round trip of
  * latency, and the key check and its rate-limit count are a single UpdateItem.
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { parseToken, tokenMatchesHash } from '../../auth/developer-key-token.ts';
+import { hashToken, parseToken } from '../../auth/developer-key-token.ts';
 import { config } from '../../config.ts';
-import { recordKeyUse } from '../../data/developer-keys.ts';
+import { recordFailedAuthentication, recordKeyUse } from '../../data/developer-keys.ts';
 import { getWorkspace } from '../../data/workspaces.ts';
 import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } from '../../errors.ts';
 import type { RouteDefinition } from '../../route.ts';
 import type { ApiContext } from '../context.ts';
 import { workspaceSlugFrom } from '../workspace-host.ts';
+
+/** True of every 401 invalid_key cause: unknown key, another workspace's key, a wrong or rotated-away secret. */
+const INVALID_KEY_MESSAGE =
+  'The Developer key is not valid: no key of this workspace has this secret (after a rotation only the new secret works)';
 
 type Request = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>;
 
@@ -30,6 +36,7 @@ export function authorize(
   route: Pick<RouteDefinition, 'module' | 'permissions'>,
 ): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext> {
   const windowSeconds = config.rateLimitWindowSeconds();
+  const failureLimit = config.authFailuresPerWindow();
   return {
     before: async (request: Request) => {
       const headers = request.event.headers ?? {};
@@ -40,14 +47,17 @@ export function authorize(
 
       const nowMs = Date.now();
       const window = Math.floor(nowMs / 1000 / windowSeconds);
+      const windowEndsInSeconds = Math.max(1, Math.ceil(((window + 1) * windowSeconds * 1000 - nowMs) / 1000));
       const [workspace, use] = await Promise.all([
         getWorkspace(slug),
-        recordKeyUse(slug, parsed.keyId, window, new Date(nowMs).toISOString()),
+        recordKeyUse(slug, parsed.keyId, token, hashToken(token), window, new Date(nowMs).toISOString()),
       ]);
 
-      if (!workspace) throw new NotFoundError('workspace_not_found', `Workspace "${slug}" does not exist`);
-      if (!use || !tokenMatchesHash(token, use.key.secretHash)) {
-        throw new UnauthorizedError('invalid_key', 'The Developer key is not valid for this workspace');
+      if (use.kind === 'rejected') {
+        const failures = await recordFailedAuthentication(request.event.requestContext?.http?.sourceIp ?? 'unknown', window);
+        if (failures > failureLimit) throw new RateLimitedError(windowEndsInSeconds);
+        // One message for every cause: telling them apart would tell which workspaces and key ids exist.
+        throw new UnauthorizedError('invalid_key', INVALID_KEY_MESSAGE);
       }
       const { key } = use;
       // Only a holder of the real secret learns that the key was revoked or has expired.
@@ -55,8 +65,8 @@ export function authorize(
       if (key.expiresAt && Date.parse(key.expiresAt) <= nowMs) {
         throw new UnauthorizedError('key_expired', 'The Developer key has expired');
       }
+      if (!workspace) throw new NotFoundError('workspace_not_found', `Workspace "${slug}" does not exist`);
 
-      const windowEndsInSeconds = Math.max(1, Math.ceil(((window + 1) * windowSeconds * 1000 - nowMs) / 1000));
       Object.assign(request.context.responseHeaders, {
         'RateLimit-Limit': String(key.rateLimitPerMinute),
         'RateLimit-Remaining': String(Math.max(0, key.rateLimitPerMinute - use.requestsInWindow)),
