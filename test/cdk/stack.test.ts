@@ -6,6 +6,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PortalApiStack } from '../../cdk/portal-api-stack.ts';
 import { API_PREFIX, routes } from '../../lib/manifest.ts';
+import { acceptsCursor } from '../../lib/platform/pagination.ts';
 
 let template: Template;
 let stack: PortalApiStack;
@@ -201,5 +202,30 @@ describe('PortalApiStack', () => {
     new Table(bad, 'NoRecovery', { partitionKey: { name: 'pk', type: AttributeType.STRING } });
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     expect(() => app.synth()).toThrow();
+  });
+});
+
+describe('PortalApiStack: list cursors', () => {
+  it('lets exactly the functions of cursor lists read the generated signing key, and tells them where it is', () => {
+    const cursorLists = routes.filter(acceptsCursor).map((r) => r.operationId);
+    expect(cursorLists).toEqual(expect.arrayContaining(['listIdeas', 'listWebhookDeliveries']));
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: Match.objectLike({ PasswordLength: 64 }),
+    });
+    const secretRef = stack.resolve(stack.cursorSigningKey.secretArn);
+    for (const route of routes) {
+      const fn = stack.functions.get(route.operationId)!;
+      const env = stack.resolve((fn.node.defaultChild as any).environment)?.variables ?? {};
+      const roleRef = stack.resolve((fn.role!.node.defaultChild as any).ref);
+      const statements = resources('AWS::IAM::Policy')
+        .filter((p) => (p.Properties.Roles as unknown[]).some((r) => JSON.stringify(r) === JSON.stringify(roleRef)))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement as any[]);
+      const readsSecret = statements.some(
+        (s) => [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource) === JSON.stringify(secretRef),
+      );
+      const expected = cursorLists.includes(route.operationId);
+      expect(readsSecret, route.operationId).toBe(expected);
+      expect(env.CURSOR_SIGNING_SECRET_ARN !== undefined, route.operationId).toBe(expected);
+    }
   });
 });
