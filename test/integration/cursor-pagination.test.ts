@@ -6,6 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../../lib/webhooks/events.ts';
 import { clientFor, expectErrorEnvelope, type TestWorkspace, useSandboxEnvironment } from '../support/fixtures.ts';
 import { createIdea, ideasWorkspace } from '../support/ideas.ts';
+import { createArticle, createCategory, kbWorkspace, para, publish, saveDraft } from '../support/knowledge-bank.ts';
+import { newSurvey } from '../support/surveys.ts';
 
 const COUNT = 23;
 let ws: TestWorkspace;
@@ -185,6 +187,112 @@ describe('GET /journeys and GET /journeys/{id}/versions with a cursor', () => {
     const cursorOfA = (await api.get(`/journeys/${journeyId}/versions?limit=1`)).body.pagination.nextCursor;
     expectErrorEnvelope(
       await api.get(`/journeys/${b.body.journeyId}/versions?cursor=${encodeURIComponent(cursorOfA)}`),
+      400,
+      'invalid_cursor',
+    );
+  });
+});
+
+describe('GET /surveys with a cursor', () => {
+  it('walks every listed survey once, leaving the archived out, and refuses a cursor of another status filter', async () => {
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) made.push((await newSurvey(api, `Cursor survey ${i}`)).survey.id);
+    expect((await api.delete(`/surveys/${made[2]}`)).status).toBe(200);
+
+    const walk = async (query: string) => {
+      const ids: string[] = [];
+      let res = await api.get(`/surveys?limit=2${query}`);
+      for (;;) {
+        expect(res.status, res.text).toBe(200);
+        ids.push(...res.body.surveys.map((s: { id: string }) => s.id));
+        if (!res.body.pagination.hasMore) return { ids, last: res };
+        res = await api.get(`/surveys?limit=2${query}&cursor=${encodeURIComponent(res.body.pagination.nextCursor)}`);
+      }
+    };
+    const byOffset = (await api.get('/surveys?limit=100')).body.surveys.map((s: { id: string }) => s.id);
+    const all = await walk('');
+    expect(all.ids).toEqual(byOffset);
+    expect(all.ids).toEqual([made[4], made[3], made[1], made[0]]);
+    expect(all.last.body.pagination).toMatchObject({ offset: 2, total: 4, hasMore: false, nextCursor: null });
+    expect((await walk('&status=draft')).ids).toEqual(byOffset);
+
+    const cursorOfListed = (await api.get('/surveys?limit=1')).body.pagination.nextCursor;
+    expectErrorEnvelope(
+      await api.get(`/surveys?limit=1&status=closed&cursor=${encodeURIComponent(cursorOfListed)}`),
+      400,
+      'invalid_cursor',
+    );
+  });
+});
+
+describe('GET /knowledge-bank lists with a cursor', () => {
+  it('walks the articles once, in the offset order, bound to the filters and the key', async () => {
+    const kb = await kbWorkspace('cursor-kb');
+    const category = await createCategory(kb.writer);
+    const other = await createCategory(kb.writer, { nameEn: 'Other' });
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) made.push((await createArticle(kb.writer, { categoryId: category.id, titleEn: `Article ${i}` })).id);
+    await createArticle(kb.writer, { categoryId: other.id, titleEn: 'Elsewhere' });
+
+    const walk = async (path: string) => {
+      const ids: string[] = [];
+      let res = await kb.writer.get(`${path}limit=2`);
+      for (;;) {
+        expect(res.status, res.text).toBe(200);
+        ids.push(...res.body.articles.map((a: { id: string }) => a.id));
+        if (!res.body.pagination.hasMore) return { ids, last: res };
+        res = await kb.writer.get(`${path}limit=2&cursor=${encodeURIComponent(res.body.pagination.nextCursor)}`);
+      }
+    };
+    const inCategory = await walk(`/knowledge-bank/articles?categoryId=${category.id}&`);
+    expect(inCategory.ids).toEqual([...made].reverse());
+    expect(inCategory.last.body.pagination).toMatchObject({ offset: 4, total: 5, nextCursor: null });
+    const everything = await walk('/knowledge-bank/articles?');
+    expect(everything.ids).toEqual(
+      (await kb.writer.get('/knowledge-bank/articles?limit=100')).body.articles.map((a: { id: string }) => a.id),
+    );
+    expect((await walk('/knowledge-bank/translations?locale=ar&')).ids).toHaveLength(6);
+
+    const cursor = (await kb.writer.get(`/knowledge-bank/articles?limit=1&categoryId=${category.id}`)).body.pagination.nextCursor;
+    expectErrorEnvelope(
+      await kb.writer.get(`/knowledge-bank/articles?limit=1&cursor=${encodeURIComponent(cursor)}`),
+      400,
+      'invalid_cursor',
+    );
+    expectErrorEnvelope(
+      await kb.writer.get(`/knowledge-bank/translations?limit=1&cursor=${encodeURIComponent(cursor)}`),
+      400,
+      'invalid_cursor',
+    );
+  });
+
+  it("walks an article's revisions newest first and refuses another article's cursor", async () => {
+    const kb = await kbWorkspace('cursor-kb-rev');
+    const category = await createCategory(kb.writer);
+    const article = await createArticle(kb.writer, { categoryId: category.id, titleEn: 'Revised' });
+    const sibling = await createArticle(kb.writer, { categoryId: category.id, titleEn: 'Sibling' });
+    for (let i = 1; i <= 5; i++) {
+      expect((await saveDraft(kb.writer, article.id, { titleEn: `Revised ${i}`, blocks: [para(`Text ${i}`)] })).status).toBe(200);
+      await publish(kb.writer, article.id);
+    }
+    const path = `/knowledge-bank/articles/${article.id}/revisions`;
+    const revisions: number[] = [];
+    const offsets: number[] = [];
+    let res = await kb.writer.get(`${path}?limit=2`);
+    for (;;) {
+      expect(res.status, res.text).toBe(200);
+      offsets.push(res.body.pagination.offset);
+      revisions.push(...res.body.revisions.map((r: { revision: number }) => r.revision));
+      if (!res.body.pagination.hasMore) break;
+      res = await kb.writer.get(`${path}?limit=2&cursor=${encodeURIComponent(res.body.pagination.nextCursor)}`);
+    }
+    expect(revisions).toEqual([5, 4, 3, 2, 1]);
+    expect(offsets).toEqual([0, 2, 4]);
+    expect(res.body.pagination).toMatchObject({ total: 5, hasMore: false, nextCursor: null });
+
+    const cursor = (await kb.writer.get(`${path}?limit=1`)).body.pagination.nextCursor;
+    expectErrorEnvelope(
+      await kb.writer.get(`/knowledge-bank/articles/${sibling.id}/revisions?cursor=${encodeURIComponent(cursor)}`),
       400,
       'invalid_cursor',
     );
