@@ -15,7 +15,9 @@ import type { ApiExample } from '../../lib/platform/openapi.ts';
 import type { WebhookEvent } from '../../lib/webhooks/events.ts';
 import { adminStore, call, newWorkspace, type TestWorkspace, useSandboxEnvironment } from '../support/fixtures.ts';
 import { cleanContent } from '../support/journeys.ts';
+import { linkTo, para } from '../support/knowledge-bank.ts';
 import { importTestDirectory } from '../support/sop-fixtures.ts';
+import { routedDefinition } from '../support/surveys.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 
 const EXAMPLES_FILE = resolve(import.meta.dirname, '../../lib/api-examples.json');
@@ -69,6 +71,12 @@ function normalize(value: unknown): unknown {
     }
     return uuids.get(uuid)!;
   };
+  // Knowledge-bank link ids: 16 base64url characters of a hash over the (random) block id.
+  const linkIds = new Map<string, string>();
+  const linkIdOf = (id: string) => {
+    if (!linkIds.has(id)) linkIds.set(id, `kbLink${String(linkIds.size + 1).padStart(10, '0')}`);
+    return linkIds.get(id)!;
+  };
   const text = JSON.stringify(value, null, 1)
     .replaceAll(receiver.url, RECEIVER_STAND_IN)
     .replaceAll(ws.slug, 'acme')
@@ -77,7 +85,8 @@ function normalize(value: unknown): unknown {
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '2026-03-02T09:30:00.000Z')
     .replace(/whsec_[A-Za-z0-9+/=]+/g, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')
     .replace(/"nextCursor": "[^"]+"/g, '"nextCursor": "eyJ2IjoxLCJ3IjoiYWNtZSJ9.Q2hhbmdlcyBvbiBldmVyeSBjYWxs"')
-    .replace(/"durationMs": \d+/g, '"durationMs": 84');
+    .replace(/"durationMs": \d+/g, '"durationMs": 84')
+    .replace(/"id": "([A-Za-z0-9_-]{16})"/g, (_, id: string) => `"id": "${linkIdOf(id)}"`);
   return JSON.parse(text);
 }
 
@@ -90,6 +99,7 @@ describe('API examples (lib/api-examples.json)', () => {
       response: { status: 200, body: '<!DOCTYPE html><html><head><title>Customer Experience Portal API reference</title>…' },
     });
     await record('getMe', '/me');
+    await record('getApiIndex', '');
 
     // Ideas
     await record('getIdeaLabels', '/ideas/labels');
@@ -186,6 +196,82 @@ describe('API examples (lib/api-examples.json)', () => {
     await record('disableWebhook', `/webhooks/${hookId}/disable`);
     await record('deleteWebhook', `/webhooks/${hookId}`);
 
+    // Surveys
+    const definition = routedDefinition();
+    await record('validateSurveyDefinition', '/surveys/validate', { body: { definition } });
+    const survey = await record('createSurvey', '/surveys', { body: { name: 'Onboarding', language: 'en' } });
+    const surveyId = survey.body.survey.id as string;
+    const firstVersion = survey.body.version.id as string;
+    const design = await record('createSurveyDesign', '/surveys/designs', {
+      body: { name: 'Brand', primaryColor: '#0B5FFF', backgroundColor: '#FFFFFF', logoUrl: 'https://cdn.example.com/logo.png' },
+    });
+    const designId = design.body.design.id as string;
+    await record('updateSurveyDesign', `/surveys/designs/${designId}`, { body: { font: 'Inter' } });
+    await record('listSurveyDesigns', '/surveys/designs');
+    await record('listAudienceAttributes', '/surveys/audience-attributes');
+    await record('updateSurvey', `/surveys/${surveyId}`, { headers: { 'If-Match': '"1"' }, body: { designId } });
+    await record('replaceSurveyVersion', `/surveys/${surveyId}/versions/${firstVersion}`, {
+      headers: { 'If-Match': '"1"' },
+      body: { definition },
+    });
+    await record('getSurveyVersion', `/surveys/${surveyId}/versions/${firstVersion}`);
+    await record('simulateSurveyVersion', `/surveys/${surveyId}/versions/${firstVersion}/simulate`, {
+      body: { answers: { plan: 'pro', score: 9 } },
+    });
+    await record('publishSurvey', `/surveys/${surveyId}/publish`, { body: { versionId: firstVersion } });
+    await record('closeSurvey', `/surveys/${surveyId}/close`);
+    const nextVersion = await record('createSurveyVersion', `/surveys/${surveyId}/versions`, { body: {} });
+    await record('getSurvey', `/surveys/${surveyId}`);
+    await record('listSurveys', '/surveys?limit=1');
+    await record('deleteSurveyVersion', `/surveys/${surveyId}/versions/${nextVersion.body.version.id}`);
+    await record('archiveSurvey', `/surveys/${surveyId}`);
+
+    // Knowledge bank
+    const category = await record('createKnowledgeBankCategory', '/knowledge-bank/categories', {
+      body: { nameEn: 'Billing', nameAr: 'الفواتير', descriptionEn: 'Invoices, refunds and payment methods' },
+    });
+    const categoryId = category.body.category.id as string;
+    const spare = await call('POST', '/knowledge-bank/categories', { host: ws.host, key: ws.key, body: { nameEn: 'Drafts' } });
+    await record('getKnowledgeBankCategory', `/knowledge-bank/categories/${categoryId}`);
+    await record('updateKnowledgeBankCategory', `/knowledge-bank/categories/${categoryId}`, {
+      headers: { 'If-Match': '"1"' },
+      body: { descriptionEn: 'Invoices, refunds, payment methods and taxes' },
+    });
+    await record('listKnowledgeBankCategories', '/knowledge-bank/categories');
+    const article = await record('createKnowledgeBankArticle', '/knowledge-bank/articles', {
+      body: { categoryId, titleEn: 'How to pay an invoice', tags: ['invoices'], blocks: [para('Open Billing, then Invoices.')] },
+    });
+    const articleId = article.body.article.id as string;
+    const related = await call('POST', '/knowledge-bank/articles', {
+      host: ws.host,
+      key: ws.key,
+      body: { categoryId, titleEn: 'Refunds', blocks: [linkTo(articleId)] },
+    });
+    await call('POST', `/knowledge-bank/articles/${related.body.article.id}/publish`, { host: ws.host, key: ws.key });
+    await record('saveKnowledgeBankDraft', `/knowledge-bank/articles/${articleId}/draft`, {
+      headers: { 'If-Match': '"1"' },
+      body: {
+        titleEn: 'How to pay an invoice',
+        blocks: [para('Open Billing, then Invoices, and choose Pay.', 'افتح الفواتير ثم اختر ادفع.')],
+      },
+    });
+    await record('updateKnowledgeBankArticle', `/knowledge-bank/articles/${articleId}`, {
+      headers: { 'If-Match': '"2"' },
+      body: { tags: ['invoices', 'payments'] },
+    });
+    await record('publishKnowledgeBankArticle', `/knowledge-bank/articles/${articleId}/publish`);
+    await record('getKnowledgeBankArticle', `/knowledge-bank/articles/${articleId}`);
+    await record('listKnowledgeBankArticles', '/knowledge-bank/articles?limit=1');
+    await record('listKnowledgeBankTranslations', '/knowledge-bank/translations?locale=ar&limit=1');
+    await record('listKnowledgeBankLinks', `/knowledge-bank/articles/${related.body.article.id}/links`);
+    await record('listKnowledgeBankBacklinks', `/knowledge-bank/articles/${articleId}/backlinks`);
+    await record('listKnowledgeBankRevisions', `/knowledge-bank/articles/${articleId}/revisions?limit=1`);
+    await record('getKnowledgeBankRevision', `/knowledge-bank/articles/${articleId}/revisions/1`);
+    await record('restoreKnowledgeBankRevision', `/knowledge-bank/articles/${articleId}/revisions/1/restore`);
+    await record('unpublishKnowledgeBankArticle', `/knowledge-bank/articles/${articleId}/unpublish`);
+    await record('deleteKnowledgeBankArticle', `/knowledge-bank/articles/${articleId}`);
+    await record('deleteKnowledgeBankCategory', `/knowledge-bank/categories/${spare.body.category.id}`);
+
     const missing = routes.map((r) => r.operationId).filter((op) => !recorded.has(op));
     expect(missing, 'operations without an example: add a step for each to this walk').toEqual([]);
 
@@ -193,5 +279,5 @@ describe('API examples (lib/api-examples.json)', () => {
     if (process.env.RECORD_EXAMPLES === '1') writeFileSync(EXAMPLES_FILE, `${JSON.stringify(fresh, null, 2)}\n`);
     const committed = JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8'));
     expect(committed, 'lib/api-examples.json differs from a fresh recording: run `npm run docs:examples` and commit it').toEqual(fresh);
-  }, 60_000);
+  }, 120_000);
 });

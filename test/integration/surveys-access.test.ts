@@ -331,7 +331,7 @@ describe('GET /surveys', () => {
     const page = await own.get('/surveys?limit=2&offset=1');
     expect(page.status).toBe(200);
     expect(page.body.surveys.map((s: { id: string }) => s.id)).toEqual([ids[2], ids[1]]);
-    expect(page.body.pagination).toEqual({ limit: 2, offset: 1, total: 4, hasMore: true });
+    expect(page.body.pagination).toEqual({ limit: 2, offset: 1, total: 4, hasMore: true, nextCursor: expect.any(String) });
     expect(dynamoDbCalls(page)).toBe(AUTH_CALLS + 1);
 
     await own.delete(`/surveys/${ids[3]}`);
@@ -342,7 +342,7 @@ describe('GET /surveys', () => {
 
     const all = await own.get('/surveys');
     expect(all.body.surveys.map((s: { id: string }) => s.id)).toEqual([ids[2], ids[1], ids[0]]);
-    expect(all.body.pagination).toEqual({ limit: 25, offset: 0, total: 3, hasMore: false });
+    expect(all.body.pagination).toEqual({ limit: 25, offset: 0, total: 3, hasMore: false, nextCursor: null });
     const published = await own.get('/surveys?status=published');
     expect(published.body.surveys.map((s: { id: string }) => s.id)).toEqual([ids[0]]);
     expect(published.body.pagination.total).toBe(1);
