@@ -349,7 +349,11 @@ describe('GET /surveys', () => {
     expect((await own.get('/surveys?status=draft')).body.pagination.total).toBe(2);
     const past = await own.get('/surveys?offset=2147483647&limit=100');
     expect(past.status).toBe(200);
-    expect(past.body).toEqual({ ok: true, surveys: [], pagination: { limit: 100, offset: 2147483647, total: 3, hasMore: false } });
+    expect(past.body).toEqual({
+      ok: true,
+      surveys: [],
+      pagination: { limit: 100, offset: 2147483647, total: 3, hasMore: false, nextCursor: null },
+    });
     expectErrorEnvelope(await own.get('/surveys?status=archived'), 400, 'invalid_query');
     expectErrorEnvelope(await own.get('/surveys?limit=0'), 400, 'invalid_query');
     expectErrorEnvelope(await own.get('/surveys/not-a-uuid'), 400, 'invalid_path');
