@@ -108,4 +108,68 @@ describe('clients/typescript against the sandbox', () => {
     const list = await api.GET('/webhooks');
     expect(list.data?.webhooks.map((w) => w.id)).toContain(webhook.id);
   });
+  it('Surveys: creates a survey, saves and simulates its draft, publishes it, and walks the list by cursor', async () => {
+    const created = await api.POST('/surveys', { body: { name: 'Typed client survey', language: 'en' } });
+    expect(created.response.status, JSON.stringify(created.error)).toBe(200);
+    const { survey, version } = created.data!;
+    const path = { id: survey.id, versionId: version.id };
+    const saved = await api.PUT('/surveys/{id}/versions/{versionId}', {
+      params: { path, header: { 'If-Match': `"${version.revision}"` } },
+      body: {
+        definition: {
+          languages: ['en'],
+          questions: [{ id: 'score', type: 'nps', headline: { en: 'How likely are you to recommend us?' }, required: true }],
+          endings: [{ id: 'thanks', headline: { en: 'Thank you!' } }],
+        },
+      },
+    });
+    expect(saved.response.status, JSON.stringify(saved.error)).toBe(200);
+    const run = await api.POST('/surveys/{id}/versions/{versionId}/simulate', { params: { path }, body: { answers: { score: 9 } } });
+    expect(run.data?.run).toMatchObject({ path: ['score'], ending: 'thanks' });
+    const published = await api.POST('/surveys/{id}/publish', { params: { path: { id: survey.id } }, body: { versionId: version.id } });
+    expect(published.response.status, JSON.stringify(published.error)).toBe(200);
+
+    await api.POST('/surveys', { body: { name: 'Second survey' } });
+    const names: string[] = [];
+    for await (const listed of allPages(async (cursor) => {
+      const { data, error } = await api.GET('/surveys', { params: { query: { limit: 1, cursor } } });
+      if (error) throw new Error(error.message);
+      return { items: data.surveys, nextCursor: data.pagination.nextCursor };
+    })) {
+      names.push(listed.name);
+    }
+    expect(names).toEqual(['Second survey', 'Typed client survey']);
+    const { data } = await api.GET('/surveys/{id}', { params: { path: { id: survey.id } } });
+    expect(data?.survey).toMatchObject({ status: 'published', publishedVersionId: version.id });
+  });
+
+  it('Knowledge bank: creates a category and an article, publishes it, and walks articles and revisions by cursor', async () => {
+    const category = await api.POST('/knowledge-bank/categories', { body: { nameEn: 'Typed client' } });
+    expect(category.response.status, JSON.stringify(category.error)).toBe(201);
+    const categoryId = category.data!.category.id;
+    const titles = ['Pay an invoice', 'Refund a charge'];
+    let articleId = '';
+    for (const titleEn of titles) {
+      const created = await api.POST('/knowledge-bank/articles', {
+        body: { categoryId, titleEn, blocks: [{ type: 'paragraph', text: { en: [{ text: `${titleEn}, step by step.` }] } }] },
+      });
+      expect(created.response.status, JSON.stringify(created.error)).toBe(201);
+      articleId = created.data!.article.id;
+    }
+    const published = await api.POST('/knowledge-bank/articles/{articleId}/publish', { params: { path: { articleId } } });
+    expect(published.data?.article).toMatchObject({ status: 'published', blocks: [{ type: 'paragraph', translation: 'missing' }] });
+
+    const synced: string[] = [];
+    for await (const article of allPages(async (cursor) => {
+      const { data, error } = await api.GET('/knowledge-bank/articles', { params: { query: { categoryId, limit: 1, cursor } } });
+      if (error) throw new Error(error.message);
+      return { items: data.articles, nextCursor: data.pagination.nextCursor };
+    })) {
+      synced.push(article.titleEn ?? '');
+    }
+    expect(synced).toEqual([...titles].reverse());
+    const revisions = await api.GET('/knowledge-bank/articles/{articleId}/revisions', { params: { path: { articleId } } });
+    expect(revisions.data?.revisions.map((r) => r.revision)).toEqual([1]);
+    expect(revisions.data?.pagination).toMatchObject({ total: 1, hasMore: false, nextCursor: null });
+  });
 });
