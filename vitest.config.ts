@@ -7,7 +7,12 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
-          env: { TABLE_NAME: 'unit-test-table', AWS_REGION: 'us-east-1', POWERTOOLS_LOG_LEVEL: 'SILENT' },
+          env: {
+            TABLE_NAME: 'unit-test-table',
+            AWS_REGION: 'us-east-1',
+            POWERTOOLS_LOG_LEVEL: 'SILENT',
+            CURSOR_SIGNING_KEY: 'unit-test-cursor-key',
+          },
         },
       },
       {

@@ -29,6 +29,8 @@ const ROOT = resolve(import.meta.dirname, '..');
 mkdirSync(join(ROOT, 'node_modules/.cache'), { recursive: true });
 const out = mkdtempSync(join(ROOT, 'node_modules/.cache/cx-bench-'));
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 40);
+/** `BENCH_ONLY=sync`: only the full-sync comparison (no bundles, no per-operation scenarios). */
+const onlySync = process.env.BENCH_ONLY === 'sync';
 
 async function bundle(entry: string, name: string, contents?: string): Promise<{ file: string; bytes: number; gzip: number }> {
   const file = join(out, `${name}.mjs`);
@@ -86,29 +88,33 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
 console.log('## Function bundles (esbuild, minified ESM, @aws-sdk/* external as in Lambda)\n');
 console.log('| function | size | gzip | init (ms, median) |\n|---|---:|---:|---:|');
-for (const [name, entry] of [
-  ...routes.map((r) => [r.operationId, r.handler] as const),
-  ['notFound', NOT_FOUND_HANDLER] as const,
-  ['webhookFanOut', ideaEventFanOut.handler] as const,
-  ['webhookDelivery', webhookDelivery.handler] as const,
-]) {
+for (const [name, entry] of onlySync
+  ? []
+  : [
+      ...routes.map((r) => [r.operationId, r.handler] as const),
+      ['notFound', NOT_FOUND_HANDLER] as const,
+      ['webhookFanOut', ideaEventFanOut.handler] as const,
+      ['webhookDelivery', webhookDelivery.handler] as const,
+    ]) {
   const b = await bundle(entry, name);
   console.log(`| ${name} | ${kb(b.bytes)} | ${kb(b.gzip)} | ${initMs(b.file).toFixed(1)} |`);
 }
 
-const schemaMini = `import * as z from 'zod/mini';
-export const s = z.strictObject({ title: z.string().check(z.minLength(1), z.maxLength(160)), description: z.optional(z.string().check(z.maxLength(4000))) });
-console.log(s.safeParse({ title: 'x' }).success);`;
-const schemaClassic = `import { z } from 'zod';
-export const s = z.strictObject({ title: z.string().min(1).max(160), description: z.string().max(4000).optional() });
-console.log(s.safeParse({ title: 'x' }).success);`;
-const mini = await bundle('', 'zod-mini', schemaMini);
-const classic = await bundle('', 'zod-classic', schemaClassic);
-console.log('\n## zod entry points (the same schema)\n');
-console.log(`| entry | size | gzip | init (ms) |\n|---|---:|---:|---:|`);
-console.log(`| zod/mini | ${kb(mini.bytes)} | ${kb(mini.gzip)} | ${initMs(mini.file).toFixed(1)} |`);
-console.log(`| zod (classic) | ${kb(classic.bytes)} | ${kb(classic.gzip)} | ${initMs(classic.file).toFixed(1)} |`);
-console.log(`\nclassic / mini size ratio: ${(classic.bytes / mini.bytes).toFixed(2)}`);
+if (!onlySync) {
+  const schemaMini = `import * as z from 'zod/mini';
+  export const s = z.strictObject({ title: z.string().check(z.minLength(1), z.maxLength(160)), description: z.optional(z.string().check(z.maxLength(4000))) });
+  console.log(s.safeParse({ title: 'x' }).success);`;
+  const schemaClassic = `import { z } from 'zod';
+  export const s = z.strictObject({ title: z.string().min(1).max(160), description: z.string().max(4000).optional() });
+  console.log(s.safeParse({ title: 'x' }).success);`;
+  const mini = await bundle('', 'zod-mini', schemaMini);
+  const classic = await bundle('', 'zod-classic', schemaClassic);
+  console.log('\n## zod entry points (the same schema)\n');
+  console.log(`| entry | size | gzip | init (ms) |\n|---|---:|---:|---:|`);
+  console.log(`| zod/mini | ${kb(mini.bytes)} | ${kb(mini.gzip)} | ${initMs(mini.file).toFixed(1)} |`);
+  console.log(`| zod (classic) | ${kb(classic.bytes)} | ${kb(classic.gzip)} | ${initMs(classic.file).toFixed(1)} |`);
+  console.log(`\nclassic / mini size ratio: ${(classic.bytes / mini.bytes).toFixed(2)}`);
+}
 
 await (await import('./surveys-engine.ts')).printSurveyEngineTimings();
 
@@ -120,7 +126,7 @@ const sandbox = await startSandbox({ port: 0, tableName: 'cx-portal-bench' });
 console.log(`sandbox start (DynamoDB Local + fauxqs + table + HTTP): ${Math.round(performance.now() - started)} ms\n`);
 try {
   console.log(`| scenario | status | DynamoDB calls | median ms | p95 ms |\n|---|---:|---:|---:|---:|`);
-  for (const scenario of scenarios) {
+  for (const scenario of onlySync ? [] : scenarios) {
     const context = await scenario.setup(sandbox);
     const latencies: number[] = [];
     let calls = 0;
@@ -139,6 +145,13 @@ try {
     );
   }
   await reportJourneyWriteUnits(sandbox);
+  // BENCH_SYNC_IDEAS=0 skips it; BENCH_ONLY=sync runs nothing else against the sandbox.
+  const syncIdeas = Number(process.env.BENCH_SYNC_IDEAS ?? 10_000);
+  if (syncIdeas > 0) {
+    // Imported once the sandbox has pointed the handlers' client at DynamoDB Local.
+    const { benchFullSync } = await import('./full-sync.ts');
+    await benchFullSync(sandbox, syncIdeas);
+  }
 } finally {
   await sandbox.stop();
 }

@@ -4,10 +4,16 @@
  * only through the standard SDK endpoint variables, exactly as they would reach LocalStack.
  * Used by `npm start` (local/main.ts) and by the integration tests (test/support/global-setup.ts).
  */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { renderApiReference } from '../lib/admin/api-reference.ts';
 import { createLocalStore, type Store } from '../lib/admin/store.ts';
 import {
   ideaEventFanOut,
@@ -59,14 +65,30 @@ export interface Sandbox {
   stop(): Promise<void>;
 }
 
+/**
+ * The sandbox's key for signing list cursors (lib/platform/pagination.ts): generated once and kept
+ * in DATA_DIR, so cursors survive a restart like the data they point into; in memory otherwise.
+ */
+function localCursorSigningKey(dataDir: string | undefined): string {
+  if (!dataDir) return randomBytes(32).toString('hex');
+  const file = `${dataDir}/cursor-signing-key`;
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
 /** Environment the handlers run with, unless the caller already set a value. */
 function handlerEnvironment(sandbox: {
   tableName: string;
   dynamodbEndpoint: string;
   sqsEndpoint: string;
   queues: Sandbox['queues'];
+  cursorSigningKey: string;
 }): Record<string, string> {
   return {
+    CURSOR_SIGNING_KEY: process.env.CURSOR_SIGNING_KEY ?? sandbox.cursorSigningKey,
     WEBHOOK_DELIVERY_QUEUE_URL: sandbox.queues.webhookDeliveries,
     WEBHOOK_DEAD_LETTER_QUEUE_URL: sandbox.queues.webhookDeadLetters,
     WEBHOOK_ALLOW_HTTP: process.env.WEBHOOK_ALLOW_HTTP ?? 'true',
@@ -96,6 +118,10 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   ]);
   const onFatal = options.onFatal ?? ((description: string) => console.error(`\n${description}: the sandbox cannot work without it.`));
   try {
+    // The reference page GET /docs serves, rendered while the services start (as CDK does at bundling).
+    const pageDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'sandbox-')));
+    if (!options.dataDir) stoppers.push(() => rm(pageDir, { recursive: true, force: true }));
+    const apiReferenceFile = join(pageDir, 'api-reference.html');
     const [dynamodb, sqs] = await Promise.all([
       (async () =>
         startDynamoDbLocal({
@@ -104,6 +130,10 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
           onUnexpectedExit: onFatal,
         }))(),
       startSqsEmulator({ port: options.sqsPort ?? 0, dataDir: options.dataDir && `${options.dataDir}/sqs` }),
+      (async () => {
+        if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
+        await renderApiReference(apiReferenceFile);
+      })(),
     ]);
     stoppers.push(dynamodb.stop, sqs.stop);
 
@@ -123,7 +153,17 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       webhookDeadLetters: queueOf(webhookDeadLetterQueue).url,
       webhookFanOutFailures: queueOf(webhookFanOutFailureQueue).url,
     };
-    Object.assign(process.env, handlerEnvironment({ tableName, dynamodbEndpoint: dynamodb.endpoint, sqsEndpoint: sqs.endpoint, queues }));
+    Object.assign(
+      process.env,
+      handlerEnvironment({
+        tableName,
+        dynamodbEndpoint: dynamodb.endpoint,
+        sqsEndpoint: sqs.endpoint,
+        queues,
+        cursorSigningKey: localCursorSigningKey(options.dataDir),
+      }),
+      { API_REFERENCE_FILE: apiReferenceFile },
+    );
 
     // The handlers' shared client, counted per request (X-Sandbox-DynamoDB-Calls).
     const { dynamo } = await import('../lib/platform/data/client.ts');

@@ -1,8 +1,7 @@
 /** `npm run openapi`: writes the OpenAPI 3.1 document built from the route manifest to openapi.json. */
 import { writeFileSync } from 'node:fs';
-import { routes } from '../lib/manifest.ts';
-import { buildOpenApiDocument } from '../lib/platform/openapi.ts';
+import { apiDocument } from '../lib/api-document.ts';
 
 const target = process.argv[2] ?? 'openapi.json';
-writeFileSync(target, `${JSON.stringify(buildOpenApiDocument(routes), null, 2)}\n`);
+writeFileSync(target, `${JSON.stringify(apiDocument(), null, 2)}\n`);
 console.log(`Wrote ${target}`);

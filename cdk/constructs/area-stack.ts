@@ -4,15 +4,18 @@
  * permission. The parent stack keeps what every area shares (the table, the HTTP API, the webhook
  * pipeline) and passes it in; CloudFormation's 500-resource limit then applies per area.
  */
+import { join, resolve } from 'node:path';
 import { Duration, NestedStack, type NestedStackProps } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { API_PREFIX, type RouteDefinition } from '../../lib/manifest.ts';
-import { HouseFunction } from './api-function.ts';
+import { acceptsCursor } from '../../lib/platform/pagination.ts';
+import { HouseFunction, type HouseFunctionProps } from './api-function.ts';
 import { alarmOnFunctionFailures } from './service-alarms.ts';
 
 /**
@@ -28,6 +31,8 @@ export interface AreaStackProps extends NestedStackProps {
   api: IHttpApi;
   /** Where routes that declare `webhook-delivery-queue` send deliveries. */
   deliveryQueue: IQueue;
+  /** The HMAC key of list cursors: readable only by the functions of lists that take a cursor. */
+  cursorSigningKey: ISecret;
   /** Environment every function of the service gets. */
   environment: Record<string, string>;
   alarmAction?: IAlarmAction;
@@ -43,6 +48,7 @@ export class AreaStack extends NestedStack {
         entry: route.handler,
         description: `${route.method} ${API_PREFIX}${route.path}`,
         environment: props.environment,
+        ...(route.needs?.includes('api-reference-page') ? { bundling: apiReferencePageBundling() } : {}),
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
       });
       const authenticates = route.auth !== 'none';
@@ -50,6 +56,14 @@ export class AreaStack extends NestedStack {
       if (route.needs?.includes('webhook-delivery-queue')) {
         fn.addEnvironment('WEBHOOK_DELIVERY_QUEUE_URL', props.deliveryQueue.queueUrl);
         props.deliveryQueue.grantSendMessages(fn);
+      }
+      if (route.needs?.includes('api-reference-page')) {
+        // The asset's root is the function's working directory in Lambda.
+        fn.addEnvironment('API_REFERENCE_FILE', `/var/task/${API_REFERENCE_PAGE}`);
+      }
+      if (acceptsCursor(route)) {
+        fn.addEnvironment('CURSOR_SIGNING_SECRET_ARN', props.cursorSigningKey.secretArn);
+        props.cursorSigningKey.grantRead(fn);
       }
       this.functions.set(route.operationId, fn);
       // Not `api.addRoutes`, which would create the route (and with it the integration and the
@@ -62,4 +76,23 @@ export class AreaStack extends NestedStack {
       alarmOnFunctionFailures(this, route.operationId, fn, props.alarmAction);
     }
   }
+}
+
+const API_REFERENCE_PAGE = 'api-reference.html';
+
+/**
+ * The reference page is rendered at bundling time (Redocly CLI runs here, on the build machine)
+ * into the function's asset, beside its bundle: the function ships one HTML file and no renderer.
+ */
+function apiReferencePageBundling(): HouseFunctionProps['bundling'] {
+  const root = resolve(import.meta.dirname, '../..');
+  return {
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (_input: string, output: string) => [
+        `"${join(root, 'node_modules/.bin/tsx')}" "${join(root, 'scripts/build-docs.ts')}" "${join(output, API_REFERENCE_PAGE)}"`,
+      ],
+    },
+  };
 }

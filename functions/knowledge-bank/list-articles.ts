@@ -1,4 +1,4 @@
-/** GET /knowledge-bank/articles: metadata, filtered and paged (one Query of the metadata items). */
+/** GET /knowledge-bank/articles: metadata, filtered and paged (one Query of the metadata items); by offset or by cursor. */
 
 import { canWrite } from '../../lib/knowledge-bank/access.ts';
 import { matchesArticleFilter, newestFirst, pageOf } from '../../lib/knowledge-bank/listing.ts';
@@ -6,20 +6,27 @@ import { toArticleSummary } from '../../lib/knowledge-bank/record.ts';
 import { listKnowledgeBankArticles as route } from '../../lib/knowledge-bank/routes.ts';
 import { listArticleItems } from '../../lib/knowledge-bank/store.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function listArticles({ query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+  const slug = auth.workspace.slug;
   const writer = canWrite(auth);
-  const { limit, offset, ...filters } = query;
-  const matching = (await listArticleItems(auth.workspace.slug))
-    .filter((item) => matchesArticleFilter(item, { ...filters, liveOnly: !writer }))
-    .sort(newestFirst);
-  const page = pageOf(matching, { limit, offset });
+  const { limit, offset, cursor, ...filters } = query;
+  // The cursor is bound to the filters and the key's view: its offset and total mean something only under them.
+  const { categoryId, status, tag, visibility } = filters;
+  const list = `${route.operationId}:${JSON.stringify([writer, categoryId ?? null, status ?? null, tag ?? null, visibility ?? null])}`;
+  const page = await paginate({ workspace: slug, list, limit, offset, cursor }, async (start) => {
+    const matching = (await listArticleItems(slug))
+      .filter((item) => matchesArticleFilter(item, { ...filters, liveOnly: !writer }))
+      .sort(newestFirst);
+    return pageOf(matching, start);
+  });
   return {
     body: {
       ok: true,
       articles: page.items.map((item) => toArticleSummary(item, writer ? 'draft' : 'live')),
-      pagination: page.pagination,
+      pagination: { limit, offset: page.offset, total: page.total, hasMore: page.hasMore, nextCursor: page.nextCursor },
     },
   };
 }

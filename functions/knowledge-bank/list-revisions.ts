@@ -1,20 +1,25 @@
-/** GET /knowledge-bank/articles/{articleId}/revisions: metadata of each revision, newest first. */
+/** GET /knowledge-bank/articles/{articleId}/revisions: metadata of each revision, newest first; by offset or by cursor. */
 
 import { visibleTo } from '../../lib/knowledge-bank/access.ts';
 import { toRevisionSummary } from '../../lib/knowledge-bank/record.ts';
 import { listKnowledgeBankRevisions as route } from '../../lib/knowledge-bank/routes.ts';
 import { getArticleItem, listRevisions as readRevisions } from '../../lib/knowledge-bank/store.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function listRevisions({ params, query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const meta = visibleTo(auth, await getArticleItem(auth.workspace.slug, params.articleId));
-  const { items, total } = await readRevisions(auth.workspace.slug, meta, query);
+  const slug = auth.workspace.slug;
+  const meta = visibleTo(auth, await getArticleItem(slug, params.articleId));
+  const { limit, offset, cursor } = query;
+  // Bound to the article: a cursor of one article's revisions means nothing for another's.
+  const list = `${route.operationId}:${params.articleId}`;
+  const page = await paginate({ workspace: slug, list, limit, offset, cursor }, (start) => readRevisions(slug, meta, start));
   return {
     body: {
       ok: true,
-      revisions: items.map(toRevisionSummary),
-      pagination: { limit: query.limit, offset: query.offset, total, hasMore: query.offset + query.limit < total },
+      revisions: page.items.map(toRevisionSummary),
+      pagination: { limit, offset: page.offset, total: page.total, hasMore: page.hasMore, nextCursor: page.nextCursor },
     },
   };
 }

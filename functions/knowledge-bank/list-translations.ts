@@ -1,4 +1,4 @@
-/** GET /knowledge-bank/translations: each draft's translation status, filtered by locale and status. */
+/** GET /knowledge-bank/translations: each draft's translation status, filtered by locale and status; by offset or by cursor. */
 
 import { canWrite } from '../../lib/knowledge-bank/access.ts';
 import { matchesTranslationFilter, newestFirst, pageOf } from '../../lib/knowledge-bank/listing.ts';
@@ -6,15 +6,25 @@ import { headerFor, translationsFor } from '../../lib/knowledge-bank/record.ts';
 import { listKnowledgeBankTranslations as route } from '../../lib/knowledge-bank/routes.ts';
 import { listArticleItems } from '../../lib/knowledge-bank/store.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function listTranslations({ query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+  const slug = auth.workspace.slug;
   // Write keys see every draft (what translators work on); read-only keys what is live now.
   const view = canWrite(auth) ? 'draft' : 'live';
-  const matching = (await listArticleItems(auth.workspace.slug))
-    .filter((item) => (view === 'draft' || item.status === 'published') && matchesTranslationFilter(translationsFor(item, view), query))
-    .sort(newestFirst);
-  const page = pageOf(matching, query);
+  const { limit, offset, cursor, locale, status } = query;
+  // The cursor is bound to the filters and the view: its offset and total mean something only under them.
+  const list = `${route.operationId}:${view}:${locale ?? 'any'}:${status ?? 'any'}`;
+  const page = await paginate({ workspace: slug, list, limit, offset, cursor }, async (start) => {
+    const matching = (await listArticleItems(slug))
+      .filter(
+        (item) =>
+          (view === 'draft' || item.status === 'published') && matchesTranslationFilter(translationsFor(item, view), { locale, status }),
+      )
+      .sort(newestFirst);
+    return pageOf(matching, start);
+  });
   return {
     body: {
       ok: true,
@@ -29,7 +39,7 @@ export async function listTranslations({ query, auth }: ApiRequest<typeof route>
         translations: translationsFor(item, view),
         updatedAt: item.updatedAt,
       })),
-      pagination: page.pagination,
+      pagination: { limit, offset: page.offset, total: page.total, hasMore: page.hasMore, nextCursor: page.nextCursor },
     },
   };
 }

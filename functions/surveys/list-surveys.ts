@@ -1,14 +1,19 @@
-/** GET /surveys: a page of listed surveys (archived never), newest first, in one Query. */
+/** GET /surveys: a page of listed surveys (archived never), newest first, in one Query; by offset or by cursor. */
 
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { listSurveys as route } from '../../lib/surveys/routes.ts';
 import { listSurveys as readPage } from '../../lib/surveys/store.ts';
 
 export async function listSurveys({ query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const { limit, offset, status } = query;
-  const page = await readPage(auth.workspace.slug, { limit, offset, status });
-  return { body: { ok: true, surveys: page.surveys, pagination: { limit, offset, total: page.total, hasMore: page.hasMore } } };
+  const slug = auth.workspace.slug;
+  const { limit, offset, cursor, status } = query;
+  // The cursor is bound to the filter too: its offset and total mean something only under the same `status`.
+  const list = `${route.operationId}:${status ?? 'listed'}`;
+  const page = await paginate({ workspace: slug, list, limit, offset, cursor }, (start) => readPage(slug, { ...start, status }));
+  const { surveys, total, hasMore, nextCursor } = page;
+  return { body: { ok: true, surveys, pagination: { limit, offset: page.offset, total, hasMore, nextCursor } } };
 }
 
 export const handler = apiHandler(route).handler(listSurveys);

@@ -41,7 +41,8 @@ export const listIdeas = defineRoute({
   permissions: ['ideas:read'],
   request: { query: pageQuery },
   response: { status: 200, body: z.object({ ok: z.literal(true), data: z.array(idea), pagination }) },
-  table: ['Query'],
+  // GetItem: a cursor page reads the idea counter beside its Query.
+  table: ['GetItem', 'Query'],
 });
 
 export const createIdea = defineRoute({

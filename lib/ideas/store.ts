@@ -22,6 +22,7 @@ import {
 import { transactCreate } from '../platform/data/idempotency.ts';
 import { keys } from '../platform/data/keys.ts';
 import { NotFoundError, VersionConflictError } from '../platform/errors.ts';
+import type { PageKey, PageStart } from '../platform/pagination.ts';
 import {
   EDITABLE_IDEA_FIELDS,
   type EditableIdeaField,
@@ -150,15 +151,23 @@ export interface IdeaPage {
   ideas: Idea[];
   total: number;
   hasMore: boolean;
+  /** The key of the page's last idea, where a cursor continues (lib/platform/pagination.ts). */
+  lastKey: PageKey | undefined;
+  returned: number;
 }
 
 /**
- * One page of ideas, newest first, and the total. DynamoDB cannot skip, so reaching `offset`
- * reads the `offset` ideas before it: the cost grows with the offset but never beyond the
- * workspace's ideas, and once the counter (the first item of the range) shows the offset is past
- * the end, nothing more is read.
+ * One page of ideas, newest first, and the total.
+ *
+ * From a cursor (`after`, the key of the previous page's last idea) the Query starts right there and
+ * reads only the page, while the counter is read beside it (one round trip of latency).
+ *
+ * By offset, DynamoDB cannot skip, so reaching `offset` reads the `offset` ideas before it: the cost
+ * grows with the offset but never beyond the workspace's ideas, and once the counter (the first item
+ * of the range) shows the offset is past the end, nothing more is read.
  */
-export async function listIdeas(slug: string, { limit, offset }: { limit: number; offset: number }): Promise<IdeaPage> {
+export async function listIdeas(slug: string, { limit, offset, after }: PageStart): Promise<IdeaPage> {
+  if (after) return listIdeasAfter(slug, limit, after);
   // One idea beyond the page tells whether more follow, whatever the counter says.
   const wanted = offset + limit + 1;
   let total: number | undefined;
@@ -169,13 +178,7 @@ export async function listIdeas(slug: string, { limit, offset }: { limit: number
     const counterStillAhead = total === undefined ? 1 : 0;
     const { Items = [], LastEvaluatedKey } = await dynamo.send(
       new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ':from': keys.ideaListRange.from, ':to': keys.ideaListRange.to },
-        ProjectionExpression: `sk, ideaCount, ${publicProjection.ProjectionExpression}`,
-        ExpressionAttributeNames: publicProjection.ExpressionAttributeNames,
-        ScanIndexForward: false,
-        ConsistentRead: true,
+        ...listQuery(slug),
         Limit: Math.min(wanted - skipped - page.length + counterStillAhead, MAX_ITEMS_PER_QUERY),
         ExclusiveStartKey: cursor,
       }),
@@ -191,7 +194,48 @@ export async function listIdeas(slug: string, { limit, offset }: { limit: number
     if (offset >= total) break;
   } while (cursor && skipped + page.length < wanted);
 
-  return { ideas: page.slice(0, limit).map(toIdea), total, hasMore: page.length > limit };
+  return pageOf(slug, page, limit, total);
+}
+
+/** The descending range of a workspace's ideas (and their counter), public attributes only. */
+function listQuery(slug: string) {
+  return {
+    TableName: tableName,
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ':from': keys.ideaListRange.from, ':to': keys.ideaListRange.to },
+    ProjectionExpression: `sk, ideaCount, ${publicProjection.ProjectionExpression}`,
+    ExpressionAttributeNames: publicProjection.ExpressionAttributeNames,
+    ScanIndexForward: false,
+    ConsistentRead: true,
+  };
+}
+
+/** The page after a cursor's idea: `limit + 1` ideas (the extra one tells whether more follow), and the counter. */
+async function listIdeasAfter(slug: string, limit: number, after: PageKey): Promise<IdeaPage> {
+  // The cursor is signed for this workspace, but a key outside its idea range is still refused
+  // rather than handed to DynamoDB.
+  if (after.pk !== keys.workspacePk(slug) || typeof after.sk !== 'string' || !after.sk.startsWith(keys.ideaListRange.from)) {
+    throw new Error("A cursor for ideas named a key outside the workspace's ideas");
+  }
+  const [{ Items = [] }, counter] = await Promise.all([
+    dynamo.send(new QueryCommand({ ...listQuery(slug), Limit: limit + 1, ExclusiveStartKey: after })),
+    dynamo.send(
+      new GetCommand({ TableName: tableName, Key: keys.ideaCounter(slug), ConsistentRead: true, ProjectionExpression: 'ideaCount' }),
+    ),
+  ]);
+  return pageOf(slug, Items, limit, Math.max(0, (counter.Item?.ideaCount as number | undefined) ?? 0));
+}
+
+function pageOf(slug: string, items: Record<string, unknown>[], limit: number, total: number): IdeaPage {
+  const shown = items.slice(0, limit);
+  const last = shown.at(-1);
+  return {
+    ideas: shown.map(toIdea),
+    total,
+    hasMore: items.length > limit,
+    lastKey: last ? { pk: keys.workspacePk(slug), sk: last.sk as string } : undefined,
+    returned: shown.length,
+  };
 }
 
 export interface IdeaChanges {

@@ -58,3 +58,24 @@ export const getOpenApi = defineRoute({
   permissions: [],
   response: { status: 200, body: z.looseObject({ openapi: z.string() }) },
 });
+
+export const getApiReference = defineRoute({
+  operationId: 'getApiReference',
+  method: 'GET',
+  path: '/docs',
+  handler: 'functions/system/get-api-reference.ts',
+  tag: 'Introduction',
+  summary: "This API's reference page (HTML)",
+  description:
+    'Public: needs neither a workspace nor a key. One static page rendered from this document with Redoc (`npm run docs`): ' +
+    'every operation with its permissions, errors and examples.',
+  auth: 'none',
+  module: null,
+  permissions: [],
+  response: {
+    status: 200,
+    body: z.string(),
+    contentType: 'text/html',
+  },
+  needs: ['api-reference-page'],
+});

@@ -75,7 +75,8 @@ export const listJourneys = defineRoute({
   permissions: ['journeys:read'],
   request: { query: journeyListQuery },
   response: { status: 200, body: journeyListResponse },
-  table: ['Query'],
+  // GetItem: a cursor page reads the journey counter beside its Query.
+  table: ['GetItem', 'Query'],
 });
 
 export const createJourney = defineRoute({
@@ -213,7 +214,8 @@ export const listJourneyVersions = defineRoute({
   request: { params: journeyIdParams, query: versionListQuery },
   response: { status: 200, body: versionListResponse },
   errorNotes: { 404: JOURNEY_404 },
-  table: ['Query'],
+  // GetItem: a cursor page reads the journey (404, total) beside its Query.
+  table: ['GetItem', 'Query'],
 });
 
 export const createJourneyVersion = defineRoute({

@@ -31,6 +31,7 @@ import {
 import { type IdempotentRequest, transactCreate } from '../platform/data/idempotency.ts';
 import { keys } from '../platform/data/keys.ts';
 import { BadRequestError, ConflictError, VersionConflictError } from '../platform/errors.ts';
+import type { PageKey, PageStart } from '../platform/pagination.ts';
 import { decodeJson, encodeContent } from './codec.ts';
 import { emptyJourneyContent, type JourneyContent } from './content.ts';
 import type { PairTarget } from './cycles.ts';
@@ -183,6 +184,21 @@ export interface JourneyPage {
   journeys: Journey[];
   total: number;
   hasMore: boolean;
+  /** Where a cursor continues (lib/platform/pagination.ts): the last journey's table and gsi1 keys. */
+  lastKey: PageKey | undefined;
+  returned: number;
+}
+
+/** A listed journey's table and gsi1 keys, which a gsi1 Query's ExclusiveStartKey needs. */
+function listingKeyOf(item: Item | undefined): PageKey | undefined {
+  return item && { pk: item.pk as string, sk: item.sk as string, gsi1pk: item.gsi1pk as string, gsi1sk: item.gsi1sk as string };
+}
+
+/** The total the filter selects, from the counter item's two counts. */
+function journeyTotal(counter: Item | undefined, kind: 'macro' | 'micro' | undefined): number {
+  const macro = Number(counter?.macroCount ?? 0);
+  const micro = Number(counter?.microCount ?? 0);
+  return Math.max(0, kind === 'macro' ? macro : kind === 'micro' ? micro : macro + micro);
 }
 
 /**
@@ -192,8 +208,9 @@ export interface JourneyPage {
  */
 export async function listJourneys(
   slug: string,
-  { limit, offset, kind }: { limit: number; offset: number; kind?: 'macro' | 'micro' | undefined },
+  { limit, offset, after, kind }: PageStart & { kind?: 'macro' | 'micro' | undefined },
 ): Promise<JourneyPage> {
+  if (after) return listJourneysAfter(slug, limit, after, kind);
   const wanted = offset + limit + 1;
   const counterSk = keys.journeyCounterListing(slug).gsi1sk;
   let total: number | undefined;
@@ -215,24 +232,70 @@ export async function listJourneys(
       }),
     );
     for (const item of Items) {
-      if (item.gsi1sk === counterSk) {
-        const macro = Number(item.macroCount ?? 0);
-        const micro = Number(item.microCount ?? 0);
-        total = Math.max(0, kind === 'macro' ? macro : kind === 'micro' ? micro : macro + micro);
-      } else if (skipped < offset) skipped++;
+      if (item.gsi1sk === counterSk) total = journeyTotal(item, kind);
+      else if (skipped < offset) skipped++;
       else if (page.length < limit + 1) page.push(item);
     }
     total ??= 0; // no counter first means no journey was ever made
     cursor = LastEvaluatedKey;
     if (offset >= total) break;
   } while (cursor && skipped + page.length < wanted);
-  return { journeys: page.slice(0, limit).map(toJourney), total, hasMore: page.length > limit };
+  const shown = page.slice(0, limit);
+  return {
+    journeys: shown.map(toJourney),
+    total,
+    hasMore: page.length > limit,
+    lastKey: listingKeyOf(shown.at(-1)),
+    returned: shown.length,
+  };
+}
+
+/**
+ * The page after a cursor's journey: gsi1 from that key on, `limit + 1` journeys the filter selects
+ * (the extra one tells whether more follow), and the counter read beside it for the total.
+ */
+async function listJourneysAfter(slug: string, limit: number, after: PageKey, kind: 'macro' | 'micro' | undefined): Promise<JourneyPage> {
+  if (after.gsi1pk !== keys.journeyListingPk(slug) || after.pk !== keys.workspacePk(slug)) {
+    throw new Error("A cursor for journeys named a key outside the workspace's journey listing");
+  }
+  const counter = dynamo.send(
+    new GetCommand({ TableName: tableName, Key: keys.journeyCounter(slug), ProjectionExpression: 'macroCount, microCount' }),
+  );
+  const page: Item[] = [];
+  let cursor: Record<string, unknown> | undefined = after;
+  do {
+    const { Items = [], LastEvaluatedKey }: { Items?: Item[]; LastEvaluatedKey?: Record<string, unknown> } = await dynamo.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.journeyListingPk(slug), ...(kind ? { ':kind': kind } : {}) },
+        ...(kind ? { FilterExpression: '#kind = :kind', ExpressionAttributeNames: { '#kind': 'kind' } } : {}),
+        ScanIndexForward: false,
+        // Below a journey's key there is no counter: every item read is a journey (the filter may drop some).
+        Limit: limit + 1 - page.length,
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    page.push(...Items);
+    cursor = LastEvaluatedKey;
+  } while (cursor && page.length < limit + 1);
+  const shown = page.slice(0, limit);
+  return {
+    journeys: shown.map(toJourney),
+    total: journeyTotal((await counter).Item, kind),
+    hasMore: page.length > limit,
+    lastKey: listingKeyOf(shown.at(-1)),
+    returned: shown.length,
+  };
 }
 
 export interface VersionPage {
   versions: JourneyVersion[];
   total: number;
   hasMore: boolean;
+  lastKey: PageKey | undefined;
+  returned: number;
 }
 
 /**
@@ -241,18 +304,29 @@ export interface VersionPage {
  * versions it holds would pass 5 MB, so the response stays under Lambda's 6 MB; `hasMore` then
  * says more follow from `offset + versions.length`.
  */
-export async function listVersions(
-  slug: string,
-  journeyId: string,
-  { limit, offset }: { limit: number; offset: number },
-): Promise<VersionPage> {
+export async function listVersions(slug: string, journeyId: string, { limit, offset, after }: PageStart): Promise<VersionPage> {
   const journeySk = keys.journey(slug, journeyId).sk;
+  if (after && (after.pk !== keys.workspacePk(slug) || !String(after.sk).startsWith(`${journeySk}#V#`))) {
+    throw new Error("A cursor for versions named a key outside the journey's versions");
+  }
+  // From a cursor the Query starts past the journey item, so the journey (404, total) is read beside it.
+  const journey = after
+    ? dynamo.send(
+        new GetCommand({
+          TableName: tableName,
+          Key: keys.journey(slug, journeyId),
+          ConsistentRead: true,
+          ProjectionExpression: 'versionCount',
+        }),
+      )
+    : undefined;
+  const skip = after ? 0 : offset;
   let total: number | undefined;
   let skipped = 0;
   let bytes = 0;
   let cutBySize = false;
   const page: Item[] = [];
-  let cursor: Record<string, unknown> | undefined;
+  let cursor: Record<string, unknown> | undefined = after;
   do {
     const { Items = [], LastEvaluatedKey } = await dynamo.send(
       new QueryCommand({
@@ -260,13 +334,13 @@ export async function listVersions(
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :collection)',
         ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ':collection': journeySk },
         ConsistentRead: true,
-        Limit: Math.min(offset + limit - skipped - page.length + (total === undefined ? 1 : 0), MAX_ITEMS_PER_QUERY),
+        Limit: Math.min(skip + limit - skipped - page.length + (total === undefined && !after ? 1 : 0), MAX_ITEMS_PER_QUERY),
         ExclusiveStartKey: cursor,
       }),
     );
     for (const item of Items) {
       if (item.sk === journeySk) total = Number(item.versionCount);
-      else if (skipped < offset) skipped++;
+      else if (skipped < skip) skipped++;
       else if (page.length < limit && !cutBySize) {
         const size = estimatedResponseBytes(item);
         if (page.length > 0 && bytes + size > VERSIONS_PAGE_BYTES) cutBySize = true;
@@ -276,11 +350,22 @@ export async function listVersions(
         }
       }
     }
+    if (journey && total === undefined) {
+      const { Item } = await journey;
+      if (Item) total = Number(Item.versionCount);
+    }
     if (total === undefined) throw journeyNotFound();
     cursor = LastEvaluatedKey;
     if (offset >= total) break;
-  } while (cursor && !cutBySize && skipped + page.length < offset + limit);
-  return { versions: page.map(toVersion), total, hasMore: offset + page.length < total };
+  } while (cursor && !cutBySize && skipped + page.length < skip + limit);
+  const last = page.at(-1);
+  return {
+    versions: page.map(toVersion),
+    total,
+    hasMore: offset + page.length < total,
+    lastKey: last && { pk: last.pk as string, sk: last.sk as string },
+    returned: page.length,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -142,7 +142,8 @@ const embedBlock = z
   .register(z.globalRegistry, { description: 'Embedded content by https URL' });
 const dividerBlock = z.strictObject({ id, type: z.literal('divider') }).register(z.globalRegistry, { description: 'A horizontal divider' });
 
-export const blockInput = z.discriminatedUnion('type', [
+/** Each block type's schema, as sent (the returned blocks extend each one: lib/knowledge-bank/schemas.ts). */
+export const blockSchemas = [
   paragraphBlock,
   headingBlock,
   calloutBlock,
@@ -154,7 +155,9 @@ export const blockInput = z.discriminatedUnion('type', [
   codeBlock,
   embedBlock,
   dividerBlock,
-]);
+] as const;
+
+export const blockInput = z.discriminatedUnion('type', blockSchemas);
 export type BlockInput = z.infer<typeof blockInput>;
 
 export const blocksInput = z.array(blockInput).check(z.maxLength(BLOCK_LIMITS.blocks, `must hold at most ${BLOCK_LIMITS.blocks} blocks`));

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { atMostCharacters, characterCount, pageQueryShape, timestamp } from '../platform/schemas.ts';
-import { blockIdSchema, blockInput, blocksInput, LANGUAGES } from './blocks.ts';
+import { blockIdSchema, blockSchemas, blocksInput, LANGUAGES } from './blocks.ts';
 import { SLUG_MAX, SLUG_PATTERN } from './slugs.ts';
 
 const KB_LIMITS = { name: 200, description: 2000, title: 200, summary: 1000, tags: 20, tag: 50 } as const;
@@ -127,16 +127,34 @@ const blockTranslation = z.enum(['complete', 'missing', 'outdated']);
 const languageStatus = z.enum(['complete', 'partial', 'outdated', 'missing']);
 const translations = z.object({ en: languageStatus, ar: languageStatus });
 
-/** A returned block: as sent, plus its id and the status of its translation. */
-const blockOutput = z.intersection(
-  blockInput,
-  z.object({
-    id: blockIdSchema("The block's id"),
-    translation: blockTranslation.register(z.globalRegistry, {
-      description: "This block in the language that is not the article's source: complete, missing or outdated",
-    }),
+const returnedBlockFields = {
+  id: blockIdSchema("The block's id"),
+  translation: blockTranslation.register(z.globalRegistry, {
+    description: "This block in the language that is not the article's source: complete, missing or outdated",
   }),
-);
+};
+
+/**
+ * A returned block: as sent, plus its id and the status of its translation. Each type is extended
+ * on its own (not an intersection with the strict input union, whose JSON Schema no returned block
+ * could satisfy: every branch forbids the added properties).
+ */
+const returned = <S extends (typeof blockSchemas)[number]>(schema: S) => z.extend(schema, returnedBlockFields);
+const blockOutput = z.discriminatedUnion('type', [
+  returned(blockSchemas[0]),
+  returned(blockSchemas[1]),
+  returned(blockSchemas[2]),
+  returned(blockSchemas[3]),
+  returned(blockSchemas[4]),
+  returned(blockSchemas[5]),
+  returned(blockSchemas[6]),
+  returned(blockSchemas[7]),
+  returned(blockSchemas[8]),
+  returned(blockSchemas[9]),
+  returned(blockSchemas[10]),
+]);
+// A block type added to blockSchemas must be added above too.
+if (blockOutput.def.options.length !== blockSchemas.length) throw new Error('blockOutput misses a block type of blockSchemas');
 
 const articleStatus = z.enum(['draft', 'published', 'unpublished']);
 

@@ -35,6 +35,7 @@ import { type IdempotentRequest, transactCreate } from '../platform/data/idempot
 import { keys } from '../platform/data/keys.ts';
 import { queryAll } from '../platform/data/query-all.ts';
 import { ApiError, BadRequestError, ConflictError, NotFoundError, VersionConflictError } from '../platform/errors.ts';
+import type { PageKey, PageStart } from '../platform/pagination.ts';
 import { assignBlockIds } from './block-ids.ts';
 import type { BlockInput, Language } from './blocks.ts';
 import { checkPlacement, flattenTree } from './category-tree.ts';
@@ -982,15 +983,20 @@ export async function deleteArticle(
 
 // ---------------------------------------------------------------- revisions, links, backlinks
 
+/**
+ * One page of an article's revisions, newest first. Revisions are numbered 1…latestRevision and
+ * never deleted, so a page is a known range of numbers whether it starts at an offset or after a
+ * cursor's revision: either way the Query reads only the page.
+ */
 export async function listRevisions(
   slug: string,
   meta: ArticleItem,
-  { limit, offset }: { limit: number; offset: number },
-): Promise<{ items: Item[]; total: number }> {
+  { limit, offset, after }: PageStart,
+): Promise<{ items: Item[]; total: number; hasMore: boolean; lastKey: PageKey | undefined; returned: number }> {
   const total = meta.latestRevision;
-  // Revisions are numbered 1…total and never deleted: the page is a known range of numbers.
-  const newest = total - offset;
-  if (newest < 1) return { items: [], total };
+  if (after && typeof after.revision !== 'number') throw new Error('A cursor for revisions named no revision');
+  const newest = after ? Math.min(total, Number(after.revision) - 1) : total - offset;
+  if (newest < 1) return { items: [], total, hasMore: false, lastKey: undefined, returned: 0 };
   const oldest = Math.max(1, newest - limit + 1);
   const { Items = [] } = await dynamo.send(
     new QueryCommand({
@@ -1006,7 +1012,7 @@ export async function listRevisions(
       ConsistentRead: true,
     }),
   );
-  return { items: Items, total };
+  return { items: Items, total, hasMore: oldest > 1, lastKey: { revision: oldest }, returned: Items.length };
 }
 
 export async function getRevision(

@@ -57,6 +57,8 @@ export const config = {
   webhookAllowPrivateNetworks: () => flag('WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
   /** Accepts plain `http:` webhook URLs besides `https:` (the local sandbox). */
   webhookAllowHttp: () => flag('WEBHOOK_ALLOW_HTTP'),
+  /** The API reference page (docs/…html rendered by scripts/build-docs.ts) that GET /docs serves. */
+  apiReferenceFile: () => required('API_REFERENCE_FILE'),
   flag,
   required,
   integer,

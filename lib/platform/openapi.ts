@@ -6,11 +6,12 @@
 import * as z from 'zod/mini';
 import { API_PREFIX, type RouteDefinition, type Schema } from './route.ts';
 import { errorEnvelope } from './schemas.ts';
+import { API_VERSION } from './version.ts';
 
 type JsonSchema = Record<string, unknown>;
 
 export const API_TITLE = 'Customer Experience Portal API';
-export const API_VERSION = '1.0.0';
+export { API_VERSION };
 /** Where the document is served (a manifest route of the Introduction area). */
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 
@@ -24,6 +25,26 @@ const TAG_DESCRIPTIONS: Record<RouteDefinition['tag'], string> = {
   Webhooks: 'Signed HTTP callbacks on idea changes: management, verification and delivery history',
   'Knowledge Bank': 'Articles and their categories for agents and customers',
 };
+
+/** One recorded call of an operation (lib/api-examples.json): shown as its request and response examples. */
+export interface ApiExample {
+  request: { path: string; query?: string; headers?: Record<string, string>; body?: unknown };
+  response: { status: number; body: unknown };
+}
+
+/** The recorded request as a curl command, Redoc's "Request samples" (x-codeSamples). */
+function curlOf(route: RouteDefinition, example: ApiExample): string {
+  const url = `https://acme.portal.example.com${API_PREFIX}${example.request.path}${example.request.query ? `?${example.request.query}` : ''}`;
+  const lines = [`curl -X ${route.method} '${url}'`];
+  if (route.auth !== 'none') lines.push(`-H 'Authorization: Bearer cxk_…'`);
+  for (const [name, value] of Object.entries(example.request.headers ?? {})) lines.push(`-H '${name}: ${value}'`);
+  if (example.request.body !== undefined) {
+    lines.push(`-H 'Content-Type: application/json'`, `-d '${JSON.stringify(example.request.body)}'`);
+  }
+  return lines.join(' \\\n  ');
+}
+
+const recordedExample = (value: unknown) => ({ recorded: { summary: 'Recorded from the sandbox by the tests', value } });
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule',
@@ -116,6 +137,18 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
 };
 
+const API_VERSION_HEADER = {
+  'API-Version': {
+    description: 'The version of this contract that answered (see the changelog)',
+    schema: { type: 'string', example: API_VERSION },
+  },
+};
+
+const DEPRECATION_HEADERS = {
+  Deprecation: { description: 'When this operation was deprecated (RFC 9745), e.g. `@1767225600`', schema: { type: 'string' } },
+  Sunset: { description: 'From when it may stop working (RFC 8594 HTTP-date)', schema: { type: 'string' } },
+};
+
 const IDEMPOTENT_REPLAY_HEADER = {
   'Idempotent-Replayed': {
     description: '`true` when this is the remembered response of an earlier request with the same Idempotency-Key',
@@ -123,13 +156,15 @@ const IDEMPOTENT_REPLAY_HEADER = {
   },
 };
 
-function operationOf(route: RouteDefinition): JsonSchema {
+function operationOf(route: RouteDefinition, example: ApiExample | undefined): JsonSchema {
   const isPublic = route.auth === 'none';
   const statuses = isPublic ? [] : [400, 401, 403, 404, 429, 502, ...(route.errors ?? [])].sort();
   const responses: Record<string, JsonSchema> = {
     [route.response.status]: {
       description: route.response.description ?? 'Success',
       headers: {
+        ...API_VERSION_HEADER,
+        ...(route.deprecated ? DEPRECATION_HEADERS : {}),
         ...(isPublic ? {} : RATE_LIMIT_HEADERS),
         ...(route.idempotent ? IDEMPOTENT_REPLAY_HEADER : {}),
         ...(route.response.location
@@ -144,7 +179,12 @@ function operationOf(route: RouteDefinition): JsonSchema {
           Object.entries(route.response.headers ?? {}).map(([n, h]) => [n, { description: h.description, schema: { type: 'string' } }]),
         ),
       },
-      content: { 'application/json': { schema: toJsonSchema(route.response.body, 'output') } },
+      content: {
+        [route.response.contentType ?? 'application/json']: {
+          schema: toJsonSchema(route.response.body, 'output'),
+          ...(example ? { examples: recordedExample(example.response.body) } : {}),
+        },
+      },
     },
   };
   for (const status of statuses) {
@@ -159,7 +199,12 @@ function operationOf(route: RouteDefinition): JsonSchema {
     operationId: route.operationId,
     tags: [route.tag],
     summary: route.summary,
+    ...(route.deprecated ? { deprecated: true } : {}),
     description: [
+      route.deprecated
+        ? `**Deprecated** since ${route.deprecated.since}; may stop working after ${route.deprecated.sunset}.` +
+          (route.deprecated.replacement ? ` Use ${route.deprecated.replacement} instead.` : '')
+        : undefined,
       route.description,
       isPublic ? undefined : `Permission: ${permissions}.`,
       route.module ? `Module: ${route.module}.` : undefined,
@@ -169,19 +214,30 @@ function operationOf(route: RouteDefinition): JsonSchema {
     ...(isPublic ? { security: [] } : { 'x-permissions': route.permissions }),
     parameters: isPublic ? [] : parametersOf(route),
     ...(route.request?.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(route.request.body, 'input') } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: toJsonSchema(route.request.body, 'input'),
+                ...(example?.request.body !== undefined ? { examples: recordedExample(example.request.body) } : {}),
+              },
+            },
+          },
+        }
       : {}),
     responses,
+    ...(example ? { 'x-codeSamples': [{ lang: 'Shell', label: 'curl', source: curlOf(route, example) }] } : {}),
   };
 }
 
-/** The document of the given routes (the manifest, lib/manifest.ts). */
-export function buildOpenApiDocument(routes: readonly RouteDefinition[]): JsonSchema {
+/** The document of the given routes (the manifest, lib/manifest.ts), with their recorded examples by operationId. */
+export function buildOpenApiDocument(routes: readonly RouteDefinition[], examples: Readonly<Record<string, ApiExample>> = {}): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     // OpenAPI paths start with `/`: the API's root (`''` in the manifest) is `/` below the server URL.
     const path = route.path || '/';
-    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(route) };
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(route, examples[route.operationId]) };
   }
   return {
     openapi: '3.1.0',

@@ -5,6 +5,7 @@
  */
 import type * as z from 'zod/mini';
 import type { ModuleName, Permission } from './permissions.ts';
+import type { Deprecation } from './version.ts';
 
 /**
  * A function's timeout unless its route sets `timeoutSeconds`: the CDK stack and the sandbox both
@@ -71,6 +72,8 @@ export interface RouteDefinition {
   response: {
     status: 200 | 201 | 202;
     body: Schema;
+    /** A response that is not JSON (the reference page); `body` then describes a string. */
+    contentType?: 'text/html';
     description?: string;
     headers?: Record<string, { description: string }>;
     /**
@@ -103,10 +106,18 @@ export interface RouteDefinition {
    * tests rather than the first request after a deploy.
    */
   table?: readonly TableAction[];
-  /** Extra environment and grants a handler needs, e.g. the webhook delivery queue. */
-  needs?: readonly 'webhook-delivery-queue'[];
+  /**
+   * Extra environment, grants or files a handler needs: the webhook delivery queue, or the API
+   * reference page rendered at build time beside its bundle (scripts/build-docs.ts).
+   */
+  needs?: readonly ('webhook-delivery-queue' | 'api-reference-page')[];
   /** Lambda timeout when the default (DEFAULT_TIMEOUT_SECONDS, 10 s) is too short, e.g. an operation that calls out over HTTP. */
   timeoutSeconds?: number;
+  /**
+   * Set when the operation is on its way out: every response gets `Deprecation` and `Sunset`
+   * headers and the OpenAPI operation `deprecated: true` (README, Versioning).
+   */
+  deprecated?: Deprecation;
 }
 
 export function defineRoute<const R extends RouteDefinition>(route: R): R {

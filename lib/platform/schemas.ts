@@ -40,18 +40,37 @@ export function queryInteger(min: number, max: number, fallback: number) {
     .register(z.globalRegistry, { type: 'integer', minimum: min, maximum: max, default: fallback });
 }
 
-/** `limit` and `offset` of every list (spec part 4 and part 8). */
+/**
+ * `limit` and `offset` of every list (spec part 4 and part 8), and `cursor` for full syncs
+ * (lib/platform/pagination.ts): a list whose query has this shape is paginated both ways.
+ */
 export const pageQueryShape = {
   limit: queryInteger(1, 100, 25),
   offset: queryInteger(0, 2_147_483_647, 0),
+  cursor: z.optional(
+    z
+      .string()
+      .check(z.minLength(1), z.maxLength(2048))
+      .register(z.globalRegistry, {
+        description:
+          'Opaque: `pagination.nextCursor` of the previous page. Continues where it stopped, reading only this page (unlike `offset`, ' +
+          'which re-reads every earlier record). Bound to the workspace and the list; do not combine with `offset`.',
+      }),
+  ),
 };
 export const pageQuery = z.strictObject(pageQueryShape);
+
+/** Where to continue: null on the last page. */
+export const nextCursor = z.nullable(z.string()).register(z.globalRegistry, {
+  description: 'Pass as `cursor` to get the next page; null on the last page',
+});
 
 export const pagination = z.object({
   limit: z.int(),
   offset: z.int(),
   total: z.int(),
   hasMore: z.boolean(),
+  nextCursor,
 });
 
 export const uuid = z.uuid();

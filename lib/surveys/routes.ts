@@ -80,7 +80,8 @@ export const listSurveys = defineRoute({
   permissions: READ,
   request: { query: listSurveysQuery },
   response: { status: 200, body: z.object({ ok: z.literal(true), surveys: z.array(survey), pagination }) },
-  table: ['Query'],
+  // GetItem: a cursor page reads the counter beside its Query.
+  table: ['GetItem', 'Query'],
 });
 
 export const createSurvey = defineRoute({

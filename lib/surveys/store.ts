@@ -35,6 +35,7 @@ import {
 import { type IdempotentRequest, transactCreate } from '../platform/data/idempotency.ts';
 import { keys } from '../platform/data/keys.ts';
 import { ApiError, BadRequestError, ConflictError, NotFoundError, ValidationError, VersionConflictError } from '../platform/errors.ts';
+import type { PageKey, PageStart } from '../platform/pagination.ts';
 import type { SurveyDefinition } from './engine/definition.ts';
 import type { AudienceAttribute } from './engine/targeting.ts';
 import {
@@ -305,23 +306,43 @@ export interface SurveyPage {
   surveys: Survey[];
   total: number;
   hasMore: boolean;
+  /** The key of the page's last survey, where a cursor continues (lib/platform/pagination.ts). */
+  lastKey: PageKey | undefined;
+  returned: number;
 }
 
 /**
  * One page of listed surveys, newest first, and the total of the status asked (or of all listed
  * statuses). The per-status counter is the first item of the descending range; archived surveys
- * are filtered out by DynamoDB and never counted.
+ * are filtered out by DynamoDB and never counted. From a cursor (`after`, the key of the previous
+ * page's last survey) the Query starts there and reads only the page, and the counter is read
+ * beside it.
  */
 export async function listSurveys(
   slug: string,
-  { limit, offset, status }: { limit: number; offset: number; status?: ListedStatus },
+  { limit, offset, after, status }: PageStart & { status?: ListedStatus | undefined },
 ): Promise<SurveyPage> {
+  if (after && (after.pk !== keys.workspacePk(slug) || typeof after.sk !== 'string' || !after.sk.startsWith(keys.surveyListRange.from))) {
+    throw new Error("A cursor for surveys named a key outside the workspace's surveys");
+  }
   const statuses = status ? [status] : ['draft', 'published', 'closed'];
-  const wanted = offset + limit + 1;
+  const totalOf = (counter: Record<string, unknown> | undefined) =>
+    Math.max(
+      0,
+      statuses.reduce((sum, name) => sum + ((counter?.[`${name}Count`] as number | undefined) ?? 0), 0),
+    );
+  const skip = after ? 0 : offset;
+  const wanted = skip + limit + 1;
+  // After a cursor the counter is behind the start key: read it beside the first Query page.
+  const counterRead = after
+    ? dynamo.send(new GetCommand({ TableName: tableName, Key: keys.surveyCounter(slug), ConsistentRead: true }))
+    : undefined;
+  // Awaited below; a failed Query first must not leave its rejection unhandled.
+  counterRead?.catch(() => undefined);
   let total: number | undefined;
   let skipped = 0;
   const page: Record<string, unknown>[] = [];
-  let cursor: Record<string, unknown> | undefined;
+  let cursor: Record<string, unknown> | undefined = after;
   const statusValues = Object.fromEntries(statuses.map((value, i) => [`:s${i}`, value]));
   do {
     const { Items = [], LastEvaluatedKey } = await dynamo.send(
@@ -346,19 +367,24 @@ export async function listSurveys(
       }),
     );
     for (const item of Items) {
-      if (item.entity === COUNTER_ENTITY) {
-        total = Math.max(
-          0,
-          statuses.reduce((sum, name) => sum + ((item[`${name}Count`] as number | undefined) ?? 0), 0),
-        );
-      } else if (skipped < offset) skipped++;
+      if (item.entity === COUNTER_ENTITY) total = totalOf(item);
+      else if (skipped < skip) skipped++;
       else if (page.length < limit + 1) page.push(item);
     }
+    if (counterRead) total ??= totalOf((await counterRead).Item);
     total ??= 0;
     cursor = LastEvaluatedKey;
-    if (offset >= total) break;
+    if (!after && offset >= total) break;
   } while (cursor && skipped + page.length < wanted);
-  return { surveys: page.slice(0, limit).map(toSurvey), total, hasMore: page.length > limit };
+  const shown = page.slice(0, limit);
+  const last = shown.at(-1);
+  return {
+    surveys: shown.map(toSurvey),
+    total,
+    hasMore: page.length > limit,
+    lastKey: last ? { pk: keys.workspacePk(slug), sk: last.sk as string } : undefined,
+    returned: shown.length,
+  };
 }
 
 /** What PATCH checks `designId` and `targetingRules` against, read in one round trip. */

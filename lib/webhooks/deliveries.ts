@@ -13,6 +13,7 @@ import { dynamo, tableName } from '../platform/data/client.ts';
 import { isConditionFailure } from '../platform/data/conditions.ts';
 import { keys } from '../platform/data/keys.ts';
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
+import type { PageKey, PageStart } from '../platform/pagination.ts';
 import type { WebhookEvent, WebhookEventType } from './events.ts';
 
 const DELIVERY_RETENTION_DAYS = 30;
@@ -265,21 +266,29 @@ function toDelivery(item: Record<string, unknown>): Delivery {
 /** Items asked of one Query page while skipping to an offset. */
 const MAX_ITEMS_PER_QUERY = 1000;
 
-/** A page of a webhook's deliveries, newest first. */
+/**
+ * A page of a webhook's deliveries, newest first: by offset (reading the deliveries before it), or
+ * from a cursor's key (`after`), reading only the page.
+ */
 export async function listDeliveries(
   slug: string,
   webhookId: string,
-  page: { limit: number; offset: number },
-): Promise<{ deliveries: Delivery[]; hasMore: boolean }> {
-  const wanted = page.offset + page.limit + 1;
+  page: PageStart,
+): Promise<{ deliveries: Delivery[]; hasMore: boolean; lastKey: PageKey | undefined; returned: number }> {
+  const prefix = keys.webhookDeliveryPrefix(webhookId);
+  if (page.after && (page.after.pk !== keys.workspacePk(slug) || !String(page.after.sk).startsWith(prefix))) {
+    throw new Error("A cursor for deliveries named a key outside the webhook's deliveries");
+  }
+  const skip = page.after ? 0 : page.offset;
+  const wanted = skip + page.limit + 1;
   const items: Record<string, unknown>[] = [];
-  let cursor: Record<string, unknown> | undefined;
+  let cursor: Record<string, unknown> | undefined = page.after;
   do {
     const result = await dynamo.send(
       new QueryCommand({
         TableName: tableName,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ':prefix': keys.webhookDeliveryPrefix(webhookId) },
+        ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ':prefix': prefix },
         ProjectionExpression: LIST_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
         ExpressionAttributeNames: Object.fromEntries(LIST_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
         ScanIndexForward: false,
@@ -291,8 +300,14 @@ export async function listDeliveries(
     items.push(...(result.Items ?? []));
     cursor = result.LastEvaluatedKey;
   } while (cursor && items.length < wanted);
-  const window = items.slice(page.offset, page.offset + page.limit);
-  return { deliveries: window.map(toDelivery), hasMore: items.length > page.offset + page.limit };
+  const window = items.slice(skip, skip + page.limit);
+  const last = window.at(-1);
+  return {
+    deliveries: window.map(toDelivery),
+    hasMore: items.length > skip + page.limit,
+    lastKey: last ? keys.webhookDelivery(slug, webhookId, last.eventId as string) : undefined,
+    returned: window.length,
+  };
 }
 
 /**

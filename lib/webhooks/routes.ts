@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { defineRoute } from '../platform/route.ts';
-import { okOnly, pageQueryShape, timestamp, uuid } from '../platform/schemas.ts';
+import { nextCursor, okOnly, pageQueryShape, timestamp, uuid } from '../platform/schemas.ts';
 import { WEBHOOK_EVENT_TYPES } from './events.ts';
 import { MAX_WEBHOOKS_PER_WORKSPACE } from './record.ts';
 
@@ -260,7 +260,7 @@ export const listWebhookDeliveries = defineRoute({
     body: z.object({
       ok: z.literal(true),
       deliveries: z.array(delivery),
-      pagination: z.object({ limit: z.int(), offset: z.int(), hasMore: z.boolean() }),
+      pagination: z.object({ limit: z.int(), offset: z.int(), hasMore: z.boolean(), nextCursor }),
     }),
   },
   errorNotes: { 404: NOT_FOUND_404 },

@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCES_PER_ROUTE } from '../../cdk/constructs/area-stack.ts';
 import { PortalApiStack } from '../../cdk/portal-api-stack.ts';
 import { API_PREFIX, routes } from '../../lib/manifest.ts';
+import { acceptsCursor } from '../../lib/platform/pagination.ts';
 
 let template: Template;
 let stack: PortalApiStack;
@@ -33,6 +34,14 @@ beforeAll(() => {
 type Resource = { Type: string; Properties: Record<string, any> };
 /** Resources of `type` in every template: the parent's and the areas' nested ones. */
 const resources = (type: string) => [...templates.values()].flatMap((t) => Object.values(t.findResources(type)) as Resource[]);
+/** What the parent passes into the nested stack that holds `construct` for `value` (a parameter), else `value`. */
+function passedIn(construct: Construct, value: unknown): unknown {
+  const holder = Stack.of(construct);
+  const parameter = (value as { Ref?: string }).Ref;
+  if (holder === stack || !parameter) return value;
+  const logicalId = stack.resolve((holder as NestedStack).nestedStackResource!.logicalId);
+  return template.toJSON().Resources[logicalId].Properties.Parameters?.[parameter] ?? value;
+}
 /** Resources of `type` in the template of the stack that holds `construct`. */
 const resourcesBeside = (construct: Construct, type: string) =>
   Object.values(templates.get(Stack.of(construct))!.findResources(type)) as Resource[];
@@ -270,5 +279,34 @@ describe('PortalApiStack', () => {
         expect(2 * resourceCount, tag).toBeLessThanOrEqual(BUDGET);
       }
     });
+  });
+});
+
+describe('PortalApiStack: list cursors', () => {
+  it('lets exactly the functions of cursor lists read the generated signing key, and tells them where it is', () => {
+    const cursorLists = routes.filter(acceptsCursor).map((r) => r.operationId);
+    expect(cursorLists).toEqual(expect.arrayContaining(['listIdeas', 'listWebhookDeliveries']));
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: Match.objectLike({ PasswordLength: 64 }),
+    });
+    const secretRef = JSON.stringify(stack.resolve(stack.cursorSigningKey.secretArn));
+    for (const route of routes) {
+      const fn = stack.functions.get(route.operationId)!;
+      const holder = Stack.of(fn);
+      const env = holder.resolve((fn.node.defaultChild as any).environment)?.variables ?? {};
+      const roleRef = JSON.stringify(holder.resolve((fn.role!.node.defaultChild as any).ref));
+      const statements = resourcesBeside(fn, 'AWS::IAM::Policy')
+        .filter((p) => (p.Properties.Roles as unknown[]).some((r) => JSON.stringify(r) === roleRef))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement as any[]);
+      // The function sits in its area's nested stack: the secret's ARN comes in as a parameter.
+      const readsSecret = statements.some(
+        (s) =>
+          [s.Action].flat().includes('secretsmanager:GetSecretValue') &&
+          [s.Resource].flat().some((r) => JSON.stringify(passedIn(fn, r)) === secretRef),
+      );
+      const expected = cursorLists.includes(route.operationId);
+      expect(readsSecret, route.operationId).toBe(expected);
+      expect(env.CURSOR_SIGNING_SECRET_ARN !== undefined, route.operationId).toBe(expected);
+    }
   });
 });

@@ -128,14 +128,14 @@ describe('GET /ideas', () => {
     expect(res.body).toEqual({
       ok: true,
       data: [second.body.data, first.body.data],
-      pagination: { limit: 25, offset: 0, total: 2, hasMore: false },
+      pagination: { limit: 25, offset: 0, total: 2, hasMore: false, nextCursor: null },
     });
   });
 
   it('returns an empty page with total 0 in a workspace without ideas', async () => {
     const empty = await ideasWorkspace('ideas-empty');
     const res = await clientFor(empty).get('/ideas');
-    expect(res.body).toEqual({ ok: true, data: [], pagination: { limit: 25, offset: 0, total: 0, hasMore: false } });
+    expect(res.body).toEqual({ ok: true, data: [], pagination: { limit: 25, offset: 0, total: 0, hasMore: false, nextCursor: null } });
   });
 });
 

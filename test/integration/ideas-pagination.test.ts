@@ -23,7 +23,7 @@ beforeAll(async () => {
 describe('GET /ideas pagination', () => {
   it('counts every concurrently created idea in the total', async () => {
     const res = await api.get('/ideas');
-    expect(res.body.pagination).toEqual({ limit: 25, offset: 0, total: COUNT, hasMore: true });
+    expect(res.body.pagination).toEqual({ limit: 25, offset: 0, total: COUNT, hasMore: true, nextCursor: expect.any(String) });
     expect(res.body.data).toHaveLength(25);
     expect(new Set(order).size).toBe(COUNT);
   });
@@ -31,10 +31,10 @@ describe('GET /ideas pagination', () => {
   it('returns limit=100 ideas with hasMore, then the remaining ones', async () => {
     const first = await api.get('/ideas?limit=100');
     expect(first.body.data).toHaveLength(100);
-    expect(first.body.pagination).toEqual({ limit: 100, offset: 0, total: COUNT, hasMore: true });
+    expect(first.body.pagination).toEqual({ limit: 100, offset: 0, total: COUNT, hasMore: true, nextCursor: expect.any(String) });
     const rest = await api.get('/ideas?limit=100&offset=100');
     expect(rest.body.data).toHaveLength(2);
-    expect(rest.body.pagination).toEqual({ limit: 100, offset: 100, total: COUNT, hasMore: false });
+    expect(rest.body.pagination).toEqual({ limit: 100, offset: 100, total: COUNT, hasMore: false, nextCursor: null });
   });
 
   it('rejects limit=101 with 400 invalid_query', async () => {
@@ -74,16 +74,24 @@ describe('GET /ideas pagination', () => {
   it('answers the last idea alone at offset total-1, and an empty page at offset total', async () => {
     const last = await api.get(`/ideas?offset=${COUNT - 1}`);
     expect(last.body.data.map((idea: { id: string }) => idea.id)).toEqual([order[COUNT - 1]]);
-    expect(last.body.pagination).toEqual({ limit: 25, offset: COUNT - 1, total: COUNT, hasMore: false });
+    expect(last.body.pagination).toEqual({ limit: 25, offset: COUNT - 1, total: COUNT, hasMore: false, nextCursor: null });
     const end = await api.get(`/ideas?offset=${COUNT}`);
-    expect(end.body).toEqual({ ok: true, data: [], pagination: { limit: 25, offset: COUNT, total: COUNT, hasMore: false } });
+    expect(end.body).toEqual({
+      ok: true,
+      data: [],
+      pagination: { limit: 25, offset: COUNT, total: COUNT, hasMore: false, nextCursor: null },
+    });
   });
 
   it('answers an offset far past the end (the largest allowed) with an empty page, in one DynamoDB read', async () => {
     await insideOneRateLimitWindow(ws);
     const res = await api.get('/ideas?limit=100&offset=2147483647');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true, data: [], pagination: { limit: 100, offset: 2147483647, total: COUNT, hasMore: false } });
+    expect(res.body).toEqual({
+      ok: true,
+      data: [],
+      pagination: { limit: 100, offset: 2147483647, total: COUNT, hasMore: false, nextCursor: null },
+    });
     expect(dynamoDbCalls(res)).toBe(3);
   });
 
@@ -102,6 +110,6 @@ describe('GET /ideas pagination', () => {
     await client.delete(`/ideas/${created[2]}`);
     const res = await client.get('/ideas?limit=2');
     expect(res.body.data.map((idea: { id: string }) => idea.id)).toEqual([created[3], created[1]]);
-    expect(res.body.pagination).toEqual({ limit: 2, offset: 0, total: 3, hasMore: true });
+    expect(res.body.pagination).toEqual({ limit: 2, offset: 0, total: 3, hasMore: true, nextCursor: expect.any(String) });
   });
 });

@@ -118,7 +118,7 @@ describe('GET /journeys', () => {
     const all = await client.get('/journeys');
     expect(all.status).toBe(200);
     expect(all.body.journeys.map((j: { id: string }) => j.id)).toEqual([micro.journeyId, second.journeyId, first.journeyId]);
-    expect(all.body.pagination).toEqual({ limit: 25, offset: 0, total: 3, hasMore: false });
+    expect(all.body.pagination).toEqual({ limit: 25, offset: 0, total: 3, hasMore: false, nextCursor: null });
     expect(Object.keys(all.body.journeys[0]).sort()).toEqual([
       'archivedAt',
       'createdAt',
@@ -136,7 +136,7 @@ describe('GET /journeys', () => {
 
     const macros = await client.get('/journeys?kind=macro&limit=1');
     expect(macros.body.journeys.map((j: { id: string }) => j.id)).toEqual([second.journeyId]);
-    expect(macros.body.pagination).toEqual({ limit: 1, offset: 0, total: 2, hasMore: true });
+    expect(macros.body.pagination).toEqual({ limit: 1, offset: 0, total: 2, hasMore: true, nextCursor: expect.any(String) });
     const nextMacro = await client.get('/journeys?kind=macro&limit=1&offset=1');
     expect(nextMacro.body.journeys.map((j: { id: string }) => j.id)).toEqual([first.journeyId]);
     expect(nextMacro.body.pagination.hasMore).toBe(false);
@@ -164,7 +164,7 @@ describe('GET /journeys', () => {
     expect((await empty.get('/journeys')).body).toEqual({
       ok: true,
       journeys: [],
-      pagination: { limit: 25, offset: 0, total: 0, hasMore: false },
+      pagination: { limit: 25, offset: 0, total: 0, hasMore: false, nextCursor: null },
     });
   });
 });

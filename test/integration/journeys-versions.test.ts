@@ -422,10 +422,10 @@ describe('versions: branch, relabel, discard, list', () => {
     const all = await api.get(`/journeys/${made.journeyId}/versions`);
     expect(all.body.versions.map((v: { id: string }) => v.id)).toEqual([...ids].reverse());
     expect(all.body.versions[0].content).toEqual({ schema: 1, stages: [], rows: [], cells: {} });
-    expect(all.body.pagination).toEqual({ limit: 25, offset: 0, total: 4, hasMore: false });
+    expect(all.body.pagination).toEqual({ limit: 25, offset: 0, total: 4, hasMore: false, nextCursor: null });
     const page = await api.get(`/journeys/${made.journeyId}/versions?limit=2&offset=1`);
     expect(page.body.versions.map((v: { id: string }) => v.id)).toEqual([ids[2], ids[1]]);
-    expect(page.body.pagination).toEqual({ limit: 2, offset: 1, total: 4, hasMore: true });
+    expect(page.body.pagination).toEqual({ limit: 2, offset: 1, total: 4, hasMore: true, nextCursor: expect.any(String) });
     expect((await api.get(`/journeys/${made.journeyId}/versions?offset=2147483647`)).body.versions).toEqual([]);
   });
 });
@@ -441,11 +441,11 @@ describe('GET …/versions: the 5 MB page cut', () => {
     const first = await api.get(`/journeys/${made.journeyId}/versions?limit=100`);
     expect(first.status).toBe(200);
     expect(first.body.versions).toHaveLength(5);
-    expect(first.body.pagination).toEqual({ limit: 100, offset: 0, total: 6, hasMore: true });
+    expect(first.body.pagination).toEqual({ limit: 100, offset: 0, total: 6, hasMore: true, nextCursor: expect.any(String) });
     expect(Buffer.byteLength(first.text)).toBeLessThan(5 * 1024 * 1024 + 64 * 1024);
     const rest = await api.get(`/journeys/${made.journeyId}/versions?limit=100&offset=5`);
     expect(rest.body.versions.map((v: { id: string }) => v.id)).toEqual([made.versionId]);
-    expect(rest.body.pagination).toEqual({ limit: 100, offset: 5, total: 6, hasMore: false });
+    expect(rest.body.pagination).toEqual({ limit: 100, offset: 5, total: 6, hasMore: false, nextCursor: null });
   });
 });
 

@@ -321,10 +321,10 @@ describe('revisions and restore', () => {
       summaryEn: null,
       summaryAr: null,
     });
-    expect(list.body.pagination).toEqual({ limit: 25, offset: 0, total: 2, hasMore: false });
+    expect(list.body.pagination).toEqual({ limit: 25, offset: 0, total: 2, hasMore: false, nextCursor: null });
     const paged = await ws.writer.get(`/knowledge-bank/articles/${article.id}/revisions?limit=1&offset=1`);
     expect(paged.body.revisions.map((r: { revision: number }) => r.revision)).toEqual([1]);
-    expect(paged.body.pagination).toEqual({ limit: 1, offset: 1, total: 2, hasMore: false });
+    expect(paged.body.pagination).toEqual({ limit: 1, offset: 1, total: 2, hasMore: false, nextCursor: null });
     const far = await ws.writer.get(`/knowledge-bank/articles/${article.id}/revisions?offset=2147483647`);
     expect(far.status).toBe(200);
     expect(far.body.revisions).toEqual([]);
@@ -427,7 +427,7 @@ describe('GET /knowledge-bank/articles', () => {
 
     const all = await own.writer.get('/knowledge-bank/articles');
     expect(all.body.articles.map((x: { id: string }) => x.id)).toEqual([third.id, second.id, first.id]);
-    expect(all.body.pagination).toEqual({ limit: 25, offset: 0, total: 3, hasMore: false });
+    expect(all.body.pagination).toEqual({ limit: 25, offset: 0, total: 3, hasMore: false, nextCursor: null });
     expect(all.body.articles[2].titleEn).toBe('First (draft title)');
     expect(all.body.articles[0]).not.toHaveProperty('blocks');
 
@@ -439,7 +439,7 @@ describe('GET /knowledge-bank/articles', () => {
     expect(await ids('visibility=internal')).toEqual([second.id]);
     const page = await own.writer.get('/knowledge-bank/articles?limit=1&offset=1');
     expect(page.body.articles.map((x: { id: string }) => x.id)).toEqual([second.id]);
-    expect(page.body.pagination).toEqual({ limit: 1, offset: 1, total: 3, hasMore: true });
+    expect(page.body.pagination).toEqual({ limit: 1, offset: 1, total: 3, hasMore: true, nextCursor: expect.any(String) });
     expect((await own.writer.get('/knowledge-bank/articles?offset=2147483647')).body).toMatchObject({
       articles: [],
       pagination: { total: 3, hasMore: false },

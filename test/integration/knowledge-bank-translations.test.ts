@@ -105,7 +105,7 @@ describe('GET /knowledge-bank/translations', () => {
 
     const all = await own.writer.get('/knowledge-bank/translations?limit=2');
     expect(all.status).toBe(200);
-    expect(all.body.pagination).toEqual({ limit: 2, offset: 0, total: 5, hasMore: true });
+    expect(all.body.pagination).toEqual({ limit: 2, offset: 0, total: 5, hasMore: true, nextCursor: expect.any(String) });
     expect(all.body.articles[0]).toEqual({
       id: arabicSource.id,
       slug: 'مصدر-عربي',

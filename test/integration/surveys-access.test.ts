@@ -331,7 +331,7 @@ describe('GET /surveys', () => {
     const page = await own.get('/surveys?limit=2&offset=1');
     expect(page.status).toBe(200);
     expect(page.body.surveys.map((s: { id: string }) => s.id)).toEqual([ids[2], ids[1]]);
-    expect(page.body.pagination).toEqual({ limit: 2, offset: 1, total: 4, hasMore: true });
+    expect(page.body.pagination).toEqual({ limit: 2, offset: 1, total: 4, hasMore: true, nextCursor: expect.any(String) });
     expect(dynamoDbCalls(page)).toBe(AUTH_CALLS + 1);
 
     await own.delete(`/surveys/${ids[3]}`);
@@ -342,14 +342,18 @@ describe('GET /surveys', () => {
 
     const all = await own.get('/surveys');
     expect(all.body.surveys.map((s: { id: string }) => s.id)).toEqual([ids[2], ids[1], ids[0]]);
-    expect(all.body.pagination).toEqual({ limit: 25, offset: 0, total: 3, hasMore: false });
+    expect(all.body.pagination).toEqual({ limit: 25, offset: 0, total: 3, hasMore: false, nextCursor: null });
     const published = await own.get('/surveys?status=published');
     expect(published.body.surveys.map((s: { id: string }) => s.id)).toEqual([ids[0]]);
     expect(published.body.pagination.total).toBe(1);
     expect((await own.get('/surveys?status=draft')).body.pagination.total).toBe(2);
     const past = await own.get('/surveys?offset=2147483647&limit=100');
     expect(past.status).toBe(200);
-    expect(past.body).toEqual({ ok: true, surveys: [], pagination: { limit: 100, offset: 2147483647, total: 3, hasMore: false } });
+    expect(past.body).toEqual({
+      ok: true,
+      surveys: [],
+      pagination: { limit: 100, offset: 2147483647, total: 3, hasMore: false, nextCursor: null },
+    });
     expectErrorEnvelope(await own.get('/surveys?status=archived'), 400, 'invalid_query');
     expectErrorEnvelope(await own.get('/surveys?limit=0'), 400, 'invalid_query');
     expectErrorEnvelope(await own.get('/surveys/not-a-uuid'), 400, 'invalid_path');

@@ -274,7 +274,7 @@ describe('GET /webhooks/{id}/deliveries', () => {
     await warmRateLimitWindow();
     const res = await api.get(`/webhooks/${webhook.id}/deliveries`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true, deliveries: [], pagination: { limit: 25, offset: 0, hasMore: false } });
+    expect(res.body).toEqual({ ok: true, deliveries: [], pagination: { limit: 25, offset: 0, hasMore: false, nextCursor: null } });
     expect(dynamoDbCalls(res)).toBe(4);
     expectErrorEnvelope(await api.get(`/webhooks/${randomUUID()}/deliveries`), 404, 'not_found');
     expectErrorEnvelope(await api.get(`/webhooks/${webhook.id}/deliveries?limit=0`), 400, 'invalid_query');

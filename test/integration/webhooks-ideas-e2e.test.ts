@@ -108,7 +108,7 @@ describe('ideas changed through the API reach the webhook', () => {
     expect(list.map((d) => d.eventType)).toEqual(['idea.deleted', 'idea.updated', 'idea.updated', 'idea.status_changed', 'idea.submitted']);
     const page = await api.get(`/webhooks/${hook.id}/deliveries?limit=2&offset=1`);
     expect(page.body.deliveries.map((d: any) => d.id)).toEqual(list.slice(1, 3).map((d) => d.id));
-    expect(page.body.pagination).toEqual({ limit: 2, offset: 1, hasMore: true });
+    expect(page.body.pagination).toEqual({ limit: 2, offset: 1, hasMore: true, nextCursor: expect.any(String) });
   });
 
   it('the status label of a status change is the configured label, and other subscribers see only their kinds', async () => {

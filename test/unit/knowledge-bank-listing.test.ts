@@ -30,13 +30,28 @@ function article(overrides: Partial<ArticleItem>): ArticleItem {
 
 describe('knowledge-bank listing', () => {
   it('pages with a total and hasMore, and an empty page past the end', () => {
-    const items = [1, 2, 3, 4, 5];
-    expect(pageOf(items, { limit: 2, offset: 2 })).toEqual({ items: [3, 4], pagination: { limit: 2, offset: 2, total: 5, hasMore: true } });
-    expect(pageOf(items, { limit: 2, offset: 4 }).pagination.hasMore).toBe(false);
-    expect(pageOf(items, { limit: 25, offset: 2_147_483_647 })).toEqual({
+    const items = [1, 2, 3, 4, 5].map((n) => ({ id: `a${n}`, createdAt: `2026-01-0${6 - n}T00:00:00.000Z` }));
+    const ids = (page: { items: { id: string }[] }) => page.items.map((item) => item.id);
+    const page = pageOf(items, { limit: 2, offset: 2, after: undefined });
+    expect(ids(page)).toEqual(['a3', 'a4']);
+    expect(page).toMatchObject({ total: 5, hasMore: true, returned: 2, lastKey: { id: 'a4', createdAt: items[3]?.createdAt } });
+    expect(pageOf(items, { limit: 2, offset: 4, after: undefined }).hasMore).toBe(false);
+    expect(pageOf(items, { limit: 25, offset: 2_147_483_647, after: undefined })).toEqual({
       items: [],
-      pagination: { limit: 25, offset: 2_147_483_647, total: 5, hasMore: false },
+      total: 5,
+      hasMore: false,
+      lastKey: undefined,
+      returned: 0,
     });
+  });
+
+  it("continues after a cursor's item by its place in the order, even when that item is gone", () => {
+    const items = [1, 2, 3, 4, 5].map((n) => ({ id: `a${n}`, createdAt: `2026-01-0${6 - n}T00:00:00.000Z` }));
+    const first = pageOf(items, { limit: 2, offset: 0, after: undefined });
+    const withoutA2 = items.filter((item) => item.id !== 'a2');
+    const next = pageOf(withoutA2, { limit: 2, offset: 2, after: first.lastKey });
+    expect(next.items.map((item) => item.id)).toEqual(['a3', 'a4']);
+    expect(pageOf(items, { limit: 2, offset: 4, after: { id: 'a5', createdAt: items[4]?.createdAt ?? '' } }).items).toEqual([]);
   });
 
   it('orders newest first, the id breaking ties', () => {

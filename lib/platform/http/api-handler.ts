@@ -1,6 +1,7 @@
 /**
  * The middy chain every API operation runs, in this order:
- *   1. httpEnvelope   request id, success rendering, the one error renderer (outermost)
+ *   1. httpEnvelope   request id, API-Version (and a deprecated route's Deprecation/Sunset),
+ *                     success rendering, the one error renderer (outermost)
  *   2. authorize      workspace → key → rate limit → suspension/module/permission
  *   3. jsonBody       malformed JSON → 400 (after auth: anonymous callers learn nothing)
  *   4. validateRequest  zod on path, query and body
@@ -10,6 +11,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { IdempotentRequest } from '../data/idempotency.ts';
 import { API_PREFIX, type ApiRequest, type ApiResult, type RouteDefinition } from '../route.ts';
+import { deprecationHeaders } from '../version.ts';
 import { idempotencyKeyOf, requestFingerprint } from './conditional-request.ts';
 import type { ApiContext } from './context.ts';
 import { authorize } from './middleware/authorize.ts';
@@ -47,7 +49,7 @@ function locationOf(template: string, body: unknown): string {
 
 export function apiHandler<R extends RouteDefinition>(route: R) {
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>()
-    .use(httpEnvelope(route.response.status))
+    .use(httpEnvelope(route.response.status, route.deprecated ? deprecationHeaders(route.deprecated) : {}))
     .use(authorize(route))
     .use(jsonBody())
     .use(validateRequest(route));

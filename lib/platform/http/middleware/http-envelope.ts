@@ -8,6 +8,7 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ApiError } from '../../errors.ts';
 import { logger } from '../../logger.ts';
+import { API_VERSION } from '../../version.ts';
 import type { ApiContext } from '../context.ts';
 
 type Request = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>;
@@ -40,25 +41,33 @@ export interface HandlerResult {
   body: unknown;
   status?: number;
   headers?: Record<string, string>;
+  /** Sends `body`, a string, as this content type instead of JSON (the API reference page). */
+  contentType?: string;
 }
 
+/**
+ * `extraHeaders` go on every response of the route, success or error (a deprecated route's
+ * `Deprecation` and `Sunset`): a client learns of a sunset even from a 401.
+ */
 export function httpEnvelope(
   successStatus: number,
+  extraHeaders: Record<string, string> = {},
 ): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext> {
   return {
     before: (request: Request) => {
       // Keep a caller's or the gateway's id when it is sane, so logs can be joined end to end.
       const given = request.event.headers?.['x-request-id'];
       request.context.requestId = given && REQUEST_ID.test(given) ? given : (request.event.requestContext?.requestId ?? randomUUID());
-      request.context.responseHeaders = { 'X-Request-Id': request.context.requestId };
+      request.context.responseHeaders = { 'X-Request-Id': request.context.requestId, 'API-Version': API_VERSION, ...extraHeaders };
       logger.appendKeys({ requestId: request.context.requestId });
     },
     after: (request: Request) => {
       const result = request.response as unknown as HandlerResult;
-      request.response = jsonResponse(result.status ?? successStatus, result.body, {
-        ...request.context.responseHeaders,
-        ...result.headers,
-      });
+      const headers = { ...request.context.responseHeaders, ...result.headers };
+      request.response =
+        result.contentType && typeof result.body === 'string'
+          ? { statusCode: result.status ?? successStatus, headers: { 'Content-Type': result.contentType, ...headers }, body: result.body }
+          : jsonResponse(result.status ?? successStatus, result.body, headers);
     },
     onError: (request: Request) => {
       const { status, body, headers } = renderError(request.error);

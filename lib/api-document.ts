@@ -1,0 +1,15 @@
+/**
+ * The API's OpenAPI document: the manifest's routes, with one real request and response per
+ * operation as its examples. The examples (api-examples.json beside this file) are recorded
+ * against the sandbox by test/integration/api-examples.test.ts, which fails when they no longer
+ * match what the API does, so they cannot drift.
+ */
+import recorded from './api-examples.json' with { type: 'json' };
+import { routes } from './manifest.ts';
+import { type ApiExample, buildOpenApiDocument } from './platform/openapi.ts';
+
+const examples: Readonly<Record<string, ApiExample>> = recorded;
+
+export function apiDocument(): Record<string, unknown> {
+  return buildOpenApiDocument(routes, examples);
+}

@@ -1,0 +1,64 @@
+/**
+ * What an integrator reads for every operation, in the document and so on the reference page:
+ * a description, its permissions, its errors with their codes, and a recorded example.
+ */
+import { describe, expect, it } from 'vitest';
+import { apiDocument } from '../../lib/api-document.ts';
+import { routes } from '../../lib/manifest.ts';
+import { acceptsCursor } from '../../lib/platform/pagination.ts';
+
+const document = apiDocument() as any;
+
+describe('the OpenAPI document, operation by operation', () => {
+  for (const route of routes) {
+    // The API's root is `''` in the manifest and `/` in the document.
+    const operation = () => document.paths[route.path || '/'][route.method.toLowerCase()];
+
+    it(`${route.operationId}: has a description and, when it takes a key, its permissions`, () => {
+      expect(operation().description.length).toBeGreaterThan(20);
+      if (route.auth !== 'none') expect(operation().description).toMatch(/Permission: /);
+    });
+
+    it(`${route.operationId}: names the error codes of every error status`, () => {
+      for (const [status, response] of Object.entries<any>(operation().responses)) {
+        if (Number(status) >= 400) expect(response.description, `${status}`).toMatch(/`[a-z_]+`/);
+      }
+    });
+
+    it(`${route.operationId}: shows a recorded request (curl) and response, and its request body when it takes one`, () => {
+      const op = operation();
+      expect(op['x-codeSamples'][0].source).toMatch(new RegExp(`^curl -X ${route.method} 'https://`));
+      const success = op.responses[route.response.status].content;
+      expect(Object.values<any>(success)[0].examples.recorded.value).toBeDefined();
+      if (route.request?.body) expect(op.requestBody.content['application/json'].examples.recorded.value).toBeDefined();
+    });
+  }
+});
+
+describe('every list that takes a cursor', () => {
+  const lists = routes.filter(acceptsCursor);
+
+  it('includes every offset list of every area', () => {
+    expect(lists.map((r) => r.operationId).sort()).toEqual([
+      'listIdeas',
+      'listJourneyVersions',
+      'listJourneys',
+      'listKnowledgeBankArticles',
+      'listKnowledgeBankExternalLinks',
+      'listKnowledgeBankRevisions',
+      'listKnowledgeBankTranslations',
+      'listSurveys',
+      'listWebhookDeliveries',
+    ]);
+  });
+
+  for (const route of lists) {
+    it(`${route.operationId}: documents cursor and returns pagination.nextCursor (so the handler must call paginate())`, () => {
+      const op = document.paths[route.path][route.method.toLowerCase()];
+      expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['limit', 'offset', 'cursor']));
+      const body = op.responses[route.response.status].content['application/json'].schema;
+      expect(body.properties.pagination.properties.nextCursor).toBeDefined();
+      expect(body.properties.pagination.required).toContain('nextCursor');
+    });
+  }
+});
