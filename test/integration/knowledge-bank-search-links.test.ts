@@ -123,7 +123,11 @@ describe('external link checking', () => {
     expect((await links(ws.writer, '?status=redirected')).links.map((l) => l.url)).toEqual([`${base}/moved`]);
     const page = await links(ws.writer, '?limit=2&offset=1');
     expect(page.links.map((l) => l.url)).toEqual([`${base}/moved`, `${base}/no-head`]);
-    expect(page.pagination).toEqual({ limit: 2, offset: 1, total: 6, hasMore: true });
+    expect(page.pagination).toEqual({ limit: 2, offset: 1, total: 6, hasMore: true, nextCursor: expect.any(String) });
+    // The cursor resumes after the page's last URL.
+    const next = await links(ws.writer, `?limit=2&cursor=${encodeURIComponent(page.pagination.nextCursor)}`);
+    expect(next.links.map((l) => l.url)).toEqual([`${base}/ok`, `${base}/silent`]);
+    expect(next.pagination).toMatchObject({ offset: 3, total: 6, hasMore: true });
 
     // A read-only key sees live content only: the draft-only article is not among the linking articles.
     expect((await links(ws.reader)).links.find((l) => l.url === `${base}/ok`)?.articles).toEqual([live.id]);
