@@ -1,46 +1,7 @@
-/**
- * Journeys in `npm run bench`: round trips and latency of the main operations (as scenarios), and
- * the write units one save of a 300 KB journey consumes, read from DynamoDB's own
- * ReturnConsumedCapacity on the save's transaction (DynamoDB Local reports it too).
- */
-import { createDeveloperKey } from '../lib/admin/developer-keys.ts';
-import { createWorkspace } from '../lib/admin/workspaces.ts';
-import { PERMISSIONS } from '../lib/platform/permissions.ts';
 import type { Sandbox } from '../local/sandbox.ts';
+import { benchWorkspace, type BenchContext as Context, type Scenario, send } from './harness.ts';
 
-/** The shape of bench/scenarios.ts's Scenario, restated here so the two files do not import each other. */
-interface Context {
-  api: string;
-  host: string;
-  key: string;
-  data: Record<string, string>;
-}
-interface Scenario {
-  name: string;
-  setup(sandbox: Sandbox): Promise<Context>;
-  request(context: Context): Promise<Response>;
-}
-
-let counter = 0;
-async function journeyWorkspace(sandbox: Sandbox): Promise<Context> {
-  const slug = `bench-journeys-${process.pid}-${++counter}`;
-  const ws = await createWorkspace(sandbox.store, slug);
-  const key = await createDeveloperKey(sandbox.store, { workspace: slug, permissions: [...PERMISSIONS], rateLimitPerMinute: 1_000_000 });
-  return { api: sandbox.apiUrl, host: ws.host, key: key.key, data: {} };
-}
-
-function send(context: Context, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${context.api}${path}`, {
-    method,
-    headers: {
-      'X-Service-Workspace-Host': context.host,
-      Authorization: `Bearer ${context.key}`,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const journeyWorkspace = (sandbox: Sandbox) => benchWorkspace(sandbox, 'journeys');
 
 /** Content of about `bytes` of JSON that compresses like real text: varied words and numbers, both languages. */
 function benchContent(bytes: number) {

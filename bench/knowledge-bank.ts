@@ -1,45 +1,7 @@
-/**
- * Knowledge-bank bench scenarios: reads and writes of articles with realistic bilingual content
- * (200 blocks ≈ 40 KB of JSON), lists over 100 articles, and backlinks of a well-linked article.
- */
-import { createDeveloperKey } from '../lib/admin/developer-keys.ts';
-import { createWorkspace } from '../lib/admin/workspaces.ts';
-import { PERMISSIONS } from '../lib/platform/permissions.ts';
 import type { Sandbox } from '../local/sandbox.ts';
+import { benchWorkspace, type BenchContext as Context, type Scenario, send } from './harness.ts';
 
-// The shape of bench/scenarios.ts's Scenario, restated: importing it would make the two files a cycle.
-interface Context {
-  api: string;
-  host: string;
-  key: string;
-  data: Record<string, string>;
-}
-interface Scenario {
-  name: string;
-  setup(sandbox: Sandbox): Promise<Context>;
-  request(context: Context): Promise<Response>;
-}
-
-let counter = 0;
-async function kbWorkspace(sandbox: Sandbox): Promise<Context> {
-  const slug = `bench-kb-${process.pid}-${++counter}`;
-  const ws = await createWorkspace(sandbox.store, slug);
-  const key = await createDeveloperKey(sandbox.store, { workspace: slug, permissions: [...PERMISSIONS], rateLimitPerMinute: 1_000_000 });
-  return { api: sandbox.apiUrl, host: ws.host, key: key.key, data: {} };
-}
-
-function send(context: Context, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${context.api}${path}`, {
-    method,
-    headers: {
-      'X-Service-Workspace-Host': context.host,
-      Authorization: `Bearer ${context.key}`,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const kbWorkspace = (sandbox: Sandbox) => benchWorkspace(sandbox, 'kb');
 
 async function created<T>(res: Promise<Response>, member: string): Promise<T> {
   const response = await res;

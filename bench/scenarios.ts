@@ -1,48 +1,9 @@
-/**
- * Benchmark scenarios: each sets up what it needs in a fresh workspace and issues one request.
- * Areas add theirs here; `npm run bench` runs them all in one process.
- */
-import { createDeveloperKey } from '../lib/admin/developer-keys.ts';
-import { createWorkspace } from '../lib/admin/workspaces.ts';
-import { PERMISSIONS } from '../lib/platform/permissions.ts';
 import type { Sandbox } from '../local/sandbox.ts';
+import type { BenchContext, Scenario } from './harness.ts';
+import { benchWorkspace, send } from './harness.ts';
 import { journeyScenarios } from './journeys.ts';
 import { knowledgeBankScenarios } from './knowledge-bank.ts';
 import { surveyScenarios } from './surveys-scenarios.ts';
-
-interface BenchContext {
-  api: string;
-  host: string;
-  key: string;
-  data: Record<string, string>;
-}
-
-export interface Scenario {
-  name: string;
-  setup(sandbox: Sandbox): Promise<BenchContext>;
-  request(context: BenchContext): Promise<Response>;
-}
-
-let counter = 0;
-/** A new workspace with a key holding every permission. */
-async function benchWorkspace(sandbox: Sandbox): Promise<BenchContext> {
-  const slug = `bench-${process.pid}-${++counter}`;
-  const ws = await createWorkspace(sandbox.store, slug);
-  const key = await createDeveloperKey(sandbox.store, { workspace: slug, permissions: [...PERMISSIONS], rateLimitPerMinute: 1_000_000 });
-  return { api: sandbox.apiUrl, host: ws.host, key: key.key, data: {} };
-}
-
-function send(context: BenchContext, method: string, path: string, body?: unknown): Promise<Response> {
-  return fetch(`${context.api}${path}`, {
-    method,
-    headers: {
-      'X-Service-Workspace-Host': context.host,
-      Authorization: `Bearer ${context.key}`,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
 
 /** A workspace holding `count` ideas; `data.ideaId` is the newest. */
 async function withIdeas(sandbox: Sandbox, count: number): Promise<BenchContext> {
