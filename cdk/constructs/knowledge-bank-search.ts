@@ -18,13 +18,14 @@ import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { linkCheckDeadLetterQueue, linkChecker, linkCheckQueue, linkCheckSchedule } from '../../lib/knowledge-bank/link-check/pipeline.ts';
 import { searchIndexBuilder, searchIndexFailureQueue } from '../../lib/knowledge-bank/search/pipeline.ts';
 import { checkKnowledgeBankLinks, searchKnowledgeBank } from '../../lib/knowledge-bank/search/routes.ts';
 import type { QueueDefinition } from '../../lib/platform/event-sources.ts';
 import { HouseFunction } from './api-function.ts';
+import { queueFrom } from './queue.ts';
 
 export interface KnowledgeBankSearchProps {
   table: ITable;
@@ -98,15 +99,7 @@ export class KnowledgeBankSearch extends NestedStack {
       });
     };
 
-    const queue = (definition: QueueDefinition, deadLetter?: Queue) =>
-      new Queue(this, definition.id, {
-        encryption: QueueEncryption.SQS_MANAGED,
-        enforceSSL: true,
-        visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
-        retentionPeriod: Duration.seconds(definition.retentionSeconds),
-        deadLetterQueue:
-          definition.deadLetter && deadLetter ? { queue: deadLetter, maxReceiveCount: definition.deadLetter.maxReceiveCount } : undefined,
-      });
+    const queue = (definition: QueueDefinition, deadLetter?: Queue) => queueFrom(this, definition, deadLetter);
     this.builderFailureQueue = queue(searchIndexFailureQueue);
     this.linkCheckDeadLetterQueue = queue(linkCheckDeadLetterQueue);
     for (const lastStop of [this.builderFailureQueue, this.linkCheckDeadLetterQueue])

@@ -11,7 +11,7 @@ import { Alarm, ComparisonOperator, type IAlarmAction, type IMetric, TreatMissin
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { QueueDefinition } from '../../lib/platform/event-sources.ts';
 import {
@@ -22,6 +22,7 @@ import {
   webhookFanOutFailureQueue,
 } from '../../lib/webhooks/pipeline.ts';
 import { HouseFunction } from './api-function.ts';
+import { queueFrom } from './queue.ts';
 
 export interface WebhookPipelineProps {
   table: ITable;
@@ -44,15 +45,7 @@ export class WebhookPipeline extends Construct {
   constructor(scope: Construct, id: string, props: WebhookPipelineProps) {
     super(scope, id);
 
-    const queue = (definition: QueueDefinition, deadLetter?: Queue) =>
-      new Queue(this, definition.id, {
-        encryption: QueueEncryption.SQS_MANAGED,
-        enforceSSL: true,
-        visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
-        retentionPeriod: Duration.seconds(definition.retentionSeconds),
-        deadLetterQueue:
-          definition.deadLetter && deadLetter ? { queue: deadLetter, maxReceiveCount: definition.deadLetter.maxReceiveCount } : undefined,
-      });
+    const queue = (definition: QueueDefinition, deadLetter?: Queue) => queueFrom(this, definition, deadLetter);
     this.deadLetterQueue = queue(webhookDeadLetterQueue);
     this.fanOutFailureQueue = queue(webhookFanOutFailureQueue);
     Validations.of(this.fanOutFailureQueue).acknowledge({
