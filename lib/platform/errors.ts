@@ -10,6 +10,15 @@ export interface ValidationIssue {
   message: string;
 }
 
+/**
+ * Extra members of an error body beside `ok`, `error` and `message` (publish's `diagnostics`, a
+ * breaking change's `changes`, a response's answer `issues`). Each route declares the ones it can
+ * send in its error schema, so the document describes every body a client can receive.
+ */
+export type ErrorDetails = Readonly<Record<string, unknown>>;
+
+const RESERVED_MEMBERS = new Set(['ok', 'error', 'message']);
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -18,16 +27,22 @@ export class ApiError extends Error {
     message: string,
     readonly headers: Record<string, string> = {},
     readonly issues?: ValidationIssue[],
+    readonly details?: ErrorDetails,
   ) {
     super(message);
     this.name = new.target.name;
+    for (const member of Object.keys(details ?? {})) {
+      // A programming error, caught by the first test that throws it: details never overwrite the envelope.
+      if (RESERVED_MEMBERS.has(member) || (member === 'issues' && issues))
+        throw new TypeError(`Error detail "${member}" would overwrite the envelope`);
+    }
   }
 }
 
 /** 400: the request is malformed or breaks a rule. */
 export class BadRequestError extends ApiError {
-  constructor(code: string, message: string, issues?: ValidationIssue[]) {
-    super(400, code, message, {}, issues);
+  constructor(code: string, message: string, issues?: ValidationIssue[], details?: ErrorDetails) {
+    super(400, code, message, {}, issues, details);
   }
 }
 
@@ -66,8 +81,8 @@ export class MethodNotAllowedError extends ApiError {
 }
 
 export class ConflictError extends ApiError {
-  constructor(code: string, message: string) {
-    super(409, code, message);
+  constructor(code: string, message: string, details?: ErrorDetails) {
+    super(409, code, message, {}, undefined, details);
   }
 }
 

@@ -23,6 +23,18 @@ describe('renderError', () => {
     expect(body.issues).toHaveLength(2);
   });
 
+  it('renders the details an error carries beside the envelope, never over it', () => {
+    const changes = [{ kind: 'option_removed', questionId: 'plan' }];
+    expect(renderError(new ConflictError('breaking_changes', 'acknowledge them', { changes })).body).toEqual({
+      ok: false,
+      error: 'breaking_changes',
+      message: 'acknowledge them',
+      changes,
+    });
+    expect(() => new ConflictError('x', 'y', { ok: true })).toThrow(TypeError);
+    expect(() => new ConflictError('x', 'y', { message: 'forged' })).toThrow(TypeError);
+  });
+
   it('turns anything unexpected into a 502 that reveals nothing', () => {
     const secret = new Error('connect ECONNREFUSED 10.0.0.5:8000 at Socket.internal (/var/task/index.js:1:1)');
     const rendered = renderError(secret);

@@ -26,7 +26,7 @@ function jsonResponse(status: number, body: unknown, headers: Record<string, str
 /** The envelope body and status of any thrown value; unknown errors reveal nothing. */
 export function renderError(error: unknown): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
   if (error instanceof ApiError) {
-    const body: Record<string, unknown> = { ok: false, error: error.code, message: error.message };
+    const body: Record<string, unknown> = { ok: false, error: error.code, message: error.message, ...error.details };
     if (error.issues) body.issues = error.issues;
     return { status: error.status, body, headers: error.headers };
   }
