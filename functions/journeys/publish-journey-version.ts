@@ -2,6 +2,7 @@
 
 import { publishJourneyVersion as route } from '../../lib/journeys/routes.ts';
 import { publishVersion } from '../../lib/journeys/store.ts';
+import { BadRequestError } from '../../lib/platform/errors.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
@@ -9,16 +10,13 @@ import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 export async function publishJourneyVersion({ params, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const outcome = await publishVersion(auth.workspace.slug, params.journeyId, params.versionId, ifMatchPrecondition(headers));
   if (!outcome.ok) {
-    // The platform's error envelope has no member for diagnostics, so this one refusal is rendered
-    // here: the same `{ok:false, error, message}` plus the diagnostics that block publishing.
     const errors = outcome.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
-    const body = {
-      ok: false,
-      error: 'invalid_content',
-      message: `The version has ${errors} error diagnostic${errors === 1 ? '' : 's'}; fix them and save before publishing`,
-      diagnostics: outcome.diagnostics,
-    };
-    return { status: 400, body: body as unknown as ApiResult<typeof route>['body'] };
+    throw new BadRequestError(
+      'invalid_content',
+      `The version has ${errors} error diagnostic${errors === 1 ? '' : 's'}; fix them and save before publishing`,
+      undefined,
+      { diagnostics: outcome.diagnostics },
+    );
   }
   const { version, journey } = outcome;
   return { body: { ok: true, version, journey }, headers: { ETag: etagOf(version.revision) } };

@@ -4,7 +4,6 @@
  * publishes in one transaction conditional on what was read.
  */
 
-import type * as z from 'zod/mini';
 import { BadRequestError, ConflictError } from '../../lib/platform/errors.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';
@@ -12,7 +11,6 @@ import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { breakingChanges } from '../../lib/surveys/engine/breaking-changes.ts';
 import { hasErrors, validateDefinition } from '../../lib/surveys/engine/validate.ts';
 import { publishSurvey as route } from '../../lib/surveys/routes.ts';
-import type { breakingChangesBody } from '../../lib/surveys/schemas.ts';
 import { publishVersion, readForPublish } from '../../lib/surveys/store.ts';
 
 export async function publishSurvey({ params, body, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
@@ -35,14 +33,11 @@ export async function publishSurvey({ params, body, auth }: ApiRequest<typeof ro
   if (published) {
     const changes = breakingChanges(published.definition, version.definition);
     if (changes.length > 0 && body.acknowledgeBreakingChanges !== true) {
-      // The 409 carries `changes` beside the usual envelope, which the typed errors cannot.
-      const conflict: z.output<typeof breakingChangesBody> = {
-        ok: false,
-        error: 'breaking_changes',
-        message: `Publishing would make ${changes.length} breaking change(s) to the published survey; send acknowledgeBreakingChanges: true to publish anyway`,
-        changes,
-      };
-      return { status: 409, body: conflict as never };
+      throw new ConflictError(
+        'breaking_changes',
+        `Publishing would make ${changes.length} breaking change(s) to the published survey; send acknowledgeBreakingChanges: true to publish anyway`,
+        { changes },
+      );
     }
   }
   const result = await publishVersion(slug, plan);

@@ -3,10 +3,12 @@
  * with typed content, diagnostics, publish and diff.
  */
 
+import * as z from 'zod/mini';
 import { defineRoute } from '../platform/route.ts';
 import { okOnly } from '../platform/schemas.ts';
 import {
   contentBody,
+  diagnostic,
   diagnosticsResponse,
   diffQuery,
   diffResponse,
@@ -143,7 +145,8 @@ export const updateJourney = defineRoute({
   summary: 'Rename a journey',
   description:
     '`titleEn`, `titleAr` (or `title`, an alias of `titleEn`); `null` clears one, but a journey keeps at least one title. ' +
-    'One conditional write, no read before it.',
+    'One conditional write, no read before it. An empty patch (`{}`) changes nothing: one read, answered 200 with the journey as ' +
+    'it is (after the same archive and If-Match checks).',
   module: 'journeys',
   permissions: ['journeys:write'],
   request: { params: journeyIdParams, body: journeyPatchBody, headers: OPTIONAL_IF_MATCH('journey') },
@@ -154,7 +157,8 @@ export const updateJourney = defineRoute({
     404: JOURNEY_404,
     409: `${ARCHIVED_409}; \`version_conflict\`: If-Match is stale`,
   },
-  table: ['UpdateItem'],
+  // GetItem: an empty patch writes nothing and answers the journey as it is.
+  table: ['UpdateItem', 'GetItem'],
 });
 
 export const archiveJourney = defineRoute({
@@ -315,6 +319,13 @@ export const publishJourneyVersion = defineRoute({
     400: '`invalid_content`: error diagnostics (listed in `diagnostics`); `if_match_required`: no If-Match',
     404: VERSION_404,
     409: `${ARCHIVED_409}; ${CONFLICT_409}; \`references_changed\`: a paired journey was archived meanwhile`,
+  },
+  errorMembers: {
+    400: {
+      diagnostics: z.array(diagnostic).register(z.globalRegistry, {
+        description: 'With `invalid_content`: every diagnostic of the version, errors and warnings, as validate returns them',
+      }),
+    },
   },
   table: ['BatchGetItem', 'UpdateItem'],
 });

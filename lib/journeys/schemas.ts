@@ -83,7 +83,7 @@ export const contentBody = z.strictObject({ content: journeyContent }).check(
   ),
 );
 
-const diagnostic = z.object({
+export const diagnostic = z.object({
   severity: z.enum(['error', 'warning', 'info']),
   code: z.enum(Object.keys(DIAGNOSTIC_CODES) as [keyof typeof DIAGNOSTIC_CODES, ...(keyof typeof DIAGNOSTIC_CODES)[]]),
   message: z.string(),

@@ -162,7 +162,8 @@ export const deleteKnowledgeBankCategory = defineRoute({
     404: CATEGORY_404,
     409: `\`category_not_empty\`: it still holds categories or articles; ${VERSION_409}`,
   },
-  table: ['Query', 'DeleteItem'],
+  // UpdateItem: deleting a sub-category lowers its parent's childCount in the same transaction.
+  table: ['Query', 'DeleteItem', 'UpdateItem'],
 });
 
 export const listKnowledgeBankArticles = defineRoute({

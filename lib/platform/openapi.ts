@@ -26,10 +26,18 @@ const TAG_DESCRIPTIONS: Record<RouteDefinition['tag'], string> = {
   'Knowledge Bank': 'Articles and their categories for agents and customers',
 };
 
-/** One recorded call of an operation (lib/api-examples.json): shown as its request and response examples. */
-export interface ApiExample {
+/** One recorded call of an operation: its request and its response. */
+interface RecordedCall {
   request: { path: string; query?: string; headers?: Record<string, string>; body?: unknown };
   response: { status: number; body: unknown };
+}
+
+/**
+ * The recorded calls of an operation (lib/api-examples.json): a success, shown as its request and
+ * response examples, and refusals, each shown as an example of its error status.
+ */
+export interface ApiExample extends RecordedCall {
+  errors?: readonly RecordedCall[];
 }
 
 /** The recorded request as a curl command, Redoc's "Request samples" (x-codeSamples). */
@@ -47,7 +55,7 @@ function curlOf(route: RouteDefinition, example: ApiExample): string {
 const recordedExample = (value: unknown) => ({ recorded: { summary: 'Recorded from the sandbox by the tests', value } });
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule',
+  400: 'Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule',
   401: 'Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key',
   403: 'The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`)',
   404: 'Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found',
@@ -156,6 +164,20 @@ const IDEMPOTENT_REPLAY_HEADER = {
   },
 };
 
+/** A recorded refusal, named by its error code (Redoc lists the examples of a status by name). */
+function recordedRefusal(refusal: RecordedCall): [string, JsonSchema] {
+  const code = (refusal.response.body as { error?: string }).error ?? 'error';
+  return [code, { summary: `\`${code}\`, recorded from the sandbox by the tests`, value: refusal.response.body }];
+}
+
+/** The shared envelope, or the envelope with the members this route's status declares (RouteDefinition.errorMembers). */
+function errorSchemaOf(route: RouteDefinition, status: number): JsonSchema {
+  const members = route.errorMembers?.[status as keyof typeof route.errorMembers];
+  if (!members) return { $ref: '#/components/schemas/Error' };
+  const optional = Object.fromEntries(Object.entries(members).map(([name, schema]) => [name, z.optional(schema)]));
+  return toJsonSchema(z.extend(errorEnvelope, optional), 'output');
+}
+
 function operationOf(route: RouteDefinition, example: ApiExample | undefined): JsonSchema {
   const isPublic = route.auth === 'none';
   const statuses = isPublic ? [] : [400, 401, 403, 404, 429, 502, ...(route.errors ?? [])].sort();
@@ -188,10 +210,16 @@ function operationOf(route: RouteDefinition, example: ApiExample | undefined): J
     },
   };
   for (const status of statuses) {
+    const refusals = (example?.errors ?? []).filter((error) => error.response.status === status);
     responses[status] = {
       description: [ERROR_DESCRIPTIONS[status], route.errorNotes?.[status as keyof typeof route.errorNotes]].filter(Boolean).join('. '),
       ...(status === 429 ? { headers: { 'Retry-After': { description: 'Whole seconds to wait', schema: { type: 'integer' } } } } : {}),
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      content: {
+        'application/json': {
+          schema: errorSchemaOf(route, status),
+          ...(refusals.length > 0 ? { examples: Object.fromEntries(refusals.map(recordedRefusal)) } : {}),
+        },
+      },
     };
   }
   const permissions = route.permissions.length > 0 ? route.permissions.join(', ') : 'none';

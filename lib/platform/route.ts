@@ -94,6 +94,13 @@ export interface RouteDefinition {
   /** What an error status means for this route in particular (its codes), added to OpenAPI's generic text. */
   errorNotes?: Partial<Record<400 | 404 | 409 | 413, string>>;
   /**
+   * The members an error status of this route can carry beside `ok`, `error` and `message`: the
+   * `details` of the ApiError its handler throws (`diagnostics`, `changes`), or `issues` richer than
+   * `{path, message}`. The document's schema of that status declares them (each optional: a status
+   * covers several codes), so every error body a client can receive validates against it.
+   */
+  errorMembers?: Partial<Record<400 | 409 | 413, Record<string, Schema>>>;
+  /**
    * The DynamoDB actions the operation itself performs on the table, each one it may send: the
    * CDK stack grants exactly these (IAM action `dynamodb:<name>`) on the table, `Query` also on its
    * index, and nothing else. A transaction needs the action of each of its parts (`PutItem`,

@@ -78,12 +78,15 @@ export const timestamp = z.iso.datetime().register(z.globalRegistry, { descripti
 
 export const okOnly = z.object({ ok: z.literal(true) });
 
+/** One problem of a request that breaks the schema (ValidationError), as every 400 lists it. */
+export const validationIssue = z.object({ path: z.string(), message: z.string() });
+
 export const errorEnvelope = z.object({
   ok: z.literal(false),
   error: z.string().register(z.globalRegistry, { description: 'Stable machine-readable error code' }),
   message: z.string(),
   issues: z.optional(
-    z.array(z.object({ path: z.string(), message: z.string() })).register(z.globalRegistry, {
+    z.array(validationIssue).register(z.globalRegistry, {
       description: 'Present on validation errors: every problem found, with where it is',
     }),
   ),

@@ -7,9 +7,10 @@
  */
 import * as z from 'zod/mini';
 import { defineRoute } from '../platform/route.ts';
-import { okOnly, pagination } from '../platform/schemas.ts';
+import { okOnly, pagination, validationIssue } from '../platform/schemas.ts';
 import {
   audienceAttributes,
+  breakingChange,
   createDesignBody,
   createSurveyBody,
   createVersionBody,
@@ -374,6 +375,18 @@ export const publishSurvey = defineRoute({
     400: '`invalid_definition`: the version has errors, listed in `issues` (each with `severity`, `code`, `message`, `path`)',
     404: VERSION_404,
     409: `\`breaking_changes\`: listed in \`changes\`, send \`acknowledgeBreakingChanges: true\` to publish anyway; \`version_locked\`: the version is superseded; ${ARCHIVED_409}; \`version_conflict\`: the survey or version changed while publishing`,
+  },
+  errorMembers: {
+    400: {
+      issues: z.array(z.union([issue, validationIssue])).register(z.globalRegistry, {
+        description: 'With `invalid_definition`: the errors found; with `invalid_body`: what breaks the schema (`path` and `message` only)',
+      }),
+    },
+    409: {
+      changes: z.array(breakingChange).register(z.globalRegistry, {
+        description: 'With `breaking_changes`: what publishing would break for the answers collected so far',
+      }),
+    },
   },
   table: ['BatchGetItem', 'GetItem', 'UpdateItem'],
 });

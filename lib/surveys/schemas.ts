@@ -184,19 +184,12 @@ export const simulationRun = z.object({
   problems: z.array(z.object({ questionId: z.string(), code: z.string(), message: z.string() })),
 });
 
-const breakingChange = z.object({
+/** One breaking change found by publish: the `changes` of its 409 `breaking_changes`. */
+export const breakingChange = z.object({
   kind: z.string(),
   questionId: z.string(),
   optionId: z.optional(z.string()),
   detail: z.string(),
-});
-
-/** The body of a 409 `breaking_changes`: the error envelope plus the changes found. */
-export const breakingChangesBody = z.object({
-  ok: z.literal(false),
-  error: z.literal('breaking_changes'),
-  message: z.string(),
-  changes: z.array(breakingChange),
 });
 
 export const audienceAttributes = z.array(audienceAttribute);

@@ -187,6 +187,18 @@ describe('GET and PATCH /journeys/{journeyId}', () => {
     expect((await api.get(`/journeys/${journeyId}`)).body.journey.titleEn).toBe('Renamed');
   });
 
+  it('answers an empty patch with the journey as it is: 200, same version, nothing written', async () => {
+    const { journeyId } = await makeJourney(api);
+    const res = await api.patch(`/journeys/${journeyId}`, { body: {} });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.journey).toMatchObject({ id: journeyId, titleEn: 'Onboarding', version: 1 });
+    expect(res.headers.get('etag')).toBe('"1"');
+    const withStaleIfMatch = await api.patch(`/journeys/${journeyId}`, { body: {}, headers: { 'If-Match': '"7"' } });
+    expectErrorEnvelope(withStaleIfMatch, 409, 'version_conflict');
+    expect(withStaleIfMatch.headers.get('etag')).toBe('"1"');
+    expect((await api.get(`/journeys/${journeyId}`)).headers.get('etag')).toBe('"1"');
+  });
+
   it('keeps at least one title', async () => {
     const { journeyId } = await makeJourney(api);
     expectErrorEnvelope(await api.patch(`/journeys/${journeyId}`, { body: { titleEn: null, titleAr: null } }), 400, 'invalid_body');

@@ -202,6 +202,21 @@ describe('GET, PATCH and DELETE /knowledge-bank/categories/{categoryId}', () => 
     expect(Item).toBeUndefined();
   });
 
+  it('deletes an empty second- and third-level category, and then their parents once empty', async () => {
+    // Deleting a child also lowers its parent's childCount in the same transaction (an UpdateItem).
+    const tree = await kbWorkspace('kb-delete-sub');
+    const root = await createCategory(tree.writer, { nameEn: 'Root' });
+    const child = await createCategory(tree.writer, { nameEn: 'Child', parentId: root.id });
+    const grandchild = await createCategory(tree.writer, { nameEn: 'Grandchild', parentId: child.id });
+    expectErrorEnvelope(await tree.writer.delete(`/knowledge-bank/categories/${child.id}`), 409, 'category_not_empty');
+    for (const id of [grandchild.id, child.id, root.id]) {
+      const res = await tree.writer.delete(`/knowledge-bank/categories/${id}`);
+      expect([res.status, res.body], id).toEqual([200, { ok: true }]);
+    }
+    const list = await tree.reader.get('/knowledge-bank/categories');
+    expect(list.body.categories).toEqual([]);
+  });
+
   it('answers another workspace’s category with the same 404 as a missing one', async () => {
     const foreign = await createCategory(other.writer, { nameEn: 'Theirs' });
     for (const id of [foreign.id, '00000000-0000-4000-8000-000000000000']) {

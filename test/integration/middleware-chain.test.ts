@@ -66,6 +66,15 @@ describe('middleware chain', () => {
     expect(parsed(res)).toEqual({ ok: true, title: 'hi' });
   });
 
+  it('checks the workspace header first: a malformed one is 400 invalid_header even with no key and a malformed body', async () => {
+    const res = await handler(
+      apiEvent({ method: 'POST', headers: { 'x-service-workspace-host': '..', 'content-type': 'application/json' }, body: '{"title":' }),
+      lambdaContext(),
+    );
+    expect(res.statusCode).toBe(400);
+    expect(parsed(res)).toMatchObject({ ok: false, error: 'invalid_header' });
+  });
+
   it('answers 400 invalid_json for malformed JSON', async () => {
     const res = await invoke(handler, { body: '{"title":' });
     expect(res.statusCode).toBe(400);

@@ -82,6 +82,22 @@ describe('workspace selection', () => {
     expectErrorEnvelope(await call('GET', '/me', { key: ws.key }), 400, 'missing_workspace_host');
   });
 
+  it.each([
+    ['a path segment', '..'],
+    ['a non-ASCII label', 'café.localhost'],
+    ['a 10 KB value', `${'a'.repeat(10_240)}.localhost`],
+    ['a host with no workspace label', 'portal.example.com'],
+    ['a nested subdomain', 'a.b.localhost'],
+  ])('answers 400 invalid_header for %s in X-Service-Workspace-Host, before the key and without a database call', async (_, host) => {
+    for (const key of [undefined, ws.key]) {
+      const res = await call('GET', '/me', { host, key });
+      expectErrorEnvelope(res, 400, 'invalid_header');
+      expect(res.body.issues).toEqual([{ path: 'header.X-Service-Workspace-Host', message: expect.any(String) }]);
+      expect(res.text).not.toContain('aaaaaaaaaa');
+      expect(dynamoDbCalls(res)).toBe(0);
+    }
+  });
+
   it('answers a caller without a valid key the same 401 whether or not the workspace exists', async () => {
     const forged = newToken(ws.keyId);
     const unknown = await call('GET', '/me', { host: 'no-such-workspace.localhost', key: forged });

@@ -39,11 +39,20 @@ describe('workspaceSlugFrom', () => {
     expect([error.status, error.code]).toEqual([400, 'missing_workspace_host']);
   });
 
-  it('answers 404 for a host outside the workspace domain or a nested subdomain', () => {
+  it('answers 400 invalid_header for a value that is neither a workspace host of this domain nor a slug', () => {
     process.env.WORKSPACE_DOMAIN = 'portal.example.com';
-    for (const host of ['acme.evil.com', 'a.b.portal.example.com', 'bad_slug']) {
+    for (const host of [
+      'acme.evil.com',
+      'a.b.portal.example.com',
+      'bad_slug',
+      '..',
+      'café.portal.example.com',
+      'portal.example.com',
+      'x'.repeat(10_240),
+    ]) {
       const error = errorOf(() => workspaceSlugFrom({ 'x-service-workspace-host': host }));
-      expect([error.status, error.code]).toEqual([404, 'workspace_not_found']);
+      expect([error.status, error.code], host.slice(0, 40)).toEqual([400, 'invalid_header']);
+      expect(error.message).not.toContain('x'.repeat(100));
     }
   });
 });

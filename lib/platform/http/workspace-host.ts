@@ -1,10 +1,11 @@
 /**
  * Which workspace a request is for. `X-Service-Workspace-Host` wins (the shared edge); otherwise
  * the Host header, when the API is called on a workspace host `<slug>.<WORKSPACE_DOMAIN>`.
- * The header accepts the full workspace host (what cxctl prints) or the bare slug.
+ * The header accepts the full workspace host (what cxctl prints) or the bare slug; anything else
+ * is 400 `invalid_header`, the first check of the chain (README, Order of checks).
  */
 import { config } from '../config.ts';
-import { BadRequestError, NotFoundError } from '../errors.ts';
+import { BadRequestError, ValidationError } from '../errors.ts';
 
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
@@ -25,7 +26,13 @@ export function workspaceSlugFrom(headers: Record<string, string | undefined>): 
   if (selected !== undefined && selected !== '') {
     const host = stripPort(selected);
     const slug = slugOfWorkspaceHost(host, domain) ?? (SLUG_PATTERN.test(host) ? host : null);
-    if (!slug) throw new NotFoundError('workspace_not_found', `No workspace is served at host "${host}"`);
+    // Malformed is a 400 before the key check, like any other bad header: it names no workspace,
+    // so it says nothing about which exist. The value is not echoed (it may be 10 KB of anything).
+    if (!slug) {
+      throw new ValidationError('invalid_header', [
+        { path: 'header.X-Service-Workspace-Host', message: `must be <slug>.${domain} or a bare workspace slug` },
+      ]);
+    }
     return slug;
   }
   const host = headers.host ? stripPort(headers.host.trim().toLowerCase()) : '';

@@ -1,6 +1,7 @@
 /**
  * Workspace, Developer key, rate limit, module and permission checks, in that order of verdict:
- *   400 no workspace selected → 401 missing/malformed key (no database call) →
+ *   400 no workspace selected, or a malformed X-Service-Workspace-Host (invalid_header) →
+ *   401 missing/malformed key (no database call) →
  *   401 no key of this workspace with this secret (the same answer whether or not the workspace
  *       exists, so an anonymous caller cannot list workspaces; 429 once its source failed too often) →
  *   401 revoked or expired key → 404 unknown workspace (only a valid key's holder learns it) →
