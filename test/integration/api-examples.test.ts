@@ -5,6 +5,13 @@
  * replaced by stable stand-ins, so a recording is the same on every run: this test fails when the
  * committed examples differ from a fresh recording (the API changed), and `npm run docs:examples`
  * records them again.
+ *
+ * The same walk is the contract run: before each operation's success call it sends the refusals
+ * its manifest entry documents (test/support/operation-probes.ts), every answer must be documented
+ * (status and body, against the OpenAPI document), no answer may be a 5xx (an action a route does
+ * not declare is denied by the sandbox as by IAM, a 502), and every documented error status of
+ * every operation must have been driven: a route added to the manifest fails here until the walk
+ * drives it, with a message saying what to add.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -12,10 +19,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setIdeaLabels } from '../../lib/admin/workspaces.ts';
 import { routes } from '../../lib/manifest.ts';
 import type { ApiExample } from '../../lib/platform/openapi.ts';
+import type { RouteDefinition } from '../../lib/platform/route.ts';
 import type { WebhookEvent } from '../../lib/webhooks/events.ts';
-import { adminStore, call, newWorkspace, type TestWorkspace, useSandboxEnvironment } from '../support/fixtures.ts';
+import { documentedStatuses, undocumentedIn } from '../support/documented-responses.ts';
+import {
+  type ApiResponse,
+  adminStore,
+  call,
+  newKey,
+  newWorkspace,
+  type TestWorkspace,
+  useSandboxEnvironment,
+} from '../support/fixtures.ts';
 import { cleanContent } from '../support/journeys.ts';
 import { linkTo, para } from '../support/knowledge-bank.ts';
+import { probesOf } from '../support/operation-probes.ts';
 import { importTestDirectory } from '../support/sop-fixtures.ts';
 import { routedDefinition } from '../support/surveys.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
@@ -24,11 +42,17 @@ const EXAMPLES_FILE = resolve(import.meta.dirname, '../../lib/api-examples.json'
 const RECEIVER_STAND_IN = 'https://hooks.example.com/portal';
 
 let ws: TestWorkspace;
+let keyWithoutPermissions: string;
 let receiver: Receiver;
 const recorded = new Map<string, ApiExample>();
+/** Recorded refusals by operation, the first of each error code: the examples of error statuses. */
+const refusals = new Map<string, NonNullable<ApiExample['errors']>[number][]>();
+/** The statuses each operation answered in this walk, to find documented errors it never drove. */
+const driven = new Map<string, Set<number>>();
 
 beforeAll(async () => {
   ws = await newWorkspace('acme');
+  keyWithoutPermissions = (await newKey(ws.slug, [])).key;
   await setIdeaLabels(adminStore(), ws.slug, { statuses: ['new', 'planned', 'done'], modules: ['billing', 'mobile-app'] });
   receiver = await startReceiver();
 });
@@ -37,15 +61,104 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-/** Calls the API and records the first call of each operation as its example. */
-async function record(
+type RequestOptions = { body?: Record<string, unknown>; headers?: Record<string, string> };
+
+function routeOf(operationId: string): RouteDefinition {
+  const route = routes.find((r) => r.operationId === operationId);
+  if (!route) throw new Error(`${operationId} is no operation of the manifest`);
+  return route;
+}
+
+/** Every answer of the walk: never a 5xx, and what the document says this operation answers with this status. */
+function expectDocumented(route: RouteDefinition, what: string, res: ApiResponse): void {
+  expect(
+    res.status,
+    `${route.operationId} ${what}: ${res.status} ${res.text.slice(0, 300)}. A 5xx is a defect; a 502 is often an action missing ` +
+      `from the route's \`table\` (the sandbox denies it as IAM would: see its log)`,
+  ).toBeLessThan(500);
+  if (route.response.contentType === undefined) expect(undocumentedIn(route, res.status, res.body), what).toBeNull();
+  driven.set(route.operationId, (driven.get(route.operationId) ?? new Set()).add(res.status));
+}
+
+/** The refusals the route documents (operation-probes.ts), sent once per operation before its first success call. */
+async function probe(route: RouteDefinition, path: string, options: RequestOptions): Promise<void> {
+  if (recorded.has(route.operationId)) return;
+  for (const { why, status, code, send } of probesOf(route, { path, ...options }, { host: ws.host, key: ws.key, keyWithoutPermissions })) {
+    const res = await send();
+    expectDocumented(route, why, res);
+    expect([res.status, res.body?.error], `${route.operationId} ${why}: ${res.text.slice(0, 300)}`).toEqual([status, code]);
+  }
+}
+
+/**
+ * Sends a request the operation must refuse with `status` and `code`. The first of each code is
+ * its example in the document, unless `example` is false (a megabyte of body shows nothing).
+ */
+async function refuse(
   operationId: string,
   path: string,
-  options: { body?: Record<string, unknown>; headers?: Record<string, string> } = {},
-): Promise<any> {
-  const route = routes.find((r) => r.operationId === operationId)!;
+  options: RequestOptions,
+  [status, code]: [number, string],
+  example = true,
+): Promise<ApiResponse> {
+  const route = routeOf(operationId);
   const res = await call(route.method, path, { host: ws.host, key: ws.key, ...options });
+  expectDocumented(route, `refused (${code})`, res);
+  expect([res.status, res.body?.error], `${operationId}: ${res.text.slice(0, 300)}`).toEqual([status, code]);
+  const known = refusals.get(operationId) ?? [];
+  if (example && !known.some((refusal) => (refusal.response.body as { error: string }).error === code)) {
+    const [pathOnly, query] = path.split('?');
+    known.push({
+      request: {
+        path: pathOnly!,
+        ...(query ? { query } : {}),
+        ...(options.headers ? { headers: options.headers } : {}),
+        ...(options.body ? { body: options.body } : {}),
+      },
+      response: { status: res.status, body: res.body },
+    });
+    refusals.set(operationId, known);
+  }
+  return res;
+}
+
+/**
+ * A creating POST's first call carries an Idempotency-Key (one per operation: the workspace is new
+ * on every run): afterwards the same key with the same body is replayed, and with one text member
+ * changed is refused with 409 `idempotency_key_reused`, neither creating anything.
+ */
+function withIdempotencyKey(route: RouteDefinition, options: RequestOptions): RequestOptions {
+  if (!route.idempotent || recorded.has(route.operationId) || options.headers?.['Idempotency-Key']) return options;
+  return { ...options, headers: { ...options.headers, 'Idempotency-Key': `walk-${route.operationId}` } };
+}
+
+async function replayIdempotently(route: RouteDefinition, path: string, options: RequestOptions, first: ApiResponse): Promise<void> {
+  const key = options.headers?.['Idempotency-Key'];
+  if (!route.idempotent || key === undefined) return;
+  const replay = await call(route.method, path, { host: ws.host, key: ws.key, ...options });
+  expectDocumented(route, 'replayed with its Idempotency-Key', replay);
+  expect([replay.status, replay.headers.get('idempotent-replayed'), replay.body], route.operationId).toEqual([
+    first.status,
+    'true',
+    first.body,
+  ]);
+  const text = Object.entries(options.body ?? {}).find(([, value]) => typeof value === 'string' && !UUID.test(value));
+  if (!text) return;
+  const other = { ...options, body: { ...options.body, [text[0]]: `${text[1]} (another)` } };
+  await refuse(route.operationId, path, other, [409, 'idempotency_key_reused'], false);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Calls the API and records the first call of each operation as its example, after its documented refusals. */
+async function record(operationId: string, path: string, given: RequestOptions = {}): Promise<any> {
+  const route = routeOf(operationId);
+  const options = withIdempotencyKey(route, given);
+  await probe(route, path, options);
+  const res = await call(route.method, path, { host: ws.host, key: ws.key, ...options });
+  expectDocumented(route, 'success', res);
   expect(res.status, `${operationId}: ${res.text}`).toBe(route.response.status);
+  if (!recorded.has(operationId)) await replayIdempotently(route, path, options, res);
   if (!recorded.has(operationId)) {
     const [pathOnly, query] = path.split('?');
     recorded.set(operationId, {
@@ -90,6 +203,30 @@ function normalize(value: unknown): unknown {
   return JSON.parse(text);
 }
 
+/**
+ * The documented error statuses of a route that no call of the walk answered. Not 429 and 502
+ * (no request should provoke them), nor 404 where the path names no record (only a workspace
+ * deleted under a valid key gets it: test/integration/platform-auth.test.ts).
+ */
+function undrivenErrors(route: RouteDefinition): string[] {
+  const answered = driven.get(route.operationId) ?? new Set();
+  return (
+    documentedStatuses(route)
+      .filter((status) => status >= 400 && status !== 429 && status !== 502)
+      .filter((status) => status !== 404 || route.request?.params !== undefined)
+      // Without a permission or module to lack, only a suspended workspace is a 403 (platform-auth.test.ts).
+      .filter((status) => status !== 403 || route.permissions.length > 0 || route.module !== null)
+      .map((status) => `${route.operationId} ${status}`)
+      .filter((error) => !answered.has(Number(error.split(' ')[1])) && !(error in ONLY_IN_A_RACE))
+  );
+}
+
+/** Documented errors no single request provokes: a concurrent change must land mid-request. */
+const ONLY_IN_A_RACE: Record<string, string> = {
+  'enableWebhook 409': '`webhook_changed`: the URL or secret changes while the receiver is being verified',
+  'redeliverWebhookDelivery 409': '`delivery_in_progress`: an attempt of the delivery is being made at that moment',
+};
+
 describe('API examples (lib/api-examples.json)', () => {
   it('are a fresh recording of one real call of every operation', async () => {
     await record('getOpenApiDocument', '/openapi.json');
@@ -127,6 +264,9 @@ describe('API examples (lib/api-examples.json)', () => {
     // Journeys
     const content = cleanContent();
     await record('validateJourneyContent', '/journeys/validate', { body: { content } });
+    const hugeContent = { schema: 1, stages: [], rows: [], cells: {} as Record<string, { textEn: string }> };
+    for (let i = 0; i < 270; i++) hugeContent.cells[`r:s${i}`] = { textEn: 'x'.repeat(4000) };
+    await refuse('validateJourneyContent', '/journeys/validate', { body: { content: hugeContent } }, [413, 'content_too_large'], false);
     const journey = await record('createJourney', '/journeys', { body: { titleEn: 'Onboarding', titleAr: 'رحلة' } });
     const made = { journeyId: journey.body.journeyId as string, versionId: journey.body.version.id as string };
     const versionPath = `/journeys/${made.journeyId}/versions/${made.versionId}`;
@@ -137,6 +277,15 @@ describe('API examples (lib/api-examples.json)', () => {
       headers: { 'If-Match': '"1"' },
       body: { titleEn: 'Customer onboarding' },
     });
+    // An empty patch changes nothing (and reads the journey to say so).
+    await record('updateJourney', `/journeys/${made.journeyId}`, { body: {} });
+    await refuse(
+      'saveJourneyVersionContent',
+      `${versionPath}/content`,
+      { headers: { 'If-Match': '"1"' }, body: { content: hugeContent } },
+      [413, 'content_too_large'],
+      false,
+    );
     await record('saveJourneyVersionContent', `${versionPath}/content`, { headers: { 'If-Match': '"1"' }, body: { content } });
     await record('updateJourneyVersion', versionPath, { body: { label: 'Launch' } });
     await record('getJourneyVersion', versionPath);
@@ -148,6 +297,19 @@ describe('API examples (lib/api-examples.json)', () => {
     const draftPath = `/journeys/${made.journeyId}/versions/${draft.body.version.id}`;
     await record('diffJourneyVersions', `${draftPath}/diff?against=${made.versionId}`);
     await record('listJourneyVersions', `/journeys/${made.journeyId}/versions?limit=1`);
+    // Two stages with one id: publish refuses the draft and lists its diagnostics.
+    const duplicateStages = { ...content, stages: [...content.stages, { ...content.stages[0]!, microJourneyPairs: [] }] };
+    const saved = await call('PUT', `${draftPath}/content`, {
+      host: ws.host,
+      key: ws.key,
+      headers: { 'If-Match': '"1"' },
+      body: { content: duplicateStages },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    await refuse('publishJourneyVersion', `${draftPath}/publish`, { headers: { 'If-Match': saved.headers.get('etag')! } }, [
+      400,
+      'invalid_content',
+    ]);
     await record('deleteJourneyVersion', draftPath);
     await record('archiveJourney', `/journeys/${made.journeyId}`);
 
@@ -199,6 +361,22 @@ describe('API examples (lib/api-examples.json)', () => {
     // Surveys
     const definition = routedDefinition();
     await record('validateSurveyDefinition', '/surveys/validate', { body: { definition } });
+    const hugeDefinition = {
+      ...definition,
+      questions: Array.from({ length: 200 }, (_, i) => ({
+        id: `q${i}`,
+        type: 'openText',
+        headline: { en: 'x'.repeat(2000), ar: 'ي'.repeat(2000) },
+        required: false,
+      })),
+    };
+    await refuse(
+      'validateSurveyDefinition',
+      '/surveys/validate',
+      { body: { definition: hugeDefinition } },
+      [413, 'definition_too_large'],
+      false,
+    );
     const survey = await record('createSurvey', '/surveys', { body: { name: 'Onboarding', language: 'en' } });
     const surveyId = survey.body.survey.id as string;
     const firstVersion = survey.body.version.id as string;
@@ -210,6 +388,13 @@ describe('API examples (lib/api-examples.json)', () => {
     await record('listSurveyDesigns', '/surveys/designs');
     await record('listAudienceAttributes', '/surveys/audience-attributes');
     await record('updateSurvey', `/surveys/${surveyId}`, { headers: { 'If-Match': '"1"' }, body: { designId } });
+    await refuse(
+      'replaceSurveyVersion',
+      `/surveys/${surveyId}/versions/${firstVersion}`,
+      { headers: { 'If-Match': '"1"' }, body: { definition: hugeDefinition } },
+      [413, 'definition_too_large'],
+      false,
+    );
     await record('replaceSurveyVersion', `/surveys/${surveyId}/versions/${firstVersion}`, {
       headers: { 'If-Match': '"1"' },
       body: { definition },
@@ -221,17 +406,56 @@ describe('API examples (lib/api-examples.json)', () => {
     await record('publishSurvey', `/surveys/${surveyId}/publish`, { body: { versionId: firstVersion } });
     await record('closeSurvey', `/surveys/${surveyId}/close`);
     const nextVersion = await record('createSurveyVersion', `/surveys/${surveyId}/versions`, { body: {} });
+    // Its body has no text to vary (withIdempotencyKey): the same key with another body is refused here.
+    await refuse(
+      'createSurveyVersion',
+      `/surveys/${surveyId}/versions`,
+      { headers: { 'Idempotency-Key': 'walk-createSurveyVersion' }, body: { fromVersionId: firstVersion } },
+      [409, 'idempotency_key_reused'],
+      false,
+    );
     await record('getSurvey', `/surveys/${surveyId}`);
     await record('listSurveys', '/surveys?limit=1');
-    await record('deleteSurveyVersion', `/surveys/${surveyId}/versions/${nextVersion.body.version.id}`);
+    // The next draft, published without acknowledging what it breaks, then with an error in it: both refused.
+    const nextPath = `/surveys/${surveyId}/versions/${nextVersion.body.version.id}`;
+    const publishNext = { body: { versionId: nextVersion.body.version.id } };
+    const breaking = routedDefinition();
+    breaking.questions[0]!.options!.pop();
+    breaking.questions[0]!.routes = [];
+    const savedBreaking = await call('PUT', nextPath, {
+      host: ws.host,
+      key: ws.key,
+      headers: { 'If-Match': '"1"' },
+      body: { definition: breaking },
+    });
+    expect(savedBreaking.status, savedBreaking.text).toBe(200);
+    await refuse('publishSurvey', `/surveys/${surveyId}/publish`, publishNext, [409, 'breaking_changes']);
+    const invalid = routedDefinition();
+    invalid.questions[3]!.visibleIf = { question: 'why-low', operator: 'isAnswered' } as never;
+    const savedInvalid = await call('PUT', nextPath, {
+      host: ws.host,
+      key: ws.key,
+      headers: { 'If-Match': '"2"' },
+      body: { definition: invalid },
+    });
+    expect(savedInvalid.status, savedInvalid.text).toBe(200);
+    await refuse('publishSurvey', `/surveys/${surveyId}/publish`, publishNext, [400, 'invalid_definition']);
+    await record('deleteSurveyVersion', nextPath);
+    await refuse('deleteSurveyVersion', `/surveys/${surveyId}/versions/${firstVersion}`, {}, [409, 'version_locked']);
     await record('archiveSurvey', `/surveys/${surveyId}`);
+    await refuse('closeSurvey', `/surveys/${surveyId}/close`, {}, [409, 'survey_archived']);
 
     // Knowledge bank
     const category = await record('createKnowledgeBankCategory', '/knowledge-bank/categories', {
       body: { nameEn: 'Billing', nameAr: 'الفواتير', descriptionEn: 'Invoices, refunds and payment methods' },
     });
     const categoryId = category.body.category.id as string;
-    const spare = await call('POST', '/knowledge-bank/categories', { host: ws.host, key: ws.key, body: { nameEn: 'Drafts' } });
+    // A sub-category: deleting it also lowers its parent's child count (issue 19: that write was undeclared).
+    const spare = await call('POST', '/knowledge-bank/categories', {
+      host: ws.host,
+      key: ws.key,
+      body: { nameEn: 'Drafts', parentId: categoryId },
+    });
     await record('getKnowledgeBankCategory', `/knowledge-bank/categories/${categoryId}`);
     await record('updateKnowledgeBankCategory', `/knowledge-bank/categories/${categoryId}`, {
       headers: { 'If-Match': '"1"' },
@@ -242,12 +466,28 @@ describe('API examples (lib/api-examples.json)', () => {
       body: { categoryId, titleEn: 'How to pay an invoice', tags: ['invoices'], blocks: [para('Open Billing, then Invoices.')] },
     });
     const articleId = article.body.article.id as string;
+    // 36 blocks of 30,000 bytes: past the 1 MB of JSON a draft may hold.
+    const hugeBlocks = Array.from({ length: 36 }, () => para(undefined, 'ع'.repeat(15_000)));
+    await refuse(
+      'createKnowledgeBankArticle',
+      '/knowledge-bank/articles',
+      { body: { categoryId, titleEn: 'Too big', blocks: hugeBlocks } },
+      [413, 'content_too_large'],
+      false,
+    );
     const related = await call('POST', '/knowledge-bank/articles', {
       host: ws.host,
       key: ws.key,
       body: { categoryId, titleEn: 'Refunds', blocks: [linkTo(articleId)] },
     });
     await call('POST', `/knowledge-bank/articles/${related.body.article.id}/publish`, { host: ws.host, key: ws.key });
+    await refuse(
+      'saveKnowledgeBankDraft',
+      `/knowledge-bank/articles/${articleId}/draft`,
+      { headers: { 'If-Match': '"1"' }, body: { titleEn: 'How to pay an invoice', blocks: hugeBlocks } },
+      [413, 'content_too_large'],
+      false,
+    );
     await record('saveKnowledgeBankDraft', `/knowledge-bank/articles/${articleId}/draft`, {
       headers: { 'If-Match': '"1"' },
       body: {
@@ -283,7 +523,12 @@ describe('API examples (lib/api-examples.json)', () => {
 
     const missing = routes.map((r) => r.operationId).filter((op) => !recorded.has(op));
     expect(missing, 'operations without an example: add a step for each to this walk').toEqual([]);
+    expect(
+      routes.flatMap(undrivenErrors),
+      'documented error statuses the walk never drove: make operation-probes.ts derive them, or add a `refuse(...)` step for each',
+    ).toEqual([]);
 
+    for (const [operationId, errors] of refusals) recorded.get(operationId)!.errors = errors;
     const fresh = normalize(Object.fromEntries([...recorded].sort(([a], [b]) => a.localeCompare(b))));
     if (process.env.RECORD_EXAMPLES === '1') writeFileSync(EXAMPLES_FILE, `${JSON.stringify(fresh, null, 2)}\n`);
     const committed = JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8'));

@@ -26,7 +26,17 @@ describe('GET /openapi.json', () => {
       if (route.auth !== 'none') {
         expect(op['x-permissions']).toEqual(route.permissions);
         for (const status of ['400', '401', '403', '404', '429', '502']) {
-          expect(op.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+          const schema = op.responses[status].content['application/json'].schema;
+          const members = route.errorMembers?.[Number(status) as keyof typeof route.errorMembers];
+          if (!members) expect(schema.$ref, status).toBe('#/components/schemas/Error');
+          else {
+            // The envelope plus the members this status declares, nothing else.
+            expect(Object.keys(schema.properties).sort(), status).toEqual(
+              [...new Set(['ok', 'error', 'message', 'issues', ...Object.keys(members)])].sort(),
+            );
+            expect(schema.required, status).toEqual(['ok', 'error', 'message']);
+            expect(schema.additionalProperties, status).toBe(false);
+          }
         }
         expect(op.parameters.map((p: { name: string }) => p.name)).toContain('X-Service-Workspace-Host');
       }

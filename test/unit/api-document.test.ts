@@ -4,8 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { apiDocument } from '../../lib/api-document.ts';
+import recorded from '../../lib/api-examples.json' with { type: 'json' };
 import { routes } from '../../lib/manifest.ts';
+import type { ApiExample } from '../../lib/platform/openapi.ts';
 import { acceptsCursor } from '../../lib/platform/pagination.ts';
+import { undocumentedIn } from '../support/documented-responses.ts';
 
 const document = apiDocument() as any;
 
@@ -59,6 +62,37 @@ describe('every list that takes a cursor', () => {
       const body = op.responses[route.response.status].content['application/json'].schema;
       expect(body.properties.pagination.properties.nextCursor).toBeDefined();
       expect(body.properties.pagination.required).toContain('nextCursor');
+    });
+  }
+});
+
+describe('every recorded example (lib/api-examples.json), against its operation in the document', () => {
+  const examples: Readonly<Record<string, ApiExample>> = recorded;
+  const refusals = Object.entries(examples).flatMap(([operationId, example]) =>
+    (example.errors ?? []).map((refusal) => ({ operationId, ...refusal.response })),
+  );
+
+  it('include the refusals that carry details: diagnostics, issues with severity and code, changes', () => {
+    expect(refusals.map(({ operationId, status, body }) => `${operationId} ${status} ${(body as { error: string }).error}`)).toEqual(
+      expect.arrayContaining([
+        'publishJourneyVersion 400 invalid_content',
+        'publishSurvey 409 breaking_changes',
+        'publishSurvey 400 invalid_definition',
+      ]),
+    );
+  });
+
+  for (const { operationId, status, body } of refusals) {
+    it(`${operationId} ${status} ${(body as { error: string }).error}: the body validates against that status's schema`, () => {
+      const route = routes.find((r) => r.operationId === operationId)!;
+      expect(undocumentedIn(route, status, body)).toBeNull();
+    });
+  }
+
+  for (const route of routes.filter((r) => r.response.contentType === undefined)) {
+    it(`${route.operationId}: the recorded success validates against its schema`, () => {
+      const { response } = examples[route.operationId]!;
+      expect(undocumentedIn(route, response.status, response.body)).toBeNull();
     });
   }
 });

@@ -1,0 +1,45 @@
+/**
+ * Checks a response body against what the OpenAPI document (lib/api-document.ts) says that
+ * operation answers with that status, as a client generated from the document would read it.
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formatsPlugin from 'ajv-formats';
+import { apiDocument } from '../../lib/api-document.ts';
+import type { RouteDefinition } from '../../lib/platform/route.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+const document = apiDocument() as {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }> }>>;
+  components: { schemas: Record<string, JsonSchema> };
+};
+
+// strict: false, because the document's schemas carry OpenAPI's own keywords (`example`).
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+// ajv-formats is CommonJS: its plugin is the default export's `default`.
+formatsPlugin.default(ajv);
+ajv.addSchema({ $id: 'document', components: document.components });
+
+/** The statuses the document lists for the route: its success and its errors. */
+export function documentedStatuses(route: Pick<RouteDefinition, 'path' | 'method'>): number[] {
+  return Object.keys(document.paths[route.path || '/']![route.method.toLowerCase()]!.responses).map(Number);
+}
+
+/**
+ * Null when `body` is what the document allows for the route's `status`; otherwise why not (the
+ * status is undocumented, or the body breaks its schema, e.g. a member the schema does not declare).
+ */
+export function undocumentedIn(
+  route: Pick<RouteDefinition, 'path' | 'method' | 'operationId'>,
+  status: number,
+  body: unknown,
+): string | null {
+  const response = document.paths[route.path || '/']?.[route.method.toLowerCase()]?.responses[status];
+  if (!response) return `${route.operationId} does not document status ${status}`;
+  const schema = response.content?.['application/json']?.schema;
+  if (!schema) return null;
+  // `#/components/...` references resolve against the document registered above.
+  const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"document#/components/')));
+  if (validate(body)) return null;
+  return `${route.operationId} ${status}: ${ajv.errorsText(validate.errors, { dataVar: 'body' })}`;
+}
