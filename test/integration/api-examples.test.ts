@@ -6,34 +6,20 @@
  * committed examples differ from a fresh recording (the API changed), and `npm run docs:examples`
  * records them again.
  *
- * The same walk is the contract run: before each operation's success call it sends the refusals
- * its manifest entry documents (test/support/operation-probes.ts), every answer must be documented
- * (status and body, against the OpenAPI document), no answer may be a 5xx (an action a route does
- * not declare is denied by the sandbox as by IAM, a 502), and every documented error status of
- * every operation must have been driven: a route added to the manifest fails here until the walk
- * drives it, with a message saying what to add.
+ * The same walk is the contract run (test/support/contract-walk.ts): each operation's documented
+ * refusals are sent too, every answer must be documented and none a 5xx, and a documented error
+ * status no call drove fails it, as does an operation the walk does not reach.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setIdeaLabels } from '../../lib/admin/workspaces.ts';
 import { routes } from '../../lib/manifest.ts';
-import type { ApiExample } from '../../lib/platform/openapi.ts';
-import type { RouteDefinition } from '../../lib/platform/route.ts';
 import type { WebhookEvent } from '../../lib/webhooks/events.ts';
-import { documentedStatuses, undocumentedIn } from '../support/documented-responses.ts';
-import {
-  type ApiResponse,
-  adminStore,
-  call,
-  newKey,
-  newWorkspace,
-  type TestWorkspace,
-  useSandboxEnvironment,
-} from '../support/fixtures.ts';
+import { ContractWalk } from '../support/contract-walk.ts';
+import { adminStore, call, newKey, newWorkspace, type TestWorkspace, useSandboxEnvironment } from '../support/fixtures.ts';
 import { cleanContent } from '../support/journeys.ts';
 import { linkTo, para } from '../support/knowledge-bank.ts';
-import { probesOf } from '../support/operation-probes.ts';
 import { importTestDirectory } from '../support/sop-fixtures.ts';
 import { routedDefinition } from '../support/surveys.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
@@ -42,17 +28,12 @@ const EXAMPLES_FILE = resolve(import.meta.dirname, '../../lib/api-examples.json'
 const RECEIVER_STAND_IN = 'https://hooks.example.com/portal';
 
 let ws: TestWorkspace;
-let keyWithoutPermissions: string;
+let walk: ContractWalk;
 let receiver: Receiver;
-const recorded = new Map<string, ApiExample>();
-/** Recorded refusals by operation, the first of each error code: the examples of error statuses. */
-const refusals = new Map<string, NonNullable<ApiExample['errors']>[number][]>();
-/** The statuses each operation answered in this walk, to find documented errors it never drove. */
-const driven = new Map<string, Set<number>>();
 
 beforeAll(async () => {
   ws = await newWorkspace('acme');
-  keyWithoutPermissions = (await newKey(ws.slug, [])).key;
+  walk = new ContractWalk({ host: ws.host, key: ws.key, keyWithoutPermissions: (await newKey(ws.slug, [])).key });
   await setIdeaLabels(adminStore(), ws.slug, { statuses: ['new', 'planned', 'done'], modules: ['billing', 'mobile-app'] });
   receiver = await startReceiver();
 });
@@ -61,118 +42,8 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-type RequestOptions = { body?: Record<string, unknown>; headers?: Record<string, string> };
-
-function routeOf(operationId: string): RouteDefinition {
-  const route = routes.find((r) => r.operationId === operationId);
-  if (!route) throw new Error(`${operationId} is no operation of the manifest`);
-  return route;
-}
-
-/** Every answer of the walk: never a 5xx, and what the document says this operation answers with this status. */
-function expectDocumented(route: RouteDefinition, what: string, res: ApiResponse): void {
-  expect(
-    res.status,
-    `${route.operationId} ${what}: ${res.status} ${res.text.slice(0, 300)}. A 5xx is a defect; a 502 is often an action missing ` +
-      `from the route's \`table\` (the sandbox denies it as IAM would: see its log)`,
-  ).toBeLessThan(500);
-  if (route.response.contentType === undefined) expect(undocumentedIn(route, res.status, res.body), what).toBeNull();
-  driven.set(route.operationId, (driven.get(route.operationId) ?? new Set()).add(res.status));
-}
-
-/** The refusals the route documents (operation-probes.ts), sent once per operation before its first success call. */
-async function probe(route: RouteDefinition, path: string, options: RequestOptions): Promise<void> {
-  if (recorded.has(route.operationId)) return;
-  for (const { why, status, code, send } of probesOf(route, { path, ...options }, { host: ws.host, key: ws.key, keyWithoutPermissions })) {
-    const res = await send();
-    expectDocumented(route, why, res);
-    expect([res.status, res.body?.error], `${route.operationId} ${why}: ${res.text.slice(0, 300)}`).toEqual([status, code]);
-  }
-}
-
-/**
- * Sends a request the operation must refuse with `status` and `code`. The first of each code is
- * its example in the document, unless `example` is false (a megabyte of body shows nothing).
- */
-async function refuse(
-  operationId: string,
-  path: string,
-  options: RequestOptions,
-  [status, code]: [number, string],
-  example = true,
-): Promise<ApiResponse> {
-  const route = routeOf(operationId);
-  const res = await call(route.method, path, { host: ws.host, key: ws.key, ...options });
-  expectDocumented(route, `refused (${code})`, res);
-  expect([res.status, res.body?.error], `${operationId}: ${res.text.slice(0, 300)}`).toEqual([status, code]);
-  const known = refusals.get(operationId) ?? [];
-  if (example && !known.some((refusal) => (refusal.response.body as { error: string }).error === code)) {
-    const [pathOnly, query] = path.split('?');
-    known.push({
-      request: {
-        path: pathOnly!,
-        ...(query ? { query } : {}),
-        ...(options.headers ? { headers: options.headers } : {}),
-        ...(options.body ? { body: options.body } : {}),
-      },
-      response: { status: res.status, body: res.body },
-    });
-    refusals.set(operationId, known);
-  }
-  return res;
-}
-
-/**
- * A creating POST's first call carries an Idempotency-Key (one per operation: the workspace is new
- * on every run): afterwards the same key with the same body is replayed, and with one text member
- * changed is refused with 409 `idempotency_key_reused`, neither creating anything.
- */
-function withIdempotencyKey(route: RouteDefinition, options: RequestOptions): RequestOptions {
-  if (!route.idempotent || recorded.has(route.operationId) || options.headers?.['Idempotency-Key']) return options;
-  return { ...options, headers: { ...options.headers, 'Idempotency-Key': `walk-${route.operationId}` } };
-}
-
-async function replayIdempotently(route: RouteDefinition, path: string, options: RequestOptions, first: ApiResponse): Promise<void> {
-  const key = options.headers?.['Idempotency-Key'];
-  if (!route.idempotent || key === undefined) return;
-  const replay = await call(route.method, path, { host: ws.host, key: ws.key, ...options });
-  expectDocumented(route, 'replayed with its Idempotency-Key', replay);
-  expect([replay.status, replay.headers.get('idempotent-replayed'), replay.body], route.operationId).toEqual([
-    first.status,
-    'true',
-    first.body,
-  ]);
-  const text = Object.entries(options.body ?? {}).find(([, value]) => typeof value === 'string' && !UUID.test(value));
-  if (!text) return;
-  const other = { ...options, body: { ...options.body, [text[0]]: `${text[1]} (another)` } };
-  await refuse(route.operationId, path, other, [409, 'idempotency_key_reused'], false);
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Calls the API and records the first call of each operation as its example, after its documented refusals. */
-async function record(operationId: string, path: string, given: RequestOptions = {}): Promise<any> {
-  const route = routeOf(operationId);
-  const options = withIdempotencyKey(route, given);
-  await probe(route, path, options);
-  const res = await call(route.method, path, { host: ws.host, key: ws.key, ...options });
-  expectDocumented(route, 'success', res);
-  expect(res.status, `${operationId}: ${res.text}`).toBe(route.response.status);
-  if (!recorded.has(operationId)) await replayIdempotently(route, path, options, res);
-  if (!recorded.has(operationId)) {
-    const [pathOnly, query] = path.split('?');
-    recorded.set(operationId, {
-      request: {
-        path: pathOnly!,
-        ...(query ? { query } : {}),
-        ...(options.headers ? { headers: options.headers } : {}),
-        ...(options.body ? { body: options.body } : {}),
-      },
-      response: { status: res.status, body: operationId === 'getOpenApiDocument' ? { openapi: '3.1.0', info: res.body.info } : res.body },
-    });
-  }
-  return res;
-}
+const record: ContractWalk['record'] = (...args) => walk.record(...args);
+const refuse: ContractWalk['refuse'] = (...args) => walk.refuse(...args);
 
 /** Stable stand-ins for what differs on every run: the same value gets the same stand-in throughout. */
 function normalize(value: unknown): unknown {
@@ -203,35 +74,11 @@ function normalize(value: unknown): unknown {
   return JSON.parse(text);
 }
 
-/**
- * The documented error statuses of a route that no call of the walk answered. Not 429 and 502
- * (no request should provoke them), nor 404 where the path names no record (only a workspace
- * deleted under a valid key gets it: test/integration/platform-auth.test.ts).
- */
-function undrivenErrors(route: RouteDefinition): string[] {
-  const answered = driven.get(route.operationId) ?? new Set();
-  return (
-    documentedStatuses(route)
-      .filter((status) => status >= 400 && status !== 429 && status !== 502)
-      .filter((status) => status !== 404 || route.request?.params !== undefined)
-      // Without a permission or module to lack, only a suspended workspace is a 403 (platform-auth.test.ts).
-      .filter((status) => status !== 403 || route.permissions.length > 0 || route.module !== null)
-      .map((status) => `${route.operationId} ${status}`)
-      .filter((error) => !answered.has(Number(error.split(' ')[1])) && !(error in ONLY_IN_A_RACE))
-  );
-}
-
-/** Documented errors no single request provokes: a concurrent change must land mid-request. */
-const ONLY_IN_A_RACE: Record<string, string> = {
-  'enableWebhook 409': '`webhook_changed`: the URL or secret changes while the receiver is being verified',
-  'redeliverWebhookDelivery 409': '`delivery_in_progress`: an attempt of the delivery is being made at that moment',
-};
-
 describe('API examples (lib/api-examples.json)', () => {
   it('are a fresh recording of one real call of every operation', async () => {
     await record('getOpenApiDocument', '/openapi.json');
     await record('getApiReference', '/docs');
-    recorded.set('getApiReference', {
+    walk.recorded.set('getApiReference', {
       request: { path: '/docs' },
       response: { status: 200, body: '<!DOCTYPE html><html><head><title>Customer Experience Portal API reference</title>…' },
     });
@@ -521,15 +368,14 @@ describe('API examples (lib/api-examples.json)', () => {
     await record('deleteKnowledgeBankArticle', `/knowledge-bank/articles/${articleId}`);
     await record('deleteKnowledgeBankCategory', `/knowledge-bank/categories/${spare.body.category.id}`);
 
-    const missing = routes.map((r) => r.operationId).filter((op) => !recorded.has(op));
+    const missing = routes.map((r) => r.operationId).filter((op) => !walk.recorded.has(op));
     expect(missing, 'operations without an example: add a step for each to this walk').toEqual([]);
     expect(
-      routes.flatMap(undrivenErrors),
+      walk.undrivenErrors(),
       'documented error statuses the walk never drove: make operation-probes.ts derive them, or add a `refuse(...)` step for each',
     ).toEqual([]);
 
-    for (const [operationId, errors] of refusals) recorded.get(operationId)!.errors = errors;
-    const fresh = normalize(Object.fromEntries([...recorded].sort(([a], [b]) => a.localeCompare(b))));
+    const fresh = normalize(Object.fromEntries([...walk.examples()].sort(([a], [b]) => a.localeCompare(b))));
     if (process.env.RECORD_EXAMPLES === '1') writeFileSync(EXAMPLES_FILE, `${JSON.stringify(fresh, null, 2)}\n`);
     const committed = JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8'));
     expect(committed, 'lib/api-examples.json differs from a fresh recording: run `npm run docs:examples` and commit it').toEqual(fresh);

@@ -208,7 +208,7 @@ export interface paths {
         head?: never;
         /**
          * Rename a journey
-         * @description `titleEn`, `titleAr` (or `title`, an alias of `titleEn`); `null` clears one, but a journey keeps at least one title. One conditional write, no read before it.
+         * @description `titleEn`, `titleAr` (or `title`, an alias of `titleEn`); `null` clears one, but a journey keeps at least one title. One conditional write, no read before it. An empty patch (`{}`) changes nothing: one read, answered 200 with the journey as it is (after the same archive and If-Match checks).
          *
          *     Permission: journeys:write.
          *
@@ -1697,7 +1697,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1847,7 +1847,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. A malformed `Idempotency-Key` is 400 `invalid_header`; an unconfigured status or module is 400 `invalid_body` */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `Idempotency-Key` is 400 `invalid_header`; an unconfigured status or module is 400 `invalid_body` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1978,7 +1978,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2127,7 +2127,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2231,7 +2231,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2377,7 +2377,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2479,7 +2479,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2607,7 +2607,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2829,7 +2829,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2956,7 +2956,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3050,7 +3050,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3188,7 +3188,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters, or a change that would leave no title */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters, or a change that would leave no title */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3422,7 +3422,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3651,7 +3651,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3873,7 +3873,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4092,7 +4092,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4187,7 +4187,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4415,7 +4415,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4724,7 +4724,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_body` lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, cell keys not `<rowId>:<stageId>`, scores outside -2..2, lengths); what is well-formed but inconsistent is saved and reported in `diagnostics`; `if_match_required`: no If-Match */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body` lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, cell keys not `<rowId>:<stageId>`, scores outside -2..2, lengths); what is well-formed but inconsistent is saved and reported in `diagnostics`; `if_match_required`: no If-Match */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4861,7 +4861,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5099,13 +5099,34 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_content`: error diagnostics (listed in `diagnostics`); `if_match_required`: no If-Match */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_content`: error diagnostics (listed in `diagnostics`); `if_match_required`: no If-Match */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        /** @description Stable machine-readable error code */
+                        error: string;
+                        message: string;
+                        /** @description Present on validation errors: every problem found, with where it is */
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                        /** @description With `invalid_content`: every diagnostic of the version, errors and warnings, as validate returns them */
+                        diagnostics?: {
+                            /** @enum {string} */
+                            severity: "error" | "warning" | "info";
+                            /** @enum {string} */
+                            code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                            message: string;
+                            /** @description JSON Pointer (RFC 6901) into the version's `content` */
+                            path: string;
+                        }[];
+                    };
                 };
             };
             /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
@@ -5293,7 +5314,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_body` lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, cell keys not `<rowId>:<stageId>`, scores outside -2..2, lengths); what is well-formed but inconsistent is saved and reported in `diagnostics` */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body` lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, cell keys not `<rowId>:<stageId>`, scores outside -2..2, lengths); what is well-formed but inconsistent is saved and reported in `diagnostics` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5449,7 +5470,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6754,7 +6775,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `category_not_found`; `invalid_body` (unknown fields, a block of an unknown type, more than 500 blocks, a bad link); `duplicate_block_id`; `too_many_links` (more than 40 distinct linked articles and categories) */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `category_not_found`; `invalid_body` (unknown fields, a block of an unknown type, more than 500 blocks, a bad link); `duplicate_block_id`; `too_many_links` (more than 40 distinct linked articles and categories) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7512,7 +7533,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7609,7 +7630,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8371,7 +8392,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `category_not_found`; `invalid_body`. A malformed `If-Match` is 400 `invalid_header` */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `category_not_found`; `invalid_body`. A malformed `If-Match` is 400 `invalid_header` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8477,7 +8498,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9771,7 +9792,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `if_match_required`; `invalid_body` (unknown fields, a block of an unknown type, more than 500 blocks, a bad link); `duplicate_block_id`; `too_many_links` (more than 40 distinct linked articles and categories). A malformed `If-Match` is 400 `invalid_header` */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `if_match_required`; `invalid_body` (unknown fields, a block of an unknown type, more than 500 blocks, a bad link); `duplicate_block_id`; `too_many_links` (more than 40 distinct linked articles and categories). A malformed `If-Match` is 400 `invalid_header` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9898,7 +9919,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10639,7 +10660,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `not_publishable` (no title or no text in the source language); `invalid_links`, with `issues` naming each bad link by block */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `not_publishable` (no title or no text in the source language); `invalid_links`, with `issues` naming each bad link by block */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10766,7 +10787,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11471,7 +11492,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12213,7 +12234,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12963,7 +12984,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13088,7 +13109,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13228,7 +13249,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `parent_not_found`; `category_too_deep` (a 4th level); `invalid_body`; a malformed Idempotency-Key is `invalid_header` */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `parent_not_found`; `category_too_deep` (a 4th level); `invalid_body`; a malformed Idempotency-Key is `invalid_header` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13357,7 +13378,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13451,7 +13472,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13598,7 +13619,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `category_cycle`; `category_too_deep`; `parent_not_found`; clearing both names is `invalid_body`. A malformed `If-Match` is 400 `invalid_header` */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `category_cycle`; `category_too_deep`; `parent_not_found`; clearing both names is `invalid_body`. A malformed `If-Match` is 400 `invalid_header` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13721,7 +13742,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13810,7 +13831,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13927,7 +13948,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_query`: `q` missing, blank or over 200 characters; `limit` outside 1–50; an unknown parameter */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_query`: `q` missing, blank or over 200 characters; `limit` outside 1–50; an unknown parameter */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14055,7 +14076,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14148,7 +14169,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14301,7 +14322,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14462,7 +14483,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14604,7 +14625,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14767,7 +14788,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14858,7 +14879,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14987,7 +15008,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15123,7 +15144,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15252,7 +15273,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15356,7 +15377,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15501,7 +15522,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16354,7 +16375,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16535,7 +16556,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16629,7 +16650,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16798,7 +16819,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_body`: also a `designId` that is no design of this workspace, or targeting problems (each in `issues`); a malformed `If-Match` is `invalid_header` */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body`: also a `designId` that is no design of this workspace, or targeting problems (each in `issues`); a malformed `If-Match` is `invalid_header` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16941,7 +16962,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_state`: the survey is not published */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_state`: the survey is not published */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17777,13 +17798,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_definition`: the version has errors, listed in `issues` (each with `severity`, `code`, `message`, `path`) */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_definition`: the version has errors, listed in `issues` (each with `severity`, `code`, `message`, `path`) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        /** @description Stable machine-readable error code */
+                        error: string;
+                        message: string;
+                        /** @description With `invalid_definition`: the errors found; with `invalid_body`: what breaks the schema (`path` and `message` only) */
+                        issues?: ({
+                            /** @enum {string} */
+                            severity: "error" | "warning";
+                            code: string;
+                            message: string;
+                            /** @description JSON Pointer into the definition */
+                            path: string;
+                        } | {
+                            path: string;
+                            message: string;
+                        })[];
+                    };
                 };
             };
             /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
@@ -17819,7 +17858,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        /** @description Stable machine-readable error code */
+                        error: string;
+                        message: string;
+                        /** @description Present on validation errors: every problem found, with where it is */
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                        /** @description With `breaking_changes`: what publishing would break for the answers collected so far */
+                        changes?: {
+                            kind: string;
+                            questionId: string;
+                            optionId?: string;
+                            detail: string;
+                        }[];
+                    };
                 };
             };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
@@ -18576,7 +18633,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_body`: `fromVersionId` names no version of this survey */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body`: `fromVersionId` names no version of this survey */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19364,7 +19421,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20803,7 +20860,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `if_match_required`: no `If-Match`; `invalid_header`: a malformed one; `invalid_body`: also `definition.languages` without the survey's language */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `if_match_required`: no `If-Match`; `invalid_header`: a malformed one; `invalid_body`: also `definition.languages` without the survey's language */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20913,7 +20970,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21041,7 +21098,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21136,7 +21193,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21245,7 +21302,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21381,7 +21438,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21515,7 +21572,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22269,7 +22326,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22389,7 +22446,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22522,7 +22579,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. The SSRF guard refused the URL (`webhook_url_not_allowed`) or its host does not resolve (`webhook_url_unresolvable`); the workspace already has 50 webhooks (`webhook_limit_reached`); a malformed `Idempotency-Key` (`invalid_header`) */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. The SSRF guard refused the URL (`webhook_url_not_allowed`) or its host does not resolve (`webhook_url_unresolvable`); the workspace already has 50 webhooks (`webhook_limit_reached`); a malformed `Idempotency-Key` (`invalid_header`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22644,7 +22701,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22735,7 +22792,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22861,7 +22918,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. The SSRF guard refused the URL (`webhook_url_not_allowed`) or its host does not resolve (`webhook_url_unresolvable`) */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. The SSRF guard refused the URL (`webhook_url_not_allowed`) or its host does not resolve (`webhook_url_unresolvable`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22999,7 +23056,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23091,7 +23148,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. The webhook is disabled (`webhook_disabled`) */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. The webhook is disabled (`webhook_disabled`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23213,7 +23270,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23326,7 +23383,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. The receiver did not answer the verification event with a 2xx (`webhook_verification_failed`, the message says why) */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. The receiver did not answer the verification event with a 2xx (`webhook_verification_failed`, the message says why) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23450,7 +23507,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
