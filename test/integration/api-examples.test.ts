@@ -266,26 +266,23 @@ describe('API examples (lib/api-examples.json)', () => {
     // The next draft, published without acknowledging what it breaks, then with an error in it: both refused.
     const nextPath = `/surveys/${surveyId}/versions/${nextVersion.body.version.id}`;
     const publishNext = { body: { versionId: nextVersion.body.version.id } };
+    const saveNext = async (definition: unknown, revision: number) => {
+      const saved = await call('PUT', nextPath, {
+        host: ws.host,
+        key: ws.key,
+        headers: { 'If-Match': `"${revision}"` },
+        body: { definition },
+      });
+      expect(saved.status, saved.text).toBe(200);
+    };
     const breaking = routedDefinition();
     breaking.questions[0]!.options!.pop();
     breaking.questions[0]!.routes = [];
-    const savedBreaking = await call('PUT', nextPath, {
-      host: ws.host,
-      key: ws.key,
-      headers: { 'If-Match': '"1"' },
-      body: { definition: breaking },
-    });
-    expect(savedBreaking.status, savedBreaking.text).toBe(200);
+    await saveNext(breaking, 1);
     await refuse('publishSurvey', `/surveys/${surveyId}/publish`, publishNext, [409, 'breaking_changes']);
     const invalid = routedDefinition();
     invalid.questions[3]!.visibleIf = { question: 'why-low', operator: 'isAnswered' } as never;
-    const savedInvalid = await call('PUT', nextPath, {
-      host: ws.host,
-      key: ws.key,
-      headers: { 'If-Match': '"2"' },
-      body: { definition: invalid },
-    });
-    expect(savedInvalid.status, savedInvalid.text).toBe(200);
+    await saveNext(invalid, 2);
     await refuse('publishSurvey', `/surveys/${surveyId}/publish`, publishNext, [400, 'invalid_definition']);
     await record('deleteSurveyVersion', nextPath);
     await refuse('deleteSurveyVersion', `/surveys/${surveyId}/versions/${firstVersion}`, {}, [409, 'version_locked']);
