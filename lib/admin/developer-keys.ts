@@ -43,7 +43,7 @@ export function parseDuration(text: string): number {
  * a higher limit would be throttled by DynamoDB before the key reached it. The stage's own throttle
  * (1,000 requests a second by default) is the same figure. A heavier integration uses several keys.
  */
-const MAX_RATE_LIMIT_PER_MINUTE = 60_000;
+export const MAX_RATE_LIMIT_PER_MINUTE = 60_000;
 
 export interface CreateKeyOptions {
   workspace: string;
