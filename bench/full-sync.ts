@@ -5,7 +5,7 @@
  * page reads only itself.
  */
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { createDeveloperKey } from '../lib/admin/developer-keys.ts';
+import { createDeveloperKey, MAX_RATE_LIMIT_PER_MINUTE } from '../lib/admin/developer-keys.ts';
 import { createWorkspace } from '../lib/admin/workspaces.ts';
 import { IDEA_ENTITY, newIdeaId } from '../lib/ideas/record.ts';
 import { dynamo, tableName } from '../lib/platform/data/client.ts';
@@ -102,7 +102,11 @@ async function walk(sandbox: Sandbox, context: { host: string; key: string }, by
 export async function benchFullSync(sandbox: Sandbox, count: number): Promise<void> {
   const slug = `bench-sync-${process.pid}`;
   const ws = await createWorkspace(sandbox.store, slug);
-  const key = await createDeveloperKey(sandbox.store, { workspace: slug, permissions: [...PERMISSIONS], rateLimitPerMinute: 1_000_000 });
+  const key = await createDeveloperKey(sandbox.store, {
+    workspace: slug,
+    permissions: [...PERMISSIONS],
+    rateLimitPerMinute: MAX_RATE_LIMIT_PER_MINUTE,
+  });
   await seedIdeas(slug, count);
   const context = { host: ws.host, key: key.key };
   console.log(`\n## Full sync: ${count} ideas, limit=100, by offset and by cursor\n`);

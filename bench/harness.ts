@@ -2,7 +2,7 @@
  * What every bench scenario stands on: its context, a fresh workspace with an all-permission key,
  * and one authenticated request. bench/scenarios.ts lists the scenarios; each area's file adds its own.
  */
-import { createDeveloperKey } from '../lib/admin/developer-keys.ts';
+import { createDeveloperKey, MAX_RATE_LIMIT_PER_MINUTE } from '../lib/admin/developer-keys.ts';
 import { createWorkspace } from '../lib/admin/workspaces.ts';
 import { PERMISSIONS } from '../lib/platform/permissions.ts';
 import type { Sandbox } from '../local/sandbox.ts';
@@ -25,7 +25,11 @@ let counter = 0;
 export async function benchWorkspace(sandbox: Sandbox, prefix = 'api'): Promise<BenchContext> {
   const slug = `bench-${prefix}-${process.pid}-${++counter}`;
   const ws = await createWorkspace(sandbox.store, slug);
-  const key = await createDeveloperKey(sandbox.store, { workspace: slug, permissions: [...PERMISSIONS], rateLimitPerMinute: 1_000_000 });
+  const key = await createDeveloperKey(sandbox.store, {
+    workspace: slug,
+    permissions: [...PERMISSIONS],
+    rateLimitPerMinute: MAX_RATE_LIMIT_PER_MINUTE,
+  });
   return { api: sandbox.apiUrl, host: ws.host, key: key.key, data: {} };
 }
 

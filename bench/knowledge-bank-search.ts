@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
-import { createDeveloperKey } from '../lib/admin/developer-keys.ts';
+import { createDeveloperKey, MAX_RATE_LIMIT_PER_MINUTE } from '../lib/admin/developer-keys.ts';
 import { createWorkspace } from '../lib/admin/workspaces.ts';
 import { searchDocumentsOf } from '../lib/knowledge-bank/search/documents.ts';
 import { createIndex, loadIndex, searchIndex, serialiseIndex } from '../lib/knowledge-bank/search/search-index.ts';
@@ -83,7 +83,7 @@ try {
   const { key } = await createDeveloperKey(sandbox.store, {
     workspace: slug,
     permissions: [...PERMISSIONS],
-    rateLimitPerMinute: 1_000_000,
+    rateLimitPerMinute: MAX_RATE_LIMIT_PER_MINUTE,
   });
   const send = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${sandbox.apiUrl}${path}`, {

@@ -16,8 +16,11 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { API_PREFIX, NOT_FOUND_HANDLER, type RouteDefinition, routes } from '../lib/manifest.ts';
 import { TABLE } from '../lib/platform/data/table.ts';
+import { SHARED_EDGE_LABEL } from '../lib/platform/http/workspace-host.ts';
 import { HouseFunction } from './constructs/api-function.ts';
 import { AreaStack } from './constructs/area-stack.ts';
+import { CustomDomains, type CustomDomainsProps } from './constructs/custom-domains.ts';
+import { ServiceDashboard } from './constructs/dashboard.ts';
 import { KnowledgeBankSearch } from './constructs/knowledge-bank-search.ts';
 import { ServiceAlarms } from './constructs/service-alarms.ts';
 import { WebhookPipeline } from './constructs/webhook-pipeline.ts';
@@ -56,6 +59,12 @@ export interface PortalApiStackProps extends StackProps {
   webhookRetryDelays?: string;
   /** How often external links are checked (EventBridge `rate(…)` or `cron(…)`); daily when absent. */
   linkCheckSchedule?: string;
+  /**
+   * Serve the shared edge `api.<domain>` and the workspace hosts `*.<domain>` on the operator's own
+   * domain (`-c domainName=… -c hostedZoneId=… [-c certificateArn=…] [-c disableDefaultEndpoint=true]`).
+   * `domainName` then is the workspace domain too.
+   */
+  customDomain?: Omit<CustomDomainsProps, 'api' | 'stage'> & { disableDefaultEndpoint?: boolean };
 }
 
 export class PortalApiStack extends Stack {
@@ -70,6 +79,8 @@ export class PortalApiStack extends Stack {
   readonly cursorSigningKey: Secret;
   readonly alarms: ServiceAlarms;
   readonly knowledgeBankSearch: KnowledgeBankSearch;
+  readonly customDomains?: CustomDomains;
+  readonly dashboard: ServiceDashboard;
 
   constructor(scope: Construct, id: string, props: PortalApiStackProps) {
     super(scope, id, props);
@@ -93,6 +104,9 @@ export class PortalApiStack extends Stack {
       nonKeyAttributes: [...TABLE.gsi1.nonKeyAttributes],
     });
 
+    if (props.customDomain && props.customDomain.domainName !== props.workspaceDomain) {
+      throw new Error(`The custom domain ${props.customDomain.domainName} must be the workspace domain (${props.workspaceDomain})`);
+    }
     const environment = {
       WORKSPACE_DOMAIN: props.workspaceDomain,
       POWERTOOLS_SERVICE_NAME: 'cx-portal-api',
@@ -103,10 +117,12 @@ export class PortalApiStack extends Stack {
     this.api = new HttpApi(this, 'Api', {
       description: 'Customer Experience Portal API',
       createDefaultStage: false,
+      // With a custom domain an operator may close execute-api, so every call goes through their hosts.
+      disableExecuteApiEndpoint: props.customDomain?.disableDefaultEndpoint ?? false,
       defaultIntegration: new HttpLambdaIntegration('NotFoundIntegration', notFound),
     });
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });
-    new HttpStage(this, 'DefaultStage', {
+    const stage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
@@ -168,7 +184,29 @@ export class PortalApiStack extends Stack {
       alarmAction,
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}${API_PREFIX}`, description: 'Base URL of the API' });
+    if (props.customDomain) {
+      const { disableDefaultEndpoint: _, ...domain } = props.customDomain;
+      this.customDomains = new CustomDomains(this, 'CustomDomains', { api: this.api, stage, ...domain });
+      new CfnOutput(this, 'SharedEdgeUrl', {
+        value: `https://${SHARED_EDGE_LABEL}.${domain.domainName}${API_PREFIX}`,
+        description: 'The shared edge: send X-Service-Workspace-Host',
+      });
+      new CfnOutput(this, 'WorkspaceUrl', {
+        value: `https://<workspace>.${domain.domainName}${API_PREFIX}`,
+        description: 'Each workspace host (spec part 1)',
+      });
+    }
+    if (!props.customDomain?.disableDefaultEndpoint) {
+      new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}${API_PREFIX}`, description: 'Base URL of the API' });
+    }
+    this.dashboard = new ServiceDashboard(this, 'Dashboard', {
+      api: this.api,
+      table: this.table,
+      areas: new Map([...this.areas].map(([tag, area]) => [tag, area.functions])),
+      webhooks: this.webhooks,
+      knowledgeBank: this.knowledgeBankSearch,
+    });
+    new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboard.dashboardName, description: 'The CloudWatch dashboard' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'For cxctl --table' });
 
     acknowledgeNagFindings(this);

@@ -10,6 +10,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { API_PREFIX, NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
 import { routeMatcher } from '../lib/platform/http/route-match.ts';
 import { authenticationActionsOf, DEFAULT_TIMEOUT_SECONDS } from '../lib/platform/route.ts';
+import { costLogFile, logCost } from './consumed-capacity.ts';
 import { type InvocationStats, invocationStats } from './instrumentation.ts';
 import { FunctionTimeoutError, invokeWithTimeout, loadHandler } from './lambda-runtime.ts';
 
@@ -100,6 +101,7 @@ function gatewayError(res: ServerResponse, status: number, error: string, messag
 }
 
 export function createApiServer(options: { log?: (line: string) => void } = {}): Server {
+  const costLog = costLogFile();
   return createServer(async (req, res) => {
     const started = performance.now();
     try {
@@ -118,12 +120,26 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
         // The not-found function touches no table.
         allowedDynamoDbActions: found?.route.table ?? [],
         authenticationActions: found ? authenticationActionsOf(found.route) : [],
+        capacity: costLog ? { readUnits: 0, writeUnits: 0 } : undefined,
       };
+      const invoked = performance.now();
       const timeoutSeconds = found?.route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
       const result = await invocationStats.run(stats, () =>
         invokeWithTimeout(handler, event, found?.route.operationId ?? 'notFound', timeoutSeconds),
       );
       writeResult(res, result, stats);
+      if (costLog && stats.capacity) {
+        const { readUnits, writeUnits } = stats.capacity;
+        const operationId = found?.route.operationId ?? 'notFound';
+        logCost(costLog, {
+          operationId,
+          status: result.statusCode ?? 200,
+          ms: performance.now() - invoked,
+          calls: stats.dynamodbCalls,
+          readUnits,
+          writeUnits,
+        });
+      }
       options.log?.(
         `${method} ${url.pathname} → ${result.statusCode} (${Math.round(performance.now() - started)} ms, ${stats.dynamodbCalls} DynamoDB calls)`,
       );

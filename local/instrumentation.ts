@@ -6,6 +6,7 @@
  * AsyncLocalStorage keeps concurrent requests' counts apart.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ConsumedCapacity } from './consumed-capacity.ts';
 
 export interface InvocationStats {
   dynamodbCalls: number;
@@ -18,6 +19,8 @@ export interface InvocationStats {
    * the rate-limit attributes, so a handler's own UpdateItem must still be declared.
    */
   authenticationActions?: readonly string[];
+  /** The capacity units its DynamoDB calls consumed, when the sandbox measures them (consumed-capacity.ts). */
+  capacity?: ConsumedCapacity;
 }
 
 /** Whether a call is authentication's own: the workspace read, or the key's or a source's counter. */

@@ -23,10 +23,11 @@ import {
   webhookDeliveryQueue,
   webhookFanOutFailureQueue,
 } from '../lib/webhooks/pipeline.ts';
+import { costLogFile, measureConsumedCapacity } from './consumed-capacity.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { sendToQueue, startQueueEventSource, startStreamEventSource } from './event-source-mappings.ts';
 import { createApiServer } from './http-server.ts';
-import { countDynamoDbCalls } from './instrumentation.ts';
+import { countDynamoDbCalls, invocationStats } from './instrumentation.ts';
 import { startKnowledgeBank } from './knowledge-bank.ts';
 import { assertPortsFree } from './ports.ts';
 import { ensureQueues } from './queues.ts';
@@ -102,6 +103,9 @@ function handlerEnvironment(sandbox: {
     // Receivers on 127.0.0.1 are the point of a local sandbox; the SSRF guard stays on in AWS.
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? 'true',
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+    // Business metrics are EMF lines in the function's log, read by CloudWatch; locally they would only
+    // flood the terminal. POWERTOOLS_METRICS_DISABLED=false shows them.
+    POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
   };
 }
 
@@ -168,6 +172,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     // The handlers' shared client, counted per request (X-Sandbox-DynamoDB-Calls).
     const { dynamo } = await import('../lib/platform/data/client.ts');
     countDynamoDbCalls(dynamo);
+    if (costLogFile()) measureConsumedCapacity(dynamo, () => invocationStats.getStore()?.capacity);
 
     const server = createApiServer({ log: options.log });
     await new Promise<void>((resolve, reject) => {

@@ -20,7 +20,7 @@ export interface ServiceAlarmsProps {
 
 const FIVE_MINUTES = Duration.minutes(5);
 /** Every operation the service sends to the table (GetRecords: the stream the webhook fan-out reads). */
-const TABLE_OPERATIONS = [
+export const TABLE_OPERATIONS = [
   Operation.GET_ITEM,
   Operation.BATCH_GET_ITEM,
   Operation.QUERY,

@@ -18,6 +18,7 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { config } from '../../lib/platform/config.ts';
 import { logger } from '../../lib/platform/logger.ts';
+import { countBusinessEvent } from '../../lib/platform/metrics.ts';
 import { postJson } from '../../lib/platform/outbound/http-post.ts';
 import {
   type AttemptRecord,
@@ -93,13 +94,13 @@ async function attemptDelivery(message: DeliveryMessage): Promise<Verdict> {
   });
 
   if (outcome.ok) {
-    await record(delivery, { attempt, outcome: 'delivered' });
+    if (await record(delivery, { attempt, outcome: 'delivered' })) countBusinessEvent('WebhookDeliveriesSucceeded');
     return 'done';
   }
   if (outcome.status === 410) {
     const disabled = await disableGoneWebhook(message.workspace, message.webhookId, webhook.url);
     attempt.error = `the receiver answered 410 Gone${disabled ? '; the webhook was disabled' : ''}`;
-    await record(delivery, { attempt, outcome: 'failed' });
+    if (await record(delivery, { attempt, outcome: 'failed' })) countBusinessEvent('WebhookDeliveriesFailed');
     return 'done';
   }
 
@@ -117,7 +118,7 @@ async function attemptDelivery(message: DeliveryMessage): Promise<Verdict> {
       lastStatus: outcome.status,
       lastError: outcome.error,
     });
-    await record(delivery, { attempt, outcome: 'failed' });
+    if (await record(delivery, { attempt, outcome: 'failed' })) countBusinessEvent('WebhookDeliveriesFailed');
     return 'done';
   }
   const notBefore = Date.now() + Math.round(delaySeconds * 1000);
@@ -126,11 +127,12 @@ async function attemptDelivery(message: DeliveryMessage): Promise<Verdict> {
   return 'done';
 }
 
-async function record(delivery: ClaimedDelivery, result: Parameters<typeof recordAttemptResult>[1]): Promise<void> {
+/** Whether this copy's result was written (and so is the one to count). */
+async function record(delivery: ClaimedDelivery, result: Parameters<typeof recordAttemptResult>[1]): Promise<boolean> {
   // Only false if the lease ran out and another copy took over: that copy's result stands.
-  if (!(await recordAttemptResult(delivery, result))) {
-    logger.warn('Delivery lease lost before the result was written', { eventId: delivery.eventId, webhookId: delivery.webhookId });
-  }
+  if (await recordAttemptResult(delivery, result)) return true;
+  logger.warn('Delivery lease lost before the result was written', { eventId: delivery.eventId, webhookId: delivery.webhookId });
+  return false;
 }
 
 const ids = (m: DeliveryMessage) => ({ workspace: m.workspace, webhookId: m.webhookId, eventId: m.eventId });

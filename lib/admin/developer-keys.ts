@@ -37,6 +37,14 @@ export function parseDuration(text: string): number {
   return Number(match[1]) * UNIT_SECONDS[match[2] as keyof typeof UNIT_SECONDS];
 }
 
+/**
+ * Every request writes its key's rate-limit counter once, and one item takes at most 1,000 writes a
+ * second (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html):
+ * a higher limit would be throttled by DynamoDB before the key reached it. The stage's own throttle
+ * (1,000 requests a second by default) is the same figure. A heavier integration uses several keys.
+ */
+export const MAX_RATE_LIMIT_PER_MINUTE = 60_000;
+
 export interface CreateKeyOptions {
   workspace: string;
   name?: string;
@@ -47,8 +55,12 @@ export interface CreateKeyOptions {
 
 /** Create a key in an existing workspace; the returned `key` (token) is never stored or shown again. */
 export async function createDeveloperKey(store: Store, options: CreateKeyOptions): Promise<KeySummary & { key: string }> {
-  if (!Number.isInteger(options.rateLimitPerMinute) || options.rateLimitPerMinute < 1 || options.rateLimitPerMinute > 1_000_000) {
-    throw new AdminError('The rate limit must be a whole number of requests per minute, 1 to 1000000');
+  if (
+    !Number.isInteger(options.rateLimitPerMinute) ||
+    options.rateLimitPerMinute < 1 ||
+    options.rateLimitPerMinute > MAX_RATE_LIMIT_PER_MINUTE
+  ) {
+    throw new AdminError(`The rate limit must be a whole number of requests per minute, 1 to ${MAX_RATE_LIMIT_PER_MINUTE}`);
   }
   const name = options.name ?? 'Developer key';
   if (name.length < 1 || name.length > 100) throw new AdminError('The key name must be 1-100 characters');

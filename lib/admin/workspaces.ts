@@ -3,7 +3,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from '../platform/data/conditions.ts';
 import { keys } from '../platform/data/keys.ts';
 import { toWorkspace, type Workspace } from '../platform/data/workspace-record.ts';
-import { SLUG_PATTERN, workspaceHostOf } from '../platform/http/workspace-host.ts';
+import { SHARED_EDGE_LABEL, SLUG_PATTERN, workspaceHostOf } from '../platform/http/workspace-host.ts';
 import { isModuleName, type ModuleName } from '../platform/permissions.ts';
 import { AdminError, type Store } from './store.ts';
 
@@ -13,6 +13,7 @@ export async function createWorkspace(store: Store, slug: string, name = slug): 
   if (!SLUG_PATTERN.test(slug)) {
     throw new AdminError(`Invalid slug "${slug}": use 1-63 lower-case letters, digits and inner hyphens`);
   }
+  if (slug === SHARED_EDGE_LABEL) throw new AdminError(`"${slug}" is the shared edge's host (${workspaceHostOf(slug)}), not a workspace`);
   if (name.length < 1 || name.length > 200) throw new AdminError('The workspace name must be 1-200 characters');
   const now = new Date().toISOString();
   const item = {

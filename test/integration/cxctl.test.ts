@@ -128,6 +128,8 @@ describe('cxctl', () => {
     const slug = uniqueSlug('cli');
     const cases: [string[], RegExp][] = [
       [['workspace', 'create', 'Not A Slug'], /Invalid slug/],
+      [['workspace', 'create', 'api'], /shared edge/],
+      [['key', 'create', '--workspace', slug, '--rate-limit', '60001'], /1 to 60000/],
       [['key', 'create', '--workspace', slug], /does not exist/],
       [['key', 'create', '--workspace', slug, '--scopes', 'ideas:fly'], /Unknown permission/],
       [['key', 'create', '--workspace', slug, '--expires-in', '3 weeks'], /Invalid duration/],

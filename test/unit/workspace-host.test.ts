@@ -55,4 +55,11 @@ describe('workspaceSlugFrom', () => {
       expect(error.message).not.toContain('x'.repeat(100));
     }
   });
+
+  it('takes the shared edge api.<domain> for no workspace: a call there must name one in the header', () => {
+    process.env.WORKSPACE_DOMAIN = 'portal.example.com';
+    const error = errorOf(() => workspaceSlugFrom({ host: 'api.portal.example.com' }));
+    expect([error.status, error.code]).toEqual([400, 'missing_workspace_host']);
+    expect(workspaceSlugFrom({ host: 'api.portal.example.com', 'x-service-workspace-host': 'acme.portal.example.com' })).toBe('acme');
+  });
 });

@@ -9,6 +9,12 @@ import { BadRequestError, ValidationError } from '../errors.ts';
 
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
+/**
+ * The shared edge's host label (`api.<WORKSPACE_DOMAIN>`, cdk/constructs/custom-domains.ts): it is no
+ * workspace, so a call there must name one in `X-Service-Workspace-Host`, and no workspace may take it.
+ */
+export const SHARED_EDGE_LABEL = 'api';
+
 function stripPort(host: string): string {
   return host.replace(/:\d+$/, '');
 }
@@ -17,7 +23,7 @@ function slugOfWorkspaceHost(host: string, domain: string): string | null {
   const suffix = `.${domain}`;
   if (!host.endsWith(suffix)) return null;
   const slug = host.slice(0, -suffix.length);
-  return SLUG_PATTERN.test(slug) ? slug : null;
+  return SLUG_PATTERN.test(slug) && slug !== SHARED_EDGE_LABEL ? slug : null;
 }
 
 export function workspaceSlugFrom(headers: Record<string, string | undefined>): string {
