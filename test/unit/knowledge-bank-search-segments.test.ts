@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { type PublishedArticle, type SearchDocument, searchDocumentsOf } from '../../lib/knowledge-bank/search/documents.ts';
 import { applyChanges, compact, createIndex, type SearchIndex, searchIndex } from '../../lib/knowledge-bank/search/search-index.ts';
 import {
+  type Delta,
   decodeBase,
   decodeDelta,
-  type Delta,
   encodeBase,
   encodeDelta,
   type Manifest,
@@ -66,7 +66,8 @@ function stateAfter(operations: readonly Operation[], from = new Map<number, num
   return state;
 }
 
-const freshBuild = (state: ReadonlyMap<number, number[]>) => createIndex([...state].flatMap(([article, words]) => documentsOf(article, words)));
+const freshBuild = (state: ReadonlyMap<number, number[]>) =>
+  createIndex([...state].flatMap(([article, words]) => documentsOf(article, words)));
 
 /** A builder's delta for a batch: the touched articles as the table holds them after it. */
 function deltaOf(batch: readonly Operation[], state: ReadonlyMap<number, number[]>): Delta {
@@ -85,7 +86,12 @@ function answers(index: SearchIndex) {
       .sort(),
   );
 }
-const matched = (index: SearchIndex) => QUERIES.map((q) => searchIndex(index, { q, limit: 50 }).hits.map((hit) => hit.articleId).sort());
+const matched = (index: SearchIndex) =>
+  QUERIES.map((q) =>
+    searchIndex(index, { q, limit: 50 })
+      .hits.map((hit) => hit.articleId)
+      .sort(),
+  );
 
 describe('knowledge-bank search segments', () => {
   it('gives the same results through deltas and merges as a fresh build, for any publishes, unpublishes and deletes', async () => {

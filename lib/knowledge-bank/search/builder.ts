@@ -38,7 +38,8 @@ export interface BuildResult {
   workspace: string;
   kind: 'full' | 'delta';
   changedArticles: number;
-  /** Compressed bytes written (the delta, or the base of a full build). */
+  /** The segment written (the delta, or the base of a full build) and its compressed size. */
+  segment: string;
   bytes: number;
   /** What a merge that followed wrote, if one did. */
   merged?: { articles: number; bytes: number };
@@ -61,7 +62,14 @@ async function publishManifest(workspace: string, committed: Manifest): Promise<
   }
 }
 
-export async function fullBuild(workspace: string, previous: Manifest | null): Promise<{ committed: boolean; bytes: number; articles: number }> {
+interface FullBuild {
+  committed: boolean;
+  segment: string;
+  bytes: number;
+  articles: number;
+}
+
+async function fullBuild(workspace: string, previous: Manifest | null): Promise<FullBuild> {
   const index = createIndex(await allPublishedDocuments(workspace));
   const body = encodeBase(index);
   const key = await putSegment(workspace, 'base', body);
@@ -74,11 +82,11 @@ export async function fullBuild(workspace: string, previous: Manifest | null): P
   };
   if (!(await commitManifest(workspace, next, previous?.version ?? null))) {
     await deleteSegments([key]);
-    return { committed: false, bytes: body.length, articles };
+    return { committed: false, segment: key, bytes: body.length, articles };
   }
   await publishManifest(workspace, next);
   if (previous) await deleteSegments(segmentKeys(previous));
-  return { committed: true, bytes: body.length, articles };
+  return { committed: true, segment: key, bytes: body.length, articles };
 }
 
 export async function updateSearchIndex(workspace: string, articleIds: ReadonlySet<string>): Promise<BuildResult> {
@@ -90,7 +98,7 @@ export async function updateSearchIndex(workspace: string, articleIds: ReadonlyS
       if (built.committed) {
         // A delta written before the manifest was replaced is in the new base already (it read the table earlier).
         if (delta) await deleteSegments([delta.key]);
-        return { workspace, kind: 'full', changedArticles: articleIds.size, bytes: built.bytes };
+        return { workspace, kind: 'full', changedArticles: articleIds.size, segment: built.segment, bytes: built.bytes };
       }
     } else {
       if (!delta) {
@@ -102,7 +110,14 @@ export async function updateSearchIndex(workspace: string, articleIds: ReadonlyS
       if (await commitManifest(workspace, next, manifest.version)) {
         await publishManifest(workspace, next);
         const merged = needsMerge(next) ? await mergeSearchIndex(workspace) : null;
-        return { workspace, kind: 'delta', changedArticles: articleIds.size, bytes: delta.bytes, ...(merged ? { merged } : {}) };
+        return {
+          workspace,
+          kind: 'delta',
+          changedArticles: articleIds.size,
+          segment: delta.key,
+          bytes: delta.bytes,
+          ...(merged ? { merged } : {}),
+        };
       }
     }
     if (attempt >= MAX_ATTEMPTS) throw new Error('The search manifest kept changing under this update');

@@ -104,6 +104,7 @@ export async function searchIndexOf(workspace: string): Promise<SearchIndex> {
       if (!(error instanceof SegmentGone)) throw error;
     }
   }
-  if (cached && cached.etag === undefined && now - cached.loadedAt < REBUILD_AFTER_MS) return remember(workspace, { ...cached, checkedAt: now });
+  if (cached && cached.etag === undefined && now - cached.loadedAt < REBUILD_AFTER_MS)
+    return remember(workspace, { ...cached, checkedAt: now });
   return builtFromTable(workspace, now);
 }

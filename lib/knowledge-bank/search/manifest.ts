@@ -7,12 +7,18 @@
  * on an S3 object; readers follow an S3 copy of it (segment-store.ts) and never read this item.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure } from '../../platform/data/conditions.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
+import { isConditionFailure } from '../../platform/data/conditions.ts';
 import { keys } from '../../platform/data/keys.ts';
 import type { Manifest } from './segments.ts';
 
 const ENTITY = 'KbSearchManifest';
+
+/**
+ * Every attribute the manifest item has: the builder's PutItem grant is limited to these
+ * (`dynamodb:Attributes`), so the builder can write no article, content or key attribute.
+ */
+export const MANIFEST_ATTRIBUTES = ['pk', 'sk', 'entity', 'format', 'version', 'base', 'deltas', 'updatedAt'] as const;
 
 /** The manifest as the table holds it now (strongly consistent), or null before the first build. */
 export async function findManifest(workspace: string): Promise<Manifest | null> {

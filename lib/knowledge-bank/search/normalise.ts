@@ -92,7 +92,11 @@ export interface TermPipelineOptions {
 export function termPipeline({ arabicStemming }: TermPipelineOptions): (word: string) => string[] {
   const cache = new Map<string, string[]>();
   const stemOf = (normalised: string) =>
-    LATIN_WORD.test(normalised) ? stemmer(normalised) : arabicStemming && ARABIC_WORD.test(normalised) ? arabicStem(normalised) : normalised;
+    LATIN_WORD.test(normalised)
+      ? stemmer(normalised)
+      : arabicStemming && ARABIC_WORD.test(normalised)
+        ? arabicStem(normalised)
+        : normalised;
   return (word) => {
     const cached = cache.get(word);
     if (cached) return cached;

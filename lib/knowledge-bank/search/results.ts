@@ -21,8 +21,7 @@ export interface SearchResultView {
 }
 
 export function resultOf(hit: SearchHit, content: LiveContent): SearchResultView {
-  const title =
-    titleIn(content, hit.locale) || titleIn(content, hit.sourceLanguage) || content.titleEn || content.titleAr || hit.slug;
+  const title = titleIn(content, hit.locale) || titleIn(content, hit.sourceLanguage) || content.titleEn || content.titleAr || hit.slug;
   const text = [summaryIn(content, hit.locale), bodyText(content.blocks, hit.locale)].filter(Boolean).join('\n');
   return {
     articleId: hit.articleId,

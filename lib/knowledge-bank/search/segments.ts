@@ -40,8 +40,7 @@ export const MERGE_AFTER_DELTA_BYTES = 512 * 1024;
 
 export function needsMerge(manifest: Manifest): boolean {
   return (
-    manifest.deltas.length >= MERGE_AFTER_DELTAS ||
-    manifest.deltas.reduce((sum, delta) => sum + delta.bytes, 0) >= MERGE_AFTER_DELTA_BYTES
+    manifest.deltas.length >= MERGE_AFTER_DELTAS || manifest.deltas.reduce((sum, delta) => sum + delta.bytes, 0) >= MERGE_AFTER_DELTA_BYTES
   );
 }
 
