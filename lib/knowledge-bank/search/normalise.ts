@@ -44,11 +44,13 @@ export interface Token {
   end: number;
 }
 
-/** The words of a text with their offsets in it (what snippets highlight). */
+/** The words of a text with their offsets in it (what snippets highlight), one at a time. */
+export function* wordsOf(text: string): Generator<Token> {
+  for (const match of text.matchAll(WORD)) yield { text: match[0], start: match.index, end: match.index + match[0].length };
+}
+
 export function tokensOf(text: string): Token[] {
-  const tokens: Token[] = [];
-  for (const match of text.matchAll(WORD)) tokens.push({ text: match[0], start: match.index, end: match.index + match[0].length });
-  return tokens;
+  return [...wordsOf(text)];
 }
 
 export function tokenize(text: string): string[] {
