@@ -80,7 +80,7 @@ const ARABIC_WORD = /^[\u0621-\u064A]+$/;
  */
 const TERM_CACHE_LIMIT = 100_000;
 
-export interface TermPipelineOptions {
+interface TermPipelineOptions {
   /** Arabic light stemming (arabic-stemmer.ts); off only to measure what it changes (the bench). */
   arabicStemming: boolean;
 }

@@ -20,7 +20,7 @@ export interface SearchResultView {
   snippet: Snippet;
 }
 
-export function resultOf(hit: SearchHit, content: LiveContent): SearchResultView {
+function resultOf(hit: SearchHit, content: LiveContent): SearchResultView {
   const title = titleIn(content, hit.locale) || titleIn(content, hit.sourceLanguage) || content.titleEn || content.titleAr || hit.slug;
   const text = [summaryIn(content, hit.locale), bodyText(content.blocks, hit.locale)].filter(Boolean).join('\n');
   return {

@@ -19,7 +19,7 @@ export interface SegmentRef {
   bytes: number;
 }
 
-export interface BaseRef extends SegmentRef {
+interface BaseRef extends SegmentRef {
   /** A merged base: the base it was merged from and the last delta folded in (readers holding both skip a reload). */
   mergedFrom: string | null;
   through: string | null;
@@ -36,7 +36,7 @@ export interface Manifest {
 /** Deltas are merged into the base once there are this many … */
 export const MERGE_AFTER_DELTAS = 24;
 /** … or once they hold this many bytes (compressed), whichever comes first. */
-export const MERGE_AFTER_DELTA_BYTES = 512 * 1024;
+const MERGE_AFTER_DELTA_BYTES = 512 * 1024;
 
 export function needsMerge(manifest: Manifest): boolean {
   return (
