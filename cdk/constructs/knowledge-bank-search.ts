@@ -22,8 +22,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { linkCheckDeadLetterQueue, linkChecker, linkCheckQueue, linkCheckSchedule } from '../../lib/knowledge-bank/link-check/pipeline.ts';
-import { MANIFEST_ATTRIBUTES } from '../../lib/knowledge-bank/search/manifest.ts';
-import { searchIndexBuilder, searchIndexFailureQueue } from '../../lib/knowledge-bank/search/pipeline.ts';
+import { SEARCH_MANIFEST_ATTRIBUTES, searchIndexBuilder, searchIndexFailureQueue } from '../../lib/knowledge-bank/search/pipeline.ts';
 import { checkKnowledgeBankLinks, searchKnowledgeBank } from '../../lib/knowledge-bank/search/routes.ts';
 import type { QueueDefinition } from '../../lib/platform/event-sources.ts';
 import { HouseFunction } from './api-function.ts';
@@ -129,7 +128,7 @@ export class KnowledgeBankSearch extends NestedStack {
         effect: Effect.ALLOW,
         actions: ['dynamodb:PutItem'],
         resources: [props.table.tableArn],
-        conditions: { 'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...MANIFEST_ATTRIBUTES] } },
+        conditions: { 'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...SEARCH_MANIFEST_ATTRIBUTES] } },
       }),
     );
     // DeleteObject: segments a merge or a full build superseded.

@@ -14,12 +14,6 @@ import type { Manifest } from './segments.ts';
 
 const ENTITY = 'KbSearchManifest';
 
-/**
- * Every attribute the manifest item has: the builder's PutItem grant is limited to these
- * (`dynamodb:Attributes`), so the builder can write no article, content or key attribute.
- */
-export const MANIFEST_ATTRIBUTES = ['pk', 'sk', 'entity', 'format', 'version', 'base', 'deltas', 'updatedAt'] as const;
-
 /** The manifest as the table holds it now (strongly consistent), or null before the first build. */
 export async function findManifest(workspace: string): Promise<Manifest | null> {
   const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.kbSearchManifest(workspace), ConsistentRead: true }));
@@ -37,7 +31,16 @@ export async function commitManifest(workspace: string, next: Manifest, expected
     await dynamo.send(
       new PutCommand({
         TableName: tableName,
-        Item: { ...keys.kbSearchManifest(workspace), entity: ENTITY, ...next, updatedAt: new Date().toISOString() },
+        // Exactly SEARCH_MANIFEST_ATTRIBUTES (pipeline.ts): the builder's grant allows no other.
+        Item: {
+          ...keys.kbSearchManifest(workspace),
+          entity: ENTITY,
+          format: next.format,
+          version: next.version,
+          base: next.base,
+          deltas: next.deltas,
+          updatedAt: new Date().toISOString(),
+        },
         ...(expectedVersion === null
           ? { ConditionExpression: 'attribute_not_exists(pk)' }
           : { ConditionExpression: '#version = :expected', ExpressionAttributeNames: { '#version': 'version' } }),

@@ -20,6 +20,13 @@ export const searchIndexFailureQueue: QueueDefinition = {
   retentionSeconds: 14 * DAY,
 };
 
+/**
+ * Every attribute of the segment manifest item (manifest.ts writes exactly these): the builder's
+ * PutItem grant is limited to them (`dynamodb:Attributes`), so it can write no article, content or
+ * key attribute.
+ */
+export const SEARCH_MANIFEST_ATTRIBUTES = ['pk', 'sk', 'entity', 'format', 'version', 'base', 'deltas', 'updatedAt'] as const;
+
 export const searchIndexBuilder: StreamConsumerDefinition = {
   handler: 'functions/knowledge-bank/build-search-index.ts',
   // GetItem/PutItem: the segment manifest (manifest.ts); BatchGetItem/Query: the articles.
