@@ -7,6 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   ListObjectsV2Command,
@@ -14,6 +16,7 @@ import {
   PutObjectCommand,
   S3Client,
   S3ServiceException,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { config } from '../../platform/config.ts';
 import type { Manifest } from './segments.ts';
@@ -40,10 +43,33 @@ export async function indexedWorkspaces(): Promise<string[]> {
   return workspaces;
 }
 
+/**
+ * Bases of large workspaces (10,000 bilingual articles: about 13 MB) go up in parts of this size:
+ * fauxqs refuses request bodies over 11 MiB, and parts of at least 5 MiB are what S3 asks of every
+ * part but the last (https://docs.aws.amazon.com/AmazonS3/latest/userguide/qfacts.html). An upload
+ * left incomplete by a failed builder is aborted by the bucket's lifecycle after a day.
+ */
+const PART_BYTES = 8 * 1024 * 1024;
+
+async function putInParts(key: string, body: Uint8Array): Promise<void> {
+  const { UploadId } = await s3.send(
+    new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: 'application/octet-stream' }),
+  );
+  const parts: Array<{ ETag: string | undefined; PartNumber: number }> = [];
+  for (let offset = 0, PartNumber = 1; offset < body.length; offset += PART_BYTES, PartNumber++) {
+    const { ETag } = await s3.send(
+      new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber, Body: body.subarray(offset, offset + PART_BYTES) }),
+    );
+    parts.push({ ETag, PartNumber });
+  }
+  await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
+}
+
 /** Stores a new segment object and answers its key. */
 export async function putSegment(workspace: string, kind: 'base' | 'delta', body: Uint8Array): Promise<string> {
   const key = `${PREFIX}${workspace}/${kind}-${randomUUID()}.json.br`;
-  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'application/octet-stream' }));
+  if (body.length > PART_BYTES) await putInParts(key, body);
+  else await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'application/octet-stream' }));
   return key;
 }
 
