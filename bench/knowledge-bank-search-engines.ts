@@ -40,7 +40,7 @@ const miniSearch: Engine = {
   build: async (docs) => createIndex(docs),
   serialise: (index) => serialiseIndex(index as ReturnType<typeof createIndex>),
   load: async (json) => loadIndex(json),
-  query: async (index, q) => searchIndex(index as ReturnType<typeof createIndex>, { q, limit: 10 }).results.map((r) => r.articleId),
+  query: async (index, q) => searchIndex(index as ReturnType<typeof createIndex>, { q, limit: 10 }).hits.map((hit) => hit.articleId),
 };
 
 const SCHEMA = {

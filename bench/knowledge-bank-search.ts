@@ -1,54 +1,126 @@
 /**
- * `npm run bench:search [articles]`: the figures of knowledge-bank search (README, "Knowledge-bank
- * search"). On a generated bilingual help centre (default 5,000 articles × English and Arabic):
- *   1. index build time, and its size as stored (MiniSearch JSON, brotli as the builder writes it);
- *   2. cold load: what a search function's first query of a workspace pays (decompress + load);
- *   3. warm query p50/p95 over English, Arabic (typed without diacritics), typo and prefix queries;
- *   4. in an in-memory sandbox: publish-to-searchable delay (publish answered → the article found
- *      by GET /search), for single publishes and after a burst of 50.
- * Machines are shared and noisy: read medians and ratios, not absolute numbers.
+ * `npm run bench:search -- [--articles N] [--queries Q] [--publishes P]`: knowledge-bank search,
+ * today's design before issue 18 (bench/knowledge-bank-search-baseline.ts: one object with display
+ * fields, rewritten by every update) and the shipped one (a lean base segment plus deltas, display
+ * from the live content of the page of results) side by side in one run, on a generated bilingual
+ * help centre (default 1,000 articles × English and Arabic; the README's figures are 10,000):
+ *   1. build, stored size, and the cold load split into S3 GET (fauxqs), decompression, JSON.parse
+ *      and MiniSearch's load, with the heap the loaded index takes;
+ *   2. warm query p50/p95 over English, Arabic typed without diacritics, one-typo and prefix queries,
+ *      titles and snippets included (from stored fields, or decoded from the live content items);
+ *   3. the cost of one publish (CPU ms, bytes written) and of a merge, amortised;
+ *   4. publish → searchable in the sandbox with the corpus already indexed (this design only);
+ *   5. relevance: recall@10 and MRR of the judged queries (knowledge-bank-search-relevance.ts),
+ *      without and with Arabic light stemming.
+ * Machines are shared: compare ratios within one run, and read the load average printed with them.
  */
-import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
-import { createDeveloperKey, MAX_RATE_LIMIT_PER_MINUTE } from '../lib/admin/developer-keys.ts';
-import { createWorkspace } from '../lib/admin/workspaces.ts';
-import { searchDocumentsOf } from '../lib/knowledge-bank/search/documents.ts';
-import { createIndex, loadIndex, searchIndex, serialiseIndex } from '../lib/knowledge-bank/search/search-index.ts';
-import { PERMISSIONS } from '../lib/platform/permissions.ts';
+import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { brotliDecompressSync } from 'node:zlib';
+import MiniSearch from 'minisearch';
+import { decodeContent, encodeContent } from '../lib/knowledge-bank/content-codec.ts';
+import { type LiveContent, type SearchDocument, searchDocumentsOf } from '../lib/knowledge-bank/search/documents.ts';
+import { resultsOf } from '../lib/knowledge-bank/search/results.ts';
+import {
+  createIndex,
+  loadParsedIndex,
+  type SearchIndex,
+  type SearchQuery,
+  searchIndex,
+} from '../lib/knowledge-bank/search/search-index.ts';
+import { decodeBase, encodeBase, encodeDelta, MERGE_AFTER_DELTAS, mergedIndex } from '../lib/knowledge-bank/search/segments.ts';
+import {
+  BASELINE_OPTIONS,
+  baselineDocuments,
+  compressJson,
+  createBaseline,
+  loadBaseline,
+  searchBaseline,
+  unstemmed,
+  updateBaseline,
+} from './knowledge-bank-search-baseline.ts';
 import { asTyped, generateCorpus, withTypo } from './knowledge-bank-search-corpus.ts';
+import { judgedQueries, relevanceOf } from './knowledge-bank-search-relevance.ts';
+import { measureInSandbox } from './knowledge-bank-search-sandbox.ts';
 
-const count = Number(process.argv[2] ?? 5000);
+const { values: args } = parseArgs({
+  options: {
+    articles: { type: 'string', default: '1000' },
+    queries: { type: 'string', default: '120' },
+    publishes: { type: 'string', default: '10' },
+  },
+});
+const count = Number(args.articles);
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 };
-const ms = (n: number) => `${n.toFixed(1)} ms`;
+const median = (values: number[]) => percentile(values, 0.5);
+const time = <T>(work: () => T): [T, number] => {
+  const started = performance.now();
+  const result = work();
+  return [result, performance.now() - started];
+};
+// A heap figure needs a collection first: expose gc without a node flag, so `tsx` runs the bench as is.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const heapMb = () => {
+  gc();
+  return process.memoryUsage().heapUsed / 1e6;
+};
 
 console.log(
-  `# Knowledge-bank search: ${count} articles × 2 languages (load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs)\n`,
+  `# Knowledge-bank search: ${count} articles × 2 languages (${cpus().length} CPUs, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} at start)\n`,
 );
+
 const corpus = generateCorpus(count);
-const documents = corpus.flatMap(({ meta, content }) => searchDocumentsOf(meta, content));
-
-let started = performance.now();
-const built = createIndex(documents);
-const buildMs = performance.now() - started;
-const json = serialiseIndex(built);
-started = performance.now();
-const stored = brotliCompressSync(json, {
-  params: { [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_QUALITY]: 4 },
-});
-const compressMs = performance.now() - started;
-
-const coldLoads: number[] = [];
-let index = built;
-for (let i = 0; i < 3; i++) {
-  started = performance.now();
-  index = loadIndex(brotliDecompressSync(stored).toString('utf8'));
-  coldLoads.push(performance.now() - started);
+const documents = new Map<string, SearchDocument[]>();
+const oldDocuments = new Map<string, ReturnType<typeof baselineDocuments>>();
+const liveItems = new Map<string, Uint8Array>();
+for (const { meta, content } of corpus) {
+  const docs = searchDocumentsOf(meta, content);
+  documents.set(meta.id, docs);
+  oldDocuments.set(meta.id, baselineDocuments(docs, content, meta.sourceLanguage));
+  const encoded = encodeContent(content);
+  if (encoded.ok) liveItems.set(meta.id, encoded.bytes);
 }
 
+// 1. Build and store.
+const [oldBuilt, oldBuildMs] = time(() => createBaseline([...oldDocuments.values()].flat()));
+const [newBuilt, newBuildMs] = time(() => createIndex([...documents.values()].flat()));
+const oldJson = JSON.stringify(oldBuilt);
+const newJson = JSON.stringify(newBuilt);
+const oldBody = compressJson(oldJson);
+const newBody = encodeBase(newBuilt);
+
+/** Cold load split (median of 3): decompression, JSON.parse, MiniSearch's load. */
+function coldSplit(body: Uint8Array, load: (parsed: unknown) => unknown) {
+  const split = { decompress: [] as number[], parse: [] as number[], load: [] as number[] };
+  for (let i = 0; i < 3; i++) {
+    const [json, decompressMs] = time(() => brotliDecompressSync(body).toString('utf8'));
+    const [parsed, parseMs] = time(() => JSON.parse(json) as unknown);
+    const [, loadMs] = time(() => load(parsed));
+    split.decompress.push(decompressMs);
+    split.parse.push(parseMs);
+    split.load.push(loadMs);
+  }
+  return { decompress: median(split.decompress), parse: median(split.parse), load: median(split.load) };
+}
+const oldCold = coldSplit(oldBody, (parsed) => MiniSearch.loadJS(parsed as never, BASELINE_OPTIONS));
+const newCold = coldSplit(newBody, (parsed) => loadParsedIndex(parsed));
+
+let before = heapMb();
+const oldIndex = loadBaseline(oldBody);
+const oldHeap = heapMb() - before;
+before = heapMb();
+const newIndex = decodeBase(newBody);
+const newHeap = heapMb() - before;
+
+// 2. Warm queries.
 const sample = corpus.filter((_, i) => i % Math.max(1, Math.floor(count / 100)) === 0).slice(0, 100);
 const queries = sample.flatMap((a) => [
   a.titleWordsEn.slice(0, 2).join(' '),
@@ -56,89 +128,93 @@ const queries = sample.flatMap((a) => [
   withTypo(a.titleWordsEn.reduce((longest, w) => (w.length > longest.length ? w : longest), '')),
   a.titleWordsEn[0]!.slice(0, 4),
 ]);
-for (const q of queries.slice(0, 20)) searchIndex(index, { q, limit: 10 }); // warm the JIT
-const latencies = queries.map((q) => {
-  const t = performance.now();
-  searchIndex(index, { q, limit: 10 });
-  return performance.now() - t;
-});
-
-console.log('| figure | value |\n|---|---:|');
-console.log(`| documents indexed | ${documents.length} |`);
-console.log(`| build time (full) | ${ms(buildMs)} |`);
-console.log(`| index JSON | ${(json.length / 1e6).toFixed(1)} MB |`);
-console.log(`| stored object (brotli q4) | ${(stored.length / 1e6).toFixed(1)} MB (compressed in ${ms(compressMs)}) |`);
-console.log(`| cold load (decompress + load), median of 3 | ${ms(percentile(coldLoads, 0.5))} |`);
-console.log(
-  `| warm query p50 / p95 (${latencies.length} queries) | ${ms(percentile(latencies, 0.5))} / ${ms(percentile(latencies, 0.95))} |`,
-);
-
-console.log('\n## Publish to searchable, in an in-memory sandbox\n');
-process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-const { startSandbox } = await import('../local/sandbox.ts');
-const sandbox = await startSandbox({ port: 0, tableName: 'cx-portal-search-bench' });
-try {
-  const slug = `bench-search-${process.pid}`;
-  const ws = await createWorkspace(sandbox.store, slug);
-  const { key } = await createDeveloperKey(sandbox.store, {
-    workspace: slug,
-    permissions: [...PERMISSIONS],
-    rateLimitPerMinute: MAX_RATE_LIMIT_PER_MINUTE,
-  });
-  const send = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${sandbox.apiUrl}${path}`, {
-      method,
-      headers: {
-        'X-Service-Workspace-Host': ws.host,
-        Authorization: `Bearer ${key}`,
-        ...(body ? { 'Content-Type': 'application/json' } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return (await res.json()) as { category?: { id: string }; article?: { id: string }; total?: number };
-  };
-  const categoryId = (await send('POST', '/knowledge-bank/categories', { nameEn: 'Bench' })).category!.id;
-  const createArticle = async (n: number, word: string) =>
-    (
-      await send('POST', '/knowledge-bank/articles', {
-        categoryId,
-        titleEn: `Bench article ${n} ${word}`,
-        blocks: [{ type: 'paragraph', text: { en: [{ text: `Body of article ${n} about ${word}.` }] } }],
-      })
-    ).article!.id;
-  const searchable = async (word: string, expected: number) => {
-    for (;;) {
-      const body = await send('GET', `/knowledge-bank/search?q=${word}`);
-      if ((body.total ?? 0) >= expected) return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  };
-  // A first publish creates the workspace's index object; until then the search function indexes
-  // from the table itself (README), which would make the delays below look shorter than they are.
-  const warmUp = await createArticle(0, 'zqwarmup');
-  await send('POST', `/knowledge-bank/articles/${warmUp}/publish`);
-  await new Promise((resolve) => setTimeout(resolve, 5000));
-  await searchable('zqwarmup', 1);
-  const delays: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    // Random words: two probe words one letter apart would find each other through typo tolerance.
-    const word = `q${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-    const id = await createArticle(i + 1, word);
-    await send('POST', `/knowledge-bank/articles/${id}/publish`);
-    const t = performance.now();
-    await searchable(word, 1);
-    delays.push(performance.now() - t);
-  }
-  const burst: string[] = [];
-  for (let i = 0; i < 50; i++) burst.push(await createArticle(100 + i, 'zqburst'));
-  // Published together, as an editor publishing a batch would: they land within one batching window.
-  await Promise.all(burst.map((id) => send('POST', `/knowledge-bank/articles/${id}/publish`)));
-  const t = performance.now();
-  await searchable('zqburst', burst.length);
-  const burstDelay = performance.now() - t;
-  console.log('| figure | value |\n|---|---:|');
-  console.log(`| publish → searchable, single publish (median / max of 5) | ${ms(percentile(delays, 0.5))} / ${ms(Math.max(...delays))} |`);
-  console.log(`| 50 publishes at once → all 50 searchable | ${ms(burstDelay)} |`);
-} finally {
-  await sandbox.stop();
+const searchNew = (index: SearchIndex, query: SearchQuery) => {
+  const { hits, total } = searchIndex(index, query);
+  // What the BatchGet answers, decoded as the search function decodes it (the round trip itself is not timed).
+  const contents = new Map(hits.map((hit) => [hit.articleId, decodeContent<LiveContent>(liveItems.get(hit.articleId)!)]));
+  return { results: resultsOf(hits, contents), total };
+};
+function latencies(run: (q: string) => unknown): number[] {
+  for (const q of queries.slice(0, 20)) run(q); // warm the JIT
+  return queries.map((q) => time(() => run(q))[1]);
 }
+const oldLatencies = latencies((q) => searchBaseline(oldIndex, { q, limit: 10 }));
+const newLatencies = latencies((q) => searchNew(newIndex, { q, limit: 10 }));
+
+// 3. One publish, and a merge.
+const changed = corpus[Math.floor(count / 2)]!.meta.id;
+const [, oldUpdateMs, oldUpdateBytes] = await (async () => {
+  const started = performance.now();
+  const written = await updateBaseline(oldBody, changed, oldDocuments.get(changed)!);
+  return [written, performance.now() - started, written.length] as const;
+})();
+const [delta, newUpdateMs] = time(() => encodeDelta([[changed, documents.get(changed)!]]));
+const deltas = corpus.slice(0, MERGE_AFTER_DELTAS).map(({ meta }) => [[meta.id, documents.get(meta.id)!] as const]);
+const started = performance.now();
+const merged = encodeBase(await mergedIndex(decodeBase(newBody), deltas));
+const mergeMs = performance.now() - started;
+
+// 4. Through the sandbox.
+const sandbox = await measureInSandbox({ base: newIndex, baselineBody: oldBody, publishes: Number(args.publishes) });
+const loadAfterSandbox = loadavg()[0]!;
+
+// 5. Relevance.
+const judged = judgedQueries(corpus, Number(args.queries));
+const unstemmedIndex = createIndex([...documents.values()].flat(), unstemmed);
+const ids = (index: SearchIndex) => (q: string) => searchIndex(index, { q, limit: 10 }).hits.map((hit) => hit.articleId);
+const byVariation = (query: { language: string; variation: string }) =>
+  `${query.language === 'en' ? 'English' : 'Arabic'}: ${query.variation}`;
+const relevanceOld = relevanceOf(judged, ids(unstemmedIndex), byVariation);
+const relevanceNew = relevanceOf(judged, ids(newIndex), byVariation);
+
+const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(1)} ms`);
+const mb = (bytes: number) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(2)} MB` : `${(bytes / 1e3).toFixed(1)} KB`);
+const ratio = (old: number, now: number) => (now > 0 ? `${(old / now).toFixed(1)}×` : '—');
+const row = (figure: string, old: number, now: number, format: (n: number) => string) =>
+  console.log(`| ${figure} | ${format(old)} | ${format(now)} | ${ratio(old, now)} |`);
+
+const oldS3 = median(sandbox.s3GetMs.baseline);
+const newS3 = median(sandbox.s3GetMs.segments);
+const oldColdTotal = oldS3 + oldCold.decompress + oldCold.parse + oldCold.load;
+const newColdTotal = newS3 + newCold.decompress + newCold.parse + newCold.load;
+console.log('| figure | before (one object) | now (lean base + deltas) | before ÷ now |\n|---|---:|---:|---:|');
+row('full build (index only)', oldBuildMs, newBuildMs, ms);
+row('index JSON', oldJson.length, newJson.length, mb);
+row('stored (brotli q4)', oldBody.length, newBody.length, mb);
+row('cold load: S3 GET (fauxqs, median of 3)', oldS3, newS3, ms);
+row('cold load: decompress', oldCold.decompress, newCold.decompress, ms);
+row('cold load: JSON.parse', oldCold.parse, newCold.parse, ms);
+row('cold load: MiniSearch load', oldCold.load, newCold.load, ms);
+row('cold load: total', oldColdTotal, newColdTotal, ms);
+row('heap of the loaded index', oldHeap, newHeap, (n) => `${n.toFixed(0)} MB`);
+row(`warm query p50 (${queries.length} queries, with titles and snippets)`, median(oldLatencies), median(newLatencies), ms);
+row('warm query p95', percentile(oldLatencies, 0.95), percentile(newLatencies, 0.95), ms);
+row('one publish: CPU (old: load, patch, save; now: encode a delta)', oldUpdateMs, newUpdateMs, ms);
+row('one publish: bytes written', oldUpdateBytes, delta.length, mb);
+console.log(
+  `| merge of ${MERGE_AFTER_DELTAS} deltas (now, in the builder after they are visible): CPU / bytes | — | ${ms(mergeMs)} / ${mb(merged.length)} | |`,
+);
+console.log(
+  `| one publish, merge amortised: CPU | ${ms(oldUpdateMs)} | ${ms(newUpdateMs + mergeMs / MERGE_AFTER_DELTAS)} | ${ratio(oldUpdateMs, newUpdateMs + mergeMs / MERGE_AFTER_DELTAS)} |`,
+);
+const p = sandbox.publishToSearchableMs;
+// The old builder rewrote the whole index per batch, and each search instance then reloaded it.
+const oldEstimate = 1000 + oldUpdateMs + oldColdTotal;
+console.log(
+  `| publish → searchable in the sandbox, ${p.length} publishes: median / p95 | ≈ ${ms(oldEstimate)} (estimate: 1 s window + update + cold load) | ${ms(median(p))} / ${ms(percentile(p, 0.95))} | ${ratio(oldEstimate, percentile(p, 0.95))} |`,
+);
+console.log(`| first search through HTTP, index of ${count} articles cold | — | ${ms(sandbox.firstSearchMs)} | |`);
+console.log(`\nLoad average after the sandbox part: ${loadAfterSandbox.toFixed(1)}; at the end: ${loadavg()[0]!.toFixed(1)}.`);
+
+console.log(
+  `\n## Relevance: ${judged.length} judged queries (${judged.filter((q) => q.language === 'en').length} English, ${judged.filter((q) => q.language === 'ar').length} Arabic)\n`,
+);
+console.log('| queries | n | recall@10 before | recall@10 now | MRR before | MRR now |\n|---|---:|---:|---:|---:|---:|');
+const pct = (n: number) => `${(n * 100).toFixed(0)}%`;
+for (const [group, old] of relevanceOld) {
+  const now = relevanceNew.get(group)!;
+  console.log(
+    `| ${group} | ${old.queries} | ${pct(old.recallAt10)} | ${pct(now.recallAt10)} | ${old.mrr.toFixed(3)} | ${now.mrr.toFixed(3)} |`,
+  );
+}
+console.log('\n"before" differs from "now" in relevance only by Arabic light stemming: the query logic and English pipeline are the same.');

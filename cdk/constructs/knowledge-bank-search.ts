@@ -5,7 +5,8 @@
  *     restored), a lifecycle that expires indexes untouched for 400 days (a dormant workspace's
  *     search rebuilds from the table) and incomplete uploads after a day;
  *   - the builder on the table stream (article items only, partial batch failures, bisect, bounded
- *     retries, failure queue), allowed to read the table and write index objects;
+ *     retries, failure queue), allowed to read the table, write the segment manifest item and
+ *     write and delete index segments;
  *   - the link checker on its queue, the daily schedule that fills it, and the grants of the
  *     search and link routes (read index objects; send to the link-check queue).
  */
@@ -21,7 +22,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { linkCheckDeadLetterQueue, linkChecker, linkCheckQueue, linkCheckSchedule } from '../../lib/knowledge-bank/link-check/pipeline.ts';
-import { searchIndexBuilder, searchIndexFailureQueue } from '../../lib/knowledge-bank/search/pipeline.ts';
+import { SEARCH_MANIFEST_ATTRIBUTES, searchIndexBuilder, searchIndexFailureQueue } from '../../lib/knowledge-bank/search/pipeline.ts';
 import { checkKnowledgeBankLinks, searchKnowledgeBank } from '../../lib/knowledge-bank/search/routes.ts';
 import type { QueueDefinition } from '../../lib/platform/event-sources.ts';
 import { HouseFunction } from './api-function.ts';
@@ -79,7 +80,7 @@ export class KnowledgeBankSearch extends NestedStack {
      * Exactly these S3 actions on the index prefix. ListBucket (on that prefix only) is what makes S3
      * answer a missing index with 404 rather than 403, so "not built yet" is told from "denied".
      */
-    const grantIndexes = (fn: HouseFunction, actions: Array<'s3:GetObject' | 's3:PutObject'>) => {
+    const grantIndexes = (fn: HouseFunction, actions: Array<'s3:GetObject' | 's3:PutObject' | 's3:DeleteObject'>) => {
       if (actions.length > 0)
         fn.addToRolePolicy(
           new PolicyStatement({ effect: Effect.ALLOW, actions, resources: [this.bucket.arnForObjects('search-index/*')] }),
@@ -95,7 +96,7 @@ export class KnowledgeBankSearch extends NestedStack {
       // On the role: HouseFunction's role is the function's sibling, not its child.
       Validations.of(fn.role ?? fn).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${this.referenceTo(fn, this.bucket)}>/search-index/*]`,
-        reason: 'One index object per workspace under search-index/: the prefix is the narrowest resource that names them.',
+        reason: 'Index segments of every workspace under search-index/: the prefix is the narrowest resource that names them.',
       });
     };
 
@@ -117,8 +118,21 @@ export class KnowledgeBankSearch extends NestedStack {
       memorySize: 2048,
       environment: { ...props.environment, ...bucketEnvironment },
     });
-    this.builder.useTable(props.table, searchIndexBuilder.table);
-    grantIndexes(this.builder, ['s3:GetObject', 's3:PutObject']);
+    // Its one write, the segment manifest, is granted apart: PutItem of the manifest's attributes only.
+    this.builder.useTable(
+      props.table,
+      searchIndexBuilder.table.filter((action) => action !== 'PutItem'),
+    );
+    this.builder.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['dynamodb:PutItem'],
+        resources: [props.table.tableArn],
+        conditions: { 'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...SEARCH_MANIFEST_ATTRIBUTES] } },
+      }),
+    );
+    // DeleteObject: segments a merge or a full build superseded.
+    grantIndexes(this.builder, ['s3:GetObject', 's3:PutObject', 's3:DeleteObject']);
     Validations.of(this.builder.role ?? this.builder).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:

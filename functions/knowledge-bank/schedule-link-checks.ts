@@ -3,7 +3,7 @@
  * queues one check per workspace that has published articles.
  */
 import { linkCheckQueueUrl, requestLinkChecks } from '../../lib/knowledge-bank/link-check/queue.ts';
-import { indexedWorkspaces } from '../../lib/knowledge-bank/search/index-store.ts';
+import { indexedWorkspaces } from '../../lib/knowledge-bank/search/segment-store.ts';
 import { logger } from '../../lib/platform/logger.ts';
 
 const queueUrl = linkCheckQueueUrl();

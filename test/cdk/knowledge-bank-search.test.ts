@@ -90,15 +90,22 @@ describe('knowledge-bank search in the stack', () => {
   });
 
   it('grants each function only the S3 actions it uses', () => {
-    expect(s3Actions(stack.knowledgeBankSearch.builder)).toEqual(['s3:GetObject', 's3:ListBucket', 's3:PutObject']);
+    expect(s3Actions(stack.knowledgeBankSearch.builder)).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:ListBucket', 's3:PutObject']);
     expect(s3Actions(stack.functions.get('searchKnowledgeBank')!)).toEqual(['s3:GetObject', 's3:ListBucket']);
     expect(s3Actions(stack.knowledgeBankSearch.scheduler)).toEqual(['s3:ListBucket']);
     expect(s3Actions(stack.knowledgeBankSearch.checker)).toEqual([]);
     expect(s3Actions(stack.functions.get('listKnowledgeBankExternalLinks')!)).toEqual([]);
-    // The builder reads the table and never writes it.
-    const builderDynamo = statementsOf(stack.knowledgeBankSearch.builder).flatMap((s) => [s.Action].flat());
-    expect(builderDynamo).not.toContain('dynamodb:PutItem');
+    // The builder reads the table; its one write is the segment manifest, limited to that item's attributes.
+    const builderStatements = statementsOf(stack.knowledgeBankSearch.builder);
+    const builderDynamo = builderStatements.flatMap((s) => [s.Action].flat());
     expect(builderDynamo).not.toContain('dynamodb:BatchWriteItem');
+    expect(builderDynamo).not.toContain('dynamodb:UpdateItem');
+    const puts = builderStatements.filter((s) => [s.Action].flat().includes('dynamodb:PutItem'));
+    expect(puts).toHaveLength(1);
+    expect(puts[0]!.Action).toBe('dynamodb:PutItem');
+    expect(puts[0]!.Condition).toEqual({
+      'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'entity', 'format', 'version', 'base', 'deltas', 'updatedAt'] },
+    });
   });
 
   it('runs the link checker from its queue, filled by the on-demand route and a schedule from CDK context', () => {

@@ -97,10 +97,15 @@ describe('GET /knowledge-bank/search', () => {
     expect(limited.total).toBe(3);
   });
 
-  it('costs no DynamoDB call beyond authorisation', async () => {
-    const res = await ws.reader.get('/knowledge-bank/search?q=invoice');
+  it('costs authorisation plus one BatchGet of the live content of the page of results, and none when nothing matches', async () => {
+    await search(ws.reader, 'q=invoice'); // the instance holds the index now; later searches revalidate it on S3 only
+    const res = await ws.reader.get('/knowledge-bank/search?q=password&limit=3');
     expect(res.status).toBe(200);
-    expect(dynamoDbCalls(res)).toBeLessThanOrEqual(2);
+    expect(res.body.results).toHaveLength(3);
+    expect(dynamoDbCalls(res)).toBe(3); // auth (2) + one BatchGet
+    const none = await ws.reader.get('/knowledge-bank/search?q=zzqqxx');
+    expect(none.body.total).toBe(0);
+    expect(dynamoDbCalls(none)).toBe(2);
   });
 
   it('rejects a missing, blank or too long q, a bad limit and unknown parameters', async () => {
@@ -184,15 +189,17 @@ describe('search freshness', () => {
 
 describe('a workspace without an index object', () => {
   it('is indexed from the table by the search function, so search keeps answering', async () => {
-    const { DeleteObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
+    const { DeleteObjectCommand, ListObjectsV2Command, S3Client } = await import('@aws-sdk/client-s3');
     const s3 = new S3Client({
       endpoint: sandbox.sqsEndpoint,
       region: 'us-east-1',
       forcePathStyle: true,
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
-    // As if the bucket's lifecycle had expired it, or search had been deployed after these publishes.
-    await s3.send(new DeleteObjectCommand({ Bucket: 'knowledge-bank-search', Key: `search-index/${ws.slug}.json.br` }));
+    // As if the bucket's lifecycle had expired them, or search had been deployed after these publishes.
+    const { Contents } = await s3.send(new ListObjectsV2Command({ Bucket: 'knowledge-bank-search', Prefix: `search-index/${ws.slug}/` }));
+    expect(Contents?.map(({ Key }) => Key)).toContain(`search-index/${ws.slug}/manifest.json`);
+    for (const { Key } of Contents ?? []) await s3.send(new DeleteObjectCommand({ Bucket: 'knowledge-bank-search', Key }));
     s3.destroy();
     await new Promise((resolve) => setTimeout(resolve, 1100)); // past the cache's revalidation interval
     const body = await search(ws.reader, 'q=password');

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Block } from '../../lib/knowledge-bank/blocks.ts';
-import { type PublishedArticle, searchDocumentsOf } from '../../lib/knowledge-bank/search/documents.ts';
+import { type LiveContent, type PublishedArticle, searchDocumentsOf } from '../../lib/knowledge-bank/search/documents.ts';
+import { resultsOf } from '../../lib/knowledge-bank/search/results.ts';
 import {
+  applyChanges,
   articleCount,
   compact,
   createIndex,
   loadIndex,
-  replaceArticle,
+  type SearchIndex,
   type SearchQuery,
   searchIndex,
   serialiseIndex,
@@ -14,6 +16,9 @@ import {
 import { SEARCH_CORPUS } from '../support/knowledge-bank-search-corpus.ts';
 
 const CATEGORY = { general: '00000000-0000-4000-8000-000000000001', billing: '00000000-0000-4000-8000-000000000002' };
+
+/** The live content each article's results are shown from (the search function reads it from the table). */
+const contents = new Map<string, LiveContent>();
 
 function documentsOf(article: (typeof SEARCH_CORPUS)[number]) {
   const meta: PublishedArticle = {
@@ -24,17 +29,25 @@ function documentsOf(article: (typeof SEARCH_CORPUS)[number]) {
     sourceLanguage: article.sourceLanguage,
     tags: article.tags,
   };
-  return searchDocumentsOf(meta, {
+  const content: LiveContent = {
     titleEn: article.titleEn ?? null,
     titleAr: article.titleAr ?? null,
     summaryEn: article.summaryEn ?? null,
     summaryAr: article.summaryAr ?? null,
     blocks: article.blocks.map((block, i) => ({ ...block, id: `b${i}` }) as Block),
-  });
+  };
+  contents.set(article.key, content);
+  return searchDocumentsOf(meta, content);
+}
+
+/** What GET /knowledge-bank/search answers from this index. */
+function searchIn(index: SearchIndex, query: SearchQuery) {
+  const { hits, total } = searchIndex(index, query);
+  return { results: resultsOf(hits, contents), total };
 }
 
 const index = createIndex(SEARCH_CORPUS.flatMap(documentsOf));
-const search = (q: string, options: Partial<SearchQuery> = {}) => searchIndex(index, { q, limit: 10, ...options });
+const search = (q: string, options: Partial<SearchQuery> = {}) => searchIn(index, { q, limit: 10, ...options });
 const ids = (q: string, options: Partial<SearchQuery> = {}) => search(q, options).results.map((r) => r.articleId);
 
 describe('knowledge-bank search: matching', () => {
@@ -48,6 +61,26 @@ describe('knowledge-bank search: matching', () => {
     expect(ids('إعاده')).toEqual(['reset-password']);
     expect(ids('٢٠٠ ريال')).toEqual(['shipping-ar']);
     expect(ids('200')).toEqual(['shipping-ar']);
+  });
+
+  it('stems Arabic lightly: a word without the definite article finds it with one, and the reverse', () => {
+    // The title says "تَنْزِيلُ الفَوَاتِيرِ".
+    expect(ids('فواتير')).toEqual(['billing-invoices']);
+    expect(ids('الفواتير', { locale: 'ar' })).toEqual(['billing-invoices']);
+    expect(ids('وفواتير')).toEqual(['billing-invoices']);
+  });
+
+  it('highlights the word as written when a query matched its stem ("استرداد" in "الاسترداد")', () => {
+    const refunds = documentsOf({
+      ...SEARCH_CORPUS[4]!,
+      key: 'refunds-ar',
+      titleAr: 'سِيَاسَةُ المَدْفُوعَاتِ',
+      summaryAr: undefined,
+      blocks: [{ type: 'paragraph', text: { ar: [{ text: 'يُمْكِنُكَ طَلَبُ الاسْتِرْدَادِ خِلَالَ ١٤ يَوْمًا مِنَ الشِّرَاءِ.' }] } }],
+    });
+    const [hit] = searchIn(createIndex(refunds), { q: 'استرداد', limit: 10 }).results;
+    expect(hit?.articleId).toBe('refunds-ar');
+    expect(hit?.snippet.highlights.map(([s, e]) => hit.snippet.text.slice(s, e))).toEqual(['الاسْتِرْدَادِ']);
   });
 
   it('stems English: "billing" finds "Billing", "invoice" finds "Invoices"', () => {
@@ -100,7 +133,7 @@ describe('knowledge-bank search: filters and results', () => {
     expect(ids('المرور', { locale: 'en' })).toEqual([]);
   });
 
-  it('answers the title in the requested locale, else in the source language', () => {
+  it('answers the title in the language the article matched in, else in its source language', () => {
     expect(search('كلمة المرور', { locale: 'ar' }).results[0]).toMatchObject({
       articleId: 'reset-password',
       title: 'إِعَادَةُ تَعْيِينِ كَلِمَةِ المُرُورِ',
@@ -108,6 +141,11 @@ describe('knowledge-bank search: filters and results', () => {
     expect(search('password', { locale: 'en' }).results[0]?.title).toBe('Reset your password');
     // Found by its tag from an English search, it answers with its Arabic (source) title.
     expect(search('shipping', { locale: 'en' }).results[0]?.title).toBe('سِيَاسَةُ الشَّحْنِ وَالتَّوْصِيلِ');
+    // Without locale: an Arabic query matches the Arabic text of an English article, and the title
+    // is the Arabic one, in the snippet's language (the README's rule).
+    const arabicMatch = search('كلمة المرور').results[0]!;
+    expect(arabicMatch.title).toBe('إِعَادَةُ تَعْيِينِ كَلِمَةِ المُرُورِ');
+    expect(arabicMatch.snippet.text).toContain('المُرُورِ');
   });
 
   it('lists an article once when both of its locales match, and counts articles in total', () => {
@@ -144,14 +182,14 @@ describe('knowledge-bank search: filters and results', () => {
         },
       ],
     });
-    const snippet = searchIndex(createIndex(long), { q: 'refund', limit: 10 }).results[0]!.snippet;
+    const snippet = searchIn(createIndex(long), { q: 'refund', limit: 10 }).results[0]!.snippet;
     expect(snippet.text.startsWith('…')).toBe(true);
     expect(snippet.text.endsWith('…')).toBe(true);
     expect(snippet.text.length).toBeLessThanOrEqual(182);
     expect(snippet.highlights.map(([s, e]) => snippet.text.slice(s, e))).toEqual(['refund']);
   });
 
-  it('finds a word far into a long body, with a snippet from its start', () => {
+  it('finds a word far into a long body, with the snippet around it', () => {
     const long = documentsOf({
       ...SEARCH_CORPUS[3]!,
       key: 'long',
@@ -160,9 +198,9 @@ describe('knowledge-bank search: filters and results', () => {
         { type: 'paragraph', text: { en: [{ text: `${'Lorem ipsum dolor sit amet. '.repeat(100)}The warranty lasts two years.` }] } },
       ],
     });
-    const [hit] = searchIndex(createIndex(long), { q: 'warranty', limit: 10 }).results;
-    expect(hit?.snippet.text.startsWith('Lorem ipsum')).toBe(true);
-    expect(hit?.snippet.highlights).toEqual([]);
+    const [hit] = searchIn(createIndex(long), { q: 'warranty', limit: 10 }).results;
+    expect(hit?.snippet.text.startsWith('…')).toBe(true);
+    expect(hit?.snippet.highlights.map(([s, e]) => hit.snippet.text.slice(s, e))).toEqual(['warranty']);
   });
 });
 
@@ -170,9 +208,9 @@ describe('knowledge-bank search: updating and saving', () => {
   it('replaces an article in place and removes it on unpublish', async () => {
     const copy = loadIndex(serialiseIndex(index));
     const [first] = SEARCH_CORPUS;
-    replaceArticle(copy, 'reset-password', documentsOf({ ...first!, titleEn: 'Recover your login', summaryEn: '', blocks: [] }));
-    expect(searchIndex(copy, { q: 'recover', limit: 10 }).results.map((r) => r.articleId)).toEqual(['reset-password']);
-    replaceArticle(copy, 'billing-invoices', []);
+    applyChanges(copy, [['reset-password', documentsOf({ ...first!, titleEn: 'Recover your login', summaryEn: '', blocks: [] })]]);
+    expect(searchIndex(copy, { q: 'recover', limit: 10 }).hits.map((hit) => hit.articleId)).toEqual(['reset-password']);
+    applyChanges(copy, [['billing-invoices', []]]);
     await compact(copy);
     expect(searchIndex(copy, { q: 'invoices', limit: 10 }).total).toBe(0);
     expect(articleCount(copy)).toBe(SEARCH_CORPUS.length - 1);
@@ -180,6 +218,6 @@ describe('knowledge-bank search: updating and saving', () => {
 
   it('answers the same after a save and load', () => {
     const loaded = loadIndex(serialiseIndex(index));
-    for (const q of ['password', 'كلمة المرور', 'invoces', 'subscri']) expect(searchIndex(loaded, { q, limit: 10 })).toEqual(search(q));
+    for (const q of ['password', 'كلمة المرور', 'invoces', 'subscri']) expect(searchIn(loaded, { q, limit: 10 })).toEqual(search(q));
   });
 });

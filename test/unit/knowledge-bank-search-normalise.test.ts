@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseText, termOf, tokensOf } from '../../lib/knowledge-bank/search/normalise.ts';
+import { arabicStem } from '../../lib/knowledge-bank/search/arabic-stemmer.ts';
+import { normaliseText, termOf, termsOf, tokensOf } from '../../lib/knowledge-bank/search/normalise.ts';
 
 describe('knowledge-bank search: Arabic normalisation', () => {
   it('removes tashkeel so a word with diacritics equals the bare word', () => {
@@ -45,8 +46,10 @@ describe('knowledge-bank search: terms', () => {
     expect(termOf('عَلَى')).toBeNull();
   });
 
-  it('keeps Arabic words whole, normalised', () => {
-    expect(termOf('الفَاتُورَة')).toBe('الفاتوره');
+  it('indexes an Arabic word by its light stem and as written (normalised)', () => {
+    expect(termsOf('الفَاتُورَة')).toEqual(['فاتوره', 'الفاتوره']);
+    expect(termsOf('الفواتير')).toEqual(['فواتير', 'الفواتير']);
+    expect(termsOf('فواتير')).toEqual(['فواتير']);
   });
 
   it('finds words with their offsets, diacritics kept inside the word', () => {
@@ -56,5 +59,29 @@ describe('knowledge-bank search: terms', () => {
       ['كَلِمَة', true],
       ['المرور', true],
     ]);
+  });
+});
+
+describe('knowledge-bank search: Arabic light stemming', () => {
+  it('takes off the definite article and the conjunctions and prepositions joined to it', () => {
+    for (const word of ['الاسترداد', 'والاسترداد', 'بالاسترداد', 'كالاسترداد', 'فالاسترداد']) expect(arabicStem(word)).toBe('استرداد');
+    expect(arabicStem('للطلب')).toBe('طلب');
+  });
+
+  it('takes off one plural, dual, possessive or nisba suffix', () => {
+    expect(arabicStem('تحليلات')).toBe('تحليل');
+    expect(arabicStem('مسؤولون')).toBe('مسؤول');
+    expect(arabicStem('مسؤولين')).toBe('مسؤول');
+    expect(arabicStem('حسابان')).toBe('حساب');
+    expect(arabicStem('حسابها')).toBe('حساب');
+    expect(arabicStem(normaliseText('خصوصية'))).toBe('خصوص');
+    expect(arabicStem('للطلبات')).toBe('طلب');
+  });
+
+  it('leaves short words and root letters alone', () => {
+    expect(arabicStem('وصل')).toBe('وصل');
+    expect(arabicStem('الم')).toBe('الم');
+    expect(arabicStem('بين')).toBe('بين');
+    expect(arabicStem('فواتير')).toBe('فواتير');
   });
 });

@@ -54,6 +54,8 @@ const entities: Record<string, string[]> = {
   kbBacklink: UUIDS.flatMap((target) =>
     (['DRAFT', 'LIVE'] as const).flatMap((view) => UUIDS.map((source) => keys.kbBacklink(SLUG, target, view, source).sk)),
   ),
+  // Knowledge-bank search (issue 18): one segment manifest per workspace.
+  kbSearchManifest: [keys.kbSearchManifest(SLUG).sk],
   survey: UUIDS.map((id) => keys.survey(SLUG, id).sk),
   surveyCounter: [keys.surveyCounter(SLUG).sk],
   surveyVersion: UUIDS.flatMap((id) => UUIDS.map((versionId) => keys.surveyVersion(SLUG, id, versionId).sk)),

@@ -794,7 +794,7 @@ export interface paths {
         };
         /**
          * Search published articles (English and Arabic)
-         * @description Full-text search over the live content of published articles (both visibilities; `visibility` filters). Every word of `q` must match, the last one also as a prefix; words of 5 or more letters tolerate one typo. Arabic is normalised on both sides (diacritics and tatweel removed, أ إ آ ٱ → ا, ى → ي, ة → ه, Arabic-Indic digits → ASCII); English is stemmed. Ranking: title, then summary, then tags, then body. Tags match from either locale. `title` is in `locale` when the article has one in it, else in its source language. Results reflect a publish, unpublish or delete within a few seconds.
+         * @description Full-text search over the live content of published articles (both visibilities; `visibility` filters). Every word of `q` must match, the last one also as a prefix; words of 5 or more letters tolerate one typo. Arabic is normalised on both sides (diacritics and tatweel removed, أ إ آ ٱ → ا, ى → ي, ة → ه, Arabic-Indic digits → ASCII) and lightly stemmed (the definite article and common plural, dual and possessive endings: "فواتير" finds "الفواتير"); English is stemmed. Ranking: title, then summary, then tags, then body. Tags match from either locale. `title` and `snippet` are in the language the article matched in (`locale` when given); an article with no title in it shows its source language title. Results reflect a publish, unpublish or delete within a few seconds.
          *
          *     Permission: knowledge-bank:read.
          *
@@ -13892,9 +13892,9 @@ export interface operations {
     searchKnowledgeBank: {
         parameters: {
             query: {
-                /** @description The words to find, in English or Arabic: every word must match (the last one also as a prefix); words of 5+ letters tolerate one typo. Arabic is matched without diacritics, tatweel or alef/yaa/taa-marbuta variants; English by stem. */
+                /** @description The words to find, in English or Arabic: every word must match (the last one also as a prefix); words of 5+ letters tolerate one typo. Arabic is matched without diacritics, tatweel or alef/yaa/taa-marbuta variants, and by light stem (with or without the definite article); English by stem. */
                 q: string;
-                /** @description Search only this language (default: both); titles come back in it */
+                /** @description Search only this language (default: both); titles and snippets come back in it */
                 locale?: "en" | "ar";
                 limit?: number;
                 categoryId?: string;

@@ -1,32 +1,162 @@
 /**
- * Brings a workspace's search index up to date with the articles a batch of stream records
- * touched: the stored index is loaded, each touched article's documents are replaced by what the
- * table holds now (so replays and out-of-date records converge on the current state), and the
- * index is saved back. With no index yet (or one of an older format) the whole workspace is built.
+ * Keeps a workspace's index segments up to date with the articles a batch of stream records
+ * touched. An update writes one delta (the touched articles' documents as the table holds them now,
+ * so replays and out-of-order records converge) and appends it to the manifest: a few kilobytes,
+ * whatever the workspace's size. Once deltas pile up (segments.ts: needsMerge) the builder merges
+ * them into a new base after the update is already visible, so the merge never delays the publish
+ * that triggered it. With no manifest (or one of an older format, or a segment gone) the whole
+ * workspace is built from the table.
+ *
+ * Builders of one workspace may run at once (its records can sit in different stream shards) but
+ * never on one article: DynamoDB Streams keeps an item's records in order within one shard lineage,
+ * and Lambda finishes a parent shard before its children
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.html). So deltas of
+ * racing builders touch different articles and commute; the manifest's version guard
+ * (manifest.ts) makes sure each one is kept.
  */
-
-import { fetchIndex, saveIndex } from './index-store.ts';
+import { conflictBackoff } from '../../platform/data/conditions.ts';
+import { commitManifest, findManifest } from './manifest.ts';
 import { allPublishedDocuments, currentDocuments } from './published-articles.ts';
-import { articleCount, compact, createIndex, replaceArticle } from './search-index.ts';
+import { articleCount, createIndex, INDEX_FORMAT } from './search-index.ts';
+import { deleteSegments, getSegment, putManifestCopy, putSegment } from './segment-store.ts';
+import {
+  decodeBase,
+  decodeDelta,
+  encodeBase,
+  encodeDelta,
+  type Manifest,
+  mergedIndex,
+  needsMerge,
+  withDelta,
+  withMergedBase,
+} from './segments.ts';
+
+/** Lost manifest races before a builder gives up (and the batch is retried by Lambda). */
+const MAX_ATTEMPTS = 8;
 
 export interface BuildResult {
   workspace: string;
-  full: boolean;
+  kind: 'full' | 'delta';
   changedArticles: number;
-  articles: number;
+  /** The segment written (the delta, or the base of a full build) and its compressed size. */
+  segment: string;
   bytes: number;
+  /** What a merge that followed wrote, if one did. */
+  merged?: { articles: number; bytes: number };
+}
+
+const segmentKeys = (manifest: Manifest) => [manifest.base.key, ...manifest.deltas.map((delta) => delta.key)];
+
+/**
+ * Makes the S3 copy that readers follow match the table's manifest. Writers racing can put their
+ * copies out of order, so each one reads the manifest again after its put and puts again until the
+ * copy it wrote is the current one: whichever put lands last was followed by such a read.
+ */
+async function publishManifest(workspace: string, committed: Manifest): Promise<void> {
+  let manifest: Manifest | null = committed;
+  for (let attempt = 1; manifest && attempt <= MAX_ATTEMPTS; attempt++) {
+    await putManifestCopy(workspace, manifest);
+    const current: Manifest | null = await findManifest(workspace);
+    if (!current || current.version === manifest.version) return;
+    manifest = current;
+  }
+}
+
+interface FullBuild {
+  committed: boolean;
+  segment: string;
+  bytes: number;
+  articles: number;
+}
+
+async function fullBuild(workspace: string, previous: Manifest | null): Promise<FullBuild> {
+  const index = createIndex(await allPublishedDocuments(workspace));
+  const body = encodeBase(index);
+  const key = await putSegment(workspace, 'base', body);
+  const articles = articleCount(index);
+  const next: Manifest = {
+    format: INDEX_FORMAT,
+    version: (previous?.version ?? 0) + 1,
+    base: { key, articles, bytes: body.length, mergedFrom: null, through: null },
+    deltas: [],
+  };
+  if (!(await commitManifest(workspace, next, previous?.version ?? null))) {
+    await deleteSegments([key]);
+    return { committed: false, segment: key, bytes: body.length, articles };
+  }
+  await publishManifest(workspace, next);
+  if (previous) await deleteSegments(segmentKeys(previous));
+  return { committed: true, segment: key, bytes: body.length, articles };
 }
 
 export async function updateSearchIndex(workspace: string, articleIds: ReadonlySet<string>): Promise<BuildResult> {
-  const stored = await fetchIndex(workspace);
-  if (stored.kind !== 'loaded') {
-    const index = createIndex(await allPublishedDocuments(workspace));
-    const { bytes } = await saveIndex(workspace, index);
-    return { workspace, full: true, changedArticles: articleIds.size, articles: articleCount(index), bytes };
+  let manifest = await findManifest(workspace);
+  let delta: { key: string; bytes: number; articles: number } | undefined;
+  for (let attempt = 1; ; attempt++) {
+    if (!manifest || manifest.format !== INDEX_FORMAT) {
+      const built = await fullBuild(workspace, manifest);
+      if (built.committed) {
+        // A delta written before the manifest was replaced is in the new base already (it read the table earlier).
+        if (delta) await deleteSegments([delta.key]);
+        return { workspace, kind: 'full', changedArticles: articleIds.size, segment: built.segment, bytes: built.bytes };
+      }
+    } else {
+      if (!delta) {
+        const changes = [...(await currentDocuments(workspace, articleIds))];
+        const body = encodeDelta(changes);
+        delta = { key: await putSegment(workspace, 'delta', body), bytes: body.length, articles: changes.length };
+      }
+      const next = withDelta(manifest, delta);
+      if (await commitManifest(workspace, next, manifest.version)) {
+        await publishManifest(workspace, next);
+        const merged = needsMerge(next) ? await mergeSearchIndex(workspace) : null;
+        return {
+          workspace,
+          kind: 'delta',
+          changedArticles: articleIds.size,
+          segment: delta.key,
+          bytes: delta.bytes,
+          ...(merged ? { merged } : {}),
+        };
+      }
+    }
+    if (attempt >= MAX_ATTEMPTS) throw new Error('The search manifest kept changing under this update');
+    await conflictBackoff(attempt);
+    manifest = await findManifest(workspace);
   }
-  const { index } = stored;
-  for (const [articleId, documents] of await currentDocuments(workspace, articleIds)) replaceArticle(index, articleId, documents);
-  await compact(index);
-  const { bytes } = await saveIndex(workspace, index);
-  return { workspace, full: false, changedArticles: articleIds.size, articles: articleCount(index), bytes };
+}
+
+/**
+ * Folds the manifest's deltas into a new base. A merge that loses to another merge or a full build
+ * is dropped (its base object deleted); one that loses to an appended delta keeps that delta listed
+ * after the new base. A segment gone from S3 (expired by the lifecycle) means a full build.
+ */
+export async function mergeSearchIndex(workspace: string): Promise<{ articles: number; bytes: number } | null> {
+  const read = await findManifest(workspace);
+  if (!read || read.format !== INDEX_FORMAT || read.deltas.length === 0) return null;
+  const [baseBody, ...deltaBodies] = await Promise.all(segmentKeys(read).map(getSegment));
+  if (!baseBody || deltaBodies.some((body) => !body)) {
+    const built = await fullBuild(workspace, read);
+    return built.committed ? { articles: built.articles, bytes: built.bytes } : null;
+  }
+  const index = await mergedIndex(
+    decodeBase(baseBody),
+    deltaBodies.map((body) => decodeDelta(body as Uint8Array)),
+  );
+  const body = encodeBase(index);
+  const ref = { key: await putSegment(workspace, 'base', body), articles: articleCount(index), bytes: body.length };
+  const merged = read.deltas.map((delta) => delta.key);
+  let current: Manifest | null = read;
+  for (let attempt = 1; current && attempt <= MAX_ATTEMPTS; attempt++) {
+    const next = withMergedBase(current, read.base.key, merged, ref);
+    if (!next) break;
+    if (await commitManifest(workspace, next, current.version)) {
+      await publishManifest(workspace, next);
+      await deleteSegments([read.base.key, ...merged]);
+      return { articles: ref.articles, bytes: ref.bytes };
+    }
+    current = await findManifest(workspace);
+  }
+  await deleteSegments([ref.key]);
+  return null;
 }

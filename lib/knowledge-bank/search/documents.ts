@@ -26,11 +26,10 @@ export interface LiveContent {
 }
 
 /**
- * Snippets are cut from the stored text, which is capped so that the index object of a large
- * workspace stays a few megabytes; the whole body is indexed all the same.
+ * An index document: what ranking and filters need and nothing for display, so the index a search
+ * function loads stays lean. Titles and snippets come from the live content of the page of results
+ * (results.ts), read when a search answers.
  */
-const SNIPPET_SOURCE_CHARS = 600;
-
 export interface SearchDocument {
   /** `<articleId>:<locale>`: the index's own id. */
   id: string;
@@ -39,25 +38,22 @@ export interface SearchDocument {
   slug: string;
   categoryId: string;
   visibility: 'public' | 'internal';
-  /** The title in this locale, else in the article's source language: what a result shows. */
-  displayTitle: string;
+  sourceLanguage: Language;
   title: string;
   summary: string;
   tags: string;
   body: string;
-  /** The start of summary then body, for snippets (see SNIPPET_SOURCE_CHARS). */
-  excerpt: string;
 }
 
-function titleIn(content: LiveContent, language: Language): string | null {
+export function titleIn(content: LiveContent, language: Language): string | null {
   return language === 'en' ? content.titleEn : content.titleAr;
 }
 
-function summaryIn(content: LiveContent, language: Language): string | null {
+export function summaryIn(content: LiveContent, language: Language): string | null {
   return language === 'en' ? content.summaryEn : content.summaryAr;
 }
 
-function bodyText(blocks: readonly Block[], language: Language): string {
+export function bodyText(blocks: readonly Block[], language: Language): string {
   return blocks
     .flatMap((block) => languageTextOf(block, language))
     .filter((part) => part.trim().length > 0)
@@ -69,24 +65,17 @@ export function documentId(articleId: string, locale: Language): string {
 }
 
 export function searchDocumentsOf(article: PublishedArticle, content: LiveContent): SearchDocument[] {
-  const sourceTitle = titleIn(content, article.sourceLanguage) ?? content.titleEn ?? content.titleAr ?? article.slug;
-  return LANGUAGES.map((locale) => {
-    const title = titleIn(content, locale) ?? '';
-    const summary = summaryIn(content, locale) ?? '';
-    const body = bodyText(content.blocks, locale);
-    return {
-      id: documentId(article.id, locale),
-      articleId: article.id,
-      locale,
-      slug: article.slug,
-      categoryId: article.categoryId,
-      visibility: article.visibility,
-      displayTitle: title || sourceTitle,
-      title,
-      summary,
-      tags: article.tags.join('\n'),
-      body,
-      excerpt: [summary, body].filter(Boolean).join('\n').slice(0, SNIPPET_SOURCE_CHARS),
-    };
-  });
+  return LANGUAGES.map((locale) => ({
+    id: documentId(article.id, locale),
+    articleId: article.id,
+    locale,
+    slug: article.slug,
+    categoryId: article.categoryId,
+    visibility: article.visibility,
+    sourceLanguage: article.sourceLanguage,
+    title: titleIn(content, locale) ?? '',
+    summary: summaryIn(content, locale) ?? '',
+    tags: article.tags.join('\n'),
+    body: bodyText(content.blocks, locale),
+  }));
 }

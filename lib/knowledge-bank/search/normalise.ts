@@ -4,10 +4,12 @@
  *
  * Arabic: the short-vowel marks (tashkeel) and the tatweel are presentation, not spelling; the
  * hamza forms of alef, alef maqsura and taa marbuta are written inconsistently in practice (أ / ا,
- * ى / ي, ة / ه), so each folds to one letter. Arabic-Indic digits become ASCII. English: lower case
+ * ى / ي, ة / ه), so each folds to one letter, and a light stemmer takes off the definite article and
+ * common suffixes (arabic-stemmer.ts). Arabic-Indic digits become ASCII. English: lower case
  * and a Porter stem, so "billing", "billed" and "bills" meet at "bill".
  */
 import { stemmer } from 'stemmer';
+import { arabicStem } from './arabic-stemmer.ts';
 
 // Tashkeel (fathatan … sukun, maddah, hamza above/below, …), Quranic marks, superscript alef.
 const ARABIC_MARKS = /[\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06DC\u06DF-\u06E8\u06EA-\u06ED]/g;
@@ -42,11 +44,13 @@ export interface Token {
   end: number;
 }
 
-/** The words of a text with their offsets in it (what snippets highlight). */
+/** The words of a text with their offsets in it (what snippets highlight), one at a time. */
+export function* wordsOf(text: string): Generator<Token> {
+  for (const match of text.matchAll(WORD)) yield { text: match[0], start: match.index, end: match.index + match[0].length };
+}
+
 export function tokensOf(text: string): Token[] {
-  const tokens: Token[] = [];
-  for (const match of text.matchAll(WORD)) tokens.push({ text: match[0], start: match.index, end: match.index + match[0].length });
-  return tokens;
+  return [...wordsOf(text)];
 }
 
 export function tokenize(text: string): string[] {
@@ -66,6 +70,8 @@ const STOP_WORDS = new Set([
 ]);
 
 const LATIN_WORD = /^[a-z]+$/;
+/** Arabic letters only (after normalisation): a word mixing scripts or digits is left whole. */
+const ARABIC_WORD = /^[\u0621-\u064A]+$/;
 
 /**
  * Words repeat (a help centre has a vocabulary of some thousands), and normalising and stemming
@@ -73,28 +79,43 @@ const LATIN_WORD = /^[a-z]+$/;
  * corpus of random strings cannot grow it without limit.
  */
 const TERM_CACHE_LIMIT = 100_000;
-const termCache = new Map<string, string[]>();
+
+interface TermPipelineOptions {
+  /** Arabic light stemming (arabic-stemmer.ts); off only to measure what it changes (the bench). */
+  arabicStemming: boolean;
+}
 
 /**
- * One word → its index terms: none for a stop word; for an English word its stem and, when it
- * differs, the word itself, so one typo is one edit away from what was indexed even when the typo
- * changes the stem ("billinng" stems to itself, far from "bill", but is one edit from "billing").
+ * One word → its index terms: none for a stop word; otherwise its stem (Porter for English, the
+ * light stemmer for Arabic) and, when it differs, the word itself, so one typo is one edit away from
+ * what was indexed even when the typo changes the stem ("billinng" stems to itself, far from "bill",
+ * but is one edit from "billing"), and an exact word still outranks a word that only shares its stem.
  */
-export function termsOf(word: string): string[] {
-  const cached = termCache.get(word);
-  if (cached) return cached;
-  const normalised = normaliseText(word);
-  let terms: string[];
-  if (normalised.length === 0 || STOP_WORDS.has(normalised)) terms = [];
-  else if (!LATIN_WORD.test(normalised)) terms = [normalised];
-  else {
-    const stem = stemmer(normalised);
-    terms = stem === normalised ? [stem] : [stem, normalised];
-  }
-  if (termCache.size >= TERM_CACHE_LIMIT) termCache.clear();
-  termCache.set(word, terms);
-  return terms;
+export function termPipeline({ arabicStemming }: TermPipelineOptions): (word: string) => string[] {
+  const cache = new Map<string, string[]>();
+  const stemOf = (normalised: string) =>
+    LATIN_WORD.test(normalised)
+      ? stemmer(normalised)
+      : arabicStemming && ARABIC_WORD.test(normalised)
+        ? arabicStem(normalised)
+        : normalised;
+  return (word) => {
+    const cached = cache.get(word);
+    if (cached) return cached;
+    const normalised = normaliseText(word);
+    let terms: string[];
+    if (normalised.length === 0 || STOP_WORDS.has(normalised)) terms = [];
+    else {
+      const stem = stemOf(normalised);
+      terms = stem === normalised ? [stem] : [stem, normalised];
+    }
+    if (cache.size >= TERM_CACHE_LIMIT) cache.clear();
+    cache.set(word, terms);
+    return terms;
+  };
 }
+
+export const termsOf = termPipeline({ arabicStemming: true });
 
 /** A word's main term (its stem), or null for a word that is not indexed. */
 export function termOf(word: string): string | null {

@@ -1,13 +1,13 @@
 /**
  * The search index builder's event source mapping, read by the CDK stack and the sandbox alike:
  *
- *   table stream ──(filter: article metadata items)──▶ builder ──▶ S3: search-index/<workspace>.json.br
- *        │ batch failed after retries                                   ▲ conditional GET (ETag)
- *        ▼                                                               │
- *   builder failure queue                                       search function (per instance)
+ *   table stream ──(filter: article metadata items)──▶ builder ──▶ S3: search-index/<workspace>/ base + deltas
+ *        │ batch failed after retries                      │                  + manifest.json ◀── conditional GET (ETag)
+ *        ▼                                                 ▼                                        │
+ *   builder failure queue                table: segment manifest (versioned)        search function (per instance)
  *
  * The batching window is what coalesces a burst: records arriving within it (up to the batch size)
- * reach the builder together, and it updates each workspace's index once per batch.
+ * reach the builder together, and it writes one delta segment per workspace per batch.
  */
 import type { QueueDefinition, StreamConsumerDefinition } from '../../platform/event-sources.ts';
 
@@ -20,9 +20,17 @@ export const searchIndexFailureQueue: QueueDefinition = {
   retentionSeconds: 14 * DAY,
 };
 
+/**
+ * Every attribute of the segment manifest item (manifest.ts writes exactly these): the builder's
+ * PutItem grant is limited to them (`dynamodb:Attributes`), so it can write no article, content or
+ * key attribute.
+ */
+export const SEARCH_MANIFEST_ATTRIBUTES = ['pk', 'sk', 'entity', 'format', 'version', 'base', 'deltas', 'updatedAt'] as const;
+
 export const searchIndexBuilder: StreamConsumerDefinition = {
   handler: 'functions/knowledge-bank/build-search-index.ts',
-  table: ['BatchGetItem', 'Query'],
+  // GetItem/PutItem: the segment manifest (manifest.ts); BatchGetItem/Query: the articles.
+  table: ['BatchGetItem', 'Query', 'GetItem', 'PutItem'],
   // A first build of a large workspace reads every live article and indexes it (README: limits).
   timeoutSeconds: 300,
   batchSize: 1000,

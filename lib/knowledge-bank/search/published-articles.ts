@@ -1,26 +1,30 @@
 /**
  * Reading what the index is built from: an article's metadata item and its live content item
  * (lib/knowledge-bank/record.ts describes both). Strongly consistent, so a build triggered by a
- * stream record sees at least that change.
+ * stream record sees at least that change. And the live content of a page of results, which is
+ * where titles and snippets come from (results.ts).
  */
 import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { queryAll } from '../../platform/data/query-all.ts';
 import { type ArticleItem, contentOf } from '../record.ts';
-import { type SearchDocument, searchDocumentsOf } from './documents.ts';
+import { type LiveContent, type SearchDocument, searchDocumentsOf } from './documents.ts';
 
 type Key = { pk: string; sk: string };
 type Item = Record<string, unknown>;
 
-/** BatchGet in chunks of 100, following UnprocessedKeys; items by sort key. */
-async function getItems(keyList: readonly Key[]): Promise<Map<string, Item>> {
+/**
+ * BatchGet in chunks of 100, following UnprocessedKeys (DynamoDB returns some only when throttled
+ * or past 16 MB of items); items by sort key.
+ */
+async function getItems(keyList: readonly Key[], consistent = true): Promise<Map<string, Item>> {
   const found = new Map<string, Item>();
   for (let start = 0; start < keyList.length; start += 100) {
     let pending: Record<string, unknown>[] | undefined = keyList.slice(start, start + 100);
     while (pending && pending.length > 0) {
       const result: BatchGetCommandOutput = await dynamo.send(
-        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: consistent } } }),
       );
       for (const item of result.Responses?.[tableName] ?? []) found.set(item.sk as string, item);
       pending = result.UnprocessedKeys?.[tableName]?.Keys;
@@ -58,4 +62,22 @@ export async function allPublishedDocuments(workspace: string): Promise<SearchDo
   });
   const live = await getItems(metas.map((meta) => keys.kbLive(workspace, meta.id as string)));
   return metas.flatMap((meta) => documentsOf(meta as unknown as ArticleItem, live.get(keys.kbLive(workspace, meta.id as string).sk)));
+}
+
+/**
+ * The live content of each article of a page of results (at most 50: one BatchGet), eventually
+ * consistent like the index itself. An article whose live item is gone is absent from the map.
+ */
+export async function liveContentsOf(workspace: string, articleIds: readonly string[]): Promise<Map<string, LiveContent>> {
+  if (articleIds.length === 0) return new Map();
+  const items = await getItems(
+    articleIds.map((id) => keys.kbLive(workspace, id)),
+    false,
+  );
+  const contents = new Map<string, LiveContent>();
+  for (const id of articleIds) {
+    const item = items.get(keys.kbLive(workspace, id).sk);
+    if (item) contents.set(id, contentOf(item));
+  }
+  return contents;
 }

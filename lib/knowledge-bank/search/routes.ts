@@ -20,14 +20,18 @@ export const searchKnowledgeBank = defineRoute({
   description:
     'Full-text search over the live content of published articles (both visibilities; `visibility` filters). Every word of `q` ' +
     'must match, the last one also as a prefix; words of 5 or more letters tolerate one typo. Arabic is normalised on both sides ' +
-    '(diacritics and tatweel removed, أ إ آ ٱ → ا, ى → ي, ة → ه, Arabic-Indic digits → ASCII); English is stemmed. Ranking: title, ' +
-    'then summary, then tags, then body. Tags match from either locale. `title` is in `locale` when the article has one in it, else ' +
-    'in its source language. Results reflect a publish, unpublish or delete within a few seconds.',
+    '(diacritics and tatweel removed, أ إ آ ٱ → ا, ى → ي, ة → ه, Arabic-Indic digits → ASCII) and lightly stemmed (the definite ' +
+    'article and common plural, dual and possessive endings: "فواتير" finds "الفواتير"); English is stemmed. Ranking: title, then ' +
+    'summary, then tags, then body. Tags match from either locale. `title` and `snippet` are in the language the article matched ' +
+    'in (`locale` when given); an article with no title in it shows its source language title. Results reflect a publish, ' +
+    'unpublish or delete within a few seconds.',
   module: MODULE,
   permissions: ['knowledge-bank:read'],
   request: { query: searchQuery },
   response: { status: 200, body: searchResponse },
   errorNotes: { 400: '`invalid_query`: `q` missing, blank or over 200 characters; `limit` outside 1–50; an unknown parameter' },
+  // BatchGetItem: the live content of the page of results (titles, snippets). Query: only for a
+  // workspace with no index yet, indexed from the table (index-cache.ts).
   table: ['BatchGetItem', 'Query'],
 });
 

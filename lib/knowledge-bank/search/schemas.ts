@@ -16,12 +16,15 @@ export const searchQuery = z.strictObject({
     .register(z.globalRegistry, {
       description:
         'The words to find, in English or Arabic: every word must match (the last one also as a prefix); words of 5+ letters ' +
-        'tolerate one typo. Arabic is matched without diacritics, tatweel or alef/yaa/taa-marbuta variants; English by stem.',
+        'tolerate one typo. Arabic is matched without diacritics, tatweel or alef/yaa/taa-marbuta variants, and by light stem ' +
+        '(with or without the definite article); English by stem.',
       minLength: 1,
       maxLength: SEARCH_LIMITS.query,
     }),
   locale: z.optional(
-    z.enum(['en', 'ar']).register(z.globalRegistry, { description: 'Search only this language (default: both); titles come back in it' }),
+    z.enum(['en', 'ar']).register(z.globalRegistry, {
+      description: 'Search only this language (default: both); titles and snippets come back in it',
+    }),
   ),
   limit: queryInteger(1, SEARCH_LIMITS.limit, SEARCH_LIMITS.defaultLimit),
   categoryId: z.optional(z.uuid()),

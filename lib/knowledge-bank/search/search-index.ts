@@ -1,18 +1,18 @@
 /**
  * The per-workspace search index: MiniSearch (chosen over Orama by the measurement in
  * bench/knowledge-bank-search-engines.ts, summarised in the README), with our normalisation as its
- * term pipeline. Pure: building, updating, serialising and querying an index do no I/O.
+ * term pipeline. Lean: it stores only what filters and result identity need (no titles, no text),
+ * so loading it is mostly building the inverted index. Pure: no I/O.
  */
 import MiniSearch, { type Options, type Query, type SearchResult } from 'minisearch';
 import type { Language } from '../blocks.ts';
 import { documentId, type SearchDocument } from './documents.ts';
 import { normaliseText, termsOf, tokenize } from './normalise.ts';
-import { type Snippet, snippetOf } from './snippets.ts';
 
 /** Title > summary > tags > body. */
 export const FIELD_BOOST = { title: 6, summary: 3, tags: 2, body: 1 } as const;
 const FIELDS = Object.keys(FIELD_BOOST) as Array<keyof typeof FIELD_BOOST>;
-const STORED_FIELDS = ['articleId', 'locale', 'slug', 'categoryId', 'visibility', 'displayTitle', 'excerpt'] as const;
+const STORED_FIELDS = ['articleId', 'locale', 'slug', 'categoryId', 'visibility', 'sourceLanguage'] as const;
 type StoredFields = Pick<SearchDocument, (typeof STORED_FIELDS)[number]>;
 
 /** Typo tolerance starts at this many letters: shorter words have too many one-edit neighbours. */
@@ -20,39 +20,49 @@ const FUZZY_MIN_LETTERS = 5;
 /** More terms than this are ignored: each one is a pass over the index. */
 const MAX_QUERY_TERMS = 12;
 
-/** Bumped whenever the index's shape or term pipeline changes: an older object is rebuilt, not read. */
-export const INDEX_FORMAT = 1;
+/** Bumped whenever the index's shape or term pipeline changes: an older segment is rebuilt, not read. */
+export const INDEX_FORMAT = 2;
 
-const OPTIONS: Options<SearchDocument> = {
-  idField: 'id',
-  fields: FIELDS,
-  storeFields: [...STORED_FIELDS],
-  tokenize,
-  processTerm: termsOf,
-  // Updates vacuum explicitly before the index is saved, never on a timer inside a Lambda.
-  autoVacuum: false,
-};
+export type TermPipeline = (word: string) => string[];
+
+function optionsWith(processTerm: TermPipeline): Options<SearchDocument> {
+  return {
+    idField: 'id',
+    fields: FIELDS,
+    storeFields: [...STORED_FIELDS],
+    tokenize,
+    processTerm,
+    // Changes vacuum explicitly (compact), never on a timer inside a Lambda.
+    autoVacuum: false,
+  };
+}
+
+const OPTIONS = optionsWith(termsOf);
 
 export type SearchIndex = MiniSearch<SearchDocument>;
 
-export function createIndex(documents: Iterable<SearchDocument>): SearchIndex {
-  const index = new MiniSearch<SearchDocument>(OPTIONS);
+/** `pipeline` differs from the shipped one only in the bench, to measure what stemming changes. */
+export function createIndex(documents: Iterable<SearchDocument>, pipeline?: TermPipeline): SearchIndex {
+  const index = new MiniSearch<SearchDocument>(pipeline ? optionsWith(pipeline) : OPTIONS);
   index.addAll([...documents]);
   return index;
 }
 
-/**
- * Puts an article's documents in the index in place of whatever it held for that article, or
- * removes them (documents = []: unpublished or deleted).
- */
-export function replaceArticle(index: SearchIndex, articleId: string, documents: readonly SearchDocument[]): void {
-  for (const locale of ['en', 'ar'] as const) {
-    const id = documentId(articleId, locale);
-    if (index.has(id)) index.discard(id);
+/** An article's documents as they are now: none when it is unpublished or deleted. */
+export type ArticleDocuments = readonly [articleId: string, documents: readonly SearchDocument[]];
+
+/** Puts each article's documents in the index in place of whatever it held for that article. */
+export function applyChanges(index: SearchIndex, changes: Iterable<ArticleDocuments>): void {
+  for (const [articleId, documents] of changes) {
+    for (const locale of ['en', 'ar'] as const) {
+      const id = documentId(articleId, locale);
+      if (index.has(id)) index.discard(id);
+    }
+    index.addAll([...documents]);
   }
-  index.addAll([...documents]);
 }
 
+/** Drops what discarded documents left in the inverted index (and in term frequencies, so in scores). */
 export async function compact(index: SearchIndex): Promise<void> {
   if (index.dirtCount > 0) await index.vacuum({ batchSize: 10_000, batchWait: 0 });
 }
@@ -65,8 +75,13 @@ export function serialiseIndex(index: SearchIndex): string {
   return JSON.stringify(index);
 }
 
-export function loadIndex(json: string): SearchIndex {
-  return MiniSearch.loadJSON<SearchDocument>(json, OPTIONS);
+export function loadIndex(json: string, pipeline?: TermPipeline): SearchIndex {
+  return MiniSearch.loadJSON<SearchDocument>(json, pipeline ? optionsWith(pipeline) : OPTIONS);
+}
+
+/** As loadIndex, from JSON already parsed (the bench times the parse apart). */
+export function loadParsedIndex(parsed: unknown): SearchIndex {
+  return MiniSearch.loadJS<SearchDocument>(parsed as Parameters<typeof MiniSearch.loadJS>[0], OPTIONS);
 }
 
 export interface SearchQuery {
@@ -77,13 +92,11 @@ export interface SearchQuery {
   limit: number;
 }
 
-export interface SearchHit {
-  articleId: string;
-  slug: string;
-  title: string;
-  categoryId: string;
+/** A matching article, at the locale it matched best in; what results.ts turns into a result. */
+export interface SearchHit extends StoredFields {
   score: number;
-  snippet: Snippet;
+  /** The index terms that matched (what snippets highlight). */
+  terms: string[];
 }
 
 interface QueryWord {
@@ -118,9 +131,10 @@ function queryOf(words: readonly QueryWord[]): Query {
   };
 }
 
-export function searchIndex(index: SearchIndex, query: SearchQuery): { results: SearchHit[]; total: number } {
+/** The page of best hits (one per article) and how many articles match in all. */
+export function searchIndex(index: SearchIndex, query: SearchQuery): { hits: SearchHit[]; total: number } {
   const words = queryWords(query.q);
-  if (words.length === 0) return { results: [], total: 0 };
+  if (words.length === 0) return { hits: [], total: 0 };
   const matches = index.search(queryOf(words), {
     boost: FIELD_BOOST,
     filter: (result) => {
@@ -138,16 +152,9 @@ export function searchIndex(index: SearchIndex, query: SearchQuery): { results: 
     const articleId = (match as unknown as StoredFields).articleId;
     if (!best.has(articleId)) best.set(articleId, match);
   }
-  const results = [...best.values()].slice(0, query.limit).map((match) => {
-    const stored = match as unknown as StoredFields;
-    return {
-      articleId: stored.articleId,
-      slug: stored.slug,
-      title: stored.displayTitle,
-      categoryId: stored.categoryId,
-      score: Math.round(match.score * 1000) / 1000,
-      snippet: snippetOf(stored.excerpt, new Set(match.terms)),
-    };
+  const hits = [...best.values()].slice(0, query.limit).map((match) => {
+    const { articleId, locale, slug, categoryId, visibility, sourceLanguage } = match as unknown as StoredFields;
+    return { articleId, locale, slug, categoryId, visibility, sourceLanguage, score: match.score, terms: match.terms };
   });
-  return { results, total: best.size };
+  return { hits, total: best.size };
 }

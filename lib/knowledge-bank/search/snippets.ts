@@ -3,7 +3,7 @@
  * matched, with the offsets of every matching word in it, so a client can highlight them in either
  * script without re-implementing Arabic normalisation or English stemming.
  */
-import { termsOf, tokensOf } from './normalise.ts';
+import { type Token, termsOf, tokensOf, wordsOf } from './normalise.ts';
 
 const SNIPPET_CHARS = 180;
 /** How much text comes before the first match, so it reads in context. */
@@ -16,21 +16,27 @@ export interface Snippet {
   highlights: Array<[number, number]>;
 }
 
+/** The first word of `source` that `matches`, found without tokenising the rest (texts can be long). */
+function firstMatch(source: string, matches: (word: string) => boolean): Token | undefined {
+  for (const token of wordsOf(source)) if (matches(token.text)) return token;
+  return undefined;
+}
+
 export function snippetOf(source: string, matchedTerms: ReadonlySet<string>): Snippet {
-  const tokens = tokensOf(source);
   const matches = (word: string) => termsOf(word).some((term) => matchedTerms.has(term));
-  const hits = tokens.filter((token) => matches(token.text));
+  const first = firstMatch(source, matches);
   let start = 0;
-  const first = hits[0];
   if (first && first.end > SNIPPET_CHARS - LEAD_CHARS) {
     // Begin at a word boundary about LEAD_CHARS before the first hit.
-    const from = tokens.find((token) => token.start >= first.start - LEAD_CHARS);
+    const from = tokensOf(source.slice(0, first.start)).find((token) => token.start >= first.start - LEAD_CHARS);
     start = from ? from.start : first.start;
   }
   let end = Math.min(source.length, start + SNIPPET_CHARS);
   if (end < source.length) {
-    // End at a word boundary, never inside a word.
-    const last = tokens.filter((token) => token.end <= end).at(-1);
+    // End at a word boundary, never inside a word (a word cut by the window's edge ends past it).
+    const last = tokensOf(source.slice(0, end + 1))
+      .filter((token) => token.start >= start && token.end <= end)
+      .at(-1);
     if (last && last.end > start) end = last.end;
   }
   const prefix = start > 0 ? ELLIPSIS : '';

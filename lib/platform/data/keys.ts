@@ -130,6 +130,11 @@ export const keys = {
     sk: `KBBACK#${targetId}#${view}#${sourceId}`,
   }),
   kbBacklinkPrefix: (targetId: string) => `KBBACK#${targetId}#`,
+
+  // Knowledge-bank search (issue 18): the list of a workspace's index segments in S3, with a
+  // version every change of it is conditioned on, so builders racing on one workspace never lose a
+  // segment. Its entity (KbSearchManifest) is not one the search builder's stream filter passes.
+  kbSearchManifest: (slug: string) => ({ pk: workspacePk(slug), sk: 'KBSEARCH#MANIFEST' }),
   // Surveys (lib/surveys/store.ts). Survey ids are UUIDv7, so `SURVEY#<id>` sorts by creation and a
   // descending Query lists newest first; the per-status counter `SURVEY$COUNT` sorts just after every
   // survey ('$' > '#'), so that same Query returns the totals first. The range SURVEY# … SURVEY$COUNT
