@@ -26,6 +26,8 @@ import {
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { sendToQueue, startQueueEventSource, startStreamEventSource } from './event-source-mappings.ts';
 import { createApiServer } from './http-server.ts';
+import { cloudAssembly } from './iam/cloud-assembly.ts';
+import { functionPolicies } from './iam/function-policies.ts';
 import { countDynamoDbCalls } from './instrumentation.ts';
 import { startKnowledgeBank } from './knowledge-bank.ts';
 import { assertPortsFree } from './ports.ts';
@@ -122,6 +124,10 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     const pageDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'sandbox-')));
     if (!options.dataDir) stoppers.push(() => rm(pageDir, { recursive: true, force: true }));
     const apiReferenceFile = join(pageDir, 'api-reference.html');
+    // The templates CDK would deploy (cached; synthesized in a child process, beside the services
+    // starting, when cdk/ or lib/ changed): every function's IAM policy comes from them.
+    const assembly = cloudAssembly();
+    assembly.catch(() => undefined);
     const [dynamodb, sqs] = await Promise.all([
       (async () =>
         startDynamoDbLocal({
@@ -165,9 +171,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       { API_REFERENCE_FILE: apiReferenceFile },
     );
 
-    // The handlers' shared client, counted per request (X-Sandbox-DynamoDB-Calls).
+    // The handlers' shared client, counted per request (X-Sandbox-DynamoDB-Calls), each request
+    // evaluated against the synthesized policy of the function sending it.
     const { dynamo } = await import('../lib/platform/data/client.ts');
-    countDynamoDbCalls(dynamo);
+    const account = { region, accountId: '000000000000', tableName };
+    countDynamoDbCalls(dynamo, { policies: functionPolicies(await assembly, account), account });
 
     const server = createApiServer({ log: options.log });
     await new Promise<void>((resolve, reject) => {

@@ -32,13 +32,13 @@ export type TableAction =
   | 'ConditionCheckItem';
 
 /**
- * What the Developer key check itself sends, so every `developer-key` route may: GetItem (the
- * workspace) and UpdateItem (the key's rate-limit counter; the CDK stack limits it by IAM to the
- * rate-limit attributes unless the route declares UpdateItem itself).
+ * What the Developer key check itself sends, so every `developer-key` route may: BatchGetItem (the
+ * workspace and the key) and UpdateItem (the key's rate-limit counter; the CDK stack limits it by
+ * IAM to the rate-limit attributes unless the route declares UpdateItem itself).
  */
-const AUTHENTICATION_TABLE_ACTIONS: readonly TableAction[] = ['GetItem', 'UpdateItem'];
+const AUTHENTICATION_TABLE_ACTIONS: readonly TableAction[] = ['BatchGetItem', 'UpdateItem'];
 
-/** What authentication itself sends for a route, on the workspace and key items only (the sandbox checks both). */
+/** What authentication itself sends for a route (the CDK stack grants it; the sandbox evaluates the grant). */
 export function authenticationActionsOf(route: Pick<RouteDefinition, 'auth'>): readonly TableAction[] {
   return route.auth === 'none' ? [] : AUTHENTICATION_TABLE_ACTIONS;
 }

@@ -12,6 +12,7 @@ import { RESOURCES_PER_ROUTE } from '../../cdk/constructs/area-stack.ts';
 import { PortalApiStack } from '../../cdk/portal-api-stack.ts';
 import { API_PREFIX, routes } from '../../lib/manifest.ts';
 import { acceptsCursor } from '../../lib/platform/pagination.ts';
+import { authenticationActionsOf } from '../../lib/platform/route.ts';
 
 let template: Template;
 let stack: PortalApiStack;
@@ -113,13 +114,15 @@ describe('PortalApiStack', () => {
       expect(updates[0].Condition['ForAllValues:StringEquals']['dynamodb:Attributes']).toEqual(
         expect.arrayContaining(['rlWindow', 'rlCount']),
       );
+      expect(updates[0].Condition['ForAllValues:StringEquals']['dynamodb:Attributes']).not.toContain('secretHash');
+      expect(updates[0].Condition.StringEqualsIfExists['dynamodb:ReturnValues']).toEqual(['NONE', 'UPDATED_NEW']);
     }
   });
 
   it('grants each route exactly the DynamoDB actions it declares (createIdea may delete nothing)', () => {
     for (const route of routes) {
       const declared = new Set((route.table ?? []).map((a) => `dynamodb:${a}`));
-      if (route.auth !== 'none') declared.add('dynamodb:GetItem').add('dynamodb:UpdateItem');
+      for (const action of authenticationActionsOf(route)) declared.add(`dynamodb:${action}`);
       const granted = new Set(actionsOf(statementsOf(stack.functions.get(route.operationId)!)).filter((a) => a.startsWith('dynamodb:')));
       expect([...granted].sort(), route.operationId).toEqual([...declared].sort());
     }
