@@ -2,9 +2,13 @@
  * The CDK app: every manifest route becomes a function and an API route, with least-privilege
  * grants, in its area's nested stack; every stack stays within a resource budget.
  */
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App, NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -311,5 +315,23 @@ describe('PortalApiStack: list cursors', () => {
       expect(readsSecret, route.operationId).toBe(expected);
       expect(env.CURSOR_SIGNING_SECRET_ARN !== undefined, route.operationId).toBe(expected);
     }
+  });
+});
+
+describe('PortalApiStack: files rendered at bundling', () => {
+  it('ships GET /openapi.json the document as a file beside its bundle, never the generator', () => {
+    const fn = stack.functions.get('getOpenApiDocument')!;
+    const resource = (Stack.of(fn).resolve((fn.node.defaultChild as CfnFunction).logicalId) as string) ?? '';
+    const properties = templates.get(Stack.of(fn))!.toJSON().Resources[resource].Properties;
+    expect(properties.Environment.Variables.OPENAPI_DOCUMENT_FILE).toBe('/var/task/openapi.json');
+    // The staged asset is the directory Lambda unpacks into /var/task.
+    const asset = join((fn.node.root as App).outdir, `asset.${properties.Code.S3Key.replace(/\.zip$/, '')}`);
+    const document = JSON.parse(readFileSync(join(asset, 'openapi.json'), 'utf8'));
+    expect(document.openapi).toMatch(/^3\.1\./);
+    expect(Object.keys(document.paths)).toContain(`${API_PREFIX}/ideas`);
+    // The generator and the manifest's schemas stay on the build machine (253 KB of bundle before).
+    const bundle = readFileSync(join(asset, 'index.mjs'), 'utf8');
+    expect(bundle).not.toContain('securitySchemes');
+    expect(bundle.length).toBeLessThan(100_000);
   });
 });
