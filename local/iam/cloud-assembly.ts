@@ -1,21 +1,24 @@
 /**
  * The CDK app synthesized as `cdk synth` does (the very `cdk/app.ts`, run with the CLI's
  * environment) but with bundling skipped (`aws:cdk:bundling-stacks: []`), into a cache keyed by
- * every input that shapes a template: the sandbox, the policy and cfn-lint tests read the
- * templates CDK would deploy without paying for a synth on every start. A synth takes about 10 s of
- * CPU; a cache hit, reading the templates, a few milliseconds.
+ * every input that shapes a template (the app's module graph and its settings): the sandbox and the
+ * policy and cfn-lint tests read the templates CDK would deploy without paying for a synth on every
+ * start. A synth takes about 10 s of CPU; a cache hit (esbuild's module graph, then reading the
+ * templates) a few tens of milliseconds.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CACHE = join(ROOT, 'node_modules/.cache/cx-portal-synth');
-/** What a template depends on: the app, every manifest entry and what it imports, the pinned CDK. */
-const INPUTS = ['cdk', 'lib', 'cdk.json', 'package-lock.json'];
+const APP = 'cdk/app.ts';
+/** Read by the CDK app besides its imports: its context and the pinned CDK and dependencies. */
+const SETTINGS = ['cdk.json', 'package-lock.json'];
 
 export interface Template {
   Parameters?: Record<string, unknown>;
@@ -30,22 +33,30 @@ export interface CloudAssembly {
   root: string;
 }
 
-function filesUnder(path: string): string[] {
-  const full = join(ROOT, path);
-  if (!existsSync(full)) return [];
-  return readdirSync(full, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)));
-}
-
-/** A digest of every input file's path and content: any change makes a new synth. */
-function inputDigest(): string {
+/**
+ * A digest of every source file the CDK app imports (esbuild's module graph of `cdk/app.ts`: the
+ * constructs, the manifest, route definitions and the table layout, but no handler or store, which
+ * CDK names by path only) and of its settings: a change to any of them makes a new synth, a change
+ * to a handler's code does not.
+ */
+async function inputDigest(): Promise<string> {
+  const { metafile } = await build({
+    entryPoints: [join(ROOT, APP)],
+    absWorkingDir: ROOT,
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'silent',
+  });
+  const files = [...Object.keys(metafile.inputs), ...SETTINGS].sort();
   const hash = createHash('sha256');
-  const files = INPUTS.flatMap((input) => (input.includes('.') ? [input] : filesUnder(input))).sort();
   for (const file of files)
     hash
       .update(`${file}\0`)
-      .update(readFileSync(join(ROOT, file)))
+      .update(await readFile(join(ROOT, file)))
       .update('\0');
   return hash.digest('hex').slice(0, 16);
 }
@@ -65,7 +76,7 @@ function cdkContext(): Record<string, unknown> {
 
 async function synthesize(outdir: string): Promise<void> {
   // How the CDK CLI runs an app: CDK_OUTDIR and CDK_CONTEXT_JSON, then the App synthesizes on exit.
-  await promisify(execFile)(process.execPath, ['--import', 'tsx', join(ROOT, 'cdk/app.ts')], {
+  await promisify(execFile)(process.execPath, ['--import', 'tsx', join(ROOT, APP)], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -80,7 +91,7 @@ async function synthesize(outdir: string): Promise<void> {
 
 /** The synthesized assembly of the current sources, synthesized now only if the cache has none. */
 export async function cloudAssembly(): Promise<CloudAssembly> {
-  const digest = inputDigest();
+  const digest = await inputDigest();
   const directory = join(CACHE, digest);
   if (!existsSync(join(directory, 'manifest.json'))) {
     await mkdir(CACHE, { recursive: true });
