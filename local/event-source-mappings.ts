@@ -59,14 +59,14 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  * and log what it cost (as the API server does per request).
  */
 async function invoke<E, R>(
-  definition: { handler: string; timeoutSeconds: number; table: readonly string[] },
+  definition: { handler: string; timeoutSeconds: number },
   functionName: string,
   event: E & { Records: unknown[] },
   log: (line: string) => void,
 ): Promise<R> {
   const { timeoutSeconds } = definition;
   const handler = await loadHandler<E, R>(definition.handler);
-  const stats: InvocationStats = { dynamodbCalls: 0, dynamodbCommands: [], allowedDynamoDbActions: definition.table };
+  const stats: InvocationStats = { dynamodbCalls: 0, dynamodbCommands: [], handler: definition.handler };
   const started = performance.now();
   try {
     return await invocationStats.run(stats, () => invokeWithTimeout(handler, event, functionName, timeoutSeconds));

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { API_PREFIX, NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
 import { routeMatcher } from '../lib/platform/http/route-match.ts';
-import { authenticationActionsOf, DEFAULT_TIMEOUT_SECONDS } from '../lib/platform/route.ts';
+import { DEFAULT_TIMEOUT_SECONDS } from '../lib/platform/route.ts';
 import { costLogFile, logCost } from './consumed-capacity.ts';
 import { type InvocationStats, invocationStats } from './instrumentation.ts';
 import { FunctionTimeoutError, invokeWithTimeout, loadHandler } from './lambda-runtime.ts';
@@ -114,14 +114,9 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
       const handlerFile = found ? found.route.handler : NOT_FOUND_HANDLER;
       const event = toApiGatewayEvent(req, url, body, routeKey, found?.route.path.includes('{') ? found.params : undefined);
       const handler = await loadHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(handlerFile);
-      const stats: InvocationStats = {
-        dynamodbCalls: 0,
-        dynamodbCommands: [],
-        // The not-found function touches no table.
-        allowedDynamoDbActions: found?.route.table ?? [],
-        authenticationActions: found ? authenticationActionsOf(found.route) : [],
-        capacity: costLog ? { readUnits: 0, writeUnits: 0 } : undefined,
-      };
+      // Its DynamoDB requests are checked against the synthesized policy of the function deploying `handlerFile`.
+      const stats: InvocationStats = { dynamodbCalls: 0, dynamodbCommands: [], handler: handlerFile };
+      if (costLog) stats.capacity = { readUnits: 0, writeUnits: 0 };
       const invoked = performance.now();
       const timeoutSeconds = found?.route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
       const result = await invocationStats.run(stats, () =>

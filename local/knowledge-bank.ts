@@ -11,6 +11,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import { KNOWLEDGE_BANK_QUEUES, linkChecker, linkCheckSchedule } from '../lib/knowledge-bank/link-check/pipeline.ts';
 import { searchIndexBuilder, searchIndexFailureQueue } from '../lib/knowledge-bank/search/pipeline.ts';
 import { sendToQueue, startQueueEventSource, startStreamEventSource } from './event-source-mappings.ts';
+import { invocationStats } from './instrumentation.ts';
 import { invokeWithTimeout, loadHandler } from './lambda-runtime.ts';
 import { ensureQueues } from './queues.ts';
 
@@ -72,7 +73,12 @@ export async function startKnowledgeBank(options: {
   const intervalSeconds = Number(process.env.KB_LINK_CHECK_INTERVAL_SECONDS ?? 86_400);
   const timer = setInterval(() => {
     loadHandler(linkCheckSchedule.handler)
-      .then((handler) => invokeWithTimeout(handler, {}, 'scheduleLinkChecks', linkCheckSchedule.timeoutSeconds))
+      .then((handler) =>
+        // Under its synthesized policy, as every function's DynamoDB requests are.
+        invocationStats.run({ dynamodbCalls: 0, dynamodbCommands: [], handler: linkCheckSchedule.handler }, () =>
+          invokeWithTimeout(handler, {}, 'scheduleLinkChecks', linkCheckSchedule.timeoutSeconds),
+        ),
+      )
       .catch((error: unknown) => options.log?.(`scheduleLinkChecks failed: ${String(error)}`));
   }, intervalSeconds * 1000);
   timer.unref();

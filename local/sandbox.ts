@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { renderApiReference } from '../lib/admin/api-reference.ts';
 import { createLocalStore, type Store } from '../lib/admin/store.ts';
+import { apiDocument } from '../lib/api-document.ts';
 import {
   ideaEventFanOut,
   WEBHOOK_QUEUES,
@@ -27,6 +28,8 @@ import { costLogFile, measureConsumedCapacity } from './consumed-capacity.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { sendToQueue, startQueueEventSource, startStreamEventSource } from './event-source-mappings.ts';
 import { createApiServer } from './http-server.ts';
+import { cloudAssembly } from './iam/cloud-assembly.ts';
+import { functionPolicies } from './iam/function-policies.ts';
 import { countDynamoDbCalls, invocationStats } from './instrumentation.ts';
 import { startKnowledgeBank } from './knowledge-bank.ts';
 import { assertPortsFree } from './ports.ts';
@@ -126,6 +129,12 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     const pageDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'sandbox-')));
     if (!options.dataDir) stoppers.push(() => rm(pageDir, { recursive: true, force: true }));
     const apiReferenceFile = join(pageDir, 'api-reference.html');
+    // The OpenAPI document GET /openapi.json serves, written as CDK writes it at bundling.
+    const openApiDocumentFile = join(pageDir, 'openapi.json');
+    // The templates CDK would deploy (cached; synthesized in a child process, beside the services
+    // starting, when cdk/ or lib/ changed): every function's IAM policy comes from them.
+    const assembly = cloudAssembly();
+    assembly.catch(() => undefined);
     const [dynamodb, sqs] = await Promise.all([
       (async () =>
         startDynamoDbLocal({
@@ -136,7 +145,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       startSqsEmulator({ port: options.sqsPort ?? 0, dataDir: options.dataDir && `${options.dataDir}/sqs` }),
       (async () => {
         if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
-        await renderApiReference(apiReferenceFile);
+        await Promise.all([renderApiReference(apiReferenceFile), writeFile(openApiDocumentFile, JSON.stringify(apiDocument()))]);
       })(),
     ]);
     stoppers.push(dynamodb.stop, sqs.stop);
@@ -166,12 +175,14 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         queues,
         cursorSigningKey: localCursorSigningKey(options.dataDir),
       }),
-      { API_REFERENCE_FILE: apiReferenceFile },
+      { API_REFERENCE_FILE: apiReferenceFile, OPENAPI_DOCUMENT_FILE: openApiDocumentFile },
     );
 
-    // The handlers' shared client, counted per request (X-Sandbox-DynamoDB-Calls).
+    // The handlers' shared client, counted per request (X-Sandbox-DynamoDB-Calls), each request
+    // evaluated against the synthesized policy of the function sending it.
     const { dynamo } = await import('../lib/platform/data/client.ts');
-    countDynamoDbCalls(dynamo);
+    const account = { region, accountId: '000000000000', tableName };
+    countDynamoDbCalls(dynamo, { policies: functionPolicies(await assembly, account), account });
     if (costLogFile()) measureConsumedCapacity(dynamo, () => invocationStats.getStore()?.capacity);
 
     const server = createApiServer({ log: options.log });

@@ -4,7 +4,7 @@
  */
 
 import { resolve } from 'node:path';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { type CfnResource, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -12,16 +12,22 @@ import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { TABLE } from '../../lib/platform/data/table.ts';
-import { DEFAULT_TIMEOUT_SECONDS, type TableAction } from '../../lib/platform/route.ts';
+import { authenticationActionsOf, DEFAULT_TIMEOUT_SECONDS, type TableAction } from '../../lib/platform/route.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
- * What authentication may change with its UpdateItem: the rate-limit counter and `lastUsedAt` of
- * a key item and the failed-authentication counter of a source address (which reuses the same
- * attribute names), plus the primary key every request names.
+ * What authentication may name in its UpdateItem: the rate-limit counter and `lastUsedAt` of a key
+ * item and the failed-authentication counter of a source address (which uses the same attribute
+ * names), plus the primary key every request names. IAM's `dynamodb:Attributes` holds every
+ * attribute a request names, in its key, item and every expression, conditions included
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html):
+ * so no request naming `secretHash`, `permissions` or any content attribute passes, and the key
+ * check may not even compare the secret in its condition (it compares after its read instead).
  */
 const RATE_LIMIT_ATTRIBUTES = ['pk', 'sk', 'rlWindow', 'rlCount', 'lastUsedAt'];
+/** What that UpdateItem may ask back: nothing, or the counter it changed; never the whole item. */
+const RATE_LIMIT_RETURN_VALUES = ['NONE', 'UPDATED_NEW'];
 
 export interface HouseFunctionProps extends Omit<NodejsFunctionProps, 'entry'> {
   /** Entry file relative to the repository root. */
@@ -66,6 +72,9 @@ export class HouseFunction extends NodejsFunction {
         ...props.bundling,
       },
     });
+    // The source it runs, in the template: the sandbox finds each function's synthesized policy by it
+    // (local/iam/function-policies.ts), the handler file the manifest names. CloudFormation ignores it.
+    (this.node.defaultChild as CfnResource).addMetadata('cx:entry', props.entry);
     if (tracing) {
       Validations.of(role).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::*]',
@@ -76,13 +85,15 @@ export class HouseFunction extends NodejsFunction {
 
   /**
    * Tell the function the table's name and grant exactly `actions` on it (`Query` also on its
-   * index, named, not `index/*`). `authenticates`: the Developer key check's own calls, a GetItem of
-   * the workspace and an UpdateItem that IAM limits to the rate-limit attributes.
+   * index, named, not `index/*`). `authenticates`: the Developer key check's own calls, a
+   * BatchGetItem of the workspace and the key, and an UpdateItem that IAM limits to the rate-limit
+   * attributes and return values unless the route declares UpdateItem itself.
    */
   useTable(table: ITable, actions: readonly TableAction[], options: { authenticates?: boolean } = {}): this {
     this.addEnvironment('TABLE_NAME', table.tableName);
     const itemActions = new Set(actions.map((a) => `dynamodb:${a}`));
-    if (options.authenticates) itemActions.add('dynamodb:GetItem');
+    const authentication = authenticationActionsOf({ auth: options.authenticates ? 'developer-key' : 'none' });
+    for (const action of authentication.filter((a) => a !== 'UpdateItem')) itemActions.add(`dynamodb:${action}`);
     if (itemActions.size > 0) {
       this.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: [...itemActions].sort(), resources: [table.tableArn] }));
     }
@@ -95,13 +106,17 @@ export class HouseFunction extends NodejsFunction {
         }),
       );
     }
-    if (options.authenticates && !actions.includes('UpdateItem')) {
+    if (authentication.includes('UpdateItem') && !actions.includes('UpdateItem')) {
       this.addToRolePolicy(
         new PolicyStatement({
           effect: Effect.ALLOW,
           actions: ['dynamodb:UpdateItem'],
           resources: [table.tableArn],
-          conditions: { 'ForAllValues:StringEquals': { 'dynamodb:Attributes': RATE_LIMIT_ATTRIBUTES } },
+          conditions: {
+            'ForAllValues:StringEquals': { 'dynamodb:Attributes': RATE_LIMIT_ATTRIBUTES },
+            // Absent when the request leaves ReturnValues at its default (NONE): hence IfExists.
+            StringEqualsIfExists: { 'dynamodb:ReturnValues': RATE_LIMIT_RETURN_VALUES },
+          },
         }),
       );
     }

@@ -48,7 +48,7 @@ export class AreaStack extends NestedStack {
         entry: route.handler,
         description: `${route.method} ${API_PREFIX}${route.path}`,
         environment: props.environment,
-        ...(route.needs?.includes('api-reference-page') ? { bundling: apiReferencePageBundling() } : {}),
+        ...(builtFilesOf(route).length > 0 ? { bundling: builtFilesBundling(builtFilesOf(route)) } : {}),
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
       });
       const authenticates = route.auth !== 'none';
@@ -57,10 +57,8 @@ export class AreaStack extends NestedStack {
         fn.addEnvironment('WEBHOOK_DELIVERY_QUEUE_URL', props.deliveryQueue.queueUrl);
         props.deliveryQueue.grantSendMessages(fn);
       }
-      if (route.needs?.includes('api-reference-page')) {
-        // The asset's root is the function's working directory in Lambda.
-        fn.addEnvironment('API_REFERENCE_FILE', `/var/task/${API_REFERENCE_PAGE}`);
-      }
+      // The asset's root is the function's working directory in Lambda.
+      for (const built of builtFilesOf(route)) fn.addEnvironment(built.variable, `/var/task/${built.file}`);
       if (acceptsCursor(route)) {
         fn.addEnvironment('CURSOR_SIGNING_SECRET_ARN', props.cursorSigningKey.secretArn);
         props.cursorSigningKey.grantRead(fn);
@@ -78,21 +76,31 @@ export class AreaStack extends NestedStack {
   }
 }
 
-const API_REFERENCE_PAGE = 'api-reference.html';
-
 /**
- * The reference page is rendered at bundling time (Redocly CLI runs here, on the build machine)
- * into the function's asset, beside its bundle: the function ships one HTML file and no renderer.
+ * Files rendered at bundling time (on the build machine) into a function's asset, beside its
+ * bundle, so the function ships a file and no renderer: the reference page (Redocly CLI) and the
+ * OpenAPI document (every schema and the generator, otherwise the largest bundle of the API).
+ * The sandbox renders the same files at start (local/sandbox.ts).
  */
-function apiReferencePageBundling(): HouseFunctionProps['bundling'] {
+const BUILT_FILES = {
+  'api-reference-page': { file: 'api-reference.html', variable: 'API_REFERENCE_FILE', script: 'scripts/build-docs.ts', flags: '' },
+  'openapi-document': { file: 'openapi.json', variable: 'OPENAPI_DOCUMENT_FILE', script: 'scripts/write-openapi.ts', flags: ' --compact' },
+} as const;
+type BuiltFile = (typeof BUILT_FILES)[keyof typeof BUILT_FILES];
+
+const builtFilesOf = (route: RouteDefinition): BuiltFile[] =>
+  (route.needs ?? []).flatMap((need) => (need in BUILT_FILES ? [BUILT_FILES[need as keyof typeof BUILT_FILES]] : []));
+
+function builtFilesBundling(files: BuiltFile[]): HouseFunctionProps['bundling'] {
   const root = resolve(import.meta.dirname, '../..');
   return {
     commandHooks: {
       beforeBundling: () => [],
       beforeInstall: () => [],
-      afterBundling: (_input: string, output: string) => [
-        `"${join(root, 'node_modules/.bin/tsx')}" "${join(root, 'scripts/build-docs.ts')}" "${join(output, API_REFERENCE_PAGE)}"`,
-      ],
+      afterBundling: (_input: string, output: string) =>
+        files.map(
+          ({ script, file, flags }) => `"${join(root, 'node_modules/.bin/tsx')}" "${join(root, script)}" "${join(output, file)}"${flags}`,
+        ),
     },
   };
 }

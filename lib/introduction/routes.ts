@@ -57,6 +57,7 @@ export const getOpenApi = defineRoute({
   module: null,
   permissions: [],
   response: { status: 200, body: z.looseObject({ openapi: z.string() }) },
+  needs: ['openapi-document'],
 });
 
 export const getApiReference = defineRoute({

@@ -59,6 +59,7 @@ export const config = {
   webhookAllowHttp: () => flag('WEBHOOK_ALLOW_HTTP'),
   /** The API reference page (docs/…html rendered by scripts/build-docs.ts) that GET /docs serves. */
   apiReferenceFile: () => required('API_REFERENCE_FILE'),
+  openApiDocumentFile: () => required('OPENAPI_DOCUMENT_FILE'),
   flag,
   required,
   integer,

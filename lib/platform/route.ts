@@ -32,13 +32,13 @@ export type TableAction =
   | 'ConditionCheckItem';
 
 /**
- * What the Developer key check itself sends, so every `developer-key` route may: GetItem (the
- * workspace) and UpdateItem (the key's rate-limit counter; the CDK stack limits it by IAM to the
- * rate-limit attributes unless the route declares UpdateItem itself).
+ * What the Developer key check itself sends, so every `developer-key` route may: BatchGetItem (the
+ * workspace and the key) and UpdateItem (the key's rate-limit counter; the CDK stack limits it by
+ * IAM to the rate-limit attributes unless the route declares UpdateItem itself).
  */
-const AUTHENTICATION_TABLE_ACTIONS: readonly TableAction[] = ['GetItem', 'UpdateItem'];
+const AUTHENTICATION_TABLE_ACTIONS: readonly TableAction[] = ['BatchGetItem', 'UpdateItem'];
 
-/** What authentication itself sends for a route, on the workspace and key items only (the sandbox checks both). */
+/** What authentication itself sends for a route (the CDK stack grants it; the sandbox evaluates the grant). */
 export function authenticationActionsOf(route: Pick<RouteDefinition, 'auth'>): readonly TableAction[] {
   return route.auth === 'none' ? [] : AUTHENTICATION_TABLE_ACTIONS;
 }
@@ -105,19 +105,22 @@ export interface RouteDefinition {
    * CDK stack grants exactly these (IAM action `dynamodb:<name>`) on the table, `Query` also on its
    * index, and nothing else. A transaction needs the action of each of its parts (`PutItem`,
    * `UpdateItem`, `DeleteItem`, `ConditionCheckItem`); there is no `TransactWriteItems` permission.
-   * Authentication's own calls are granted apart to every `developer-key` route (GetItem of the
-   * workspace; UpdateItem limited to the rate-limit attributes): list only what the handler does.
+   * Authentication's own calls are granted apart to every `developer-key` route (BatchGetItem of
+   * the workspace and the key; UpdateItem limited to the rate-limit attributes): list only what the
+   * handler does.
    * Omit for a route whose handler touches no table item. Example: a create that puts an item and
    * bumps a counter in one transaction is `['PutItem', 'UpdateItem']`, and may delete nothing.
-   * The sandbox denies any other action (AccessDeniedException, a 502), so a missing one fails the
+   * The sandbox evaluates every request against the synthesized policy (local/iam/) and denies what
+   * IAM would (AccessDeniedException, a 502), so a missing one fails the
    * tests rather than the first request after a deploy.
    */
   table?: readonly TableAction[];
   /**
-   * Extra environment, grants or files a handler needs: the webhook delivery queue, or the API
-   * reference page rendered at build time beside its bundle (scripts/build-docs.ts).
+   * Extra environment, grants or files a handler needs: the webhook delivery queue, or a file
+   * rendered at build time beside its bundle: the API reference page (scripts/build-docs.ts) or the
+   * OpenAPI document (scripts/write-openapi.ts).
    */
-  needs?: readonly ('webhook-delivery-queue' | 'api-reference-page')[];
+  needs?: readonly ('webhook-delivery-queue' | 'api-reference-page' | 'openapi-document')[];
   /** Lambda timeout when the default (DEFAULT_TIMEOUT_SECONDS, 10 s) is too short, e.g. an operation that calls out over HTTP. */
   timeoutSeconds?: number;
   /**

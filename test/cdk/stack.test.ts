@@ -2,9 +2,13 @@
  * The CDK app: every manifest route becomes a function and an API route, with least-privilege
  * grants, in its area's nested stack; every stack stays within a resource budget.
  */
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App, NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +16,7 @@ import { RESOURCES_PER_ROUTE } from '../../cdk/constructs/area-stack.ts';
 import { PortalApiStack } from '../../cdk/portal-api-stack.ts';
 import { API_PREFIX, routes } from '../../lib/manifest.ts';
 import { acceptsCursor } from '../../lib/platform/pagination.ts';
+import { authenticationActionsOf } from '../../lib/platform/route.ts';
 
 let template: Template;
 let stack: PortalApiStack;
@@ -113,13 +118,15 @@ describe('PortalApiStack', () => {
       expect(updates[0].Condition['ForAllValues:StringEquals']['dynamodb:Attributes']).toEqual(
         expect.arrayContaining(['rlWindow', 'rlCount']),
       );
+      expect(updates[0].Condition['ForAllValues:StringEquals']['dynamodb:Attributes']).not.toContain('secretHash');
+      expect(updates[0].Condition.StringEqualsIfExists['dynamodb:ReturnValues']).toEqual(['NONE', 'UPDATED_NEW']);
     }
   });
 
   it('grants each route exactly the DynamoDB actions it declares (createIdea may delete nothing)', () => {
     for (const route of routes) {
       const declared = new Set((route.table ?? []).map((a) => `dynamodb:${a}`));
-      if (route.auth !== 'none') declared.add('dynamodb:GetItem').add('dynamodb:UpdateItem');
+      for (const action of authenticationActionsOf(route)) declared.add(`dynamodb:${action}`);
       const granted = new Set(actionsOf(statementsOf(stack.functions.get(route.operationId)!)).filter((a) => a.startsWith('dynamodb:')));
       expect([...granted].sort(), route.operationId).toEqual([...declared].sort());
     }
@@ -308,5 +315,23 @@ describe('PortalApiStack: list cursors', () => {
       expect(readsSecret, route.operationId).toBe(expected);
       expect(env.CURSOR_SIGNING_SECRET_ARN !== undefined, route.operationId).toBe(expected);
     }
+  });
+});
+
+describe('PortalApiStack: files rendered at bundling', () => {
+  it('ships GET /openapi.json the document as a file beside its bundle, never the generator', () => {
+    const fn = stack.functions.get('getOpenApiDocument')!;
+    const resource = (Stack.of(fn).resolve((fn.node.defaultChild as CfnFunction).logicalId) as string) ?? '';
+    const properties = templates.get(Stack.of(fn))!.toJSON().Resources[resource].Properties;
+    expect(properties.Environment.Variables.OPENAPI_DOCUMENT_FILE).toBe('/var/task/openapi.json');
+    // The staged asset is the directory Lambda unpacks into /var/task.
+    const asset = join((fn.node.root as App).outdir, `asset.${properties.Code.S3Key.replace(/\.zip$/, '')}`);
+    const document = JSON.parse(readFileSync(join(asset, 'openapi.json'), 'utf8'));
+    expect(document.openapi).toMatch(/^3\.1\./);
+    expect(Object.keys(document.paths)).toContain('/ideas');
+    // The generator and the manifest's schemas stay on the build machine (253 KB of bundle before).
+    const bundle = readFileSync(join(asset, 'index.mjs'), 'utf8');
+    expect(bundle).not.toContain('securitySchemes');
+    expect(bundle.length).toBeLessThan(100_000);
   });
 });

@@ -3,8 +3,7 @@
  * gets 429 instead of 401, counted on an item of its own, so the real key's holder is never braked.
  * (The integration sandbox serves every test from 127.0.0.1 and so lifts this limit.)
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, newToken } from '../../lib/platform/auth/developer-key-token.ts';
@@ -38,17 +37,9 @@ beforeAll(async () => {
 });
 
 function mockTable(failuresSoFar: number) {
-  db.on(GetCommand).resolves({ Item: { slug: 'acme', name: 'Acme', status: 'active', createdAt: 'x', updatedAt: 'x' } });
-  db.on(UpdateCommand, { Key: { pk: 'WS#acme', sk: `KEY#${KEY_ID}` } }).callsFake((input) => {
-    if (input.ExpressionAttributeValues[':hash'] !== keyItem.secretHash) {
-      throw new ConditionalCheckFailedException({
-        message: 'The conditional request failed',
-        $metadata: {},
-        Item: { secretHash: { S: keyItem.secretHash } } as never,
-      });
-    }
-    return { Attributes: keyItem };
-  });
+  const workspace = { pk: 'WS#acme', sk: 'WORKSPACE', slug: 'acme', name: 'Acme', status: 'active', createdAt: 'x', updatedAt: 'x' };
+  db.on(BatchGetCommand).callsFake((input) => ({ Responses: { [Object.keys(input.RequestItems)[0]!]: [workspace, keyItem] } }));
+  db.on(UpdateCommand, { Key: { pk: 'WS#acme', sk: `KEY#${KEY_ID}` } }).resolves({ Attributes: { rlCount: keyItem.rlCount + 1 } });
   db.on(UpdateCommand, { Key: { pk: 'AUTHFAIL#127.0.0.1', sk: 'AUTHFAIL' } }).resolves({ Attributes: { rlCount: failuresSoFar + 1 } });
 }
 

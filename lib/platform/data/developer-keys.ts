@@ -1,10 +1,11 @@
 /** Access patterns of Developer key items used on the request path. */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tokenMatchesHash } from '../auth/developer-key-token.ts';
 import { dynamo, tableName } from './client.ts';
 import { isConditionFailure } from './conditions.ts';
 import { type DeveloperKey, toDeveloperKey } from './developer-key-record.ts';
 import { keys } from './keys.ts';
+import { toWorkspace, type Workspace } from './workspace-record.ts';
 
 /**
  * What one authentication attempt found. `counted`: the secret matched and the request was
@@ -13,93 +14,71 @@ import { keys } from './keys.ts';
  */
 export type KeyUse = { kind: 'counted'; key: DeveloperKey; requestsInWindow: number } | { kind: 'rejected' };
 
-type RawItem = Record<string, { S?: string; N?: string }>;
-
 const REJECTED: KeyUse = { kind: 'rejected' };
 
+/** Unprocessed keys mean throttling: a few tries with backoff, then a 502 rather than outliving the function. */
+const BATCH_GET_ATTEMPTS = 3;
+
 /**
- * Count one request against key `keyId` of workspace `slug` and return the key, in one
- * conditional UpdateItem whose condition includes the hash of the presented token: only a holder
- * of the real secret counts against the key's rate limit and stamps `lastUsedAt`, so forged
- * secrets can neither lock the real holder out nor fake a "last used". The counter is a fixed
- * window (`rlWindow`, `rlCount`); the first request of a new window resets it with a second,
- * conditional write, so concurrent instances never lose or double a reset. A failed condition
- * returns the item as it was (ReturnValuesOnConditionCheckFailure), which tells "no such key"
- * from "wrong secret" from "new window" without another read.
+ * The workspace and the key, in one strongly consistent BatchGetItem (a suspension or a revocation
+ * counts from the very next request). A read, not the conditional update it once was: the update
+ * named `secretHash` in its condition, which `dynamodb:Attributes` counts, so the rate-limit grant
+ * of read-only routes could not allow it without allowing `SET secretHash` too (README, IAM).
  */
-export async function recordKeyUse(
-  slug: string,
-  keyId: string,
-  token: string,
-  tokenHash: string,
-  window: number,
-  now: string,
-): Promise<KeyUse> {
-  const Key = keys.developerKey(slug, keyId);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const { Attributes } = await dynamo.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key,
-          UpdateExpression: 'SET rlCount = rlCount + :one, lastUsedAt = :now',
-          ConditionExpression: 'attribute_exists(pk) AND secretHash = :hash AND rlWindow = :window',
-          ExpressionAttributeValues: { ':one': 1, ':now': now, ':window': window, ':hash': tokenHash },
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return counted(Attributes!, token);
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const old = error.Item as RawItem | undefined;
-      // Constant-time, like the check after a success: the hash comparison in the condition is DynamoDB's.
-      if (!old?.secretHash?.S || !tokenMatchesHash(token, old.secretHash.S)) return REJECTED;
-    }
-    // The secret matched but a new window began: start its count, unless another instance just did.
-    try {
-      const { Attributes } = await dynamo.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key,
-          UpdateExpression: 'SET rlWindow = :window, rlCount = :one, lastUsedAt = :now',
-          ConditionExpression: 'attribute_exists(pk) AND secretHash = :hash AND rlWindow < :window',
-          ExpressionAttributeValues: { ':one': 1, ':now': now, ':window': window, ':hash': tokenHash },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return counted(Attributes!, token);
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+export async function findWorkspaceAndKey(slug: string, keyId: string): Promise<{ workspace: Workspace | null; key: DeveloperKey | null }> {
+  const found: Record<string, unknown>[] = [];
+  let pending: Record<string, unknown>[] = [keys.workspace(slug), keys.developerKey(slug, keyId)];
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt >= BATCH_GET_ATTEMPTS) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed after ${attempt} attempts`);
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+    const result = await dynamo.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }));
+    found.push(...(result.Responses?.[tableName] ?? []));
+    pending = result.UnprocessedKeys?.[tableName]?.Keys ?? [];
   }
-  throw new Error('Rate-limit window kept changing under concurrent requests');
-}
-
-function counted(item: Record<string, unknown>, token: string): KeyUse {
-  const key = toDeveloperKey(item);
-  // The condition already compared the hash; compare again in constant time before trusting it.
-  if (!tokenMatchesHash(token, key.secretHash)) return REJECTED;
-  return { kind: 'counted', key, requestsInWindow: item.rlCount as number };
+  const item = (sk: string) => found.find((i) => i.sk === sk);
+  const workspace = item(keys.workspace(slug).sk);
+  const key = item(keys.developerKey(slug, keyId).sk);
+  return { workspace: workspace ? toWorkspace(workspace) : null, key: key ? toDeveloperKey(key) : null };
 }
 
 /**
- * Count one failed authentication from `source` (the caller's IP address) in this window and
- * return the count. Its own item, apart from every key: failed attempts brake their source and
- * never spend a real holder's budget. It reuses the key counter's attribute names, so the IAM
- * grant of read-only routes (which may change only those attributes) covers it.
+ * Count one request against `key`, read by findWorkspaceAndKey, once the presented token matched
+ * its hash (so forged secrets can neither spend the real holder's budget nor fake a "last used").
+ * The UpdateItem names only the key and the counter's attributes (`rlWindow`, `rlCount`,
+ * `lastUsedAt`) and asks back only what it changed: exactly what read-only routes may do to a key
+ * item (cdk/constructs/api-function.ts). The counter is a fixed window; the first request of a
+ * new window resets it with a second, conditional write, so concurrent instances never lose or
+ * double a reset.
  */
-export async function recordFailedAuthentication(source: string, window: number): Promise<number> {
-  const Key = keys.authFailures(source);
+export async function recordKeyUse(key: DeveloperKey, token: string, window: number, now: string): Promise<KeyUse> {
+  if (!tokenMatchesHash(token, key.secretHash)) return REJECTED;
+  const requestsInWindow = await countInWindow(keys.developerKey(key.workspace, key.id), window, { lastUsedAt: now, mayCreate: false });
+  // The key was deleted between the read and the count: as if it had never been there.
+  return requestsInWindow === undefined ? REJECTED : { kind: 'counted', key, requestsInWindow };
+}
+
+/**
+ * Add one to an item's fixed-window counter (`rlWindow`, `rlCount`) and return the window's count;
+ * the first request of a new window resets it with a second, conditional write, so concurrent
+ * instances never lose or double a reset. `lastUsedAt` stamps the item when given. `mayCreate`:
+ * the item comes into being with its first count; otherwise a missing item answers undefined.
+ */
+async function countInWindow(
+  Key: Record<string, string>,
+  window: number,
+  options: { lastUsedAt?: string; mayCreate: boolean },
+): Promise<number | undefined> {
+  const stamp = options.lastUsedAt ? ', lastUsedAt = :now' : '';
+  const ExpressionAttributeValues = { ':one': 1, ':window': window, ...(options.lastUsedAt ? { ':now': options.lastUsedAt } : {}) };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const { Attributes } = await dynamo.send(
         new UpdateCommand({
           TableName: tableName,
           Key,
-          UpdateExpression: 'SET rlCount = rlCount + :one',
+          UpdateExpression: `SET rlCount = rlCount + :one${stamp}`,
           ConditionExpression: 'rlWindow = :window',
-          ExpressionAttributeValues: { ':one': 1, ':window': window },
+          ExpressionAttributeValues,
           ReturnValues: 'UPDATED_NEW',
         }),
       );
@@ -112,15 +91,29 @@ export async function recordFailedAuthentication(source: string, window: number)
         new UpdateCommand({
           TableName: tableName,
           Key,
-          UpdateExpression: 'SET rlWindow = :window, rlCount = :one',
-          ConditionExpression: 'attribute_not_exists(rlWindow) OR rlWindow < :window',
-          ExpressionAttributeValues: { ':one': 1, ':window': window },
+          UpdateExpression: `SET rlWindow = :window, rlCount = :one${stamp}`,
+          ConditionExpression: options.mayCreate
+            ? 'attribute_not_exists(rlWindow) OR rlWindow < :window'
+            : 'attribute_exists(pk) AND rlWindow < :window',
+          ExpressionAttributeValues,
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
       return 1;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
+      if (!options.mayCreate && !error.Item) return undefined;
     }
   }
   throw new Error('Rate-limit window kept changing under concurrent requests');
+}
+
+/**
+ * Count one failed authentication from `source` (the caller's IP address) in this window and
+ * return the count. Its own item, apart from every key: failed attempts brake their source and
+ * never spend a real holder's budget. It uses the key counter's attribute names, so the IAM grant
+ * of read-only routes (which may change only those attributes) covers it.
+ */
+export async function recordFailedAuthentication(source: string, window: number): Promise<number> {
+  return (await countInWindow(keys.authFailures(source), window, { mayCreate: true }))!;
 }

@@ -6,15 +6,17 @@
  *       exists, so an anonymous caller cannot list workspaces; 429 once its source failed too often) →
  *   401 revoked or expired key → 404 unknown workspace (only a valid key's holder learns it) →
  *   429 over the key's rate limit → 403 suspended workspace, disabled module, missing permission.
- * The workspace read and the key's conditional update run concurrently: one round trip of
- * latency, and the key check and its rate-limit count are a single UpdateItem.
+ * Two DynamoDB calls: one BatchGetItem reads the workspace and the key, then, once the token
+ * matched the key's hash, one UpdateItem counts the request in the key's rate-limit window. The
+ * count waits for the read because only a holder of the real secret may spend the key's budget,
+ * and the update may not name `secretHash` (README, IAM): two round trips of latency where one
+ * conditional update used to do both, which IAM would have denied every read-only route.
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { hashToken, parseToken } from '../../auth/developer-key-token.ts';
+import { parseToken } from '../../auth/developer-key-token.ts';
 import { config } from '../../config.ts';
-import { recordFailedAuthentication, recordKeyUse } from '../../data/developer-keys.ts';
-import { getWorkspace } from '../../data/workspaces.ts';
+import { findWorkspaceAndKey, recordFailedAuthentication, recordKeyUse } from '../../data/developer-keys.ts';
 import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } from '../../errors.ts';
 import type { RouteDefinition } from '../../route.ts';
 import type { ApiContext } from '../context.ts';
@@ -49,10 +51,8 @@ export function authorize(
       const nowMs = Date.now();
       const window = Math.floor(nowMs / 1000 / windowSeconds);
       const windowEndsInSeconds = Math.max(1, Math.ceil(((window + 1) * windowSeconds * 1000 - nowMs) / 1000));
-      const [workspace, use] = await Promise.all([
-        getWorkspace(slug),
-        recordKeyUse(slug, parsed.keyId, token, hashToken(token), window, new Date(nowMs).toISOString()),
-      ]);
+      const { workspace, key: stored } = await findWorkspaceAndKey(slug, parsed.keyId);
+      const use = stored ? await recordKeyUse(stored, token, window, new Date(nowMs).toISOString()) : { kind: 'rejected' as const };
 
       if (use.kind === 'rejected') {
         const failures = await recordFailedAuthentication(request.event.requestContext?.http?.sourceIp ?? 'unknown', window);
