@@ -21,7 +21,7 @@ module.exports = {
       severity: 'error',
       from: { path: `^lib/(${AREAS})/` },
       to: {
-        path: `^lib/(${AREAS})/(store|record|schemas|routes)\\.ts$`,
+        path: `^lib/(${AREAS})/(store|record|schemas|routes)(\\.ts$|/)`,
         pathNot: '^lib/$1/',
       },
     },

@@ -1,7 +1,7 @@
 /** POST /journeys/{journeyId}/versions: a new draft branched from any version. */
 
 import { createJourneyVersion as route } from '../../lib/journeys/routes.ts';
-import { branchVersion } from '../../lib/journeys/store.ts';
+import { branchVersion } from '../../lib/journeys/store/drafts.ts';
 import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';

@@ -1,7 +1,7 @@
 /** POST /journeys: a macro journey and its first draft; safe to retry with an Idempotency-Key. */
 
 import { createJourney as route } from '../../lib/journeys/routes.ts';
-import { createJourney as storeJourney } from '../../lib/journeys/store.ts';
+import { createJourney as storeJourney } from '../../lib/journeys/store/journeys.ts';
 import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';

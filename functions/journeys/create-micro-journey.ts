@@ -1,7 +1,7 @@
 /** POST /journeys/{journeyId}/micro-journeys: a micro journey zooming into that journey, with its first draft. */
 
 import { createMicroJourney as route } from '../../lib/journeys/routes.ts';
-import { createJourney as storeJourney } from '../../lib/journeys/store.ts';
+import { createJourney as storeJourney } from '../../lib/journeys/store/journeys.ts';
 import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';

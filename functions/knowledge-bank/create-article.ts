@@ -2,7 +2,7 @@
 
 import { toArticle } from '../../lib/knowledge-bank/record.ts';
 import { createKnowledgeBankArticle as route } from '../../lib/knowledge-bank/routes.ts';
-import { createArticle as storeArticle } from '../../lib/knowledge-bank/store.ts';
+import { createArticle as storeArticle } from '../../lib/knowledge-bank/store/article-lifecycle.ts';
 import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';

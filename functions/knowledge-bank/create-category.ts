@@ -1,7 +1,7 @@
 /** POST /knowledge-bank/categories: create a category; safe to retry with an Idempotency-Key. */
 
 import { createKnowledgeBankCategory as route } from '../../lib/knowledge-bank/routes.ts';
-import { createCategory as storeCategory } from '../../lib/knowledge-bank/store.ts';
+import { createCategory as storeCategory } from '../../lib/knowledge-bank/store/categories.ts';
 import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';

@@ -3,7 +3,7 @@
 import { canWrite, visibleTo } from '../../lib/knowledge-bank/access.ts';
 import { backlinkRecords } from '../../lib/knowledge-bank/record.ts';
 import { listKnowledgeBankBacklinks as route } from '../../lib/knowledge-bank/routes.ts';
-import { getBacklinks } from '../../lib/knowledge-bank/store.ts';
+import { getBacklinks } from '../../lib/knowledge-bank/store/links.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 

@@ -1,9 +1,10 @@
 /** GET /knowledge-bank/articles/{articleId}/links: outgoing links, internal ones checked against their targets. */
 
 import { viewFor, visibleTo } from '../../lib/knowledge-bank/access.ts';
+import { articleNotFound } from '../../lib/knowledge-bank/errors.ts';
 import { linkRecords } from '../../lib/knowledge-bank/record.ts';
 import { listKnowledgeBankLinks as route } from '../../lib/knowledge-bank/routes.ts';
-import { articleNotFound, getLinks } from '../../lib/knowledge-bank/store.ts';
+import { getLinks } from '../../lib/knowledge-bank/store/links.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 

@@ -3,7 +3,8 @@
 import { visibleTo } from '../../lib/knowledge-bank/access.ts';
 import { toRevisionSummary } from '../../lib/knowledge-bank/record.ts';
 import { listKnowledgeBankRevisions as route } from '../../lib/knowledge-bank/routes.ts';
-import { getArticleItem, listRevisions as readRevisions } from '../../lib/knowledge-bank/store.ts';
+import { getArticleItem } from '../../lib/knowledge-bank/store/articles.ts';
+import { listRevisions as readRevisions } from '../../lib/knowledge-bank/store/revisions.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

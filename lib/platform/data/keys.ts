@@ -78,7 +78,7 @@ export const keys = {
   }),
   webhookDeliveryPrefix: (webhookId: string) => `WHDELIVERY#${webhookId}#`,
 
-  // Journeys (lib/journeys/store.ts). A journey is `JOURNEY#<id>` and its versions follow it at
+  // Journeys (lib/journeys/store/). A journey is `JOURNEY#<id>` and its versions follow it at
   // `JOURNEY#<id>#V#<version key>` (the version id's hex digits complemented, so newest first in
   // ascending order): one Query of the `JOURNEY#<id>` prefix reads the journey, then its versions.
   // Active journeys are also listed in gsi1 under `WS#<slug>#JOURNEYS` by id (UUIDv7: by creation);

@@ -1,0 +1,300 @@
+/**
+ * Draft versions: content saves, labels, discards and branches. Every write is one transaction
+ * conditional on the revision read and on the journey still being active; a failed condition hands
+ * back the current item, which says which answer the client gets.
+ */
+
+import { tableName } from '../../platform/data/client.ts';
+import {
+  meetsPrecondition,
+  transactionCancellationReasons,
+  type VersionPrecondition,
+  versionCondition,
+} from '../../platform/data/conditions.ts';
+import { type IdempotentRequest, transactCreate } from '../../platform/data/idempotency.ts';
+import { keys } from '../../platform/data/keys.ts';
+import { BadRequestError, ConflictError, VersionConflictError } from '../../platform/errors.ts';
+import { encodeContent } from '../codec.ts';
+import type { JourneyContent } from '../content.ts';
+import { type Diagnostic, diagnoseContent, pairTargetsOf } from '../diagnostics.ts';
+import { ContentTooLargeError, journeyArchived, journeyNotFound, lastVersion, versionLocked, versionNotFound } from '../errors.ts';
+import {
+  newJourneyId,
+  pairsAttribute,
+  pairsFromAttribute,
+  storedDiagnostics,
+  toVersion,
+  toVersionMetadata,
+  type VersionMetadata,
+} from '../record.ts';
+import type { JourneyVersion } from '../schemas.ts';
+import { failedAt, failedItem, type Item, readJourneyAndVersion, type TransactItems, transact, versionKey } from './items.ts';
+import { loadReferenceFacts } from './references.ts';
+import { getVersion, newVersionItem } from './versions.ts';
+
+/** Names of version attributes in expressions (some, like `diagnostics`, are DynamoDB reserved words). */
+const VERSION_NAMES = { '#content': 'content', '#diagnostics': 'diagnostics', '#pairs': 'pairs', '#revision': 'revision' };
+
+/** The checks every version write makes, in the issue's order: 404, archived, published. */
+function assertWritable(journey: Item | undefined, version: Item | undefined): asserts version is Item {
+  if (!journey) throw journeyNotFound();
+  if (!version) throw versionNotFound();
+  if (typeof journey.archivedAt === 'string') throw journeyArchived();
+  if (typeof version.publishedAt === 'string') throw versionLocked();
+}
+
+/** Then If-Match: required where `required`, and never stale. */
+export function assertRevision(precondition: VersionPrecondition, revision: number, required: boolean) {
+  if (required && !precondition)
+    throw new BadRequestError('if_match_required', 'Send If-Match with the version\'s ETag (its revision, e.g. "3") to change it');
+  if (!meetsPrecondition(precondition, revision)) throw new VersionConflictError(revision);
+}
+
+/** Maps a cancelled [journey check, version write] transaction to the answer the issue orders. */
+function versionWriteFailure(error: unknown): Error {
+  const reasons = transactionCancellationReasons(error);
+  if (failedAt(reasons, 0)) return failedItem(error, 0) ? journeyArchived() : journeyNotFound();
+  if (failedAt(reasons, 1)) {
+    const current = failedItem(error, 1);
+    if (!current) return versionNotFound();
+    if (current.publishedAt) return versionLocked();
+    return new VersionConflictError(current.revision ?? 0);
+  }
+  return error as Error;
+}
+
+const journeyStillActive = (workspace: string, journeyId: string): TransactItems[number] => ({
+  ConditionCheck: {
+    TableName: tableName,
+    Key: keys.journey(workspace, journeyId),
+    ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)',
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  },
+});
+
+function encodeOrThrow(content: JourneyContent) {
+  const encoded = encodeContent(content);
+  if (!encoded.ok) {
+    throw new ContentTooLargeError(
+      encoded.limit === 'rawBytes'
+        ? `content is ${encoded.bytes} bytes of JSON; at most 1048576 are accepted`
+        : `content compresses to ${encoded.bytes} bytes; a version holds at most ${350 * 1024} compressed`,
+    );
+  }
+  return encoded;
+}
+
+/**
+ * PUT content: 413 when it does not fit, then one BatchGetItem for the journey, the version and the
+ * first level of references, further levels as needed, then one transaction that writes the
+ * version only if it is still at the revision read (so of two saves with the same If-Match exactly
+ * one wins) and the journey is still active.
+ */
+export async function saveContent(
+  workspace: string,
+  journeyId: string,
+  versionId: string,
+  content: JourneyContent,
+  precondition: VersionPrecondition,
+): Promise<JourneyVersion> {
+  const encoded = encodeOrThrow(content);
+  const journeyKey = keys.journey(workspace, journeyId);
+  const key = versionKey(workspace, journeyId, versionId);
+  const { facts, own } = await loadReferenceFacts(workspace, content, [journeyKey, key]);
+  const version = own.get(key.sk);
+  assertWritable(own.get(journeyKey.sk), version);
+  const read = Number(version.revision);
+  assertRevision(precondition, read, true);
+
+  const diagnostics = storedDiagnostics(diagnoseContent(content, facts, journeyId));
+  const now = new Date().toISOString();
+  try {
+    await transact([
+      journeyStillActive(workspace, journeyId),
+      {
+        Update: {
+          TableName: tableName,
+          Key: key,
+          UpdateExpression:
+            'SET #content = :content, contentBytes = :contentBytes, #diagnostics = :diagnostics, diagnosticsBytes = :diagnosticsBytes, ' +
+            '#pairs = :pairs, #revision = #revision + :one, updatedAt = :now',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(publishedAt) AND #revision = :read',
+          ExpressionAttributeNames: VERSION_NAMES,
+          ExpressionAttributeValues: {
+            ':content': encoded.compressed,
+            ':contentBytes': encoded.rawBytes,
+            ':diagnostics': diagnostics.bytes,
+            ':diagnosticsBytes': diagnostics.rawBytes,
+            ':pairs': pairsAttribute(pairTargetsOf(content)),
+            ':one': 1,
+            ':now': now,
+            ':read': read,
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+    ]);
+  } catch (error) {
+    throw versionWriteFailure(error);
+  }
+  return { ...toVersionMetadata(version), revision: read + 1, updatedAt: now, content, diagnostics: diagnostics.kept };
+}
+
+/** PATCH label: one read (the version is returned whole), then the label, without touching `revision`. */
+export async function relabelVersion(
+  workspace: string,
+  journeyId: string,
+  versionId: string,
+  label: string,
+  precondition: VersionPrecondition,
+): Promise<JourneyVersion> {
+  const { journey, version } = await readJourneyAndVersion(workspace, journeyId, versionId, true);
+  assertWritable(journey, version);
+  const read = Number(version.revision);
+  assertRevision(precondition, read, false);
+  const now = new Date().toISOString();
+  try {
+    await transact([
+      journeyStillActive(workspace, journeyId),
+      {
+        Update: {
+          TableName: tableName,
+          Key: versionKey(workspace, journeyId, versionId),
+          UpdateExpression: 'SET #label = :label, updatedAt = :now',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(publishedAt) AND #revision = :read',
+          ExpressionAttributeNames: { '#label': 'label', '#revision': 'revision' },
+          ExpressionAttributeValues: { ':label': label, ':now': now, ':read': read },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+    ]);
+  } catch (error) {
+    throw versionWriteFailure(error);
+  }
+  return { ...toVersion(version), label, updatedAt: now };
+}
+
+/**
+ * DELETE a draft: tried as one transaction straight away (version not published and at If-Match;
+ * journey active with more than one version). Only when it is refused does one read tell why,
+ * in the issue's order.
+ */
+export async function discardVersion(
+  workspace: string,
+  journeyId: string,
+  versionId: string,
+  precondition: VersionPrecondition,
+): Promise<void> {
+  const revision = versionCondition(precondition);
+  try {
+    await transact([
+      {
+        Delete: {
+          TableName: tableName,
+          Key: versionKey(workspace, journeyId, versionId),
+          ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(publishedAt)${revision.expression.replace('#version', '#revision')}`,
+          ...(revision.expression
+            ? { ExpressionAttributeNames: { '#revision': 'revision' }, ExpressionAttributeValues: revision.values }
+            : {}),
+        },
+      },
+      {
+        Update: {
+          TableName: tableName,
+          Key: keys.journey(workspace, journeyId),
+          UpdateExpression: 'SET updatedAt = :now, #version = #version + :one ADD versionCount :minusOne',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt) AND versionCount > :one',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':now': new Date().toISOString(), ':one': 1, ':minusOne': -1 },
+        },
+      },
+    ]);
+  } catch (error) {
+    if (!transactionCancellationReasons(error)?.includes('ConditionalCheckFailed')) throw error;
+    const { journey, version } = await readJourneyAndVersion(workspace, journeyId, versionId, false);
+    assertWritable(journey, version);
+    assertRevision(precondition, Number(version.revision), false);
+    if (Number(journey!.versionCount) <= 1) throw lastVersion();
+    throw new ConflictError('version_conflict', 'The journey changed while deleting; try again');
+  }
+}
+
+/**
+ * POST versions: a new draft copied from any version of the journey (content and diagnostics as
+ * they are), counted on the journey, in one transaction after one read of both. Under an
+ * Idempotency-Key only the new id is remembered (a version can be far larger than the record may
+ * hold); a replay reads the version again.
+ */
+export async function branchVersion(
+  workspace: string,
+  journeyId: string,
+  fromVersionId: string,
+  label: string | undefined,
+  keyId: string,
+  idempotency: IdempotentRequest | undefined,
+): Promise<{ version: JourneyVersion; replayed: boolean }> {
+  const { journey, version: source } = await readJourneyAndVersion(workspace, journeyId, fromVersionId, true);
+  if (!journey) throw journeyNotFound();
+  if (!source) throw versionNotFound();
+  if (typeof journey.archivedAt === 'string') throw journeyArchived();
+
+  const nowMs = Date.now();
+  const now = new Date(nowMs).toISOString();
+  const metadata: VersionMetadata = {
+    id: newJourneyId(nowMs),
+    journeyId,
+    label: label ?? `Draft ${Number(journey.versionCount) + 1}`,
+    parentVersionId: fromVersionId,
+    createdBy: keyId,
+    createdAt: now,
+    updatedAt: now,
+    publishedAt: null,
+    revision: 1,
+    sourceRevision: Number(source.revision),
+    legacyOrigin: null,
+  };
+  const item = newVersionItem(workspace, metadata, {
+    content: source.content as Uint8Array,
+    contentBytes: Number(source.contentBytes),
+    diagnostics: source.diagnostics as Uint8Array,
+    diagnosticsBytes: Number(source.diagnosticsBytes ?? 0),
+    pairs: pairsFromAttribute(source.pairs),
+  });
+  try {
+    const { response, replayed } = await transactCreate(
+      workspace,
+      [
+        { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+        {
+          Update: {
+            TableName: tableName,
+            Key: keys.journey(workspace, journeyId),
+            UpdateExpression: 'SET updatedAt = :now, #version = #version + :one ADD versionCount :one',
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)',
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: { ':now': now, ':one': 1 },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+      ],
+      { versionId: metadata.id },
+      idempotency,
+    );
+    if (replayed) {
+      const earlier = await getVersion(workspace, journeyId, response.versionId);
+      if (!earlier) throw versionNotFound();
+      return { version: earlier, replayed };
+    }
+    return { version: toVersion(item), replayed };
+  } catch (error) {
+    if (failedAt(transactionCancellationReasons(error), 1)) throw failedItem(error, 1) ? journeyArchived() : journeyNotFound();
+    throw error;
+  }
+}
+
+/** POST /journeys/validate: the diagnostics content would get, with its references read; nothing is written. */
+export async function validateContent(workspace: string, content: JourneyContent): Promise<Diagnostic[]> {
+  encodeOrThrow(content);
+  const { facts } = await loadReferenceFacts(workspace, content);
+  return storedDiagnostics(diagnoseContent(content, facts, null)).kept;
+}

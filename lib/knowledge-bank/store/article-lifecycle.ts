@@ -1,0 +1,220 @@
+/**
+ * An article's creation, metadata changes and deletion, each with the slug claims, category counts,
+ * links and backlinks that go with it. create: 1 transaction (+ 1 Query of taken slugs when
+ * generated). patch: 1 BatchGet + 1 transaction. delete: BatchGet + Query of backlinks, 1
+ * transaction, then the content in batches.
+ */
+
+import { randomUUID } from 'node:crypto';
+import { tableName } from '../../platform/data/client.ts';
+import type { VersionPrecondition } from '../../platform/data/conditions.ts';
+import { type IdempotentRequest, transactCreate } from '../../platform/data/idempotency.ts';
+import { keys } from '../../platform/data/keys.ts';
+import { ApiError, BadRequestError } from '../../platform/errors.ts';
+import type { Language } from '../blocks.ts';
+import { prepareContent } from '../draft-content.ts';
+import { articleNotFound, slugTaken } from '../errors.ts';
+import { internalTargets } from '../links.ts';
+import { type ArticleItem, contentOf, type StoredContent, storedLinksOf } from '../record.ts';
+import type { ArticleCreate, ArticlePatch } from '../schemas.ts';
+import { firstFreeSlug, slugBase } from '../slugs.ts';
+import { articleTranslations } from '../translation.ts';
+import { articlePut, contentPut, getArticle, metaFailure, requireMeta, sameVersion } from './articles.ts';
+import { deleteAll, failedAt, getMany, queryKeys, type TransactItems, transact } from './items.ts';
+import { backlinkWrites, linksPut, withCheckResults } from './links.ts';
+import { slugClaim, slugRelease, takenArticleSlugs } from './slug-claims.ts';
+
+/** Attempts at a generated slug when a concurrent create takes the one chosen. */
+const SLUG_ATTEMPTS = 4;
+
+/**
+ * Create a draft. With an Idempotency-Key, only the new id is remembered (a draft can be far larger
+ * than an item may hold): a replay answers with that article as it is now.
+ */
+export async function createArticle(
+  workspace: string,
+  body: ArticleCreate,
+  idempotency: IdempotentRequest | undefined,
+): Promise<{ article: { item: ArticleItem; content: StoredContent }; replayed: boolean }> {
+  const source: Language = body.sourceLanguage ?? (body.titleEn ? 'en' : body.titleAr ? 'ar' : 'en');
+  const header = {
+    titleEn: body.titleEn ?? null,
+    titleAr: body.titleAr ?? null,
+    summaryEn: body.summaryEn ?? null,
+    summaryAr: body.summaryAr ?? null,
+  };
+  const prepared = prepareContent(header, body.blocks ?? [], source, undefined);
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  const base = slugBase({ en: body.titleEn, ar: body.titleAr }, source, 'article');
+
+  for (let attempt = 1; ; attempt++) {
+    const articleSlug = body.slug ?? firstFreeSlug(base, await takenArticleSlugs(workspace, base));
+    const item: ArticleItem = {
+      id,
+      categoryId: body.categoryId,
+      slug: articleSlug,
+      sourceLanguage: source,
+      status: 'draft',
+      visibility: body.visibility ?? 'public',
+      tags: [...new Set(body.tags ?? [])],
+      draft: header,
+      live: null,
+      latestRevision: 0,
+      liveRevision: null,
+      hasUnpublishedChanges: true,
+      translations: articleTranslations(prepared.content, prepared.content.hashes, source),
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+      publishedAt: null,
+    };
+    const writes: TransactItems = [
+      articlePut(workspace, item, { ConditionExpression: 'attribute_not_exists(pk)' }),
+      slugClaim(workspace, 'article', articleSlug, id),
+      {
+        Update: {
+          TableName: tableName,
+          Key: keys.kbCategory(workspace, body.categoryId),
+          UpdateExpression: 'ADD articleCount :one',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
+      contentPut(keys.kbDraft(workspace, id), id, prepared.bytes),
+      linksPut(workspace, id, 'DRAFT', withCheckResults(prepared.links, [])),
+      ...backlinkWrites(workspace, id, 'DRAFT', [], prepared.targets),
+    ];
+    try {
+      const { response, replayed } = await transactCreate(workspace, writes, { articleId: id }, idempotency);
+      if (!replayed) return { article: { item, content: prepared.content }, replayed };
+      const earlier = await getArticle(workspace, response.articleId, 'draft');
+      if (!earlier) throw articleNotFound();
+      return { article: earlier, replayed };
+    } catch (error) {
+      const failed = failedAt(error);
+      if (!failed) throw error;
+      if (failed.includes(2)) throw new BadRequestError('category_not_found', 'categoryId names no category in this workspace');
+      if (failed.includes(1) && !body.slug && attempt < SLUG_ATTEMPTS) continue; // a concurrent create took it
+      if (failed.includes(1)) throw slugTaken('article');
+      throw error;
+    }
+  }
+}
+
+export async function updateArticle(
+  workspace: string,
+  id: string,
+  patch: ArticlePatch,
+  precondition: VersionPrecondition,
+): Promise<{ item: ArticleItem; content: StoredContent }> {
+  // The draft is read with the metadata (one BatchGet) because the response shows it.
+  const found = await getMany([keys.kbArticle(workspace, id), keys.kbDraft(workspace, id)]);
+  const current = requireMeta(found, workspace, id, precondition);
+  const draft = found.get(keys.kbDraft(workspace, id).sk);
+  if (!draft) throw articleNotFound();
+  const next: ArticleItem = {
+    ...current,
+    ...(patch.categoryId !== undefined ? { categoryId: patch.categoryId } : {}),
+    ...(patch.tags !== undefined ? { tags: [...new Set(patch.tags)] } : {}),
+    ...(patch.visibility !== undefined ? { visibility: patch.visibility } : {}),
+    ...(patch.slug !== undefined ? { slug: patch.slug } : {}),
+    version: current.version + 1,
+    updatedAt: new Date().toISOString(),
+  };
+  const writes: TransactItems = [articlePut(workspace, next, sameVersion(current.version))];
+  const slugIndex = writes.length;
+  if (next.slug !== current.slug)
+    writes.push(slugClaim(workspace, 'article', next.slug, id), slugRelease(workspace, 'article', current.slug, id));
+  const categoryIndex = writes.length;
+  if (next.categoryId !== current.categoryId)
+    writes.push(
+      {
+        Update: {
+          TableName: tableName,
+          Key: keys.kbCategory(workspace, next.categoryId),
+          UpdateExpression: 'ADD articleCount :one',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
+      {
+        Update: {
+          TableName: tableName,
+          Key: keys.kbCategory(workspace, current.categoryId),
+          UpdateExpression: 'ADD articleCount :minusOne',
+          ExpressionAttributeValues: { ':minusOne': -1 },
+        },
+      },
+    );
+  try {
+    await transact(writes);
+  } catch (error) {
+    const failed = failedAt(error);
+    if (!failed) throw error;
+    if (failed.includes(0)) throw metaFailure(error);
+    if (failed.includes(slugIndex) && next.slug !== current.slug) throw slugTaken('article');
+    if (failed.includes(categoryIndex)) throw new BadRequestError('category_not_found', 'categoryId names no category in this workspace');
+    throw error;
+  }
+  return { item: next, content: contentOf(draft) };
+}
+
+export async function deleteArticle(
+  workspace: string,
+  id: string,
+  options: { force: boolean; precondition: VersionPrecondition },
+): Promise<void> {
+  const [found, backlinkKeys] = await Promise.all([
+    getMany([keys.kbArticle(workspace, id), keys.kbLinks(workspace, id, 'DRAFT'), keys.kbLinks(workspace, id, 'LIVE')]),
+    queryKeys(workspace, `${keys.kbBacklinkPrefix(id)}LIVE#`),
+  ]);
+  const meta = requireMeta(found, workspace, id, options.precondition);
+  const linkedFrom = [...new Set(backlinkKeys.map((key) => key.sk.split('#').at(-1) as string))].filter((source) => source !== id);
+  if (linkedFrom.length > 0 && !options.force)
+    throw new ApiError(
+      409,
+      'article_linked',
+      `Published articles link to this article: ${linkedFrom.join(', ')}. Remove the links, or delete with ?force=true`,
+      {},
+      linkedFrom.map((source) => ({ path: `backlinks.${source}`, message: `published article ${source} links here` })),
+    );
+  const draftTargets = internalTargets(storedLinksOf(found.get(keys.kbLinks(workspace, id, 'DRAFT').sk)));
+  const liveTargets = internalTargets(storedLinksOf(found.get(keys.kbLinks(workspace, id, 'LIVE').sk)));
+  try {
+    await transact([
+      {
+        Delete: {
+          TableName: tableName,
+          Key: keys.kbArticle(workspace, id),
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          ...sameVersion(meta.version),
+        },
+      },
+      slugRelease(workspace, 'article', meta.slug, id),
+      {
+        Update: {
+          TableName: tableName,
+          Key: keys.kbCategory(workspace, meta.categoryId),
+          UpdateExpression: 'ADD articleCount :minusOne',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':minusOne': -1 },
+        },
+      },
+      { Delete: { TableName: tableName, Key: keys.kbLinks(workspace, id, 'DRAFT') } },
+      { Delete: { TableName: tableName, Key: keys.kbLinks(workspace, id, 'LIVE') } },
+      ...backlinkWrites(workspace, id, 'DRAFT', draftTargets, []),
+      ...backlinkWrites(workspace, id, 'LIVE', liveTargets, []),
+    ]);
+  } catch (error) {
+    if (failedAt(error)?.includes(0)) throw metaFailure(error);
+    throw error;
+  }
+  // The article is gone for every reader now; its content, revisions and the backlink items that
+  // pointed at it are cleared after (they are never read without the metadata item).
+  const leftovers = [
+    ...(await queryKeys(workspace, keys.kbDocumentPrefix(id))),
+    ...(await queryKeys(workspace, keys.kbBacklinkPrefix(id))),
+  ];
+  await deleteAll(leftovers);
+}
