@@ -1,8 +1,8 @@
 /** POST /knowledge-bank/articles: create a draft; safe to retry with an Idempotency-Key. */
 
+import { createArticle as storeArticle } from '../../lib/knowledge-bank/content-writes.ts';
 import { toArticle } from '../../lib/knowledge-bank/record.ts';
 import { createKnowledgeBankArticle as route } from '../../lib/knowledge-bank/routes.ts';
-import { createArticle as storeArticle } from '../../lib/knowledge-bank/store/article-lifecycle.ts';
 import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';

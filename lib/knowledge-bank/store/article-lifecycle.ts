@@ -12,38 +12,34 @@ import { type IdempotentRequest, transactCreate } from '../../platform/data/idem
 import { keys } from '../../platform/data/keys.ts';
 import { ApiError, BadRequestError } from '../../platform/errors.ts';
 import type { Language } from '../blocks.ts';
-import { prepareContent } from '../draft-content.ts';
+import { type PreparedContent, withCheckResults } from '../draft-content.ts';
 import { articleNotFound, slugTaken } from '../errors.ts';
 import { internalTargets } from '../links.ts';
-import { type ArticleItem, contentOf, type StoredContent, storedLinksOf } from '../record.ts';
+import { type ArticleItem, contentOf, headerOf, type StoredContent, storedLinksOf } from '../record.ts';
 import type { ArticleCreate, ArticlePatch } from '../schemas.ts';
 import { firstFreeSlug, slugBase } from '../slugs.ts';
-import { articleTranslations } from '../translation.ts';
 import { articlePut, contentPut, getArticle, metaFailure, requireMeta, sameVersion } from './articles.ts';
 import { deleteAll, failedAt, getMany, queryKeys, type TransactItems, transact } from './items.ts';
-import { backlinkWrites, linksPut, withCheckResults } from './links.ts';
+import { backlinkWrites, linksPut } from './links.ts';
 import { slugClaim, slugRelease, takenArticleSlugs } from './slug-claims.ts';
 
 /** Attempts at a generated slug when a concurrent create takes the one chosen. */
 const SLUG_ATTEMPTS = 4;
 
 /**
- * Create a draft. With an Idempotency-Key, only the new id is remembered (a draft can be far larger
- * than an item may hold): a replay answers with that article as it is now.
+ * A new article in one transaction: its metadata, slug claim, draft, links and backlinks, and its
+ * category's count. A generated slug is the first free one (1 Query), tried again if a concurrent
+ * create takes it. With an Idempotency-Key, only the new id is remembered (a draft can be far
+ * larger than an item may hold): a replay answers with that article as it is now.
  */
-export async function createArticle(
+export async function insertArticle(
   workspace: string,
   body: ArticleCreate,
+  source: Language,
+  prepared: PreparedContent,
   idempotency: IdempotentRequest | undefined,
 ): Promise<{ article: { item: ArticleItem; content: StoredContent }; replayed: boolean }> {
-  const source: Language = body.sourceLanguage ?? (body.titleEn ? 'en' : body.titleAr ? 'ar' : 'en');
-  const header = {
-    titleEn: body.titleEn ?? null,
-    titleAr: body.titleAr ?? null,
-    summaryEn: body.summaryEn ?? null,
-    summaryAr: body.summaryAr ?? null,
-  };
-  const prepared = prepareContent(header, body.blocks ?? [], source, undefined);
+  const header = headerOf(prepared.content);
   const id = randomUUID();
   const now = new Date().toISOString();
   const base = slugBase({ en: body.titleEn, ar: body.titleAr }, source, 'article');
@@ -63,7 +59,7 @@ export async function createArticle(
       latestRevision: 0,
       liveRevision: null,
       hasUnpublishedChanges: true,
-      translations: articleTranslations(prepared.content, prepared.content.hashes, source),
+      translations: prepared.translations,
       version: 1,
       createdAt: now,
       updatedAt: now,

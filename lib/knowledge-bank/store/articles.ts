@@ -11,6 +11,7 @@ import { keys } from '../../platform/data/keys.ts';
 import { queryAll } from '../../platform/data/query-all.ts';
 import { VersionConflictError } from '../../platform/errors.ts';
 import { articleNotFound } from '../errors.ts';
+import type { ArticleWithDigest } from '../record.ts';
 import { type ArticleItem, contentOf, KB_ENTITY, type StoredContent } from '../record.ts';
 import { cancelledItem, getMany, type Item, type TransactItems } from './items.ts';
 
@@ -42,11 +43,6 @@ export function sameVersion(version: number): Item {
     ExpressionAttributeNames: { '#version': 'version' },
     ExpressionAttributeValues: { ':readVersion': version },
   };
-}
-
-export interface ArticleWithDigest extends ArticleItem {
-  /** contentDigest of the latest revision (absent before the first publish). */
-  publishedDigest?: string;
 }
 
 export function requireMeta(found: Map<string, Item>, workspace: string, id: string, precondition: VersionPrecondition): ArticleWithDigest {

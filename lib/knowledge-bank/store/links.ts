@@ -6,7 +6,7 @@
 
 import { tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
-import { type ExtractedLink, type InternalTarget, internalTargets, targetChanges } from '../links.ts';
+import { type InternalTarget, internalTargets, targetChanges } from '../links.ts';
 import type { LinkTargetState } from '../publish.ts';
 import { type ArticleItem, KB_ENTITY, type StoredLink, storedLinksOf } from '../record.ts';
 import { getArticleItem } from './articles.ts';
@@ -46,21 +46,6 @@ export function backlinkWrites(
     })),
     ...removed.map((target) => ({ Delete: { TableName: tableName, Key: keys.kbBacklink(workspace, target.id, view, sourceId) } })),
   ];
-}
-
-/** Links as stored: an external link keeps what the link checker recorded while its id stays the same. */
-export function withCheckResults(links: ExtractedLink[], previous: StoredLink[]): StoredLink[] {
-  const checked = new Map(previous.map((link) => [link.id, link]));
-  return links.map((link) => {
-    const earlier = checked.get(link.id);
-    if (link.kind !== 'external' && link.kind !== 'record') return link;
-    return {
-      ...link,
-      status: earlier?.status ?? 'unchecked',
-      httpStatus: earlier?.httpStatus ?? null,
-      checkedAt: earlier?.checkedAt ?? null,
-    };
-  });
 }
 
 /** What the store knows of each linked article or category, for the publish rules. */

@@ -1,83 +1,74 @@
 /**
  * Publishing: the live content item, a new immutable revision, the live links and backlinks, all in
- * one transaction after the draft and its link targets are read (2 BatchGets); unpublishing removes
- * the live content and its links.
+ * one transaction after the draft and its link targets are read (2 BatchGets; the rules between
+ * run in lib/knowledge-bank/content-writes.ts); unpublishing removes the live content and its links.
  */
 
 import { tableName } from '../../platform/data/client.ts';
 import type { VersionPrecondition } from '../../platform/data/conditions.ts';
 import { keys } from '../../platform/data/keys.ts';
-import { BadRequestError, ConflictError } from '../../platform/errors.ts';
-import { contentDigest } from '../draft-content.ts';
+import { ConflictError } from '../../platform/errors.ts';
+import type { Publication } from '../draft-content.ts';
 import { articleNotFound } from '../errors.ts';
-import { extractLinks, internalTargets } from '../links.ts';
-import { checkPublishable } from '../publish.ts';
-import { type ArticleItem, contentOf, headerOf, type StoredContent, storedLinksOf } from '../record.ts';
-import { articleTranslations } from '../translation.ts';
-import { type ArticleWithDigest, articlePut, contentPut, metaFailure, requireMeta, sameVersion } from './articles.ts';
+import { internalTargets } from '../links.ts';
+import type { ArticleWithDigest, StoredLink } from '../record.ts';
+import { type ArticleItem, contentOf, type StoredContent, storedLinksOf } from '../record.ts';
+import { articlePut, contentPut, metaFailure, requireMeta, sameVersion } from './articles.ts';
 import { failedAt, getMany, type TransactItems, transact } from './items.ts';
-import { backlinkWrites, linksPut, linkTargetStates, withCheckResults } from './links.ts';
+import { backlinkWrites, linksPut } from './links.ts';
 
-export async function publishArticle(
-  workspace: string,
-  id: string,
-  precondition: VersionPrecondition,
-  keyId: string,
-): Promise<{ item: ArticleItem; content: StoredContent }> {
+/** What publishing starts from: the metadata (404 and If-Match checked), the draft, and both views' links. */
+export interface PublishState {
+  meta: ArticleWithDigest;
+  content: StoredContent;
+  bytes: Uint8Array;
+  draftLinks: StoredLink[];
+  /** The links live now (none when the article is not published). */
+  liveLinks: StoredLink[];
+}
+
+/** One BatchGet: the metadata, the draft and the links of both views. */
+export async function readPublishState(workspace: string, id: string, precondition: VersionPrecondition): Promise<PublishState> {
   const draftKey = keys.kbDraft(workspace, id);
-  const found = await getMany([
-    keys.kbArticle(workspace, id),
-    draftKey,
-    keys.kbLinks(workspace, id, 'DRAFT'),
-    keys.kbLinks(workspace, id, 'LIVE'),
-  ]);
+  const draftLinksKey = keys.kbLinks(workspace, id, 'DRAFT');
+  const liveLinksKey = keys.kbLinks(workspace, id, 'LIVE');
+  const found = await getMany([keys.kbArticle(workspace, id), draftKey, draftLinksKey, liveLinksKey]);
   const meta = requireMeta(found, workspace, id, precondition);
   const draftItem = found.get(draftKey.sk);
   if (!draftItem) throw articleNotFound();
-  const content = contentOf(draftItem);
-  if (meta.status === 'published' && !meta.hasUnpublishedChanges) return { item: meta, content };
-
-  const links = extractLinks(content.blocks);
-  const targets = internalTargets(links);
-  const check = checkPublishable(meta, content, links, await linkTargetStates(workspace, targets));
-  if (!check.ok) {
-    const summary =
-      check.error === 'invalid_links'
-        ? `The draft has ${check.issues.length} link(s) that cannot be published`
-        : 'The draft lacks what publishing needs in its source language';
-    throw new BadRequestError(check.error, `${summary}: ${check.issues.map((i) => i.message).join('; ')}`, check.issues);
-  }
-
-  const now = new Date().toISOString();
-  const newRevision = meta.hasUnpublishedChanges || meta.latestRevision === 0;
-  const revision = newRevision ? meta.latestRevision + 1 : meta.latestRevision;
-  const header = headerOf(content);
-  const next: ArticleWithDigest = {
-    ...meta,
-    status: 'published',
-    live: header,
-    liveTranslations: articleTranslations(content, content.hashes, meta.sourceLanguage),
-    latestRevision: revision,
-    liveRevision: revision,
-    hasUnpublishedChanges: false,
-    publishedDigest: contentDigest(content),
-    publishedAt: now,
-    version: meta.version + 1,
-    updatedAt: now,
+  return {
+    meta,
+    content: contentOf(draftItem),
+    bytes: draftItem.content as Uint8Array,
+    draftLinks: storedLinksOf(found.get(draftLinksKey.sk)),
+    liveLinks: meta.status === 'published' ? storedLinksOf(found.get(liveLinksKey.sk)) : [],
   };
-  const bytes = draftItem.content as Uint8Array;
-  const liveLinks = meta.status === 'published' ? storedLinksOf(found.get(keys.kbLinks(workspace, id, 'LIVE').sk)) : [];
+}
+
+/**
+ * One transaction: the metadata (if still at the version read), the live content, the live links
+ * and the backlinks they change, and, for a new revision, the immutable revision item.
+ */
+export async function writePublication(
+  workspace: string,
+  state: PublishState,
+  { next, revision, newRevision }: Publication,
+  links: StoredLink[],
+  keyId: string,
+): Promise<void> {
+  const { meta, bytes } = state;
+  const id = meta.id;
   const writes: TransactItems = [
     articlePut(workspace, next, sameVersion(meta.version)),
     contentPut(keys.kbLive(workspace, id), id, bytes, { revision }),
-    linksPut(workspace, id, 'LIVE', withCheckResults(links, storedLinksOf(found.get(keys.kbLinks(workspace, id, 'DRAFT').sk)))),
-    ...backlinkWrites(workspace, id, 'LIVE', internalTargets(liveLinks), targets),
+    linksPut(workspace, id, 'LIVE', links),
+    ...backlinkWrites(workspace, id, 'LIVE', internalTargets(state.liveLinks), internalTargets(links)),
   ];
   if (newRevision) {
     const revisionPut = contentPut(keys.kbRevision(workspace, id, revision), id, bytes, {
-      ...header,
+      ...next.live,
       revision,
-      publishedAt: now,
+      publishedAt: next.publishedAt,
       publishedBy: keyId,
     });
     // Revisions are immutable: never overwrite one.
@@ -89,7 +80,6 @@ export async function publishArticle(
     if (failedAt(error)?.includes(0)) throw metaFailure(error);
     throw error;
   }
-  return { item: next, content };
 }
 
 export async function unpublishArticle(
