@@ -6,11 +6,10 @@
  */
 
 import { createHash } from 'node:crypto';
-import { BadRequestError } from '../platform/errors.ts';
+import { BadRequestError, ContentTooLargeError } from '../platform/errors.ts';
 import { assignBlockIds } from './block-ids.ts';
 import type { BlockInput, Language } from './blocks.ts';
 import { encodeContent, MAX_CONTENT_BYTES } from './content-codec.ts';
-import { ContentTooLargeError } from './errors.ts';
 import { type ExtractedLink, extractLinks, type InternalTarget, internalTargets, linkLimitProblem } from './links.ts';
 import type { PublishCheck } from './publish.ts';
 import { type ArticleWithDigest, type Header, headerOf, type StoredContent, type StoredLink } from './record.ts';

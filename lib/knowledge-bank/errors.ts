@@ -1,12 +1,7 @@
-import { ApiError, ConflictError, NotFoundError } from '../platform/errors.ts';
+/** The knowledge bank's own error answers, on the platform's typed errors. */
+import { ConflictError, NotFoundError } from '../platform/errors.ts';
 
-/** 413 `content_too_large`: the content passed 1,048,576 bytes of JSON, or does not compress to fit one item. */
-export class ContentTooLargeError extends ApiError {
-  constructor(message: string) {
-    super(413, 'content_too_large', message);
-  }
-}
-
+/** Another workspace's id answers exactly like one that never existed. */
 export const categoryNotFound = () => new NotFoundError('not_found', 'No category with this id in this workspace');
 export const articleNotFound = () => new NotFoundError('not_found', 'No article with this id in this workspace');
 

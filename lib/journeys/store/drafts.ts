@@ -13,11 +13,11 @@ import {
 } from '../../platform/data/conditions.ts';
 import { type IdempotentRequest, transactCreate } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
-import { BadRequestError, ConflictError, VersionConflictError } from '../../platform/errors.ts';
+import { BadRequestError, ConflictError, ContentTooLargeError, VersionConflictError } from '../../platform/errors.ts';
 import { encodeContent } from '../codec.ts';
 import type { JourneyContent } from '../content.ts';
 import { type Diagnostic, diagnoseContent, pairTargetsOf } from '../diagnostics.ts';
-import { ContentTooLargeError, journeyArchived, journeyNotFound, lastVersion, versionLocked, versionNotFound } from '../errors.ts';
+import { journeyArchived, journeyNotFound, lastVersion, versionLocked, versionNotFound } from '../errors.ts';
 import {
   newJourneyId,
   pairsAttribute,
