@@ -2,7 +2,7 @@
 
 import { categoryNotFound } from '../../lib/knowledge-bank/errors.ts';
 import { getKnowledgeBankCategory as route } from '../../lib/knowledge-bank/routes.ts';
-import { getCategory as readCategory } from '../../lib/knowledge-bank/store/categories.ts';
+import { findCategory as readCategory } from '../../lib/knowledge-bank/store/categories.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

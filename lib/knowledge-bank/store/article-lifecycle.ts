@@ -6,10 +6,12 @@
  */
 
 import { randomUUID } from 'node:crypto';
+import { deleteMany, getMany } from '../../platform/data/batch.ts';
 import { tableName } from '../../platform/data/client.ts';
 import type { VersionPrecondition } from '../../platform/data/conditions.ts';
-import { type IdempotentRequest, transactCreate } from '../../platform/data/idempotency.ts';
+import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
+import { type NamedWrites, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { ApiError, BadRequestError } from '../../platform/errors.ts';
 import type { Language } from '../blocks.ts';
 import { type PreparedContent, withCheckResults } from '../draft-content.ts';
@@ -18,10 +20,12 @@ import { internalTargets } from '../links.ts';
 import { type ArticleItem, contentOf, headerOf, type StoredContent, storedLinksOf } from '../record.ts';
 import type { ArticleCreate, ArticlePatch } from '../schemas.ts';
 import { firstFreeSlug, slugBase } from '../slugs.ts';
-import { articlePut, contentPut, getArticle, metaFailure, requireMeta, sameVersion } from './articles.ts';
-import { deleteAll, failedAt, getMany, queryKeys, type TransactItems, transact } from './items.ts';
+import { ARTICLE, articlePut, contentPut, findArticle, metaFailure, requireMeta, sameVersion } from './articles.ts';
+import { queryKeys } from './items.ts';
 import { backlinkWrites, linksPut } from './links.ts';
 import { slugClaim, slugRelease, takenArticleSlugs } from './slug-claims.ts';
+
+const categoryNotFoundForArticle = () => new BadRequestError('category_not_found', 'categoryId names no category in this workspace');
 
 /** Attempts at a generated slug when a concurrent create takes the one chosen. */
 const SLUG_ATTEMPTS = 4;
@@ -65,10 +69,10 @@ export async function insertArticle(
       updatedAt: now,
       publishedAt: null,
     };
-    const writes: TransactItems = [
-      articlePut(workspace, item, { ConditionExpression: 'attribute_not_exists(pk)' }),
-      slugClaim(workspace, 'article', articleSlug, id),
-      {
+    const writes: NamedWrites = {
+      [ARTICLE]: articlePut(workspace, item, { ConditionExpression: 'attribute_not_exists(pk)' }),
+      slug: slugClaim(workspace, 'article', articleSlug, id),
+      category: {
         Update: {
           TableName: tableName,
           Key: keys.kbCategory(workspace, body.categoryId),
@@ -77,22 +81,21 @@ export async function insertArticle(
           ExpressionAttributeValues: { ':one': 1 },
         },
       },
-      contentPut(keys.kbDraft(workspace, id), id, prepared.bytes),
-      linksPut(workspace, id, 'DRAFT', withCheckResults(prepared.links, [])),
+      draft: contentPut(keys.kbDraft(workspace, id), id, prepared.bytes),
+      links: linksPut(workspace, id, 'DRAFT', withCheckResults(prepared.links, [])),
       ...backlinkWrites(workspace, id, 'DRAFT', [], prepared.targets),
-    ];
+    };
     try {
-      const { response, replayed } = await transactCreate(workspace, writes, { articleId: id }, idempotency);
+      const { response, replayed } = await createOnce(workspace, writes, { articleId: id }, idempotency);
       if (!replayed) return { article: { item, content: prepared.content }, replayed };
-      const earlier = await getArticle(workspace, response.articleId, 'draft');
+      const earlier = await findArticle(workspace, response.articleId, 'draft');
       if (!earlier) throw articleNotFound();
       return { article: earlier, replayed };
     } catch (error) {
-      const failed = failedAt(error);
-      if (!failed) throw error;
-      if (failed.includes(2)) throw new BadRequestError('category_not_found', 'categoryId names no category in this workspace');
-      if (failed.includes(1) && !body.slug && attempt < SLUG_ATTEMPTS) continue; // a concurrent create took it
-      if (failed.includes(1)) throw slugTaken('article');
+      if (!(error instanceof TransactionCancelledError)) throw error;
+      if (error.failed('category')) throw categoryNotFoundForArticle();
+      if (error.failed('slug') && !body.slug && attempt < SLUG_ATTEMPTS) continue; // a concurrent create took it
+      if (error.failed('slug')) throw slugTaken('article');
       throw error;
     }
   }
@@ -105,9 +108,8 @@ export async function updateArticle(
   precondition: VersionPrecondition,
 ): Promise<{ item: ArticleItem; content: StoredContent }> {
   // The draft is read with the metadata (one BatchGet) because the response shows it.
-  const found = await getMany([keys.kbArticle(workspace, id), keys.kbDraft(workspace, id)]);
-  const current = requireMeta(found, workspace, id, precondition);
-  const draft = found.get(keys.kbDraft(workspace, id).sk);
+  const [meta, draft] = await getMany([keys.kbArticle(workspace, id), keys.kbDraft(workspace, id)]);
+  const current = requireMeta(meta, precondition);
   if (!draft) throw articleNotFound();
   const next: ArticleItem = {
     ...current,
@@ -118,14 +120,14 @@ export async function updateArticle(
     version: current.version + 1,
     updatedAt: new Date().toISOString(),
   };
-  const writes: TransactItems = [articlePut(workspace, next, sameVersion(current.version))];
-  const slugIndex = writes.length;
-  if (next.slug !== current.slug)
-    writes.push(slugClaim(workspace, 'article', next.slug, id), slugRelease(workspace, 'article', current.slug, id));
-  const categoryIndex = writes.length;
-  if (next.categoryId !== current.categoryId)
-    writes.push(
-      {
+  const renamed = next.slug !== current.slug;
+  const moved = next.categoryId !== current.categoryId;
+  try {
+    await transact({
+      [ARTICLE]: articlePut(workspace, next, sameVersion(current.version)),
+      slugClaim: renamed && slugClaim(workspace, 'article', next.slug, id),
+      slugRelease: renamed && slugRelease(workspace, 'article', current.slug, id),
+      category: moved && {
         Update: {
           TableName: tableName,
           Key: keys.kbCategory(workspace, next.categoryId),
@@ -134,7 +136,7 @@ export async function updateArticle(
           ExpressionAttributeValues: { ':one': 1 },
         },
       },
-      {
+      previousCategory: moved && {
         Update: {
           TableName: tableName,
           Key: keys.kbCategory(workspace, current.categoryId),
@@ -142,15 +144,12 @@ export async function updateArticle(
           ExpressionAttributeValues: { ':minusOne': -1 },
         },
       },
-    );
-  try {
-    await transact(writes);
+    });
   } catch (error) {
-    const failed = failedAt(error);
-    if (!failed) throw error;
-    if (failed.includes(0)) throw metaFailure(error);
-    if (failed.includes(slugIndex) && next.slug !== current.slug) throw slugTaken('article');
-    if (failed.includes(categoryIndex)) throw new BadRequestError('category_not_found', 'categoryId names no category in this workspace');
+    if (!(error instanceof TransactionCancelledError)) throw error;
+    if (error.failed(ARTICLE)) throw metaFailure(error);
+    if (error.failed('slugClaim')) throw slugTaken('article');
+    if (error.failed('category')) throw categoryNotFoundForArticle();
     throw error;
   }
   return { item: next, content: contentOf(draft) };
@@ -161,11 +160,11 @@ export async function deleteArticle(
   id: string,
   options: { force: boolean; precondition: VersionPrecondition },
 ): Promise<void> {
-  const [found, backlinkKeys] = await Promise.all([
+  const [[metaItem, draftLinks, liveLinks], backlinkKeys] = await Promise.all([
     getMany([keys.kbArticle(workspace, id), keys.kbLinks(workspace, id, 'DRAFT'), keys.kbLinks(workspace, id, 'LIVE')]),
     queryKeys(workspace, `${keys.kbBacklinkPrefix(id)}LIVE#`),
   ]);
-  const meta = requireMeta(found, workspace, id, options.precondition);
+  const meta = requireMeta(metaItem, options.precondition);
   const linkedFrom = [...new Set(backlinkKeys.map((key) => key.sk.split('#').at(-1) as string))].filter((source) => source !== id);
   if (linkedFrom.length > 0 && !options.force)
     throw new ApiError(
@@ -175,20 +174,13 @@ export async function deleteArticle(
       {},
       linkedFrom.map((source) => ({ path: `backlinks.${source}`, message: `published article ${source} links here` })),
     );
-  const draftTargets = internalTargets(storedLinksOf(found.get(keys.kbLinks(workspace, id, 'DRAFT').sk)));
-  const liveTargets = internalTargets(storedLinksOf(found.get(keys.kbLinks(workspace, id, 'LIVE').sk)));
+  const draftTargets = internalTargets(storedLinksOf(draftLinks));
+  const liveTargets = internalTargets(storedLinksOf(liveLinks));
   try {
-    await transact([
-      {
-        Delete: {
-          TableName: tableName,
-          Key: keys.kbArticle(workspace, id),
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          ...sameVersion(meta.version),
-        },
-      },
-      slugRelease(workspace, 'article', meta.slug, id),
-      {
+    await transact({
+      [ARTICLE]: { Delete: { TableName: tableName, Key: keys.kbArticle(workspace, id), ...sameVersion(meta.version) } },
+      slug: slugRelease(workspace, 'article', meta.slug, id),
+      category: {
         Update: {
           TableName: tableName,
           Key: keys.kbCategory(workspace, meta.categoryId),
@@ -197,13 +189,13 @@ export async function deleteArticle(
           ExpressionAttributeValues: { ':minusOne': -1 },
         },
       },
-      { Delete: { TableName: tableName, Key: keys.kbLinks(workspace, id, 'DRAFT') } },
-      { Delete: { TableName: tableName, Key: keys.kbLinks(workspace, id, 'LIVE') } },
+      draftLinks: { Delete: { TableName: tableName, Key: keys.kbLinks(workspace, id, 'DRAFT') } },
+      liveLinks: { Delete: { TableName: tableName, Key: keys.kbLinks(workspace, id, 'LIVE') } },
       ...backlinkWrites(workspace, id, 'DRAFT', draftTargets, []),
       ...backlinkWrites(workspace, id, 'LIVE', liveTargets, []),
-    ]);
+    });
   } catch (error) {
-    if (failedAt(error)?.includes(0)) throw metaFailure(error);
+    if (error instanceof TransactionCancelledError && error.failed(ARTICLE)) throw metaFailure(error);
     throw error;
   }
   // The article is gone for every reader now; its content, revisions and the backlink items that
@@ -212,5 +204,5 @@ export async function deleteArticle(
     ...(await queryKeys(workspace, keys.kbDocumentPrefix(id))),
     ...(await queryKeys(workspace, keys.kbBacklinkPrefix(id))),
   ];
-  await deleteAll(leftovers);
+  await deleteMany(leftovers);
 }

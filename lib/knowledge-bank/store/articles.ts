@@ -1,36 +1,38 @@
 /**
  * Articles: the `KBART#` metadata item (small, listed by one Query) beside its content items (draft,
- * live, revisions: compressed, read by key), and what every write of them conditions on. get:
+ * live, revisions: compressed, read by key), and what every write of them conditions on. find:
  * 1 BatchGet (metadata + content). list: 1 Query of the metadata items.
  */
 
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { getMany, type Item, type TableKey } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { meetsPrecondition, type VersionPrecondition } from '../../platform/data/conditions.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { queryAll } from '../../platform/data/query-all.ts';
+import type { TransactionCancelledError, TransactWrite } from '../../platform/data/transact.ts';
 import { VersionConflictError } from '../../platform/errors.ts';
 import { articleNotFound } from '../errors.ts';
-import type { ArticleWithDigest } from '../record.ts';
-import { type ArticleItem, contentOf, KB_ENTITY, type StoredContent } from '../record.ts';
-import { cancelledItem, getMany, type Item, type TransactItems } from './items.ts';
+import { type ArticleItem, type ArticleWithDigest, contentOf, KB_ENTITY, type StoredContent } from '../record.ts';
 
-export function contentPut(key: { pk: string; sk: string }, articleId: string, bytes: Uint8Array, extra: Item = {}): TransactItems[number] {
+/** The name of the metadata item in every transaction that rewrites it. */
+export const ARTICLE = 'article';
+
+export function contentPut(key: TableKey, articleId: string, bytes: Uint8Array, extra: Item = {}): TransactWrite {
   return { Put: { TableName: tableName, Item: { ...key, entity: KB_ENTITY.content, articleId, content: bytes, ...extra } } };
 }
 
-/** A failed condition on the article's metadata item: gone → 404, else → 409 version_conflict. */
-export function metaFailure(error: unknown, index = 0): Error {
-  const version = cancelledItem(error, index)?.version?.N;
+/** A failed condition on the article's metadata item (named `article`): gone → 404, else → 409 version_conflict. */
+export function metaFailure(error: TransactionCancelledError): Error {
+  const version = error.current(ARTICLE)?.version;
   return version === undefined ? articleNotFound() : new VersionConflictError(Number(version));
 }
 
-export function articlePut(workspace: string, item: ArticleItem, condition: Item): TransactItems[number] {
+export function articlePut(workspace: string, item: ArticleItem, condition: Item): TransactWrite {
   return {
     Put: {
       TableName: tableName,
       Item: { ...keys.kbArticle(workspace, item.id), entity: KB_ENTITY.article, ...item },
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       ...condition,
     },
   };
@@ -45,27 +47,30 @@ export function sameVersion(version: number): Item {
   };
 }
 
-export function requireMeta(found: Map<string, Item>, workspace: string, id: string, precondition: VersionPrecondition): ArticleWithDigest {
-  const meta = found.get(keys.kbArticle(workspace, id).sk) as ArticleWithDigest | undefined;
+/** The metadata item read, or the 404 / 409 (If-Match) the client gets. */
+export function requireMeta(meta: Item | undefined, precondition: VersionPrecondition): ArticleWithDigest {
   if (!meta) throw articleNotFound();
-  if (!meetsPrecondition(precondition, meta.version)) throw new VersionConflictError(meta.version);
-  return meta;
+  const article = meta as unknown as ArticleWithDigest;
+  if (!meetsPrecondition(precondition, article.version)) throw new VersionConflictError(article.version);
+  return article;
 }
 
-export async function getArticle(
+/** The metadata and one view's content in one BatchGet; null when either is absent. */
+export async function findArticle(
   workspace: string,
   id: string,
   view: 'draft' | 'live',
 ): Promise<{ item: ArticleItem; content: StoredContent } | null> {
-  const contentKey = view === 'draft' ? keys.kbDraft(workspace, id) : keys.kbLive(workspace, id);
-  const found = await getMany([keys.kbArticle(workspace, id), contentKey]);
-  const meta = found.get(keys.kbArticle(workspace, id).sk);
-  const content = found.get(contentKey.sk);
+  const [meta, content] = await getMany([
+    keys.kbArticle(workspace, id),
+    view === 'draft' ? keys.kbDraft(workspace, id) : keys.kbLive(workspace, id),
+  ]);
   if (!meta || !content) return null;
   return { item: meta as unknown as ArticleItem, content: contentOf(content) };
 }
 
-export async function getArticleItem(workspace: string, id: string): Promise<ArticleItem | null> {
+/** The metadata item alone (one GetItem); null when absent. */
+export async function findArticleItem(workspace: string, id: string): Promise<ArticleItem | null> {
   const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.kbArticle(workspace, id), ConsistentRead: true }));
   return (Item as ArticleItem | undefined) ?? null;
 }

@@ -7,16 +7,17 @@
 import { randomUUID } from 'node:crypto';
 import { tableName } from '../../platform/data/client.ts';
 import { meetsPrecondition, type VersionPrecondition } from '../../platform/data/conditions.ts';
-import { type IdempotentRequest, transactCreate } from '../../platform/data/idempotency.ts';
+import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { queryAll } from '../../platform/data/query-all.ts';
+import { type NamedWrites, TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
+import { update } from '../../platform/data/update.ts';
 import { BadRequestError, ConflictError, VersionConflictError } from '../../platform/errors.ts';
 import { checkPlacement, flattenTree } from '../category-tree.ts';
 import { categoryNotFound, slugTaken } from '../errors.ts';
 import { type CategoryItem, KB_ENTITY, toCategory } from '../record.ts';
 import type { Category, CategoryCreate, CategoryPatch } from '../schemas.ts';
 import { firstFreeSlug, slugBase } from '../slugs.ts';
-import { cancelledItem, failedAt, type Item, type TransactItems, transact } from './items.ts';
 import { slugClaim, slugRelease } from './slug-claims.ts';
 
 async function readCategories(workspace: string): Promise<{ categories: CategoryItem[]; slugs: Set<string> }> {
@@ -47,7 +48,7 @@ export async function listCategories(workspace: string): Promise<Category[]> {
     ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.kbCategoryPrefix },
     ConsistentRead: true,
   });
-  return flattenTree(items as unknown as CategoryItem[]).map((node) => toCategory(node as unknown as Item, node.depth));
+  return flattenTree(items as unknown as CategoryItem[]).map((node) => toCategory(node as unknown as Record<string, unknown>, node.depth));
 }
 
 function depthIn(categories: CategoryItem[], id: string): number {
@@ -61,7 +62,7 @@ function placementError(reason: 'parent_not_found' | 'cycle' | 'too_deep'): BadR
 }
 
 /** Guards a parent read in the tree: unchanged since, so the depth decided on still holds. */
-function parentUnchanged(workspace: string, parent: CategoryItem): TransactItems[number] {
+function parentUnchanged(workspace: string, parent: CategoryItem): TransactWrite {
   return {
     Update: {
       TableName: tableName,
@@ -107,41 +108,43 @@ export async function createCategory(
     createdAt: now,
     updatedAt: now,
   };
-  const writes: TransactItems = [
-    {
+  const parent = parentId ? categories.find((c) => c.id === parentId) : undefined;
+  const writes: NamedWrites = {
+    category: {
       Put: {
         TableName: tableName,
         Item: { ...keys.kbCategory(workspace, id), entity: KB_ENTITY.category, ...item },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    slugClaim(workspace, 'category', categorySlug, id),
-  ];
-  const parent = parentId ? categories.find((c) => c.id === parentId) : undefined;
-  if (parent) writes.push(parentUnchanged(workspace, parent));
+    slug: slugClaim(workspace, 'category', categorySlug, id),
+    parent: parent && parentUnchanged(workspace, parent),
+  };
   try {
-    const { response, replayed } = await transactCreate(
+    const { response, replayed } = await createOnce(
       workspace,
       writes,
-      toCategory(item as unknown as Item, placement.depth),
+      toCategory(item as unknown as Record<string, unknown>, placement.depth),
       idempotency,
     );
     return { category: response, replayed };
   } catch (error) {
-    const failed = failedAt(error);
-    if (!failed) throw error;
-    if (failed.includes(1)) throw slugTaken('category');
+    if (!(error instanceof TransactionCancelledError)) throw error;
+    if (error.failed('slug')) throw slugTaken('category');
     throw treeChanged();
   }
 }
 
-export async function getCategory(workspace: string, id: string): Promise<Category | null> {
+/** One category with its depth (one Query of the tree); null when absent. */
+export async function findCategory(workspace: string, id: string): Promise<Category | null> {
   const { categories } = await readCategories(workspace);
   const found = categories.find((c) => c.id === id);
-  return found ? toCategory(found as unknown as Item, depthIn(categories, id)) : null;
+  return found ? toCategory(found as unknown as Record<string, unknown>, depthIn(categories, id)) : null;
 }
 
 const CATEGORY_FIELDS = ['nameEn', 'nameAr', 'descriptionEn', 'descriptionAr', 'position', 'visibility'] as const;
+/** What a PATCH may change: the editable fields, the parent (a move) and the slug. */
+const CATEGORY_OWNED = ['parentId', 'slug', ...CATEGORY_FIELDS] as const;
 
 export async function updateCategory(
   workspace: string,
@@ -161,68 +164,71 @@ export async function updateCategory(
   }
   if (!next.nameEn?.trim() && !next.nameAr?.trim())
     throw new BadRequestError('invalid_body', 'A category keeps nameEn or nameAr; both cannot be cleared');
-  const writes: TransactItems = [];
   const moving = patch.parentId !== undefined && (patch.parentId ?? null) !== (current.parentId ?? null);
+  let newParent: CategoryItem | undefined;
   if (moving) {
     const placement = checkPlacement(categories, id, patch.parentId ?? null);
     if (!placement.ok) throw placementError(placement.reason);
     next.parentId = patch.parentId ?? null;
-    const newParent = categories.find((c) => c.id === next.parentId);
-    if (newParent) writes.push(parentUnchanged(workspace, newParent));
-    if (current.parentId)
-      writes.push({
-        Update: {
-          TableName: tableName,
-          Key: keys.kbCategory(workspace, current.parentId),
-          UpdateExpression: 'ADD childCount :minusOne',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':minusOne': -1 },
-        },
-      });
+    newParent = categories.find((c) => c.id === next.parentId);
   }
-  if (patch.slug !== undefined && patch.slug !== current.slug) {
-    if (slugs.has(patch.slug)) throw slugTaken('category');
-    next.slug = patch.slug;
-    writes.push(slugClaim(workspace, 'category', patch.slug, id), slugRelease(workspace, 'category', current.slug, id));
+  const renamed = patch.slug !== undefined && patch.slug !== current.slug;
+  if (renamed) {
+    if (slugs.has(patch.slug as string)) throw slugTaken('category');
+    next.slug = patch.slug as string;
   }
   next.version = current.version + 1;
   next.updatedAt = new Date().toISOString();
   // Only the fields a PATCH owns are set (from an allow-list); the counters (articleCount,
-  // childCount), which other transactions ADD to without a version bump, are left alone.
-  const owned = ['parentId', 'slug', ...CATEGORY_FIELDS, 'version', 'updatedAt'] as const;
-  writes.unshift({
-    Update: {
-      TableName: tableName,
-      Key: keys.kbCategory(workspace, id),
-      UpdateExpression: `SET ${owned.map((field) => `#${field} = :${field}`).join(', ')}`,
-      ConditionExpression: '#version = :readVersion',
-      ExpressionAttributeNames: Object.fromEntries(owned.map((field) => [`#${field}`, field])),
-      ExpressionAttributeValues: {
-        ...Object.fromEntries(owned.map((field) => [`:${field}`, next[field]])),
-        ':readVersion': current.version,
-      },
-      // The item as it is now tells a delete (404) from a concurrent change (409) without a read.
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    },
-  });
+  // childCount), which other transactions ADD to without a version bump, are left alone. A
+  // cleared field is stored as null, as a create stores it.
+  const changes = update();
+  for (const field of [...CATEGORY_OWNED, 'version', 'updatedAt'] as const) changes.set(field, next[field]);
   try {
-    await transact(writes);
+    await transact({
+      // The item as it is now (on a failed condition) tells a delete (404) from a concurrent change (409) without a read.
+      category: {
+        Update: {
+          TableName: tableName,
+          Key: keys.kbCategory(workspace, id),
+          ...changes.build({
+            expression: '#version = :readVersion',
+            names: { '#version': 'version' },
+            values: { ':readVersion': current.version },
+          }),
+        },
+      },
+      newParent: newParent && parentUnchanged(workspace, newParent),
+      oldParent:
+        moving && current.parentId
+          ? {
+              Update: {
+                TableName: tableName,
+                Key: keys.kbCategory(workspace, current.parentId),
+                UpdateExpression: 'ADD childCount :minusOne',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':minusOne': -1 },
+              },
+            }
+          : undefined,
+      slugClaim: renamed && slugClaim(workspace, 'category', next.slug, id),
+      slugRelease: renamed && slugRelease(workspace, 'category', current.slug, id),
+    });
   } catch (error) {
-    const failed = failedAt(error);
-    if (!failed) throw error;
-    if (failed.includes(0)) {
-      const version = cancelledItem(error, 0)?.version?.N;
+    if (!(error instanceof TransactionCancelledError)) throw error;
+    if (error.failed('category')) {
+      const version = error.current('category')?.version;
       if (version === undefined) throw categoryNotFound();
       // Changed by someone else since the read: with If-Match that is a conflict; without, the
       // tree this move or slug was checked against may be stale, so the client retries.
       if (precondition && !precondition.anyVersion) throw new VersionConflictError(Number(version));
       throw treeChanged();
     }
-    if (writes.some((w, i) => failed.includes(i) && w.Put?.Item?.entity === KB_ENTITY.categorySlug)) throw slugTaken('category');
+    if (error.failed('slugClaim')) throw slugTaken('category');
     throw treeChanged();
   }
   const after = categories.map((c) => (c.id === id ? next : c));
-  return toCategory(next as unknown as Item, depthIn(after, id));
+  return toCategory(next as unknown as Record<string, unknown>, depthIn(after, id));
 }
 
 export async function deleteCategory(workspace: string, id: string, precondition: VersionPrecondition): Promise<void> {
@@ -232,8 +238,8 @@ export async function deleteCategory(workspace: string, id: string, precondition
   if (!meetsPrecondition(precondition, current.version)) throw new VersionConflictError(current.version);
   const children = categories.filter((c) => c.parentId === id).length;
   if (children > 0 || (current.articleCount ?? 0) > 0) throw categoryNotEmpty(children, current.articleCount ?? 0);
-  const writes: TransactItems = [
-    {
+  const writes: NamedWrites = {
+    category: {
       Delete: {
         TableName: tableName,
         Key: keys.kbCategory(workspace, id),
@@ -242,31 +248,30 @@ export async function deleteCategory(workspace: string, id: string, precondition
           '#version = :version AND (attribute_not_exists(articleCount) OR articleCount <= :zero) AND (attribute_not_exists(childCount) OR childCount <= :zero)',
         ExpressionAttributeNames: { '#version': 'version' },
         ExpressionAttributeValues: { ':version': current.version, ':zero': 0 },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
-    slugRelease(workspace, 'category', current.slug, id),
-  ];
-  if (current.parentId)
-    writes.push({
-      Update: {
-        TableName: tableName,
-        Key: keys.kbCategory(workspace, current.parentId),
-        UpdateExpression: 'ADD childCount :minusOne',
-        ExpressionAttributeValues: { ':minusOne': -1 },
-      },
-    });
+    slug: slugRelease(workspace, 'category', current.slug, id),
+    parent: current.parentId
+      ? {
+          Update: {
+            TableName: tableName,
+            Key: keys.kbCategory(workspace, current.parentId),
+            UpdateExpression: 'ADD childCount :minusOne',
+            ExpressionAttributeValues: { ':minusOne': -1 },
+          },
+        }
+      : undefined,
+  };
   try {
     await transact(writes);
   } catch (error) {
-    const failed = failedAt(error);
-    if (!failed?.includes(0)) throw error;
-    const item = cancelledItem(error, 0);
+    if (!(error instanceof TransactionCancelledError && error.failed('category'))) throw error;
+    const item = error.current('category');
     if (!item) throw categoryNotFound();
-    const articleCount = Number(item.articleCount?.N ?? 0);
-    const childCount = Number(item.childCount?.N ?? 0);
+    const articleCount = Number(item.articleCount ?? 0);
+    const childCount = Number(item.childCount ?? 0);
     if (articleCount > 0 || childCount > 0) throw categoryNotEmpty(childCount, articleCount);
-    throw new VersionConflictError(Number(item.version?.N));
+    throw new VersionConflictError(Number(item.version));
   }
 }
 

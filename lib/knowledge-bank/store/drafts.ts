@@ -5,13 +5,14 @@
  * Round trips: 1 BatchGet + 1 transaction.
  */
 
+import { getMany } from '../../platform/data/batch.ts';
 import type { VersionPrecondition } from '../../platform/data/conditions.ts';
 import { keys } from '../../platform/data/keys.ts';
+import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import { internalTargets } from '../links.ts';
 import { type ArticleWithDigest, contentOf, type StoredContent, type StoredLink, storedLinksOf } from '../record.ts';
-import { articlePut, contentPut, metaFailure, requireMeta, sameVersion } from './articles.ts';
-import { failedAt, getMany, transact } from './items.ts';
+import { ARTICLE, articlePut, contentPut, metaFailure, requireMeta, sameVersion } from './articles.ts';
 import { backlinkWrites, linksPut } from './links.ts';
 
 /** What a draft save starts from: the metadata (404 and If-Match checked), the draft and its links. */
@@ -23,12 +24,12 @@ export interface DraftState {
 
 /** One BatchGet: the metadata, the draft and the draft's links. */
 export async function readDraft(workspace: string, id: string, precondition: VersionPrecondition): Promise<DraftState> {
-  const draftKey = keys.kbDraft(workspace, id);
-  const linksKey = keys.kbLinks(workspace, id, 'DRAFT');
-  const found = await getMany([keys.kbArticle(workspace, id), draftKey, linksKey]);
-  const meta = requireMeta(found, workspace, id, precondition);
-  const draft = found.get(draftKey.sk);
-  return { meta, draft: draft && contentOf(draft), draftLinks: storedLinksOf(found.get(linksKey.sk)) };
+  const [meta, draft, links] = await getMany([
+    keys.kbArticle(workspace, id),
+    keys.kbDraft(workspace, id),
+    keys.kbLinks(workspace, id, 'DRAFT'),
+  ]);
+  return { meta: requireMeta(meta, precondition), draft: draft && contentOf(draft), draftLinks: storedLinksOf(links) };
 }
 
 /** One BatchGet: the metadata, the revision to restore (404 when it was never published) and the draft's links. */
@@ -38,13 +39,14 @@ export async function readRevisionToRestore(
   revision: number,
   precondition: VersionPrecondition,
 ): Promise<{ meta: ArticleWithDigest; content: StoredContent; bytes: Uint8Array; draftLinks: StoredLink[] }> {
-  const revisionKey = keys.kbRevision(workspace, id, revision);
-  const linksKey = keys.kbLinks(workspace, id, 'DRAFT');
-  const found = await getMany([keys.kbArticle(workspace, id), revisionKey, linksKey]);
-  const meta = requireMeta(found, workspace, id, precondition);
-  const stored = found.get(revisionKey.sk);
+  const [metaItem, stored, links] = await getMany([
+    keys.kbArticle(workspace, id),
+    keys.kbRevision(workspace, id, revision),
+    keys.kbLinks(workspace, id, 'DRAFT'),
+  ]);
+  const meta = requireMeta(metaItem, precondition);
   if (!stored) throw new NotFoundError('not_found', `Article ${id} has no revision ${revision}`);
-  return { meta, content: contentOf(stored), bytes: stored.content as Uint8Array, draftLinks: storedLinksOf(found.get(linksKey.sk)) };
+  return { meta, content: contentOf(stored), bytes: stored.content as Uint8Array, draftLinks: storedLinksOf(links) };
 }
 
 /**
@@ -60,14 +62,14 @@ export async function writeDraft(
 ): Promise<void> {
   const id = read.id;
   try {
-    await transact([
-      articlePut(workspace, next, sameVersion(read.version)),
-      contentPut(keys.kbDraft(workspace, id), id, draft.bytes),
-      linksPut(workspace, id, 'DRAFT', draft.links),
+    await transact({
+      [ARTICLE]: articlePut(workspace, next, sameVersion(read.version)),
+      draft: contentPut(keys.kbDraft(workspace, id), id, draft.bytes),
+      links: linksPut(workspace, id, 'DRAFT', draft.links),
       ...backlinkWrites(workspace, id, 'DRAFT', internalTargets(previousLinks), internalTargets(draft.links)),
-    ]);
+    });
   } catch (error) {
-    if (failedAt(error)?.includes(0)) throw metaFailure(error);
+    if (error instanceof TransactionCancelledError && error.failed(ARTICLE)) throw metaFailure(error);
     throw error;
   }
 }

@@ -4,15 +4,17 @@
  * that implies them, so they never disagree with it; an article's backlinks are one Query.
  */
 
+import { getMany } from '../../platform/data/batch.ts';
 import { tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
+import type { NamedWrites, TransactWrite } from '../../platform/data/transact.ts';
 import { type InternalTarget, internalTargets, targetChanges } from '../links.ts';
 import type { LinkTargetState } from '../publish.ts';
 import { type ArticleItem, KB_ENTITY, type StoredLink, storedLinksOf } from '../record.ts';
-import { getArticleItem } from './articles.ts';
-import { getMany, queryKeys, type TransactItems } from './items.ts';
+import { findArticleItem } from './articles.ts';
+import { queryKeys } from './items.ts';
 
-export function linksPut(workspace: string, articleId: string, view: 'DRAFT' | 'LIVE', links: StoredLink[]): TransactItems[number] {
+export function linksPut(workspace: string, articleId: string, view: 'DRAFT' | 'LIVE', links: StoredLink[]): TransactWrite {
   return {
     Put: {
       TableName: tableName,
@@ -21,31 +23,38 @@ export function linksPut(workspace: string, articleId: string, view: 'DRAFT' | '
   };
 }
 
-/** Backlink puts and deletes for a change of outgoing internal targets. */
+/** Backlink puts and deletes for a change of outgoing internal targets, named `backlink <view> <target id>`. */
 export function backlinkWrites(
   workspace: string,
   sourceId: string,
   view: 'DRAFT' | 'LIVE',
   before: readonly InternalTarget[],
   after: readonly InternalTarget[],
-): TransactItems {
+): NamedWrites {
   const { added, removed } = targetChanges(before, after);
-  return [
-    ...added.map((target) => ({
-      Put: {
-        TableName: tableName,
-        Item: {
-          ...keys.kbBacklink(workspace, target.id, view, sourceId),
-          entity: KB_ENTITY.backlink,
-          targetId: target.id,
-          targetKind: target.kind,
-          sourceId,
-          view,
+  const name = (target: InternalTarget) => `backlink ${view} ${target.id}`;
+  return Object.fromEntries([
+    ...added.map((target): [string, TransactWrite] => [
+      name(target),
+      {
+        Put: {
+          TableName: tableName,
+          Item: {
+            ...keys.kbBacklink(workspace, target.id, view, sourceId),
+            entity: KB_ENTITY.backlink,
+            targetId: target.id,
+            targetKind: target.kind,
+            sourceId,
+            view,
+          },
         },
       },
-    })),
-    ...removed.map((target) => ({ Delete: { TableName: tableName, Key: keys.kbBacklink(workspace, target.id, view, sourceId) } })),
-  ];
+    ]),
+    ...removed.map((target): [string, TransactWrite] => [
+      name(target),
+      { Delete: { TableName: tableName, Key: keys.kbBacklink(workspace, target.id, view, sourceId) } },
+    ]),
+  ]);
 }
 
 /** What the store knows of each linked article or category, for the publish rules. */
@@ -53,7 +62,8 @@ export async function linkTargetStates(workspace: string, targets: InternalTarge
   const keyList = targets.map((t) => (t.kind === 'article' ? keys.kbArticle(workspace, t.id) : keys.kbCategory(workspace, t.id)));
   const found = await getMany(keyList);
   const states = new Map<string, LinkTargetState>();
-  for (const item of found.values()) {
+  for (const item of found) {
+    if (!item) continue;
     if (item.entity === KB_ENTITY.article)
       states.set(item.id as string, {
         kind: 'article',
@@ -66,24 +76,25 @@ export async function linkTargetStates(workspace: string, targets: InternalTarge
   return states;
 }
 
-export async function getLinks(
+/** The article's links in one view, with what each internal one points at; null when there is no such article. */
+export async function findLinks(
   workspace: string,
   id: string,
   view: 'DRAFT' | 'LIVE',
 ): Promise<{ meta: ArticleItem; links: StoredLink[]; targets: Map<string, LinkTargetState> } | null> {
-  const found = await getMany([keys.kbArticle(workspace, id), keys.kbLinks(workspace, id, view)]);
-  const meta = found.get(keys.kbArticle(workspace, id).sk) as ArticleItem | undefined;
+  const [meta, linksItem] = await getMany([keys.kbArticle(workspace, id), keys.kbLinks(workspace, id, view)]);
   if (!meta) return null;
-  const links = storedLinksOf(found.get(keys.kbLinks(workspace, id, view).sk));
+  const links = storedLinksOf(linksItem);
   const targets = await linkTargetStates(workspace, internalTargets(links));
-  return { meta, links, targets };
+  return { meta: meta as unknown as ArticleItem, links, targets };
 }
 
-export async function getBacklinks(
+/** Who links to the article (one Query of its backlink items, beside a GetItem of it); null when there is no such article. */
+export async function findBacklinks(
   workspace: string,
   id: string,
 ): Promise<{ meta: ArticleItem; backlinks: Array<{ sourceId: string; view: 'DRAFT' | 'LIVE' }> } | null> {
-  const [meta, backlinkKeys] = await Promise.all([getArticleItem(workspace, id), queryKeys(workspace, keys.kbBacklinkPrefix(id))]);
+  const [meta, backlinkKeys] = await Promise.all([findArticleItem(workspace, id), queryKeys(workspace, keys.kbBacklinkPrefix(id))]);
   if (!meta) return null;
   const backlinks = backlinkKeys.map((key) => {
     const [view, sourceId] = key.sk.slice(keys.kbBacklinkPrefix(id).length).split('#') as ['DRAFT' | 'LIVE', string];

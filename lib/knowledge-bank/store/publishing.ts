@@ -4,17 +4,18 @@
  * run in lib/knowledge-bank/content-writes.ts); unpublishing removes the live content and its links.
  */
 
+import { getMany } from '../../platform/data/batch.ts';
 import { tableName } from '../../platform/data/client.ts';
 import type { VersionPrecondition } from '../../platform/data/conditions.ts';
 import { keys } from '../../platform/data/keys.ts';
+import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { ConflictError } from '../../platform/errors.ts';
 import type { Publication } from '../draft-content.ts';
 import { articleNotFound } from '../errors.ts';
 import { internalTargets } from '../links.ts';
 import type { ArticleWithDigest, StoredLink } from '../record.ts';
 import { type ArticleItem, contentOf, type StoredContent, storedLinksOf } from '../record.ts';
-import { articlePut, contentPut, metaFailure, requireMeta, sameVersion } from './articles.ts';
-import { failedAt, getMany, type TransactItems, transact } from './items.ts';
+import { ARTICLE, articlePut, contentPut, metaFailure, requireMeta, sameVersion } from './articles.ts';
 import { backlinkWrites, linksPut } from './links.ts';
 
 /** What publishing starts from: the metadata (404 and If-Match checked), the draft, and both views' links. */
@@ -29,19 +30,20 @@ export interface PublishState {
 
 /** One BatchGet: the metadata, the draft and the links of both views. */
 export async function readPublishState(workspace: string, id: string, precondition: VersionPrecondition): Promise<PublishState> {
-  const draftKey = keys.kbDraft(workspace, id);
-  const draftLinksKey = keys.kbLinks(workspace, id, 'DRAFT');
-  const liveLinksKey = keys.kbLinks(workspace, id, 'LIVE');
-  const found = await getMany([keys.kbArticle(workspace, id), draftKey, draftLinksKey, liveLinksKey]);
-  const meta = requireMeta(found, workspace, id, precondition);
-  const draftItem = found.get(draftKey.sk);
+  const [metaItem, draftItem, draftLinks, liveLinks] = await getMany([
+    keys.kbArticle(workspace, id),
+    keys.kbDraft(workspace, id),
+    keys.kbLinks(workspace, id, 'DRAFT'),
+    keys.kbLinks(workspace, id, 'LIVE'),
+  ]);
+  const meta = requireMeta(metaItem, precondition);
   if (!draftItem) throw articleNotFound();
   return {
     meta,
     content: contentOf(draftItem),
     bytes: draftItem.content as Uint8Array,
-    draftLinks: storedLinksOf(found.get(draftLinksKey.sk)),
-    liveLinks: meta.status === 'published' ? storedLinksOf(found.get(liveLinksKey.sk)) : [],
+    draftLinks: storedLinksOf(draftLinks),
+    liveLinks: meta.status === 'published' ? storedLinksOf(liveLinks) : [],
   };
 }
 
@@ -58,26 +60,23 @@ export async function writePublication(
 ): Promise<void> {
   const { meta, bytes } = state;
   const id = meta.id;
-  const writes: TransactItems = [
-    articlePut(workspace, next, sameVersion(meta.version)),
-    contentPut(keys.kbLive(workspace, id), id, bytes, { revision }),
-    linksPut(workspace, id, 'LIVE', links),
-    ...backlinkWrites(workspace, id, 'LIVE', internalTargets(state.liveLinks), internalTargets(links)),
-  ];
-  if (newRevision) {
-    const revisionPut = contentPut(keys.kbRevision(workspace, id, revision), id, bytes, {
-      ...next.live,
-      revision,
-      publishedAt: next.publishedAt,
-      publishedBy: keyId,
-    });
-    // Revisions are immutable: never overwrite one.
-    writes.push({ Put: { ...revisionPut.Put!, ConditionExpression: 'attribute_not_exists(pk)' } });
-  }
+  const revisionPut = contentPut(keys.kbRevision(workspace, id, revision), id, bytes, {
+    ...next.live,
+    revision,
+    publishedAt: next.publishedAt,
+    publishedBy: keyId,
+  });
   try {
-    await transact(writes);
+    await transact({
+      [ARTICLE]: articlePut(workspace, next, sameVersion(meta.version)),
+      live: contentPut(keys.kbLive(workspace, id), id, bytes, { revision }),
+      links: linksPut(workspace, id, 'LIVE', links),
+      ...backlinkWrites(workspace, id, 'LIVE', internalTargets(state.liveLinks), internalTargets(links)),
+      // Revisions are immutable: never overwrite one.
+      revision: newRevision && { Put: { ...revisionPut.Put!, ConditionExpression: 'attribute_not_exists(pk)' } },
+    });
   } catch (error) {
-    if (failedAt(error)?.includes(0)) throw metaFailure(error);
+    if (error instanceof TransactionCancelledError && error.failed(ARTICLE)) throw metaFailure(error);
     throw error;
   }
 }
@@ -88,8 +87,12 @@ export async function unpublishArticle(
   precondition: VersionPrecondition,
 ): Promise<{ item: ArticleItem; content: StoredContent }> {
   // The draft is read too, because the response shows it.
-  const found = await getMany([keys.kbArticle(workspace, id), keys.kbLinks(workspace, id, 'LIVE'), keys.kbDraft(workspace, id)]);
-  const meta = requireMeta(found, workspace, id, precondition);
+  const [metaItem, liveLinksItem, draft] = await getMany([
+    keys.kbArticle(workspace, id),
+    keys.kbLinks(workspace, id, 'LIVE'),
+    keys.kbDraft(workspace, id),
+  ]);
+  const meta = requireMeta(metaItem, precondition);
   if (meta.status !== 'published') throw new ConflictError('not_published', 'The article is not published');
   const now = new Date().toISOString();
   const next: ArticleWithDigest = {
@@ -99,20 +102,19 @@ export async function unpublishArticle(
     version: meta.version + 1,
     updatedAt: now,
   };
-  const liveLinks = storedLinksOf(found.get(keys.kbLinks(workspace, id, 'LIVE').sk));
+  const liveLinks = storedLinksOf(liveLinksItem);
   try {
-    await transact([
-      articlePut(workspace, next, sameVersion(meta.version)),
-      { Delete: { TableName: tableName, Key: keys.kbLive(workspace, id) } },
-      { Delete: { TableName: tableName, Key: keys.kbLinks(workspace, id, 'LIVE') } },
+    await transact({
+      [ARTICLE]: articlePut(workspace, next, sameVersion(meta.version)),
+      live: { Delete: { TableName: tableName, Key: keys.kbLive(workspace, id) } },
+      links: { Delete: { TableName: tableName, Key: keys.kbLinks(workspace, id, 'LIVE') } },
       // Live backlinks say "published content links here": an article with no live content has none.
       ...backlinkWrites(workspace, id, 'LIVE', internalTargets(liveLinks), []),
-    ]);
+    });
   } catch (error) {
-    if (failedAt(error)?.includes(0)) throw metaFailure(error);
+    if (error instanceof TransactionCancelledError && error.failed(ARTICLE)) throw metaFailure(error);
     throw error;
   }
-  const draft = found.get(keys.kbDraft(workspace, id).sk);
   if (!draft) throw articleNotFound();
   return { item: next, content: contentOf(draft) };
 }

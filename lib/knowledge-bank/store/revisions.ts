@@ -4,11 +4,11 @@
  */
 
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { getMany, type Item } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
 import type { PageKey, PageStart } from '../../platform/pagination.ts';
 import type { ArticleItem } from '../record.ts';
-import { getMany, type Item } from './items.ts';
 
 /**
  * One page of an article's revisions, newest first. Revisions are numbered 1…latestRevision and
@@ -42,14 +42,13 @@ export async function listRevisions(
   return { items: Items, total, hasMore: oldest > 1, lastKey: { revision: oldest }, returned: Items.length };
 }
 
-export async function getRevision(
+/** The metadata and one revision (one BatchGet); null when the article is absent, `revision` null when that revision is. */
+export async function findRevision(
   workspace: string,
   id: string,
   revision: number,
 ): Promise<{ meta: ArticleItem; revision: Item | null } | null> {
-  const found = await getMany([keys.kbArticle(workspace, id), keys.kbRevision(workspace, id, revision)]);
-  const meta = found.get(keys.kbArticle(workspace, id).sk) as ArticleItem | undefined;
+  const [meta, stored] = await getMany([keys.kbArticle(workspace, id), keys.kbRevision(workspace, id, revision)]);
   if (!meta) return null;
-  const stored = found.get(keys.kbRevision(workspace, id, revision).sk);
-  return { meta, revision: stored ?? null };
+  return { meta: meta as unknown as ArticleItem, revision: stored ?? null };
 }

@@ -6,10 +6,10 @@
 import { tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { queryAll } from '../../platform/data/query-all.ts';
+import type { TransactWrite } from '../../platform/data/transact.ts';
 import { KB_ENTITY } from '../record.ts';
-import type { TransactItems } from './items.ts';
 
-export function slugClaim(workspace: string, kind: 'article' | 'category', value: string, ownerId: string): TransactItems[number] {
+export function slugClaim(workspace: string, kind: 'article' | 'category', value: string, ownerId: string): TransactWrite {
   return {
     Put: {
       TableName: tableName,
@@ -24,7 +24,7 @@ export function slugClaim(workspace: string, kind: 'article' | 'category', value
   };
 }
 
-export function slugRelease(workspace: string, kind: 'article' | 'category', value: string, ownerId: string): TransactItems[number] {
+export function slugRelease(workspace: string, kind: 'article' | 'category', value: string, ownerId: string): TransactWrite {
   return {
     Delete: {
       TableName: tableName,
