@@ -1,6 +1,5 @@
 /** GET /journeys/{journeyId}/versions/{versionId}: one GetItem. */
 
-import { versionNotFound } from '../../lib/journeys/errors.ts';
 import { getJourneyVersion as route } from '../../lib/journeys/routes.ts';
 import { getVersion } from '../../lib/journeys/store/versions.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
@@ -9,7 +8,6 @@ import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function getJourneyVersion({ params, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const version = await getVersion(auth.workspace.slug, params.journeyId, params.versionId);
-  if (!version) throw versionNotFound();
   return { body: { ok: true, version }, headers: { ETag: etagOf(version.revision) } };
 }
 

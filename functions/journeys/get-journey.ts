@@ -1,6 +1,5 @@
 /** GET /journeys/{journeyId}: one GetItem. */
 
-import { journeyNotFound } from '../../lib/journeys/errors.ts';
 import { getJourney as route } from '../../lib/journeys/routes.ts';
 import { getJourney as readJourney } from '../../lib/journeys/store/journeys.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
@@ -9,7 +8,6 @@ import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function getJourney({ params, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const journey = await readJourney(auth.workspace.slug, params.journeyId);
-  if (!journey) throw journeyNotFound();
   return { body: { ok: true, journey }, headers: { ETag: etagOf(journey.version) } };
 }
 

@@ -1,6 +1,6 @@
 /** PATCH /journeys/{journeyId}: titles, in one conditional write with no read before it. */
 
-import { journeyArchived, journeyNotFound } from '../../lib/journeys/errors.ts';
+import { journeyArchived } from '../../lib/journeys/errors.ts';
 import { updateJourney as route } from '../../lib/journeys/routes.ts';
 import { getJourney, updateJourneyTitles } from '../../lib/journeys/store/journeys.ts';
 import { meetsPrecondition } from '../../lib/platform/data/conditions.ts';
@@ -15,7 +15,6 @@ export async function updateJourney({ params, body, headers, auth }: ApiRequest<
   if (titles.titleEn === undefined && titles.titleAr === undefined) {
     // Nothing to change: answer with the journey as it is, after the same checks a change would make.
     const journey = await getJourney(auth.workspace.slug, params.journeyId);
-    if (!journey) throw journeyNotFound();
     if (journey.archivedAt) throw journeyArchived();
     if (!meetsPrecondition(precondition, journey.version)) throw new VersionConflictError(journey.version);
     return { body: { ok: true, journey }, headers: { ETag: etagOf(journey.version) } };

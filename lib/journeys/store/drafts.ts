@@ -4,15 +4,12 @@
  * back the current item, which says which answer the client gets.
  */
 
+import type { Item } from '../../platform/data/batch.ts';
 import { tableName } from '../../platform/data/client.ts';
-import {
-  meetsPrecondition,
-  transactionCancellationReasons,
-  type VersionPrecondition,
-  versionCondition,
-} from '../../platform/data/conditions.ts';
-import { type IdempotentRequest, transactCreate } from '../../platform/data/idempotency.ts';
+import { meetsPrecondition, type VersionPrecondition, versionCondition } from '../../platform/data/conditions.ts';
+import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
+import { TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
 import { BadRequestError, ConflictError, ContentTooLargeError, VersionConflictError } from '../../platform/errors.ts';
 import { encodeContent } from '../codec.ts';
 import type { JourneyContent } from '../content.ts';
@@ -28,7 +25,7 @@ import {
   type VersionMetadata,
 } from '../record.ts';
 import type { JourneyVersion } from '../schemas.ts';
-import { failedAt, failedItem, type Item, readJourneyAndVersion, type TransactItems, transact, versionKey } from './items.ts';
+import { readJourneyAndVersion, versionKey } from './items.ts';
 import { loadReferenceFacts } from './references.ts';
 import { getVersion, newVersionItem } from './versions.ts';
 
@@ -50,25 +47,27 @@ export function assertRevision(precondition: VersionPrecondition, revision: numb
   if (!meetsPrecondition(precondition, revision)) throw new VersionConflictError(revision);
 }
 
-/** Maps a cancelled [journey check, version write] transaction to the answer the issue orders. */
+/** Maps a cancelled { journey check, version write } transaction to the answer the issue orders. */
 function versionWriteFailure(error: unknown): Error {
-  const reasons = transactionCancellationReasons(error);
-  if (failedAt(reasons, 0)) return failedItem(error, 0) ? journeyArchived() : journeyNotFound();
-  if (failedAt(reasons, 1)) {
-    const current = failedItem(error, 1);
-    if (!current) return versionNotFound();
-    if (current.publishedAt) return versionLocked();
-    return new VersionConflictError(current.revision ?? 0);
-  }
-  return error as Error;
+  if (!(error instanceof TransactionCancelledError)) return error as Error;
+  if (error.failed('journey')) return error.current('journey') ? journeyArchived() : journeyNotFound();
+  return versionFailure(error) ?? error;
 }
 
-const journeyStillActive = (workspace: string, journeyId: string): TransactItems[number] => ({
+/** A failed condition on the version (named `version`): gone 404, published 409 locked, else 409 at its revision. */
+export function versionFailure(error: TransactionCancelledError): Error | null {
+  if (!error.failed('version')) return null;
+  const current = error.current('version');
+  if (!current) return versionNotFound();
+  if (current.publishedAt) return versionLocked();
+  return new VersionConflictError(Number(current.revision ?? 0));
+}
+
+const journeyStillActive = (workspace: string, journeyId: string): TransactWrite => ({
   ConditionCheck: {
     TableName: tableName,
     Key: keys.journey(workspace, journeyId),
     ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)',
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
   },
 });
 
@@ -109,9 +108,9 @@ export async function saveContent(
   const diagnostics = storedDiagnostics(diagnoseContent(content, facts, journeyId));
   const now = new Date().toISOString();
   try {
-    await transact([
-      journeyStillActive(workspace, journeyId),
-      {
+    await transact({
+      journey: journeyStillActive(workspace, journeyId),
+      version: {
         Update: {
           TableName: tableName,
           Key: key,
@@ -130,10 +129,9 @@ export async function saveContent(
             ':now': now,
             ':read': read,
           },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },
-    ]);
+    });
   } catch (error) {
     throw versionWriteFailure(error);
   }
@@ -154,9 +152,9 @@ export async function relabelVersion(
   assertRevision(precondition, read, false);
   const now = new Date().toISOString();
   try {
-    await transact([
-      journeyStillActive(workspace, journeyId),
-      {
+    await transact({
+      journey: journeyStillActive(workspace, journeyId),
+      version: {
         Update: {
           TableName: tableName,
           Key: versionKey(workspace, journeyId, versionId),
@@ -164,10 +162,9 @@ export async function relabelVersion(
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(publishedAt) AND #revision = :read',
           ExpressionAttributeNames: { '#label': 'label', '#revision': 'revision' },
           ExpressionAttributeValues: { ':label': label, ':now': now, ':read': read },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },
-    ]);
+    });
   } catch (error) {
     throw versionWriteFailure(error);
   }
@@ -187,8 +184,8 @@ export async function discardVersion(
 ): Promise<void> {
   const revision = versionCondition(precondition);
   try {
-    await transact([
-      {
+    await transact({
+      version: {
         Delete: {
           TableName: tableName,
           Key: versionKey(workspace, journeyId, versionId),
@@ -198,7 +195,7 @@ export async function discardVersion(
             : {}),
         },
       },
-      {
+      journey: {
         Update: {
           TableName: tableName,
           Key: keys.journey(workspace, journeyId),
@@ -208,9 +205,9 @@ export async function discardVersion(
           ExpressionAttributeValues: { ':now': new Date().toISOString(), ':one': 1, ':minusOne': -1 },
         },
       },
-    ]);
+    });
   } catch (error) {
-    if (!transactionCancellationReasons(error)?.includes('ConditionalCheckFailed')) throw error;
+    if (!(error instanceof TransactionCancelledError)) throw error;
     const { journey, version } = await readJourneyAndVersion(workspace, journeyId, versionId, false);
     assertWritable(journey, version);
     assertRevision(precondition, Number(version.revision), false);
@@ -261,11 +258,11 @@ export async function branchVersion(
     pairs: pairsFromAttribute(source.pairs),
   });
   try {
-    const { response, replayed } = await transactCreate(
+    const { response, replayed } = await createOnce(
       workspace,
-      [
-        { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-        {
+      {
+        version: { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+        journey: {
           Update: {
             TableName: tableName,
             Key: keys.journey(workspace, journeyId),
@@ -273,21 +270,17 @@ export async function branchVersion(
             ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)',
             ExpressionAttributeNames: { '#version': 'version' },
             ExpressionAttributeValues: { ':now': now, ':one': 1 },
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
         },
-      ],
+      },
       { versionId: metadata.id },
       idempotency,
     );
-    if (replayed) {
-      const earlier = await getVersion(workspace, journeyId, response.versionId);
-      if (!earlier) throw versionNotFound();
-      return { version: earlier, replayed };
-    }
+    if (replayed) return { version: await getVersion(workspace, journeyId, response.versionId), replayed };
     return { version: toVersion(item), replayed };
   } catch (error) {
-    if (failedAt(transactionCancellationReasons(error), 1)) throw failedItem(error, 1) ? journeyArchived() : journeyNotFound();
+    if (error instanceof TransactionCancelledError && error.failed('journey'))
+      throw error.current('journey') ? journeyArchived() : journeyNotFound();
     throw error;
   }
 }

@@ -5,32 +5,31 @@
  */
 
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { Item } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
-import {
-  isConditionFailure,
-  meetsPrecondition,
-  transactionCancellationReasons,
-  type VersionPrecondition,
-  versionCondition,
-} from '../../platform/data/conditions.ts';
-import { type IdempotentRequest, transactCreate } from '../../platform/data/idempotency.ts';
+import { isConditionFailure, meetsPrecondition, type VersionPrecondition, versionCondition } from '../../platform/data/conditions.ts';
+import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
+import { type NamedWrites, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
+import { update } from '../../platform/data/update.ts';
 import { BadRequestError, ConflictError, VersionConflictError } from '../../platform/errors.ts';
 import { encodeContent } from '../codec.ts';
 import { emptyJourneyContent } from '../content.ts';
 import { journeyArchived, journeyInUse, journeyNotFound } from '../errors.ts';
 import { JOURNEY_ENTITY, newJourneyId, pairsFromAttribute, storedDiagnostics, toJourney, type VersionMetadata } from '../record.ts';
 import type { Journey, JourneyVersion } from '../schemas.ts';
-import { COUNTER_ENTITY, failedAt, failedItem, type Item, prefixed, type RawItem, type TransactItems, transact } from './items.ts';
-import { distinctJourneys, stopPairing } from './pairing.ts';
+import { COUNTER_ENTITY } from './items.ts';
+import { distinctJourneys, stopPairingAll } from './pairing.ts';
 import { newVersionItem } from './versions.ts';
 
-/** GetItem, strongly consistent; null when the workspace has no such journey. */
-export async function getJourney(workspace: string, journeyId: string): Promise<Journey | null> {
+/** GetItem, strongly consistent; 404 when the workspace has no such journey. */
+export async function getJourney(workspace: string, journeyId: string): Promise<Journey> {
   const { Item } = await dynamo.send(
     new GetCommand({ TableName: tableName, Key: keys.journey(workspace, journeyId), ConsistentRead: true }),
   );
-  return Item ? toJourney(Item) : null;
+  if (!Item) throw journeyNotFound();
+  return toJourney(Item);
 }
 
 export interface JourneyCreation {
@@ -87,20 +86,18 @@ export async function createJourney(
     updatedAt: now,
     createdBy: keyId,
   };
-  const writes: TransactItems = [];
-  if (creation.parentJourneyId) {
-    writes.push({
-      ConditionCheck: {
-        TableName: tableName,
-        Key: keys.journey(workspace, creation.parentJourneyId),
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      },
-    });
-  }
-  writes.push(
-    { Put: { TableName: tableName, Item: journeyItem, ConditionExpression: 'attribute_not_exists(pk)' } },
-    {
+  const writes: NamedWrites = {
+    parent: creation.parentJourneyId
+      ? {
+          ConditionCheck: {
+            TableName: tableName,
+            Key: keys.journey(workspace, creation.parentJourneyId),
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)',
+          },
+        }
+      : undefined,
+    journey: { Put: { TableName: tableName, Item: journeyItem, ConditionExpression: 'attribute_not_exists(pk)' } },
+    version: {
       Put: {
         TableName: tableName,
         Item: newVersionItem(workspace, metadata, {
@@ -113,22 +110,14 @@ export async function createJourney(
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    {
-      Update: {
-        TableName: tableName,
-        Key: keys.journeyCounter(workspace),
-        UpdateExpression: 'SET entity = :entity, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk ADD #count :one',
-        ExpressionAttributeNames: { '#count': `${creation.kind}Count` },
-        ExpressionAttributeValues: { ':entity': COUNTER_ENTITY, ':one': 1, ...prefixed(keys.journeyCounterListing(workspace)) },
-      },
-    },
-  );
+    counter: { Update: { TableName: tableName, Key: keys.journeyCounter(workspace), ...countChange(workspace, creation.kind, 1) } },
+  };
   const response = { journeyId, version: { ...metadata, content, diagnostics: diagnostics.kept } };
   try {
-    return await transactCreate(workspace, writes, response, idempotency);
+    return await createOnce(workspace, writes, response, idempotency);
   } catch (error) {
-    if (creation.parentJourneyId && transactionCancellationReasons(error)?.[0] === 'ConditionalCheckFailed') {
-      throw failedItem(error, 0)?.id ? journeyArchived() : journeyNotFound();
+    if (error instanceof TransactionCancelledError && error.failed('parent')) {
+      throw error.current('parent') ? journeyArchived() : journeyNotFound();
     }
     throw error;
   }
@@ -149,32 +138,21 @@ export async function updateJourneyTitles(
   titles: JourneyTitles,
   precondition: VersionPrecondition,
 ): Promise<Journey> {
-  const names: Record<string, string> = { '#version': 'version' };
-  const values: Record<string, unknown> = { ':one': 1, ':now': new Date().toISOString() };
-  const set = ['#version = #version + :one', 'updatedAt = :now'];
-  const remove: string[] = [];
-  const keepsTitle: string[] = [];
-  for (const field of ['titleEn', 'titleAr'] as const) {
-    const value = titles[field];
-    if (value === undefined) keepsTitle.push(`attribute_exists(${field})`);
-    else if (value === null) remove.push(field);
-    else {
-      values[`:${field}`] = value;
-      set.push(`${field} = :${field}`);
-    }
-  }
+  // null removes a title, a string sets it, absent leaves it; a change that sets none must leave one.
+  const changes = update().increment('version').set('updatedAt', new Date().toISOString()).patch(titles, JOURNEY_TITLES);
+  const kept = JOURNEY_TITLES.filter((field) => titles[field] === undefined).map((field) => `attribute_exists(${field})`);
   const setsATitle = titles.titleEn || titles.titleAr;
-  const titleCondition = setsATitle ? '' : ` AND (${keepsTitle.length > 0 ? keepsTitle.join(' OR ') : 'attribute_not_exists(pk)'})`;
+  const titleCondition = setsATitle ? '' : ` AND (${kept.length > 0 ? kept.join(' OR ') : 'attribute_not_exists(pk)'})`;
   const version = versionCondition(precondition);
   try {
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.journey(workspace, journeyId),
-        UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
-        ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(archivedAt)${version.expression}${titleCondition}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ...values, ...version.values },
+        ...changes.build({
+          expression: `attribute_exists(pk) AND attribute_not_exists(archivedAt)${version.expression}${titleCondition}`,
+          ...(version.expression ? { names: { '#version': 'version' }, values: version.values } : {}),
+        }),
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
@@ -182,10 +160,10 @@ export async function updateJourneyTitles(
     return toJourney(Attributes!);
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    const current = error.Item as RawItem;
+    const current = error.Item && unmarshall(error.Item);
     if (!current) throw journeyNotFound();
     if (current.archivedAt) throw journeyArchived();
-    const at = Number(current.version?.N);
+    const at = Number(current.version);
     if (!meetsPrecondition(precondition, at)) throw new VersionConflictError(at);
     throw new BadRequestError('invalid_body', 'A journey keeps at least one title: this change would remove the last one', [
       { path: 'body', message: 'removes the last title; set `titleEn` or `titleAr`' },
@@ -209,8 +187,8 @@ export async function archiveJourney(workspace: string, journeyId: string, preco
   const now = new Date().toISOString();
   const unpaired = distinctJourneys(pairsFromAttribute(journey.publishedPairs)).filter((id) => id !== journeyId);
   try {
-    await transact([
-      {
+    await transact({
+      journey: {
         Update: {
           TableName: tableName,
           Key: keys.journey(workspace, journeyId),
@@ -219,22 +197,15 @@ export async function archiveJourney(workspace: string, journeyId: string, preco
             'attribute_exists(pk) AND attribute_not_exists(archivedAt) AND attribute_not_exists(pairedBy) AND #version = :read',
           ExpressionAttributeNames: { '#version': 'version' },
           ExpressionAttributeValues: { ':now': now, ':one': 1, ':read': at },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },
-      {
-        Update: {
-          TableName: tableName,
-          Key: keys.journeyCounter(workspace),
-          UpdateExpression: 'ADD #count :minusOne',
-          ExpressionAttributeNames: { '#count': `${journey.kind as string}Count` },
-          ExpressionAttributeValues: { ':minusOne': -1 },
-        },
+      counter: {
+        Update: { TableName: tableName, Key: keys.journeyCounter(workspace), ...countChange(workspace, journey.kind as JourneyKind, -1) },
       },
-      ...unpaired.map((pairedId) => stopPairing(workspace, pairedId, journeyId)),
-    ]);
+      ...stopPairingAll(workspace, unpaired, journeyId),
+    });
   } catch (error) {
-    if (failedAt(transactionCancellationReasons(error), 0)) {
+    if (error instanceof TransactionCancelledError && error.failed('journey')) {
       // The journey changed between the read and the write: decide again on what it is now. With
       // If-Match that answers 409 at once; without, a rename in between is no reason to refuse.
       if (attempt < 3) return archiveJourney(workspace, journeyId, precondition, attempt + 1);
@@ -242,6 +213,22 @@ export async function archiveJourney(workspace: string, journeyId: string, preco
     }
     throw error;
   }
+}
+
+type JourneyKind = JourneyCreation['kind'];
+const JOURNEY_TITLES = ['titleEn', 'titleAr'] as const;
+
+/**
+ * The counter's change for one journey of `kind` made (+1) or archived (-1). Its first write also
+ * gives it the gsi1 key that lists it first, before every journey.
+ */
+function countChange(workspace: string, kind: JourneyKind, by: 1 | -1) {
+  const changes = update().add(`${kind}Count`, by);
+  if (by > 0) {
+    const listing = keys.journeyCounterListing(workspace);
+    changes.set('entity', COUNTER_ENTITY).set('gsi1pk', listing.gsi1pk).set('gsi1sk', listing.gsi1sk);
+  }
+  return changes.build();
 }
 
 async function getJourneyItem(workspace: string, journeyId: string): Promise<Item> {

@@ -5,12 +5,12 @@
 
 import { tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
+import type { NamedWrites, TransactWrite } from '../../platform/data/transact.ts';
 import type { PairTarget } from '../cycles.ts';
-import type { TransactItems } from './items.ts';
 
 export const distinctJourneys = (pairs: readonly PairTarget[]) => [...new Set(pairs.map((pair) => pair.journeyId))];
 
-export function stopPairing(workspace: string, pairedId: string, pairerId: string): TransactItems[number] {
+function stopPairing(workspace: string, pairedId: string, pairerId: string): TransactWrite {
   return {
     Update: {
       TableName: tableName,
@@ -23,7 +23,7 @@ export function stopPairing(workspace: string, pairedId: string, pairerId: strin
   };
 }
 
-export function startPairing(workspace: string, pairedId: string, pairerId: string): TransactItems[number] {
+function startPairing(workspace: string, pairedId: string, pairerId: string): TransactWrite {
   return {
     Update: {
       TableName: tableName,
@@ -33,4 +33,14 @@ export function startPairing(workspace: string, pairedId: string, pairerId: stri
       ExpressionAttributeValues: { ':pairer': new Set([pairerId]) },
     },
   };
+}
+
+/** `stopPairing` for each journey, named `unpair <id>` in a transaction. */
+export function stopPairingAll(workspace: string, pairedIds: readonly string[], pairerId: string): NamedWrites {
+  return Object.fromEntries(pairedIds.map((id) => [`unpair ${id}`, stopPairing(workspace, id, pairerId)]));
+}
+
+/** `startPairing` for each journey, named `pair <id>` in a transaction. */
+export function startPairingAll(workspace: string, pairedIds: readonly string[], pairerId: string): NamedWrites {
+  return Object.fromEntries(pairedIds.map((id) => [`pair ${id}`, startPairing(workspace, id, pairerId)]));
 }

@@ -4,18 +4,19 @@
  */
 
 import { tableName } from '../../platform/data/client.ts';
-import { transactionCancellationReasons, type VersionPrecondition } from '../../platform/data/conditions.ts';
+import type { VersionPrecondition } from '../../platform/data/conditions.ts';
 import { keys } from '../../platform/data/keys.ts';
-import { ConflictError, VersionConflictError } from '../../platform/errors.ts';
+import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
+import { ConflictError } from '../../platform/errors.ts';
 import { decodeJson } from '../codec.ts';
 import type { JourneyContent } from '../content.ts';
 import { type Diagnostic, diagnoseContent, pairTargetsOf } from '../diagnostics.ts';
-import { journeyArchived, journeyNotFound, versionLocked, versionNotFound } from '../errors.ts';
+import { journeyArchived, journeyNotFound, versionNotFound } from '../errors.ts';
 import { pairsAttribute, pairsFromAttribute, storedDiagnostics, toJourney, toVersion, toVersionMetadata } from '../record.ts';
 import type { Journey, JourneyVersion } from '../schemas.ts';
-import { assertRevision } from './drafts.ts';
-import { failedAt, failedItem, readJourneyAndVersion, transact, versionKey } from './items.ts';
-import { distinctJourneys, startPairing, stopPairing } from './pairing.ts';
+import { assertRevision, versionFailure } from './drafts.ts';
+import { readJourneyAndVersion, versionKey } from './items.ts';
+import { distinctJourneys, startPairingAll, stopPairingAll } from './pairing.ts';
 import { loadReferenceFacts } from './references.ts';
 
 export type PublishOutcome = { ok: true; version: JourneyVersion; journey: Journey } | { ok: false; diagnostics: Diagnostic[] };
@@ -53,8 +54,8 @@ export async function publishVersion(
   const after = new Set(distinctJourneys(pairs));
   const journeyVersion = Number(journey.version);
   try {
-    await transact([
-      {
+    await transact({
+      version: {
         Update: {
           TableName: tableName,
           Key: versionKey(workspace, journeyId, versionId),
@@ -67,10 +68,9 @@ export async function publishVersion(
             ':diagnosticsBytes': diagnostics.rawBytes,
             ':read': read,
           },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },
-      {
+      journey: {
         Update: {
           TableName: tableName,
           Key: keys.journey(workspace, journeyId),
@@ -78,28 +78,29 @@ export async function publishVersion(
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)',
           ExpressionAttributeNames: { '#version': 'version' },
           ExpressionAttributeValues: { ':versionId': versionId, ':pairs': pairsAttribute(pairs), ':now': now, ':one': 1 },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },
-      ...[...after].filter((id) => !before.has(id)).map((id) => startPairing(workspace, id, journeyId)),
-      ...[...before].filter((id) => !after.has(id)).map((id) => stopPairing(workspace, id, journeyId)),
-    ]);
+      ...startPairingAll(
+        workspace,
+        [...after].filter((id) => !before.has(id)),
+        journeyId,
+      ),
+      ...stopPairingAll(
+        workspace,
+        [...before].filter((id) => !after.has(id)),
+        journeyId,
+      ),
+    });
   } catch (error) {
-    const reasons = transactionCancellationReasons(error);
-    if (failedAt(reasons, 0)) {
-      const current = failedItem(error, 0);
-      if (!current) throw versionNotFound();
-      if (current.publishedAt) throw versionLocked();
-      throw new VersionConflictError(current.revision ?? 0);
-    }
-    if (failedAt(reasons, 1)) throw failedItem(error, 1) ? journeyArchived() : journeyNotFound();
-    if (reasons?.includes('ConditionalCheckFailed')) {
-      throw new ConflictError(
-        'references_changed',
-        'A journey this version pairs was archived while publishing; publish again for fresh diagnostics',
-      );
-    }
-    throw error;
+    if (!(error instanceof TransactionCancelledError)) throw error;
+    const versionRefused = versionFailure(error);
+    if (versionRefused) throw versionRefused;
+    if (error.failed('journey')) throw error.current('journey') ? journeyArchived() : journeyNotFound();
+    // Only a `pair <id>` condition is left: that journey was archived since the references were read.
+    throw new ConflictError(
+      'references_changed',
+      'A journey this version pairs was archived while publishing; publish again for fresh diagnostics',
+    );
   }
   return {
     ok: true,

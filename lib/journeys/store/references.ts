@@ -3,6 +3,7 @@
  * linked records), read level by level with the metadata projection. One round per level.
  */
 
+import { getMany, type Item, type TableKey } from '../../platform/data/batch.ts';
 import { keys } from '../../platform/data/keys.ts';
 import type { JourneyContent } from '../content.ts';
 import type { PairTarget } from '../cycles.ts';
@@ -17,7 +18,7 @@ import {
   versionFactsKey,
 } from '../diagnostics.ts';
 import { JOURNEY_ENTITY, pairsFromAttribute, VERSION_ENTITY } from '../record.ts';
-import { batchGet, type Item, metadataProjection, versionKey } from './items.ts';
+import { METADATA_ATTRIBUTES, versionKey } from './items.ts';
 
 /**
  * Levels of paired journeys followed for one save or publish: each is a round trip, and a chain
@@ -34,7 +35,7 @@ const CHECKED_LINK_KINDS = new Set(['idea', 'sop', 'journey'] as const);
  * items, in that same round); each further level follows the pairs of what the previous one found,
  * until nothing new is named. One round per level of paired journeys.
  */
-export async function loadReferenceFacts(workspace: string, content: JourneyContent, alsoGet: readonly Item[] = []) {
+export async function loadReferenceFacts(workspace: string, content: JourneyContent, alsoGet: readonly TableKey[] = []) {
   const journeys = new Map<string, JourneyFacts>();
   const versions = new Map<string, VersionFacts>();
   const existingLinks = new Set<string>();
@@ -43,8 +44,8 @@ export async function loadReferenceFacts(workspace: string, content: JourneyCont
   const facts: ReferenceFacts & { depthLimit?: number } = { journeys, versions, existingLinks, checkedLinkKinds: CHECKED_LINK_KINDS };
 
   const keysFor = (targets: readonly PairTarget[]) => {
-    const wanted: Item[] = [];
-    const want = (key: { pk: string; sk: string }) => {
+    const wanted: TableKey[] = [];
+    const want = (key: TableKey) => {
       if (requested.has(key.sk)) return;
       requested.add(key.sk);
       wanted.push(key);
@@ -71,8 +72,8 @@ export async function loadReferenceFacts(workspace: string, content: JourneyCont
     first.want(key);
   }
   const own = new Map<string, Item>();
-  const ownKeys = new Set(alsoGet.map((key) => key.sk as string));
-  let batch = [...alsoGet.filter((key) => !requested.has(key.sk as string)), ...first.wanted];
+  const ownKeys = new Set(alsoGet.map((key) => key.sk));
+  let batch = [...alsoGet.filter((key) => !requested.has(key.sk)), ...first.wanted];
   const followed = new Set<string>();
   const notYetFollowed = (target: PairTarget) => {
     const id = `${target.journeyId}/${target.versionId ?? ''}`;
@@ -87,8 +88,8 @@ export async function loadReferenceFacts(workspace: string, content: JourneyCont
       facts.depthLimit = MAX_REFERENCE_LEVELS;
       break;
     }
-    const found = await batchGet(batch, metadataProjection);
-    for (const item of found) {
+    for (const item of await getMany(batch, { attributes: METADATA_ATTRIBUTES })) {
+      if (!item) continue;
       const sk = item.sk as string;
       if (ownKeys.has(sk)) own.set(sk, item);
       const link = linkBySortKey.get(sk);

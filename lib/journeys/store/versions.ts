@@ -5,6 +5,7 @@
  */
 
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { getMany, type Item } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
 import type { PageKey, PageStart } from '../../platform/pagination.ts';
@@ -15,17 +16,18 @@ import { diffContent, type JourneyDiff } from '../diff.ts';
 import { journeyNotFound, versionNotFound } from '../errors.ts';
 import { estimatedResponseBytes, pairsAttribute, toVersion, VERSION_ENTITY, type VersionMetadata } from '../record.ts';
 import type { JourneyVersion } from '../schemas.ts';
-import { batchGet, bySortKey, type Item, MAX_ITEMS_PER_QUERY, versionKey } from './items.ts';
+import { MAX_ITEMS_PER_QUERY, versionKey } from './items.ts';
 
 /** Lambda's response limit is 6 MB; a versions page stops before its versions pass this. */
 const VERSIONS_PAGE_BYTES = 5 * 1024 * 1024;
 
-/** GetItem; the journey id is part of the key, so a version of another journey is null like an unknown one. */
-export async function getVersion(workspace: string, journeyId: string, versionId: string): Promise<JourneyVersion | null> {
+/** GetItem; the journey id is part of the key, so a version of another journey is not found. */
+export async function getVersion(workspace: string, journeyId: string, versionId: string): Promise<JourneyVersion> {
   const { Item } = await dynamo.send(
     new GetCommand({ TableName: tableName, Key: versionKey(workspace, journeyId, versionId), ConsistentRead: true }),
   );
-  return Item ? toVersion(Item) : null;
+  if (!Item) throw versionNotFound();
+  return toVersion(Item);
 }
 
 export interface VersionPage {
@@ -135,11 +137,8 @@ export function newVersionItem(
 
 /** Both versions in one BatchGetItem; what changed from `against` to `versionId`. */
 export async function diffVersions(workspace: string, journeyId: string, versionId: string, againstId: string): Promise<JourneyDiff> {
-  const key = versionKey(workspace, journeyId, versionId);
-  const againstKey = versionKey(workspace, journeyId, againstId);
-  const found = bySortKey(await batchGet(versionId === againstId ? [key] : [key, againstKey], null));
-  const current = found.get(key.sk);
-  const against = found.get(againstKey.sk);
+  // A version diffed against itself is one key (getMany reads a repeated key once).
+  const [current, against] = await getMany([versionKey(workspace, journeyId, versionId), versionKey(workspace, journeyId, againstId)]);
   if (!current || !against) throw versionNotFound();
   return diffContent(
     decodeJson(current.content as Uint8Array) as JourneyContent,
