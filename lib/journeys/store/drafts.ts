@@ -10,30 +10,19 @@ import { meetsPrecondition, type VersionPrecondition, versionCondition } from '.
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
-import { BadRequestError, ConflictError, ContentTooLargeError, VersionConflictError } from '../../platform/errors.ts';
-import { encodeContent } from '../codec.ts';
-import type { JourneyContent } from '../content.ts';
-import { type Diagnostic, diagnoseContent, pairTargetsOf } from '../diagnostics.ts';
+import { BadRequestError, ConflictError, VersionConflictError } from '../../platform/errors.ts';
+import type { PairTarget } from '../cycles.ts';
 import { journeyArchived, journeyNotFound, lastVersion, versionLocked, versionNotFound } from '../errors.ts';
-import {
-  newJourneyId,
-  pairsAttribute,
-  pairsFromAttribute,
-  storedDiagnostics,
-  toVersion,
-  toVersionMetadata,
-  type VersionMetadata,
-} from '../record.ts';
+import { newJourneyId, pairsAttribute, pairsFromAttribute, toVersion, type VersionMetadata } from '../record.ts';
 import type { JourneyVersion } from '../schemas.ts';
 import { readJourneyAndVersion, versionKey } from './items.ts';
-import { loadReferenceFacts } from './references.ts';
 import { getVersion, newVersionItem } from './versions.ts';
 
 /** Names of version attributes in expressions (some, like `diagnostics`, are DynamoDB reserved words). */
 const VERSION_NAMES = { '#content': 'content', '#diagnostics': 'diagnostics', '#pairs': 'pairs', '#revision': 'revision' };
 
 /** The checks every version write makes, in the issue's order: 404, archived, published. */
-function assertWritable(journey: Item | undefined, version: Item | undefined): asserts version is Item {
+export function assertWritable(journey: Item | undefined, version: Item | undefined): asserts version is Item {
   if (!journey) throw journeyNotFound();
   if (!version) throw versionNotFound();
   if (typeof journey.archivedAt === 'string') throw journeyArchived();
@@ -71,63 +60,41 @@ const journeyStillActive = (workspace: string, journeyId: string): TransactWrite
   },
 });
 
-function encodeOrThrow(content: JourneyContent) {
-  const encoded = encodeContent(content);
-  if (!encoded.ok) {
-    throw new ContentTooLargeError(
-      encoded.limit === 'rawBytes'
-        ? `content is ${encoded.bytes} bytes of JSON; at most 1048576 are accepted`
-        : `content compresses to ${encoded.bytes} bytes; a version holds at most ${350 * 1024} compressed`,
-    );
-  }
-  return encoded;
+/** What a content save writes: the encoded content, its fresh diagnostics and pairs, at the revision read. */
+export interface ContentWrite {
+  encoded: { compressed: Uint8Array; rawBytes: number };
+  diagnostics: { bytes: Uint8Array; rawBytes: number };
+  pairs: readonly PairTarget[];
+  read: number;
+  now: string;
 }
 
 /**
- * PUT content: 413 when it does not fit, then one BatchGetItem for the journey, the version and the
- * first level of references, further levels as needed, then one transaction that writes the
- * version only if it is still at the revision read (so of two saves with the same If-Match exactly
- * one wins) and the journey is still active.
+ * One transaction that writes the version's content only if it is still at the revision read (so
+ * of two saves with the same If-Match exactly one wins) and the journey is still active.
  */
-export async function saveContent(
-  workspace: string,
-  journeyId: string,
-  versionId: string,
-  content: JourneyContent,
-  precondition: VersionPrecondition,
-): Promise<JourneyVersion> {
-  const encoded = encodeOrThrow(content);
-  const journeyKey = keys.journey(workspace, journeyId);
-  const key = versionKey(workspace, journeyId, versionId);
-  const { facts, own } = await loadReferenceFacts(workspace, content, [journeyKey, key]);
-  const version = own.get(key.sk);
-  assertWritable(own.get(journeyKey.sk), version);
-  const read = Number(version.revision);
-  assertRevision(precondition, read, true);
-
-  const diagnostics = storedDiagnostics(diagnoseContent(content, facts, journeyId));
-  const now = new Date().toISOString();
+export async function writeContent(workspace: string, journeyId: string, versionId: string, write: ContentWrite): Promise<void> {
   try {
     await transact({
       journey: journeyStillActive(workspace, journeyId),
       version: {
         Update: {
           TableName: tableName,
-          Key: key,
+          Key: versionKey(workspace, journeyId, versionId),
           UpdateExpression:
             'SET #content = :content, contentBytes = :contentBytes, #diagnostics = :diagnostics, diagnosticsBytes = :diagnosticsBytes, ' +
             '#pairs = :pairs, #revision = #revision + :one, updatedAt = :now',
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(publishedAt) AND #revision = :read',
           ExpressionAttributeNames: VERSION_NAMES,
           ExpressionAttributeValues: {
-            ':content': encoded.compressed,
-            ':contentBytes': encoded.rawBytes,
-            ':diagnostics': diagnostics.bytes,
-            ':diagnosticsBytes': diagnostics.rawBytes,
-            ':pairs': pairsAttribute(pairTargetsOf(content)),
+            ':content': write.encoded.compressed,
+            ':contentBytes': write.encoded.rawBytes,
+            ':diagnostics': write.diagnostics.bytes,
+            ':diagnosticsBytes': write.diagnostics.rawBytes,
+            ':pairs': pairsAttribute(write.pairs),
             ':one': 1,
-            ':now': now,
-            ':read': read,
+            ':now': write.now,
+            ':read': write.read,
           },
         },
       },
@@ -135,7 +102,6 @@ export async function saveContent(
   } catch (error) {
     throw versionWriteFailure(error);
   }
-  return { ...toVersionMetadata(version), revision: read + 1, updatedAt: now, content, diagnostics: diagnostics.kept };
 }
 
 /** PATCH label: one read (the version is returned whole), then the label, without touching `revision`. */
@@ -283,11 +249,4 @@ export async function branchVersion(
       throw error.current('journey') ? journeyArchived() : journeyNotFound();
     throw error;
   }
-}
-
-/** POST /journeys/validate: the diagnostics content would get, with its references read; nothing is written. */
-export async function validateContent(workspace: string, content: JourneyContent): Promise<Diagnostic[]> {
-  encodeOrThrow(content);
-  const { facts } = await loadReferenceFacts(workspace, content);
-  return storedDiagnostics(diagnoseContent(content, facts, null)).kept;
 }

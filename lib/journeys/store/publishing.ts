@@ -1,58 +1,39 @@
 /**
- * Publishing a version: fresh diagnostics, then one transaction that locks the version, points the
- * journey at it and moves the `pairedBy` sets of the journeys it pairs or no longer pairs.
+ * Publishing a version (after lib/journeys/version-content.ts has diagnosed it afresh): one
+ * transaction that locks the version, points the journey at it and moves the `pairedBy` sets of the
+ * journeys it pairs or no longer pairs.
  */
 
 import { tableName } from '../../platform/data/client.ts';
-import type { VersionPrecondition } from '../../platform/data/conditions.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { ConflictError } from '../../platform/errors.ts';
-import { decodeJson } from '../codec.ts';
-import type { JourneyContent } from '../content.ts';
-import { type Diagnostic, diagnoseContent, pairTargetsOf } from '../diagnostics.ts';
-import { journeyArchived, journeyNotFound, versionNotFound } from '../errors.ts';
-import { pairsAttribute, pairsFromAttribute, storedDiagnostics, toJourney, toVersion, toVersionMetadata } from '../record.ts';
-import type { Journey, JourneyVersion } from '../schemas.ts';
-import { assertRevision, versionFailure } from './drafts.ts';
-import { readJourneyAndVersion, versionKey } from './items.ts';
+import type { PairTarget } from '../cycles.ts';
+import { journeyArchived, journeyNotFound } from '../errors.ts';
+import { pairsAttribute } from '../record.ts';
+import { versionFailure } from './drafts.ts';
+import { versionKey } from './items.ts';
 import { distinctJourneys, startPairingAll, stopPairingAll } from './pairing.ts';
-import { loadReferenceFacts } from './references.ts';
 
-export type PublishOutcome = { ok: true; version: JourneyVersion; journey: Journey } | { ok: false; diagnostics: Diagnostic[] };
+/** What publishing writes: fresh diagnostics, the pairs it follows and those it followed, at the revision read. */
+export interface PublicationWrite {
+  read: number;
+  diagnostics: { bytes: Uint8Array; rawBytes: number };
+  pairs: readonly PairTarget[];
+  /** The pairs of the journey's published version until now. */
+  previousPairs: readonly PairTarget[];
+  now: string;
+}
 
 /**
- * Publish: one read of the journey and the whole version, the reference levels, fresh diagnostics
- * (errors refuse it), then ONE transaction: the version gets `publishedAt` (if still at the
- * revision read), the journey points at it and keeps its pairs, and the `pairedBy` sets of the
- * journeys it newly pairs or no longer pairs change with it. Publishing a published version
- * changes nothing.
+ * ONE transaction: the version gets `publishedAt` (if still at the revision read), the journey
+ * points at it and keeps its pairs, and the `pairedBy` sets of the journeys it newly pairs or no
+ * longer pairs change with it.
  */
-export async function publishVersion(
-  workspace: string,
-  journeyId: string,
-  versionId: string,
-  precondition: VersionPrecondition,
-): Promise<PublishOutcome> {
-  const { journey, version } = await readJourneyAndVersion(workspace, journeyId, versionId, true);
-  if (!journey) throw journeyNotFound();
-  if (!version) throw versionNotFound();
-  if (typeof journey.archivedAt === 'string') throw journeyArchived();
-  if (typeof version.publishedAt === 'string') return { ok: true, version: toVersion(version), journey: toJourney(journey) };
-  const read = Number(version.revision);
-  assertRevision(precondition, read, true);
-
-  const content = decodeJson(version.content as Uint8Array) as JourneyContent;
-  const { facts } = await loadReferenceFacts(workspace, content);
-  const fresh = diagnoseContent(content, facts, journeyId);
-  if (fresh.some((diagnostic) => diagnostic.severity === 'error')) return { ok: false, diagnostics: storedDiagnostics(fresh).kept };
-
-  const diagnostics = storedDiagnostics(fresh);
-  const pairs = pairTargetsOf(content);
-  const now = new Date().toISOString();
-  const before = new Set(distinctJourneys(pairsFromAttribute(journey.publishedPairs)));
+export async function writePublication(workspace: string, journeyId: string, versionId: string, write: PublicationWrite): Promise<void> {
+  const { read, diagnostics, pairs, now } = write;
+  const before = new Set(distinctJourneys(write.previousPairs));
   const after = new Set(distinctJourneys(pairs));
-  const journeyVersion = Number(journey.version);
   try {
     await transact({
       version: {
@@ -102,9 +83,4 @@ export async function publishVersion(
       'A journey this version pairs was archived while publishing; publish again for fresh diagnostics',
     );
   }
-  return {
-    ok: true,
-    version: { ...toVersionMetadata(version), publishedAt: now, updatedAt: now, content, diagnostics: diagnostics.kept },
-    journey: { ...toJourney(journey), publishedVersionId: versionId, updatedAt: now, version: journeyVersion + 1 },
-  };
 }

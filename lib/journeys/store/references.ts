@@ -113,3 +113,16 @@ export async function loadReferenceFacts(workspace: string, content: JourneyCont
   }
   return { facts, own };
 }
+
+/** The journey and the version a save writes, read in the same first round as the content's references. */
+export async function readForSave(
+  workspace: string,
+  journeyId: string,
+  versionId: string,
+  content: JourneyContent,
+): Promise<{ journey: Item | undefined; version: Item | undefined; facts: ReferenceFacts }> {
+  const journeyKey = keys.journey(workspace, journeyId);
+  const key = versionKey(workspace, journeyId, versionId);
+  const { facts, own } = await loadReferenceFacts(workspace, content, [journeyKey, key]);
+  return { journey: own.get(journeyKey.sk), version: own.get(key.sk), facts };
+}
