@@ -11,7 +11,13 @@ export async function createJourney({ body, idempotency, auth }: ApiRequest<type
   const titles = { titleEn: body.titleEn ?? body.title ?? null, titleAr: body.titleAr ?? null };
   const creation = { kind: 'macro' as const, ...titles, parentJourneyId: null, stageId: null };
   const { response, replayed } = await storeJourney(auth.workspace.slug, creation, auth.key.id, idempotency);
-  return { body: { ok: true, ...response }, headers: { ETag: etagOf(response.version.revision), ...replayHeaders(replayed) } };
+  return answer(response, replayed);
 }
 
-export const handler = apiHandler(route).handler(createJourney);
+type Created = Awaited<ReturnType<typeof storeJourney>>['response'];
+
+function answer(created: Created, replayed: boolean): ApiResult<typeof route> {
+  return { body: { ok: true, ...created }, headers: { ETag: etagOf(created.version.revision), ...replayHeaders(replayed) } };
+}
+
+export const handler = apiHandler(route).handler(createJourney, { replay: (created) => answer(created as Created, false) });

@@ -13,7 +13,7 @@ import { breakingChanges } from '../../lib/surveys/engine/breaking-changes.ts';
 import { hasErrors, validateDefinition } from '../../lib/surveys/engine/validate.ts';
 import { publishSurvey as route } from '../../lib/surveys/routes.ts';
 import type { breakingChangesBody } from '../../lib/surveys/schemas.ts';
-import { publishVersion, readForPublish } from '../../lib/surveys/store.ts';
+import { publishVersion, readForPublish } from '../../lib/surveys/store/published-versions.ts';
 
 export async function publishSurvey({ params, body, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const slug = auth.workspace.slug;

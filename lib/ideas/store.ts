@@ -61,7 +61,11 @@ export interface CreateIdeaOptions {
  * idempotency key the response is remembered in the same transaction (lib/platform/data/idempotency.ts):
  * a retry with the same body gets it back (`replayed`), a different body is a 409 `idempotency_key_reused`.
  */
-export async function createIdea(slug: string, write: IdeaWrite, options: CreateIdeaOptions): Promise<{ idea: Idea; replayed: boolean }> {
+export async function createIdea(
+  workspace: string,
+  write: IdeaWrite,
+  options: CreateIdeaOptions,
+): Promise<{ idea: Idea; replayed: boolean }> {
   const nowMs = Date.now();
   const now = new Date(nowMs).toISOString();
   const id = newIdeaId(nowMs);
@@ -81,9 +85,9 @@ export async function createIdea(slug: string, write: IdeaWrite, options: Create
   };
   // An unset optional field is no attribute at all (undefined is dropped on write), never a NULL.
   const item = {
-    ...keys.idea(slug, id),
+    ...keys.idea(workspace, id),
     entity: IDEA_ENTITY,
-    workspace: slug,
+    workspace,
     id,
     title: idea.title,
     titleAr: idea.titleAr ?? undefined,
@@ -96,7 +100,7 @@ export async function createIdea(slug: string, write: IdeaWrite, options: Create
     createdAt: now,
     updatedAt: now,
     submitter: write.submitter,
-    submitterHash: submitterHashOf(slug, write.submitter),
+    submitterHash: submitterHashOf(workspace, write.submitter),
     // A JSON string, not a map: any JSON object stores as given (empty keys, deep nesting).
     customerContext: write.customerContext && JSON.stringify(write.customerContext),
     createdByKeyId: options.keyId,
@@ -105,14 +109,14 @@ export async function createIdea(slug: string, write: IdeaWrite, options: Create
 
   const { idempotency } = options;
   const { response, replayed } = await createOnce(
-    slug,
+    workspace,
     {
       idea: { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
       // Transactions that touch the workspace's idea counter can collide; `transact` retries those.
       counter: {
         Update: {
           TableName: tableName,
-          Key: keys.ideaCounter(slug),
+          Key: keys.ideaCounter(workspace),
           UpdateExpression: 'SET entity = :entity ADD ideaCount :one',
           ExpressionAttributeValues: { ':entity': 'IdeaCounter', ':one': 1 },
         },
@@ -125,9 +129,9 @@ export async function createIdea(slug: string, write: IdeaWrite, options: Create
 }
 
 /** Read one idea (strongly consistent; public attributes only), or null. */
-export async function getIdea(slug: string, id: string): Promise<Idea | null> {
+export async function findIdea(workspace: string, id: string): Promise<Idea | null> {
   const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName, Key: keys.idea(slug, id), ConsistentRead: true, ...publicProjection }),
+    new GetCommand({ TableName: tableName, Key: keys.idea(workspace, id), ConsistentRead: true, ...publicProjection }),
   );
   return Item ? toIdea(Item) : null;
 }
@@ -147,19 +151,19 @@ export interface IdeaPage {
  * reads only the page and the counter beside it; by offset it reads the ideas before the offset,
  * never past the workspace's ideas.
  */
-export async function listIdeas(slug: string, page: PageStart): Promise<IdeaPage> {
-  const { items, ...rest } = await walkCountedList(ideaList(slug), page);
+export async function listIdeas(workspace: string, page: PageStart): Promise<IdeaPage> {
+  const { items, ...rest } = await walkCountedList(ideaList(workspace), page);
   return { ideas: items.map(toIdea), ...rest };
 }
 
 /** The descending range of a workspace's ideas (and their counter), public attributes only. */
-function ideaList(slug: string): CountedList {
-  const counterKey = keys.ideaCounter(slug);
+function ideaList(workspace: string): CountedList {
+  const counterKey = keys.ideaCounter(workspace);
   return {
     query: {
       TableName: tableName,
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ':from': keys.ideaListRange.from, ':to': keys.ideaListRange.to },
+      ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':from': keys.ideaListRange.from, ':to': keys.ideaListRange.to },
       ...projectionWith(PUBLIC_IDEA_ATTRIBUTES, ['sk', 'ideaCount']),
       ScanIndexForward: false,
       ConsistentRead: true,
@@ -173,8 +177,8 @@ function ideaList(slug: string): CountedList {
         )
       ).Item,
     cursorInRange: (after: PageKey) =>
-      after.pk === keys.workspacePk(slug) && typeof after.sk === 'string' && after.sk.startsWith(keys.ideaListRange.from),
-    keyOf: (item) => ({ pk: keys.workspacePk(slug), sk: item.sk as string }),
+      after.pk === keys.workspacePk(workspace) && typeof after.sk === 'string' && after.sk.startsWith(keys.ideaListRange.from),
+    keyOf: (item) => ({ pk: keys.workspacePk(workspace), sk: item.sk as string }),
   };
 }
 
@@ -191,7 +195,7 @@ export interface IdeaChanges {
  * If-Match, be at one of the named versions. Bumps the version. Returns the idea as now stored.
  */
 export async function updateIdea(
-  slug: string,
+  workspace: string,
   id: string,
   changes: IdeaChanges,
   precondition: VersionPrecondition,
@@ -204,7 +208,7 @@ export async function updateIdea(
     .set('updatedByKeyId', keyId)
     .patch(changes.fields, EDITABLE_IDEA_FIELDS);
   if (changes.submitter) {
-    const hash = submitterHashOf(slug, changes.submitter);
+    const hash = submitterHashOf(workspace, changes.submitter);
     changed.set('submitter', changes.submitter);
     if (hash) changed.set('submitterHash', hash);
     else changed.remove('submitterHash');
@@ -216,7 +220,7 @@ export async function updateIdea(
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: keys.idea(slug, id),
+        Key: keys.idea(workspace, id),
         ...changed.build({
           expression: `attribute_exists(pk)${version.expression}`,
           names: version.expression ? { '#version': 'version' } : {},
@@ -234,14 +238,14 @@ export async function updateIdea(
 }
 
 /** Delete an idea (existing and, with If-Match, at a named version) and uncount it, atomically. */
-export async function deleteIdea(slug: string, id: string, precondition: VersionPrecondition): Promise<void> {
+export async function deleteIdea(workspace: string, id: string, precondition: VersionPrecondition): Promise<void> {
   const version = versionCondition(precondition);
   try {
     await transact({
       idea: {
         Delete: {
           TableName: tableName,
-          Key: keys.idea(slug, id),
+          Key: keys.idea(workspace, id),
           ConditionExpression: `attribute_exists(pk)${version.expression}`,
           ...(version.expression ? { ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: version.values } : {}),
         },
@@ -249,7 +253,7 @@ export async function deleteIdea(slug: string, id: string, precondition: Version
       counter: {
         Update: {
           TableName: tableName,
-          Key: keys.ideaCounter(slug),
+          Key: keys.ideaCounter(workspace),
           UpdateExpression: 'ADD ideaCount :minusOne',
           ExpressionAttributeValues: { ':minusOne': -1 },
         },

@@ -54,8 +54,29 @@ function rememberPut(workspace: string, idempotency: IdempotentRequest, response
   };
 }
 
+/** A remembered response as its record holds it. */
+export interface RememberedResponse {
+  fingerprint: string;
+  /** The response as JSON. */
+  response: string;
+}
+
+/** The key of the record an Idempotency-Key's response is remembered under. */
+export function rememberedKey(workspace: string, idempotency: Pick<IdempotentRequest, 'scope' | 'key'>): { pk: string; sk: string } {
+  return keys.idempotency(workspace, idempotency.scope, idempotency.key);
+}
+
+/** The remembered response of a record read with `rememberedKey`, unless there is none or it has expired. */
+export function rememberedOf(item: Record<string, unknown> | undefined): RememberedResponse | null {
+  if (typeof item?.fingerprint !== 'string' || typeof item.response !== 'string') return null;
+  // DynamoDB deletes an expired item some time after its TTL: until then it is read, and ignored here.
+  const expires = item[TABLE.ttlAttribute];
+  if (typeof expires === 'number' && expires <= Math.floor(Date.now() / 1000)) return null;
+  return { fingerprint: item.fingerprint, response: item.response };
+}
+
 /** The remembered response of a record, or the 409 of a key reused with another request. */
-function replayOf<T>(record: Record<string, unknown>, idempotency: IdempotentRequest): T {
+export function replayOf<T>(record: Record<string, unknown> | RememberedResponse, idempotency: Pick<IdempotentRequest, 'fingerprint'>): T {
   if (record.fingerprint !== idempotency.fingerprint) {
     throw new ConflictError(
       'idempotency_key_reused',

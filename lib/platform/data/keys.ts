@@ -130,7 +130,7 @@ export const keys = {
     sk: `KBBACK#${targetId}#${view}#${sourceId}`,
   }),
   kbBacklinkPrefix: (targetId: string) => `KBBACK#${targetId}#`,
-  // Surveys (lib/surveys/store.ts). Survey ids are UUIDv7, so `SURVEY#<id>` sorts by creation and a
+  // Surveys (lib/surveys/store/). Survey ids are UUIDv7, so `SURVEY#<id>` sorts by creation and a
   // descending Query lists newest first; the per-status counter `SURVEY$COUNT` sorts just after every
   // survey ('$' > '#'), so that same Query returns the totals first. The range SURVEY# … SURVEY$COUNT
   // holds only surveys and the counter: versions, designs and the audience catalog start `SURVEY`

@@ -16,10 +16,10 @@ import { retryTransactionConflicts, transactionCancellationReasons } from './con
 export type TransactWrite = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /**
- * A transaction's items by name, in the order they are written. An item given as `false` or
+ * A transaction's items by name, in the order they are written. An item given as `false`, `null` or
  * `undefined` is left out, so an optional write (a counter move that may not apply) reads as one line.
  */
-export type NamedWrites = Record<string, TransactWrite | false | undefined>;
+export type NamedWrites = Record<string, TransactWrite | false | null | undefined>;
 
 /** Why one named item cancelled the transaction, and the item as it stood (undefined when absent). */
 export interface CancelledItem {
@@ -31,14 +31,26 @@ export interface CancelledItem {
 /** How often a transaction that keeps losing races is tried before its error is thrown. */
 export const TRANSACTION_ATTEMPTS = 6;
 
+/**
+ * A cancelled transaction, by name. The current items (which may hold personal data) and DynamoDB's
+ * own exception are not enumerable, so an error that reaches the log (an unmapped failure is logged
+ * before its 502) carries only the names and reason codes.
+ */
 export class TransactionCancelledError extends Error {
-  constructor(
-    /** Only the items that failed, by name. */
-    readonly failures: Readonly<Record<string, CancelledItem>>,
-    options: { cause: unknown },
-  ) {
-    super(`Transaction cancelled by ${Object.keys(failures).join(', ') || 'no named item'}`, options);
+  /** Only the items that failed, by name. */
+  declare readonly failures: Readonly<Record<string, CancelledItem>>;
+
+  constructor(failures: Readonly<Record<string, CancelledItem>>, options: { cause: unknown }) {
+    super(
+      `Transaction cancelled: ${
+        Object.entries(failures)
+          .map(([name, { reason }]) => `${name} ${reason}`)
+          .join(', ') || 'no named item'
+      }`,
+    );
     this.name = 'TransactionCancelledError';
+    Object.defineProperty(this, 'failures', { value: failures, enumerable: false });
+    Object.defineProperty(this, 'cause', { value: options.cause, enumerable: false });
   }
 
   /** Whether the named item's condition failed. */

@@ -95,6 +95,11 @@ export class UpdateBuilder {
     return this;
   }
 
+  /** The placeholder path of an attribute, for a condition on it (`attribute_exists(…)`). */
+  placeholder(path: AttributePath): string {
+    return this.#name(path);
+  }
+
   /** Whether anything was asked of the update. */
   get isEmpty(): boolean {
     return this.#set.length + this.#remove.length + this.#add.length === 0;

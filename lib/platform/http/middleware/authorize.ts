@@ -13,9 +13,11 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { hashToken, parseToken } from '../../auth/developer-key-token.ts';
 import { config } from '../../config.ts';
 import { recordFailedAuthentication, recordKeyUse } from '../../data/developer-keys.ts';
-import { getWorkspace } from '../../data/workspaces.ts';
+import { rememberedKey, rememberedOf } from '../../data/idempotency.ts';
+import { getWorkspace, getWorkspaceWith } from '../../data/workspaces.ts';
 import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } from '../../errors.ts';
 import type { RouteDefinition } from '../../route.ts';
+import { idempotencyScope, validIdempotencyKeyOf } from '../conditional-request.ts';
 import type { ApiContext } from '../context.ts';
 import { workspaceSlugFrom } from '../workspace-host.ts';
 
@@ -33,7 +35,7 @@ function bearerToken(header: string | undefined): string {
 }
 
 export function authorize(
-  route: Pick<RouteDefinition, 'module' | 'permissions'>,
+  route: Pick<RouteDefinition, 'module' | 'permissions' | 'idempotent' | 'method' | 'path'>,
 ): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext> {
   const windowSeconds = config.rateLimitWindowSeconds();
   const failureLimit = config.authFailuresPerWindow();
@@ -48,8 +50,14 @@ export function authorize(
       const nowMs = Date.now();
       const window = Math.floor(nowMs / 1000 / windowSeconds);
       const windowEndsInSeconds = Math.max(1, Math.ceil(((window + 1) * windowSeconds * 1000 - nowMs) / 1000));
-      const [workspace, use] = await Promise.all([
-        getWorkspace(slug),
+      // A create sent an Idempotency-Key reads its remembered response beside the workspace, in the
+      // same round trip: the chain replays it before any check of the area (api-handler.ts).
+      const idempotencyKey = route.idempotent ? validIdempotencyKeyOf(headers) : undefined;
+      const remembered = idempotencyKey
+        ? rememberedKey(slug, { key: idempotencyKey, scope: idempotencyScope(route, request.event.pathParameters ?? {}) })
+        : undefined;
+      const [{ workspace, other }, use] = await Promise.all([
+        remembered ? getWorkspaceWith(slug, remembered) : getWorkspace(slug).then((found) => ({ workspace: found, other: undefined })),
         recordKeyUse(slug, parsed.keyId, token, hashToken(token), window, new Date(nowMs).toISOString()),
       ]);
 
@@ -85,6 +93,7 @@ export function authorize(
         throw new ForbiddenError('missing_permission', `The Developer key lacks the permission ${missing.join(', ')}`);
       }
 
+      request.context.remembered = rememberedOf(other) ?? undefined;
       request.context.auth = {
         workspace,
         key: { id: key.id, name: key.name, permissions: key.permissions },
