@@ -10,6 +10,7 @@ import { meetsPrecondition, type VersionPrecondition, versionCondition } from '.
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
+import { type UpdateBuilder, update } from '../../platform/data/update.ts';
 import { BadRequestError, ConflictError, VersionConflictError } from '../../platform/errors.ts';
 import type { PairTarget } from '../cycles.ts';
 import { journeyArchived, journeyNotFound, lastVersion, versionLocked, versionNotFound } from '../errors.ts';
@@ -17,9 +18,6 @@ import { newJourneyId, pairsAttribute, pairsFromAttribute, toVersion, type Versi
 import type { JourneyVersion } from '../schemas.ts';
 import { readJourneyAndVersion, versionKey } from './items.ts';
 import { getVersion, newVersionItem } from './versions.ts';
-
-/** Names of version attributes in expressions (some, like `diagnostics`, are DynamoDB reserved words). */
-const VERSION_NAMES = { '#content': 'content', '#diagnostics': 'diagnostics', '#pairs': 'pairs', '#revision': 'revision' };
 
 /** The checks every version write makes, in the issue's order: 404, archived, published. */
 export function assertWritable(journey: Item | undefined, version: Item | undefined): asserts version is Item {
@@ -70,10 +68,10 @@ export interface ContentWrite {
 }
 
 /**
- * One transaction that writes the version's content only if it is still at the revision read (so
- * of two saves with the same If-Match exactly one wins) and the journey is still active.
+ * One transaction: `changes` to a draft version, only while it is unpublished and still at the
+ * revision read (so of two saves with the same If-Match exactly one wins) and its journey is active.
  */
-export async function writeContent(workspace: string, journeyId: string, versionId: string, write: ContentWrite): Promise<void> {
+async function writeDraftVersion(workspace: string, journeyId: string, versionId: string, read: number, changes: UpdateBuilder) {
   try {
     await transact({
       journey: journeyStillActive(workspace, journeyId),
@@ -81,27 +79,30 @@ export async function writeContent(workspace: string, journeyId: string, version
         Update: {
           TableName: tableName,
           Key: versionKey(workspace, journeyId, versionId),
-          UpdateExpression:
-            'SET #content = :content, contentBytes = :contentBytes, #diagnostics = :diagnostics, diagnosticsBytes = :diagnosticsBytes, ' +
-            '#pairs = :pairs, #revision = #revision + :one, updatedAt = :now',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(publishedAt) AND #revision = :read',
-          ExpressionAttributeNames: VERSION_NAMES,
-          ExpressionAttributeValues: {
-            ':content': write.encoded.compressed,
-            ':contentBytes': write.encoded.rawBytes,
-            ':diagnostics': write.diagnostics.bytes,
-            ':diagnosticsBytes': write.diagnostics.rawBytes,
-            ':pairs': pairsAttribute(write.pairs),
-            ':one': 1,
-            ':now': write.now,
-            ':read': write.read,
-          },
+          ...changes.build({
+            expression: 'attribute_exists(pk) AND attribute_not_exists(publishedAt) AND #revision = :read',
+            names: { '#revision': 'revision' },
+            values: { ':read': read },
+          }),
         },
       },
     });
   } catch (error) {
     throw versionWriteFailure(error);
   }
+}
+
+/** A content save: the content, its fresh diagnostics and pairs, and the next revision. */
+export function writeContent(workspace: string, journeyId: string, versionId: string, write: ContentWrite): Promise<void> {
+  const changes = update()
+    .set('content', write.encoded.compressed)
+    .set('contentBytes', write.encoded.rawBytes)
+    .set('diagnostics', write.diagnostics.bytes)
+    .set('diagnosticsBytes', write.diagnostics.rawBytes)
+    .set('pairs', pairsAttribute(write.pairs))
+    .increment('revision')
+    .set('updatedAt', write.now);
+  return writeDraftVersion(workspace, journeyId, versionId, write.read, changes);
 }
 
 /** PATCH label: one read (the version is returned whole), then the label, without touching `revision`. */
@@ -117,23 +118,7 @@ export async function relabelVersion(
   const read = Number(version.revision);
   assertRevision(precondition, read, false);
   const now = new Date().toISOString();
-  try {
-    await transact({
-      journey: journeyStillActive(workspace, journeyId),
-      version: {
-        Update: {
-          TableName: tableName,
-          Key: versionKey(workspace, journeyId, versionId),
-          UpdateExpression: 'SET #label = :label, updatedAt = :now',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(publishedAt) AND #revision = :read',
-          ExpressionAttributeNames: { '#label': 'label', '#revision': 'revision' },
-          ExpressionAttributeValues: { ':label': label, ':now': now, ':read': read },
-        },
-      },
-    });
-  } catch (error) {
-    throw versionWriteFailure(error);
-  }
+  await writeDraftVersion(workspace, journeyId, versionId, read, update().set('label', label).set('updatedAt', now));
   return { ...toVersion(version), label, updatedAt: now };
 }
 
