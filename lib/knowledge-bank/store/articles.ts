@@ -9,11 +9,11 @@ import { getMany, type Item, type TableKey } from '../../platform/data/batch.ts'
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { meetsPrecondition, type VersionPrecondition } from '../../platform/data/conditions.ts';
 import { keys } from '../../platform/data/keys.ts';
-import { queryAll } from '../../platform/data/query-all.ts';
 import type { TransactionCancelledError, TransactWrite } from '../../platform/data/transact.ts';
 import { VersionConflictError } from '../../platform/errors.ts';
 import { articleNotFound } from '../errors.ts';
 import { type ArticleItem, type ArticleWithDigest, contentOf, KB_ENTITY, type StoredContent } from '../record.ts';
+import { queryPrefix } from './items.ts';
 
 /** The name of the metadata item in every transaction that rewrites it. */
 export const ARTICLE = 'article';
@@ -77,11 +77,5 @@ export async function findArticleItem(workspace: string, id: string): Promise<Ar
 
 /** Every article's metadata (small items; content is elsewhere). */
 export async function listArticleItems(workspace: string): Promise<ArticleItem[]> {
-  const items = await queryAll({
-    TableName: tableName,
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.kbArticlePrefix },
-    ConsistentRead: true,
-  });
-  return items as unknown as ArticleItem[];
+  return (await queryPrefix(workspace, keys.kbArticlePrefix)) as unknown as ArticleItem[];
 }

@@ -18,6 +18,7 @@ import { categoryNotFound, slugTaken } from '../errors.ts';
 import { type CategoryItem, KB_ENTITY, toCategory } from '../record.ts';
 import type { Category, CategoryCreate, CategoryPatch } from '../schemas.ts';
 import { firstFreeSlug, slugBase } from '../slugs.ts';
+import { queryPrefix } from './items.ts';
 import { slugClaim, slugRelease } from './slug-claims.ts';
 
 async function readCategories(workspace: string): Promise<{ categories: CategoryItem[]; slugs: Set<string> }> {
@@ -42,12 +43,7 @@ async function readCategories(workspace: string): Promise<{ categories: Category
 }
 
 export async function listCategories(workspace: string): Promise<Category[]> {
-  const items = await queryAll({
-    TableName: tableName,
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.kbCategoryPrefix },
-    ConsistentRead: true,
-  });
+  const items = await queryPrefix(workspace, keys.kbCategoryPrefix);
   return flattenTree(items as unknown as CategoryItem[]).map((node) => toCategory(node as unknown as Record<string, unknown>, node.depth));
 }
 

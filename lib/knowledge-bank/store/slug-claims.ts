@@ -5,9 +5,9 @@
 
 import { tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
-import { queryAll } from '../../platform/data/query-all.ts';
 import type { TransactWrite } from '../../platform/data/transact.ts';
 import { KB_ENTITY } from '../record.ts';
+import { queryPrefix } from './items.ts';
 
 export function slugClaim(workspace: string, kind: 'article' | 'category', value: string, ownerId: string): TransactWrite {
   return {
@@ -36,12 +36,6 @@ export function slugRelease(workspace: string, kind: 'article' | 'category', val
 }
 
 export async function takenArticleSlugs(workspace: string, base: string): Promise<Set<string>> {
-  const items = await queryAll({
-    TableName: tableName,
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': `${keys.kbArticleSlugPrefix}${base}` },
-    ProjectionExpression: 'slug',
-    ConsistentRead: true,
-  });
+  const items = await queryPrefix(workspace, `${keys.kbArticleSlugPrefix}${base}`, ['slug']);
   return new Set(items.map((item) => item.slug as string));
 }
