@@ -2,10 +2,14 @@
  * The middy chain every API operation runs, in this order:
  *   1. httpEnvelope   request id, API-Version (and a deprecated route's Deprecation/Sunset),
  *                     success rendering, the one error renderer (outermost)
- *   2. authorize      workspace → key → rate limit → suspension/module/permission
+ *   2. authorize      workspace → key → rate limit → suspension/module/permission; for an
+ *                     idempotent route sent an Idempotency-Key, the remembered response is read
+ *                     in the same round trip as the workspace
  *   3. jsonBody       malformed JSON → 400 (after auth: anonymous callers learn nothing)
  *   4. validateRequest  zod on path, query and body
- *   5. the handler function, which gets typed input and returns `{ body, headers?, status? }`
+ *   5. the handler function, which gets typed input and returns `{ body, headers?, status? }`;
+ *      a retry of a remembered create gets the handler's `replay` of its first answer instead,
+ *      before any check of the area (another body under the key: 409 `idempotency_key_reused`)
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
