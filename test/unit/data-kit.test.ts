@@ -2,8 +2,11 @@
  * The data kit (lib/platform/data/) against a real DynamoDB Local: named transactions, the
  * remembered response of a create, batches, the allow-listed update builder and the counted list walk.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTableForUnitTests } from '../support/dynamodb-local.ts';
+
+// Real round trips to a JVM: a busy machine (the unit default is 5 s) must not fail them.
+vi.setConfig({ testTimeout: 60_000 });
 
 let local: { stop(): Promise<void> };
 let kit: {
