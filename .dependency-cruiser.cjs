@@ -21,7 +21,8 @@ module.exports = {
       severity: 'error',
       from: { path: `^lib/(${AREAS})/` },
       to: {
-        path: `^lib/(${AREAS})/(store|record|schemas|routes)\\.ts$`,
+        // A store may be one file or a folder of one file per entity (lib/<area>/store/).
+        path: `^lib/(${AREAS})/(store/|(store|record|schemas|routes)\\.ts$)`,
         pathNot: '^lib/$1/',
       },
     },

@@ -2,7 +2,7 @@
 
 import { assertConfiguredLabels, isEmptyPatch, patchOf } from '../../lib/ideas/changes.ts';
 import { updateIdea as route } from '../../lib/ideas/routes.ts';
-import { getIdea, ideaNotFound, updateIdea as storeChanges } from '../../lib/ideas/store.ts';
+import { findIdea, ideaNotFound, updateIdea as storeChanges } from '../../lib/ideas/store.ts';
 import { meetsPrecondition } from '../../lib/platform/data/conditions.ts';
 import { VersionConflictError } from '../../lib/platform/errors.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
@@ -14,7 +14,7 @@ export async function updateIdea({ params, body, headers, auth }: ApiRequest<typ
   assertConfiguredLabels(auth.workspace.ideaLabels, body);
   if (isEmptyPatch(body)) {
     // Nothing to change, so no new version: answer with the idea as it is, preconditions included.
-    const idea = await getIdea(auth.workspace.slug, params.id);
+    const idea = await findIdea(auth.workspace.slug, params.id);
     if (!idea) throw ideaNotFound();
     if (!meetsPrecondition(precondition, idea.version)) throw new VersionConflictError(idea.version);
     return { body: { ok: true, data: idea }, headers: { ETag: etagOf(idea.version) } };

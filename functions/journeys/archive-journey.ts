@@ -1,7 +1,7 @@
 /** DELETE /journeys/{journeyId}: archives the journey (its versions are kept and stay readable). */
 
 import { archiveJourney as route } from '../../lib/journeys/routes.ts';
-import { archiveJourney as storeArchive } from '../../lib/journeys/store.ts';
+import { archiveJourney as storeArchive } from '../../lib/journeys/store/journeys.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

@@ -1,7 +1,7 @@
 /** POST /journeys: a macro journey and its first draft; safe to retry with an Idempotency-Key. */
 
 import { createJourney as route } from '../../lib/journeys/routes.ts';
-import { createJourney as storeJourney } from '../../lib/journeys/store.ts';
+import { createJourney as storeJourney } from '../../lib/journeys/store/journeys.ts';
 import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';
@@ -11,7 +11,13 @@ export async function createJourney({ body, idempotency, auth }: ApiRequest<type
   const titles = { titleEn: body.titleEn ?? body.title ?? null, titleAr: body.titleAr ?? null };
   const creation = { kind: 'macro' as const, ...titles, parentJourneyId: null, stageId: null };
   const { response, replayed } = await storeJourney(auth.workspace.slug, creation, auth.key.id, idempotency);
-  return { body: { ok: true, ...response }, headers: { ETag: etagOf(response.version.revision), ...replayHeaders(replayed) } };
+  return answer(response, replayed);
 }
 
-export const handler = apiHandler(route).handler(createJourney);
+type Created = Awaited<ReturnType<typeof storeJourney>>['response'];
+
+function answer(created: Created, replayed: boolean): ApiResult<typeof route> {
+  return { body: { ok: true, ...created }, headers: { ETag: etagOf(created.version.revision), ...replayHeaders(replayed) } };
+}
+
+export const handler = apiHandler(route).handler(createJourney, { replay: (created) => answer(created as Created, false) });

@@ -1,7 +1,7 @@
 /** DELETE /journeys/{journeyId}/versions/{versionId}: discard a draft (one transaction when it is allowed). */
 
 import { deleteJourneyVersion as route } from '../../lib/journeys/routes.ts';
-import { discardVersion } from '../../lib/journeys/store.ts';
+import { discardVersion } from '../../lib/journeys/store/drafts.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

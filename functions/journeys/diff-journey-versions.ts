@@ -1,7 +1,7 @@
 /** GET /journeys/{journeyId}/versions/{versionId}/diff?against=…: what changed, as lists of ids. */
 
 import { diffJourneyVersions as route } from '../../lib/journeys/routes.ts';
-import { diffVersions } from '../../lib/journeys/store.ts';
+import { diffVersions } from '../../lib/journeys/store/versions.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 

@@ -1,7 +1,7 @@
 /** GET /journeys/{journeyId}/versions/{versionId}: one GetItem. */
 
 import { getJourneyVersion as route } from '../../lib/journeys/routes.ts';
-import { getVersion } from '../../lib/journeys/store.ts';
+import { getVersion } from '../../lib/journeys/store/versions.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

@@ -1,7 +1,7 @@
 /** GET /journeys/{journeyId}: one GetItem. */
 
 import { getJourney as route } from '../../lib/journeys/routes.ts';
-import { getJourney as readJourney } from '../../lib/journeys/store.ts';
+import { getJourney as readJourney } from '../../lib/journeys/store/journeys.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

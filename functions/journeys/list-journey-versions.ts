@@ -1,7 +1,7 @@
 /** GET /journeys/{journeyId}/versions: versions with complete content, newest first, cut before 5 MB; by offset or by cursor. */
 
 import { listJourneyVersions as route } from '../../lib/journeys/routes.ts';
-import { listVersions } from '../../lib/journeys/store.ts';
+import { listVersions } from '../../lib/journeys/store/versions.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

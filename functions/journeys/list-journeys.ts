@@ -1,7 +1,7 @@
 /** GET /journeys: one page of active journeys, newest first, with the total the filter selects; by offset or by cursor. */
 
 import { listJourneys as route } from '../../lib/journeys/routes.ts';
-import { listJourneys as readPage } from '../../lib/journeys/store.ts';
+import { listJourneys as readPage } from '../../lib/journeys/store/journey-list.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

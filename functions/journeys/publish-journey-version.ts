@@ -1,7 +1,7 @@
 /** POST /journeys/{journeyId}/versions/{versionId}/publish: diagnose afresh, then publish in one transaction. */
 
 import { publishJourneyVersion as route } from '../../lib/journeys/routes.ts';
-import { publishVersion } from '../../lib/journeys/store.ts';
+import { publishVersion } from '../../lib/journeys/version-content.ts';
 import { BadRequestError } from '../../lib/platform/errors.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';

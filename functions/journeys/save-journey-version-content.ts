@@ -1,7 +1,7 @@
 /** PUT /journeys/{journeyId}/versions/{versionId}/content: save a draft's content, with fresh diagnostics. */
 
 import { saveJourneyVersionContent as route } from '../../lib/journeys/routes.ts';
-import { saveContent } from '../../lib/journeys/store.ts';
+import { saveContent } from '../../lib/journeys/version-content.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

@@ -1,7 +1,7 @@
 /** PATCH /journeys/{journeyId}/versions/{versionId}: a draft's label; the revision stays. */
 
 import { updateJourneyVersion as route } from '../../lib/journeys/routes.ts';
-import { relabelVersion } from '../../lib/journeys/store.ts';
+import { relabelVersion } from '../../lib/journeys/store/drafts.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

@@ -2,7 +2,7 @@
 
 import { journeyArchived } from '../../lib/journeys/errors.ts';
 import { updateJourney as route } from '../../lib/journeys/routes.ts';
-import { getJourney, updateJourneyTitles } from '../../lib/journeys/store.ts';
+import { getJourney, updateJourneyTitles } from '../../lib/journeys/store/journeys.ts';
 import { meetsPrecondition } from '../../lib/platform/data/conditions.ts';
 import { VersionConflictError } from '../../lib/platform/errors.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';

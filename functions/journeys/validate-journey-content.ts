@@ -1,7 +1,7 @@
 /** POST /journeys/validate: the diagnostics content would get, nothing stored. */
 
 import { validateJourneyContent as route } from '../../lib/journeys/routes.ts';
-import { validateContent } from '../../lib/journeys/store.ts';
+import { validateContent } from '../../lib/journeys/version-content.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 

@@ -1,7 +1,7 @@
 /** DELETE /knowledge-bank/articles/{articleId}: refused while published articles link here, unless forced. */
 
 import { deleteKnowledgeBankArticle as route } from '../../lib/knowledge-bank/routes.ts';
-import { deleteArticle as storeDelete } from '../../lib/knowledge-bank/store.ts';
+import { deleteArticle as storeDelete } from '../../lib/knowledge-bank/store/article-lifecycle.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

@@ -1,7 +1,7 @@
 /** DELETE /knowledge-bank/categories/{categoryId}: only an empty category goes. */
 
 import { deleteKnowledgeBankCategory as route } from '../../lib/knowledge-bank/routes.ts';
-import { deleteCategory as storeDelete } from '../../lib/knowledge-bank/store.ts';
+import { deleteCategory as storeDelete } from '../../lib/knowledge-bank/store/categories.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

@@ -1,9 +1,10 @@
 /** GET /knowledge-bank/articles/{articleId}: the draft or the live revision (one BatchGet). */
 
 import { viewFor, visibleTo } from '../../lib/knowledge-bank/access.ts';
+import { articleNotFound } from '../../lib/knowledge-bank/errors.ts';
 import { toArticle } from '../../lib/knowledge-bank/record.ts';
 import { getKnowledgeBankArticle as route } from '../../lib/knowledge-bank/routes.ts';
-import { articleNotFound, getArticle as readArticle } from '../../lib/knowledge-bank/store.ts';
+import { findArticle as readArticle } from '../../lib/knowledge-bank/store/articles.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

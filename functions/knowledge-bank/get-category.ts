@@ -1,7 +1,8 @@
 /** GET /knowledge-bank/categories/{categoryId}: one category with its depth (one Query of the tree). */
 
+import { categoryNotFound } from '../../lib/knowledge-bank/errors.ts';
 import { getKnowledgeBankCategory as route } from '../../lib/knowledge-bank/routes.ts';
-import { categoryNotFound, getCategory as readCategory } from '../../lib/knowledge-bank/store.ts';
+import { findCategory as readCategory } from '../../lib/knowledge-bank/store/categories.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

@@ -3,7 +3,7 @@
 import { visibleTo } from '../../lib/knowledge-bank/access.ts';
 import { toRevision } from '../../lib/knowledge-bank/record.ts';
 import { getKnowledgeBankRevision as route } from '../../lib/knowledge-bank/routes.ts';
-import { getRevision as readRevision } from '../../lib/knowledge-bank/store.ts';
+import { findRevision as readRevision } from '../../lib/knowledge-bank/store/revisions.ts';
 import { NotFoundError } from '../../lib/platform/errors.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

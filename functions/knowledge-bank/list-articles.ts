@@ -4,7 +4,7 @@ import { canWrite } from '../../lib/knowledge-bank/access.ts';
 import { matchesArticleFilter, newestFirst, pageOf } from '../../lib/knowledge-bank/listing.ts';
 import { toArticleSummary } from '../../lib/knowledge-bank/record.ts';
 import { listKnowledgeBankArticles as route } from '../../lib/knowledge-bank/routes.ts';
-import { listArticleItems } from '../../lib/knowledge-bank/store.ts';
+import { listArticleItems } from '../../lib/knowledge-bank/store/articles.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

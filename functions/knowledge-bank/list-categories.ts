@@ -1,7 +1,7 @@
 /** GET /knowledge-bank/categories: the whole tree in display order (one Query). */
 
 import { listKnowledgeBankCategories as route } from '../../lib/knowledge-bank/routes.ts';
-import { listCategories as readCategories } from '../../lib/knowledge-bank/store.ts';
+import { listCategories as readCategories } from '../../lib/knowledge-bank/store/categories.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 

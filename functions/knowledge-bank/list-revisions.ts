@@ -3,14 +3,15 @@
 import { visibleTo } from '../../lib/knowledge-bank/access.ts';
 import { toRevisionSummary } from '../../lib/knowledge-bank/record.ts';
 import { listKnowledgeBankRevisions as route } from '../../lib/knowledge-bank/routes.ts';
-import { getArticleItem, listRevisions as readRevisions } from '../../lib/knowledge-bank/store.ts';
+import { findArticleItem } from '../../lib/knowledge-bank/store/articles.ts';
+import { listRevisions as readRevisions } from '../../lib/knowledge-bank/store/revisions.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
 export async function listRevisions({ params, query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const slug = auth.workspace.slug;
-  const meta = visibleTo(auth, await getArticleItem(slug, params.articleId));
+  const meta = visibleTo(auth, await findArticleItem(slug, params.articleId));
   const { limit, offset, cursor } = query;
   // Bound to the article: a cursor of one article's revisions means nothing for another's.
   const list = `${route.operationId}:${params.articleId}`;

@@ -1,8 +1,8 @@
 /** POST /knowledge-bank/articles/{articleId}/publish: the draft becomes the next revision and goes live. */
 
+import { publishArticle as storePublish } from '../../lib/knowledge-bank/content-writes.ts';
 import { toArticle } from '../../lib/knowledge-bank/record.ts';
 import { publishKnowledgeBankArticle as route } from '../../lib/knowledge-bank/routes.ts';
-import { publishArticle as storePublish } from '../../lib/knowledge-bank/store.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

@@ -1,8 +1,8 @@
 /** POST /knowledge-bank/articles/{articleId}/revisions/{revision}/restore: copy a revision into the draft. */
 
+import { restoreRevision as storeRestore } from '../../lib/knowledge-bank/content-writes.ts';
 import { toArticle } from '../../lib/knowledge-bank/record.ts';
 import { restoreKnowledgeBankRevision as route } from '../../lib/knowledge-bank/routes.ts';
-import { restoreRevision as storeRestore } from '../../lib/knowledge-bank/store.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

@@ -1,8 +1,8 @@
 /** PUT /knowledge-bank/articles/{articleId}/draft: replace the draft, its links and backlinks at once. */
 
+import { saveDraft as storeDraft } from '../../lib/knowledge-bank/content-writes.ts';
 import { toArticle } from '../../lib/knowledge-bank/record.ts';
 import { saveKnowledgeBankDraft as route } from '../../lib/knowledge-bank/routes.ts';
-import { saveDraft as storeDraft } from '../../lib/knowledge-bank/store.ts';
 import { BadRequestError } from '../../lib/platform/errors.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';

@@ -2,7 +2,7 @@
 
 import { toArticle } from '../../lib/knowledge-bank/record.ts';
 import { unpublishKnowledgeBankArticle as route } from '../../lib/knowledge-bank/routes.ts';
-import { unpublishArticle as storeUnpublish } from '../../lib/knowledge-bank/store.ts';
+import { unpublishArticle as storeUnpublish } from '../../lib/knowledge-bank/store/publishing.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

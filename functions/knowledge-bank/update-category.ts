@@ -1,7 +1,7 @@
 /** PATCH /knowledge-bank/categories/{categoryId}: rename, move or reorder, checked against the tree. */
 
 import { updateKnowledgeBankCategory as route } from '../../lib/knowledge-bank/routes.ts';
-import { updateCategory as storeChanges } from '../../lib/knowledge-bank/store.ts';
+import { updateCategory as storeChanges } from '../../lib/knowledge-bank/store/categories.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';

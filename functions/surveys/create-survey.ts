@@ -7,7 +7,7 @@ import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { starterDefinition } from '../../lib/surveys/engine/definition.ts';
 import { validateDefinition } from '../../lib/surveys/engine/validate.ts';
 import { createSurvey as route } from '../../lib/surveys/routes.ts';
-import { createSurvey as storeSurvey } from '../../lib/surveys/store.ts';
+import { type CreatedSurvey, createSurvey as storeSurvey } from '../../lib/surveys/store/surveys.ts';
 
 export async function createSurvey({ body, auth, idempotency }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const definition = starterDefinition(body.language);
@@ -17,10 +17,14 @@ export async function createSurvey({ body, auth, idempotency }: ApiRequest<typeo
     auth.key.id,
     idempotency,
   );
+  return answer(created, created.replayed);
+}
+
+function answer(created: CreatedSurvey, replayed: boolean): ApiResult<typeof route> {
   return {
     body: { ok: true, survey: created.survey, version: created.version, designs: created.designs },
-    headers: { ETag: etagOf(created.survey.version), ...replayHeaders(created.replayed) },
+    headers: { ETag: etagOf(created.survey.version), ...replayHeaders(replayed) },
   };
 }
 
-export const handler = apiHandler(route).handler(createSurvey);
+export const handler = apiHandler(route).handler(createSurvey, { replay: (created) => answer(created as CreatedSurvey, false) });

@@ -3,11 +3,12 @@
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
+import { versionNotFound } from '../../lib/surveys/errors.ts';
 import { getSurveyVersion as route } from '../../lib/surveys/routes.ts';
-import { getVersion, versionNotFound } from '../../lib/surveys/store.ts';
+import { findVersion } from '../../lib/surveys/store/versions.ts';
 
 export async function getSurveyVersion({ params, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const version = await getVersion(auth.workspace.slug, params.id, params.versionId);
+  const version = await findVersion(auth.workspace.slug, params.id, params.versionId);
   if (!version) throw versionNotFound();
   return { body: { ok: true, version }, headers: { ETag: etagOf(version.revision) } };
 }

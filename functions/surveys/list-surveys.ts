@@ -4,7 +4,7 @@ import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { listSurveys as route } from '../../lib/surveys/routes.ts';
-import { listSurveys as readPage } from '../../lib/surveys/store.ts';
+import { listSurveys as readPage } from '../../lib/surveys/store/surveys.ts';
 
 export async function listSurveys({ query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const slug = auth.workspace.slug;

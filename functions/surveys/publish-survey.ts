@@ -11,7 +11,7 @@ import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { breakingChanges } from '../../lib/surveys/engine/breaking-changes.ts';
 import { hasErrors, validateDefinition } from '../../lib/surveys/engine/validate.ts';
 import { publishSurvey as route } from '../../lib/surveys/routes.ts';
-import { publishVersion, readForPublish } from '../../lib/surveys/store.ts';
+import { publishVersion, readForPublish } from '../../lib/surveys/store/published-versions.ts';
 
 export async function publishSurvey({ params, body, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const slug = auth.workspace.slug;

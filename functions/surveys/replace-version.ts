@@ -10,7 +10,7 @@ import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { validateDefinition } from '../../lib/surveys/engine/validate.ts';
 import { replaceSurveyVersion as route } from '../../lib/surveys/routes.ts';
 import { assertDefinitionSize, requiredRevisions } from '../../lib/surveys/rules.ts';
-import { replaceVersion } from '../../lib/surveys/store.ts';
+import { replaceVersion } from '../../lib/surveys/store/versions.ts';
 
 export async function replaceSurveyVersion({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const revisions = requiredRevisions(headers);

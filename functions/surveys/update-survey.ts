@@ -9,13 +9,13 @@ import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { updateSurvey as route } from '../../lib/surveys/routes.ts';
 import { assertTargetingValid } from '../../lib/surveys/rules.ts';
-import { getDesignsAndAudience, updateSurvey as storeChanges } from '../../lib/surveys/store.ts';
+import { listDesignsAndAudience, updateSurvey as storeChanges } from '../../lib/surveys/store/surveys.ts';
 
 export async function updateSurvey({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const precondition = ifMatchPrecondition(headers);
   const slug = auth.workspace.slug;
   if (body.designId || body.targetingRules) {
-    const { designs, audience } = await getDesignsAndAudience(slug);
+    const { designs, audience } = await listDesignsAndAudience(slug);
     // Another workspace's design is as unknown here as one that never existed.
     if (body.designId && !designs.some((design) => design.id === body.designId)) {
       throw new ValidationError('invalid_body', [

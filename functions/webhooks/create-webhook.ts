@@ -5,7 +5,7 @@ import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { checkReceiverUrl } from '../../lib/webhooks/receivers.ts';
 import { createWebhook as route } from '../../lib/webhooks/routes.ts';
-import { createWebhook as create } from '../../lib/webhooks/store.ts';
+import { createWebhook as create, rememberedWebhook } from '../../lib/webhooks/store.ts';
 
 export async function createWebhook({ auth, body, idempotency }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   await checkReceiverUrl(body.url);
@@ -13,4 +13,13 @@ export async function createWebhook({ auth, body, idempotency }: ApiRequest<type
   return { body: { ok: true, webhook: { ...webhook, secret } }, headers: replayHeaders(replayed) };
 }
 
-export const handler = apiHandler(route).handler(createWebhook);
+/**
+ * The remembered response never holds the secret (lib/webhooks/store.ts): a replay reads the
+ * webhook as it is now and answers with its current secret; 404 once it was deleted.
+ */
+export const handler = apiHandler(route).handler(createWebhook, {
+  replay: async (remembered, { auth }) => {
+    const { webhook, secret } = await rememberedWebhook(auth.workspace.slug, (remembered as { id: string }).id);
+    return { body: { ok: true, webhook: { ...webhook, secret } } };
+  },
+});

@@ -73,7 +73,7 @@ export const createIdea = defineRoute({
     400: 'A malformed `Idempotency-Key` is 400 `invalid_header`; an unconfigured status or module is 400 `invalid_body`',
     409: '`idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body',
   },
-  table: ['PutItem', 'UpdateItem'],
+  table: ['BatchGetItem', 'PutItem', 'UpdateItem'],
 });
 
 export const getIdeaLabels = defineRoute({

@@ -98,7 +98,7 @@ export const createJourney = defineRoute({
   response: { status: 200, body: journeyCreatedResponse, headers: VERSION_ETAG },
   errors: [409],
   errorNotes: { 400: TITLE_400, 409: IDEMPOTENT_409 },
-  table: ['PutItem', 'UpdateItem'],
+  table: ['BatchGetItem', 'PutItem', 'UpdateItem'],
 });
 
 export const validateJourneyContent = defineRoute({
@@ -200,7 +200,7 @@ export const createMicroJourney = defineRoute({
   response: { status: 200, body: journeyCreatedResponse, headers: VERSION_ETAG },
   errors: [409],
   errorNotes: { 400: TITLE_400, 404: JOURNEY_404, 409: `${ARCHIVED_409}; ${IDEMPOTENT_409}` },
-  table: ['ConditionCheckItem', 'PutItem', 'UpdateItem'],
+  table: ['BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem'],
 });
 
 export const listJourneyVersions = defineRoute({

@@ -4,8 +4,8 @@
  */
 import { type AuthContext, holds } from '../platform/auth/context.ts';
 import { ForbiddenError } from '../platform/errors.ts';
+import { articleNotFound } from './errors.ts';
 import type { ArticleItem } from './record.ts';
-import { articleNotFound } from './store.ts';
 
 export type View = 'draft' | 'live';
 

@@ -104,6 +104,12 @@ export interface ArticleItem {
   publishedAt: string | null;
 }
 
+/** The metadata item as stored: an ArticleItem plus what only the store and the rules read. */
+export interface ArticleWithDigest extends ArticleItem {
+  /** contentDigest of the latest revision (absent before the first publish). */
+  publishedDigest?: string;
+}
+
 export function headerOf(content: TranslatableContent): Header {
   return { titleEn: content.titleEn, titleAr: content.titleAr, summaryEn: content.summaryEn, summaryAr: content.summaryAr };
 }

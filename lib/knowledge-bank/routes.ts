@@ -104,7 +104,7 @@ export const createKnowledgeBankCategory = defineRoute({
     400: '`parent_not_found`; `category_too_deep` (a 4th level); `invalid_body`; a malformed Idempotency-Key is `invalid_header`',
     409: '`slug_taken`; `idempotency_key_reused`; `tree_changed` (the tree moved during the request: retry)',
   },
-  table: ['Query', 'PutItem', 'UpdateItem'],
+  table: ['BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
 });
 
 export const getKnowledgeBankCategory = defineRoute({

@@ -2,8 +2,8 @@
  * Reads of the SOP directory, which `cxctl directory import` (lib/admin/directory.ts) writes:
  * people under `DIR#PERSON#<id>`, teams under `DIR#TEAM#<id>`, never deleted, only deactivated.
  */
-import { BatchGetCommand, type BatchGetCommandInput, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { dynamo, tableName } from '../platform/data/client.ts';
+import { getMany } from '../platform/data/batch.ts';
+import { tableName } from '../platform/data/client.ts';
 import { keys } from '../platform/data/keys.ts';
 import { queryAll } from '../platform/data/query-all.ts';
 
@@ -84,27 +84,14 @@ export async function findDirectoryEntries(
   if (wanted.size > 100) throw new Error('findDirectoryEntries takes at most 100 distinct entries');
 
   const found: DirectoryEntryState[] = [];
-  let request: BatchGetCommandInput['RequestItems'] = {
-    [tableName]: {
-      Keys: [...wanted.values()],
-      ProjectionExpression: 'sk, #id, active',
-      ExpressionAttributeNames: { '#id': 'id' },
-      ConsistentRead: true,
-    },
-  };
-  for (let attempt = 1; request && Object.keys(request).length > 0; attempt++) {
-    if (attempt > 8) throw new Error('DynamoDB kept leaving directory keys unprocessed');
-    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(500, 25 * 2 ** attempt)));
-    const result: BatchGetCommandOutput = await dynamo.send(new BatchGetCommand({ RequestItems: request }));
-    for (const item of result.Responses?.[tableName] ?? []) {
-      const sk = item.sk as string;
-      found.push({
-        id: item.id as string,
-        kind: sk.startsWith(keys.directoryPersonPrefix) ? 'person' : 'team',
-        active: item.active === true,
-      });
-    }
-    request = result.UnprocessedKeys;
+  for (const item of await getMany([...wanted.values()], { attributes: ['id', 'active'] })) {
+    if (!item) continue;
+    const sk = item.sk as string;
+    found.push({
+      id: item.id as string,
+      kind: sk.startsWith(keys.directoryPersonPrefix) ? 'person' : 'team',
+      active: item.active === true,
+    });
   }
   return found;
 }

@@ -51,13 +51,13 @@ function byCreation(a: Sop, b: Sop): number {
 // Reads
 
 /** Every SOP of a workspace, or only the published ones, oldest first; gsi1 holds no comments. */
-export async function listSops(slug: string, options: { publishedOnly: boolean }): Promise<Sop[]> {
+export async function listSops(workspace: string, options: { publishedOnly: boolean }): Promise<Sop[]> {
   const items = await queryAll({
     TableName: tableName,
     IndexName: TABLE.gsi1.name,
     KeyConditionExpression: options.publishedOnly ? 'gsi1pk = :pk AND begins_with(gsi1sk, :status)' : 'gsi1pk = :pk',
     ExpressionAttributeValues: {
-      ':pk': keys.sopListingPk(slug),
+      ':pk': keys.sopListingPk(workspace),
       ...(options.publishedOnly ? { ':status': keys.sopListingStatusPrefix('published') } : {}),
     },
   });
@@ -65,14 +65,14 @@ export async function listSops(slug: string, options: { publishedOnly: boolean }
 }
 
 /** One SOP without its comments (what a read-only key may see), strongly consistent. */
-export async function getSop(slug: string, id: string): Promise<Sop | null> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.sop(slug, id), ConsistentRead: true }));
+export async function findSop(workspace: string, id: string): Promise<Sop | null> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.sop(workspace, id), ConsistentRead: true }));
   return Item ? toSop(Item) : null;
 }
 
 /** One SOP and its review comments, oldest first, in one Query of its item collection. */
-export async function getSopWithComments(slug: string, id: string): Promise<{ sop: Sop; comments: SopComment[] } | null> {
-  const sopKey = keys.sop(slug, id);
+export async function findSopWithComments(workspace: string, id: string): Promise<{ sop: Sop; comments: SopComment[] } | null> {
+  const sopKey = keys.sop(workspace, id);
   const items = await queryAll({
     TableName: tableName,
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :sop AND :end',
@@ -88,11 +88,11 @@ export async function getSopWithComments(slug: string, id: string): Promise<{ so
 // Department serials
 
 /** The last serial handed out in a department (0 before the first), strongly consistent. */
-async function readLastSerial(slug: string, departmentId: string | null): Promise<number> {
+async function readLastSerial(workspace: string, departmentId: string | null): Promise<number> {
   const { Item } = await dynamo.send(
     new GetCommand({
       TableName: tableName,
-      Key: keys.sopSerialCounter(slug, departmentId),
+      Key: keys.sopSerialCounter(workspace, departmentId),
       ProjectionExpression: 'lastSerial',
       ConsistentRead: true,
     }),
@@ -107,7 +107,7 @@ async function readLastSerial(slug: string, departmentId: string | null): Promis
  * a transaction that fails claims nothing (no gap). On contention: re-read, back off, try again.
  */
 async function withNextSerial(
-  slug: string,
+  workspace: string,
   departmentId: string | null,
   firstRead: Promise<number>,
   commit: (serial: number, claim: TransactItem) => Promise<void>,
@@ -118,7 +118,7 @@ async function withNextSerial(
     const claim: TransactItem = {
       Update: {
         TableName: tableName,
-        Key: keys.sopSerialCounter(slug, departmentId),
+        Key: keys.sopSerialCounter(workspace, departmentId),
         UpdateExpression: 'SET lastSerial = :serial, entity = :entity',
         ConditionExpression: last === 0 ? 'attribute_not_exists(pk)' : 'lastSerial = :last',
         ExpressionAttributeValues: { ':serial': serial, ':entity': 'SopSerialCounter', ...(last === 0 ? {} : { ':last': last }) },
@@ -132,11 +132,11 @@ async function withNextSerial(
       const contended = reasons !== null && (reasons[0] === 'ConditionalCheckFailed' || reasons.includes('TransactionConflict'));
       if (!contended) throw error;
       if (attempt >= MAX_ATTEMPTS) {
-        throw new Error(`The SOP serial counter of ${slug}/${departmentId ?? '-'} stayed contended for ${attempt} attempts`);
+        throw new Error(`The SOP serial counter of ${workspace}/${departmentId ?? '-'} stayed contended for ${attempt} attempts`);
       }
     }
     await conflictBackoff(attempt);
-    last = await readLastSerial(slug, departmentId);
+    last = await readLastSerial(workspace, departmentId);
   }
 }
 
@@ -149,7 +149,7 @@ async function withNextSerial(
  * review (plus `condition`, e.g. its department). `extra` sets further attributes (a new serial).
  */
 function replacement(
-  slug: string,
+  workspace: string,
   id: string,
   content: SopContent,
   now: string,
@@ -163,7 +163,7 @@ function replacement(
     ':draft': 'draft',
     ':underReview': 'under_review',
     ':now': now,
-    ':listing': keys.sopListing(slug, 'draft', id).gsi1sk,
+    ':listing': keys.sopListing(workspace, 'draft', id).gsi1sk,
     ...condition.values,
   };
   for (const field of CONTENT_FIELDS) {
@@ -182,7 +182,7 @@ function replacement(
   }
   return {
     TableName: tableName,
-    Key: keys.sop(slug, id),
+    Key: keys.sop(workspace, id),
     UpdateExpression: `SET ${set.join(', ')} REMOVE ${remove.join(', ')}`,
     ConditionExpression: `attribute_exists(pk) AND #status <> :underReview AND ${condition.expression}`,
     ExpressionAttributeNames: names,
@@ -202,15 +202,15 @@ function departmentIs(departmentId: string | null, placeholder: string): { expre
  * The counter is read while `precondition` (the caller's validation) runs; nothing is written
  * unless it passes.
  */
-export async function createSop(slug: string, content: SopContent, precondition: Promise<void>): Promise<Sop> {
+export async function createSop(workspace: string, content: SopContent, precondition: Promise<void>): Promise<Sop> {
   const id = randomUUID();
   const now = new Date().toISOString();
-  const firstRead = Promise.all([precondition, readLastSerial(slug, content.departmentId)]).then(([, last]) => last);
+  const firstRead = Promise.all([precondition, readLastSerial(workspace, content.departmentId)]).then(([, last]) => last);
   let item: Record<string, unknown> = {};
-  await withNextSerial(slug, content.departmentId, firstRead, async (serial, claim) => {
+  await withNextSerial(workspace, content.departmentId, firstRead, async (serial, claim) => {
     item = {
-      ...keys.sop(slug, id),
-      ...keys.sopListing(slug, 'draft', id),
+      ...keys.sop(workspace, id),
+      ...keys.sopListing(workspace, 'draft', id),
       entity: 'Sop',
       id,
       serial,
@@ -239,7 +239,7 @@ const editRejected = () => new BadRequestError('invalid_state', 'An SOP under re
  * publication stamps cleared. Under review → 400 invalid_state, nothing changed. When the
  * department changes, the SOP takes the next serial of its new department (see moveSop).
  */
-export async function replaceSop(slug: string, id: string, content: SopContent): Promise<Sop> {
+export async function replaceSop(workspace: string, id: string, content: SopContent): Promise<Sop> {
   for (let round = 1; ; round++) {
     const now = new Date().toISOString();
     const sameDepartment = departmentIs(content.departmentId, ':department');
@@ -247,7 +247,7 @@ export async function replaceSop(slug: string, id: string, content: SopContent):
       const { Attributes } = await retryingConflicts(() =>
         dynamo.send(
           new UpdateCommand({
-            ...replacement(slug, id, content, now, sameDepartment),
+            ...replacement(workspace, id, content, now, sameDepartment),
             ReturnValues: 'ALL_NEW',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
@@ -259,10 +259,10 @@ export async function replaceSop(slug: string, id: string, content: SopContent):
       const current = error.Item;
       if (!current) throw notFound();
       if (rawString(current, 'status') === 'under_review') throw editRejected();
-      const moved = await moveSop(slug, id, content, current, now);
+      const moved = await moveSop(workspace, id, content, current, now);
       if (moved) return moved;
       // The SOP changed between the two writes; look again unless that keeps happening.
-      if (round >= MAX_ATTEMPTS) throw new Error(`SOP ${slug}/${id} kept changing during a department move`);
+      if (round >= MAX_ATTEMPTS) throw new Error(`SOP ${workspace}/${id} kept changing during a department move`);
     }
   }
 }
@@ -273,34 +273,39 @@ export async function replaceSop(slug: string, id: string, content: SopContent):
  * still in its old department and not under review. The old serial is never handed out again (its
  * counter only grows). Returns null when that condition failed, so the caller can look again.
  */
-async function moveSop(slug: string, id: string, content: SopContent, current: RawItem, now: string): Promise<Sop | null> {
+async function moveSop(workspace: string, id: string, content: SopContent, current: RawItem, now: string): Promise<Sop | null> {
   const oldDepartment = departmentIs(rawString(current, 'departmentId') ?? null, ':oldDepartment');
   const createdAt = rawString(current, 'createdAt')!;
   let sopConditionFailed = false;
-  const serial = await withNextSerial(slug, content.departmentId, readLastSerial(slug, content.departmentId), async (serial, claim) => {
-    try {
-      await dynamo.send(
-        new TransactWriteCommand({
-          TransactItems: [claim, { Update: replacement(slug, id, content, now, oldDepartment, { serial }) }],
-        }),
-      );
-    } catch (error) {
-      const reasons = transactionCancellationReasons(error);
-      // Only the SOP's condition failed: not a counter race, so do not spend a retry on the counter.
-      if (reasons && reasons[0] === 'None' && reasons[1] === 'ConditionalCheckFailed') {
-        sopConditionFailed = true;
-        return;
+  const serial = await withNextSerial(
+    workspace,
+    content.departmentId,
+    readLastSerial(workspace, content.departmentId),
+    async (serial, claim) => {
+      try {
+        await dynamo.send(
+          new TransactWriteCommand({
+            TransactItems: [claim, { Update: replacement(workspace, id, content, now, oldDepartment, { serial }) }],
+          }),
+        );
+      } catch (error) {
+        const reasons = transactionCancellationReasons(error);
+        // Only the SOP's condition failed: not a counter race, so do not spend a retry on the counter.
+        if (reasons && reasons[0] === 'None' && reasons[1] === 'ConditionalCheckFailed') {
+          sopConditionFailed = true;
+          return;
+        }
+        throw error;
       }
-      throw error;
-    }
-  });
+    },
+  );
   if (sopConditionFailed) return null;
   return toSop({ id, serial, status: 'draft', ...content, createdAt, updatedAt: now });
 }
 
 /** One workflow step: a single UpdateItem conditioned on the state it starts from. */
 async function transition(
-  slug: string,
+  workspace: string,
   id: string,
   step: {
     from: SopStatus;
@@ -319,7 +324,7 @@ async function transition(
       dynamo.send(
         new UpdateCommand({
           TableName: tableName,
-          Key: keys.sop(slug, id),
+          Key: keys.sop(workspace, id),
           UpdateExpression:
             `SET ${['#status = :to', 'updatedAt = :now', 'gsi1sk = :listing', ...set.map((name) => `${name} = :${name}`)].join(', ')}` +
             (step.remove?.length ? ` REMOVE ${step.remove.join(', ')}` : ''),
@@ -330,7 +335,7 @@ async function transition(
             ':from': step.from,
             ':to': step.to,
             ':now': now,
-            ':listing': keys.sopListing(slug, step.to, id).gsi1sk,
+            ':listing': keys.sopListing(workspace, step.to, id).gsi1sk,
             ...Object.fromEntries(set.map((name) => [`:${name}`, extra[name]])),
           },
           ReturnValues: 'ALL_NEW',
@@ -347,8 +352,8 @@ async function transition(
 }
 
 /** draft → under_review. */
-export function submitSop(slug: string, id: string): Promise<Sop> {
-  return transition(slug, id, {
+export function submitSop(workspace: string, id: string): Promise<Sop> {
+  return transition(workspace, id, {
     from: 'draft',
     to: 'under_review',
     set: (now) => ({ submittedAt: now }),
@@ -357,8 +362,8 @@ export function submitSop(slug: string, id: string): Promise<Sop> {
 }
 
 /** under_review → published, recording which key approved it. */
-export function approveSop(slug: string, id: string, approverKeyId: string): Promise<Sop> {
-  return transition(slug, id, {
+export function approveSop(workspace: string, id: string, approverKeyId: string): Promise<Sop> {
+  return transition(workspace, id, {
     from: 'under_review',
     to: 'published',
     set: (now) => ({ publishedAt: now, approvedBy: approverKeyId }),
@@ -372,11 +377,11 @@ export function approveSop(slug: string, id: string, approverKeyId: string): Pro
  * while under review nothing but this transition, approval or deletion can change it, and those all
  * fail the transaction's condition.
  */
-export async function sendBackSop(slug: string, id: string, feedback: string, reviewerKeyId: string): Promise<Sop> {
+export async function sendBackSop(workspace: string, id: string, feedback: string, reviewerKeyId: string): Promise<Sop> {
   const rejected = (status: string) =>
     new BadRequestError('invalid_state', `Only an SOP under review can be sent back; this SOP is ${status}`);
   for (let attempt = 1; ; attempt++) {
-    const current = await getSop(slug, id);
+    const current = await findSop(workspace, id);
     if (!current) throw notFound();
     if (current.status !== 'under_review') throw rejected(current.status);
     const now = new Date().toISOString();
@@ -388,7 +393,7 @@ export async function sendBackSop(slug: string, id: string, feedback: string, re
             {
               Update: {
                 TableName: tableName,
-                Key: keys.sop(slug, id),
+                Key: keys.sop(workspace, id),
                 UpdateExpression: 'SET #status = :draft, updatedAt = :now, gsi1sk = :listing ADD commentCount :one REMOVE submittedAt',
                 ConditionExpression: '#status = :underReview',
                 ExpressionAttributeNames: { '#status': 'status' },
@@ -397,7 +402,7 @@ export async function sendBackSop(slug: string, id: string, feedback: string, re
                   ':underReview': 'under_review',
                   ':now': now,
                   ':one': 1,
-                  ':listing': keys.sopListing(slug, 'draft', id).gsi1sk,
+                  ':listing': keys.sopListing(workspace, 'draft', id).gsi1sk,
                 },
                 ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
               },
@@ -406,7 +411,7 @@ export async function sendBackSop(slug: string, id: string, feedback: string, re
               Put: {
                 TableName: tableName,
                 Item: {
-                  ...keys.sopComment(slug, id, now, commentId),
+                  ...keys.sopComment(workspace, id, now, commentId),
                   entity: 'SopComment',
                   id: commentId,
                   sopId: id,
@@ -441,8 +446,8 @@ export async function sendBackSop(slug: string, id: string, feedback: string, re
  * an orphaned comment. A transaction holds 100 items: beyond 99 comments the oldest go first, and
  * the SOP goes last with the rest, so a failure midway leaves the SOP in place for a retry.
  */
-export async function deleteSop(slug: string, id: string): Promise<void> {
-  const sopKey = keys.sop(slug, id);
+export async function deleteSop(workspace: string, id: string): Promise<void> {
+  const sopKey = keys.sop(workspace, id);
   for (let attempt = 1; ; attempt++) {
     const items = await queryAll({
       TableName: tableName,

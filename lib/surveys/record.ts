@@ -1,10 +1,13 @@
 /**
  * Survey items <-> API records. A version's definition and its issues are stored together as one
- * deflated JSON document in a Binary attribute: definitions are repetitive JSON that shrinks
- * several times over, and DynamoDB items stop at 400 KB.
+ * compressed JSON document in a Binary attribute: definitions are repetitive JSON that shrinks
+ * several times over, and DynamoDB items stop at 400 KB. New items use the platform's brotli
+ * store (lib/platform/data/compressed-json.ts) and say so in `contentEncoding`; items written
+ * before it are raw deflate, carry no `contentEncoding`, and keep loading.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
+import { compressJson, decompressJson } from '../platform/data/compressed-json.ts';
 import type { SurveyDefinition } from './engine/definition.ts';
 import type { Survey, SurveyDesign, SurveyVersion, VersionSummary } from './schemas.ts';
 
@@ -13,7 +16,7 @@ export const VERSION_ENTITY = 'SurveyVersion';
 export const COUNTER_ENTITY = 'SurveyCounter';
 
 /** What one version item may hold compressed (the rest of the item stays well under 400 KB). */
-export const STORED_CONTENT_MAX_BYTES = 350 * 1024;
+const STORED_CONTENT_MAX_BYTES = 350 * 1024;
 
 /** UUIDv7: time-ordered, so survey keys sort by creation and a descending Query lists newest first. */
 export function newSurveyId(nowMs = Date.now()): string {
@@ -33,8 +36,8 @@ function uuidText(bytes: Buffer): string {
  * The default design's id is derived from the workspace (a name-based UUID, version 8), so every
  * first survey of a workspace, even two made at once, makes the same single default design.
  */
-function defaultDesignId(slug: string): string {
-  const bytes = createHash('sha256').update(`survey-default-design:${slug}`).digest().subarray(0, 16);
+function defaultDesignId(workspace: string): string {
+  const bytes = createHash('sha256').update(`survey-default-design:${workspace}`).digest().subarray(0, 16);
   bytes[6] = ((bytes[6] as number) & 0x0f) | 0x80;
   bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
   return uuidText(Buffer.from(bytes));
@@ -57,9 +60,9 @@ export interface StoredDesign {
   updatedAt: string;
 }
 
-export function defaultDesign(slug: string, now: string): StoredDesign {
+export function defaultDesign(workspace: string, now: string): StoredDesign {
   return {
-    id: defaultDesignId(slug),
+    id: defaultDesignId(workspace),
     name: 'Default',
     primaryColor: '#1F6FEB',
     backgroundColor: '#FFFFFF',
@@ -164,16 +167,41 @@ export interface VersionContent {
   issues: SurveyVersion['issues'];
 }
 
-export function compressContent(content: VersionContent): Uint8Array {
-  return deflateRawSync(Buffer.from(JSON.stringify(content), 'utf8'));
+/** The `contentEncoding` of content written through compressed-json.ts. */
+const CONTENT_ENCODING = 'br';
+
+/**
+ * No definition can reach a handler larger than a Lambda request (6 MB), so this cap never refuses
+ * what a client could send; it bounds inflating a corrupt item.
+ */
+const CONTENT_MAX_RAW_BYTES = 6 * 1024 * 1024;
+
+/** A version's content as stored: the compressed bytes and their encoding. */
+export interface StoredContent {
+  content: Uint8Array;
+  contentEncoding: typeof CONTENT_ENCODING;
 }
 
-function decompressContent(stored: Uint8Array): VersionContent {
-  return JSON.parse(inflateRawSync(stored).toString('utf8')) as VersionContent;
+/** The content compressed for a version item, or null when even compressed it would not fit one. */
+export function compressContent(content: VersionContent): StoredContent | null {
+  const encoded = compressJson(JSON.stringify(content), CONTENT_MAX_RAW_BYTES, STORED_CONTENT_MAX_BYTES);
+  return encoded.ok ? { content: encoded.compressed, contentEncoding: CONTENT_ENCODING } : null;
+}
+
+/** A version item's content, whichever format it was written in. */
+function decompressContent(item: Record<string, unknown>): VersionContent {
+  const stored = item.content as Uint8Array;
+  if (item.contentEncoding === CONTENT_ENCODING) return decompressJson(stored, CONTENT_MAX_RAW_BYTES) as VersionContent;
+  return JSON.parse(inflateRawSync(stored, { maxOutputLength: CONTENT_MAX_RAW_BYTES }).toString('utf8')) as VersionContent;
+}
+
+/** The stored content of a version item, to copy into a new version as it is. */
+export function storedContentOf(item: Record<string, unknown>): { content: Uint8Array; contentEncoding?: string } {
+  return { content: item.content as Uint8Array, contentEncoding: item.contentEncoding as string | undefined };
 }
 
 export function toVersion(item: Record<string, unknown>): SurveyVersion {
-  const content = decompressContent(item.content as Uint8Array);
+  const content = decompressContent(item);
   return {
     id: item.id as string,
     surveyId: item.surveyId as string,

@@ -107,7 +107,7 @@ export const createSurvey = defineRoute({
   },
   errors: [409],
   errorNotes: { 409: '`idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body' },
-  table: ['GetItem', 'PutItem', 'UpdateItem'],
+  table: ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
 });
 
 export const listSurveyDesigns = defineRoute({
@@ -139,7 +139,7 @@ export const createSurveyDesign = defineRoute({
   response: { status: 200, body: z.object({ ok: z.literal(true), design: surveyDesign }) },
   errors: [409],
   errorNotes: { 409: `\`design_limit\`: the workspace already has 50 designs besides the default; ${REUSED_409}` },
-  table: ['UpdateItem', 'PutItem'],
+  table: ['BatchGetItem', 'UpdateItem', 'PutItem'],
 });
 
 export const updateSurveyDesign = defineRoute({

@@ -111,7 +111,7 @@ export const createWebhook = defineRoute({
     404: 'Only for a repeated Idempotency-Key: the webhook it created has been deleted since (`not_found`)',
     409: '`idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body',
   },
-  table: ['GetItem', 'PutItem', 'UpdateItem'],
+  table: ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
 });
 
 export const listWebhooks = defineRoute({

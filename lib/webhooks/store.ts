@@ -1,15 +1,16 @@
 /**
  * Access patterns of webhook items. Every webhook of a workspace lives under its partition
- * (`WS#<slug>`, `WEBHOOK#<id>`); a counter item beside them (`WEBHOOKCOUNT`) is changed in the
+ * (`WS#<workspace>`, `WEBHOOK#<id>`); a counter item beside them (`WEBHOOKCOUNT`) is changed in the
  * same transaction as every create and delete, so the per-workspace limit holds however many
  * creates race.
  */
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../platform/data/client.ts';
-import { isConditionFailure, retryTransactionConflicts, transactionCancellationReasons } from '../platform/data/conditions.ts';
-import { type IdempotentRequest, transactCreate } from '../platform/data/idempotency.ts';
+import { isConditionFailure } from '../platform/data/conditions.ts';
+import { createOnce, type IdempotentRequest } from '../platform/data/idempotency.ts';
 import { keys } from '../platform/data/keys.ts';
+import { TransactionCancelledError, transact } from '../platform/data/transact.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../platform/errors.ts';
 import type { WebhookEventType } from './events.ts';
 import {
@@ -46,7 +47,7 @@ export interface NewWebhook {
  * and needs the secret); 404 if the webhook was deleted since.
  */
 export async function createWebhook(
-  slug: string,
+  workspace: string,
   input: NewWebhook,
   idempotency?: IdempotentRequest,
 ): Promise<{ webhook: Webhook; secret: string; replayed: boolean }> {
@@ -54,10 +55,10 @@ export async function createWebhook(
   const secret = newWebhookSecret();
   const now = new Date().toISOString();
   const item = {
-    ...keys.webhook(slug, id),
+    ...keys.webhook(workspace, id),
     entity: 'Webhook',
     id,
-    workspace: slug,
+    workspace,
     name: input.name,
     url: input.url,
     events: input.events,
@@ -69,25 +70,25 @@ export async function createWebhook(
   };
   let created: { response: Webhook; replayed: boolean };
   try {
-    created = await transactCreate(
-      slug,
-      [
-        {
+    created = await createOnce(
+      workspace,
+      {
+        counter: {
           Update: {
             TableName: tableName,
-            Key: keys.webhookCounter(slug),
+            Key: keys.webhookCounter(workspace),
             UpdateExpression: 'SET entity = :entity ADD webhookCount :one',
             ConditionExpression: 'attribute_not_exists(webhookCount) OR webhookCount < :max',
             ExpressionAttributeValues: { ':entity': 'WebhookCounter', ':one': 1, ':max': MAX_WEBHOOKS_PER_WORKSPACE },
           },
         },
-        { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-      ],
+        webhook: { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+      },
       toWebhook(item),
       idempotency,
     );
   } catch (error) {
-    if (transactionCancellationReasons(error)?.[0] === 'ConditionalCheckFailed') {
+    if (error instanceof TransactionCancelledError && error.failed('counter')) {
       throw new BadRequestError(
         'webhook_limit_reached',
         `A workspace can have at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks; delete one before creating another`,
@@ -96,18 +97,23 @@ export async function createWebhook(
     throw error;
   }
   if (!created.replayed) return { webhook: created.response, secret, replayed: false };
-  const current = await findWebhookRecord(slug, created.response.id);
+  return { ...(await rememberedWebhook(workspace, created.response.id)), replayed: true };
+}
+
+/** What a replayed create answers: the webhook as it is now, with its current secret; 404 once it was deleted. */
+export async function rememberedWebhook(workspace: string, id: string): Promise<{ webhook: Webhook; secret: string }> {
+  const current = await findWebhookRecord(workspace, id);
   if (!current) throw webhookNotFound();
-  return { webhook: toWebhook(current), secret: current.secret, replayed: true };
+  return { webhook: toWebhook(current), secret: current.secret };
 }
 
 /** Every webhook of the workspace (at most 50, so one query page), oldest first. */
-export async function listWebhooks(slug: string): Promise<Webhook[]> {
+export async function listWebhooks(workspace: string): Promise<Webhook[]> {
   const { Items } = await dynamo.send(
     new QueryCommand({
       TableName: tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ':prefix': keys.webhookPrefix },
+      ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.webhookPrefix },
       ...publicProjection,
     }),
   );
@@ -115,20 +121,20 @@ export async function listWebhooks(slug: string): Promise<Webhook[]> {
 }
 
 /** One webhook as the API shows it; 404 when the workspace has no such webhook. */
-export async function getWebhook(slug: string, id: string): Promise<Webhook> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.webhook(slug, id), ...publicProjection }));
+export async function getWebhook(workspace: string, id: string): Promise<Webhook> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.webhook(workspace, id), ...publicProjection }));
   if (!Item) throw webhookNotFound();
   return toWebhook(Item);
 }
 
 /** One webhook with its secret, for the code that signs requests; null when it does not exist. */
-export async function findWebhookRecord(slug: string, id: string): Promise<WebhookRecord | null> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.webhook(slug, id), ConsistentRead: true }));
+export async function findWebhookRecord(workspace: string, id: string): Promise<WebhookRecord | null> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.webhook(workspace, id), ConsistentRead: true }));
   return Item ? toWebhookRecord(Item) : null;
 }
 
 /** The enabled webhooks of a workspace and the events each wants (strongly consistent: a just-enabled webhook counts). */
-export async function listEnabledSubscriptions(slug: string): Promise<{ id: string; events: WebhookEventType[] }[]> {
+export async function listEnabledSubscriptions(workspace: string): Promise<{ id: string; events: WebhookEventType[] }[]> {
   const found: { id: string; events: WebhookEventType[] }[] = [];
   let cursor: Record<string, unknown> | undefined;
   do {
@@ -138,7 +144,7 @@ export async function listEnabledSubscriptions(slug: string): Promise<{ id: stri
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
         FilterExpression: 'enabled = :true',
         ProjectionExpression: 'id, events',
-        ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ':prefix': keys.webhookPrefix, ':true': true },
+        ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.webhookPrefix, ':true': true },
         ConsistentRead: true,
         ExclusiveStartKey: cursor,
       }),
@@ -151,14 +157,14 @@ export async function listEnabledSubscriptions(slug: string): Promise<{ id: stri
 
 /** Apply an update to an existing webhook and return it; 404 when it does not exist. */
 async function updateExisting(
-  slug: string,
+  workspace: string,
   id: string,
   update: { expression: string; names?: Record<string, string>; values?: Record<string, unknown>; condition?: string },
 ): Promise<WebhookRecord> {
   const { Attributes } = await dynamo.send(
     new UpdateCommand({
       TableName: tableName,
-      Key: keys.webhook(slug, id),
+      Key: keys.webhook(workspace, id),
       UpdateExpression: update.expression,
       ConditionExpression: ['attribute_exists(pk)', update.condition].filter(Boolean).join(' AND '),
       ExpressionAttributeNames: update.names,
@@ -181,7 +187,7 @@ export interface WebhookChanges {
  * holds the secret). The common case is one UpdateItem: the first try assumes the URL changed;
  * if the condition shows it did not, the update is repeated without touching `enabled`.
  */
-export async function updateWebhook(slug: string, id: string, changes: WebhookChanges): Promise<Webhook> {
+export async function updateWebhook(workspace: string, id: string, changes: WebhookChanges): Promise<Webhook> {
   const now = new Date().toISOString();
   const sets = ['updatedAt = :now'];
   const names: Record<string, string> = {};
@@ -197,9 +203,9 @@ export async function updateWebhook(slug: string, id: string, changes: WebhookCh
   }
   const plain = { expression: `SET ${sets.join(', ')}`, names: Object.keys(names).length ? names : undefined, values };
   try {
-    if (changes.url === undefined) return toWebhook(await updateExisting(slug, id, plain));
+    if (changes.url === undefined) return toWebhook(await updateExisting(workspace, id, plain));
     return toWebhook(
-      await updateExisting(slug, id, {
+      await updateExisting(workspace, id, {
         expression: `SET ${[...sets, '#url = :url', 'enabled = :false'].join(', ')}`,
         names: { ...names, '#url': 'url' },
         values: { ...values, ':url': changes.url, ':false': false },
@@ -212,7 +218,7 @@ export async function updateWebhook(slug: string, id: string, changes: WebhookCh
   }
   // The URL given is the one it already has: not a change, so `enabled` stays as it is.
   try {
-    return toWebhook(await updateExisting(slug, id, plain));
+    return toWebhook(await updateExisting(workspace, id, plain));
   } catch (error) {
     if (isConditionFailure(error)) throw webhookNotFound();
     throw error;
@@ -220,36 +226,30 @@ export async function updateWebhook(slug: string, id: string, changes: WebhookCh
 }
 
 /** Delete a webhook and give its place back under the limit, in one transaction. */
-export async function deleteWebhook(slug: string, id: string): Promise<void> {
+export async function deleteWebhook(workspace: string, id: string): Promise<void> {
   try {
-    await retryTransactionConflicts(() =>
-      dynamo.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Delete: { TableName: tableName, Key: keys.webhook(slug, id), ConditionExpression: 'attribute_exists(pk)' } },
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.webhookCounter(slug),
-                UpdateExpression: 'ADD webhookCount :minusOne',
-                ExpressionAttributeValues: { ':minusOne': -1 },
-              },
-            },
-          ],
-        }),
-      ),
-    );
+    await transact({
+      webhook: { Delete: { TableName: tableName, Key: keys.webhook(workspace, id), ConditionExpression: 'attribute_exists(pk)' } },
+      counter: {
+        Update: {
+          TableName: tableName,
+          Key: keys.webhookCounter(workspace),
+          UpdateExpression: 'ADD webhookCount :minusOne',
+          ExpressionAttributeValues: { ':minusOne': -1 },
+        },
+      },
+    });
   } catch (error) {
-    if (transactionCancellationReasons(error)?.[0] === 'ConditionalCheckFailed') throw webhookNotFound();
+    if (error instanceof TransactionCancelledError && error.failed('webhook')) throw webhookNotFound();
     throw error;
   }
 }
 
 /** Replace the secret and disable the webhook; the old secret is never used again. */
-export async function rotateWebhookSecret(slug: string, id: string): Promise<{ webhook: Webhook; secret: string }> {
+export async function rotateWebhookSecret(workspace: string, id: string): Promise<{ webhook: Webhook; secret: string }> {
   const secret = newWebhookSecret();
   try {
-    const record = await updateExisting(slug, id, {
+    const record = await updateExisting(workspace, id, {
       expression: 'SET secret = :secret, secretPrefix = :prefix, enabled = :false, updatedAt = :now',
       values: { ':secret': secret, ':prefix': secretPrefixOf(secret), ':false': false, ':now': new Date().toISOString() },
     });
@@ -264,10 +264,10 @@ export async function rotateWebhookSecret(slug: string, id: string): Promise<{ w
  * Enable a webhook whose receiver just answered the verification event, provided its URL and
  * secret are still the ones verified (a concurrent PATCH or rotate wins: 409).
  */
-export async function enableVerifiedWebhook(slug: string, verified: WebhookRecord): Promise<Webhook> {
+export async function enableVerifiedWebhook(workspace: string, verified: WebhookRecord): Promise<Webhook> {
   try {
     return toWebhook(
-      await updateExisting(slug, verified.id, {
+      await updateExisting(workspace, verified.id, {
         expression: 'SET enabled = :true, updatedAt = :now',
         names: { '#url': 'url' },
         values: { ':true': true, ':now': new Date().toISOString(), ':url': verified.url, ':secret': verified.secret },
@@ -281,10 +281,10 @@ export async function enableVerifiedWebhook(slug: string, verified: WebhookRecor
   }
 }
 
-export async function disableWebhook(slug: string, id: string): Promise<Webhook> {
+export async function disableWebhook(workspace: string, id: string): Promise<Webhook> {
   try {
     return toWebhook(
-      await updateExisting(slug, id, {
+      await updateExisting(workspace, id, {
         expression: 'SET enabled = :false, updatedAt = :now',
         values: { ':false': false, ':now': new Date().toISOString() },
       }),
@@ -296,9 +296,9 @@ export async function disableWebhook(slug: string, id: string): Promise<Webhook>
 }
 
 /** A receiver answered 410 Gone: disable the webhook, unless its URL changed since (then the 410 was about the old one). */
-export async function disableGoneWebhook(slug: string, id: string, url: string): Promise<boolean> {
+export async function disableGoneWebhook(workspace: string, id: string, url: string): Promise<boolean> {
   try {
-    await updateExisting(slug, id, {
+    await updateExisting(workspace, id, {
       expression: 'SET enabled = :false, updatedAt = :now',
       names: { '#url': 'url' },
       values: { ':false': false, ':now': new Date().toISOString(), ':url': url },

@@ -37,6 +37,12 @@ describe('route manifest', () => {
     }
   });
 
+  it('lets every idempotent route read its remembered response beside the workspace (BatchGetItem)', () => {
+    for (const route of routes.filter((r) => r.idempotent)) {
+      expect(route.table, `${route.operationId} cannot replay a retry before its checks`).toContain('BatchGetItem');
+    }
+  });
+
   it('the README names exactly the lists that take limit and offset', () => {
     const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
     const line = /\*\*Paged lists\*\* \(([^)]*)\)/.exec(readme)?.[1] ?? '';

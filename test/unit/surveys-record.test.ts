@@ -1,9 +1,10 @@
+import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { starterDefinition } from '../../lib/surveys/engine/definition.ts';
 import { compressContent, designsOf, newSurveyId, summariesOf, toVersion } from '../../lib/surveys/record.ts';
 
 describe('survey records', () => {
-  it('stores a definition and its issues deflated and reads them back as given', () => {
+  it('stores a definition and its issues compressed and reads them back as given', () => {
     const definition = {
       ...starterDefinition('en'),
       questions: Array.from({ length: 50 }, (_, i) => ({
@@ -14,7 +15,7 @@ describe('survey records', () => {
       })),
     };
     const issues = [{ severity: 'warning' as const, code: 'unreachable_question', message: 'x', path: '/questions/1' }];
-    const content = compressContent({ definition, issues });
+    const { content, contentEncoding } = compressContent({ definition, issues })!;
     expect(content.byteLength).toBeLessThan(Buffer.byteLength(JSON.stringify(definition)) / 3);
     const version = toVersion({
       id: 'v',
@@ -23,11 +24,37 @@ describe('survey records', () => {
       status: 'draft',
       revision: 3,
       content,
+      contentEncoding,
       createdBy: 'k',
       createdAt: '2026-01-01T00:00:00.000Z',
       updatedAt: '2026-01-01T00:00:00.000Z',
     });
     expect(version).toMatchObject({ definition, issues, revision: 3, basedOnVersionId: null, publishedAt: null });
+  });
+
+  it('reads a version written before brotli: raw deflate, with no contentEncoding', () => {
+    const definition = starterDefinition('ar');
+    const issues = [{ severity: 'error' as const, code: 'no_questions', message: 'y', path: '/questions' }];
+    const oldFormat = deflateRawSync(Buffer.from(JSON.stringify({ definition, issues }), 'utf8'));
+    const version = toVersion({
+      id: 'v',
+      surveyId: 's',
+      number: 2,
+      status: 'published',
+      revision: 1,
+      content: new Uint8Array(oldFormat),
+      createdBy: 'k',
+      createdAt: '2025-01-01T00:00:00.000Z',
+      updatedAt: '2025-01-01T00:00:00.000Z',
+      publishedAt: '2025-01-02T00:00:00.000Z',
+    });
+    expect(version).toMatchObject({ definition, issues, number: 2, status: 'published' });
+  });
+
+  it('refuses content that would not fit one item even compressed', () => {
+    const random = Array.from({ length: 60_000 }, (_, i) => `${i}:${Math.random().toString(36)}`).join(' ');
+    const definition = { ...starterDefinition('en'), welcome: { en: random } } as never;
+    expect(compressContent({ definition, issues: [] })).toBeNull();
   });
 
   it('makes time-ordered UUIDv7 ids', () => {

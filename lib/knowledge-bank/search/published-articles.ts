@@ -4,32 +4,19 @@
  * stream record sees at least that change. And the live content of a page of results, which is
  * where titles and snippets come from (results.ts).
  */
-import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { dynamo, tableName } from '../../platform/data/client.ts';
+import { getMany, type TableKey } from '../../platform/data/batch.ts';
+import { tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { queryAll } from '../../platform/data/query-all.ts';
 import { type ArticleItem, contentOf } from '../record.ts';
 import { type LiveContent, type SearchDocument, searchDocumentsOf } from './documents.ts';
 
-type Key = { pk: string; sk: string };
 type Item = Record<string, unknown>;
 
-/**
- * BatchGet in chunks of 100, following UnprocessedKeys (DynamoDB returns some only when throttled
- * or past 16 MB of items); items by sort key.
- */
-async function getItems(keyList: readonly Key[], consistent = true): Promise<Map<string, Item>> {
+/** The items of `keyList` by sort key (the data kit's getMany: 100 per call, bounded retries). */
+async function getItems(keyList: readonly TableKey[], consistent = true): Promise<Map<string, Item>> {
   const found = new Map<string, Item>();
-  for (let start = 0; start < keyList.length; start += 100) {
-    let pending: Record<string, unknown>[] | undefined = keyList.slice(start, start + 100);
-    while (pending && pending.length > 0) {
-      const result: BatchGetCommandOutput = await dynamo.send(
-        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: consistent } } }),
-      );
-      for (const item of result.Responses?.[tableName] ?? []) found.set(item.sk as string, item);
-      pending = result.UnprocessedKeys?.[tableName]?.Keys;
-    }
-  }
+  for (const item of await getMany(keyList, { consistent })) if (item) found.set(item.sk as string, item);
   return found;
 }
 

@@ -1,6 +1,7 @@
 /** Access patterns of Developer key items used on the request path. */
-import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tokenMatchesHash } from '../auth/developer-key-token.ts';
+import { getMany, type TableKey } from './batch.ts';
 import { dynamo, tableName } from './client.ts';
 import { isConditionFailure } from './conditions.ts';
 import { type DeveloperKey, toDeveloperKey } from './developer-key-record.ts';
@@ -16,29 +17,24 @@ export type KeyUse = { kind: 'counted'; key: DeveloperKey; requestsInWindow: num
 
 const REJECTED: KeyUse = { kind: 'rejected' };
 
-/** Unprocessed keys mean throttling: a few tries with backoff, then a 502 rather than outliving the function. */
-const BATCH_GET_ATTEMPTS = 3;
-
 /**
  * The workspace and the key, in one strongly consistent BatchGetItem (a suspension or a revocation
- * counts from the very next request). A read, not the conditional update it once was: the update
- * named `secretHash` in its condition, which `dynamodb:Attributes` counts, so the rate-limit grant
- * of read-only routes could not allow it without allowing `SET secretHash` too (README, IAM).
+ * counts from the very next request), with `also` beside them when given (a create's remembered
+ * Idempotency-Key response, lib/platform/data/idempotency.ts), still one round trip. A read, not the
+ * conditional update it once was: the update named `secretHash` in its condition, which
+ * `dynamodb:Attributes` counts, so the rate-limit grant of read-only routes could not allow it
+ * without allowing `SET secretHash` too (README, IAM). Unprocessed keys (throttling) are retried by
+ * the data kit's bounded policy.
  */
-export async function findWorkspaceAndKey(slug: string, keyId: string): Promise<{ workspace: Workspace | null; key: DeveloperKey | null }> {
-  const found: Record<string, unknown>[] = [];
-  let pending: Record<string, unknown>[] = [keys.workspace(slug), keys.developerKey(slug, keyId)];
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt >= BATCH_GET_ATTEMPTS) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed after ${attempt} attempts`);
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
-    const result = await dynamo.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }));
-    found.push(...(result.Responses?.[tableName] ?? []));
-    pending = result.UnprocessedKeys?.[tableName]?.Keys ?? [];
-  }
-  const item = (sk: string) => found.find((i) => i.sk === sk);
-  const workspace = item(keys.workspace(slug).sk);
-  const key = item(keys.developerKey(slug, keyId).sk);
-  return { workspace: workspace ? toWorkspace(workspace) : null, key: key ? toDeveloperKey(key) : null };
+export async function findWorkspaceAndKey(
+  workspace: string,
+  keyId: string,
+  also?: TableKey,
+): Promise<{ workspace: Workspace | null; key: DeveloperKey | null; also: Record<string, unknown> | undefined }> {
+  const [workspaceItem, keyItem, alsoItem] = await getMany([keys.workspace(workspace), keys.developerKey(workspace, keyId), ...(also ? [also] : [])], {
+    consistent: true,
+  });
+  return { workspace: workspaceItem ? toWorkspace(workspaceItem) : null, key: keyItem ? toDeveloperKey(keyItem) : null, also: alsoItem };
 }
 
 /**

@@ -78,7 +78,7 @@ export const keys = {
   }),
   webhookDeliveryPrefix: (webhookId: string) => `WHDELIVERY#${webhookId}#`,
 
-  // Journeys (lib/journeys/store.ts). A journey is `JOURNEY#<id>` and its versions follow it at
+  // Journeys (lib/journeys/store/). A journey is `JOURNEY#<id>` and its versions follow it at
   // `JOURNEY#<id>#V#<version key>` (the version id's hex digits complemented, so newest first in
   // ascending order): one Query of the `JOURNEY#<id>` prefix reads the journey, then its versions.
   // Active journeys are also listed in gsi1 under `WS#<slug>#JOURNEYS` by id (UUIDv7: by creation);
@@ -135,7 +135,7 @@ export const keys = {
   // version every change of it is conditioned on, so builders racing on one workspace never lose a
   // segment. Its entity (KbSearchManifest) is not one the search builder's stream filter passes.
   kbSearchManifest: (slug: string) => ({ pk: workspacePk(slug), sk: 'KBSEARCH#MANIFEST' }),
-  // Surveys (lib/surveys/store.ts). Survey ids are UUIDv7, so `SURVEY#<id>` sorts by creation and a
+  // Surveys (lib/surveys/store/). Survey ids are UUIDv7, so `SURVEY#<id>` sorts by creation and a
   // descending Query lists newest first; the per-status counter `SURVEY$COUNT` sorts just after every
   // survey ('$' > '#'), so that same Query returns the totals first. The range SURVEY# … SURVEY$COUNT
   // holds only surveys and the counter: versions, designs and the audience catalog start `SURVEY`

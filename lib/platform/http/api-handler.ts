@@ -2,17 +2,21 @@
  * The middy chain every API operation runs, in this order:
  *   1. httpEnvelope   request id, API-Version (and a deprecated route's Deprecation/Sunset),
  *                     success rendering, the one error renderer (outermost)
- *   2. authorize      workspace → key → rate limit → suspension/module/permission
+ *   2. authorize      workspace → key → rate limit → suspension/module/permission; for an
+ *                     idempotent route sent an Idempotency-Key, the remembered response is read
+ *                     in the same round trip as the workspace
  *   3. jsonBody       malformed JSON → 400 (after auth: anonymous callers learn nothing)
  *   4. validateRequest  zod on path, query and body
- *   5. the handler function, which gets typed input and returns `{ body, headers?, status? }`
+ *   5. the handler function, which gets typed input and returns `{ body, headers?, status? }`;
+ *      a retry of a remembered create gets the handler's `replay` of its first answer instead,
+ *      before any check of the area (another body under the key: 409 `idempotency_key_reused`)
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { IdempotentRequest } from '../data/idempotency.ts';
+import { type IdempotentRequest, replayHeaders, replayOf } from '../data/idempotency.ts';
 import { API_PREFIX, type ApiRequest, type ApiResult, type RouteDefinition } from '../route.ts';
 import { deprecationHeaders } from '../version.ts';
-import { idempotencyKeyOf, requestFingerprint } from './conditional-request.ts';
+import { idempotencyKeyOf, idempotencyScope, requestFingerprint } from './conditional-request.ts';
 import type { ApiContext } from './context.ts';
 import { authorize } from './middleware/authorize.ts';
 import { type HandlerResult, httpEnvelope } from './middleware/http-envelope.ts';
@@ -24,18 +28,22 @@ export type LambdaHandler = (
   context: import('aws-lambda').Context,
 ) => Promise<APIGatewayProxyStructuredResultV2>;
 
-/** The Idempotency-Key of a creating POST, scoped to the operation on its concrete path. */
-function idempotentRequestOf(
-  route: RouteDefinition,
-  headers: Record<string, string | undefined>,
-  input: { params: unknown; body: unknown },
-): IdempotentRequest | undefined {
-  const key = idempotencyKeyOf(headers);
+/**
+ * The Idempotency-Key of a creating POST, scoped to the operation on its concrete path (the same
+ * scope authorization read the remembered response under).
+ */
+function idempotentRequestOf(route: RouteDefinition, event: APIGatewayProxyEventV2, body: unknown): IdempotentRequest | undefined {
+  const key = idempotencyKeyOf(event.headers ?? {});
   if (key === undefined) return undefined;
-  const params = (input.params ?? {}) as Record<string, string>;
-  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? '');
-  return { key, scope: `${route.method} ${path}`, fingerprint: requestFingerprint(input.body) };
+  return { key, scope: idempotencyScope(route, event.pathParameters ?? {}), fingerprint: requestFingerprint(body) };
 }
+
+/**
+ * How a create's handler answers a replay from what it remembered (its store's response): the same
+ * body and headers its first answer had, without running the handler again, so no check of the area
+ * can refuse a retry that the first request passed (a slug now taken by the first request itself).
+ */
+export type ReplayAnswer<R extends RouteDefinition> = (remembered: unknown, request: ApiRequest<R>) => ApiResult<R> | Promise<ApiResult<R>>;
 
 /** The `Location` of a created record: the route's template filled from the response body. */
 function locationOf(template: string, body: unknown): string {
@@ -55,18 +63,30 @@ export function apiHandler<R extends RouteDefinition>(route: R) {
     .use(validateRequest(route));
 
   return {
-    handler(fn: (request: ApiRequest<R>) => Promise<ApiResult<R>>): LambdaHandler {
+    /** `replay` is required of an idempotent route: the chain answers a retry with it, before the handler. */
+    handler(fn: (request: ApiRequest<R>) => Promise<ApiResult<R>>, options: { replay?: ReplayAnswer<R> } = {}): LambdaHandler {
+      const { replay } = options;
+      if (route.idempotent && !replay) throw new Error(`${route.operationId} is idempotent: its handler must say how to replay`);
       return chain.handler(async (event, context) => {
         const input = context.input!;
-        const result = await fn({
-          idempotency: route.idempotent ? idempotentRequestOf(route, event.headers ?? {}, input) : undefined,
+        const request = {
+          idempotency: route.idempotent ? idempotentRequestOf(route, event, input.body) : undefined,
           params: input.params,
           query: input.query,
           body: input.body,
           headers: event.headers ?? {},
           auth: context.auth!,
           requestId: context.requestId,
-        } as ApiRequest<R>);
+        } as ApiRequest<R>;
+        const { remembered } = context;
+        let result: ApiResult<R>;
+        if (remembered && request.idempotency && replay) {
+          // Another request under the same key is a 409 (replayOf); the same one gets its first answer.
+          result = await replay(replayOf(remembered, request.idempotency), request);
+          result.headers = { ...result.headers, ...replayHeaders(true) };
+        } else {
+          result = await fn(request);
+        }
         const { location } = route.response;
         if (location && (result.status ?? route.response.status) === 201) {
           result.headers = { Location: locationOf(location, result.body), ...result.headers };

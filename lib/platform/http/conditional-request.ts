@@ -53,6 +53,20 @@ export function idempotencyKeyOf(headers: Record<string, string | undefined>): s
   return key;
 }
 
+/** The key, or undefined when none or an invalid one was sent (the chain's validation answers that one later). */
+export function validIdempotencyKeyOf(headers: Record<string, string | undefined>): string | undefined {
+  const key = headers['idempotency-key']?.trim();
+  return key !== undefined && IDEMPOTENCY_KEY.test(key) ? key : undefined;
+}
+
+/**
+ * The operation an Idempotency-Key is remembered under: the method and the concrete path (e.g.
+ * `POST /journeys/<id>/versions`), so a key is per operation and per parent record.
+ */
+export function idempotencyScope(route: { method: string; path: string }, params: Record<string, string | undefined>): string {
+  return `${route.method} ${route.path.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? '')}`;
+}
+
 /** JSON with object keys sorted at every level, so equal bodies serialise equally. */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

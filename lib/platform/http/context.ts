@@ -8,4 +8,6 @@ export interface ApiContext extends Context {
   responseHeaders: Record<string, string>;
   auth?: AuthContext;
   input?: { params: unknown; query: unknown; body: unknown };
+  /** For an idempotent route sent an Idempotency-Key: the response remembered under it, read beside the workspace. */
+  remembered?: import('../data/idempotency.ts').RememberedResponse;
 }

@@ -17,8 +17,10 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { parseToken } from '../../auth/developer-key-token.ts';
 import { config } from '../../config.ts';
 import { findWorkspaceAndKey, recordFailedAuthentication, recordKeyUse } from '../../data/developer-keys.ts';
+import { rememberedKey, rememberedOf } from '../../data/idempotency.ts';
 import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } from '../../errors.ts';
 import type { RouteDefinition } from '../../route.ts';
+import { idempotencyScope, validIdempotencyKeyOf } from '../conditional-request.ts';
 import type { ApiContext } from '../context.ts';
 import { workspaceSlugFrom } from '../workspace-host.ts';
 
@@ -36,7 +38,7 @@ function bearerToken(header: string | undefined): string {
 }
 
 export function authorize(
-  route: Pick<RouteDefinition, 'module' | 'permissions'>,
+  route: Pick<RouteDefinition, 'module' | 'permissions' | 'idempotent' | 'method' | 'path'>,
 ): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext> {
   const windowSeconds = config.rateLimitWindowSeconds();
   const failureLimit = config.authFailuresPerWindow();
@@ -51,7 +53,13 @@ export function authorize(
       const nowMs = Date.now();
       const window = Math.floor(nowMs / 1000 / windowSeconds);
       const windowEndsInSeconds = Math.max(1, Math.ceil(((window + 1) * windowSeconds * 1000 - nowMs) / 1000));
-      const { workspace, key: stored } = await findWorkspaceAndKey(slug, parsed.keyId);
+      // A create sent with an Idempotency-Key reads its remembered response in the same BatchGetItem as
+      // the workspace and the key: the chain replays it before any check of the area (api-handler.ts).
+      const idempotencyKey = route.idempotent ? validIdempotencyKeyOf(headers) : undefined;
+      const remembered = idempotencyKey
+        ? rememberedKey(slug, { key: idempotencyKey, scope: idempotencyScope(route, request.event.pathParameters ?? {}) })
+        : undefined;
+      const { workspace, key: stored, also: other } = await findWorkspaceAndKey(slug, parsed.keyId, remembered);
       const use = stored ? await recordKeyUse(stored, token, window, new Date(nowMs).toISOString()) : { kind: 'rejected' as const };
 
       if (use.kind === 'rejected') {
@@ -86,6 +94,7 @@ export function authorize(
         throw new ForbiddenError('missing_permission', `The Developer key lacks the permission ${missing.join(', ')}`);
       }
 
+      request.context.remembered = rememberedOf(other) ?? undefined;
       request.context.auth = {
         workspace,
         key: { id: key.id, name: key.name, permissions: key.permissions },

@@ -1,0 +1,46 @@
+/**
+ * `pairedBy`, the string set on a journey of the journeys whose published version pairs it: kept by
+ * publish and archive in their own transactions, and read by archive to refuse a journey in use.
+ */
+
+import { tableName } from '../../platform/data/client.ts';
+import { keys } from '../../platform/data/keys.ts';
+import type { NamedWrites, TransactWrite } from '../../platform/data/transact.ts';
+import type { PairTarget } from '../cycles.ts';
+
+export const distinctJourneys = (pairs: readonly PairTarget[]) => [...new Set(pairs.map((pair) => pair.journeyId))];
+
+function stopPairing(workspace: string, pairedId: string, pairerId: string): TransactWrite {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.journey(workspace, pairedId),
+      UpdateExpression: 'DELETE pairedBy :pairer',
+      // Never create an item: a journey that is gone has nothing to forget.
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':pairer': new Set([pairerId]) },
+    },
+  };
+}
+
+function startPairing(workspace: string, pairedId: string, pairerId: string): TransactWrite {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.journey(workspace, pairedId),
+      UpdateExpression: 'ADD pairedBy :pairer',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)',
+      ExpressionAttributeValues: { ':pairer': new Set([pairerId]) },
+    },
+  };
+}
+
+/** `stopPairing` for each journey, named `unpair <id>` in a transaction. */
+export function stopPairingAll(workspace: string, pairedIds: readonly string[], pairerId: string): NamedWrites {
+  return Object.fromEntries(pairedIds.map((id) => [`unpair ${id}`, stopPairing(workspace, id, pairerId)]));
+}
+
+/** `startPairing` for each journey, named `pair <id>` in a transaction. */
+export function startPairingAll(workspace: string, pairedIds: readonly string[], pairerId: string): NamedWrites {
+  return Object.fromEntries(pairedIds.map((id) => [`pair ${id}`, startPairing(workspace, id, pairerId)]));
+}

@@ -1,0 +1,86 @@
+/**
+ * Publishing a version (after lib/journeys/version-content.ts has diagnosed it afresh): one
+ * transaction that locks the version, points the journey at it and moves the `pairedBy` sets of the
+ * journeys it pairs or no longer pairs.
+ */
+
+import { tableName } from '../../platform/data/client.ts';
+import { keys } from '../../platform/data/keys.ts';
+import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
+import { ConflictError } from '../../platform/errors.ts';
+import type { PairTarget } from '../cycles.ts';
+import { journeyArchived, journeyNotFound } from '../errors.ts';
+import { pairsAttribute } from '../record.ts';
+import { versionFailure } from './drafts.ts';
+import { versionKey } from './items.ts';
+import { distinctJourneys, startPairingAll, stopPairingAll } from './pairing.ts';
+
+/** What publishing writes: fresh diagnostics, the pairs it follows and those it followed, at the revision read. */
+export interface PublicationWrite {
+  read: number;
+  diagnostics: { bytes: Uint8Array; rawBytes: number };
+  pairs: readonly PairTarget[];
+  /** The pairs of the journey's published version until now. */
+  previousPairs: readonly PairTarget[];
+  now: string;
+}
+
+/**
+ * ONE transaction: the version gets `publishedAt` (if still at the revision read), the journey
+ * points at it and keeps its pairs, and the `pairedBy` sets of the journeys it newly pairs or no
+ * longer pairs change with it.
+ */
+export async function writePublication(workspace: string, journeyId: string, versionId: string, write: PublicationWrite): Promise<void> {
+  const { read, diagnostics, pairs, now } = write;
+  const before = new Set(distinctJourneys(write.previousPairs));
+  const after = new Set(distinctJourneys(pairs));
+  try {
+    await transact({
+      version: {
+        Update: {
+          TableName: tableName,
+          Key: versionKey(workspace, journeyId, versionId),
+          UpdateExpression: 'SET publishedAt = :now, updatedAt = :now, #diagnostics = :diagnostics, diagnosticsBytes = :diagnosticsBytes',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(publishedAt) AND #revision = :read',
+          ExpressionAttributeNames: { '#diagnostics': 'diagnostics', '#revision': 'revision' },
+          ExpressionAttributeValues: {
+            ':now': now,
+            ':diagnostics': diagnostics.bytes,
+            ':diagnosticsBytes': diagnostics.rawBytes,
+            ':read': read,
+          },
+        },
+      },
+      journey: {
+        Update: {
+          TableName: tableName,
+          Key: keys.journey(workspace, journeyId),
+          UpdateExpression: 'SET publishedVersionId = :versionId, publishedPairs = :pairs, updatedAt = :now, #version = #version + :one',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':versionId': versionId, ':pairs': pairsAttribute(pairs), ':now': now, ':one': 1 },
+        },
+      },
+      ...startPairingAll(
+        workspace,
+        [...after].filter((id) => !before.has(id)),
+        journeyId,
+      ),
+      ...stopPairingAll(
+        workspace,
+        [...before].filter((id) => !after.has(id)),
+        journeyId,
+      ),
+    });
+  } catch (error) {
+    if (!(error instanceof TransactionCancelledError)) throw error;
+    const versionRefused = versionFailure(error);
+    if (versionRefused) throw versionRefused;
+    if (error.failed('journey')) throw error.current('journey') ? journeyArchived() : journeyNotFound();
+    // Only a `pair <id>` condition is left: that journey was archived since the references were read.
+    throw new ConflictError(
+      'references_changed',
+      'A journey this version pairs was archived while publishing; publish again for fresh diagnostics',
+    );
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * Versions: `JOURNEY#<journeyId>#V#<complement of id>` items, content and diagnostics compressed
+ * (Binary), `pairs` uncompressed for the reference loader. Reads: one version, a page of them after
+ * their journey in one ascending Query, and two of them diffed.
+ */
+
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { getMany, type Item } from '../../platform/data/batch.ts';
+import { dynamo, tableName } from '../../platform/data/client.ts';
+import { keys } from '../../platform/data/keys.ts';
+import type { PageKey, PageStart } from '../../platform/pagination.ts';
+import { decodeJson } from '../codec.ts';
+import type { JourneyContent } from '../content.ts';
+import type { PairTarget } from '../cycles.ts';
+import { diffContent, type JourneyDiff } from '../diff.ts';
+import { journeyNotFound, versionNotFound } from '../errors.ts';
+import { estimatedResponseBytes, pairsAttribute, toVersion, VERSION_ENTITY, type VersionMetadata } from '../record.ts';
+import type { JourneyVersion } from '../schemas.ts';
+import { MAX_ITEMS_PER_QUERY, versionKey } from './items.ts';
+
+/** Lambda's response limit is 6 MB; a versions page stops before its versions pass this. */
+const VERSIONS_PAGE_BYTES = 5 * 1024 * 1024;
+
+/** GetItem; the journey id is part of the key, so a version of another journey is not found. */
+export async function getVersion(workspace: string, journeyId: string, versionId: string): Promise<JourneyVersion> {
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName, Key: versionKey(workspace, journeyId, versionId), ConsistentRead: true }),
+  );
+  if (!Item) throw versionNotFound();
+  return toVersion(Item);
+}
+
+export interface VersionPage {
+  versions: JourneyVersion[];
+  total: number;
+  hasMore: boolean;
+  lastKey: PageKey | undefined;
+  returned: number;
+}
+
+/**
+ * One ascending Query over the journey's item collection: the journey first (404, total), then its
+ * versions newest first (their sort keys are complemented UUIDv7s). A page also stops before the
+ * versions it holds would pass 5 MB, so the response stays under Lambda's 6 MB; `hasMore` then
+ * says more follow from `offset + versions.length`.
+ */
+export async function listVersions(workspace: string, journeyId: string, { limit, offset, after }: PageStart): Promise<VersionPage> {
+  const journeySk = keys.journey(workspace, journeyId).sk;
+  if (after && (after.pk !== keys.workspacePk(workspace) || !String(after.sk).startsWith(`${journeySk}#V#`))) {
+    throw new Error("A cursor for versions named a key outside the journey's versions");
+  }
+  // From a cursor the Query starts past the journey item, so the journey (404, total) is read beside it.
+  const journey = after
+    ? dynamo.send(
+        new GetCommand({
+          TableName: tableName,
+          Key: keys.journey(workspace, journeyId),
+          ConsistentRead: true,
+          ProjectionExpression: 'versionCount',
+        }),
+      )
+    : undefined;
+  const skip = after ? 0 : offset;
+  let total: number | undefined;
+  let skipped = 0;
+  let bytes = 0;
+  let cutBySize = false;
+  const page: Item[] = [];
+  let cursor: Record<string, unknown> | undefined = after;
+  do {
+    const { Items = [], LastEvaluatedKey } = await dynamo.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :collection)',
+        ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':collection': journeySk },
+        ConsistentRead: true,
+        Limit: Math.min(skip + limit - skipped - page.length + (total === undefined && !after ? 1 : 0), MAX_ITEMS_PER_QUERY),
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    for (const item of Items) {
+      if (item.sk === journeySk) total = Number(item.versionCount);
+      else if (skipped < skip) skipped++;
+      else if (page.length < limit && !cutBySize) {
+        const size = estimatedResponseBytes(item);
+        if (page.length > 0 && bytes + size > VERSIONS_PAGE_BYTES) cutBySize = true;
+        else {
+          bytes += size;
+          page.push(item);
+        }
+      }
+    }
+    if (journey && total === undefined) {
+      const { Item } = await journey;
+      if (Item) total = Number(Item.versionCount);
+    }
+    if (total === undefined) throw journeyNotFound();
+    cursor = LastEvaluatedKey;
+    if (offset >= total) break;
+  } while (cursor && !cutBySize && skipped + page.length < skip + limit);
+  const last = page.at(-1);
+  return {
+    versions: page.map(toVersion),
+    total,
+    hasMore: offset + page.length < total,
+    lastKey: last && { pk: last.pk as string, sk: last.sk as string },
+    returned: page.length,
+  };
+}
+
+interface StoredParts {
+  content: Uint8Array;
+  contentBytes: number;
+  diagnostics: Uint8Array;
+  diagnosticsBytes: number;
+  pairs: readonly PairTarget[];
+}
+
+export function newVersionItem(
+  workspace: string,
+  metadata: VersionMetadata,
+  { content, contentBytes, diagnostics, diagnosticsBytes, pairs }: StoredParts,
+): Item {
+  // A null is no attribute at all, never a NULL: `attribute_not_exists(publishedAt)` must hold for a draft.
+  const present = Object.fromEntries(Object.entries(metadata).filter(([, value]) => value !== null));
+  return {
+    ...versionKey(workspace, metadata.journeyId, metadata.id),
+    entity: VERSION_ENTITY,
+    ...present,
+    content,
+    contentBytes,
+    diagnostics,
+    diagnosticsBytes,
+    pairs: pairsAttribute(pairs),
+  };
+}
+
+/** Both versions in one BatchGetItem; what changed from `against` to `versionId`. */
+export async function diffVersions(workspace: string, journeyId: string, versionId: string, againstId: string): Promise<JourneyDiff> {
+  // A version diffed against itself is one key (getMany reads a repeated key once).
+  const [current, against] = await getMany([versionKey(workspace, journeyId, versionId), versionKey(workspace, journeyId, againstId)]);
+  if (!current || !against) throw versionNotFound();
+  return diffContent(
+    decodeJson(current.content as Uint8Array) as JourneyContent,
+    decodeJson(against.content as Uint8Array) as JourneyContent,
+  );
+}

@@ -1,0 +1,317 @@
+/**
+ * Surveys: `SURVEY#<id>` items, each with a map of its version summaries, in the workspace's
+ * partition (keys.survey*), so an id of another workspace is simply not found. Round trips (the
+ * README's table says the same):
+ *   list, read: 1 (read is one BatchGetItem of the survey and the designs)
+ *   create: 2 (reads the designs it returns, then one transaction)
+ *   update: 1, or 2 with designId/targetingRules (the handler reads what it checks them against)
+ *   archive, close: 2 (read the status they change, then a transaction that also moves the status
+ *   counters, conditional on that read)
+ * A failed condition returns the current item, which tells 404 from 409 without another read.
+ */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { getMany } from '../../platform/data/batch.ts';
+import { dynamo, tableName } from '../../platform/data/client.ts';
+import {
+  isConditionFailure,
+  meetsPrecondition,
+  transactionCancellationReasons,
+  type VersionPrecondition,
+  versionCondition,
+} from '../../platform/data/conditions.ts';
+import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
+import { keys } from '../../platform/data/keys.ts';
+import { walkCountedList } from '../../platform/data/list-walk.ts';
+import { projectionWith } from '../../platform/data/projection.ts';
+import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
+import { update } from '../../platform/data/update.ts';
+import { BadRequestError, ConflictError, VersionConflictError } from '../../platform/errors.ts';
+import type { PageKey, PageStart } from '../../platform/pagination.ts';
+import type { SurveyDefinition } from '../engine/definition.ts';
+import type { AudienceAttribute } from '../engine/targeting.ts';
+import { surveyArchived, surveyConditionFailure, surveyNotFound } from '../errors.ts';
+import {
+  COUNTER_ENTITY,
+  defaultDesign,
+  designsOf,
+  newSurveyId,
+  type StoredSummary,
+  SURVEY_ENTITY,
+  SURVEY_RECORD_ATTRIBUTES,
+  summariesOf,
+  toDesign,
+  toSurvey,
+} from '../record.ts';
+import type { ListedStatus, Survey, SurveyDesign, SurveyPatch, SurveyVersion, VersionSummary } from '../schemas.ts';
+import { audienceKey, audienceOf } from './audience.ts';
+import { addDesignOnce, designsKey } from './designs.ts';
+import { counterMove, LISTED_STATUSES, totalOf } from './status-counts.ts';
+import { newVersion, versionPut } from './versions.ts';
+
+const SURVEY_CREATE_SCOPE = 'POST /surveys';
+
+/** The fields a PATCH may change; no other name of the body reaches the expression. */
+const PATCHABLE = ['name', 'nameAr', 'themeLogoUrl', 'themePrimaryColor', 'designId', 'targetingRules'] as const;
+
+export interface CreatedSurvey {
+  survey: Survey;
+  version: SurveyVersion;
+  designs: SurveyDesign[];
+}
+
+/**
+ * Creates the survey with its first draft (version 1) and, with the workspace's first survey, the
+ * default design (whose id is derived from the workspace, so concurrent first surveys agree).
+ * Reads the designs first, to return them, then one transaction.
+ */
+export async function createSurvey(
+  workspace: string,
+  input: { name: string; language: Survey['language']; definition: SurveyDefinition; issues: SurveyVersion['issues'] },
+  keyId: string,
+  idempotency: IdempotentRequest | undefined,
+): Promise<CreatedSurvey & { replayed: boolean }> {
+  const { Item: designsItem } = await dynamo.send(
+    new GetCommand({ TableName: tableName, Key: designsKey(workspace), ConsistentRead: true }),
+  );
+  const nowMs = Date.now();
+  const now = new Date(nowMs).toISOString();
+  const surveyId = newSurveyId(nowMs);
+  const starter = defaultDesign(workspace, now);
+  const designs = designsOf(designsItem);
+  if (!designs.some((design) => design.isDefault)) designs.unshift(toDesign(starter));
+
+  const survey: Survey = {
+    id: surveyId,
+    name: input.name,
+    nameAr: null,
+    language: input.language,
+    version: 1,
+    status: 'draft',
+    themeLogoUrl: null,
+    themePrimaryColor: null,
+    designId: starter.id,
+    targetingRules: null,
+    publishedVersionId: null,
+    createdAt: now,
+    updatedAt: now,
+    publishedAt: null,
+    archivedAt: null,
+  };
+  const version = newVersion({ surveyId, number: 1, basedOnVersionId: null, keyId, now, nowMs }, input);
+  const summary: StoredSummary = { id: version.id, number: 1, status: 'draft', createdBy: keyId, createdAt: now };
+  const { response, replayed } = await createOnce<CreatedSurvey>(
+    workspace,
+    {
+      survey: {
+        Put: {
+          TableName: tableName,
+          Item: {
+            ...keys.survey(workspace, surveyId),
+            entity: SURVEY_ENTITY,
+            id: surveyId,
+            name: survey.name,
+            language: survey.language,
+            version: 1,
+            status: 'draft',
+            designId: survey.designId,
+            createdAt: now,
+            updatedAt: now,
+            versions: { [version.id]: summary },
+            versionCount: 1,
+            createdByKeyId: keyId,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      version: versionPut(workspace, version, input.language),
+      defaultDesign: addDesignOnce(workspace, starter),
+      counter: counterMove(workspace, null, 'draft'),
+    },
+    { survey, version, designs },
+    idempotency && { ...idempotency, scope: SURVEY_CREATE_SCOPE },
+  );
+  return { ...response, replayed };
+}
+
+export interface SurveyWithVersions {
+  survey: Survey;
+  versions: VersionSummary[];
+  designs: SurveyDesign[];
+}
+
+/** The survey (archived ones too), its version summaries and the workspace's designs, or null: one BatchGetItem. */
+export async function findSurvey(workspace: string, id: string): Promise<SurveyWithVersions | null> {
+  const [item, designsItem] = await getMany([keys.survey(workspace, id), designsKey(workspace)]);
+  if (!item) return null;
+  return { survey: toSurvey(item), versions: summariesOf(item), designs: designsOf(designsItem) };
+}
+
+/** The survey item as stored (404 when there is none). */
+async function getSurveyItem(workspace: string, id: string): Promise<Record<string, unknown>> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.survey(workspace, id), ConsistentRead: true }));
+  if (!Item) throw surveyNotFound();
+  return Item;
+}
+
+export interface SurveyPage {
+  surveys: Survey[];
+  total: number;
+  hasMore: boolean;
+  /** The key of the page's last survey, where a cursor continues (lib/platform/pagination.ts). */
+  lastKey: PageKey | undefined;
+  returned: number;
+}
+
+/**
+ * One page of listed surveys, newest first, and the total of the status asked (or of all listed
+ * statuses): the counted list walk over the descending range whose first item is the status
+ * counter. Archived surveys are filtered out by DynamoDB and never counted.
+ */
+export async function listSurveys(
+  workspace: string,
+  { status, ...page }: PageStart & { status?: ListedStatus | undefined },
+): Promise<SurveyPage> {
+  const statuses = status ? [status] : LISTED_STATUSES;
+  const statusValues = Object.fromEntries(statuses.map((value, i) => [`:s${i}`, value]));
+  const shape = projectionWith(SURVEY_RECORD_ATTRIBUTES, ['sk', 'entity', 'draftCount', 'publishedCount', 'closedCount']);
+  const statusName = `#p${SURVEY_RECORD_ATTRIBUTES.indexOf('status')}`;
+  const { items, ...rest } = await walkCountedList(
+    {
+      query: {
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        FilterExpression: `entity = :counter OR ${statusName} IN (${Object.keys(statusValues).join(', ')})`,
+        ExpressionAttributeValues: {
+          ':pk': keys.workspacePk(workspace),
+          ':from': keys.surveyListRange.from,
+          ':to': keys.surveyListRange.to,
+          ':counter': COUNTER_ENTITY,
+          ...statusValues,
+        },
+        ...shape,
+        ScanIndexForward: false,
+        ConsistentRead: true,
+      },
+      isCounter: (item) => item.entity === COUNTER_ENTITY,
+      totalOf: (counter) => totalOf(counter, statuses),
+      readCounter: async () =>
+        (await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.surveyCounter(workspace), ConsistentRead: true }))).Item,
+      cursorInRange: (after) =>
+        after.pk === keys.workspacePk(workspace) && typeof after.sk === 'string' && after.sk.startsWith(keys.surveyListRange.from),
+      keyOf: (item) => ({ pk: keys.workspacePk(workspace), sk: item.sk as string }),
+    },
+    page,
+  );
+  return { surveys: items.map(toSurvey), ...rest };
+}
+
+/** What PATCH checks `designId` and `targetingRules` against, read in one round trip. */
+export async function listDesignsAndAudience(workspace: string): Promise<{ designs: SurveyDesign[]; audience: AudienceAttribute[] }> {
+  const [designsItem, audienceItem] = await getMany([designsKey(workspace), audienceKey(workspace)]);
+  return { designs: designsOf(designsItem), audience: audienceOf(audienceItem) };
+}
+
+/** Applies a PATCH in one conditional UpdateItem; archived surveys are read-only. */
+export async function updateSurvey(workspace: string, id: string, patch: SurveyPatch, precondition: VersionPrecondition): Promise<Survey> {
+  const changed = update()
+    .increment('version')
+    .set('updatedAt', new Date().toISOString())
+    .patch(patch, PATCHABLE, { encode: (field, value) => (field === 'targetingRules' ? JSON.stringify(value) : value) });
+  const version = versionCondition(precondition);
+  try {
+    const { Attributes } = await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.survey(workspace, id),
+        ...changed.build({
+          expression: `attribute_exists(pk) AND #status <> :archived${version.expression}`,
+          names: { '#status': 'status', ...(version.expression ? { '#version': 'version' } : {}) },
+          values: { ':archived': 'archived', ...version.values },
+        }),
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return toSurvey(Attributes as Record<string, unknown>);
+  } catch (error) {
+    if (isConditionFailure(error)) throw surveyConditionFailure(error.Item && unmarshall(error.Item));
+    throw error;
+  }
+}
+
+/** The survey's own write of a status change: conditional on the version that was read. */
+function statusChange(workspace: string, survey: Survey, set: Record<string, unknown>) {
+  const changed = update().increment('version');
+  for (const [attribute, value] of Object.entries(set)) changed.set(attribute, value);
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.survey(workspace, survey.id),
+      ...changed.build({ expression: '#version = :read', names: { '#version': 'version' }, values: { ':read': survey.version } }),
+    },
+  };
+}
+
+/**
+ * Archives a survey: reads it (its status decides which count to lower, its drafts are marked so
+ * they refuse saves), then one transaction conditional on what was read; read again (a few times)
+ * when someone changed it in between.
+ */
+export async function archiveSurvey(workspace: string, id: string, precondition: VersionPrecondition): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const item = await getSurveyItem(workspace, id);
+    const survey = toSurvey(item);
+    if (survey.status === 'archived') throw surveyArchived();
+    if (!meetsPrecondition(precondition, survey.version)) throw new VersionConflictError(survey.version);
+    const now = new Date().toISOString();
+    const drafts = summariesOf(item).filter((summary) => summary.status === 'draft');
+    try {
+      await transact({
+        survey: statusChange(workspace, survey, { status: 'archived', archivedAt: now, updatedAt: now }),
+        ...Object.fromEntries(
+          drafts.map((draft) => [
+            `draft:${draft.id}`,
+            {
+              Update: {
+                TableName: tableName,
+                Key: keys.surveyVersion(workspace, id, draft.id),
+                UpdateExpression: 'SET surveyArchived = :yes',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':yes': true },
+              },
+            },
+          ]),
+        ),
+        counter: counterMove(workspace, survey.status, 'archived'),
+      });
+      return;
+    } catch (error) {
+      // Someone changed the survey between the read and the write: read again (a few times).
+      if (error instanceof TransactionCancelledError && attempt < 3) continue;
+      if (error instanceof TransactionCancelledError || transactionCancellationReasons(error)) {
+        throw new ConflictError('version_conflict', 'The survey changed while it was being archived; try again');
+      }
+      throw error;
+    }
+  }
+}
+
+/** Published → closed, with the counters; anything else is 400 `invalid_state`. */
+export async function closeSurvey(workspace: string, id: string): Promise<Survey> {
+  const survey = toSurvey(await getSurveyItem(workspace, id));
+  if (survey.status === 'archived') throw surveyArchived();
+  if (survey.status !== 'published')
+    throw new BadRequestError('invalid_state', `Only a published survey can be closed; this one is ${survey.status}`);
+  const now = new Date().toISOString();
+  try {
+    await transact({
+      survey: statusChange(workspace, survey, { status: 'closed', updatedAt: now }),
+      counter: counterMove(workspace, 'published', 'closed'),
+    });
+  } catch (error) {
+    if (error instanceof TransactionCancelledError && error.failed('survey')) throw new VersionConflictError(survey.version);
+    throw error;
+  }
+  return { ...survey, status: 'closed', updatedAt: now, version: survey.version + 1 };
+}
