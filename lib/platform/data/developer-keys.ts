@@ -31,9 +31,12 @@ export async function findWorkspaceAndKey(
   keyId: string,
   also?: TableKey,
 ): Promise<{ workspace: Workspace | null; key: DeveloperKey | null; also: Record<string, unknown> | undefined }> {
-  const [workspaceItem, keyItem, alsoItem] = await getMany([keys.workspace(workspace), keys.developerKey(workspace, keyId), ...(also ? [also] : [])], {
-    consistent: true,
-  });
+  const [workspaceItem, keyItem, alsoItem] = await getMany(
+    [keys.workspace(workspace), keys.developerKey(workspace, keyId), ...(also ? [also] : [])],
+    {
+      consistent: true,
+    },
+  );
   return { workspace: workspaceItem ? toWorkspace(workspaceItem) : null, key: keyItem ? toDeveloperKey(keyItem) : null, also: alsoItem };
 }
 
