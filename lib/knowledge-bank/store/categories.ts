@@ -122,6 +122,7 @@ export async function createCategory(
       writes,
       toCategory(item as unknown as Record<string, unknown>, placement.depth),
       idempotency,
+      { contended: treeChanged },
     );
     return { category: response, replayed };
   } catch (error) {
@@ -181,35 +182,38 @@ export async function updateCategory(
   const changes = update();
   for (const field of [...CATEGORY_OWNED, 'version', 'updatedAt'] as const) changes.set(field, next[field]);
   try {
-    await transact({
-      // The item as it is now (on a failed condition) tells a delete (404) from a concurrent change (409) without a read.
-      category: {
-        Update: {
-          TableName: tableName,
-          Key: keys.kbCategory(workspace, id),
-          ...changes.build({
-            expression: '#version = :readVersion',
-            names: { '#version': 'version' },
-            values: { ':readVersion': current.version },
-          }),
+    await transact(
+      {
+        // The item as it is now (on a failed condition) tells a delete (404) from a concurrent change (409) without a read.
+        category: {
+          Update: {
+            TableName: tableName,
+            Key: keys.kbCategory(workspace, id),
+            ...changes.build({
+              expression: '#version = :readVersion',
+              names: { '#version': 'version' },
+              values: { ':readVersion': current.version },
+            }),
+          },
         },
+        newParent: newParent && parentUnchanged(workspace, newParent),
+        oldParent:
+          moving && current.parentId
+            ? {
+                Update: {
+                  TableName: tableName,
+                  Key: keys.kbCategory(workspace, current.parentId),
+                  UpdateExpression: 'ADD childCount :minusOne',
+                  ConditionExpression: 'attribute_exists(pk)',
+                  ExpressionAttributeValues: { ':minusOne': -1 },
+                },
+              }
+            : undefined,
+        slugClaim: renamed && slugClaim(workspace, 'category', next.slug, id),
+        slugRelease: renamed && slugRelease(workspace, 'category', current.slug, id),
       },
-      newParent: newParent && parentUnchanged(workspace, newParent),
-      oldParent:
-        moving && current.parentId
-          ? {
-              Update: {
-                TableName: tableName,
-                Key: keys.kbCategory(workspace, current.parentId),
-                UpdateExpression: 'ADD childCount :minusOne',
-                ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeValues: { ':minusOne': -1 },
-              },
-            }
-          : undefined,
-      slugClaim: renamed && slugClaim(workspace, 'category', next.slug, id),
-      slugRelease: renamed && slugRelease(workspace, 'category', current.slug, id),
-    });
+      { contended: treeChanged },
+    );
   } catch (error) {
     if (!(error instanceof TransactionCancelledError)) throw error;
     if (error.failed('category')) {

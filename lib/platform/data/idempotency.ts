@@ -12,7 +12,7 @@ import { dynamo, tableName } from './client.ts';
 import { retryTransactionConflicts, transactionCancellationReasons } from './conditions.ts';
 import { keys } from './keys.ts';
 import { TABLE } from './table.ts';
-import { type NamedWrites, TransactionCancelledError, type TransactWrite, transact } from './transact.ts';
+import { type NamedWrites, TransactionCancelledError, type TransactOptions, type TransactWrite, transact } from './transact.ts';
 
 /** How long an Idempotency-Key is remembered (as Stripe). */
 const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
@@ -98,7 +98,7 @@ export async function createOnce<T>(
   writes: NamedWrites,
   response: T,
   idempotency: IdempotentRequest | undefined,
-  options: { attempts?: number } = {},
+  options: TransactOptions = {},
 ): Promise<{ response: T; replayed: boolean }> {
   if (IDEMPOTENCY_ITEM in writes) throw new Error(`"${IDEMPOTENCY_ITEM}" names the remembered response; name the write otherwise`);
   try {

@@ -10,7 +10,7 @@ import type { AttributeValue, CancellationReason } from '@aws-sdk/client-dynamod
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamo } from './client.ts';
-import { retryTransactionConflicts, transactionCancellationReasons } from './conditions.ts';
+import { isTransactionConflict, retryTransactionConflicts, transactionCancellationReasons } from './conditions.ts';
 
 /** One item of a transaction, as the document client takes it (Put, Update, Delete or ConditionCheck). */
 export type TransactWrite = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -76,12 +76,22 @@ function withCurrentOnFailure(write: TransactWrite): TransactWrite {
   return { [kind]: { ...body, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } } as TransactWrite;
 }
 
+export interface TransactOptions {
+  attempts?: number;
+  /**
+   * The domain error for a transaction that still lost races after `attempts` tries (e.g. the
+   * knowledge bank's 409 `tree_changed`, which a client retries); without it the SDK's error is
+   * thrown and answers 502.
+   */
+  contended?: () => Error;
+}
+
 /**
  * Write the named items in one transaction. Throws `TransactionCancelledError` when a condition
- * failed; a transaction that still lost races after `attempts` tries, or any other error, is
- * thrown as the SDK gave it.
+ * failed; a transaction that still lost races after `attempts` tries throws `contended()` when
+ * given; any other error is thrown as the SDK gave it.
  */
-export async function transact(writes: NamedWrites, options: { attempts?: number } = {}): Promise<void> {
+export async function transact(writes: NamedWrites, options: TransactOptions = {}): Promise<void> {
   const named = Object.entries(writes).filter((entry): entry is [string, TransactWrite] => Boolean(entry[1]));
   const items = named.map(([, write]) => withCurrentOnFailure(write));
   try {
@@ -90,12 +100,13 @@ export async function transact(writes: NamedWrites, options: { attempts?: number
       options.attempts ?? TRANSACTION_ATTEMPTS,
     );
   } catch (error) {
-    throw (
-      cancellationOf(
-        error,
-        named.map(([name]) => name),
-      ) ?? error
+    const cancelled = cancellationOf(
+      error,
+      named.map(([name]) => name),
     );
+    if (cancelled) throw cancelled;
+    if (options.contended && isTransactionConflict(error)) throw options.contended();
+    throw error;
   }
 }
 
