@@ -6,7 +6,7 @@
  */
 import type { SurveyDefinition } from './definition.ts';
 import { compileModel, pointer } from './model.ts';
-import { walk } from './simulate.ts';
+import { walkAnswers } from './simulate.ts';
 
 type AnswerIssueCode =
   | 'unknown_question'
@@ -36,7 +36,7 @@ export interface ReplayedResponse {
 const answerPath = (questionId: string) => pointer('answers', questionId);
 
 export function replayResponse(definition: SurveyDefinition, answers: Record<string, unknown>, finished: boolean): ReplayedResponse {
-  const run = walk(compileModel(definition), answers);
+  const run = walkAnswers(compileModel(definition), answers);
   const issues: AnswerIssue[] = [];
   for (const problem of run.problems) {
     if (problem.code === 'missing_translation') continue;

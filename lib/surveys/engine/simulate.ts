@@ -41,7 +41,7 @@ export interface SimulationRun {
 }
 
 export function simulate(definition: SurveyDefinition, answers: Record<string, unknown>, language?: Language): SimulationRun {
-  const { answered: _answered, stopped: _stopped, ...run } = walk(compileModel(definition), answers, language);
+  const { answered: _answered, stopped: _stopped, ...run } = walkAnswers(compileModel(definition), answers, language);
   return run;
 }
 
@@ -51,7 +51,7 @@ export interface Walk extends SimulationRun {
   stopped: boolean;
 }
 
-export function walk(model: SurveyModel, answers: Record<string, unknown>, language?: Language): Walk {
+export function walkAnswers(model: SurveyModel, answers: Record<string, unknown>, language?: Language): Walk {
   const given = new Map<number, AnswerValue>();
   const answerOf = (index: number) => given.get(index);
   const run: SimulationRun = { path: [], skipped: [], options: {}, ending: null, problems: [] };
