@@ -24,6 +24,8 @@ export interface CollectingSurvey {
   surveyVersion: number;
   publishedVersionId: string;
   targetingRules: TargetingRules | null;
+  /** True when this is the instance's remembered guess rather than a read just now. */
+  cached?: boolean;
 }
 
 /** Enough for the warm instances of a busy workspace; the oldest entry goes first. */
@@ -51,15 +53,19 @@ function collectingOf(survey: Pick<Survey, 'id' | 'status' | 'version' | 'publis
   };
 }
 
-/** The survey as last seen collecting by this instance, else read (404, 409 `survey_not_collecting`). */
-export async function collectingSurvey(workspace: string, surveyId: string): Promise<CollectingSurvey> {
-  const cached = surveys.get(`${workspace}#${surveyId}`);
-  if (cached) return cached;
+/**
+ * The survey as last seen collecting by this instance (`cached`), else read (404, 409
+ * `survey_not_collecting`). A cached state may be stale: a caller that refuses a request because
+ * of it asks again with `fresh`.
+ */
+export async function collectingSurvey(workspace: string, surveyId: string, fresh = false): Promise<CollectingSurvey> {
+  const cached = fresh ? undefined : surveys.get(`${workspace}#${surveyId}`);
+  if (cached) return { ...cached, cached: true };
   const found = await getSurvey(workspace, surveyId);
   if (!found) throw surveyNotFound();
   const state = collectingOf(found.survey);
   remember(surveys, `${workspace}#${surveyId}`, state);
-  return state;
+  return { ...state, cached: false };
 }
 
 /**

@@ -132,11 +132,17 @@ export async function submitResponse(
 ): Promise<{ response: SurveyResponse; replayed: boolean }> {
   assertAnswersFit(body.answers);
   const hashes = await hashesOf(body.respondent);
-  let state = await collectingSurvey(workspace, surveyId);
+  let state: CollectingSurvey = await collectingSurvey(workspace, surveyId);
   for (let attempt = 1; ; attempt++) {
-    const definition = await versionDefinition(workspace, surveyId, state.publishedVersionId);
-    assertTargeted(state.targetingRules, body.respondent?.attributes);
-    const response = newResponse(state, body, replayedOrThrow(definition, body.answers, body.finished ?? true));
+    let response: SurveyResponse;
+    try {
+      response = await validResponse(workspace, state, body);
+    } catch (error) {
+      // Refused on a cached guess (a newer version or new targeting rules may be published): ask again.
+      if (!(error instanceof BadRequestError) || !state.cached) throw error;
+      state = await collectingSurvey(workspace, surveyId, true);
+      response = await validResponse(workspace, state, body);
+    }
     const writes: TransactItems = [
       collectingCheck(workspace, state),
       {
@@ -157,6 +163,13 @@ export async function submitResponse(
       state = refreshFromCheck(workspace, surveyId, surveyCheck.item);
     }
   }
+}
+
+/** The response these answers make on the survey as `state` says it is, or the reason it is refused. */
+async function validResponse(workspace: string, state: CollectingSurvey, body: SubmitResponseBody): Promise<SurveyResponse> {
+  const definition = await versionDefinition(workspace, state.surveyId, state.publishedVersionId);
+  assertTargeted(state.targetingRules, body.respondent?.attributes);
+  return newResponse(state, body, replayedOrThrow(definition, body.answers, body.finished ?? true));
 }
 
 async function readResponseItem(workspace: string, surveyId: string, responseId: string): Promise<Record<string, unknown>> {
