@@ -46,7 +46,7 @@ import type { ContinueResponseBody, SubmitResponseBody, SurveyResponse } from '.
 /** Tries of a submit whose cached survey state turned out stale (each one learns the current state). */
 const SUBMIT_ATTEMPTS = 3;
 
-export function responseNotFound(): NotFoundError {
+function responseNotFound(): NotFoundError {
   return new NotFoundError('not_found', 'No response with this id in this survey');
 }
 function responseFinished(): ConflictError {
