@@ -4,7 +4,7 @@
  * partial one on the continuation that finishes it; partial writes and deletions send nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+import { clientFor, expectErrorEnvelope, newKey, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { publishedSurvey } from '../support/surveys.ts';
 import { type ReceivedRequest, type Receiver, startReceiver, verifySignature } from '../support/webhook-receiver.ts';
 
@@ -33,6 +33,17 @@ afterAll(async () => {
 const about = (responseId: string) => (r: ReceivedRequest) => r.json?.data?.responseId === responseId;
 
 describe('survey.response.finished', () => {
+  it('may only be subscribed to by a key that may read responses', async () => {
+    const key = await newKey(ws.slug, ['webhooks:read', 'webhooks:write', 'ideas:read']);
+    const hooks = clientFor({ host: ws.host, key: key.key });
+    const body = { name: 'Nosy', url: receiver.url, events: ['survey.response.finished'] };
+    expectErrorEnvelope(await hooks.post('/webhooks', { body }), 403, 'missing_permission');
+    const ideasOnly = await hooks.post('/webhooks', { body: { ...body, events: ['idea.submitted'] } });
+    expect(ideasOnly.status, ideasOnly.text).toBe(201);
+    const widened = await hooks.patch(`/webhooks/${ideasOnly.body.webhook.id}`, { body: { events: ['survey.response.finished'] } });
+    expectErrorEnvelope(widened, 403, 'missing_permission');
+  });
+
   it('arrives signed, with identifiers only, once per finished response', async () => {
     const { surveyId, versionId } = await publishedSurvey(api);
     const finished = await api.post(`/surveys/${surveyId}/responses`, { body: { answers, respondent: PRIVATE } });
