@@ -5,7 +5,7 @@
  * or when a continuation moves it from partial to finished (MODIFY); nothing else is an event.
  */
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
-import { RESPONSE_ENTITY } from './responses/record.ts';
+import { RESPONSE_ENTITY } from './responses/entity.ts';
 
 export interface ResponseFinished {
   kind: 'response.finished';

@@ -9,9 +9,9 @@ import { keys } from '../../platform/data/keys.ts';
 import { TABLE } from '../../platform/data/table.ts';
 import { keyedHash } from '../../platform/keyed-hash.ts';
 import { newSurveyId } from '../record.ts';
+import { RESPONSE_ENTITY } from './entity.ts';
 import type { ResponseTombstone, SurveyResponse } from './schemas.ts';
 
-export const RESPONSE_ENTITY = 'SurveyResponse';
 const TOMBSTONE_ENTITY = 'SurveyResponseTombstone';
 const RESPONDENT_ENTITY = 'SurveyRespondent';
 export const COUNTER_ENTITY = 'SurveyResponseCounter';

@@ -17,7 +17,8 @@ import { dynamo, tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { TABLE } from '../../platform/data/table.ts';
 import type { PageKey, PageStart } from '../../platform/pagination.ts';
-import { COUNTER_ENTITY, parseCounterAttribute, RESPONSE_ENTITY, respondentHash, toResponse, toTombstone } from './record.ts';
+import { RESPONSE_ENTITY } from './entity.ts';
+import { COUNTER_ENTITY, parseCounterAttribute, respondentHash, toResponse, toTombstone } from './record.ts';
 import type { ResponseStatus, ResponseTombstone, SurveyResponse } from './schemas.ts';
 
 const MAX_ITEMS_PER_QUERY = 1000;
