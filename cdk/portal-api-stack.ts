@@ -229,6 +229,6 @@ function acknowledgeNagFindings(stack: Stack): void {
   validations.acknowledge({
     id: 'AwsSolutions-SMG4',
     reason:
-      'The cursor signing key is not rotated automatically: rotating it only invalidates cursors in flight (a sync restarts from the first page); rotate it by hand if it leaks.',
+      'The cursor signing key is not rotated automatically: it signs cursors (rotating invalidates those in flight) and derives the respondent-hash key of survey-response erasure (rotating makes erasure blind to earlier responses, README); rotate it by hand only if it leaks.',
   });
 }

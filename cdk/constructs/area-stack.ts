@@ -59,7 +59,7 @@ export class AreaStack extends NestedStack {
       }
       // The asset's root is the function's working directory in Lambda.
       for (const built of builtFilesOf(route)) fn.addEnvironment(built.variable, `/var/task/${built.file}`);
-      if (acceptsCursor(route)) {
+      if (acceptsCursor(route) || route.needs?.includes('keyed-hash')) {
         fn.addEnvironment('CURSOR_SIGNING_SECRET_ARN', props.cursorSigningKey.secretArn);
         props.cursorSigningKey.grantRead(fn);
       }

@@ -116,11 +116,12 @@ export interface RouteDefinition {
    */
   table?: readonly TableAction[];
   /**
-   * Extra environment, grants or files a handler needs: the webhook delivery queue, or a file
-   * rendered at build time beside its bundle: the API reference page (scripts/build-docs.ts) or the
-   * OpenAPI document (scripts/write-openapi.ts).
+   * Extra environment, grants or files a handler needs: the webhook delivery queue, a file rendered
+   * at build time beside its bundle (the API reference page, scripts/build-docs.ts, or the OpenAPI
+   * document, scripts/write-openapi.ts), or the server secret a keyed hash of an identifier is
+   * derived from (lib/platform/keyed-hash.ts).
    */
-  needs?: readonly ('webhook-delivery-queue' | 'api-reference-page' | 'openapi-document')[];
+  needs?: readonly ('webhook-delivery-queue' | 'api-reference-page' | 'openapi-document' | 'keyed-hash')[];
   /** Lambda timeout when the default (DEFAULT_TIMEOUT_SECONDS, 10 s) is too short, e.g. an operation that calls out over HTTP. */
   timeoutSeconds?: number;
   /**

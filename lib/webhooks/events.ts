@@ -1,16 +1,26 @@
 /**
- * Webhook events: their kinds, their payloads, and how a DynamoDB stream record becomes one. The
- * ideas area says what a record means (lib/ideas/stream.ts `ideaChangeOf`); anything that is not
- * an idea change is ignored.
+ * Webhook events: their kinds, their payloads, and how a DynamoDB stream record becomes one. Each
+ * area says what a record means (lib/ideas/stream.ts `ideaChangeOf`, lib/surveys/stream.ts
+ * `surveyResponseChangeOf`); anything else is ignored.
  *
- * Payloads carry identifiers only (and status labels): never a title, description or anything
- * about the submitter, so personal data cannot leak to a receiver.
+ * Payloads carry identifiers only (and status labels): never a title, description, answer or
+ * anything about the submitter or respondent, so personal data cannot leak to a receiver.
  */
 import { createHash } from 'node:crypto';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { ideaChangeOf } from '../ideas/stream.ts';
+import { type AuthContext, holds } from '../platform/auth/context.ts';
+import { ForbiddenError } from '../platform/errors.ts';
+import type { Permission } from '../platform/permissions.ts';
+import { surveyResponseChangeOf } from '../surveys/stream.ts';
 
-export const WEBHOOK_EVENT_TYPES = ['idea.submitted', 'idea.status_changed', 'idea.updated', 'idea.deleted'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'idea.submitted',
+  'idea.status_changed',
+  'idea.updated',
+  'idea.deleted',
+  'survey.response.finished',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Sent by the enable step only; no webhook subscribes to it. */
@@ -23,13 +33,20 @@ interface IdeaEventData {
   status?: string | null;
 }
 
+interface SurveyResponseEventData {
+  workspace: string;
+  surveyId: string;
+  versionId: string;
+  responseId: string;
+}
+
 export interface WebhookEvent {
   /** Stable for the stream record it comes from: retries and duplicate stream deliveries share it. */
   id: string;
   type: WebhookEventType;
   /** When the change was committed. */
   timestamp: string;
-  data: IdeaEventData;
+  data: IdeaEventData | SurveyResponseEventData;
 }
 
 /** The JSON body every receiver gets. */
@@ -52,10 +69,28 @@ export function eventIdOf(record: DynamoDBRecord): string {
   return `evt_${seconds.toString(36).padStart(7, '0')}${sequence.toString(36).padStart(26, '0')}${hash}`;
 }
 
-/** The webhook event a stream record means, or null for anything that is not an idea change. */
+/** The webhook event a stream record means, or null for anything that is not an event. */
 export function eventFromStreamRecord(record: DynamoDBRecord): WebhookEvent | null {
+  const finished = surveyResponseChangeOf(record);
+  if (finished) {
+    const { workspace, surveyId, versionId, responseId, timestamp } = finished;
+    return { id: eventIdOf(record), type: 'survey.response.finished', timestamp, data: { workspace, surveyId, versionId, responseId } };
+  }
   const change = ideaChangeOf(record);
   if (!change) return null;
   const { kind, ideaId, workspace, timestamp, ...status } = change;
   return { id: eventIdOf(record), type: `idea.${kind}`, timestamp, data: { ideaId, workspace, ...status } };
+}
+
+/** The permission beyond the route's own that subscribing to an event kind needs: its events reveal that area's activity. */
+const EVENT_PERMISSIONS: Partial<Record<WebhookEventType, Permission>> = { 'survey.response.finished': 'survey-responses:read' };
+
+/** 403 `missing_permission` when the key may not read what one of `events` reveals. */
+export function assertMaySubscribe(auth: AuthContext, events: readonly WebhookEventType[] | undefined): void {
+  for (const event of events ?? []) {
+    const needed = EVENT_PERMISSIONS[event];
+    if (needed && !holds(auth, needed)) {
+      throw new ForbiddenError('missing_permission', `Subscribing to ${event} needs the permission ${needed}`);
+    }
+  }
 }

@@ -65,9 +65,14 @@ export const ideaEventFanOut: StreamConsumerDefinition = {
   maximumRecordAgeSeconds: DAY,
   reportBatchItemFailures: true,
   startingPosition: 'TRIM_HORIZON',
-  // Only idea items: INSERT has just a new image, REMOVE just an old one. Every other write
-  // (keys' rate-limit counters, delivery records, …) never invokes the function.
-  filters: [{ dynamodb: { NewImage: { entity: { S: ['Idea'] } } } }, { dynamodb: { OldImage: { entity: { S: ['Idea'] } } } }],
+  // Only idea items (INSERT has just a new image, REMOVE just an old one) and finished survey
+  // responses (lib/surveys/stream.ts decides which of those finished just now). Every other write
+  // (keys' rate-limit counters, delivery records, partial responses, …) never invokes the function.
+  filters: [
+    { dynamodb: { NewImage: { entity: { S: ['Idea'] } } } },
+    { dynamodb: { OldImage: { entity: { S: ['Idea'] } } } },
+    { dynamodb: { NewImage: { entity: { S: ['SurveyResponse'] }, status: { S: ['finished'] } } } },
+  ],
   onFailure: webhookFanOutFailureQueue,
 };
 

@@ -251,6 +251,26 @@ describe('API examples (lib/api-examples.json)', () => {
       body: { answers: { plan: 'pro', score: 9 } },
     });
     await record('publishSurvey', `/surveys/${surveyId}/publish`, { body: { versionId: firstVersion } });
+    // Survey responses
+    const submitted = await record('submitSurveyResponse', `/surveys/${surveyId}/responses`, {
+      headers: { 'Idempotency-Key': 'resp-7f3a' },
+      body: {
+        answers: { plan: 'pro' },
+        finished: false,
+        language: 'en',
+        respondent: { externalId: 'crm-1042', email: 'rania@example.com' },
+        meta: { source: 'mobile-app', channel: 'in-app' },
+      },
+    });
+    const responseUrl = `/surveys/${surveyId}/responses/${submitted.body.response.id}`;
+    await record('continueSurveyResponse', responseUrl, {
+      headers: { 'If-Match': '"1"' },
+      body: { answers: { channels: ['chat', 'api'] } },
+    });
+    await record('getSurveyResponse', responseUrl);
+    await record('listSurveyResponses', `/surveys/${surveyId}/responses?limit=1&status=partial`);
+    await record('deleteSurveyResponse', responseUrl);
+    await record('eraseSurveyRespondent', '/surveys/responses/erase', { body: { externalId: 'crm-1042' } });
     await record('closeSurvey', `/surveys/${surveyId}/close`);
     const nextVersion = await record('createSurveyVersion', `/surveys/${surveyId}/versions`, { body: {} });
     // Its body has no text to vary (withIdempotencyKey): the same key with another body is refused here.

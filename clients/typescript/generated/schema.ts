@@ -1163,6 +1163,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/surveys/{id}/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a survey's responses, or the change feed
+         * @description Newest first, filtered by `versionId`, `status` and `respondent` (an externalId); `pagination.total` counts what the filters select. Responses of archived surveys stay listed. With `updatedSince` the list is a change feed instead: every response created, continued, deleted or erased after that time, oldest change first, a deleted one as `{id, deleted: true, deletedAt}` (tombstones are kept 30 days and hold nothing about the respondent); the feed takes no other filter. The feed is read from an index that may lag a write by a moment: overlap `updatedSince` by a few seconds, and treat entries by `id` and `revision`. An unknown survey has no responses.
+         *
+         *     Permission: survey-responses:read.
+         *
+         *     Module: surveys.
+         */
+        get: operations["listSurveyResponses"];
+        put?: never;
+        /**
+         * Submit a response
+         * @description Stores a response pinned to the version published now (`versionId`). `finished` defaults to true; `false` keeps it open to PATCH. With `respondent.attributes` and targeting rules on the survey, the attributes must meet them. The answers are replayed on the version as a respondent would go through it (the engine `simulate` runs): an answer to a question never shown on the path the answers produce (hidden by `visibleIf`, jumped over by a route), an option the option filter does not offer, a value of the wrong type or outside the scale, open text past `maxLength` or not its `inputType` is refused. A finished response answers every required question on its path and reaches an ending; a partial one may stop at a required question, and answers past that point are still checked for type and range. The response keeps `path` (the questions shown) and `ending`. Send an `Idempotency-Key` to retry safely (the same key and body within 24 hours return the first response).
+         *
+         *     Permission: survey-responses:write.
+         *
+         *     Module: surveys.
+         */
+        post: operations["submitSurveyResponse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/surveys/{id}/responses/{responseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a response
+         * @description One response with its answers, path and ending, and its revision as ETag (send it back in If-Match to continue).
+         *
+         *     Permission: survey-responses:read.
+         *
+         *     Module: surveys.
+         */
+        get: operations["getSurveyResponse"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a response
+         * @description Deletes the response and its answers (of an archived survey too): the summary forgets it, and the change feed shows its tombstone for 30 days.
+         *
+         *     Permission: survey-responses:delete.
+         *
+         *     Module: surveys.
+         */
+        delete: operations["deleteSurveyResponse"];
+        options?: never;
+        head?: never;
+        /**
+         * Continue a partial response
+         * @description Merges `answers` into the stored ones (`null` removes one) and, with `finished: true`, finishes the response (then it never changes again). Validated against the version the response is pinned to, even after a newer one is published; the survey must still be published. The answers are replayed on the version as a respondent would go through it (the engine `simulate` runs): an answer to a question never shown on the path the answers produce (hidden by `visibleIf`, jumped over by a route), an option the option filter does not offer, a value of the wrong type or outside the scale, open text past `maxLength` or not its `inputType` is refused. A finished response answers every required question on its path and reaches an ending; a partial one may stop at a required question, and answers past that point are still checked for type and range. The response keeps `path` (the questions shown) and `ending`.
+         *
+         *     Permission: survey-responses:write.
+         *
+         *     Module: surveys.
+         */
+        patch: operations["continueSurveyResponse"];
+        trace?: never;
+    };
     "/surveys/{id}/versions": {
         parameters: {
             query?: never;
@@ -1329,6 +1401,30 @@ export interface paths {
          *     Module: surveys.
          */
         patch: operations["updateSurveyDesign"];
+        trace?: never;
+    };
+    "/surveys/responses/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a respondent's responses
+         * @description Right to erasure: deletes every response of the respondent given by `externalId` or `email` (case-insensitive) in the workspace, across surveys, as DELETE does one. At most 1,000 per call: while `hasMore` is true, call again. Respondents are found through an index keyed by a keyed hash of the identifier; the identifier itself is stored nowhere but in the responses.
+         *
+         *     Permission: survey-responses:delete.
+         *
+         *     Module: surveys.
+         */
+        post: operations["eraseSurveyRespondent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/surveys/validate": {
@@ -1677,12 +1773,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -1835,12 +1931,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -1966,12 +2062,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -2115,12 +2211,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -2365,12 +2461,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -2586,12 +2682,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             archivedAt: string | null;
@@ -2803,12 +2899,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -2943,12 +3039,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             archivedAt: string | null;
@@ -3175,12 +3271,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             archivedAt: string | null;
@@ -3396,12 +3492,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -3617,12 +3713,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -3847,12 +3943,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -4066,12 +4162,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -4389,12 +4485,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -4698,12 +4794,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -5048,12 +5144,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -5086,12 +5182,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             archivedAt: string | null;
@@ -5449,12 +5545,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -6158,12 +6254,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -6916,12 +7012,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -7775,12 +7871,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -9175,12 +9271,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -10043,12 +10139,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -10766,7 +10862,7 @@ export interface operations {
                             revision: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             publishedAt: string;
                             /** @description The id of the Developer key that published it */
@@ -10880,7 +10976,7 @@ export interface operations {
                             revision: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             publishedAt: string;
                             /** @description The id of the Developer key that published it */
@@ -11617,12 +11713,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -12367,12 +12463,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -13097,12 +13193,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -13237,12 +13333,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -13366,12 +13462,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -13607,12 +13703,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -14061,7 +14157,7 @@ export interface operations {
                             };
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -14304,12 +14400,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -14465,12 +14561,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -14594,12 +14690,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -14616,7 +14712,7 @@ export interface operations {
                             feedback: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /** @description Id of the Developer key that sent the SOP back */
@@ -14770,12 +14866,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -14990,12 +15086,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -15126,12 +15222,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -15255,12 +15351,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -15471,7 +15567,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         surveys: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             nameAr: string | null;
@@ -15500,12 +15599,12 @@ export interface operations {
                             publishedVersionId: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -15627,7 +15726,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         survey: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             nameAr: string | null;
@@ -15656,21 +15758,27 @@ export interface operations {
                             publishedVersionId: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
                             archivedAt: string | null;
                         };
                         version: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             surveyId: string;
                             number: number;
                             /** @enum {string} */
@@ -15680,7 +15788,7 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             publishedAt: string | null;
@@ -16348,12 +16456,15 @@ export interface operations {
                             }[];
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
                         designs: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             primaryColor: string;
@@ -16363,12 +16474,12 @@ export interface operations {
                             isDefault: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -16447,6 +16558,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -16475,7 +16587,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         survey: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             nameAr: string | null;
@@ -16504,21 +16619,27 @@ export interface operations {
                             publishedVersionId: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
                             archivedAt: string | null;
                         };
                         versions: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             surveyId: string;
                             number: number;
                             /** @enum {string} */
@@ -16528,13 +16649,16 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             publishedAt: string | null;
                         }[];
                         designs: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             primaryColor: string;
@@ -16544,12 +16668,12 @@ export interface operations {
                             isDefault: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -16622,6 +16746,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -16725,6 +16850,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -16776,7 +16902,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         survey: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             nameAr: string | null;
@@ -16805,12 +16934,12 @@ export interface operations {
                             publishedVersionId: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -16891,6 +17020,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -16919,7 +17049,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         survey: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             nameAr: string | null;
@@ -16948,12 +17081,12 @@ export interface operations {
                             publishedVersionId: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -17034,6 +17167,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -17041,7 +17175,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description Only responses pinned to this version
+                     */
                     versionId: string;
                     acknowledgeBreakingChanges?: boolean;
                 };
@@ -17070,7 +17207,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         survey: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             nameAr: string | null;
@@ -17099,21 +17239,27 @@ export interface operations {
                             publishedVersionId: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
                             archivedAt: string | null;
                         };
                         version: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             surveyId: string;
                             number: number;
                             /** @enum {string} */
@@ -17123,7 +17269,7 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             publishedAt: string | null;
@@ -17791,7 +17937,7 @@ export interface operations {
                             }[];
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -17901,6 +18047,823 @@ export interface operations {
             };
         };
     };
+    listSurveyResponses: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Opaque: `pagination.nextCursor` of the previous page. Continues where it stopped, reading only this page (unlike `offset`, which re-reads every earlier record). Bound to the workspace and the list; do not combine with `offset`. */
+                cursor?: string;
+                /** @description Only responses pinned to this version */
+                versionId?: string;
+                /** @description Only partial or only finished responses */
+                status?: "partial" | "finished";
+                /** @description Only this respondent's responses (their externalId) */
+                respondent?: string;
+                /** @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}` */
+                updatedSince?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        responses: ({
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            surveyId: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            versionId: string;
+                            /** @enum {string} */
+                            status: "partial" | "finished";
+                            answers: {
+                                [key: string]: string | number | boolean | string[] | {
+                                    [key: string]: string;
+                                };
+                            };
+                            /** @description The questions shown, in order */
+                            path: string[];
+                            /** @description The ending reached; null until finished */
+                            ending: string | null;
+                            /** @enum {string} */
+                            language: "en" | "ar";
+                            respondent: {
+                                externalId: string | null;
+                                email: string | null;
+                            };
+                            attributes: {
+                                [key: string]: string | number | boolean;
+                            } | null;
+                            meta: {
+                                source?: string;
+                                channel?: string;
+                            } | null;
+                            /** @description 1 on create, +1 on each change; the ETag */
+                            revision: number;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            updatedAt: string;
+                            finishedAt: string | null;
+                            secondsToFinish: number | null;
+                        } | {
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            deletedAt: string;
+                        })[];
+                        pagination: {
+                            limit: number;
+                            offset: number;
+                            total: number;
+                            hasMore: boolean;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_query`: `updatedSince` with another filter, or `cursor` with `offset`; `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    submitSurveyResponse: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1-255 visible ASCII characters (a UUID is ideal), unique per record you mean to create. Within 24 hours the same key with the same body returns the first response again (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409 `idempotency_key_reused`. Only successful creations are remembered. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Answers by question id: openText a string; singleChoice an option id; multipleChoice and ranking arrays of option ids; nps, rating, csat, ces integers; date `YYYY-MM-DD`; matrix `{rowId: columnId}`; consent a boolean */
+                    answers: {
+                        [key: string]: string | number | boolean | string[] | {
+                            [key: string]: string;
+                        };
+                    };
+                    /** @description Default true; false keeps the response open to PATCH */
+                    finished?: boolean;
+                    /** @enum {string} */
+                    language?: "en" | "ar";
+                    respondent?: {
+                        /** @description Only this respondent's responses (their externalId) */
+                        externalId?: string;
+                        /** Format: email */
+                        email?: string;
+                        /** @description The respondent's audience attributes, checked against the survey's targeting rules */
+                        attributes?: {
+                            [key: string]: string | number | boolean;
+                        };
+                    };
+                    meta?: {
+                        source?: string;
+                        channel?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created (or, for a repeated Idempotency-Key, the first response again) */
+            201: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Where the created record is read: `/api/v1/surveys/{response.surveyId}/responses/{response.id}` */
+                    Location?: string;
+                    /** @description The response's `revision` as a strong ETag, e.g. `"2"`: PATCH needs it in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        response: {
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            surveyId: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            versionId: string;
+                            /** @enum {string} */
+                            status: "partial" | "finished";
+                            answers: {
+                                [key: string]: string | number | boolean | string[] | {
+                                    [key: string]: string;
+                                };
+                            };
+                            /** @description The questions shown, in order */
+                            path: string[];
+                            /** @description The ending reached; null until finished */
+                            ending: string | null;
+                            /** @enum {string} */
+                            language: "en" | "ar";
+                            respondent: {
+                                externalId: string | null;
+                                email: string | null;
+                            };
+                            attributes: {
+                                [key: string]: string | number | boolean;
+                            } | null;
+                            meta: {
+                                source?: string;
+                                channel?: string;
+                            } | null;
+                            /** @description 1 on create, +1 on each change; the ETag */
+                            revision: number;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            updatedAt: string;
+                            finishedAt: string | null;
+                            secondsToFinish: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` `/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, `required_unanswered`, `no_answers`, `no_ending`; `respondent_not_targeted`: the respondent's attributes do not meet the survey's targeting rules */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `survey_not_collecting`: the survey is a draft, closed or archived; only a published survey collects; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. `response_too_large`: the answers are over 64 KB of UTF-8 JSON */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSurveyResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+                /** @description Only responses pinned to this version */
+                responseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The response's `revision` as a strong ETag, e.g. `"2"`: PATCH needs it in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        response: {
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            surveyId: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            versionId: string;
+                            /** @enum {string} */
+                            status: "partial" | "finished";
+                            answers: {
+                                [key: string]: string | number | boolean | string[] | {
+                                    [key: string]: string;
+                                };
+                            };
+                            /** @description The questions shown, in order */
+                            path: string[];
+                            /** @description The ending reached; null until finished */
+                            ending: string | null;
+                            /** @enum {string} */
+                            language: "en" | "ar";
+                            respondent: {
+                                externalId: string | null;
+                                email: string | null;
+                            };
+                            attributes: {
+                                [key: string]: string | number | boolean;
+                            } | null;
+                            meta: {
+                                source?: string;
+                                channel?: string;
+                            } | null;
+                            /** @description 1 on create, +1 on each change; the ETag */
+                            revision: number;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            updatedAt: string;
+                            finishedAt: string | null;
+                            secondsToFinish: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no response with this id in this survey of this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSurveyResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+                /** @description Only responses pinned to this version */
+                responseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no response with this id in this survey of this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    continueSurveyResponse: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: the response's ETag (its `revision`, e.g. `"1"`) as last read. Another revision is 409 `version_conflict` with the current ETag, so two continuations never overwrite each other; missing is 400 `if_match_required`. */
+                "If-Match": string;
+            };
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+                /** @description Only responses pinned to this version */
+                responseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Merged into the stored answers; `null` removes one. Answers by question id: openText a string; singleChoice an option id; multipleChoice and ranking arrays of option ids; nps, rating, csat, ces integers; date `YYYY-MM-DD`; matrix `{rowId: columnId}`; consent a boolean */
+                    answers?: {
+                        [key: string]: (string | number | boolean | string[] | {
+                            [key: string]: string;
+                        }) | null;
+                    };
+                    /**
+                     * @description true finishes the response; it is then immutable
+                     * @constant
+                     */
+                    finished?: true;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The response's `revision` as a strong ETag, e.g. `"2"`: PATCH needs it in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        response: {
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            surveyId: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            versionId: string;
+                            /** @enum {string} */
+                            status: "partial" | "finished";
+                            answers: {
+                                [key: string]: string | number | boolean | string[] | {
+                                    [key: string]: string;
+                                };
+                            };
+                            /** @description The questions shown, in order */
+                            path: string[];
+                            /** @description The ending reached; null until finished */
+                            ending: string | null;
+                            /** @enum {string} */
+                            language: "en" | "ar";
+                            respondent: {
+                                externalId: string | null;
+                                email: string | null;
+                            };
+                            attributes: {
+                                [key: string]: string | number | boolean;
+                            } | null;
+                            meta: {
+                                source?: string;
+                                channel?: string;
+                            } | null;
+                            /** @description 1 on create, +1 on each change; the ETag */
+                            revision: number;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            updatedAt: string;
+                            finishedAt: string | null;
+                            secondsToFinish: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` `/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, `required_unanswered`, `no_answers`, `no_ending`; `if_match_required`: no If-Match */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no response with this id in this survey of this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: the response changed since it was read (ETag holds the current revision); `response_finished`: a finished response never changes; `survey_not_collecting`: the survey is a draft, closed or archived; only a published survey collects */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. `response_too_large`: the answers are over 64 KB of UTF-8 JSON */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createSurveyVersion: {
         parameters: {
             query?: never;
@@ -17909,6 +18872,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -17916,7 +18880,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description Only responses pinned to this version
+                     */
                     fromVersionId?: string;
                 };
             };
@@ -17946,9 +18913,15 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         version: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             surveyId: string;
                             number: number;
                             /** @enum {string} */
@@ -17958,7 +18931,7 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             publishedAt: string | null;
@@ -18626,7 +19599,7 @@ export interface operations {
                             }[];
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -18705,7 +19678,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
+                /** @description Only responses pinned to this version */
                 versionId: string;
             };
             cookie?: never;
@@ -18734,9 +19709,15 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         version: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             surveyId: string;
                             number: number;
                             /** @enum {string} */
@@ -18746,7 +19727,7 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             publishedAt: string | null;
@@ -19414,7 +20395,7 @@ export interface operations {
                             }[];
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -19487,7 +20468,9 @@ export interface operations {
                 "If-Match": string;
             };
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
+                /** @description Only responses pinned to this version */
                 versionId: string;
             };
             cookie?: never;
@@ -20173,9 +21156,15 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         version: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             surveyId: string;
                             number: number;
                             /** @enum {string} */
@@ -20185,7 +21174,7 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             publishedAt: string | null;
@@ -20853,7 +21842,7 @@ export interface operations {
                             }[];
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -20941,7 +21930,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
+                /** @description Only responses pinned to this version */
                 versionId: string;
             };
             cookie?: never;
@@ -21042,7 +22033,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
+                /** @description Only responses pinned to this version */
                 versionId: string;
             };
             cookie?: never;
@@ -21280,7 +22273,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         designs: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             primaryColor: string;
@@ -21290,12 +22286,12 @@ export interface operations {
                             isDefault: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -21416,7 +22412,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         design: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             primaryColor: string;
@@ -21426,12 +22425,12 @@ export interface operations {
                             isDefault: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -21510,6 +22509,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 designId: string;
             };
             cookie?: never;
@@ -21550,7 +22550,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         design: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             primaryColor: string;
@@ -21560,12 +22563,12 @@ export interface operations {
                             isDefault: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -21600,6 +22603,107 @@ export interface operations {
                 };
             };
             /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no design with this id in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    eraseSurveyRespondent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Only this respondent's responses (their externalId) */
+                    externalId: string;
+                } | {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        erased: number;
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22422,7 +23526,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhooks: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -22430,16 +23537,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -22523,8 +23630,8 @@ export interface operations {
                      * @description Absolute https URL of the receiver (http only where the deployment allows it), without credentials. It must resolve to public internet addresses; this is checked now and again at every delivery.
                      */
                     url: string;
-                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted */
-                    events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted, survey.response.finished */
+                    events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                 };
             };
         };
@@ -22553,7 +23660,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhook: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -22561,16 +23671,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description The Bearer secret (`whsec_…`), shown only in this response: store it now */
@@ -22651,6 +23761,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -22677,7 +23788,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhook: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -22685,16 +23799,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -22764,6 +23878,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -22855,6 +23970,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -22868,8 +23984,8 @@ export interface operations {
                      * @description Absolute https URL of the receiver (http only where the deployment allows it), without credentials. It must resolve to public internet addresses; this is checked now and again at every delivery.
                      */
                     url?: string;
-                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted */
-                    events?: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted, survey.response.finished */
+                    events?: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                 };
             };
         };
@@ -22894,7 +24010,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhook: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -22902,16 +24021,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -22986,6 +24105,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -23017,7 +24137,7 @@ export interface operations {
                             /** @description Sent as the `webhook-id` header on every attempt */
                             eventId: string;
                             /** @enum {string} */
-                            eventType: "idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted";
+                            eventType: "idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished";
                             /** @enum {string} */
                             outcome: "pending" | "retrying" | "delivered" | "failed" | "cancelled";
                             /** @description Attempts made so far */
@@ -23027,7 +24147,7 @@ export interface operations {
                             error: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             lastAttemptAt: string | null;
@@ -23036,7 +24156,7 @@ export interface operations {
                                 attempt: number;
                                 /**
                                  * Format: date-time
-                                 * @description ISO 8601 UTC date-time
+                                 * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                                  */
                                 at: string;
                                 /** @enum {string} */
@@ -23119,6 +24239,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
                 deliveryId: string;
             };
@@ -23220,6 +24341,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -23246,7 +24368,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhook: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -23254,16 +24379,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -23333,6 +24458,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -23359,7 +24485,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhook: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -23367,16 +24496,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -23455,6 +24584,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -23481,7 +24611,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhook: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -23489,16 +24622,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description The Bearer secret (`whsec_…`), shown only in this response: store it now */
