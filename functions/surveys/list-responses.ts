@@ -8,6 +8,7 @@ import { ValidationError } from '../../lib/platform/errors.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
+import { assertSurveyExists } from '../../lib/surveys/responses/collecting.ts';
 import { listChanges, listRespondentResponses, listResponses } from '../../lib/surveys/responses/response-list.ts';
 import { listSurveyResponses as route } from '../../lib/surveys/responses/routes.ts';
 
@@ -25,6 +26,7 @@ export async function listSurveyResponses({ params, query, auth }: ApiRequest<ty
     .update(JSON.stringify([updatedSince, versionId, status, respondent]))
     .digest('base64url');
   const list = `${route.operationId}:${params.id}:${filters}`;
+  await assertSurveyExists(workspace, params.id);
   const page = await paginate({ workspace, list, limit, offset, cursor }, (start) => {
     if (updatedSince !== undefined) return listChanges(workspace, params.id, updatedSince, start);
     if (respondent !== undefined) return listRespondentResponses(workspace, params.id, respondent, { versionId, status }, start);

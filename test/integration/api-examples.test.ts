@@ -257,12 +257,29 @@ describe('API examples (lib/api-examples.json)', () => {
       body: {
         answers: { plan: 'pro' },
         finished: false,
-        language: 'en',
         respondent: { externalId: 'crm-1042', email: 'rania@example.com' },
         meta: { source: 'mobile-app', channel: 'in-app' },
       },
     });
+    // Its only top-level text is `language`, which takes en or ar: the same key with another body is refused here.
+    await refuse(
+      'submitSurveyResponse',
+      `/surveys/${surveyId}/responses`,
+      { headers: { 'Idempotency-Key': 'resp-7f3a' }, body: { answers: { plan: 'free' }, finished: false } },
+      [409, 'idempotency_key_reused'],
+      false,
+    );
     const responseUrl = `/surveys/${surveyId}/responses/${submitted.body.response.id}`;
+    // Answers past 64 KB of JSON are refused before anything is read or replayed (not kept as examples).
+    const hugeAnswers = { answers: Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`q${i}`, 'x'.repeat(15_000)])) };
+    await refuse('submitSurveyResponse', `/surveys/${surveyId}/responses`, { body: hugeAnswers }, [413, 'response_too_large'], false);
+    await refuse(
+      'continueSurveyResponse',
+      responseUrl,
+      { headers: { 'If-Match': '"1"' }, body: hugeAnswers },
+      [413, 'response_too_large'],
+      false,
+    );
     await record('continueSurveyResponse', responseUrl, {
       headers: { 'If-Match': '"1"' },
       body: { answers: { channels: ['chat', 'api'] } },

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../lib/manifest.ts';
 import { clientFor, dynamoDbCalls, expectErrorEnvelope, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+import { publishedSurvey } from '../support/surveys.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 
 let ws: TestWorkspace;
@@ -24,7 +25,9 @@ beforeAll(async () => {
   const journey = await api.post('/journeys', { body: { titleEn: 'Parent' } });
   const survey = await api.post('/surveys', { body: { name: 'Parent', language: 'en' } });
   const category = await api.post('/knowledge-bank/categories', { body: { nameEn: 'Parent' } });
+  const collecting = await publishedSurvey(api);
   for (const res of [journey, survey, category]) expect(res.status, res.text).toBeLessThan(300);
+  parents.collectingSurveyId = collecting.surveyId;
   parents.journeyId = journey.body.journeyId;
   parents.journeyVersionId = journey.body.version.id;
   parents.id = survey.body.survey.id;
@@ -47,7 +50,11 @@ const bodies: Record<string, () => Record<string, unknown>> = {
   createSurveyDesign: () => ({ name: 'Replayed brand', primaryColor: '#0B5FFF' }),
   createSurveyVersion: () => ({}),
   createWebhook: () => ({ name: 'Replayed hook', url: receiver.url, events: ['idea.submitted'] }),
+  submitSurveyResponse: () => ({ answers: { plan: 'pro' }, finished: false }),
 };
+
+/** Creates whose path names another parent than the one its parameter is called by. */
+const parentOf: Record<string, Record<string, string>> = { submitSurveyResponse: { id: 'collectingSurveyId' } };
 
 const creates = routes.filter((route) => route.idempotent);
 
@@ -60,7 +67,7 @@ describe('Idempotency-Key on every idempotent create', () => {
   it.each(creates.map((route) => [route.operationId, route] as const))(
     '%s: a retry gets the first answer, before any check of the area, and another body under the key is 409',
     async (_, route) => {
-      const path = route.path.replace(/\{(\w+)\}/g, (__, name: string) => parents[name] ?? '');
+      const path = route.path.replace(/\{(\w+)\}/g, (__, name: string) => parents[parentOf[route.operationId]?.[name] ?? name] ?? '');
       const headers = { 'Idempotency-Key': randomUUID() };
       const body = bodies[route.operationId]!();
       const first = await api.post(path, { body, headers });
@@ -107,6 +114,8 @@ function otherBody(operationId: string): Record<string, unknown> {
     case 'createSurveyDesign':
     case 'createWebhook':
       return { name: 'Another name' };
+    case 'submitSurveyResponse':
+      return { answers: { plan: 'free' } };
     case 'createSurveyVersion':
       return { fromVersionId: randomUUID() };
     default:

@@ -82,6 +82,21 @@ export function refreshFromCheck(workspace: string, surveyId: string, current: R
   return state;
 }
 
+/** Surveys this instance has seen exist. A survey is never deleted (DELETE archives it), so the answer never goes stale. */
+const existing = new Map<string, true>();
+
+/**
+ * 404 unless the survey exists in this workspace, as for any record of another workspace. One read
+ * the first time an instance meets a survey (none after it, or after a submit to it): a list of an
+ * unknown survey's responses is a 404, not an empty page.
+ */
+export async function assertSurveyExists(workspace: string, surveyId: string): Promise<void> {
+  const key = `${workspace}#${surveyId}`;
+  if (existing.has(key) || surveys.has(key)) return;
+  if (!(await findSurvey(workspace, surveyId))) throw surveyNotFound();
+  remember(existing, key, true);
+}
+
 /** A published (or once published) version's definition: read once per instance. */
 export async function versionDefinition(workspace: string, surveyId: string, versionId: string): Promise<SurveyDefinition> {
   const key = `${workspace}#${surveyId}#${versionId}`;

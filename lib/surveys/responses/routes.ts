@@ -121,7 +121,7 @@ export const listSurveyResponses = defineRoute({
     'created, continued, deleted or erased after that time, oldest change first, a deleted one as `{id, deleted: true, deletedAt}` ' +
     '(tombstones are kept 30 days and hold nothing about the respondent); the feed takes no other filter. The feed is read from an ' +
     'index that may lag a write by a moment: overlap `updatedSince` by a few seconds, and treat entries by `id` and `revision`. ' +
-    'An unknown survey has no responses.',
+    'A survey of another workspace, or none, is 404 (one read the first time an instance meets the survey).',
   module: 'surveys',
   permissions: READ,
   request: { params: surveyIdParams, query: listResponsesQuery },
