@@ -11,10 +11,11 @@
  * Counter writes: one bucket write per chunk, so 1,000 responses to one survey on one day cost about
  * ten bucket writes (batches of ≤ 100 stream records, README "Survey summaries").
  */
-import { BatchGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, tableName } from '../../platform/data/client.ts';
-import { conflictBackoff, transactionCancellationReasons } from '../../platform/data/conditions.ts';
+import { getMany } from '../../platform/data/batch.ts';
+import { tableName } from '../../platform/data/client.ts';
+import { conflictBackoff } from '../../platform/data/conditions.ts';
 import { keys } from '../../platform/data/keys.ts';
+import { type NamedWrites, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { getVersion } from '../store.ts';
 import { DAY_BUCKET_ENTITY } from './buckets.ts';
 import { type Catalog, catalogOf } from './catalog.ts';
@@ -57,26 +58,10 @@ function toMarker(item: Item | undefined): (CountedMarker & { lock: number }) | 
   };
 }
 
-async function batchGet(keyList: { pk: string; sk: string }[]): Promise<Map<string, Item>> {
+async function readItems(keyList: { pk: string; sk: string }[]): Promise<Map<string, Item>> {
   const found = new Map<string, Item>();
-  let pending: Item[] = keyList;
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt >= MAX_ATTEMPTS) throw new Error('DynamoDB left keys unprocessed');
-    if (attempt > 0) await conflictBackoff(attempt);
-    const { Responses, UnprocessedKeys } = await dynamo.send(
-      new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
-    );
-    for (const item of Responses?.[tableName] ?? []) found.set(item.sk as string, item);
-    pending = (UnprocessedKeys?.[tableName]?.Keys as Item[] | undefined) ?? [];
-  }
+  for (const item of await getMany(keyList)) if (item) found.set(item.sk as string, item);
   return found;
-}
-
-/** Whether a cancelled transaction lost only a race (a lock moved, a concurrent transaction): worth a re-read. */
-function lostRace(error: unknown): boolean {
-  const reasons = transactionCancellationReasons(error);
-  if (reasons === null) return (error as { name?: string })?.name === 'TransactionConflictException';
-  return reasons.every((code) => code === 'None' || code === 'ConditionalCheckFailed' || code === 'TransactionConflict');
 }
 
 const lockCondition = (item: Item | undefined) =>
@@ -97,7 +82,7 @@ async function tryChunk(workspace: string, surveyId: string, changes: ResponseCh
   const bucketKey = (bucket: BucketRef) => keys.surveyDayBucket(workspace, surveyId, bucket.day, bucket.versionId);
   const changeBuckets = new Map(changes.map((change) => [bucketId(change.bucket), change.bucket]));
 
-  const items = await batchGet([...responseIds.map(markerKey), ...[...changeBuckets.values()].map(bucketKey)]);
+  const items = await readItems([...responseIds.map(markerKey), ...[...changeBuckets.values()].map(bucketKey)]);
   const markers = new Map<string, CountedMarker & { lock: number }>();
   for (const responseId of responseIds) {
     const marker = toMarker(items.get(markerKey(responseId).sk));
@@ -105,17 +90,17 @@ async function tryChunk(workspace: string, surveyId: string, changes: ResponseCh
   }
   // A response never changes version or day, so its marker's bucket is its changes' bucket; read any other anyway.
   const strays = [...markers.values()].map((marker) => marker.bucket).filter((bucket) => !changeBuckets.has(bucketId(bucket)));
-  if (strays.length > 0) for (const [sk, item] of await batchGet(strays.map(bucketKey))) items.set(sk, item);
+  if (strays.length > 0) for (const [sk, item] of await readItems(strays.map(bucketKey))) items.set(sk, item);
 
   const fold = foldChanges(markers, changes);
   if (fold.markers.size === 0 && fold.deltas.size === 0) return 'unchanged';
 
   const now = Math.floor(Date.now() / 1000);
-  const writes: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [];
+  const writes: NamedWrites = {};
   for (const { bucket, counts } of fold.deltas.values()) {
     const key = bucketKey(bucket);
     const current = items.get(key.sk);
-    writes.push({
+    writes[`bucket ${bucketId(bucket)}`] = {
       Put: {
         TableName: tableName,
         Item: {
@@ -131,12 +116,12 @@ async function tryChunk(workspace: string, surveyId: string, changes: ResponseCh
         },
         ...lockCondition(current),
       },
-    });
+    };
   }
   for (const [responseId, marker] of fold.markers) {
     const key = markerKey(responseId);
     const current = items.get(key.sk);
-    writes.push({
+    writes[`marker ${responseId}`] = {
       Put: {
         TableName: tableName,
         Item: {
@@ -155,13 +140,14 @@ async function tryChunk(workspace: string, surveyId: string, changes: ResponseCh
         },
         ...lockCondition(current),
       },
-    });
+    };
   }
   try {
-    await dynamo.send(new TransactWriteCommand({ TransactItems: writes }));
+    // The kit retries lost transaction races itself; a moved lock is a failed condition: re-read and fold again.
+    await transact(writes);
     return 'committed';
   } catch (error) {
-    if (lostRace(error)) return 'lost-race';
+    if (error instanceof TransactionCancelledError) return 'lost-race';
     throw error;
   }
 }
