@@ -67,9 +67,11 @@ export const ideaEventFanOut: StreamConsumerDefinition = {
   maximumRecordAgeSeconds: DAY,
   reportBatchItemFailures: true,
   startingPosition: 'TRIM_HORIZON',
-  // Only idea and survey-response items: INSERT has just a new image, REMOVE just an old one. Every other write
-  // (keys' rate-limit counters, delivery records, …) never invokes the function.
-  // Survey responses feed the summary aggregator (lib/surveys/summary/) through this same reader.
+  // Only idea and survey-response items: INSERT has just a new image, REMOVE just an old one. Every
+  // other write (keys' rate-limit counters, delivery records, …) never invokes the function. Every
+  // change of a survey response reaches it: the summary aggregator (lib/surveys/summary/) counts
+  // partial ones, deletions and erasures too, and lib/surveys/stream.ts picks the finished ones for
+  // webhooks.
   filters: [
     { dynamodb: { NewImage: { entity: { S: ['Idea', 'SurveyResponse'] } } } },
     { dynamodb: { OldImage: { entity: { S: ['Idea', 'SurveyResponse'] } } } },
