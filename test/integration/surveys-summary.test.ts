@@ -149,6 +149,62 @@ describe('survey summary', () => {
     expect(promoter.id).toBeTruthy();
   });
 
+  it('equals the recount through the responses API: submit, continue, finish, delete and erase', async () => {
+    const { surveyId: viaApi, versionId: apiVersion } = await surveyWithDefinition(api);
+    expect((await api.post(`/surveys/${viaApi}/publish`, { body: { versionId: apiVersion } })).status).toBe(200);
+    const submit = async (body: Record<string, unknown>) => {
+      const res = await api.post(`/surveys/${viaApi}/responses`, { body });
+      expect(res.status, res.text).toBe(201);
+      return { id: res.body.response.id as string, etag: res.headers.get('etag') as string };
+    };
+    await submit({ answers: { plan: 'team' } });
+    await submit({ answers: { plan: 'pro', channels: ['chat', 'api'], favourite: 'chat', score: 10 } });
+    const open = await submit({ answers: { plan: 'free' }, finished: false });
+    const continued = await api.patch(`/surveys/${viaApi}/responses/${open.id}`, {
+      body: { answers: { channels: ['mail'] } },
+      headers: { 'If-Match': open.etag },
+    });
+    expect(continued.status, continued.text).toBe(200);
+    const erased = await submit({
+      answers: { plan: 'pro', channels: ['chat'], favourite: 'chat', score: 8 },
+      respondent: { externalId: 'cust-42' },
+    });
+    const deleted = await submit({ answers: { plan: 'free', channels: ['api'], favourite: 'api', score: 9 } });
+
+    const expectRecount = async () => {
+      const expected = recount(await storedResponses(ws.slug, viaApi));
+      const deadline = Date.now() + VISIBLE_WITHIN_MS;
+      let summary: any;
+      do {
+        summary = (await api.get(`/surveys/${viaApi}/summary`)).body.summary;
+        if (JSON.stringify(shapeOf(summary)) === JSON.stringify(expected)) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      } while (Date.now() < deadline);
+      expect(shapeOf(summary)).toEqual(expected);
+      return summary;
+    };
+    expect((await expectRecount()).responses).toMatchObject({ started: 5, finished: 4 });
+
+    const finished = await api.patch(`/surveys/${viaApi}/responses/${open.id}`, {
+      body: { answers: { favourite: 'mail', score: 4, 'why-low': 'Too slow' }, finished: true },
+      headers: { 'If-Match': continued.headers.get('etag') as string },
+    });
+    expect(finished.status, finished.text).toBe(200);
+    expect((await api.delete(`/surveys/${viaApi}/responses/${deleted.id}`)).status).toBe(200);
+    const erasure = await api.post('/surveys/responses/erase', { body: { externalId: 'cust-42' } });
+    expect(erasure.body).toMatchObject({ ok: true, erased: 1 });
+    expect(erased.id).not.toBe(deleted.id);
+
+    const summary = await expectRecount();
+    expect(summary.responses).toMatchObject({ started: 3, finished: 3, completionRate: 1 });
+    expect(summary.questions.find((q: any) => q.questionId === 'score').nps).toMatchObject({
+      promoters: 1,
+      passives: 0,
+      detractors: 1,
+      score: 0,
+    });
+  });
+
   it('counts a response on the UTC day it was started, within from…to', async () => {
     const { surveyId: otherSurvey, versionId: otherVersion } = await surveyWithDefinition(api);
     await api.post(`/surveys/${otherSurvey}/publish`, { body: { versionId: otherVersion } });
