@@ -10,6 +10,7 @@ import * as knowledgeBank from './knowledge-bank/routes.ts';
 import * as knowledgeBankSearch from './knowledge-bank/search/routes.ts';
 import type { RouteDefinition } from './platform/route.ts';
 import * as sops from './sops/routes.ts';
+import * as surveyExports from './surveys/exports/routes.ts';
 import * as surveyResponses from './surveys/responses/routes.ts';
 import * as surveys from './surveys/routes.ts';
 import * as surveySummary from './surveys/summary/routes.ts';
@@ -27,6 +28,7 @@ export const routes: readonly RouteDefinition[] = [
   ...Object.values(surveys),
   ...Object.values(surveyResponses),
   ...Object.values(surveySummary),
+  ...Object.values(surveyExports),
   ...Object.values(sops),
   ...Object.values(webhooks),
   ...Object.values(knowledgeBank),

@@ -70,6 +70,7 @@ const entities: Record<string, string[]> = {
     ['2026-01-01', '2026-12-31'].flatMap((day) => UUIDS.map((versionId) => keys.surveyDayBucket(SLUG, id, day, versionId).sk)),
   ),
   surveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponseCounted(SLUG, id, responseId).sk)),
+  surveyExport: UUIDS.flatMap((id) => UUIDS.map((exportId) => keys.surveyExport(SLUG, id, exportId).sk)),
 };
 
 const between = (from: string, to: string) => (sk: string) => sk >= from && sk <= to;

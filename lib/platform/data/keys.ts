@@ -196,4 +196,9 @@ export const keys = {
     pk: workspacePk(slug),
     sk: `SURVEYCOUNTED#${surveyId}#${responseId}`,
   }),
+  // Survey exports (lib/surveys/exports/): one record per export job, expiring with its file (TTL 24 h).
+  surveyExport: (slug: string, surveyId: string, exportId: string) => ({
+    pk: workspacePk(slug),
+    sk: `SURVEYEXPORT#${surveyId}#${exportId}`,
+  }),
 } as const;
