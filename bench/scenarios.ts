@@ -3,6 +3,7 @@ import type { BenchContext, Scenario } from './harness.ts';
 import { benchWorkspace, send } from './harness.ts';
 import { journeyScenarios } from './journeys.ts';
 import { knowledgeBankScenarios } from './knowledge-bank.ts';
+import { surveySummaryScenarios } from './survey-summary.ts';
 import { surveyScenarios } from './surveys-scenarios.ts';
 
 /** A workspace holding `count` ideas; `data.ideaId` is the newest. */
@@ -72,4 +73,5 @@ export const scenarios: Scenario[] = [
   { name: 'unknown route (404)', setup: benchWorkspace, request: (c) => send(c, 'GET', '/nope') },
   ...knowledgeBankScenarios,
   ...surveyScenarios,
+  ...surveySummaryScenarios,
 ];

@@ -20,6 +20,7 @@ import { HouseFunction } from './constructs/api-function.ts';
 import { AreaStack } from './constructs/area-stack.ts';
 import { KnowledgeBankSearch } from './constructs/knowledge-bank-search.ts';
 import { ServiceAlarms } from './constructs/service-alarms.ts';
+import { SurveyExports } from './constructs/survey-exports.ts';
 import { WebhookPipeline } from './constructs/webhook-pipeline.ts';
 
 /**
@@ -70,6 +71,7 @@ export class PortalApiStack extends Stack {
   readonly cursorSigningKey: Secret;
   readonly alarms: ServiceAlarms;
   readonly knowledgeBankSearch: KnowledgeBankSearch;
+  readonly surveyExports: SurveyExports;
 
   constructor(scope: Construct, id: string, props: PortalApiStackProps) {
     super(scope, id, props);
@@ -156,6 +158,8 @@ export class PortalApiStack extends Stack {
       linkCheckSchedule: props.linkCheckSchedule,
       alarmAction,
     });
+
+    this.surveyExports = new SurveyExports(this, 'SurveyExports', { table: this.table, environment, routeFunctions: this.functions });
 
     this.alarms = new ServiceAlarms(this, 'Alarms', {
       api: this.api,

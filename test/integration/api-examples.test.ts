@@ -91,6 +91,17 @@ async function summarisedResponses(surveyId: string, versionId: string): Promise
   throw new Error('The summary did not count the example responses within 10 s');
 }
 
+/** Waits for the export writer, so the example shows a finished export with its link. */
+async function exportWritten(path: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const res = await call('GET', path, { host: ws.host, key: ws.key });
+    if (res.body?.export?.status === 'done') return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('The export was not written within 15 s');
+}
+
 /** Stable stand-ins for what differs on every run: the same value gets the same stand-in throughout. */
 function normalize(value: unknown): unknown {
   const uuids = new Map<string, string>();
@@ -116,6 +127,8 @@ function normalize(value: unknown): unknown {
     .replace(/whsec_[A-Za-z0-9+/=]+/g, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')
     .replace(/"nextCursor": "[^"]+"/g, '"nextCursor": "eyJ2IjoxLCJ3IjoiYWNtZSJ9.Q2hhbmdlcyBvbiBldmVyeSBjYWxs"')
     .replace(/"durationMs": \d+/g, '"durationMs": 84')
+    // A presigned S3 link: its date, credential and signature change on every call.
+    .replace(/"downloadUrl": "[^"]+"/g, '"downloadUrl": "https://cx-portal-survey-exports.s3.amazonaws.com/survey-exports/acme/export.csv?X-Amz-Expires=900&X-Amz-Signature=…"')
     .replace(/"id": "([A-Za-z0-9_-]{16})"/g, (_, id: string) => `"id": "${linkIdOf(id)}"`);
   return JSON.parse(text);
 }
@@ -251,6 +264,10 @@ describe('API examples (lib/api-examples.json)', () => {
     await record('publishSurvey', `/surveys/${surveyId}/publish`, { body: { versionId: firstVersion } });
     await summarisedResponses(surveyId, firstVersion);
     await record('getSurveySummary', `/surveys/${surveyId}/summary?from=2026-11-01&to=2026-11-30`);
+    const started = await record('createSurveyExport', `/surveys/${surveyId}/exports`, { body: { format: 'csv', labels: 'en' } });
+    const exportPath = `/surveys/${surveyId}/exports/${started.body.export.id}`;
+    await exportWritten(exportPath);
+    await record('getSurveyExport', exportPath);
     await record('closeSurvey', `/surveys/${surveyId}/close`);
     const nextVersion = await record('createSurveyVersion', `/surveys/${surveyId}/versions`, { body: {} });
     await record('getSurvey', `/surveys/${surveyId}`);
