@@ -128,7 +128,10 @@ function normalize(value: unknown): unknown {
     .replace(/"nextCursor": "[^"]+"/g, '"nextCursor": "eyJ2IjoxLCJ3IjoiYWNtZSJ9.Q2hhbmdlcyBvbiBldmVyeSBjYWxs"')
     .replace(/"durationMs": \d+/g, '"durationMs": 84')
     // A presigned S3 link: its date, credential and signature change on every call.
-    .replace(/"downloadUrl": "[^"]+"/g, '"downloadUrl": "https://cx-portal-survey-exports.s3.amazonaws.com/survey-exports/acme/export.csv?X-Amz-Expires=900&X-Amz-Signature=…"')
+    .replace(
+      /"downloadUrl": "[^"]+"/g,
+      '"downloadUrl": "https://cx-portal-survey-exports.s3.amazonaws.com/survey-exports/acme/export.csv?X-Amz-Expires=900&X-Amz-Signature=…"',
+    )
     .replace(/"id": "([A-Za-z0-9_-]{16})"/g, (_, id: string) => `"id": "${linkIdOf(id)}"`);
   return JSON.parse(text);
 }

@@ -67,7 +67,7 @@ function optionsOf(question: Question): readonly { id: string; label: ShownText 
 }
 
 /** One answer as text; multiple choice and ranking are their options joined with `; ` in the order given. */
-export function cellOf(column: Column, answer: unknown, shown: boolean, language: LabelLanguage): string {
+function cellOf(column: Column, answer: unknown, shown: boolean, language: LabelLanguage): string {
   if (!shown) return NOT_SHOWN;
   if (answer === undefined || answer === null) return '';
   const { question } = column;

@@ -7,7 +7,7 @@ export const EXPORT_LIFETIME_SECONDS = 86_400;
 /** How long a download link works. */
 export const DOWNLOAD_URL_SECONDS = 15 * 60;
 
-export type ExportState = 'queued' | 'running' | 'done' | 'failed';
+type ExportState = 'queued' | 'running' | 'done' | 'failed';
 
 export interface ExportRequest {
   format: 'csv' | 'jsonl';
