@@ -4,6 +4,7 @@ import { benchWorkspace, send } from './harness.ts';
 import { journeyScenarios } from './journeys.ts';
 import { knowledgeBankScenarios } from './knowledge-bank.ts';
 import { surveySummaryScenarios } from './survey-summary.ts';
+import { surveyResponseScenarios } from './survey-responses.ts';
 import { surveyScenarios } from './surveys-scenarios.ts';
 
 /** A workspace holding `count` ideas; `data.ideaId` is the newest. */
@@ -74,4 +75,5 @@ export const scenarios: Scenario[] = [
   ...knowledgeBankScenarios,
   ...surveyScenarios,
   ...surveySummaryScenarios,
+  ...surveyResponseScenarios,
 ];

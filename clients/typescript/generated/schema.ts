@@ -1139,6 +1139,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/surveys/{id}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export responses to a file
+         * @description Starts writing the responses (of one version or all, partial or finished, started within `from`…`to`) to a CSV or JSON Lines file, and answers at once with the export, `queued`: poll `Location` until `done`, then download `downloadUrl`. One column per question of every version in the file (a question a later version removed keeps its column; a matrix has one per row), `not shown` where the respondent never saw the question and empty where they left it blank. Respondent identifiers are never exported. Files expire after 24 hours. Send an `Idempotency-Key` to retry safely.
+         *
+         *     Permission: survey-responses:read.
+         *
+         *     Module: surveys.
+         */
+        post: operations["createSurveyExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/surveys/{id}/exports/{exportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an export
+         * @description Its status, and once `done` the number of rows, the size and a download link valid for 15 minutes.
+         *
+         *     Permission: survey-responses:read.
+         *
+         *     Module: surveys.
+         */
+        get: operations["getSurveyExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/surveys/{id}/publish": {
         parameters: {
             query?: never;
@@ -1161,6 +1209,78 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/surveys/{id}/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a survey's responses, or the change feed
+         * @description Newest first, filtered by `versionId`, `status` and `respondent` (an externalId); `pagination.total` counts what the filters select. Responses of archived surveys stay listed. With `updatedSince` the list is a change feed instead: every response created, continued, deleted or erased after that time, oldest change first, a deleted one as `{id, deleted: true, deletedAt}` (tombstones are kept 30 days and hold nothing about the respondent); the feed takes no other filter. The feed is read from an index that may lag a write by a moment: overlap `updatedSince` by a few seconds, and treat entries by `id` and `revision`. An unknown survey has no responses.
+         *
+         *     Permission: survey-responses:read.
+         *
+         *     Module: surveys.
+         */
+        get: operations["listSurveyResponses"];
+        put?: never;
+        /**
+         * Submit a response
+         * @description Stores a response pinned to the version published now (`versionId`). `finished` defaults to true; `false` keeps it open to PATCH. With `respondent.attributes` and targeting rules on the survey, the attributes must meet them. The answers are replayed on the version as a respondent would go through it (the engine `simulate` runs): an answer to a question never shown on the path the answers produce (hidden by `visibleIf`, jumped over by a route), an option the option filter does not offer, a value of the wrong type or outside the scale, open text past `maxLength` or not its `inputType` is refused. A finished response answers every required question on its path and reaches an ending; a partial one may stop at a required question, and answers past that point are still checked for type and range. The response keeps `path` (the questions shown) and `ending`. Send an `Idempotency-Key` to retry safely (the same key and body within 24 hours return the first response).
+         *
+         *     Permission: survey-responses:write.
+         *
+         *     Module: surveys.
+         */
+        post: operations["submitSurveyResponse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/surveys/{id}/responses/{responseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a response
+         * @description One response with its answers, path and ending, and its revision as ETag (send it back in If-Match to continue).
+         *
+         *     Permission: survey-responses:read.
+         *
+         *     Module: surveys.
+         */
+        get: operations["getSurveyResponse"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a response
+         * @description Deletes the response and its answers (of an archived survey too): the summary forgets it, and the change feed shows its tombstone for 30 days.
+         *
+         *     Permission: survey-responses:delete.
+         *
+         *     Module: surveys.
+         */
+        delete: operations["deleteSurveyResponse"];
+        options?: never;
+        head?: never;
+        /**
+         * Continue a partial response
+         * @description Merges `answers` into the stored ones (`null` removes one) and, with `finished: true`, finishes the response (then it never changes again). Validated against the version the response is pinned to, even after a newer one is published; the survey must still be published. The answers are replayed on the version as a respondent would go through it (the engine `simulate` runs): an answer to a question never shown on the path the answers produce (hidden by `visibleIf`, jumped over by a route), an option the option filter does not offer, a value of the wrong type or outside the scale, open text past `maxLength` or not its `inputType` is refused. A finished response answers every required question on its path and reaches an ending; a partial one may stop at a required question, and answers past that point are still checked for type and range. The response keeps `path` (the questions shown) and `ending`.
+         *
+         *     Permission: survey-responses:write.
+         *
+         *     Module: surveys.
+         */
+        patch: operations["continueSurveyResponse"];
         trace?: never;
     };
     "/surveys/{id}/summary": {
@@ -1353,6 +1473,30 @@ export interface paths {
          *     Module: surveys.
          */
         patch: operations["updateSurveyDesign"];
+        trace?: never;
+    };
+    "/surveys/responses/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a respondent's responses
+         * @description Right to erasure: deletes every response of the respondent given by `externalId` or `email` (case-insensitive) in the workspace, across surveys, as DELETE does one. At most 1,000 per call: while `hasMore` is true, call again. Respondents are found through an index keyed by a keyed hash of the identifier; the identifier itself is stored nowhere but in the responses.
+         *
+         *     Permission: survey-responses:delete.
+         *
+         *     Module: surveys.
+         */
+        post: operations["eraseSurveyRespondent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/surveys/validate": {
@@ -1701,12 +1845,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -1859,12 +2003,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -1990,12 +2134,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -2139,12 +2283,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -2389,12 +2533,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -2610,12 +2754,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             archivedAt: string | null;
@@ -2827,12 +2971,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -2967,12 +3111,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             archivedAt: string | null;
@@ -3199,12 +3343,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             archivedAt: string | null;
@@ -3420,12 +3564,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -3641,12 +3785,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -3871,12 +4015,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -4090,12 +4234,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -4413,12 +4557,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -4722,12 +4866,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -5072,12 +5216,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -5110,12 +5254,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             archivedAt: string | null;
@@ -5452,12 +5596,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -6161,12 +6305,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -6919,12 +7063,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -7778,12 +7922,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -9178,12 +9322,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -10046,12 +10190,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -10769,7 +10913,7 @@ export interface operations {
                             revision: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             publishedAt: string;
                             /** @description The id of the Developer key that published it */
@@ -10883,7 +11027,7 @@ export interface operations {
                             revision: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             publishedAt: string;
                             /** @description The id of the Developer key that published it */
@@ -11620,12 +11764,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -12370,12 +12514,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -13100,12 +13244,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -13240,12 +13384,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -13369,12 +13513,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -13610,12 +13754,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -14064,7 +14208,7 @@ export interface operations {
                             };
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -14307,12 +14451,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -14468,12 +14612,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -14597,12 +14741,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -14619,7 +14763,7 @@ export interface operations {
                             feedback: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /** @description Id of the Developer key that sent the SOP back */
@@ -14773,12 +14917,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -14993,12 +15137,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -15129,12 +15273,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -15258,12 +15402,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -15474,7 +15618,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         surveys: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             nameAr: string | null;
@@ -15503,12 +15650,12 @@ export interface operations {
                             publishedVersionId: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -15630,7 +15777,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         survey: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             nameAr: string | null;
@@ -15659,21 +15809,27 @@ export interface operations {
                             publishedVersionId: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
                             archivedAt: string | null;
                         };
                         version: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             surveyId: string;
                             number: number;
                             /** @enum {string} */
@@ -15683,7 +15839,7 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             publishedAt: string | null;
@@ -16351,12 +16507,15 @@ export interface operations {
                             }[];
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
                         designs: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             primaryColor: string;
@@ -16366,12 +16525,12 @@ export interface operations {
                             isDefault: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -16450,6 +16609,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -16478,7 +16638,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         survey: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             nameAr: string | null;
@@ -16507,21 +16670,27 @@ export interface operations {
                             publishedVersionId: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
                             archivedAt: string | null;
                         };
                         versions: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             surveyId: string;
                             number: number;
                             /** @enum {string} */
@@ -16531,13 +16700,16 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             publishedAt: string | null;
                         }[];
                         designs: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             primaryColor: string;
@@ -16547,12 +16719,12 @@ export interface operations {
                             isDefault: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -16625,6 +16797,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -16728,6 +16901,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -16779,7 +16953,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         survey: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             nameAr: string | null;
@@ -16808,12 +16985,12 @@ export interface operations {
                             publishedVersionId: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -16894,6 +17071,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -16922,7 +17100,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         survey: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             nameAr: string | null;
@@ -16951,12 +17132,12 @@ export interface operations {
                             publishedVersionId: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -17032,11 +17213,15 @@ export interface operations {
             };
         };
     };
-    publishSurvey: {
+    createSurveyExport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1-255 visible ASCII characters (a UUID is ideal), unique per record you mean to create. Within 24 hours the same key with the same body returns the first response again (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409 `idempotency_key_reused`. Only successful creations are remembered. */
+                "Idempotency-Key"?: string;
+            };
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -17044,7 +17229,276 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * @description CSV (UTF-8 with a byte-order mark, formula cells neutralised) or JSON Lines (one object per response)
+                     * @enum {string}
+                     */
+                    format: "csv" | "jsonl";
+                    /**
+                     * Format: uuid
+                     * @description Only responses pinned to this version
+                     */
+                    versionId?: string;
+                    /**
+                     * @description Only partial or only finished responses
+                     * @enum {string}
+                     */
+                    status?: "partial" | "finished";
+                    /**
+                     * Format: date
+                     * @description Responses started on or after this UTC day
+                     */
+                    from?: string;
+                    /**
+                     * Format: date
+                     * @description Responses started on or before this UTC day
+                     */
+                    to?: string;
+                    /**
+                     * @description Options, matrix rows and columns as their ids, or as their English or Arabic labels
+                     * @enum {string}
+                     */
+                    labels: "ids" | "en" | "ar";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Where the export is read: `/api/v1/surveys/{id}/exports/{exportId}` */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        export: {
+                            id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "done" | "failed";
+                            /** @description Responses written (0 until done) */
+                            rows: number;
+                            /** @description Size of the file (0 until done) */
+                            bytes: number;
+                            /** @description Once done: a presigned S3 GET of the file, valid for 15 minutes (read the export again for a fresh one) */
+                            downloadUrl: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            expiresAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version `versionId` in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSurveyExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+                /** @description Only responses pinned to this version */
+                exportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        export: {
+                            id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "done" | "failed";
+                            /** @description Responses written (0 until done) */
+                            rows: number;
+                            /** @description Size of the file (0 until done) */
+                            bytes: number;
+                            /** @description Once done: a presigned S3 GET of the file, valid for 15 minutes (read the export again for a fresh one) */
+                            downloadUrl: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            expiresAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such export of this survey in this workspace, or it expired (24 hours after it was asked for) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    publishSurvey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Only responses pinned to this version
+                     */
                     versionId: string;
                     acknowledgeBreakingChanges?: boolean;
                 };
@@ -17073,7 +17527,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         survey: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             nameAr: string | null;
@@ -17102,21 +17559,27 @@ export interface operations {
                             publishedVersionId: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
                             archivedAt: string | null;
                         };
                         version: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             surveyId: string;
                             number: number;
                             /** @enum {string} */
@@ -17126,7 +17589,7 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             publishedAt: string | null;
@@ -17794,7 +18257,7 @@ export interface operations {
                             }[];
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -17868,6 +18331,823 @@ export interface operations {
             };
         };
     };
+    listSurveyResponses: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Opaque: `pagination.nextCursor` of the previous page. Continues where it stopped, reading only this page (unlike `offset`, which re-reads every earlier record). Bound to the workspace and the list; do not combine with `offset`. */
+                cursor?: string;
+                /** @description Only responses pinned to this version */
+                versionId?: string;
+                /** @description Only partial or only finished responses */
+                status?: "partial" | "finished";
+                /** @description Only this respondent's responses (their externalId) */
+                respondent?: string;
+                /** @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}` */
+                updatedSince?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        responses: ({
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            surveyId: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            versionId: string;
+                            /** @enum {string} */
+                            status: "partial" | "finished";
+                            answers: {
+                                [key: string]: string | number | boolean | string[] | {
+                                    [key: string]: string;
+                                };
+                            };
+                            /** @description The questions shown, in order */
+                            path: string[];
+                            /** @description The ending reached; null until finished */
+                            ending: string | null;
+                            /** @enum {string} */
+                            language: "en" | "ar";
+                            respondent: {
+                                externalId: string | null;
+                                email: string | null;
+                            };
+                            attributes: {
+                                [key: string]: string | number | boolean;
+                            } | null;
+                            meta: {
+                                source?: string;
+                                channel?: string;
+                            } | null;
+                            /** @description 1 on create, +1 on each change; the ETag */
+                            revision: number;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            updatedAt: string;
+                            finishedAt: string | null;
+                            secondsToFinish: number | null;
+                        } | {
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            deletedAt: string;
+                        })[];
+                        pagination: {
+                            limit: number;
+                            offset: number;
+                            total: number;
+                            hasMore: boolean;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_query`: `updatedSince` with another filter, or `cursor` with `offset`; `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    submitSurveyResponse: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1-255 visible ASCII characters (a UUID is ideal), unique per record you mean to create. Within 24 hours the same key with the same body returns the first response again (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409 `idempotency_key_reused`. Only successful creations are remembered. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Answers by question id: openText a string; singleChoice an option id; multipleChoice and ranking arrays of option ids; nps, rating, csat, ces integers; date `YYYY-MM-DD`; matrix `{rowId: columnId}`; consent a boolean */
+                    answers: {
+                        [key: string]: string | number | boolean | string[] | {
+                            [key: string]: string;
+                        };
+                    };
+                    /** @description Default true; false keeps the response open to PATCH */
+                    finished?: boolean;
+                    /** @enum {string} */
+                    language?: "en" | "ar";
+                    respondent?: {
+                        /** @description Only this respondent's responses (their externalId) */
+                        externalId?: string;
+                        /** Format: email */
+                        email?: string;
+                        /** @description The respondent's audience attributes, checked against the survey's targeting rules */
+                        attributes?: {
+                            [key: string]: string | number | boolean;
+                        };
+                    };
+                    meta?: {
+                        source?: string;
+                        channel?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created (or, for a repeated Idempotency-Key, the first response again) */
+            201: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Where the created record is read: `/api/v1/surveys/{response.surveyId}/responses/{response.id}` */
+                    Location?: string;
+                    /** @description The response's `revision` as a strong ETag, e.g. `"2"`: PATCH needs it in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        response: {
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            surveyId: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            versionId: string;
+                            /** @enum {string} */
+                            status: "partial" | "finished";
+                            answers: {
+                                [key: string]: string | number | boolean | string[] | {
+                                    [key: string]: string;
+                                };
+                            };
+                            /** @description The questions shown, in order */
+                            path: string[];
+                            /** @description The ending reached; null until finished */
+                            ending: string | null;
+                            /** @enum {string} */
+                            language: "en" | "ar";
+                            respondent: {
+                                externalId: string | null;
+                                email: string | null;
+                            };
+                            attributes: {
+                                [key: string]: string | number | boolean;
+                            } | null;
+                            meta: {
+                                source?: string;
+                                channel?: string;
+                            } | null;
+                            /** @description 1 on create, +1 on each change; the ETag */
+                            revision: number;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            updatedAt: string;
+                            finishedAt: string | null;
+                            secondsToFinish: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` `/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, `required_unanswered`, `no_answers`, `no_ending`; `respondent_not_targeted`: the respondent's attributes do not meet the survey's targeting rules */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `survey_not_collecting`: the survey is a draft, closed or archived; only a published survey collects; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. `response_too_large`: the answers are over 64 KB of UTF-8 JSON */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSurveyResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+                /** @description Only responses pinned to this version */
+                responseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The response's `revision` as a strong ETag, e.g. `"2"`: PATCH needs it in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        response: {
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            surveyId: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            versionId: string;
+                            /** @enum {string} */
+                            status: "partial" | "finished";
+                            answers: {
+                                [key: string]: string | number | boolean | string[] | {
+                                    [key: string]: string;
+                                };
+                            };
+                            /** @description The questions shown, in order */
+                            path: string[];
+                            /** @description The ending reached; null until finished */
+                            ending: string | null;
+                            /** @enum {string} */
+                            language: "en" | "ar";
+                            respondent: {
+                                externalId: string | null;
+                                email: string | null;
+                            };
+                            attributes: {
+                                [key: string]: string | number | boolean;
+                            } | null;
+                            meta: {
+                                source?: string;
+                                channel?: string;
+                            } | null;
+                            /** @description 1 on create, +1 on each change; the ETag */
+                            revision: number;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            updatedAt: string;
+                            finishedAt: string | null;
+                            secondsToFinish: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no response with this id in this survey of this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSurveyResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+                /** @description Only responses pinned to this version */
+                responseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no response with this id in this survey of this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    continueSurveyResponse: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: the response's ETag (its `revision`, e.g. `"1"`) as last read. Another revision is 409 `version_conflict` with the current ETag, so two continuations never overwrite each other; missing is 400 `if_match_required`. */
+                "If-Match": string;
+            };
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+                /** @description Only responses pinned to this version */
+                responseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Merged into the stored answers; `null` removes one. Answers by question id: openText a string; singleChoice an option id; multipleChoice and ranking arrays of option ids; nps, rating, csat, ces integers; date `YYYY-MM-DD`; matrix `{rowId: columnId}`; consent a boolean */
+                    answers?: {
+                        [key: string]: (string | number | boolean | string[] | {
+                            [key: string]: string;
+                        }) | null;
+                    };
+                    /**
+                     * @description true finishes the response; it is then immutable
+                     * @constant
+                     */
+                    finished?: true;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The response's `revision` as a strong ETag, e.g. `"2"`: PATCH needs it in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        response: {
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            surveyId: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            versionId: string;
+                            /** @enum {string} */
+                            status: "partial" | "finished";
+                            answers: {
+                                [key: string]: string | number | boolean | string[] | {
+                                    [key: string]: string;
+                                };
+                            };
+                            /** @description The questions shown, in order */
+                            path: string[];
+                            /** @description The ending reached; null until finished */
+                            ending: string | null;
+                            /** @enum {string} */
+                            language: "en" | "ar";
+                            respondent: {
+                                externalId: string | null;
+                                email: string | null;
+                            };
+                            attributes: {
+                                [key: string]: string | number | boolean;
+                            } | null;
+                            meta: {
+                                source?: string;
+                                channel?: string;
+                            } | null;
+                            /** @description 1 on create, +1 on each change; the ETag */
+                            revision: number;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            updatedAt: string;
+                            finishedAt: string | null;
+                            secondsToFinish: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` `/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, `required_unanswered`, `no_answers`, `no_ending`; `if_match_required`: no If-Match */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no response with this id in this survey of this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: the response changed since it was read (ETag holds the current revision); `response_finished`: a finished response never changes; `survey_not_collecting`: the survey is a draft, closed or archived; only a published survey collects */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. `response_too_large`: the answers are over 64 KB of UTF-8 JSON */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getSurveySummary: {
         parameters: {
             query?: {
@@ -17880,6 +19160,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -18032,6 +19313,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -18039,7 +19321,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description Only responses pinned to this version
+                     */
                     fromVersionId?: string;
                 };
             };
@@ -18069,9 +19354,15 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         version: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             surveyId: string;
                             number: number;
                             /** @enum {string} */
@@ -18081,7 +19372,7 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             publishedAt: string | null;
@@ -18749,7 +20040,7 @@ export interface operations {
                             }[];
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -18828,7 +20119,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
+                /** @description Only responses pinned to this version */
                 versionId: string;
             };
             cookie?: never;
@@ -18857,9 +20150,15 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         version: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             surveyId: string;
                             number: number;
                             /** @enum {string} */
@@ -18869,7 +20168,7 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             publishedAt: string | null;
@@ -19537,7 +20836,7 @@ export interface operations {
                             }[];
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -19610,7 +20909,9 @@ export interface operations {
                 "If-Match": string;
             };
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
+                /** @description Only responses pinned to this version */
                 versionId: string;
             };
             cookie?: never;
@@ -20296,9 +21597,15 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         version: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             surveyId: string;
                             number: number;
                             /** @enum {string} */
@@ -20308,7 +21615,7 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             publishedAt: string | null;
@@ -20976,7 +22283,7 @@ export interface operations {
                             }[];
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -21064,7 +22371,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
+                /** @description Only responses pinned to this version */
                 versionId: string;
             };
             cookie?: never;
@@ -21165,7 +22474,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
+                /** @description Only responses pinned to this version */
                 versionId: string;
             };
             cookie?: never;
@@ -21403,7 +22714,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         designs: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             primaryColor: string;
@@ -21413,12 +22727,12 @@ export interface operations {
                             isDefault: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -21539,7 +22853,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         design: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             primaryColor: string;
@@ -21549,12 +22866,12 @@ export interface operations {
                             isDefault: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -21633,6 +22950,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 designId: string;
             };
             cookie?: never;
@@ -21673,7 +22991,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         design: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             primaryColor: string;
@@ -21683,12 +23004,12 @@ export interface operations {
                             isDefault: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -21723,6 +23044,107 @@ export interface operations {
                 };
             };
             /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no design with this id in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    eraseSurveyRespondent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Only this respondent's responses (their externalId) */
+                    externalId: string;
+                } | {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        erased: number;
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22545,7 +23967,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhooks: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -22553,16 +23978,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -22646,8 +24071,8 @@ export interface operations {
                      * @description Absolute https URL of the receiver (http only where the deployment allows it), without credentials. It must resolve to public internet addresses; this is checked now and again at every delivery.
                      */
                     url: string;
-                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted */
-                    events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted, survey.response.finished */
+                    events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                 };
             };
         };
@@ -22676,7 +24101,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhook: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -22684,16 +24112,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description The Bearer secret (`whsec_…`), shown only in this response: store it now */
@@ -22774,6 +24202,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -22800,7 +24229,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhook: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -22808,16 +24240,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -22887,6 +24319,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -22978,6 +24411,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -22991,8 +24425,8 @@ export interface operations {
                      * @description Absolute https URL of the receiver (http only where the deployment allows it), without credentials. It must resolve to public internet addresses; this is checked now and again at every delivery.
                      */
                     url?: string;
-                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted */
-                    events?: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted, survey.response.finished */
+                    events?: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                 };
             };
         };
@@ -23017,7 +24451,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhook: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -23025,16 +24462,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -23109,6 +24546,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -23140,7 +24578,7 @@ export interface operations {
                             /** @description Sent as the `webhook-id` header on every attempt */
                             eventId: string;
                             /** @enum {string} */
-                            eventType: "idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted";
+                            eventType: "idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished";
                             /** @enum {string} */
                             outcome: "pending" | "retrying" | "delivered" | "failed" | "cancelled";
                             /** @description Attempts made so far */
@@ -23150,7 +24588,7 @@ export interface operations {
                             error: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             lastAttemptAt: string | null;
@@ -23159,7 +24597,7 @@ export interface operations {
                                 attempt: number;
                                 /**
                                  * Format: date-time
-                                 * @description ISO 8601 UTC date-time
+                                 * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                                  */
                                 at: string;
                                 /** @enum {string} */
@@ -23242,6 +24680,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
                 deliveryId: string;
             };
@@ -23343,6 +24782,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -23369,7 +24809,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhook: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -23377,16 +24820,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -23456,6 +24899,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -23482,7 +24926,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhook: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -23490,16 +24937,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -23578,6 +25025,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -23604,7 +25052,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhook: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -23612,16 +25063,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description The Bearer secret (`whsec_…`), shown only in this response: store it now */
