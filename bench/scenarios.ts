@@ -3,8 +3,8 @@ import type { BenchContext, Scenario } from './harness.ts';
 import { benchWorkspace, send } from './harness.ts';
 import { journeyScenarios } from './journeys.ts';
 import { knowledgeBankScenarios } from './knowledge-bank.ts';
-import { surveySummaryScenarios } from './survey-summary.ts';
 import { surveyResponseScenarios } from './survey-responses.ts';
+import { surveySummaryScenarios } from './survey-summary.ts';
 import { surveyScenarios } from './surveys-scenarios.ts';
 
 /** A workspace holding `count` ideas; `data.ideaId` is the newest. */
