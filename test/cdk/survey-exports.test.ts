@@ -26,6 +26,7 @@ beforeAll(() => {
     partitionKey: { name: 'pk', type: AttributeType.STRING },
     sortKey: { name: 'sk', type: AttributeType.STRING },
     stream: StreamViewType.NEW_AND_OLD_IMAGES,
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
   });
   create = new HouseFunction(stack, 'CreateExport', { entry: createSurveyExport.handler });
   read = new HouseFunction(stack, 'ReadExport', { entry: getSurveyExport.handler });
