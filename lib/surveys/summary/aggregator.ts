@@ -189,10 +189,45 @@ async function changeOf(record: ResponseRecord): Promise<ResponseChange> {
   return { responseId: record.responseId, revision: record.revision, removed: record.response === null, bucket, contribution };
 }
 
+/** The responses of a chunk split in two halves (a response's changes stay together). */
+function halves(chunk: ResponseChange[]): [ResponseChange[], ResponseChange[]] {
+  const ids = [...new Set(chunk.map((change) => change.responseId))];
+  const first = new Set(ids.slice(0, Math.ceil(ids.length / 2)));
+  return [chunk.filter((change) => first.has(change.responseId)), chunk.filter((change) => !first.has(change.responseId))];
+}
+
+/**
+ * Commits one chunk, re-reading after a lost race. A chunk whose read or transaction times out (a
+ * throttled or overloaded table: 100 items are DynamoDB's largest transaction) is split in two and
+ * each half written on its own, down to single responses: counter writes grow only while it struggles.
+ */
+async function writeChunk(workspace: string, surveyId: string, chunk: ResponseChange[], result: AggregationResult): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    let outcome: ChunkOutcome;
+    try {
+      outcome = await tryChunk(workspace, surveyId, chunk);
+    } catch (error) {
+      const [first, second] = halves(chunk);
+      if ((error as { name?: string })?.name !== 'TimeoutError' || second.length === 0) throw error;
+      result.splits += 1;
+      await writeChunk(workspace, surveyId, first, result);
+      await writeChunk(workspace, surveyId, second, result);
+      return;
+    }
+    if (outcome === 'committed') result.transactions += 1;
+    if (outcome !== 'lost-race') return;
+    if (attempt >= MAX_ATTEMPTS) throw new Error('Survey summary chunk kept losing races; the batch is retried');
+    result.retries += 1;
+    await conflictBackoff(attempt);
+  }
+}
+
 export interface AggregationResult {
   /** Bucket transactions committed (what "counter writes per 1,000 responses" counts). */
   transactions: number;
   retries: number;
+  /** Chunks split after a timeout. */
+  splits: number;
 }
 
 /** Folds the records of one batch into the day buckets; throws when a chunk cannot commit (the batch is retried). */
@@ -204,20 +239,11 @@ export async function aggregateResponseRecords(records: readonly ResponseRecord[
     if (own) own.push(record);
     else bySurvey.set(survey, [record]);
   }
-  const result: AggregationResult = { transactions: 0, retries: 0 };
+  const result: AggregationResult = { transactions: 0, retries: 0, splits: 0 };
   for (const surveyRecords of bySurvey.values()) {
     const { workspace, surveyId } = surveyRecords[0] as ResponseRecord;
     const changes = await Promise.all(surveyRecords.map(changeOf));
-    for (const chunk of chunksOf(changes)) {
-      for (let attempt = 1; ; attempt++) {
-        const outcome = await tryChunk(workspace, surveyId, chunk);
-        if (outcome === 'committed') result.transactions += 1;
-        if (outcome !== 'lost-race') break;
-        if (attempt >= MAX_ATTEMPTS) throw new Error('Survey summary chunk kept losing races; the batch is retried');
-        result.retries += 1;
-        await conflictBackoff(attempt);
-      }
-    }
+    for (const chunk of chunksOf(changes)) await writeChunk(workspace, surveyId, chunk, result);
   }
   return result;
 }
