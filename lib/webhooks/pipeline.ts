@@ -59,7 +59,9 @@ export const ideaEventFanOut: StreamConsumerDefinition = {
   // summary's aggregator (same reader, see the function): a version (GetItem), markers and buckets
   // (BatchGetItem) and their conditional Puts in one transaction.
   table: ['GetItem', 'Query', 'PutItem', 'BatchGetItem'],
-  batchSize: 100,
+  // 99: a batch of survey responses then folds into one transaction of DynamoDB's 100 items (99
+  // markers and their day bucket), so 1,000 responses cost about ten bucket writes (lib/surveys/summary/).
+  batchSize: 99,
   maxBatchingWindowSeconds: 0,
   bisectBatchOnFunctionError: true,
   maximumRetryAttempts: 10,

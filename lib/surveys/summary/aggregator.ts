@@ -9,7 +9,7 @@
  * count a response twice or half; a lost race re-reads and folds again.
  *
  * Counter writes: one bucket write per chunk, so 1,000 responses to one survey on one day cost about
- * ten bucket writes (batches of ≤ 100 stream records, README "Survey summaries").
+ * ten bucket writes (the fan-out hands it batches of ≤ 99 records, README "Survey summaries and exports").
  */
 import { getMany } from '../../platform/data/batch.ts';
 import { tableName } from '../../platform/data/client.ts';
