@@ -36,7 +36,8 @@ async function publishedSurvey(sandbox: Sandbox): Promise<BenchContext & { slug:
     version: { id: string };
   };
   await send(context, 'PUT', `/surveys/${created.survey.id}/versions/${created.version.id}`, { definition }, { 'If-Match': '"1"' });
-  await send(context, 'POST', `/surveys/${created.survey.id}/publish`, { versionId: created.version.id });
+  const published = await send(context, 'POST', `/surveys/${created.survey.id}/publish`, { versionId: created.version.id });
+  if (published.status !== 200) throw new Error(`The bench survey was not published: ${await published.text()}`);
   context.data = { surveyId: created.survey.id, versionId: created.version.id };
   return { ...context, slug: context.host.split('.')[0] as string };
 }

@@ -33,18 +33,32 @@ const MAX_ATTEMPTS = 8;
 type Item = Record<string, unknown>;
 
 // Published versions never change, so their catalogs are cached per instance (a miss is one GetItem).
-const catalogs = new Map<string, Catalog>();
+// The promise is cached, so a batch asking for one version many times at once reads it once.
+const catalogs = new Map<string, Promise<Catalog>>();
 
-async function catalogFor(workspace: string, surveyId: string, versionId: string): Promise<Catalog> {
-  const cacheKey = `${workspace}#${surveyId}#${versionId}`;
-  const cached = catalogs.get(cacheKey);
-  if (cached) return cached;
+async function readCatalog(workspace: string, surveyId: string, versionId: string): Promise<{ catalog: Catalog; final: boolean }> {
   const version = await getVersion(workspace, surveyId, versionId);
   // A response always names a version; one that is gone still counts as started/finished.
-  if (!version) return {};
-  const catalog = catalogOf(version.definition);
-  if (version.status !== 'draft') catalogs.set(cacheKey, catalog);
-  return catalog;
+  if (!version) return { catalog: {}, final: false };
+  return { catalog: catalogOf(version.definition), final: version.status !== 'draft' };
+}
+
+function catalogFor(workspace: string, surveyId: string, versionId: string): Promise<Catalog> {
+  const cacheKey = `${workspace}#${surveyId}#${versionId}`;
+  let cached = catalogs.get(cacheKey);
+  if (!cached) {
+    const read = readCatalog(workspace, surveyId, versionId);
+    cached = read.then(({ catalog }) => catalog);
+    catalogs.set(cacheKey, cached);
+    // Only what can never change stays cached; a failed read or a draft is read again next time.
+    read.then(
+      ({ final }) => {
+        if (!final) catalogs.delete(cacheKey);
+      },
+      () => catalogs.delete(cacheKey),
+    );
+  }
+  return cached;
 }
 
 function toMarker(item: Item | undefined): (CountedMarker & { lock: number }) | undefined {
