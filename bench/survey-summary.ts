@@ -21,10 +21,11 @@ const definition = {
       id: 'plan',
       type: 'singleChoice',
       headline: { en: 'Plan?' },
+      required: true,
       options: ['free', 'pro', 'team'].map((id) => ({ id, label: { en: id } })),
     },
-    { id: 'score', type: 'nps', headline: { en: 'Recommend us?' } },
-    { id: 'comment', type: 'openText', headline: { en: 'Anything else?' } },
+    { id: 'score', type: 'nps', headline: { en: 'Recommend us?' }, required: true },
+    { id: 'comment', type: 'openText', headline: { en: 'Anything else?' }, required: false },
   ],
   endings: [{ id: 'thanks', headline: { en: 'Thanks' } }],
 };
@@ -35,7 +36,14 @@ async function publishedSurvey(sandbox: Sandbox): Promise<BenchContext & { slug:
     survey: { id: string };
     version: { id: string };
   };
-  await send(context, 'PUT', `/surveys/${created.survey.id}/versions/${created.version.id}`, { definition }, { 'If-Match': '"1"' });
+  const saved = await send(
+    context,
+    'PUT',
+    `/surveys/${created.survey.id}/versions/${created.version.id}`,
+    { definition },
+    { 'If-Match': '"1"' },
+  );
+  if (saved.status !== 200) throw new Error(`The bench survey was not saved: ${await saved.text()}`);
   const published = await send(context, 'POST', `/surveys/${created.survey.id}/publish`, { versionId: created.version.id });
   if (published.status !== 200) throw new Error(`The bench survey was not published: ${await published.text()}`);
   context.data = { surveyId: created.survey.id, versionId: created.version.id };
