@@ -15,6 +15,7 @@ import { NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
 import { ideaEventFanOut, webhookDelivery } from '../lib/webhooks/pipeline.ts';
 import { reportJourneyWriteUnits } from './journeys.ts';
 import { scenarios } from './scenarios.ts';
+import { reportSurveyAggregation, reportSurveyExport } from './survey-summary.ts';
 
 /** What every function is configured with at cold start (they fail loudly without it). */
 const BENCH_FUNCTION_ENV = {
@@ -22,6 +23,8 @@ const BENCH_FUNCTION_ENV = {
   AWS_REGION: 'us-east-1',
   WEBHOOK_DELIVERY_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-deliveries',
   WEBHOOK_DEAD_LETTER_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-dead-letters',
+  SURVEY_EXPORT_BUCKET: 'bench-survey-exports',
+  SURVEY_EXPORT_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-survey-exports',
 };
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -145,6 +148,10 @@ try {
     );
   }
   await reportJourneyWriteUnits(sandbox);
+  if (!onlySync) {
+    await reportSurveyAggregation(sandbox);
+    await reportSurveyExport(sandbox);
+  }
   if (!onlySync) await (await import('./survey-responses.ts')).benchResponseBurst(sandbox);
   // BENCH_SYNC_IDEAS=0 skips it; BENCH_ONLY=sync runs nothing else against the sandbox.
   const syncIdeas = Number(process.env.BENCH_SYNC_IDEAS ?? 10_000);

@@ -4,6 +4,7 @@ import { benchWorkspace, send } from './harness.ts';
 import { journeyScenarios } from './journeys.ts';
 import { knowledgeBankScenarios } from './knowledge-bank.ts';
 import { surveyResponseScenarios } from './survey-responses.ts';
+import { surveySummaryScenarios } from './survey-summary.ts';
 import { surveyScenarios } from './surveys-scenarios.ts';
 
 /** A workspace holding `count` ideas; `data.ideaId` is the newest. */
@@ -73,5 +74,6 @@ export const scenarios: Scenario[] = [
   { name: 'unknown route (404)', setup: benchWorkspace, request: (c) => send(c, 'GET', '/nope') },
   ...knowledgeBankScenarios,
   ...surveyScenarios,
+  ...surveySummaryScenarios,
   ...surveyResponseScenarios,
 ];

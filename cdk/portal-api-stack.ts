@@ -23,6 +23,7 @@ import { CustomDomains, type CustomDomainsProps } from './constructs/custom-doma
 import { ServiceDashboard } from './constructs/dashboard.ts';
 import { KnowledgeBankSearch } from './constructs/knowledge-bank-search.ts';
 import { ServiceAlarms } from './constructs/service-alarms.ts';
+import { SurveyExports } from './constructs/survey-exports.ts';
 import { WebhookPipeline } from './constructs/webhook-pipeline.ts';
 
 /**
@@ -81,6 +82,7 @@ export class PortalApiStack extends Stack {
   readonly knowledgeBankSearch: KnowledgeBankSearch;
   readonly customDomains?: CustomDomains;
   readonly dashboard: ServiceDashboard;
+  readonly surveyExports: SurveyExports;
 
   constructor(scope: Construct, id: string, props: PortalApiStackProps) {
     super(scope, id, props);
@@ -172,6 +174,8 @@ export class PortalApiStack extends Stack {
       linkCheckSchedule: props.linkCheckSchedule,
       alarmAction,
     });
+
+    this.surveyExports = new SurveyExports(this, 'SurveyExports', { table: this.table, environment, routeFunctions: this.functions });
 
     this.alarms = new ServiceAlarms(this, 'Alarms', {
       api: this.api,

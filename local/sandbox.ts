@@ -35,6 +35,7 @@ import { startKnowledgeBank } from './knowledge-bank.ts';
 import { assertPortsFree } from './ports.ts';
 import { ensureQueues } from './queues.ts';
 import { startSqsEmulator } from './sqs-local.ts';
+import { startSurveyExports } from './survey-exports.ts';
 import { ensureTable } from './table.ts';
 import { freePort } from './wait.ts';
 
@@ -230,9 +231,17 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       dataDir: options.dataDir,
       log: options.log,
     });
+    // Survey exports: the writer on its queue, files in fauxqs's S3.
+    const surveyExports = await startSurveyExports({
+      s3Endpoint: sqs.endpoint,
+      sqs: sqsAdmin,
+      sqsEndpoint: sqs.endpoint,
+      region,
+      log: options.log,
+    });
     // Stopped first (the stoppers run in reverse), while the services they poll are still up.
     stoppers.push(async () => {
-      await Promise.all([fanOut.stop(), delivery.stop(), knowledgeBank.stop()]);
+      await Promise.all([fanOut.stop(), delivery.stop(), knowledgeBank.stop(), surveyExports.stop()]);
       streams.destroy();
       sqsAdmin.destroy();
     });

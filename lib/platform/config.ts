@@ -60,6 +60,9 @@ export const config = {
   /** The API reference page (docs/…html rendered by scripts/build-docs.ts) that GET /docs serves. */
   apiReferenceFile: () => required('API_REFERENCE_FILE'),
   openApiDocumentFile: () => required('OPENAPI_DOCUMENT_FILE'),
+  /** Survey exports: the bucket their files go to, and the queue the export writer takes jobs from. */
+  surveyExportBucket: () => required('SURVEY_EXPORT_BUCKET'),
+  surveyExportQueueUrl: () => required('SURVEY_EXPORT_QUEUE_URL'),
   flag,
   required,
   integer,

@@ -55,9 +55,13 @@ export const WEBHOOK_QUEUES = [webhookDeadLetterQueue, webhookFanOutFailureQueue
 export const ideaEventFanOut: StreamConsumerDefinition = {
   handler: 'functions/webhooks/fan-out-idea-events.ts',
   timeoutSeconds: 60,
-  // The workspace, its enabled webhooks, and one new delivery item per (webhook, event).
-  table: ['GetItem', 'Query', 'PutItem'],
-  batchSize: 100,
+  // The workspace, its enabled webhooks, and one new delivery item per (webhook, event); the survey
+  // summary's aggregator (same reader, see the function): a version (GetItem), markers and buckets
+  // (BatchGetItem) and their conditional Puts in one transaction.
+  table: ['GetItem', 'Query', 'PutItem', 'BatchGetItem'],
+  // 99: a batch of survey responses then folds into one transaction of DynamoDB's 100 items (99
+  // markers and their day bucket), so 1,000 responses cost about ten bucket writes (lib/surveys/summary/).
+  batchSize: 99,
   maxBatchingWindowSeconds: 0,
   bisectBatchOnFunctionError: true,
   maximumRetryAttempts: 10,
@@ -65,13 +69,14 @@ export const ideaEventFanOut: StreamConsumerDefinition = {
   maximumRecordAgeSeconds: DAY,
   reportBatchItemFailures: true,
   startingPosition: 'TRIM_HORIZON',
-  // Only idea items (INSERT has just a new image, REMOVE just an old one) and finished survey
-  // responses (lib/surveys/stream.ts decides which of those finished just now). Every other write
-  // (keys' rate-limit counters, delivery records, partial responses, …) never invokes the function.
+  // Only idea and survey-response items: INSERT has just a new image, REMOVE just an old one. Every
+  // other write (keys' rate-limit counters, delivery records, …) never invokes the function. Every
+  // change of a survey response reaches it: the summary aggregator (lib/surveys/summary/) counts
+  // partial ones, deletions and erasures too, and lib/surveys/stream.ts picks the finished ones for
+  // webhooks.
   filters: [
-    { dynamodb: { NewImage: { entity: { S: ['Idea'] } } } },
-    { dynamodb: { OldImage: { entity: { S: ['Idea'] } } } },
-    { dynamodb: { NewImage: { entity: { S: ['SurveyResponse'] }, status: { S: ['finished'] } } } },
+    { dynamodb: { NewImage: { entity: { S: ['Idea', 'SurveyResponse'] } } } },
+    { dynamodb: { OldImage: { entity: { S: ['Idea', 'SurveyResponse'] } } } },
   ],
   onFailure: webhookFanOutFailureQueue,
 };

@@ -89,7 +89,7 @@ describe('webhook pipeline', () => {
       FunctionName: ref(stack.webhooks.fanOut),
       EventSourceArn: { 'Fn::GetAtt': [stack.resolve((stack.table.node.defaultChild as any).logicalId), 'StreamArn'] },
       StartingPosition: 'TRIM_HORIZON',
-      BatchSize: 100,
+      BatchSize: 99,
       BisectBatchOnFunctionError: true,
       MaximumRetryAttempts: 10,
       MaximumRecordAgeInSeconds: 86_400,

@@ -21,6 +21,7 @@ import { adminStore, call, newKey, newWorkspace, type TestWorkspace, useSandboxE
 import { cleanContent } from '../support/journeys.ts';
 import { linkTo, para } from '../support/knowledge-bank.ts';
 import { importTestDirectory } from '../support/sop-fixtures.ts';
+import { submitResponse } from '../support/survey-responses.ts';
 import { routedDefinition } from '../support/surveys.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 
@@ -44,6 +45,46 @@ afterAll(async () => {
 
 const record: ContractWalk['record'] = (...args) => walk.record(...args);
 const refuse: ContractWalk['refuse'] = (...args) => walk.refuse(...args);
+
+/**
+ * Two responses written as the responses area stores them, once the aggregator has counted them, so
+ * the summary example shows numbers (the responses API is another branch's; contract §1).
+ */
+async function summarisedResponses(surveyId: string, versionId: string): Promise<void> {
+  const answered = { surveyId, versionId, path: ['plan', 'channels', 'favourite', 'score'] };
+  await submitResponse(ws.slug, {
+    ...answered,
+    status: 'finished',
+    answers: { plan: 'pro', channels: ['chat', 'api'], favourite: 'chat', score: 9 },
+    secondsToFinish: 48,
+    createdAt: '2026-11-02T09:30:00.000Z',
+  });
+  await submitResponse(ws.slug, {
+    ...answered,
+    status: 'partial',
+    path: ['plan', 'channels'],
+    answers: { plan: 'free' },
+    createdAt: '2026-11-03T10:00:00.000Z',
+  });
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const res = await call('GET', `/surveys/${surveyId}/summary`, { host: ws.host, key: ws.key });
+    if (res.body?.summary?.responses?.started === 2) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('The summary did not count the example responses within 10 s');
+}
+
+/** Waits for the export writer, so the example shows a finished export with its link. */
+async function exportWritten(path: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const res = await call('GET', path, { host: ws.host, key: ws.key });
+    if (res.body?.export?.status === 'done') return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('The export was not written within 15 s');
+}
 
 /** Stable stand-ins for what differs on every run: the same value gets the same stand-in throughout. */
 function normalize(value: unknown): unknown {
@@ -70,6 +111,11 @@ function normalize(value: unknown): unknown {
     .replace(/whsec_[A-Za-z0-9+/=]+/g, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')
     .replace(/"nextCursor": "[^"]+"/g, '"nextCursor": "eyJ2IjoxLCJ3IjoiYWNtZSJ9.Q2hhbmdlcyBvbiBldmVyeSBjYWxs"')
     .replace(/"durationMs": \d+/g, '"durationMs": 84')
+    // A presigned S3 link: its date, credential and signature change on every call.
+    .replace(
+      /"downloadUrl": "[^"]+"/g,
+      '"downloadUrl": "https://cx-portal-survey-exports.s3.amazonaws.com/survey-exports/acme/export.csv?X-Amz-Expires=900&X-Amz-Signature=…"',
+    )
     .replace(/"id": "([A-Za-z0-9_-]{16})"/g, (_, id: string) => `"id": "${linkIdOf(id)}"`);
   return JSON.parse(text);
 }
@@ -251,6 +297,12 @@ describe('API examples (lib/api-examples.json)', () => {
       body: { answers: { plan: 'pro', score: 9 } },
     });
     await record('publishSurvey', `/surveys/${surveyId}/publish`, { body: { versionId: firstVersion } });
+    await summarisedResponses(surveyId, firstVersion);
+    await record('getSurveySummary', `/surveys/${surveyId}/summary?from=2026-11-01&to=2026-11-30`);
+    const started = await record('createSurveyExport', `/surveys/${surveyId}/exports`, { body: { format: 'csv', labels: 'en' } });
+    const exportPath = `/surveys/${surveyId}/exports/${started.body.export.id}`;
+    await exportWritten(exportPath);
+    await record('getSurveyExport', exportPath);
     // Survey responses
     const submitted = await record('submitSurveyResponse', `/surveys/${surveyId}/responses`, {
       headers: { 'Idempotency-Key': 'resp-7f3a' },

@@ -51,6 +51,7 @@ const bodies: Record<string, () => Record<string, unknown>> = {
   createSurveyVersion: () => ({}),
   createWebhook: () => ({ name: 'Replayed hook', url: receiver.url, events: ['idea.submitted'] }),
   submitSurveyResponse: () => ({ answers: { plan: 'pro' }, finished: false }),
+  createSurveyExport: () => ({ format: 'csv', labels: 'ids' }),
 };
 
 /** Creates whose path names another parent than the one its parameter is called by. */
@@ -116,6 +117,8 @@ function otherBody(operationId: string): Record<string, unknown> {
       return { name: 'Another name' };
     case 'submitSurveyResponse':
       return { answers: { plan: 'free' } };
+    case 'createSurveyExport':
+      return { format: 'jsonl' };
     case 'createSurveyVersion':
       return { fromVersionId: randomUUID() };
     default:

@@ -57,7 +57,7 @@ describe('survey.response.finished from the stream', () => {
     }
   });
 
-  it('is nothing for partial writes, deletions, tombstones and counters', () => {
+  it('is no webhook event for partial writes, deletions, tombstones and counters', () => {
     const ignored = [
       record('INSERT', { new: response('partial') }),
       record('MODIFY', { old: response('partial'), new: response('partial') }),
@@ -66,8 +66,11 @@ describe('survey.response.finished from the stream', () => {
       record('INSERT', { new: { entity: { S: 'SurveyResponseCounter' }, surveyId: { S: 's1' } } }),
     ];
     for (const r of ignored) expect(eventFromStreamRecord(r)).toBeNull();
-    // The filter already keeps partial writes and deletions away from the function.
-    expect(passesFilter(record('INSERT', { new: response('partial') }))).toBe(false);
-    expect(passesFilter(record('REMOVE', { old: response('finished') }))).toBe(false);
+    // They still reach the function: the survey summary's aggregator shares this reader and counts
+    // partial responses and deletions (lib/surveys/summary/); only counters and tombstones stay away.
+    expect(passesFilter(record('INSERT', { new: response('partial') }))).toBe(true);
+    expect(passesFilter(record('REMOVE', { old: response('finished') }))).toBe(true);
+    expect(passesFilter(record('INSERT', { new: { entity: { S: 'SurveyResponseCounter' }, surveyId: { S: 's1' } } }))).toBe(false);
+    expect(passesFilter(record('INSERT', { new: response('finished', 'SurveyResponseTombstone') }))).toBe(false);
   });
 });

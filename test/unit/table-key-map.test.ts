@@ -68,6 +68,11 @@ const entities: Record<string, string[]> = {
   surveyRespondent: ['-'.repeat(43), 'z'.repeat(43), 'A_b-9'.padEnd(43, '0')].flatMap((hash) =>
     UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyRespondent(SLUG, hash, id, responseId).sk)),
   ),
+  surveyDayBucket: UUIDS.flatMap((id) =>
+    ['2026-01-01', '2026-12-31'].flatMap((day) => UUIDS.map((versionId) => keys.surveyDayBucket(SLUG, id, day, versionId).sk)),
+  ),
+  surveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponseCounted(SLUG, id, responseId).sk)),
+  surveyExport: UUIDS.flatMap((id) => UUIDS.map((exportId) => keys.surveyExport(SLUG, id, exportId).sk)),
 };
 
 const between = (from: string, to: string) => (sk: string) => sk >= from && sk <= to;
@@ -123,6 +128,11 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
   })),
   ...UUIDS.map((id) => ({ name: `the revisions of article ${id}`, holds: prefix(keys.kbRevisionPrefix(id)), may: ['kbRevision'] })),
   ...UUIDS.map((id) => ({ name: `the backlinks of ${id}`, holds: prefix(keys.kbBacklinkPrefix(id)), may: ['kbBacklink'] })),
+  ...UUIDS.map((id) => ({
+    name: `the summary buckets of survey ${id} in a range of days`,
+    holds: between(keys.surveyDayRange(id, '2026-01-01', '2026-12-31').from, keys.surveyDayRange(id, '2026-01-01', '2026-12-31').to),
+    may: ['surveyDayBucket'],
+  })),
 ];
 
 describe('the table key map', () => {

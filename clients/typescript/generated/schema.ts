@@ -1139,6 +1139,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/surveys/{id}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export responses to a file
+         * @description Starts writing the responses (of one version or all, partial or finished, started within `from`…`to`) to a CSV or JSON Lines file, and answers at once with the export, `queued`: poll `Location` until `done`, then download `downloadUrl`. One column per question of every version in the file (a question a later version removed keeps its column; a matrix has one per row), `not shown` where the respondent never saw the question and empty where they left it blank. Respondent identifiers are never exported. Files expire after 24 hours. Send an `Idempotency-Key` to retry safely.
+         *
+         *     Permission: survey-responses:read.
+         *
+         *     Module: surveys.
+         */
+        post: operations["createSurveyExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/surveys/{id}/exports/{exportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an export
+         * @description Its status, and once `done` the number of rows, the size and a download link valid for 15 minutes.
+         *
+         *     Permission: survey-responses:read.
+         *
+         *     Module: surveys.
+         */
+        get: operations["getSurveyExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/surveys/{id}/publish": {
         parameters: {
             query?: never;
@@ -1233,6 +1281,30 @@ export interface paths {
          *     Module: surveys.
          */
         patch: operations["continueSurveyResponse"];
+        trace?: never;
+    };
+    "/surveys/{id}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Summarise a survey
+         * @description Counts, completion, time to finish (p50/p90 from a histogram) and, per question, how often it was shown, answered and where respondents stopped, option counts, score distributions and NPS, CSAT and CES with 95 % margins of error (README: Survey summaries). Responses count on the UTC day they were started. Kept incrementally from the table stream: a write shows here within seconds. No answer text and no respondent appears, so `surveys:read` is enough.
+         *
+         *     Permission: surveys:read.
+         *
+         *     Module: surveys.
+         */
+        get: operations["getSurveySummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/surveys/{id}/versions": {
@@ -17162,6 +17234,275 @@ export interface operations {
             };
         };
     };
+    createSurveyExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1-255 visible ASCII characters (a UUID is ideal), unique per record you mean to create. Within 24 hours the same key with the same body returns the first response again (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409 `idempotency_key_reused`. Only successful creations are remembered. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description CSV (UTF-8 with a byte-order mark, formula cells neutralised) or JSON Lines (one object per response)
+                     * @enum {string}
+                     */
+                    format: "csv" | "jsonl";
+                    /**
+                     * Format: uuid
+                     * @description Only responses pinned to this version
+                     */
+                    versionId?: string;
+                    /**
+                     * @description Only partial or only finished responses
+                     * @enum {string}
+                     */
+                    status?: "partial" | "finished";
+                    /**
+                     * Format: date
+                     * @description Responses started on or after this UTC day
+                     */
+                    from?: string;
+                    /**
+                     * Format: date
+                     * @description Responses started on or before this UTC day
+                     */
+                    to?: string;
+                    /**
+                     * @description Options, matrix rows and columns as their ids, or as their English or Arabic labels
+                     * @enum {string}
+                     */
+                    labels: "ids" | "en" | "ar";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Where the export is read: `/api/v1/surveys/{id}/exports/{exportId}` */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        export: {
+                            id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "done" | "failed";
+                            /** @description Responses written (0 until done) */
+                            rows: number;
+                            /** @description Size of the file (0 until done) */
+                            bytes: number;
+                            /** @description Once done: a presigned S3 GET of the file, valid for 15 minutes (read the export again for a fresh one) */
+                            downloadUrl: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            expiresAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version `versionId` in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSurveyExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+                /** @description Only responses pinned to this version */
+                exportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        export: {
+                            id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "done" | "failed";
+                            /** @description Responses written (0 until done) */
+                            rows: number;
+                            /** @description Size of the file (0 until done) */
+                            bytes: number;
+                            /** @description Once done: a presigned S3 GET of the file, valid for 15 minutes (read the export again for a fresh one) */
+                            downloadUrl: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            expiresAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such export of this survey in this workspace, or it expired (24 hours after it was asked for) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     publishSurvey: {
         parameters: {
             query?: never;
@@ -18835,6 +19176,163 @@ export interface operations {
             };
             /** @description The request body is too large. `response_too_large`: the answers are over 64 KB of UTF-8 JSON */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSurveySummary: {
+        parameters: {
+            query?: {
+                /** @description A version of the survey (default: the published one), or `all`: every version, a question joined across versions by its id where its type and scale did not change */
+                versionId?: string | "all";
+                /** @description First day counted (UTC, inclusive): responses started on or after it; default: the first response */
+                from?: string;
+                /** @description Last day counted (UTC, inclusive); default: the latest response */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        summary: {
+                            surveyId: string;
+                            /** @description The version summarised, `all`, or null when the survey has no published version */
+                            versionId: string | null;
+                            from: string | null;
+                            to: string | null;
+                            responses: {
+                                started: number;
+                                finished: number;
+                                /** @description finished ÷ started (0–1); null without responses */
+                                completionRate: number | null;
+                                secondsToFinish: {
+                                    p50: number | null;
+                                    p90: number | null;
+                                };
+                            };
+                            questions: {
+                                questionId: string;
+                                type: string;
+                                /** @description Responses whose path showed the question */
+                                shown: number;
+                                answered: number;
+                                /** @description Unfinished responses whose last shown question is this one */
+                                droppedOff: number;
+                                options?: {
+                                    optionId: string;
+                                    count: number;
+                                }[];
+                                scores?: {
+                                    distribution: {
+                                        value: number;
+                                        count: number;
+                                    }[];
+                                    mean: number | null;
+                                    median: number | null;
+                                };
+                                nps?: {
+                                    promoters: number;
+                                    passives: number;
+                                    detractors: number;
+                                    score: number | null;
+                                    /** @description Half-width of the 95 % confidence interval; null below 2 answers */
+                                    marginOfError95: number | null;
+                                };
+                                csat?: {
+                                    satisfied: number;
+                                    total: number;
+                                    percent: number | null;
+                                    /** @description Half-width of the 95 % confidence interval; null below 2 answers */
+                                    marginOfError95: number | null;
+                                };
+                                ces?: {
+                                    mean: number | null;
+                                    /** @description Half-width of the 95 % confidence interval; null below 2 answers */
+                                    marginOfError95: number | null;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_query`: `versionId` not a UUID or `all`, a date not YYYY-MM-DD, or `from` after `to` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version `versionId` in it (other workspaces' surveys are never visible) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

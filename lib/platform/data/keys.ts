@@ -183,4 +183,27 @@ export const keys = {
   }),
   surveyRespondentPrefix: (respondentHash: string, surveyId?: string) =>
     `SURVEYRESPONDENT#${respondentHash}#${surveyId ? `${surveyId}#` : ''}`,
+  // Survey summaries (lib/surveys/summary/): one counter bucket per survey, UTC day and version, written
+  // only by the stream aggregator. Day-major (`SURVEYDAY#<surveyId>#<YYYY-MM-DD>#<versionId>`), so the
+  // days `from`…`to` of every version are one Query range; versions filter in memory.
+  surveyDayBucket: (slug: string, surveyId: string, day: string, versionId: string) => ({
+    pk: workspacePk(slug),
+    sk: `SURVEYDAY#${surveyId}#${day}#${versionId}`,
+  }),
+  /** Inclusive `sk BETWEEN` bounds of a survey's buckets of the days `from`…`to` ('~' sorts after every id). */
+  surveyDayRange: (surveyId: string, from: string, to: string) => ({
+    from: `SURVEYDAY#${surveyId}#${from}`,
+    to: `SURVEYDAY#${surveyId}#${to}#~`,
+  }),
+  // What the aggregator last counted of one response (revision, bucket, contribution), so a replayed,
+  // duplicated or reordered stream record is counted once; a removed response keeps a tombstone (TTL).
+  surveyResponseCounted: (slug: string, surveyId: string, responseId: string) => ({
+    pk: workspacePk(slug),
+    sk: `SURVEYCOUNTED#${surveyId}#${responseId}`,
+  }),
+  // Survey exports (lib/surveys/exports/): one record per export job, expiring with its file (TTL 24 h).
+  surveyExport: (slug: string, surveyId: string, exportId: string) => ({
+    pk: workspacePk(slug),
+    sk: `SURVEYEXPORT#${surveyId}#${exportId}`,
+  }),
 } as const;

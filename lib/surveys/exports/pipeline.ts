@@ -1,0 +1,45 @@
+/**
+ * The export pipeline, read by the CDK stack and the sandbox alike:
+ *
+ *   POST /surveys/{id}/exports ──▶ export record (queued) + export queue ──▶ writer ──▶ S3: survey-exports/…
+ *                                                            │ 3 receives                 ▲ presigned GET (15 min)
+ *                                                            ▼                            │
+ *                                                   export dead-letter queue    GET /surveys/{id}/exports/{exportId}
+ */
+import type { QueueConsumerDefinition, QueueDefinition } from '../../platform/event-sources.ts';
+
+const DAY = 86_400;
+/** 100,000 responses write in well under this (README, Survey exports); the file and record live 24 h. */
+const WRITER_TIMEOUT_SECONDS = 300;
+
+export const surveyExportDeadLetterQueue: QueueDefinition = {
+  id: 'SurveyExportDeadLetterQueue',
+  sandboxName: 'survey-exports-dlq',
+  visibilityTimeoutSeconds: 30,
+  retentionSeconds: 14 * DAY,
+};
+
+export const surveyExportQueue: QueueDefinition = {
+  id: 'SurveyExportQueue',
+  sandboxName: 'survey-exports',
+  // Six times the function timeout, as AWS recommends for SQS event sources.
+  visibilityTimeoutSeconds: 6 * WRITER_TIMEOUT_SECONDS,
+  // A job not written within a day has outlived its record.
+  retentionSeconds: DAY,
+  deadLetter: { queue: surveyExportDeadLetterQueue, maxReceiveCount: 3 },
+};
+
+export const SURVEY_EXPORT_QUEUES = [surveyExportDeadLetterQueue, surveyExportQueue] as const;
+
+export const surveyExportWriter: QueueConsumerDefinition = {
+  handler: 'functions/surveys/write-survey-export.ts',
+  timeoutSeconds: WRITER_TIMEOUT_SECONDS,
+  // The export record (GetItem is not needed: the claim returns it), the survey and its versions, the responses.
+  table: ['UpdateItem', 'BatchGetItem', 'GetItem', 'Query'],
+  queue: surveyExportQueue,
+  batchSize: 1,
+  maxBatchingWindowSeconds: 0,
+  // Each writer holds at most one 5 MiB part: a few at once keep the table's read rate modest.
+  maxConcurrency: 2,
+  reportBatchItemFailures: true,
+};
