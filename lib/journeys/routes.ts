@@ -17,6 +17,8 @@ import {
   journeyListResponse,
   journeyPatchBody,
   journeyResponse,
+  mapQuery,
+  mapSvgResponse,
   microJourneyCreateBody,
   publishResponse,
   versionCreateBody,
@@ -356,4 +358,25 @@ export const diffJourneyVersions = defineRoute({
   response: { status: 200, body: diffResponse },
   errorNotes: { 404: `${VERSION_404} (\`against\` included)` },
   table: ['BatchGetItem'],
+});
+
+export const getJourneyMapPicture = defineRoute({
+  operationId: 'getJourneyMapPicture',
+  method: 'GET',
+  path: '/journeys/{journeyId}/versions/{versionId}/map.svg',
+  handler: 'functions/journeys/get-journey-map-picture.ts',
+  tag: 'Journeys',
+  summary: 'The map as a picture (SVG)',
+  description:
+    'The version drawn as SVG: stages as columns, rows as lanes with their titles, cell texts, the emotion row as a curve, channels and items, ' +
+    'each metric cell as a badge with its value and target (green when met, red when missed), the label and publish date. ' +
+    '`locale=ar` mirrors the columns right to left and uses the Arabic texts, falling back to English. Large maps wrap rather than scale: ' +
+    'columns keep a fixed width and 12px text, long texts are cut after six lines with an ellipsis, and the picture grows (40 stages: about ' +
+    '8,200px wide). Every text is escaped, and the response forbids scripts and loads (`Content-Security-Policy`). One GetItem.',
+  module: 'journeys',
+  permissions: ['journeys:read'],
+  request: { params: versionIdParams, query: mapQuery },
+  response: { status: 200, body: mapSvgResponse, contentType: 'image/svg+xml' },
+  errorNotes: { 400: '`invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or a locale other than `en` or `ar`', 404: VERSION_404 },
+  table: ['GetItem'],
 });

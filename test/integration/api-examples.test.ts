@@ -142,6 +142,11 @@ describe('API examples (lib/api-examples.json)', () => {
     await record('getJourneyVersion', versionPath);
     const current = await call('GET', versionPath, { host: ws.host, key: ws.key });
     await record('publishJourneyVersion', `${versionPath}/publish`, { headers: { 'If-Match': current.headers.get('etag')! } });
+    const picture = await record('getJourneyMapPicture', `${versionPath}/map.svg?locale=en`);
+    recorded.set('getJourneyMapPicture', {
+      request: { path: `${versionPath}/map.svg`, query: 'locale=en' },
+      response: { status: 200, body: `${picture.text.slice(0, picture.text.indexOf('<title>'))}<title>Launch</title>…` },
+    });
     const draft = await record('createJourneyVersion', `/journeys/${made.journeyId}/versions`, {
       body: { fromVersionId: made.versionId, label: 'Next' },
     });

@@ -361,6 +361,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/journeys/{journeyId}/versions/{versionId}/map.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The map as a picture (SVG)
+         * @description The version drawn as SVG: stages as columns, rows as lanes with their titles, cell texts, the emotion row as a curve, channels and items, each metric cell as a badge with its value and target (green when met, red when missed), the label and publish date. `locale=ar` mirrors the columns right to left and uses the Arabic texts, falling back to English. Large maps wrap rather than scale: columns keep a fixed width and 12px text, long texts are cut after six lines with an ellipsis, and the picture grows (40 stages: about 8,200px wide). Every text is escaped, and the response forbids scripts and loads (`Content-Security-Policy`). One GetItem.
+         *
+         *     Permission: journeys:read.
+         *
+         *     Module: journeys.
+         */
+        get: operations["getJourneyMapPicture"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/journeys/{journeyId}/versions/{versionId}/publish": {
         parameters: {
             query?: never;
@@ -4889,6 +4913,105 @@ export interface operations {
                 };
             };
             /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace (`against` included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getJourneyMapPicture: {
+        parameters: {
+            query?: {
+                /** @description A UTC date, `YYYY-MM-DD` */
+                from?: string;
+                /** @description A UTC date, `YYYY-MM-DD` */
+                to?: string;
+                locale?: "en" | "ar";
+            };
+            header?: never;
+            path: {
+                journeyId: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Always `default-src 'none'; style-src 'unsafe-inline'`: the picture runs no script and loads nothing */
+                    "Content-Security-Policy"?: "default-src 'none'; style-src 'unsafe-inline'";
+                    /** @description Always `nosniff`: the picture runs no script and loads nothing */
+                    "X-Content-Type-Options"?: "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or a locale other than `en` or `ar` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
             404: {
                 headers: {
                     [name: string]: unknown;
