@@ -59,6 +59,11 @@ const entities: Record<string, string[]> = {
   surveyVersion: UUIDS.flatMap((id) => UUIDS.map((versionId) => keys.surveyVersion(SLUG, id, versionId).sk)),
   surveyDesigns: [keys.surveyDesigns(SLUG).sk],
   surveyAudience: [keys.surveyAudience(SLUG).sk],
+  surveyResponse: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponse(SLUG, id, responseId).sk)),
+  surveyDayBucket: UUIDS.flatMap((id) =>
+    ['2026-01-01', '2026-12-31'].flatMap((day) => UUIDS.map((versionId) => keys.surveyDayBucket(SLUG, id, day, versionId).sk)),
+  ),
+  surveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponseCounted(SLUG, id, responseId).sk)),
 };
 
 const between = (from: string, to: string) => (sk: string) => sk >= from && sk <= to;
@@ -100,6 +105,11 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
   })),
   ...UUIDS.map((id) => ({ name: `the revisions of article ${id}`, holds: prefix(keys.kbRevisionPrefix(id)), may: ['kbRevision'] })),
   ...UUIDS.map((id) => ({ name: `the backlinks of ${id}`, holds: prefix(keys.kbBacklinkPrefix(id)), may: ['kbBacklink'] })),
+  ...UUIDS.map((id) => ({
+    name: `the summary buckets of survey ${id} in a range of days`,
+    holds: between(keys.surveyDayRange(id, '2026-01-01', '2026-12-31').from, keys.surveyDayRange(id, '2026-01-01', '2026-12-31').to),
+    may: ['surveyDayBucket'],
+  })),
 ];
 
 describe('the table key map', () => {

@@ -145,4 +145,28 @@ export const keys = {
   // One item each per workspace: every survey design (one attribute per design) and the audience catalog.
   surveyDesigns: (slug: string) => ({ pk: workspacePk(slug), sk: 'SURVEYDESIGNS' }),
   surveyAudience: (slug: string) => ({ pk: workspacePk(slug), sk: 'SURVEYAUDIENCE' }),
+  // Survey responses (contract between the responses and summary branches): one item per response,
+  // `SURVEYRESPONSE#<surveyId>#` lists one survey's responses.
+  surveyResponse: (slug: string, surveyId: string, responseId: string) => ({
+    pk: workspacePk(slug),
+    sk: `SURVEYRESPONSE#${surveyId}#${responseId}`,
+  }),
+  // Survey summaries (lib/surveys/summary/): one counter bucket per survey, UTC day and version, written
+  // only by the stream aggregator. Day-major (`SURVEYDAY#<surveyId>#<YYYY-MM-DD>#<versionId>`), so the
+  // days `from`…`to` of every version are one Query range; versions filter in memory.
+  surveyDayBucket: (slug: string, surveyId: string, day: string, versionId: string) => ({
+    pk: workspacePk(slug),
+    sk: `SURVEYDAY#${surveyId}#${day}#${versionId}`,
+  }),
+  /** Inclusive `sk BETWEEN` bounds of a survey's buckets of the days `from`…`to` ('~' sorts after every id). */
+  surveyDayRange: (surveyId: string, from: string, to: string) => ({
+    from: `SURVEYDAY#${surveyId}#${from}`,
+    to: `SURVEYDAY#${surveyId}#${to}#~`,
+  }),
+  // What the aggregator last counted of one response (revision, bucket, contribution), so a replayed,
+  // duplicated or reordered stream record is counted once; a removed response keeps a tombstone (TTL).
+  surveyResponseCounted: (slug: string, surveyId: string, responseId: string) => ({
+    pk: workspacePk(slug),
+    sk: `SURVEYCOUNTED#${surveyId}#${responseId}`,
+  }),
 } as const;
