@@ -117,7 +117,8 @@ export const validateJourneyContent = defineRoute({
   response: { status: 200, body: diagnosticsResponse },
   errors: [413],
   errorNotes: { 400: CONTENT_400, 413: TOO_LARGE_413 },
-  table: ['BatchGetItem'],
+  // GetItem: the survey versions bound metric cells name (lib/surveys/question-lookup.ts).
+  table: ['BatchGetItem', 'GetItem'],
 });
 
 export const getJourney = defineRoute({
@@ -294,7 +295,8 @@ export const saveJourneyVersionContent = defineRoute({
     409: `${ARCHIVED_409}; ${LOCKED_409}; ${CONFLICT_409}`,
     413: TOO_LARGE_413,
   },
-  table: ['BatchGetItem', 'ConditionCheckItem', 'UpdateItem'],
+  // GetItem: the survey versions bound metric cells name (lib/surveys/question-lookup.ts).
+  table: ['BatchGetItem', 'GetItem', 'ConditionCheckItem', 'UpdateItem'],
 });
 
 export const publishJourneyVersion = defineRoute({
@@ -318,7 +320,8 @@ export const publishJourneyVersion = defineRoute({
     404: VERSION_404,
     409: `${ARCHIVED_409}; ${CONFLICT_409}; \`references_changed\`: a paired journey was archived meanwhile`,
   },
-  table: ['BatchGetItem', 'UpdateItem'],
+  // GetItem: the survey versions bound metric cells name (lib/surveys/question-lookup.ts).
+  table: ['BatchGetItem', 'GetItem', 'UpdateItem'],
 });
 
 export const deleteJourneyVersion = defineRoute({

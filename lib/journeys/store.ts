@@ -32,6 +32,7 @@ import { type IdempotentRequest, transactCreate } from '../platform/data/idempot
 import { keys } from '../platform/data/keys.ts';
 import { BadRequestError, ConflictError, VersionConflictError } from '../platform/errors.ts';
 import type { PageKey, PageStart } from '../platform/pagination.ts';
+import { lookUpSurveyQuestions } from '../surveys/question-lookup.ts';
 import { decodeJson, encodeContent } from './codec.ts';
 import { emptyJourneyContent, type JourneyContent } from './content.ts';
 import type { PairTarget } from './cycles.ts';
@@ -57,6 +58,7 @@ import {
   versionLocked,
   versionNotFound,
 } from './errors.ts';
+import { bindingsAttribute, bindingsFromAttribute, boundCellsOf, type ResolvedBinding, resolvedBindingsOf } from './metric-bindings.ts';
 import {
   descendingIdKey,
   estimatedResponseBytes,
@@ -150,6 +152,19 @@ export async function getVersion(slug: string, journeyId: string, versionId: str
   );
   if (!Item) throw versionNotFound();
   return toVersion(Item);
+}
+
+/** GetItem of a version, with the answer ranges of its bound metric cells as resolved at its last save or publish. */
+export async function getVersionWithBindings(
+  slug: string,
+  journeyId: string,
+  versionId: string,
+): Promise<{ version: JourneyVersion; bindings: ResolvedBinding[] }> {
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName, Key: versionKey(slug, journeyId, versionId), ConsistentRead: true }),
+  );
+  if (!Item) throw versionNotFound();
+  return { version: toVersion(Item), bindings: bindingsFromAttribute(Item.bindings) };
 }
 
 /** Every item the keys name (in any order), in parallel calls of 100 keys, retrying what DynamoDB left unprocessed. */
@@ -378,6 +393,11 @@ export async function listVersions(slug: string, journeyId: string, { limit, off
  * until nothing new is named. One round per level of paired journeys.
  */
 async function loadReferenceFacts(slug: string, content: JourneyContent, alsoGet: readonly Item[] = []) {
+  // Bound surveys are looked up beside the reference levels (two rounds of their own, in parallel).
+  const sources = boundCellsOf(content).map((bound) => bound.source);
+  const surveysRead = sources.length > 0 ? lookUpSurveyQuestions(slug, sources) : Promise.resolve(new Map());
+  // Awaited below; this only keeps a failure from going unhandled while a reference level fails first.
+  surveysRead.catch(() => undefined);
   const journeys = new Map<string, JourneyFacts>();
   const versions = new Map<string, VersionFacts>();
   const existingLinks = new Set<string>();
@@ -453,6 +473,7 @@ async function loadReferenceFacts(slug: string, content: JourneyContent, alsoGet
     frontier = frontier.flatMap((target) => followedPairs(facts, target) ?? []).filter(notYetFollowed);
     batch = keysFor(frontier).wanted;
   }
+  facts.surveys = await surveysRead;
   return { facts, own };
 }
 
@@ -851,7 +872,7 @@ export async function saveContent(
           Key: key,
           UpdateExpression:
             'SET #content = :content, contentBytes = :contentBytes, #diagnostics = :diagnostics, diagnosticsBytes = :diagnosticsBytes, ' +
-            '#pairs = :pairs, #revision = #revision + :one, updatedAt = :now',
+            '#pairs = :pairs, bindings = :bindings, #revision = #revision + :one, updatedAt = :now',
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(publishedAt) AND #revision = :read',
           ExpressionAttributeNames: VERSION_NAMES,
           ExpressionAttributeValues: {
@@ -860,6 +881,7 @@ export async function saveContent(
             ':diagnostics': diagnostics.bytes,
             ':diagnosticsBytes': diagnostics.rawBytes,
             ':pairs': pairsAttribute(pairTargetsOf(content)),
+            ':bindings': bindingsAttribute(resolvedBindingsOf(content, facts.surveys ?? new Map())),
             ':one': 1,
             ':now': now,
             ':read': read,
@@ -989,6 +1011,8 @@ export async function branchVersion(
     diagnosticsBytes: Number(source.diagnosticsBytes ?? 0),
     pairs: pairsFromAttribute(source.pairs),
   });
+  // A branch draws its metrics as its source does until its first save resolves them afresh.
+  if (typeof source.bindings === 'string') item.bindings = source.bindings;
   try {
     const { response, replayed } = await transactCreate(
       slug,

@@ -16,7 +16,7 @@ export interface QuestionFacts {
   scale?: { min: number; max: number };
 }
 
-export interface VersionQuestions {
+interface VersionQuestions {
   status: 'draft' | 'published' | 'superseded';
   questions: ReadonlyMap<string, QuestionFacts>;
 }
@@ -31,7 +31,7 @@ export interface SurveyQuestionFacts {
 }
 
 /** What a question means for a metric: its kind and answer range. */
-export function questionFacts(question: Question): QuestionFacts {
+function questionFacts(question: Question): QuestionFacts {
   switch (question.type) {
     case 'nps':
       return { kind: 'nps', scale: { min: 0, max: 10 } };

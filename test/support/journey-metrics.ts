@@ -1,0 +1,42 @@
+/** Builders for journey metrics tests: a survey with numeric questions, published over HTTP, and content binding it. */
+import { expect } from 'vitest';
+import type { Api } from './journeys.ts';
+import { surveyWithDefinition } from './surveys.ts';
+
+const t = (en: string) => ({ en });
+
+/** nps `score`, rating `stars` (1–5), csat `sat`, ces `effort`, number `age`, text `why`. */
+export function scoredDefinition(extra: unknown[] = []) {
+  return {
+    languages: ['en'],
+    questions: [
+      { id: 'score', type: 'nps', headline: t('How likely are you to recommend us?'), required: false },
+      { id: 'stars', type: 'rating', scale: 5, style: 'star', headline: t('Rate the visit'), required: false },
+      { id: 'sat', type: 'csat', headline: t('How satisfied are you?'), required: false },
+      { id: 'effort', type: 'ces', headline: t('How easy was it?'), required: false },
+      { id: 'age', type: 'openText', inputType: 'number', headline: t('Your age?'), required: false },
+      { id: 'why', type: 'openText', headline: t('Why?'), required: false },
+      ...extra,
+    ],
+    endings: [{ id: 'thanks', headline: t('Thank you!') }],
+  };
+}
+
+/** A survey with `scoredDefinition()` published as its version 1. */
+export async function publishedScoredSurvey(api: Api): Promise<{ surveyId: string; versionId: string }> {
+  const made = await surveyWithDefinition(api, scoredDefinition());
+  const res = await api.post(`/surveys/${made.surveyId}/publish`, { body: { versionId: made.versionId } });
+  expect(res.status, res.text).toBe(200);
+  return { surveyId: made.surveyId, versionId: made.versionId };
+}
+
+/** Journey content with one metric row whose cells (by stage id) are given. */
+export function metricContent(cells: Record<string, unknown>) {
+  const stageIds = Object.keys(cells).length > 0 ? Object.keys(cells) : ['s1'];
+  return {
+    schema: 1,
+    stages: stageIds.map((id) => ({ id, titleEn: `Stage ${id}`, titleAr: `مرحلة ${id}`, microJourneyPairs: [] })),
+    rows: [{ id: 'm', type: 'metric', titleEn: 'NPS', titleAr: 'صافي نقاط الترويج' }],
+    cells: Object.fromEntries(Object.entries(cells).map(([stageId, cell]) => [`m:${stageId}`, cell])),
+  };
+}
