@@ -10,7 +10,9 @@ import * as knowledgeBank from './knowledge-bank/routes.ts';
 import * as knowledgeBankSearch from './knowledge-bank/search/routes.ts';
 import type { RouteDefinition } from './platform/route.ts';
 import * as sops from './sops/routes.ts';
+import * as surveyResponses from './surveys/responses/routes.ts';
 import * as surveys from './surveys/routes.ts';
+import * as surveySummary from './surveys/summary/routes.ts';
 import * as webhooks from './webhooks/routes.ts';
 
 export { API_PREFIX } from './platform/route.ts';
@@ -23,6 +25,8 @@ export const routes: readonly RouteDefinition[] = [
   ...Object.values(ideas),
   ...Object.values(journeys),
   ...Object.values(surveys),
+  ...Object.values(surveyResponses),
+  ...Object.values(surveySummary),
   ...Object.values(sops),
   ...Object.values(webhooks),
   ...Object.values(knowledgeBank),

@@ -148,8 +148,27 @@ class Checkpoints {
   }
 }
 
+/**
+ * AWS recommends at most two Lambda functions reading one DynamoDB stream shard at a time: more are
+ * throttled by the shard's read limits
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.Lambda.BestPracticesWithDynamoDBStreams.html).
+ * The sandbox refuses a third mapping on one stream, so a new consumer joins an existing reader
+ * (as the survey summary rides the webhook fan-out's) instead of passing here and failing in AWS.
+ */
+const MAX_READERS_PER_STREAM = 2;
+const readersPerStream = new Map<string, number>();
+
 export function startStreamEventSource(options: StreamEventSourceOptions): RunningEventSource {
   const { streams, streamArn, definition, log = () => undefined } = options;
+  const readers = readersPerStream.get(streamArn) ?? 0;
+  if (readers >= MAX_READERS_PER_STREAM) {
+    throw new Error(
+      `${options.functionName}: the stream already has ${readers} Lambda readers, the most AWS recommends per shard ` +
+        '(https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.Lambda.BestPracticesWithDynamoDBStreams.html): ' +
+        "hand these records to an existing reader's function instead",
+    );
+  }
+  readersPerStream.set(streamArn, readers + 1);
   const pollIntervalMs = options.pollIntervalMs ?? 250;
   const checkpoints = new Checkpoints(options.checkpointFile);
   const stopping = new AbortController();
@@ -341,6 +360,7 @@ export function startStreamEventSource(options: StreamEventSourceOptions): Runni
       stopping.abort();
       await discovery;
       await Promise.all(workers.values());
+      readersPerStream.set(streamArn, (readersPerStream.get(streamArn) ?? 1) - 1);
     },
   };
 }

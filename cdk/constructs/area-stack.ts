@@ -61,7 +61,7 @@ export class AreaStack extends NestedStack {
         // The asset's root is the function's working directory in Lambda.
         fn.addEnvironment('API_REFERENCE_FILE', `/var/task/${API_REFERENCE_PAGE}`);
       }
-      if (acceptsCursor(route)) {
+      if (acceptsCursor(route) || route.needs?.includes('keyed-hash')) {
         fn.addEnvironment('CURSOR_SIGNING_SECRET_ARN', props.cursorSigningKey.secretArn);
         props.cursorSigningKey.grantRead(fn);
       }

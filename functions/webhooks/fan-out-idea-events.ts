@@ -7,11 +7,20 @@
  * checkpointed and not repeated); after the mapping's retries, the batch goes to the on-failure
  * queue. Repeating a record is harmless: its delivery records already exist and are kept, and
  * duplicate queue messages are dropped by the delivery function.
+ *
+ * The same reader also feeds the survey summary's aggregator (lib/surveys/summary/aggregator.ts), so
+ * the table stream keeps two readers, as AWS recommends at most two Lambda functions per shard
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.Lambda.BestPracticesWithDynamoDBStreams.html).
+ * The batch's survey-response records are folded first, together (which is what keeps counter writes
+ * few); if that fails, the first of them is the batch item failure and the batch is retried from it,
+ * which both consumers tolerate (the aggregator counts each response revision once).
  */
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { config } from '../../lib/platform/config.ts';
 import { getWorkspace } from '../../lib/platform/data/workspaces.ts';
 import { logger } from '../../lib/platform/logger.ts';
+import { aggregateResponseRecords } from '../../lib/surveys/summary/aggregator.ts';
+import { type ResponseRecord, responseRecordOf } from '../../lib/surveys/summary/stream-records.ts';
 import { recordNewDelivery } from '../../lib/webhooks/deliveries.ts';
 import { sendDeliveryMessages } from '../../lib/webhooks/delivery-queue.ts';
 import { eventBody, eventFromStreamRecord, type WebhookEventType } from '../../lib/webhooks/events.ts';
@@ -51,10 +60,29 @@ async function fanOut(record: DynamoDBRecord, lookups: Map<string, Promise<Subsc
   return targets.length;
 }
 
+/** Folds the batch's survey responses into the summary; the sequence number to retry from when that fails. */
+async function aggregateSurveyResponses(records: readonly DynamoDBRecord[]): Promise<string | null> {
+  const responses = records.map(responseRecordOf).filter((record): record is ResponseRecord => record !== null);
+  if (responses.length === 0) return null;
+  try {
+    const result = await aggregateResponseRecords(responses);
+    logger.debug('Survey summary updated', { records: responses.length, ...result });
+    return null;
+  } catch (error) {
+    logger.error('Survey summary update failed; the batch is retried from its first response', { error: error as Error });
+    return (responses[0] as ResponseRecord).sequenceNumber;
+  }
+}
+
 async function fanOutIdeaEvents(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+  const summaryFailedAt = await aggregateSurveyResponses(event.Records);
   const lookups = new Map<string, Promise<Subscriptions>>();
   let queued = 0;
   for (const record of event.Records) {
+    // Lambda retries from the lowest failure reported: records from there on come back anyway.
+    if (summaryFailedAt !== null && record.dynamodb?.SequenceNumber === summaryFailedAt) {
+      return { batchItemFailures: [{ itemIdentifier: summaryFailedAt }] };
+    }
     try {
       queued += await fanOut(record, lookups);
     } catch (error) {

@@ -9,18 +9,16 @@
  * A failed condition returns the current item (ReturnValuesOnConditionCheckFailure), which tells
  * 404 from 409 without another read.
  */
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamo, tableName } from '../platform/data/client.ts';
-import {
-  isConditionFailure,
-  retryTransactionConflicts,
-  transactionCancellationReasons,
-  type VersionPrecondition,
-  versionCondition,
-} from '../platform/data/conditions.ts';
-import { transactCreate } from '../platform/data/idempotency.ts';
+import { isConditionFailure, type VersionPrecondition, versionCondition } from '../platform/data/conditions.ts';
+import { createOnce } from '../platform/data/idempotency.ts';
 import { keys } from '../platform/data/keys.ts';
+import { type CountedList, walkCountedList } from '../platform/data/list-walk.ts';
+import { projection, projectionWith } from '../platform/data/projection.ts';
+import { TransactionCancelledError, transact } from '../platform/data/transact.ts';
+import { update } from '../platform/data/update.ts';
 import { NotFoundError, VersionConflictError } from '../platform/errors.ts';
 import type { PageKey, PageStart } from '../platform/pagination.ts';
 import {
@@ -37,30 +35,18 @@ import type { Idea, IdeaWrite } from './schemas.ts';
 
 /** The operation an Idempotency-Key of `POST /ideas` is remembered under. */
 const IDEA_CREATE_SCOPE = 'POST /ideas';
-/** Items asked of one Query page while skipping to an offset (a page also stops at 1 MB). */
-const MAX_ITEMS_PER_QUERY = 1000;
-/** Transactions that touch the same counter can collide; they are tried this often, with jitter. */
-const TRANSACTION_ATTEMPTS = 6;
 
-const publicProjection = {
-  ProjectionExpression: PUBLIC_IDEA_ATTRIBUTES.map((_, i) => `#p${i}`).join(', '),
-  ExpressionAttributeNames: Object.fromEntries(PUBLIC_IDEA_ATTRIBUTES.map((name, i) => [`#p${i}`, name])),
-};
+const publicProjection = projection(PUBLIC_IDEA_ATTRIBUTES);
 
 /** The one answer for an id this workspace has no idea under, whether it never existed or is another's. */
 export function ideaNotFound(): NotFoundError {
   return new NotFoundError('not_found', 'No idea with this id in this workspace');
 }
 
-/** The current item a failed condition returned (raw attribute values): 404 when gone, else 409. */
-function conditionFailure(current: Record<string, AttributeValue> | undefined): Error {
-  const version = current?.version?.N;
+/** The current item a failed condition returned: 404 when gone, else 409. */
+function conditionFailure(current: Record<string, unknown> | undefined): Error {
+  const version = current?.version;
   return version === undefined ? ideaNotFound() : new VersionConflictError(Number(version));
-}
-
-/** Transactions that touch the workspace's idea counter can collide; those are retried. */
-async function transactWrite(input: TransactWriteCommandInput): Promise<void> {
-  await retryTransactionConflicts(() => dynamo.send(new TransactWriteCommand(input)), TRANSACTION_ATTEMPTS);
 }
 
 export interface CreateIdeaOptions {
@@ -117,24 +103,23 @@ export async function createIdea(slug: string, write: IdeaWrite, options: Create
     updatedByKeyId: options.keyId,
   };
 
-  const writes: NonNullable<TransactWriteCommandInput['TransactItems']> = [
-    { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+  const { idempotency } = options;
+  const { response, replayed } = await createOnce(
+    slug,
     {
-      Update: {
-        TableName: tableName,
-        Key: keys.ideaCounter(slug),
-        UpdateExpression: 'SET entity = :entity ADD ideaCount :one',
-        ExpressionAttributeValues: { ':entity': 'IdeaCounter', ':one': 1 },
+      idea: { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+      // Transactions that touch the workspace's idea counter can collide; `transact` retries those.
+      counter: {
+        Update: {
+          TableName: tableName,
+          Key: keys.ideaCounter(slug),
+          UpdateExpression: 'SET entity = :entity ADD ideaCount :one',
+          ExpressionAttributeValues: { ':entity': 'IdeaCounter', ':one': 1 },
+        },
       },
     },
-  ];
-  const { idempotency } = options;
-  const { response, replayed } = await transactCreate(
-    slug,
-    writes,
     idea,
     idempotency && { ...idempotency, scope: IDEA_CREATE_SCOPE },
-    TRANSACTION_ATTEMPTS,
   );
   return { idea: response, replayed };
 }
@@ -157,84 +142,39 @@ export interface IdeaPage {
 }
 
 /**
- * One page of ideas, newest first, and the total.
- *
- * From a cursor (`after`, the key of the previous page's last idea) the Query starts right there and
- * reads only the page, while the counter is read beside it (one round trip of latency).
- *
- * By offset, DynamoDB cannot skip, so reaching `offset` reads the `offset` ideas before it: the cost
- * grows with the offset but never beyond the workspace's ideas, and once the counter (the first item
- * of the range) shows the offset is past the end, nothing more is read.
+ * One page of ideas, newest first, and the total: the counted list walk (lib/platform/data/list-walk.ts)
+ * over the descending range that holds the ideas and, first, their counter. From a cursor the walk
+ * reads only the page and the counter beside it; by offset it reads the ideas before the offset,
+ * never past the workspace's ideas.
  */
-export async function listIdeas(slug: string, { limit, offset, after }: PageStart): Promise<IdeaPage> {
-  if (after) return listIdeasAfter(slug, limit, after);
-  // One idea beyond the page tells whether more follow, whatever the counter says.
-  const wanted = offset + limit + 1;
-  let total: number | undefined;
-  let skipped = 0;
-  const page: Record<string, unknown>[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const counterStillAhead = total === undefined ? 1 : 0;
-    const { Items = [], LastEvaluatedKey } = await dynamo.send(
-      new QueryCommand({
-        ...listQuery(slug),
-        Limit: Math.min(wanted - skipped - page.length + counterStillAhead, MAX_ITEMS_PER_QUERY),
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    for (const item of Items) {
-      if (item.sk === keys.ideaCounter(slug).sk) total = Math.max(0, item.ideaCount as number);
-      else if (skipped < offset) skipped++;
-      else if (page.length < limit + 1) page.push(item);
-    }
-    // In descending order the counter comes first: not on the first page means no idea was ever made.
-    total ??= 0;
-    cursor = LastEvaluatedKey;
-    if (offset >= total) break;
-  } while (cursor && skipped + page.length < wanted);
-
-  return pageOf(slug, page, limit, total);
+export async function listIdeas(slug: string, page: PageStart): Promise<IdeaPage> {
+  const { items, ...rest } = await walkCountedList(ideaList(slug), page);
+  return { ideas: items.map(toIdea), ...rest };
 }
 
 /** The descending range of a workspace's ideas (and their counter), public attributes only. */
-function listQuery(slug: string) {
+function ideaList(slug: string): CountedList {
+  const counterKey = keys.ideaCounter(slug);
   return {
-    TableName: tableName,
-    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ':from': keys.ideaListRange.from, ':to': keys.ideaListRange.to },
-    ProjectionExpression: `sk, ideaCount, ${publicProjection.ProjectionExpression}`,
-    ExpressionAttributeNames: publicProjection.ExpressionAttributeNames,
-    ScanIndexForward: false,
-    ConsistentRead: true,
-  };
-}
-
-/** The page after a cursor's idea: `limit + 1` ideas (the extra one tells whether more follow), and the counter. */
-async function listIdeasAfter(slug: string, limit: number, after: PageKey): Promise<IdeaPage> {
-  // The cursor is signed for this workspace, but a key outside its idea range is still refused
-  // rather than handed to DynamoDB.
-  if (after.pk !== keys.workspacePk(slug) || typeof after.sk !== 'string' || !after.sk.startsWith(keys.ideaListRange.from)) {
-    throw new Error("A cursor for ideas named a key outside the workspace's ideas");
-  }
-  const [{ Items = [] }, counter] = await Promise.all([
-    dynamo.send(new QueryCommand({ ...listQuery(slug), Limit: limit + 1, ExclusiveStartKey: after })),
-    dynamo.send(
-      new GetCommand({ TableName: tableName, Key: keys.ideaCounter(slug), ConsistentRead: true, ProjectionExpression: 'ideaCount' }),
-    ),
-  ]);
-  return pageOf(slug, Items, limit, Math.max(0, (counter.Item?.ideaCount as number | undefined) ?? 0));
-}
-
-function pageOf(slug: string, items: Record<string, unknown>[], limit: number, total: number): IdeaPage {
-  const shown = items.slice(0, limit);
-  const last = shown.at(-1);
-  return {
-    ideas: shown.map(toIdea),
-    total,
-    hasMore: items.length > limit,
-    lastKey: last ? { pk: keys.workspacePk(slug), sk: last.sk as string } : undefined,
-    returned: shown.length,
+    query: {
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ':from': keys.ideaListRange.from, ':to': keys.ideaListRange.to },
+      ...projectionWith(PUBLIC_IDEA_ATTRIBUTES, ['sk', 'ideaCount']),
+      ScanIndexForward: false,
+      ConsistentRead: true,
+    },
+    isCounter: (item) => item.sk === counterKey.sk,
+    totalOf: (counter) => Math.max(0, (counter?.ideaCount as number | undefined) ?? 0),
+    readCounter: async () =>
+      (
+        await dynamo.send(
+          new GetCommand({ TableName: tableName, Key: counterKey, ConsistentRead: true, ProjectionExpression: 'ideaCount' }),
+        )
+      ).Item,
+    cursorInRange: (after: PageKey) =>
+      after.pk === keys.workspacePk(slug) && typeof after.sk === 'string' && after.sk.startsWith(keys.ideaListRange.from),
+    keyOf: (item) => ({ pk: keys.workspacePk(slug), sk: item.sk as string }),
   };
 }
 
@@ -257,38 +197,19 @@ export async function updateIdea(
   precondition: VersionPrecondition,
   keyId: string,
 ): Promise<Idea> {
-  const names: Record<string, string> = { '#version': 'version', '#updatedAt': 'updatedAt', '#updatedBy': 'updatedByKeyId' };
-  const values: Record<string, unknown> = { ':one': 1, ':now': new Date().toISOString(), ':keyId': keyId };
-  const set = ['#version = #version + :one', '#updatedAt = :now', '#updatedBy = :keyId'];
-  const remove: string[] = [];
-
   // Only allow-listed names reach the expression, whatever keys the change object carries.
-  for (const field of EDITABLE_IDEA_FIELDS) {
-    const value = changes.fields[field];
-    if (value === undefined) continue;
-    names[`#${field}`] = field;
-    if (value === null) {
-      remove.push(`#${field}`);
-    } else {
-      values[`:${field}`] = value;
-      set.push(`#${field} = :${field}`);
-    }
-  }
+  const changed = update()
+    .increment('version')
+    .set('updatedAt', new Date().toISOString())
+    .set('updatedByKeyId', keyId)
+    .patch(changes.fields, EDITABLE_IDEA_FIELDS);
   if (changes.submitter) {
     const hash = submitterHashOf(slug, changes.submitter);
-    values[':submitter'] = changes.submitter;
-    set.push('submitter = :submitter');
-    if (hash) {
-      values[':submitterHash'] = hash;
-      set.push('submitterHash = :submitterHash');
-    } else {
-      remove.push('submitterHash');
-    }
+    changed.set('submitter', changes.submitter);
+    if (hash) changed.set('submitterHash', hash);
+    else changed.remove('submitterHash');
   }
-  if (changes.customerContext) {
-    values[':customerContext'] = JSON.stringify(changes.customerContext);
-    set.push('customerContext = :customerContext');
-  }
+  if (changes.customerContext) changed.set('customerContext', JSON.stringify(changes.customerContext));
 
   const version = versionCondition(precondition);
   try {
@@ -296,17 +217,18 @@ export async function updateIdea(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.idea(slug, id),
-        UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
-        ConditionExpression: `attribute_exists(pk)${version.expression}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ...values, ...version.values },
+        ...changed.build({
+          expression: `attribute_exists(pk)${version.expression}`,
+          names: version.expression ? { '#version': 'version' } : {},
+          values: version.values,
+        }),
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
     return toIdea(Attributes!);
   } catch (error) {
-    if (isConditionFailure(error)) throw conditionFailure(error.Item as Record<string, AttributeValue> | undefined);
+    if (isConditionFailure(error)) throw conditionFailure(error.Item && unmarshall(error.Item));
     throw error;
   }
 }
@@ -315,34 +237,26 @@ export async function updateIdea(
 export async function deleteIdea(slug: string, id: string, precondition: VersionPrecondition): Promise<void> {
   const version = versionCondition(precondition);
   try {
-    await transactWrite({
-      TransactItems: [
-        {
-          Delete: {
-            TableName: tableName,
-            Key: keys.idea(slug, id),
-            ConditionExpression: `attribute_exists(pk)${version.expression}`,
-            ...(version.expression
-              ? { ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: version.values }
-              : {}),
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          },
+    await transact({
+      idea: {
+        Delete: {
+          TableName: tableName,
+          Key: keys.idea(slug, id),
+          ConditionExpression: `attribute_exists(pk)${version.expression}`,
+          ...(version.expression ? { ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: version.values } : {}),
         },
-        {
-          Update: {
-            TableName: tableName,
-            Key: keys.ideaCounter(slug),
-            UpdateExpression: 'ADD ideaCount :minusOne',
-            ExpressionAttributeValues: { ':minusOne': -1 },
-          },
+      },
+      counter: {
+        Update: {
+          TableName: tableName,
+          Key: keys.ideaCounter(slug),
+          UpdateExpression: 'ADD ideaCount :minusOne',
+          ExpressionAttributeValues: { ':minusOne': -1 },
         },
-      ],
+      },
     });
   } catch (error) {
-    if (transactionCancellationReasons(error)?.[0] === 'ConditionalCheckFailed') {
-      const reason = (error as { CancellationReasons?: { Item?: Record<string, AttributeValue> }[] }).CancellationReasons?.[0];
-      throw conditionFailure(reason?.Item);
-    }
+    if (error instanceof TransactionCancelledError && error.failed('idea')) throw conditionFailure(error.current('idea') ?? undefined);
     throw error;
   }
 }

@@ -1,12 +1,5 @@
 /** The Journeys area's own error answers, on the platform's typed errors. */
-import { ApiError, ConflictError, NotFoundError } from '../platform/errors.ts';
-
-/** 413 `content_too_large`: the content passed 1,048,576 bytes of JSON, or its compressed form would not fit the item. */
-export class ContentTooLargeError extends ApiError {
-  constructor(message: string) {
-    super(413, 'content_too_large', message);
-  }
-}
+import { ConflictError, NotFoundError } from '../platform/errors.ts';
 
 /** Another workspace's id answers exactly like one that never existed. */
 export const journeyNotFound = () => new NotFoundError('not_found', 'No journey with this id in this workspace');

@@ -3,11 +3,11 @@
  * content.ts; here it is wrapped in the bodies that carry it, with the size gate in front.
  */
 import * as z from 'zod/mini';
+import { ContentTooLargeError } from '../platform/errors.ts';
 import { pageQueryShape, pagination, timestamp } from '../platform/schemas.ts';
 import { CONTENT_LIMITS } from './codec.ts';
 import { journeyContent } from './content.ts';
 import { DIAGNOSTIC_CODES } from './diagnostics.ts';
-import { ContentTooLargeError } from './errors.ts';
 
 const JOURNEY_LIMITS = { title: 200, label: 100 } as const;
 

@@ -30,7 +30,7 @@ import {
 } from '../platform/data/conditions.ts';
 import { type IdempotentRequest, transactCreate } from '../platform/data/idempotency.ts';
 import { keys } from '../platform/data/keys.ts';
-import { BadRequestError, ConflictError, VersionConflictError } from '../platform/errors.ts';
+import { BadRequestError, ConflictError, ContentTooLargeError, VersionConflictError } from '../platform/errors.ts';
 import type { PageKey, PageStart } from '../platform/pagination.ts';
 import { lookUpSurveyQuestions } from '../surveys/question-lookup.ts';
 import { decodeJson, encodeContent } from './codec.ts';
@@ -49,15 +49,7 @@ import {
   versionFactsKey,
 } from './diagnostics.ts';
 import { diffContent, type JourneyDiff } from './diff.ts';
-import {
-  ContentTooLargeError,
-  journeyArchived,
-  journeyInUse,
-  journeyNotFound,
-  lastVersion,
-  versionLocked,
-  versionNotFound,
-} from './errors.ts';
+import { journeyArchived, journeyInUse, journeyNotFound, lastVersion, versionLocked, versionNotFound } from './errors.ts';
 import { bindingsAttribute, bindingsFromAttribute, boundCellsOf, type ResolvedBinding, resolvedBindingsOf } from './metric-bindings.ts';
 import {
   descendingIdKey,

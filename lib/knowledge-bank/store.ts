@@ -34,7 +34,7 @@ import {
 import { type IdempotentRequest, transactCreate } from '../platform/data/idempotency.ts';
 import { keys } from '../platform/data/keys.ts';
 import { queryAll } from '../platform/data/query-all.ts';
-import { ApiError, BadRequestError, ConflictError, NotFoundError, VersionConflictError } from '../platform/errors.ts';
+import { ApiError, BadRequestError, ConflictError, ContentTooLargeError, NotFoundError, VersionConflictError } from '../platform/errors.ts';
 import type { PageKey, PageStart } from '../platform/pagination.ts';
 import { assignBlockIds } from './block-ids.ts';
 import type { BlockInput, Language } from './blocks.ts';
@@ -64,12 +64,6 @@ type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 type Item = Record<string, unknown>;
 
 // ---------------------------------------------------------------- errors
-
-class ContentTooLargeError extends ApiError {
-  constructor(message: string) {
-    super(413, 'content_too_large', message);
-  }
-}
 
 export const categoryNotFound = () => new NotFoundError('not_found', 'No category with this id in this workspace');
 export const articleNotFound = () => new NotFoundError('not_found', 'No article with this id in this workspace');

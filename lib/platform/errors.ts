@@ -98,6 +98,17 @@ export class VersionConflictError extends ApiError {
   }
 }
 
+/**
+ * 413: a document (journey content, an article draft, a survey definition) passed its area's cap on
+ * the JSON sent, or would not fit one item even compressed (lib/platform/data/compressed-json.ts).
+ * Surveys answer it under their documented code `definition_too_large`.
+ */
+export class ContentTooLargeError extends ApiError {
+  constructor(message: string, code: 'content_too_large' | 'definition_too_large' = 'content_too_large') {
+    super(413, code, message);
+  }
+}
+
 export class RateLimitedError extends ApiError {
   constructor(retryAfterSeconds: number) {
     super(429, 'rate_limited', `Rate limit exceeded; retry after ${retryAfterSeconds} s`, {

@@ -58,7 +58,7 @@ let signingKey: Promise<Buffer> | undefined;
  * is never in the template, the function's configuration or the logs. The SDK client is loaded
  * only there, keeping it out of the sandbox's start-up.
  */
-function cursorSigningKey(): Promise<Buffer> {
+export function cursorSigningKey(): Promise<Buffer> {
   signingKey ??= (async () => {
     const local = process.env.CURSOR_SIGNING_KEY;
     if (local) return Buffer.from(local, 'utf8');

@@ -16,6 +16,10 @@ export const PERMISSIONS = [
   'surveys:read',
   'surveys:write',
   'surveys:delete',
+  // Answers are personal data: `surveys:*` never reaches them (module `surveys`).
+  'survey-responses:read',
+  'survey-responses:write',
+  'survey-responses:delete',
   'sops:read',
   'sops:write',
   'sops:delete',

@@ -111,9 +111,10 @@ export interface RouteDefinition {
   table?: readonly TableAction[];
   /**
    * Extra environment, grants or files a handler needs: the webhook delivery queue, or the API
-   * reference page rendered at build time beside its bundle (scripts/build-docs.ts).
+   * reference page rendered at build time beside its bundle (scripts/build-docs.ts), or the server
+   * secret a keyed hash of an identifier is derived from (lib/platform/keyed-hash.ts).
    */
-  needs?: readonly ('webhook-delivery-queue' | 'api-reference-page')[];
+  needs?: readonly ('webhook-delivery-queue' | 'api-reference-page' | 'keyed-hash')[];
   /** Lambda timeout when the default (DEFAULT_TIMEOUT_SECONDS, 10 s) is too short, e.g. an operation that calls out over HTTP. */
   timeoutSeconds?: number;
   /**

@@ -1,16 +1,23 @@
 /**
- * Webhook events: their kinds, their payloads, and how a DynamoDB stream record becomes one. The
- * ideas area says what a record means (lib/ideas/stream.ts `ideaChangeOf`); anything that is not
- * an idea change is ignored.
+ * Webhook events: their kinds, their payloads, and how a DynamoDB stream record becomes one. Each
+ * area says what a record means (lib/ideas/stream.ts `ideaChangeOf`, lib/surveys/stream.ts
+ * `surveyResponseChangeOf`); anything else is ignored.
  *
- * Payloads carry identifiers only (and status labels): never a title, description or anything
- * about the submitter, so personal data cannot leak to a receiver.
+ * Payloads carry identifiers only (and status labels): never a title, description, answer or
+ * anything about the submitter or respondent, so personal data cannot leak to a receiver.
  */
 import { createHash } from 'node:crypto';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { ideaChangeOf } from '../ideas/stream.ts';
+import { surveyResponseChangeOf } from '../surveys/stream.ts';
 
-export const WEBHOOK_EVENT_TYPES = ['idea.submitted', 'idea.status_changed', 'idea.updated', 'idea.deleted'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'idea.submitted',
+  'idea.status_changed',
+  'idea.updated',
+  'idea.deleted',
+  'survey.response.finished',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Sent by the enable step only; no webhook subscribes to it. */
@@ -23,13 +30,20 @@ interface IdeaEventData {
   status?: string | null;
 }
 
+interface SurveyResponseEventData {
+  workspace: string;
+  surveyId: string;
+  versionId: string;
+  responseId: string;
+}
+
 export interface WebhookEvent {
   /** Stable for the stream record it comes from: retries and duplicate stream deliveries share it. */
   id: string;
   type: WebhookEventType;
   /** When the change was committed. */
   timestamp: string;
-  data: IdeaEventData;
+  data: IdeaEventData | SurveyResponseEventData;
 }
 
 /** The JSON body every receiver gets. */
@@ -52,8 +66,13 @@ export function eventIdOf(record: DynamoDBRecord): string {
   return `evt_${seconds.toString(36).padStart(7, '0')}${sequence.toString(36).padStart(26, '0')}${hash}`;
 }
 
-/** The webhook event a stream record means, or null for anything that is not an idea change. */
+/** The webhook event a stream record means, or null for anything that is not an event. */
 export function eventFromStreamRecord(record: DynamoDBRecord): WebhookEvent | null {
+  const finished = surveyResponseChangeOf(record);
+  if (finished) {
+    const { workspace, surveyId, versionId, responseId, timestamp } = finished;
+    return { id: eventIdOf(record), type: 'survey.response.finished', timestamp, data: { workspace, surveyId, versionId, responseId } };
+  }
   const change = ideaChangeOf(record);
   if (!change) return null;
   const { kind, ideaId, workspace, timestamp, ...status } = change;

@@ -55,8 +55,10 @@ export const WEBHOOK_QUEUES = [webhookDeadLetterQueue, webhookFanOutFailureQueue
 export const ideaEventFanOut: StreamConsumerDefinition = {
   handler: 'functions/webhooks/fan-out-idea-events.ts',
   timeoutSeconds: 60,
-  // The workspace, its enabled webhooks, and one new delivery item per (webhook, event).
-  table: ['GetItem', 'Query', 'PutItem'],
+  // The workspace, its enabled webhooks, and one new delivery item per (webhook, event); the survey
+  // summary's aggregator (same reader, see the function): a version (GetItem), markers and buckets
+  // (BatchGetItem) and their conditional Puts in one transaction.
+  table: ['GetItem', 'Query', 'PutItem', 'BatchGetItem'],
   batchSize: 100,
   maxBatchingWindowSeconds: 0,
   bisectBatchOnFunctionError: true,
@@ -65,9 +67,15 @@ export const ideaEventFanOut: StreamConsumerDefinition = {
   maximumRecordAgeSeconds: DAY,
   reportBatchItemFailures: true,
   startingPosition: 'TRIM_HORIZON',
-  // Only idea items: INSERT has just a new image, REMOVE just an old one. Every other write
-  // (keys' rate-limit counters, delivery records, …) never invokes the function.
-  filters: [{ dynamodb: { NewImage: { entity: { S: ['Idea'] } } } }, { dynamodb: { OldImage: { entity: { S: ['Idea'] } } } }],
+  // Only idea and survey-response items: INSERT has just a new image, REMOVE just an old one. Every
+  // other write (keys' rate-limit counters, delivery records, …) never invokes the function. Every
+  // change of a survey response reaches it: the summary aggregator (lib/surveys/summary/) counts
+  // partial ones, deletions and erasures too, and lib/surveys/stream.ts picks the finished ones for
+  // webhooks.
+  filters: [
+    { dynamodb: { NewImage: { entity: { S: ['Idea', 'SurveyResponse'] } } } },
+    { dynamodb: { OldImage: { entity: { S: ['Idea', 'SurveyResponse'] } } } },
+  ],
   onFailure: webhookFanOutFailureQueue,
 };
 

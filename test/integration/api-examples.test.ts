@@ -17,6 +17,7 @@ import { adminStore, call, newWorkspace, type TestWorkspace, useSandboxEnvironme
 import { cleanContent } from '../support/journeys.ts';
 import { linkTo, para } from '../support/knowledge-bank.ts';
 import { importTestDirectory } from '../support/sop-fixtures.ts';
+import { submitResponse } from '../support/survey-responses.ts';
 import { routedDefinition } from '../support/surveys.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 
@@ -59,6 +60,35 @@ async function record(
     });
   }
   return res;
+}
+
+/**
+ * Two responses written as the responses area stores them, once the aggregator has counted them, so
+ * the summary example shows numbers (the responses API is another branch's; contract §1).
+ */
+async function summarisedResponses(surveyId: string, versionId: string): Promise<void> {
+  const answered = { surveyId, versionId, path: ['plan', 'channels', 'favourite', 'score'] };
+  await submitResponse(ws.slug, {
+    ...answered,
+    status: 'finished',
+    answers: { plan: 'pro', channels: ['chat', 'api'], favourite: 'chat', score: 9 },
+    secondsToFinish: 48,
+    createdAt: '2026-11-02T09:30:00.000Z',
+  });
+  await submitResponse(ws.slug, {
+    ...answered,
+    status: 'partial',
+    path: ['plan', 'channels'],
+    answers: { plan: 'free' },
+    createdAt: '2026-11-03T10:00:00.000Z',
+  });
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const res = await call('GET', `/surveys/${surveyId}/summary`, { host: ws.host, key: ws.key });
+    if (res.body?.summary?.responses?.started === 2) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('The summary did not count the example responses within 10 s');
 }
 
 /** Stable stand-ins for what differs on every run: the same value gets the same stand-in throughout. */
@@ -224,6 +254,8 @@ describe('API examples (lib/api-examples.json)', () => {
       body: { answers: { plan: 'pro', score: 9 } },
     });
     await record('publishSurvey', `/surveys/${surveyId}/publish`, { body: { versionId: firstVersion } });
+    await summarisedResponses(surveyId, firstVersion);
+    await record('getSurveySummary', `/surveys/${surveyId}/summary?from=2026-11-01&to=2026-11-30`);
     await record('closeSurvey', `/surveys/${surveyId}/close`);
     const nextVersion = await record('createSurveyVersion', `/surveys/${surveyId}/versions`, { body: {} });
     await record('getSurvey', `/surveys/${surveyId}`);

@@ -122,6 +122,13 @@ describe('stream event source', () => {
     });
     expect(failures[0].DDBStreamBatchInfo.startSequenceNumber).toBe(failures[0].DDBStreamBatchInfo.endSequenceNumber);
   });
+
+  it('refuses a third reader on one stream, as AWS recommends at most two per shard', () => {
+    const start = (functionName: string) =>
+      startStreamEventSource({ streams, streamArn, functionName, definition: definition(run()), onFailure: async () => undefined });
+    running.push(start('first'), start('second'));
+    expect(() => start('third')).toThrow(/already has 2 Lambda readers.*Streams\.Lambda\.BestPracticesWithDynamoDBStreams/);
+  });
 });
 
 describe('queue event source', () => {

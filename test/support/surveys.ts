@@ -78,3 +78,11 @@ export async function surveyWithDefinition(api: Api, definition: unknown = route
   expect(saved.status, saved.text).toBe(200);
   return { surveyId: created.survey.id, versionId: created.version.id, version: saved.body.version };
 }
+
+/** A published survey whose only version holds `definition`. */
+export async function publishedSurvey(api: Api, definition: unknown = routedDefinition()) {
+  const { surveyId, versionId } = await surveyWithDefinition(api, definition);
+  const published = await api.post(`/surveys/${surveyId}/publish`, { body: { versionId } });
+  expect(published.status, published.text).toBe(200);
+  return { surveyId, versionId };
+}

@@ -59,7 +59,13 @@ const entities: Record<string, string[]> = {
   surveyVersion: UUIDS.flatMap((id) => UUIDS.map((versionId) => keys.surveyVersion(SLUG, id, versionId).sk)),
   surveyDesigns: [keys.surveyDesigns(SLUG).sk],
   surveyAudience: [keys.surveyAudience(SLUG).sk],
+  // Survey responses: respondent hashes are 43 base64url characters (lib/surveys/responses/record.ts).
   surveyResponse: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponse(SLUG, id, responseId).sk)),
+  surveyResponseCounter: UUIDS.flatMap((id) => [0, 7, 15].map((shard) => keys.surveyResponseCounter(SLUG, id, shard).sk)),
+  surveyResponseTombstone: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponseTombstone(SLUG, id, responseId).sk)),
+  surveyRespondent: ['-'.repeat(43), 'z'.repeat(43), 'A_b-9'.padEnd(43, '0')].flatMap((hash) =>
+    UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyRespondent(SLUG, hash, id, responseId).sk)),
+  ),
   surveyDayBucket: UUIDS.flatMap((id) =>
     ['2026-01-01', '2026-12-31'].flatMap((day) => UUIDS.map((versionId) => keys.surveyDayBucket(SLUG, id, day, versionId).sk)),
   ),
@@ -82,6 +88,20 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
     may: ['sop', 'sopComment'],
   })),
   { name: 'the survey list', holds: between(keys.surveyListRange.from, keys.surveyListRange.to), may: ['survey', 'surveyCounter'] },
+  ...UUIDS.map((id) => ({
+    name: `the responses of survey ${id} and their counters`,
+    holds: between(keys.surveyResponseListRange(id).from, keys.surveyResponseListRange(id).to),
+    may: ['surveyResponse', 'surveyResponseCounter'],
+  })),
+  ...UUIDS.map((id) => ({ name: `the responses of survey ${id}`, holds: prefix(keys.surveyResponsePrefix(id)), may: ['surveyResponse'] })),
+  ...['-'.repeat(43), 'z'.repeat(43)].flatMap((hash) => [
+    { name: `the responses of respondent ${hash}`, holds: prefix(keys.surveyRespondentPrefix(hash)), may: ['surveyRespondent'] },
+    ...UUIDS.map((id) => ({
+      name: `the responses of respondent ${hash} to survey ${id}`,
+      holds: prefix(keys.surveyRespondentPrefix(hash, id)),
+      may: ['surveyRespondent'],
+    })),
+  ]),
   { name: 'the webhooks of a workspace', holds: prefix(keys.webhookPrefix), may: ['webhook'] },
   ...UUIDS.map((id) => ({ name: `deliveries of webhook ${id}`, holds: prefix(keys.webhookDeliveryPrefix(id)), may: ['webhookDelivery'] })),
   ...UUIDS.map((id) => ({

@@ -1187,6 +1187,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/surveys/{id}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Summarise a survey
+         * @description Counts, completion, time to finish (p50/p90 from a histogram) and, per question, how often it was shown, answered and where respondents stopped, option counts, score distributions and NPS, CSAT and CES with 95 % margins of error (README: Survey summaries). Responses count on the UTC day they were started. Kept incrementally from the table stream: a write shows here within seconds. No answer text and no respondent appears, so `surveys:read` is enough.
+         *
+         *     Permission: surveys:read.
+         *
+         *     Module: surveys.
+         */
+        get: operations["getSurveySummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/surveys/{id}/versions": {
         parameters: {
             query?: never;
@@ -17938,6 +17962,162 @@ export interface operations {
             };
             /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `breaking_changes`: listed in `changes`, send `acknowledgeBreakingChanges: true` to publish anyway; `version_locked`: the version is superseded; `survey_archived`: the survey is archived and read-only; `version_conflict`: the survey or version changed while publishing */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSurveySummary: {
+        parameters: {
+            query?: {
+                /** @description A version of the survey (default: the published one), or `all`: every version, a question joined across versions by its id where its type and scale did not change */
+                versionId?: string | "all";
+                /** @description First day counted (UTC, inclusive): responses started on or after it; default: the first response */
+                from?: string;
+                /** @description Last day counted (UTC, inclusive); default: the latest response */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        summary: {
+                            surveyId: string;
+                            /** @description The version summarised, `all`, or null when the survey has no published version */
+                            versionId: string | null;
+                            from: string | null;
+                            to: string | null;
+                            responses: {
+                                started: number;
+                                finished: number;
+                                /** @description finished ÷ started (0–1); null without responses */
+                                completionRate: number | null;
+                                secondsToFinish: {
+                                    p50: number | null;
+                                    p90: number | null;
+                                };
+                            };
+                            questions: {
+                                questionId: string;
+                                type: string;
+                                /** @description Responses whose path showed the question */
+                                shown: number;
+                                answered: number;
+                                /** @description Unfinished responses whose last shown question is this one */
+                                droppedOff: number;
+                                options?: {
+                                    optionId: string;
+                                    count: number;
+                                }[];
+                                scores?: {
+                                    distribution: {
+                                        value: number;
+                                        count: number;
+                                    }[];
+                                    mean: number | null;
+                                    median: number | null;
+                                };
+                                nps?: {
+                                    promoters: number;
+                                    passives: number;
+                                    detractors: number;
+                                    score: number | null;
+                                    /** @description Half-width of the 95 % confidence interval; null below 2 answers */
+                                    marginOfError95: number | null;
+                                };
+                                csat?: {
+                                    satisfied: number;
+                                    total: number;
+                                    percent: number | null;
+                                    /** @description Half-width of the 95 % confidence interval; null below 2 answers */
+                                    marginOfError95: number | null;
+                                };
+                                ces?: {
+                                    mean: number | null;
+                                    /** @description Half-width of the 95 % confidence interval; null below 2 answers */
+                                    marginOfError95: number | null;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_query`: `versionId` not a UUID or `all`, a date not YYYY-MM-DD, or `from` after `to` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version `versionId` in it (other workspaces' surveys are never visible) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,5 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { fullJitterDelayMs, sleep } from './backoff.ts';
 
 /** True when a write failed only because its condition did not hold. */
 export function isConditionFailure(error: unknown): error is ConditionalCheckFailedException {
@@ -30,7 +31,7 @@ export function isTransactionConflict(error: unknown): boolean {
 
 /** Full jitter growing to at most 200 ms: spreads out writers racing for one item (a counter, say). */
 export function conflictBackoff(attempt: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 10 * 2 ** attempt)));
+  return sleep(fullJitterDelayMs(attempt + 1, 10, 200));
 }
 
 /** Run `write`, again and again up to `attempts` times while it keeps losing transaction races. */

@@ -12,6 +12,7 @@ import { dynamo, tableName } from './client.ts';
 import { retryTransactionConflicts, transactionCancellationReasons } from './conditions.ts';
 import { keys } from './keys.ts';
 import { TABLE } from './table.ts';
+import { type NamedWrites, TransactionCancelledError, type TransactWrite, transact } from './transact.ts';
 
 /** How long an Idempotency-Key is remembered (as Stripe). */
 const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
@@ -28,8 +29,69 @@ export interface IdempotentRequest {
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
+/** The name of the remembered response's item in a `createOnce` transaction. */
+export const IDEMPOTENCY_ITEM = 'idempotency';
+
+/** The Put of the remembered response: written only when no live record holds the key. */
+function rememberPut(workspace: string, idempotency: IdempotentRequest, response: unknown): TransactWrite {
+  const nowSeconds = Math.floor(Date.now() / 1000);
+  return {
+    Put: {
+      TableName: tableName,
+      Item: {
+        ...keys.idempotency(workspace, idempotency.scope, idempotency.key),
+        entity: 'IdempotencyRecord',
+        fingerprint: idempotency.fingerprint,
+        response: JSON.stringify(response),
+        createdAt: new Date(nowSeconds * 1000).toISOString(),
+        [TABLE.ttlAttribute]: nowSeconds + IDEMPOTENCY_WINDOW_SECONDS,
+      },
+      ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now',
+      ExpressionAttributeNames: { '#ttl': TABLE.ttlAttribute },
+      ExpressionAttributeValues: { ':now': nowSeconds },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+/** The remembered response of a record, or the 409 of a key reused with another request. */
+function replayOf<T>(record: Record<string, unknown>, idempotency: IdempotentRequest): T {
+  if (record.fingerprint !== idempotency.fingerprint) {
+    throw new ConflictError(
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used with a different request; use a new key for a new request',
+    );
+  }
+  return JSON.parse(record.response as string) as T;
+}
+
 /**
- * Run a create's transaction, plus the remembered response when `idempotency` is given. The record
+ * A create's named transaction (lib/platform/data/transact.ts), plus the remembered response under
+ * the item name `idempotency` when `idempotency` is given. A retry with the same key and request
+ * gets the first response back (`replayed`), another request under the key a 409
+ * `idempotency_key_reused`; any other cancellation is the `TransactionCancelledError` of `transact`,
+ * by the caller's names.
+ */
+export async function createOnce<T>(
+  workspace: string,
+  writes: NamedWrites,
+  response: T,
+  idempotency: IdempotentRequest | undefined,
+  options: { attempts?: number } = {},
+): Promise<{ response: T; replayed: boolean }> {
+  if (IDEMPOTENCY_ITEM in writes) throw new Error(`"${IDEMPOTENCY_ITEM}" names the remembered response; name the write otherwise`);
+  try {
+    await transact(idempotency ? { ...writes, [IDEMPOTENCY_ITEM]: rememberPut(workspace, idempotency, response) } : writes, options);
+    return { response, replayed: false };
+  } catch (error) {
+    const record = error instanceof TransactionCancelledError ? error.current(IDEMPOTENCY_ITEM) : null;
+    if (!idempotency || !record?.response) throw error;
+    return { response: replayOf<T>(record, idempotency), replayed: true };
+  }
+}
+
+/**
+ * Run a create's transaction given by position, plus the remembered response when `idempotency` is given. The record
  * is the transaction's last item, so the caller's own cancellation reasons keep their indexes: any
  * other failure is rethrown as it came, for the caller to map.
  */
@@ -40,40 +102,14 @@ export async function transactCreate<T>(
   idempotency: IdempotentRequest | undefined,
   attempts = 6,
 ): Promise<{ response: T; replayed: boolean }> {
-  const items = [...writes];
-  if (idempotency) {
-    const nowSeconds = Math.floor(Date.now() / 1000);
-    items.push({
-      Put: {
-        TableName: tableName,
-        Item: {
-          ...keys.idempotency(slug, idempotency.scope, idempotency.key),
-          entity: 'IdempotencyRecord',
-          fingerprint: idempotency.fingerprint,
-          response: JSON.stringify(response),
-          createdAt: new Date(nowSeconds * 1000).toISOString(),
-          [TABLE.ttlAttribute]: nowSeconds + IDEMPOTENCY_WINDOW_SECONDS,
-        },
-        ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now',
-        ExpressionAttributeNames: { '#ttl': TABLE.ttlAttribute },
-        ExpressionAttributeValues: { ':now': nowSeconds },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      },
-    });
-  }
+  const items = idempotency ? [...writes, rememberPut(slug, idempotency, response)] : [...writes];
   try {
     await retryTransactionConflicts(() => dynamo.send(new TransactWriteCommand({ TransactItems: items })), attempts);
     return { response, replayed: false };
   } catch (error) {
     const remembered = idempotency && rememberedResponse(error, items.length - 1);
     if (!remembered) throw error;
-    if (remembered.fingerprint !== idempotency.fingerprint) {
-      throw new ConflictError(
-        'idempotency_key_reused',
-        'This Idempotency-Key was already used with a different request; use a new key for a new request',
-      );
-    }
-    return { response: JSON.parse(remembered.response) as T, replayed: true };
+    return { response: replayOf<T>(remembered, idempotency), replayed: true };
   }
 }
 

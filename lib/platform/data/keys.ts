@@ -145,12 +145,39 @@ export const keys = {
   // One item each per workspace: every survey design (one attribute per design) and the audience catalog.
   surveyDesigns: (slug: string) => ({ pk: workspacePk(slug), sk: 'SURVEYDESIGNS' }),
   surveyAudience: (slug: string) => ({ pk: workspacePk(slug), sk: 'SURVEYAUDIENCE' }),
-  // Survey responses (contract between the responses and summary branches): one item per response,
-  // `SURVEYRESPONSE#<surveyId>#` lists one survey's responses.
+
+  // Survey responses (lib/surveys/responses/). Response ids are UUIDv7, so `SURVEYRESPONSE#<surveyId>#`
+  // lists one survey's responses by creation. Its response counters (one per shard, so 1,000
+  // submits a second spread over several items) sort just after them ('$' > '#'): a descending Query
+  // of `surveyResponseListRange` returns the counters first, then the newest responses.
+  // A deleted or erased response leaves a tombstone (no answers, no respondent) for the change feed,
+  // which reads gsi1 (`surveyResponseFeed`) in order of change. `SURVEYRESPONDENT#<hash>#…` finds a
+  // respondent's responses by a keyed hash of their externalId or e-mail, never the identifier itself.
   surveyResponse: (slug: string, surveyId: string, responseId: string) => ({
     pk: workspacePk(slug),
     sk: `SURVEYRESPONSE#${surveyId}#${responseId}`,
   }),
+  surveyResponsePrefix: (surveyId: string) => `SURVEYRESPONSE#${surveyId}#`,
+  surveyResponseCounter: (slug: string, surveyId: string, shard: number) => ({
+    pk: workspacePk(slug),
+    sk: `SURVEYRESPONSE#${surveyId}$COUNT#${String(shard).padStart(2, '0')}`,
+  }),
+  surveyResponseListRange: (surveyId: string) => ({ from: `SURVEYRESPONSE#${surveyId}#`, to: `SURVEYRESPONSE#${surveyId}$COUNT#~` }),
+  surveyResponseTombstone: (slug: string, surveyId: string, responseId: string) => ({
+    pk: workspacePk(slug),
+    sk: `SURVEYRESPONSETOMB#${surveyId}#${responseId}`,
+  }),
+  surveyResponseFeed: (slug: string, surveyId: string, changedAt: string, responseId: string) => ({
+    gsi1pk: `WS#${slug}#SURVEYRESPONSES#${surveyId}`,
+    gsi1sk: `${changedAt}#${responseId}`,
+  }),
+  surveyResponseFeedPk: (slug: string, surveyId: string) => `WS#${slug}#SURVEYRESPONSES#${surveyId}`,
+  surveyRespondent: (slug: string, respondentHash: string, surveyId: string, responseId: string) => ({
+    pk: workspacePk(slug),
+    sk: `SURVEYRESPONDENT#${respondentHash}#${surveyId}#${responseId}`,
+  }),
+  surveyRespondentPrefix: (respondentHash: string, surveyId?: string) =>
+    `SURVEYRESPONDENT#${respondentHash}#${surveyId ? `${surveyId}#` : ''}`,
   // Survey summaries (lib/surveys/summary/): one counter bucket per survey, UTC day and version, written
   // only by the stream aggregator. Day-major (`SURVEYDAY#<surveyId>#<YYYY-MM-DD>#<versionId>`), so the
   // days `from`…`to` of every version are one Query range; versions filter in memory.

@@ -7,7 +7,9 @@
  * Answers are read as they are given: one the respondent could not have given (to a question not
  * shown, an option not offered, a value of the wrong type) is reported and counts as no answer.
  * A required question shown and left unanswered stops the walk there (the respondent cannot go
- * on), so `ending` is null.
+ * on), so `ending` is null; answers to questions after that point may still be shown once it is
+ * answered, so they are not "never shown", but a value no respondent could give (wrong type, out
+ * of range, not an option of the question) is reported all the same.
  */
 
 import { characterCount } from '../../platform/schemas.ts';
@@ -39,10 +41,17 @@ export interface SimulationRun {
 }
 
 export function simulate(definition: SurveyDefinition, answers: Record<string, unknown>, language?: Language): SimulationRun {
-  return simulateModel(compileModel(definition), answers, language);
+  const { answered: _answered, stopped: _stopped, ...run } = walkAnswers(compileModel(definition), answers, language);
+  return run;
 }
 
-function simulateModel(model: SurveyModel, answers: Record<string, unknown>, language?: Language): SimulationRun {
+/** A run plus what response validation also needs: which shown questions hold an accepted answer, and whether the walk stopped. */
+export interface Walk extends SimulationRun {
+  answered: Set<string>;
+  stopped: boolean;
+}
+
+export function walkAnswers(model: SurveyModel, answers: Record<string, unknown>, language?: Language): Walk {
   const given = new Map<number, AnswerValue>();
   const answerOf = (index: number) => given.get(index);
   const run: SimulationRun = { path: [], skipped: [], options: {}, ending: null, problems: [] };
@@ -94,13 +103,20 @@ function simulateModel(model: SurveyModel, answers: Record<string, unknown>, lan
   }
   if (!stopped && run.ending === null) run.ending = model.endingIds[0] ?? null;
 
-  for (const [questionId] of Object.entries(answers)) {
+  for (const [questionId, raw] of Object.entries(answers)) {
     const at = model.indexById.get(questionId);
-    if (at !== undefined && !shown.has(at) && !(stopped && !run.skipped.includes(questionId))) {
+    if (at === undefined || shown.has(at)) continue;
+    const compiled = model.questions[at] as CompiledQuestion;
+    if (!stopped || run.skipped.includes(questionId)) {
       problem(questionId, 'answer_not_shown', `${questionId} is never shown on this path, so its answer is ignored`);
+    } else if (raw !== undefined && raw !== null) {
+      // Beyond the stop: which options the filter leaves is not known yet, but the question's own options bound them.
+      const read = readAnswer(compiled.question, raw, compiled.optionIds);
+      if ('problem' in read) problem(questionId, read.problem.code, read.problem.message);
     }
   }
-  return run;
+  const answered = new Set([...given.keys()].map((index) => (model.questions[index] as CompiledQuestion).question.id));
+  return { ...run, answered, stopped };
 }
 
 function markSkipped(model: SurveyModel, run: SimulationRun, from: number, to: number): void {

@@ -5,10 +5,10 @@
  * it would silently target no one.
  */
 import * as z from 'zod/mini';
-import { canBeTrue } from './conditions.ts';
+import { type AnswerValue, canBeTrue, evaluate } from './conditions.ts';
 import { type AttributeCondition, attributeKey, conditionCount, conditionDepth, conditionSchema, DEFINITION_LIMITS } from './definition.ts';
 import { compileNode, type Issue, pointer } from './model.ts';
-import type { Fit } from './operators.ts';
+import { dayNumber, type Fit } from './operators.ts';
 
 const TARGETING_LIMITS = { conditions: 50, depth: DEFINITION_LIMITS.conditionDepth, attributes: 200, values: 100 } as const;
 
@@ -90,4 +90,86 @@ export function validateTargeting(rules: TargetingRules, catalog: readonly Audie
     problems.push({ path: '/filters', message: 'these filters contradict each other, so the survey would target no one' });
   }
   return problems;
+}
+
+/** A respondent's attribute values, as an integrator sends them. */
+export type RespondentAttributes = Readonly<Record<string, string | number | boolean>>;
+
+/** Every leaf of a rule, with its attribute key, operator and value. */
+function leavesOf(condition: AttributeCondition): { attribute: string; operator: string; value?: unknown }[] {
+  if ('all' in condition) return condition.all.flatMap(leavesOf);
+  if ('any' in condition) return condition.any.flatMap(leavesOf);
+  return [condition as { attribute: string; operator: string; value?: unknown }];
+}
+
+/**
+ * How each attribute a rule names compares, read from the rule itself: the rule was checked
+ * against the catalog when it was saved, so its operators and values already say each attribute's
+ * type, and a respondent check needs no read of the catalog. A string attribute becomes an enum of
+ * the values the rule names (equality and membership read the same either way).
+ */
+function fitsFromRule(rules: TargetingRules): Map<string, Fit> {
+  const seen = new Map<string, { date: boolean; text: boolean; number: boolean; boolean: boolean; strings: Set<string> }>();
+  for (const leaf of leavesOf(rules.filters as AttributeCondition)) {
+    const entry = seen.get(leaf.attribute) ?? { date: false, text: false, number: false, boolean: false, strings: new Set<string>() };
+    if (leaf.operator === 'before' || leaf.operator === 'after') entry.date = true;
+    // Only free text takes contains/notContains (operators.ts).
+    if (leaf.operator === 'contains' || leaf.operator === 'notContains') entry.text = true;
+    const values = Array.isArray(leaf.value) ? leaf.value : [leaf.value];
+    for (const value of values) {
+      if (typeof value === 'number') entry.number = true;
+      else if (typeof value === 'boolean') entry.boolean = true;
+      else if (typeof value === 'string') entry.strings.add(value);
+    }
+    seen.set(leaf.attribute, entry);
+  }
+  const fits = new Map<string, Fit>();
+  for (const [key, entry] of seen) {
+    if (entry.date) fits.set(key, { kind: 'date' });
+    else if (entry.number) fits.set(key, { kind: 'number' });
+    else if (entry.boolean) fits.set(key, { kind: 'boolean' });
+    else if (entry.text) fits.set(key, { kind: 'text' });
+    else fits.set(key, { kind: 'enum', values: [...entry.strings] });
+  }
+  return fits;
+}
+
+/** A respondent value in the form conditions compare, or undefined (no answer) when it cannot be one. */
+function comparableOf(fit: Fit, value: string | number | boolean | undefined): AnswerValue | undefined {
+  if (value === undefined) return undefined;
+  switch (fit.kind) {
+    case 'date':
+      return typeof value === 'string' ? dayNumber(value) : undefined;
+    case 'number':
+      return typeof value === 'number' ? value : undefined;
+    case 'boolean':
+      return typeof value === 'boolean' ? value : undefined;
+    default:
+      return typeof value === 'string' ? value : undefined;
+  }
+}
+
+/** Whether a respondent with these attribute values is among those the rule targets. */
+export function matchesTargeting(rules: TargetingRules, attributes: RespondentAttributes): boolean {
+  const fits = fitsFromRule(rules);
+  const keysInOrder = [...fits.keys()];
+  const indexByKey = new Map(keysInOrder.map((key, index) => [key, index]));
+  const fitList = keysInOrder.map((key) => fits.get(key) as Fit);
+  const compiled = compileNode<'attribute'>(
+    rules.filters as AttributeCondition,
+    {
+      indexOf: (key) => indexByKey.get(key),
+      fitOf: (index) => fitList[index],
+      lastReadable: keysInOrder.length,
+      required: () => false,
+    },
+    pointer('filters'),
+    undefined,
+    new Set(),
+    'attribute',
+  );
+  return evaluate(compiled, (index) => {
+    const key = keysInOrder[index] as string;
+    return comparableOf(fitList[index] as Fit, attributes[key]);
+  });
 }

@@ -21,7 +21,7 @@ export interface DayBucket {
   counts: Counts;
 }
 
-export function toDayBucket(item: Record<string, unknown>): DayBucket {
+function toDayBucket(item: Record<string, unknown>): DayBucket {
   return {
     day: item.day as string,
     versionId: item.versionId as string,
@@ -45,8 +45,9 @@ export async function readDayBuckets(workspace: string, surveyId: string, from: 
         TableName: tableName,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
         ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':from': range.from, ':to': range.to },
-        ProjectionExpression: '#day, versionId, catalog, #counts',
-        ExpressionAttributeNames: { '#day': 'day', '#counts': 'counts' },
+        // Several of these names are reserved words in DynamoDB expressions.
+        ProjectionExpression: '#day, #versionId, #catalog, #counts',
+        ExpressionAttributeNames: { '#day': 'day', '#versionId': 'versionId', '#catalog': 'catalog', '#counts': 'counts' },
         ConsistentRead: true,
         ExclusiveStartKey: startKey,
       }),

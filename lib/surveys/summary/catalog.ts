@@ -9,6 +9,8 @@ export type QuestionType = Question['type'];
 
 export interface CatalogQuestion {
   type: QuestionType;
+  /** Position in the definition (a stored map keeps no order). */
+  position: number;
   /** Numeric answers (nps, rating, csat, ces, openText with inputType number) are counted by value. */
   numeric: boolean;
   /** The range of a scale question. */
@@ -37,12 +39,12 @@ function scaleOf(question: Question): { min: number; max: number } | undefined {
 
 export function catalogOf(definition: SurveyDefinition): Catalog {
   const catalog: Catalog = {};
-  for (const question of definition.questions) {
+  for (const [position, question] of definition.questions.entries()) {
     // The first of a repeated id wins, as in the engine (lib/surveys/engine/model.ts).
     if (catalog[question.id]) continue;
     const scale = scaleOf(question);
     const numeric = scale !== undefined || (question.type === 'openText' && question.inputType === 'number');
-    const entry: CatalogQuestion = { type: question.type, numeric };
+    const entry: CatalogQuestion = { type: question.type, position, numeric };
     if (scale) entry.scale = scale;
     if (question.type === 'singleChoice' || question.type === 'multipleChoice') {
       entry.options = [...new Set(question.options.map((option) => option.id))];

@@ -35,7 +35,7 @@ export interface CountedMarker {
 export const bucketId = (bucket: BucketRef) => `${bucket.day}#${bucket.versionId}`;
 
 /** Whether `change` is newer than what was counted. */
-export function isNewer(change: { revision: number; removed: boolean }, counted: CountedMarker | undefined): boolean {
+function isNewer(change: { revision: number; removed: boolean }, counted: CountedMarker | undefined): boolean {
   if (!counted) return true;
   if (counted.removed) return false;
   return change.removed || change.revision > counted.revision;

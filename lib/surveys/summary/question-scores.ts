@@ -7,6 +7,7 @@
 import { type DayBucket, readDayBuckets } from './buckets.ts';
 import type { CatalogQuestion } from './catalog.ts';
 
+/** @public Contract §2: the journeys area's metrics name their measure with it. */
 export type { MetricMeasure } from './measures.ts';
 
 export interface DailyScores {

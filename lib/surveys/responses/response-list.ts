@@ -1,0 +1,294 @@
+/**
+ * Lists of a survey's responses (items in record.ts). Round trips:
+ *   list           one descending Query of the survey's range: its counter shards come first (the
+ *                  total), then the newest responses; `versionId`/`status` filter in DynamoDB and the
+ *                  counters give the filtered total. From a cursor the counters are read beside it.
+ *   by respondent  one Query of the respondent's index items in this survey, then one BatchGetItem
+ *   change feed    one Query of gsi1 (changes in order, tombstones included; gsi1 holds no answers),
+ *                  then one BatchGetItem of the changed responses, beside a count of the changes
+ * gsi1 is read eventually consistently (DynamoDB offers nothing else on a global secondary index:
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.Reading), so a
+ * change committed a moment ago may show only on the next call: the README tells feed readers to
+ * overlap their `updatedSince` by a few seconds; entries repeat harmlessly (same id and revision).
+ */
+import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { dynamo, tableName } from '../../platform/data/client.ts';
+import { keys } from '../../platform/data/keys.ts';
+import { TABLE } from '../../platform/data/table.ts';
+import type { PageKey, PageStart } from '../../platform/pagination.ts';
+import { COUNTER_ENTITY, parseCounterAttribute, RESPONSE_ENTITY, respondentHash, toResponse, toTombstone } from './record.ts';
+import type { ResponseStatus, ResponseTombstone, SurveyResponse } from './schemas.ts';
+
+const MAX_ITEMS_PER_QUERY = 1000;
+const BATCH_GET_MAX = 100;
+const BATCH_GET_ATTEMPTS = 5;
+
+export interface ResponsePage<T> {
+  responses: T[];
+  total: number;
+  hasMore: boolean;
+  lastKey: PageKey | undefined;
+  returned: number;
+}
+
+interface Filters {
+  versionId?: string | undefined;
+  status?: ResponseStatus | undefined;
+}
+
+/** The total of the responses the filters select, from the counter shards' (version, status) counts. */
+function totalOf(counters: Record<string, unknown>[], filters: Filters): number {
+  const versionHex = filters.versionId?.replaceAll('-', '');
+  let total = 0;
+  for (const counter of counters) {
+    for (const [name, value] of Object.entries(counter)) {
+      const parsed = parseCounterAttribute(name);
+      if (!parsed || typeof value !== 'number') continue;
+      if (versionHex && parsed.versionHex !== versionHex) continue;
+      if (filters.status && parsed.status !== filters.status) continue;
+      total += value;
+    }
+  }
+  return Math.max(0, total);
+}
+
+function filterExpression(
+  filters: Filters,
+): Pick<QueryCommandInput, 'FilterExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> {
+  const parts: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (filters.versionId) {
+    parts.push('versionId = :versionId');
+    values[':versionId'] = filters.versionId;
+  }
+  if (filters.status) {
+    parts.push('#status = :status');
+    names['#status'] = 'status';
+    values[':status'] = filters.status;
+  }
+  if (parts.length === 0) return {};
+  // Counters pass the filter: the first page reads the total from them.
+  return {
+    FilterExpression: `entity = :counter OR (${parts.join(' AND ')})`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: { ...values, ':counter': COUNTER_ENTITY },
+  };
+}
+
+function rangeQuery(workspace: string, surveyId: string, filters: Filters): QueryCommandInput {
+  const range = keys.surveyResponseListRange(surveyId);
+  const filter = filterExpression(filters);
+  return {
+    TableName: tableName,
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ...filter,
+    ExpressionAttributeValues: {
+      ':pk': keys.workspacePk(workspace),
+      ':from': range.from,
+      ':to': range.to,
+      ...filter.ExpressionAttributeValues,
+    },
+    ScanIndexForward: false,
+    ConsistentRead: true,
+  };
+}
+
+async function countersOf(workspace: string, surveyId: string): Promise<Record<string, unknown>[]> {
+  const { Items = [] } = await dynamo.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: {
+        ':pk': keys.workspacePk(workspace),
+        ':prefix': keys.surveyResponseCounter(workspace, surveyId, 0).sk.slice(0, -2),
+      },
+      ConsistentRead: true,
+    }),
+  );
+  return Items;
+}
+
+function pageOf(workspace: string, items: Record<string, unknown>[], limit: number, total: number): ResponsePage<SurveyResponse> {
+  const shown = items.slice(0, limit);
+  const last = shown.at(-1);
+  return {
+    responses: shown.map(toResponse),
+    total,
+    hasMore: items.length > limit,
+    lastKey: last ? { pk: keys.workspacePk(workspace), sk: last.sk as string } : undefined,
+    returned: shown.length,
+  };
+}
+
+/** One page of a survey's responses, newest first, and how many the filters select. */
+export async function listResponses(
+  workspace: string,
+  surveyId: string,
+  filters: Filters,
+  start: PageStart,
+): Promise<ResponsePage<SurveyResponse>> {
+  const { limit, offset, after } = start;
+  const query = rangeQuery(workspace, surveyId, filters);
+  if (after) {
+    if (
+      after.pk !== keys.workspacePk(workspace) ||
+      typeof after.sk !== 'string' ||
+      !after.sk.startsWith(keys.surveyResponsePrefix(surveyId))
+    ) {
+      throw new Error("A cursor for responses named a key outside the survey's responses");
+    }
+    const [items, counters] = await Promise.all([collect(query, after, limit + 1, 0), countersOf(workspace, surveyId)]);
+    return pageOf(workspace, items.page, limit, totalOf(counters, filters));
+  }
+  const { page, counters } = await collect(query, undefined, limit + 1, offset);
+  return pageOf(workspace, page, limit, totalOf(counters, filters));
+}
+
+/** Walks the range until `wanted` responses past `offset` are read (or it ends), keeping the counters it meets. */
+async function collect(query: QueryCommandInput, after: PageKey | undefined, wanted: number, offset: number) {
+  const page: Record<string, unknown>[] = [];
+  const counters: Record<string, unknown>[] = [];
+  let skipped = 0;
+  let cursor: Record<string, unknown> | undefined = after;
+  do {
+    const { Items = [], LastEvaluatedKey } = await dynamo.send(
+      new QueryCommand({
+        ...query,
+        Limit: Math.min(MAX_ITEMS_PER_QUERY, offset - skipped + wanted - page.length + 16),
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    for (const item of Items) {
+      if (item.entity === COUNTER_ENTITY) counters.push(item);
+      else if (skipped < offset) skipped++;
+      else if (page.length < wanted) page.push(item);
+    }
+    cursor = LastEvaluatedKey;
+  } while (cursor && page.length < wanted);
+  return { page, counters };
+}
+
+/** Reads items by key in as few BatchGetItem calls as DynamoDB allows, retrying what it leaves unprocessed. */
+export async function batchGet(keyList: Record<string, string>[]): Promise<Map<string, Record<string, unknown>>> {
+  const found = new Map<string, Record<string, unknown>>();
+  const chunks: Record<string, string>[][] = [];
+  for (let i = 0; i < keyList.length; i += BATCH_GET_MAX) chunks.push(keyList.slice(i, i + BATCH_GET_MAX));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let pending: Record<string, unknown>[] = chunk;
+      for (let attempt = 0; pending.length > 0 && attempt < BATCH_GET_ATTEMPTS; attempt++) {
+        const { Responses, UnprocessedKeys } = await dynamo.send(
+          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
+        );
+        for (const item of Responses?.[tableName] ?? []) found.set(item.sk as string, item);
+        pending = (UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+      }
+      if (pending.length > 0) throw new Error('DynamoDB left keys unprocessed');
+    }),
+  );
+  return found;
+}
+
+/** One respondent's responses to the survey (by their externalId), newest first. */
+export async function listRespondentResponses(
+  workspace: string,
+  surveyId: string,
+  externalId: string,
+  filters: Filters,
+  { limit, offset, after }: PageStart,
+): Promise<ResponsePage<SurveyResponse>> {
+  const hash = await respondentHash('externalId', externalId);
+  const { Items = [] } = await dynamo.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.surveyRespondentPrefix(hash, surveyId) },
+      ScanIndexForward: false,
+      ConsistentRead: true,
+    }),
+  );
+  const responseKeys = Items.map((item) => keys.surveyResponse(workspace, surveyId, item.responseId as string));
+  const found = await batchGet(responseKeys);
+  const selected = responseKeys
+    .map((key) => found.get(key.sk))
+    .filter((item): item is Record<string, unknown> => item !== undefined)
+    .filter((item) => (!filters.versionId || item.versionId === filters.versionId) && (!filters.status || item.status === filters.status));
+  const from = after ? selected.findIndex((item) => (item.sk as string) < (after.sk as string)) : offset;
+  const rest = from < 0 ? [] : selected.slice(from);
+  return pageOf(workspace, rest.slice(0, limit + 1), limit, selected.length);
+}
+
+/**
+ * The change feed: responses created, changed, deleted or erased after `since`, oldest change
+ * first. A response changed again later shows at its latest change; a deleted one as its tombstone.
+ */
+export async function listChanges(
+  workspace: string,
+  surveyId: string,
+  since: string,
+  { limit, offset, after }: PageStart,
+): Promise<ResponsePage<SurveyResponse | ResponseTombstone>> {
+  const feed: QueryCommandInput = {
+    TableName: tableName,
+    IndexName: TABLE.gsi1.name,
+    KeyConditionExpression: 'gsi1pk = :feed AND gsi1sk > :since',
+    // '~' sorts after every id character, so changes at exactly `since` are not "after" it.
+    ExpressionAttributeValues: { ':feed': keys.surveyResponseFeedPk(workspace, surveyId), ':since': `${new Date(since).toISOString()}#~` },
+  };
+  const [changes, total] = await Promise.all([feedPage(feed, after, limit + 1, offset), countChanges(feed)]);
+  const shown = changes.slice(0, limit);
+  const changed = shown.filter((item) => item.entity === RESPONSE_ENTITY);
+  const current = await batchGet(changed.map((item) => keys.surveyResponse(workspace, surveyId, item.id as string)));
+  const entries: (SurveyResponse | ResponseTombstone)[] = [];
+  for (const item of shown) {
+    if (item.entity !== RESPONSE_ENTITY) entries.push(toTombstone(item));
+    else {
+      // Deleted since the index was read: its tombstone comes later in the feed.
+      const full = current.get(keys.surveyResponse(workspace, surveyId, item.id as string).sk);
+      if (full) entries.push(toResponse(full));
+    }
+  }
+  const last = shown.at(-1);
+  return {
+    responses: entries,
+    total,
+    hasMore: changes.length > limit,
+    lastKey: last
+      ? { pk: last.pk as string, sk: last.sk as string, gsi1pk: last.gsi1pk as string, gsi1sk: last.gsi1sk as string }
+      : undefined,
+    returned: shown.length,
+  };
+}
+
+async function feedPage(query: QueryCommandInput, after: PageKey | undefined, wanted: number, offset: number) {
+  const page: Record<string, unknown>[] = [];
+  let skipped = 0;
+  let cursor: Record<string, unknown> | undefined = after;
+  do {
+    const { Items = [], LastEvaluatedKey } = await dynamo.send(
+      new QueryCommand({
+        ...query,
+        Limit: Math.min(MAX_ITEMS_PER_QUERY, offset - skipped + wanted - page.length),
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    for (const item of Items) {
+      if (skipped < offset) skipped++;
+      else if (page.length < wanted) page.push(item);
+    }
+    cursor = LastEvaluatedKey;
+  } while (cursor && page.length < wanted);
+  return page;
+}
+
+async function countChanges(query: QueryCommandInput): Promise<number> {
+  let count = 0;
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const { Count = 0, LastEvaluatedKey } = await dynamo.send(new QueryCommand({ ...query, Select: 'COUNT', ExclusiveStartKey: cursor }));
+    count += Count;
+    cursor = LastEvaluatedKey;
+  } while (cursor);
+  return count;
+}

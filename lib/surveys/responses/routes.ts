@@ -1,0 +1,188 @@
+/**
+ * Routes of survey responses (module `surveys`, permissions `survey-responses:*`: answers are
+ * personal data, so `surveys:read` alone never sees one). Submit, continue, read, list and the
+ * change feed, delete, and erasure of one respondent across surveys. `/surveys/responses/erase` is
+ * a static path beside `/surveys/{id}`; API Gateway and the sandbox prefer the static segment.
+ */
+import * as z from 'zod/mini';
+import { defineRoute } from '../../platform/route.ts';
+import { okOnly, pagination } from '../../platform/schemas.ts';
+import { surveyIdParams } from '../schemas.ts';
+import {
+  continueResponseBody,
+  eraseBody,
+  listResponsesQuery,
+  responseParams,
+  responseTombstone,
+  submitResponseBody,
+  surveyResponse,
+} from './schemas.ts';
+
+const READ = ['survey-responses:read'] as const;
+const WRITE = ['survey-responses:write'] as const;
+const DELETE = ['survey-responses:delete'] as const;
+
+const RESPONSE_ETAG = { ETag: { description: 'The response\'s `revision` as a strong ETag, e.g. `"2"`: PATCH needs it in `If-Match`' } };
+const REQUIRED_IF_MATCH = {
+  'If-Match': {
+    required: true,
+    description:
+      'Required: the response\'s ETag (its `revision`, e.g. `"1"`) as last read. Another revision is 409 `version_conflict` with the ' +
+      'current ETag, so two continuations never overwrite each other; missing is 400 `if_match_required`.',
+  },
+};
+const SURVEY_404 = "`not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)";
+const RESPONSE_404 = '`not_found`: no response with this id in this survey of this workspace';
+const NOT_COLLECTING = '`survey_not_collecting`: the survey is a draft, closed or archived; only a published survey collects';
+const INVALID_ANSWERS =
+  '`invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` ' +
+  '`/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, ' +
+  '`required_unanswered`, `no_answers`, `no_ending`';
+const TOO_LARGE = '`response_too_large`: the answers are over 64 KB of UTF-8 JSON';
+const VALIDATION =
+  'The answers are replayed on the version as a respondent would go through it (the engine `simulate` runs): an answer to a question ' +
+  'never shown on the path the answers produce (hidden by `visibleIf`, jumped over by a route), an option the option filter does not ' +
+  'offer, a value of the wrong type or outside the scale, open text past `maxLength` or not its `inputType` is refused. A finished ' +
+  'response answers every required question on its path and reaches an ending; a partial one may stop at a required question, and ' +
+  'answers past that point are still checked for type and range. The response keeps `path` (the questions shown) and `ending`.';
+
+const responseBody = z.object({ ok: z.literal(true), response: surveyResponse });
+
+export const submitSurveyResponse = defineRoute({
+  operationId: 'submitSurveyResponse',
+  method: 'POST',
+  path: '/surveys/{id}/responses',
+  handler: 'functions/surveys/submit-response.ts',
+  tag: 'Surveys',
+  summary: 'Submit a response',
+  description:
+    'Stores a response pinned to the version published now (`versionId`). `finished` defaults to true; `false` keeps it open to ' +
+    `PATCH. With \`respondent.attributes\` and targeting rules on the survey, the attributes must meet them. ${VALIDATION} ` +
+    'Send an `Idempotency-Key` to retry safely (the same key and body within 24 hours return the first response).',
+  module: 'surveys',
+  permissions: WRITE,
+  idempotent: true,
+  request: { params: surveyIdParams, body: submitResponseBody },
+  response: {
+    status: 201,
+    body: responseBody,
+    location: '/surveys/{response.surveyId}/responses/{response.id}',
+    description: 'Created (or, for a repeated Idempotency-Key, the first response again)',
+    headers: RESPONSE_ETAG,
+  },
+  errors: [409, 413],
+  errorNotes: {
+    400: `${INVALID_ANSWERS}; \`respondent_not_targeted\`: the respondent's attributes do not meet the survey's targeting rules`,
+    404: SURVEY_404,
+    409: `${NOT_COLLECTING}; \`idempotency_key_reused\`: the Idempotency-Key was used in the last 24 hours with a different body`,
+    413: TOO_LARGE,
+  },
+  // GetItem and BatchGetItem: the survey and its version on a cold instance only.
+  table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
+  needs: ['keyed-hash'],
+});
+
+export const continueSurveyResponse = defineRoute({
+  operationId: 'continueSurveyResponse',
+  method: 'PATCH',
+  path: '/surveys/{id}/responses/{responseId}',
+  handler: 'functions/surveys/continue-response.ts',
+  tag: 'Surveys',
+  summary: 'Continue a partial response',
+  description:
+    'Merges `answers` into the stored ones (`null` removes one) and, with `finished: true`, finishes the response (then it never ' +
+    'changes again). Validated against the version the response is pinned to, even after a newer one is published; the survey must ' +
+    `still be published. ${VALIDATION}`,
+  module: 'surveys',
+  permissions: WRITE,
+  request: { params: responseParams, body: continueResponseBody, headers: REQUIRED_IF_MATCH },
+  response: { status: 200, body: responseBody, headers: RESPONSE_ETAG },
+  errors: [409, 413],
+  errorNotes: {
+    400: `${INVALID_ANSWERS}; \`if_match_required\`: no If-Match`,
+    404: RESPONSE_404,
+    409: `\`version_conflict\`: the response changed since it was read (ETag holds the current revision); \`response_finished\`: a finished response never changes; ${NOT_COLLECTING}`,
+    413: TOO_LARGE,
+  },
+  // GetItem: the response, and its version on a cold instance.
+  table: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
+});
+
+export const listSurveyResponses = defineRoute({
+  operationId: 'listSurveyResponses',
+  method: 'GET',
+  path: '/surveys/{id}/responses',
+  handler: 'functions/surveys/list-responses.ts',
+  tag: 'Surveys',
+  summary: "List a survey's responses, or the change feed",
+  description:
+    'Newest first, filtered by `versionId`, `status` and `respondent` (an externalId); `pagination.total` counts what the filters ' +
+    'select. Responses of archived surveys stay listed. With `updatedSince` the list is a change feed instead: every response ' +
+    'created, continued, deleted or erased after that time, oldest change first, a deleted one as `{id, deleted: true, deletedAt}` ' +
+    '(tombstones are kept 30 days and hold nothing about the respondent); the feed takes no other filter. The feed is read from an ' +
+    'index that may lag a write by a moment: overlap `updatedSince` by a few seconds, and treat entries by `id` and `revision`. ' +
+    'An unknown survey has no responses.',
+  module: 'surveys',
+  permissions: READ,
+  request: { params: surveyIdParams, query: listResponsesQuery },
+  response: {
+    status: 200,
+    body: z.object({ ok: z.literal(true), responses: z.array(z.union([surveyResponse, responseTombstone])), pagination }),
+  },
+  errorNotes: { 400: '`invalid_query`: `updatedSince` with another filter, or `cursor` with `offset`; `invalid_cursor`' },
+  table: ['Query', 'BatchGetItem'],
+  needs: ['keyed-hash'],
+});
+
+export const getSurveyResponse = defineRoute({
+  operationId: 'getSurveyResponse',
+  method: 'GET',
+  path: '/surveys/{id}/responses/{responseId}',
+  handler: 'functions/surveys/get-response.ts',
+  tag: 'Surveys',
+  summary: 'Read a response',
+  description: 'One response with its answers, path and ending, and its revision as ETag (send it back in If-Match to continue).',
+  module: 'surveys',
+  permissions: READ,
+  request: { params: responseParams },
+  response: { status: 200, body: responseBody, headers: RESPONSE_ETAG },
+  errorNotes: { 404: RESPONSE_404 },
+  table: ['GetItem'],
+});
+
+export const deleteSurveyResponse = defineRoute({
+  operationId: 'deleteSurveyResponse',
+  method: 'DELETE',
+  path: '/surveys/{id}/responses/{responseId}',
+  handler: 'functions/surveys/delete-response.ts',
+  tag: 'Surveys',
+  summary: 'Delete a response',
+  description:
+    'Deletes the response and its answers (of an archived survey too): the summary forgets it, and the change feed shows its tombstone for 30 days.',
+  module: 'surveys',
+  permissions: DELETE,
+  request: { params: responseParams },
+  response: { status: 200, body: okOnly },
+  errorNotes: { 404: RESPONSE_404 },
+  table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+});
+
+export const eraseSurveyRespondent = defineRoute({
+  operationId: 'eraseSurveyRespondent',
+  method: 'POST',
+  path: '/surveys/responses/erase',
+  handler: 'functions/surveys/erase-respondent.ts',
+  tag: 'Surveys',
+  summary: "Erase a respondent's responses",
+  description:
+    'Right to erasure: deletes every response of the respondent given by `externalId` or `email` (case-insensitive) in the workspace, ' +
+    'across surveys, as DELETE does one. At most 1,000 per call: while `hasMore` is true, call again. Respondents are found through ' +
+    'an index keyed by a keyed hash of the identifier; the identifier itself is stored nowhere but in the responses.',
+  module: 'surveys',
+  permissions: DELETE,
+  request: { body: eraseBody },
+  response: { status: 200, body: z.object({ ok: z.literal(true), erased: z.int(), hasMore: z.boolean() }) },
+  table: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+  needs: ['keyed-hash'],
+  timeoutSeconds: 60,
+});
