@@ -5,6 +5,7 @@
  */
 
 import type * as z from 'zod/mini';
+import { unboundJourneyMetrics } from '../../lib/journeys/survey-bindings.ts';
 import { BadRequestError, ConflictError } from '../../lib/platform/errors.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';
@@ -33,7 +34,9 @@ export async function publishSurvey({ params, body, auth }: ApiRequest<typeof ro
     throw new BadRequestError('invalid_definition', `The version has ${errors.length} error(s); fix them before publishing`, errors);
   }
   if (published) {
-    const changes = breakingChanges(published.definition, version.definition);
+    const found = breakingChanges(published.definition, version.definition);
+    // Published journey metrics computed from a question this removes or retypes are listed too.
+    const changes = [...found, ...(await unboundJourneyMetrics(slug, params.id, found))];
     if (changes.length > 0 && body.acknowledgeBreakingChanges !== true) {
       // The 409 carries `changes` beside the usual envelope, which the typed errors cannot.
       const conflict: z.output<typeof breakingChangesBody> = {

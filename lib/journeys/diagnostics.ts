@@ -9,7 +9,7 @@
 import type { SurveyQuestionFacts } from '../surveys/question-lookup.ts';
 import { cellShapeTypes, type JourneyCell, type JourneyContent, type LinkKind, type RowType, splitCellKey } from './content.ts';
 import { findMicroJourneyCycles, type PairTarget } from './cycles.ts';
-import { diagnoseBindings } from './metric-bindings.ts';
+import { diagnoseBindings, followedBindingsOf } from './metric-bindings.ts';
 
 export type DiagnosticSeverity = 'error' | 'warning' | 'info';
 
@@ -34,6 +34,7 @@ export const DIAGNOSTIC_CODES = {
   pair_version_not_found: 'error',
   micro_journey_cycle: 'error',
   too_many_paired_journeys: 'error',
+  too_many_bound_surveys: 'error',
   metric_survey_not_found: 'error',
   metric_version_not_found: 'error',
   metric_question_not_found: 'error',
@@ -259,6 +260,15 @@ function checkLinks(cell: JourneyCell, key: string, facts: ReferenceFacts, repor
 
 function checkPairs(content: JourneyContent, facts: ReferenceFacts, report: Report) {
   const distinct = new Set(content.stages.flatMap((stage) => stage.microJourneyPairs.map((pair) => pair.journeyId)));
+  // Publish also keeps one binding item per survey followed by metric cells, in the same transaction.
+  const followedSurveys = followedBindingsOf(content).size;
+  if (followedSurveys > 0 && distinct.size + followedSurveys > MAX_PAIRED_JOURNEYS) {
+    report(
+      'too_many_bound_surveys',
+      pointer('cells'),
+      `${distinct.size} paired micro journeys and ${followedSurveys} surveys followed by metric cells; together at most ${MAX_PAIRED_JOURNEYS}`,
+    );
+  }
   if (distinct.size > MAX_PAIRED_JOURNEYS) {
     report(
       'too_many_paired_journeys',

@@ -123,6 +123,21 @@ export function diagnoseBindings(
   return resolved;
 }
 
+/**
+ * Survey id → the question ids the content binds without pinning a version: what follows the
+ * survey's published version, and so what a new survey version can unbind.
+ */
+export function followedBindingsOf(content: JourneyContent): Map<string, string[]> {
+  const bySurvey = new Map<string, Set<string>>();
+  for (const { source } of boundCellsOf(content)) {
+    if (source.versionId !== undefined) continue;
+    const questions = bySurvey.get(source.surveyId) ?? new Set<string>();
+    questions.add(source.questionId);
+    bySurvey.set(source.surveyId, questions);
+  }
+  return new Map([...bySurvey].map(([surveyId, questions]) => [surveyId, [...questions].sort()]));
+}
+
 /** The bindings that resolve, with their answer ranges: kept on the version for the metrics read. */
 export function resolvedBindingsOf(content: JourneyContent, surveys: ReadonlyMap<string, SurveyQuestionFacts>): ResolvedBinding[] {
   return diagnoseBindings(

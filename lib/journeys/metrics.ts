@@ -18,7 +18,7 @@ export interface MetricRange {
   to: string;
 }
 
-export interface SeriesPoint {
+interface SeriesPoint {
   start: string;
   value: number | null;
   n: number;
@@ -55,7 +55,7 @@ export function metricRange(query: { from?: string | undefined; to?: string | un
 }
 
 /** The first day of the interval holding `day`: itself, its ISO week's Monday, or the 1st of its month. */
-export function periodStart(day: string, interval: MetricInterval): string {
+function periodStart(day: string, interval: MetricInterval): string {
   if (interval === 'day') return day;
   if (interval === 'month') return `${day.slice(0, 8)}01`;
   const ms = Date.parse(day);

@@ -323,8 +323,9 @@ export const publishJourneyVersion = defineRoute({
     404: VERSION_404,
     409: `${ARCHIVED_409}; ${CONFLICT_409}; \`references_changed\`: a paired journey was archived meanwhile`,
   },
-  // GetItem: the survey versions bound metric cells name (lib/surveys/question-lookup.ts).
-  table: ['BatchGetItem', 'GetItem', 'UpdateItem'],
+  // GetItem: the survey versions bound metric cells name (lib/surveys/question-lookup.ts); PutItem and
+  // DeleteItem: the survey publish gate's binding items (lib/journeys/survey-bindings.ts), in the transaction.
+  table: ['BatchGetItem', 'GetItem', 'PutItem', 'DeleteItem', 'UpdateItem'],
 });
 
 export const deleteJourneyVersion = defineRoute({

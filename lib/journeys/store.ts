@@ -50,7 +50,14 @@ import {
 } from './diagnostics.ts';
 import { diffContent, type JourneyDiff } from './diff.ts';
 import { journeyArchived, journeyInUse, journeyNotFound, lastVersion, versionLocked, versionNotFound } from './errors.ts';
-import { bindingsAttribute, bindingsFromAttribute, boundCellsOf, type ResolvedBinding, resolvedBindingsOf } from './metric-bindings.ts';
+import {
+  bindingsAttribute,
+  bindingsFromAttribute,
+  boundCellsOf,
+  followedBindingsOf,
+  type ResolvedBinding,
+  resolvedBindingsOf,
+} from './metric-bindings.ts';
 import {
   descendingIdKey,
   estimatedResponseBytes,
@@ -66,6 +73,7 @@ import {
   type VersionMetadata,
 } from './record.ts';
 import type { Journey, JourneyVersion } from './schemas.ts';
+import { METRIC_BINDING_ENTITY } from './survey-bindings.ts';
 
 type Item = Record<string, unknown>;
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
@@ -1063,6 +1071,10 @@ export async function publishVersion(
 
   const diagnostics = storedDiagnostics(fresh);
   const pairs = pairTargetsOf(content);
+  const followed = followedBindingsOf(content);
+  const followedBefore = new Set<string>(
+    typeof journey.publishedMetricSurveys === 'string' ? JSON.parse(journey.publishedMetricSurveys) : [],
+  );
   const now = new Date().toISOString();
   const before = new Set(distinctJourneys(pairsFromAttribute(journey.publishedPairs)));
   const after = new Set(distinctJourneys(pairs));
@@ -1073,10 +1085,12 @@ export async function publishVersion(
         Update: {
           TableName: tableName,
           Key: versionKey(slug, journeyId, versionId),
-          UpdateExpression: 'SET publishedAt = :now, updatedAt = :now, #diagnostics = :diagnostics, diagnosticsBytes = :diagnosticsBytes',
+          UpdateExpression:
+            'SET publishedAt = :now, updatedAt = :now, #diagnostics = :diagnostics, diagnosticsBytes = :diagnosticsBytes, bindings = :bindings',
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(publishedAt) AND #revision = :read',
           ExpressionAttributeNames: { '#diagnostics': 'diagnostics', '#revision': 'revision' },
           ExpressionAttributeValues: {
+            ':bindings': bindingsAttribute(resolvedBindingsOf(content, facts.surveys ?? new Map())),
             ':now': now,
             ':diagnostics': diagnostics.bytes,
             ':diagnosticsBytes': diagnostics.rawBytes,
@@ -1089,15 +1103,40 @@ export async function publishVersion(
         Update: {
           TableName: tableName,
           Key: keys.journey(slug, journeyId),
-          UpdateExpression: 'SET publishedVersionId = :versionId, publishedPairs = :pairs, updatedAt = :now, #version = #version + :one',
+          UpdateExpression:
+            'SET publishedVersionId = :versionId, publishedPairs = :pairs, publishedMetricSurveys = :surveys, updatedAt = :now, #version = #version + :one',
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)',
           ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':versionId': versionId, ':pairs': pairsAttribute(pairs), ':now': now, ':one': 1 },
+          ExpressionAttributeValues: {
+            ':versionId': versionId,
+            ':pairs': pairsAttribute(pairs),
+            ':surveys': JSON.stringify([...followed.keys()]),
+            ':now': now,
+            ':one': 1,
+          },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },
       ...[...after].filter((id) => !before.has(id)).map((id) => startPairing(slug, id, journeyId)),
       ...[...before].filter((id) => !after.has(id)).map((id) => stopPairing(slug, id, journeyId)),
+      // The survey publish gate's index (lib/journeys/survey-bindings.ts): what this version follows, nothing else.
+      ...[...followed].map(([surveyId, questionIds]) => ({
+        Put: {
+          TableName: tableName,
+          Item: {
+            ...keys.surveyMetricBinding(slug, surveyId, journeyId),
+            entity: METRIC_BINDING_ENTITY,
+            surveyId,
+            journeyId,
+            versionId,
+            questionIds,
+            updatedAt: now,
+          },
+        },
+      })),
+      ...[...followedBefore]
+        .filter((surveyId) => !followed.has(surveyId))
+        .map((surveyId) => ({ Delete: { TableName: tableName, Key: keys.surveyMetricBinding(slug, surveyId, journeyId) } })),
     ]);
   } catch (error) {
     const reasons = transactionCancellationReasons(error);

@@ -375,7 +375,8 @@ export const publishSurvey = defineRoute({
     404: VERSION_404,
     409: `\`breaking_changes\`: listed in \`changes\`, send \`acknowledgeBreakingChanges: true\` to publish anyway; \`version_locked\`: the version is superseded; ${ARCHIVED_409}; \`version_conflict\`: the survey or version changed while publishing`,
   },
-  table: ['BatchGetItem', 'GetItem', 'UpdateItem'],
+  // Query: the journey metric bindings of the survey, only when there are breaking changes (lib/journeys/survey-bindings.ts).
+  table: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'],
 });
 
 export const closeSurvey = defineRoute({

@@ -70,6 +70,7 @@ const entities: Record<string, string[]> = {
     ['2026-01-01', '2026-12-31'].flatMap((day) => UUIDS.map((versionId) => keys.surveyDayBucket(SLUG, id, day, versionId).sk)),
   ),
   surveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponseCounted(SLUG, id, responseId).sk)),
+  surveyMetricBinding: UUIDS.flatMap((id) => UUIDS.map((journeyId) => keys.surveyMetricBinding(SLUG, id, journeyId).sk)),
 };
 
 const between = (from: string, to: string) => (sk: string) => sk >= from && sk <= to;
@@ -129,6 +130,11 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
     name: `the summary buckets of survey ${id} in a range of days`,
     holds: between(keys.surveyDayRange(id, '2026-01-01', '2026-12-31').from, keys.surveyDayRange(id, '2026-01-01', '2026-12-31').to),
     may: ['surveyDayBucket'],
+  })),
+  ...UUIDS.map((id) => ({
+    name: `the journeys whose published metrics bind survey ${id}`,
+    holds: prefix(keys.surveyMetricBindingPrefix(id)),
+    may: ['surveyMetricBinding'],
   })),
 ];
 
