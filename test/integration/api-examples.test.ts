@@ -256,6 +256,23 @@ describe('API examples (lib/api-examples.json)', () => {
     await record('publishSurvey', `/surveys/${surveyId}/publish`, { body: { versionId: firstVersion } });
     await summarisedResponses(surveyId, firstVersion);
     await record('getSurveySummary', `/surveys/${surveyId}/summary?from=2026-11-01&to=2026-11-30`);
+    // Journey metrics: a stage's NPS, computed from this survey's responses.
+    const measured = await call('POST', '/journeys', { host: ws.host, key: ws.key, body: { titleEn: 'Sign-up', titleAr: 'التسجيل' } });
+    const measuredPath = `/journeys/${measured.body.journeyId}/versions/${measured.body.version.id}`;
+    const npsContent = {
+      schema: 1,
+      stages: [{ id: 'sign-up', titleEn: 'Sign up', titleAr: 'التسجيل', microJourneyPairs: [] }],
+      rows: [{ id: 'nps', type: 'metric', titleEn: 'NPS', titleAr: 'صافي نقاط الترويج' }],
+      cells: { 'nps:sign-up': { source: { surveyId, questionId: 'score', measure: 'nps' }, target: 30 } },
+    };
+    const bound = await call('PUT', `${measuredPath}/content`, {
+      host: ws.host,
+      key: ws.key,
+      body: { content: npsContent },
+      headers: { 'If-Match': '"1"' },
+    });
+    expect(bound.status, bound.text).toBe(200);
+    await record('getJourneyVersionMetrics', `${measuredPath}/metrics?from=2026-11-01&to=2026-11-14&interval=week`);
     await record('closeSurvey', `/surveys/${surveyId}/close`);
     const nextVersion = await record('createSurveyVersion', `/surveys/${surveyId}/versions`, { body: {} });
     await record('getSurvey', `/surveys/${surveyId}`);
