@@ -145,6 +145,7 @@ try {
     );
   }
   await reportJourneyWriteUnits(sandbox);
+  if (!onlySync) await (await import('./survey-responses.ts')).benchResponseBurst(sandbox);
   // BENCH_SYNC_IDEAS=0 skips it; BENCH_ONLY=sync runs nothing else against the sandbox.
   const syncIdeas = Number(process.env.BENCH_SYNC_IDEAS ?? 10_000);
   if (syncIdeas > 0) {

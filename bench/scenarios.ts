@@ -4,6 +4,7 @@ import { benchWorkspace, send } from './harness.ts';
 import { journeyMetricScenarios } from './journey-metrics.ts';
 import { journeyScenarios } from './journeys.ts';
 import { knowledgeBankScenarios } from './knowledge-bank.ts';
+import { surveyResponseScenarios } from './survey-responses.ts';
 import { surveyScenarios } from './surveys-scenarios.ts';
 
 /** A workspace holding `count` ideas; `data.ideaId` is the newest. */
@@ -74,4 +75,5 @@ export const scenarios: Scenario[] = [
   { name: 'unknown route (404)', setup: benchWorkspace, request: (c) => send(c, 'GET', '/nope') },
   ...knowledgeBankScenarios,
   ...surveyScenarios,
+  ...surveyResponseScenarios,
 ];

@@ -9,6 +9,9 @@
 import { createHash } from 'node:crypto';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { ideaChangeOf } from '../ideas/stream.ts';
+import { type AuthContext, holds } from '../platform/auth/context.ts';
+import { ForbiddenError } from '../platform/errors.ts';
+import type { Permission } from '../platform/permissions.ts';
 import { surveyResponseChangeOf } from '../surveys/stream.ts';
 
 export const WEBHOOK_EVENT_TYPES = [
@@ -77,4 +80,17 @@ export function eventFromStreamRecord(record: DynamoDBRecord): WebhookEvent | nu
   if (!change) return null;
   const { kind, ideaId, workspace, timestamp, ...status } = change;
   return { id: eventIdOf(record), type: `idea.${kind}`, timestamp, data: { ideaId, workspace, ...status } };
+}
+
+/** The permission beyond the route's own that subscribing to an event kind needs: its events reveal that area's activity. */
+const EVENT_PERMISSIONS: Partial<Record<WebhookEventType, Permission>> = { 'survey.response.finished': 'survey-responses:read' };
+
+/** 403 `missing_permission` when the key may not read what one of `events` reveals. */
+export function assertMaySubscribe(auth: AuthContext, events: readonly WebhookEventType[] | undefined): void {
+  for (const event of events ?? []) {
+    const needed = EVENT_PERMISSIONS[event];
+    if (needed && !holds(auth, needed)) {
+      throw new ForbiddenError('missing_permission', `Subscribing to ${event} needs the permission ${needed}`);
+    }
+  }
 }

@@ -283,7 +283,7 @@ describe('PortalApiStack', () => {
 });
 
 describe('PortalApiStack: list cursors', () => {
-  it('lets exactly the functions of cursor lists read the generated signing key, and tells them where it is', () => {
+  it('lets exactly the functions of cursor lists and keyed hashes read the generated signing key, and tells them where it is', () => {
     const cursorLists = routes.filter(acceptsCursor).map((r) => r.operationId);
     expect(cursorLists).toEqual(expect.arrayContaining(['listIdeas', 'listWebhookDeliveries']));
     template.hasResourceProperties('AWS::SecretsManager::Secret', {
@@ -304,7 +304,8 @@ describe('PortalApiStack: list cursors', () => {
           [s.Action].flat().includes('secretsmanager:GetSecretValue') &&
           [s.Resource].flat().some((r) => JSON.stringify(passedIn(fn, r)) === secretRef),
       );
-      const expected = cursorLists.includes(route.operationId);
+      // Keyed hashes of respondent identifiers derive their key from the same secret (lib/platform/keyed-hash.ts).
+      const expected = cursorLists.includes(route.operationId) || route.needs?.includes('keyed-hash') === true;
       expect(readsSecret, route.operationId).toBe(expected);
       expect(env.CURSOR_SIGNING_SECRET_ARN !== undefined, route.operationId).toBe(expected);
     }

@@ -273,6 +273,26 @@ describe('API examples (lib/api-examples.json)', () => {
     });
     expect(bound.status, bound.text).toBe(200);
     await record('getJourneyVersionMetrics', `${measuredPath}/metrics?from=2026-11-01&to=2026-11-14&interval=week`);
+    // Survey responses
+    const submitted = await record('submitSurveyResponse', `/surveys/${surveyId}/responses`, {
+      headers: { 'Idempotency-Key': 'resp-7f3a' },
+      body: {
+        answers: { plan: 'pro' },
+        finished: false,
+        language: 'en',
+        respondent: { externalId: 'crm-1042', email: 'rania@example.com' },
+        meta: { source: 'mobile-app', channel: 'in-app' },
+      },
+    });
+    const responseUrl = `/surveys/${surveyId}/responses/${submitted.body.response.id}`;
+    await record('continueSurveyResponse', responseUrl, {
+      headers: { 'If-Match': '"1"' },
+      body: { answers: { channels: ['chat', 'api'] } },
+    });
+    await record('getSurveyResponse', responseUrl);
+    await record('listSurveyResponses', `/surveys/${surveyId}/responses?limit=1&status=partial`);
+    await record('deleteSurveyResponse', responseUrl);
+    await record('eraseSurveyRespondent', '/surveys/responses/erase', { body: { externalId: 'crm-1042' } });
     await record('closeSurvey', `/surveys/${surveyId}/close`);
     const nextVersion = await record('createSurveyVersion', `/surveys/${surveyId}/versions`, { body: {} });
     await record('getSurvey', `/surveys/${surveyId}`);

@@ -47,6 +47,7 @@ describe('every list that takes a cursor', () => {
       'listKnowledgeBankExternalLinks',
       'listKnowledgeBankRevisions',
       'listKnowledgeBankTranslations',
+      'listSurveyResponses',
       'listSurveys',
       'listWebhookDeliveries',
     ]);

@@ -370,13 +370,37 @@ export interface paths {
         };
         /**
          * The map as a picture (SVG)
-         * @description The version drawn as SVG: stages as columns, rows as lanes with their titles, cell texts, the emotion row as a curve, channels and items, each metric cell as a badge with its value and target (green when met, red when missed), the label and publish date. `locale=ar` mirrors the columns right to left and uses the Arabic texts, falling back to English. Large maps wrap rather than scale: columns keep a fixed width and 12px text, long texts are cut after six lines with an ellipsis, and the picture grows (40 stages: about 8,200px wide). Every text is escaped, and the response forbids scripts and loads (`Content-Security-Policy`). One GetItem.
+         * @description The version drawn as SVG: stages as columns, rows as lanes with their titles, cell texts, the emotion row as a curve, channels and items, each metric cell as a badge with its value and target (green when met, red when missed), the label and publish date. `locale=ar` mirrors the columns right to left and uses the Arabic texts, falling back to English. Large maps wrap rather than scale: columns keep a fixed width and 12px text, long texts are cut after six lines with an ellipsis, and the picture grows (40 stages: about 8,200px wide). Bound metric cells show their value over `from`…`to` (default the last 90 days), as GET …/metrics computes it. Every text is escaped, and the response forbids scripts and loads (`Content-Security-Policy`). One GetItem, plus one Query per distinct bound survey question.
          *
          *     Permission: journeys:read.
          *
          *     Module: journeys.
          */
         get: operations["getJourneyMapPicture"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journeys/{journeyId}/versions/{versionId}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The version's metrics, computed from survey responses
+         * @description Every metric cell bound to a survey question (content `source`), with its `measure` over the days `from`…`to` (UTC, inclusive; default the last 90 days, at most 732): `value` (NPS −100…100; CSAT and top box in %; CES and mean as the mean answer), `n` answers, `marginOfError95`, `target` and `meetsTarget`, and a `series` per `interval` (day, week from Monday, or month; default week) with a point for every period, empty ones `value: null, n: 0`. Days are those the responses were started on. Values come from the surveys' per-day score buckets, never from the responses: one GetItem of the version and one Query per distinct bound survey question, sent at once.
+         *
+         *     Permission: journeys:read.
+         *
+         *     Module: journeys.
+         */
+        get: operations["getJourneyVersionMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1187,6 +1211,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/surveys/{id}/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a survey's responses, or the change feed
+         * @description Newest first, filtered by `versionId`, `status` and `respondent` (an externalId); `pagination.total` counts what the filters select. Responses of archived surveys stay listed. With `updatedSince` the list is a change feed instead: every response created, continued, deleted or erased after that time, oldest change first, a deleted one as `{id, deleted: true, deletedAt}` (tombstones are kept 30 days and hold nothing about the respondent); the feed takes no other filter. The feed is read from an index that may lag a write by a moment: overlap `updatedSince` by a few seconds, and treat entries by `id` and `revision`. An unknown survey has no responses.
+         *
+         *     Permission: survey-responses:read.
+         *
+         *     Module: surveys.
+         */
+        get: operations["listSurveyResponses"];
+        put?: never;
+        /**
+         * Submit a response
+         * @description Stores a response pinned to the version published now (`versionId`). `finished` defaults to true; `false` keeps it open to PATCH. With `respondent.attributes` and targeting rules on the survey, the attributes must meet them. The answers are replayed on the version as a respondent would go through it (the engine `simulate` runs): an answer to a question never shown on the path the answers produce (hidden by `visibleIf`, jumped over by a route), an option the option filter does not offer, a value of the wrong type or outside the scale, open text past `maxLength` or not its `inputType` is refused. A finished response answers every required question on its path and reaches an ending; a partial one may stop at a required question, and answers past that point are still checked for type and range. The response keeps `path` (the questions shown) and `ending`. Send an `Idempotency-Key` to retry safely (the same key and body within 24 hours return the first response).
+         *
+         *     Permission: survey-responses:write.
+         *
+         *     Module: surveys.
+         */
+        post: operations["submitSurveyResponse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/surveys/{id}/responses/{responseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a response
+         * @description One response with its answers, path and ending, and its revision as ETag (send it back in If-Match to continue).
+         *
+         *     Permission: survey-responses:read.
+         *
+         *     Module: surveys.
+         */
+        get: operations["getSurveyResponse"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a response
+         * @description Deletes the response and its answers (of an archived survey too): the summary forgets it, and the change feed shows its tombstone for 30 days.
+         *
+         *     Permission: survey-responses:delete.
+         *
+         *     Module: surveys.
+         */
+        delete: operations["deleteSurveyResponse"];
+        options?: never;
+        head?: never;
+        /**
+         * Continue a partial response
+         * @description Merges `answers` into the stored ones (`null` removes one) and, with `finished: true`, finishes the response (then it never changes again). Validated against the version the response is pinned to, even after a newer one is published; the survey must still be published. The answers are replayed on the version as a respondent would go through it (the engine `simulate` runs): an answer to a question never shown on the path the answers produce (hidden by `visibleIf`, jumped over by a route), an option the option filter does not offer, a value of the wrong type or outside the scale, open text past `maxLength` or not its `inputType` is refused. A finished response answers every required question on its path and reaches an ending; a partial one may stop at a required question, and answers past that point are still checked for type and range. The response keeps `path` (the questions shown) and `ending`.
+         *
+         *     Permission: survey-responses:write.
+         *
+         *     Module: surveys.
+         */
+        patch: operations["continueSurveyResponse"];
+        trace?: never;
+    };
     "/surveys/{id}/summary": {
         parameters: {
             query?: never;
@@ -1377,6 +1473,30 @@ export interface paths {
          *     Module: surveys.
          */
         patch: operations["updateSurveyDesign"];
+        trace?: never;
+    };
+    "/surveys/responses/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a respondent's responses
+         * @description Right to erasure: deletes every response of the respondent given by `externalId` or `email` (case-insensitive) in the workspace, across surveys, as DELETE does one. At most 1,000 per call: while `hasMore` is true, call again. Respondents are found through an index keyed by a keyed hash of the identifier; the identifier itself is stored nowhere but in the responses.
+         *
+         *     Permission: survey-responses:delete.
+         *
+         *     Module: surveys.
+         */
+        post: operations["eraseSurveyRespondent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/surveys/validate": {
@@ -1725,12 +1845,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -1883,12 +2003,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -2014,12 +2134,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -2163,12 +2283,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -2413,12 +2533,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -2634,12 +2754,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             archivedAt: string | null;
@@ -2835,9 +2955,20 @@ export interface operations {
                                             textAr?: string;
                                         }[];
                                     } | {
-                                        value: number;
+                                        value?: number;
                                         unit?: string;
                                         target?: number;
+                                        /** @enum {string} */
+                                        goodDirection?: "up" | "down";
+                                        source?: {
+                                            /** Format: uuid */
+                                            surveyId: string;
+                                            questionId: string;
+                                            /** Format: uuid */
+                                            versionId?: string;
+                                            /** @enum {string} */
+                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                        };
                                     } | {
                                         refs: {
                                             /** @enum {string} */
@@ -2851,12 +2982,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -2868,7 +2999,7 @@ export interface operations {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
                                 /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
                                 message: string;
                                 /** @description JSON Pointer (RFC 6901) into the version's `content` */
                                 path: string;
@@ -2991,12 +3122,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             archivedAt: string | null;
@@ -3223,12 +3354,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             archivedAt: string | null;
@@ -3428,9 +3559,20 @@ export interface operations {
                                             textAr?: string;
                                         }[];
                                     } | {
-                                        value: number;
+                                        value?: number;
                                         unit?: string;
                                         target?: number;
+                                        /** @enum {string} */
+                                        goodDirection?: "up" | "down";
+                                        source?: {
+                                            /** Format: uuid */
+                                            surveyId: string;
+                                            questionId: string;
+                                            /** Format: uuid */
+                                            versionId?: string;
+                                            /** @enum {string} */
+                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                        };
                                     } | {
                                         refs: {
                                             /** @enum {string} */
@@ -3444,12 +3586,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -3461,7 +3603,7 @@ export interface operations {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
                                 /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
                                 message: string;
                                 /** @description JSON Pointer (RFC 6901) into the version's `content` */
                                 path: string;
@@ -3649,9 +3791,20 @@ export interface operations {
                                             textAr?: string;
                                         }[];
                                     } | {
-                                        value: number;
+                                        value?: number;
                                         unit?: string;
                                         target?: number;
+                                        /** @enum {string} */
+                                        goodDirection?: "up" | "down";
+                                        source?: {
+                                            /** Format: uuid */
+                                            surveyId: string;
+                                            questionId: string;
+                                            /** Format: uuid */
+                                            versionId?: string;
+                                            /** @enum {string} */
+                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                        };
                                     } | {
                                         refs: {
                                             /** @enum {string} */
@@ -3665,12 +3818,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -3682,7 +3835,7 @@ export interface operations {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
                                 /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
                                 message: string;
                                 /** @description JSON Pointer (RFC 6901) into the version's `content` */
                                 path: string;
@@ -3879,9 +4032,20 @@ export interface operations {
                                             textAr?: string;
                                         }[];
                                     } | {
-                                        value: number;
+                                        value?: number;
                                         unit?: string;
                                         target?: number;
+                                        /** @enum {string} */
+                                        goodDirection?: "up" | "down";
+                                        source?: {
+                                            /** Format: uuid */
+                                            surveyId: string;
+                                            questionId: string;
+                                            /** Format: uuid */
+                                            versionId?: string;
+                                            /** @enum {string} */
+                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                        };
                                     } | {
                                         refs: {
                                             /** @enum {string} */
@@ -3895,12 +4059,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -3912,7 +4076,7 @@ export interface operations {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
                                 /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
                                 message: string;
                                 /** @description JSON Pointer (RFC 6901) into the version's `content` */
                                 path: string;
@@ -4098,9 +4262,20 @@ export interface operations {
                                             textAr?: string;
                                         }[];
                                     } | {
-                                        value: number;
+                                        value?: number;
                                         unit?: string;
                                         target?: number;
+                                        /** @enum {string} */
+                                        goodDirection?: "up" | "down";
+                                        source?: {
+                                            /** Format: uuid */
+                                            surveyId: string;
+                                            questionId: string;
+                                            /** Format: uuid */
+                                            versionId?: string;
+                                            /** @enum {string} */
+                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                        };
                                     } | {
                                         refs: {
                                             /** @enum {string} */
@@ -4114,12 +4289,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -4131,7 +4306,7 @@ export interface operations {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
                                 /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
                                 message: string;
                                 /** @description JSON Pointer (RFC 6901) into the version's `content` */
                                 path: string;
@@ -4421,9 +4596,20 @@ export interface operations {
                                             textAr?: string;
                                         }[];
                                     } | {
-                                        value: number;
+                                        value?: number;
                                         unit?: string;
                                         target?: number;
+                                        /** @enum {string} */
+                                        goodDirection?: "up" | "down";
+                                        source?: {
+                                            /** Format: uuid */
+                                            surveyId: string;
+                                            questionId: string;
+                                            /** Format: uuid */
+                                            versionId?: string;
+                                            /** @enum {string} */
+                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                        };
                                     } | {
                                         refs: {
                                             /** @enum {string} */
@@ -4437,12 +4623,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -4454,7 +4640,7 @@ export interface operations {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
                                 /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
                                 message: string;
                                 /** @description JSON Pointer (RFC 6901) into the version's `content` */
                                 path: string;
@@ -4616,9 +4802,20 @@ export interface operations {
                                     textAr?: string;
                                 }[];
                             } | {
-                                value: number;
+                                value?: number;
                                 unit?: string;
                                 target?: number;
+                                /** @enum {string} */
+                                goodDirection?: "up" | "down";
+                                source?: {
+                                    /** Format: uuid */
+                                    surveyId: string;
+                                    questionId: string;
+                                    /** Format: uuid */
+                                    versionId?: string;
+                                    /** @enum {string} */
+                                    measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                };
                             } | {
                                 refs: {
                                     /** @enum {string} */
@@ -4730,9 +4927,20 @@ export interface operations {
                                             textAr?: string;
                                         }[];
                                     } | {
-                                        value: number;
+                                        value?: number;
                                         unit?: string;
                                         target?: number;
+                                        /** @enum {string} */
+                                        goodDirection?: "up" | "down";
+                                        source?: {
+                                            /** Format: uuid */
+                                            surveyId: string;
+                                            questionId: string;
+                                            /** Format: uuid */
+                                            versionId?: string;
+                                            /** @enum {string} */
+                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                        };
                                     } | {
                                         refs: {
                                             /** @enum {string} */
@@ -4746,12 +4954,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -4763,7 +4971,7 @@ export interface operations {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
                                 /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
                                 message: string;
                                 /** @description JSON Pointer (RFC 6901) into the version's `content` */
                                 path: string;
@@ -5008,7 +5216,131 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or a locale other than `en` or `ar` */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them, or a locale other than `en` or `ar` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getJourneyVersionMetrics: {
+        parameters: {
+            query?: {
+                /** @description A UTC date, `YYYY-MM-DD` */
+                from?: string;
+                /** @description A UTC date, `YYYY-MM-DD` */
+                to?: string;
+                interval?: "day" | "week" | "month";
+            };
+            header?: never;
+            path: {
+                journeyId: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        from: string;
+                        to: string;
+                        /** @enum {string} */
+                        interval: "day" | "week" | "month";
+                        metrics: {
+                            /** @description The metric cell, `<rowId>:<stageId>` */
+                            cellKey: string;
+                            stageId: string;
+                            /** @enum {string} */
+                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                            /** @description Over the whole range; null when nobody answered */
+                            value: number | null;
+                            /** @description Answers behind the value */
+                            n: number;
+                            /** @description ± at 95 % confidence; null below 2 answers */
+                            marginOfError95: number | null;
+                            target: number | null;
+                            /** @description value ≥ target (≤ with goodDirection down); null without a target or a value */
+                            meetsTarget: boolean | null;
+                            series: {
+                                /** @description First day of the period (weeks start on Monday, months on the 1st) */
+                                start: string;
+                                value: number | null;
+                                n: number;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them, or an interval other than `day`, `week` or `month` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5179,9 +5511,20 @@ export interface operations {
                                             textAr?: string;
                                         }[];
                                     } | {
-                                        value: number;
+                                        value?: number;
                                         unit?: string;
                                         target?: number;
+                                        /** @enum {string} */
+                                        goodDirection?: "up" | "down";
+                                        source?: {
+                                            /** Format: uuid */
+                                            surveyId: string;
+                                            questionId: string;
+                                            /** Format: uuid */
+                                            versionId?: string;
+                                            /** @enum {string} */
+                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                        };
                                     } | {
                                         refs: {
                                             /** @enum {string} */
@@ -5195,12 +5538,12 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -5212,7 +5555,7 @@ export interface operations {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
                                 /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
                                 message: string;
                                 /** @description JSON Pointer (RFC 6901) into the version's `content` */
                                 path: string;
@@ -5233,12 +5576,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             archivedAt: string | null;
@@ -5393,9 +5736,20 @@ export interface operations {
                                     textAr?: string;
                                 }[];
                             } | {
-                                value: number;
+                                value?: number;
                                 unit?: string;
                                 target?: number;
+                                /** @enum {string} */
+                                goodDirection?: "up" | "down";
+                                source?: {
+                                    /** Format: uuid */
+                                    surveyId: string;
+                                    questionId: string;
+                                    /** Format: uuid */
+                                    versionId?: string;
+                                    /** @enum {string} */
+                                    measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                };
                             } | {
                                 refs: {
                                     /** @enum {string} */
@@ -5432,7 +5786,7 @@ export interface operations {
                             /** @enum {string} */
                             severity: "error" | "warning" | "info";
                             /** @enum {string} */
-                            code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                            code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
                             message: string;
                             /** @description JSON Pointer (RFC 6901) into the version's `content` */
                             path: string;
@@ -5575,12 +5929,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -6284,12 +6638,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -7042,12 +7396,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -7901,12 +8255,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -9301,12 +9655,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -10169,12 +10523,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -10892,7 +11246,7 @@ export interface operations {
                             revision: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             publishedAt: string;
                             /** @description The id of the Developer key that published it */
@@ -11006,7 +11360,7 @@ export interface operations {
                             revision: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             publishedAt: string;
                             /** @description The id of the Developer key that published it */
@@ -11743,12 +12097,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -12493,12 +12847,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -13223,12 +13577,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -13363,12 +13717,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -13492,12 +13846,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -13733,12 +14087,12 @@ export interface operations {
                             version: number;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -14187,7 +14541,7 @@ export interface operations {
                             };
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -14430,12 +14784,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -14591,12 +14945,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -14720,12 +15074,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -14742,7 +15096,7 @@ export interface operations {
                             feedback: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /** @description Id of the Developer key that sent the SOP back */
@@ -14896,12 +15250,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -15116,12 +15470,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -15252,12 +15606,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -15381,12 +15735,12 @@ export interface operations {
                             escalationLevel3: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -15597,7 +15951,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         surveys: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             nameAr: string | null;
@@ -15626,12 +15983,12 @@ export interface operations {
                             publishedVersionId: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -15753,7 +16110,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         survey: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             nameAr: string | null;
@@ -15782,21 +16142,27 @@ export interface operations {
                             publishedVersionId: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
                             archivedAt: string | null;
                         };
                         version: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             surveyId: string;
                             number: number;
                             /** @enum {string} */
@@ -15806,7 +16172,7 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             publishedAt: string | null;
@@ -16474,12 +16840,15 @@ export interface operations {
                             }[];
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
                         designs: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             primaryColor: string;
@@ -16489,12 +16858,12 @@ export interface operations {
                             isDefault: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -16573,6 +16942,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -16601,7 +16971,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         survey: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             nameAr: string | null;
@@ -16630,21 +17003,27 @@ export interface operations {
                             publishedVersionId: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
                             archivedAt: string | null;
                         };
                         versions: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             surveyId: string;
                             number: number;
                             /** @enum {string} */
@@ -16654,13 +17033,16 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             publishedAt: string | null;
                         }[];
                         designs: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             primaryColor: string;
@@ -16670,12 +17052,12 @@ export interface operations {
                             isDefault: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -16748,6 +17130,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -16851,6 +17234,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -16902,7 +17286,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         survey: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             nameAr: string | null;
@@ -16931,12 +17318,12 @@ export interface operations {
                             publishedVersionId: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -17017,6 +17404,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -17045,7 +17433,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         survey: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             nameAr: string | null;
@@ -17074,12 +17465,12 @@ export interface operations {
                             publishedVersionId: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
@@ -17160,6 +17551,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -17167,7 +17559,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description Only responses pinned to this version
+                     */
                     versionId: string;
                     acknowledgeBreakingChanges?: boolean;
                 };
@@ -17196,7 +17591,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         survey: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             nameAr: string | null;
@@ -17225,21 +17623,27 @@ export interface operations {
                             publishedVersionId: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             publishedAt: string | null;
                             archivedAt: string | null;
                         };
                         version: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             surveyId: string;
                             number: number;
                             /** @enum {string} */
@@ -17249,7 +17653,7 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             publishedAt: string | null;
@@ -17917,7 +18321,7 @@ export interface operations {
                             }[];
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -17960,8 +18364,825 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `breaking_changes`: listed in `changes`, send `acknowledgeBreakingChanges: true` to publish anyway; `version_locked`: the version is superseded; `survey_archived`: the survey is archived and read-only; `version_conflict`: the survey or version changed while publishing */
+            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `breaking_changes`: listed in `changes` (with `journey_metric_unbound` for each published journey version whose metric follows a question removed or retyped), send `acknowledgeBreakingChanges: true` to publish anyway; `version_locked`: the version is superseded; `survey_archived`: the survey is archived and read-only; `version_conflict`: the survey or version changed while publishing */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSurveyResponses: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Opaque: `pagination.nextCursor` of the previous page. Continues where it stopped, reading only this page (unlike `offset`, which re-reads every earlier record). Bound to the workspace and the list; do not combine with `offset`. */
+                cursor?: string;
+                /** @description Only responses pinned to this version */
+                versionId?: string;
+                /** @description Only partial or only finished responses */
+                status?: "partial" | "finished";
+                /** @description Only this respondent's responses (their externalId) */
+                respondent?: string;
+                /** @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}` */
+                updatedSince?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        responses: ({
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            surveyId: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            versionId: string;
+                            /** @enum {string} */
+                            status: "partial" | "finished";
+                            answers: {
+                                [key: string]: string | number | boolean | string[] | {
+                                    [key: string]: string;
+                                };
+                            };
+                            /** @description The questions shown, in order */
+                            path: string[];
+                            /** @description The ending reached; null until finished */
+                            ending: string | null;
+                            /** @enum {string} */
+                            language: "en" | "ar";
+                            respondent: {
+                                externalId: string | null;
+                                email: string | null;
+                            };
+                            attributes: {
+                                [key: string]: string | number | boolean;
+                            } | null;
+                            meta: {
+                                source?: string;
+                                channel?: string;
+                            } | null;
+                            /** @description 1 on create, +1 on each change; the ETag */
+                            revision: number;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            updatedAt: string;
+                            finishedAt: string | null;
+                            secondsToFinish: number | null;
+                        } | {
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            id: string;
+                            /** @constant */
+                            deleted: true;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            deletedAt: string;
+                        })[];
+                        pagination: {
+                            limit: number;
+                            offset: number;
+                            total: number;
+                            hasMore: boolean;
+                            /** @description Pass as `cursor` to get the next page; null on the last page */
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_query`: `updatedSince` with another filter, or `cursor` with `offset`; `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    submitSurveyResponse: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1-255 visible ASCII characters (a UUID is ideal), unique per record you mean to create. Within 24 hours the same key with the same body returns the first response again (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409 `idempotency_key_reused`. Only successful creations are remembered. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Answers by question id: openText a string; singleChoice an option id; multipleChoice and ranking arrays of option ids; nps, rating, csat, ces integers; date `YYYY-MM-DD`; matrix `{rowId: columnId}`; consent a boolean */
+                    answers: {
+                        [key: string]: string | number | boolean | string[] | {
+                            [key: string]: string;
+                        };
+                    };
+                    /** @description Default true; false keeps the response open to PATCH */
+                    finished?: boolean;
+                    /** @enum {string} */
+                    language?: "en" | "ar";
+                    respondent?: {
+                        /** @description Only this respondent's responses (their externalId) */
+                        externalId?: string;
+                        /** Format: email */
+                        email?: string;
+                        /** @description The respondent's audience attributes, checked against the survey's targeting rules */
+                        attributes?: {
+                            [key: string]: string | number | boolean;
+                        };
+                    };
+                    meta?: {
+                        source?: string;
+                        channel?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created (or, for a repeated Idempotency-Key, the first response again) */
+            201: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Where the created record is read: `/api/v1/surveys/{response.surveyId}/responses/{response.id}` */
+                    Location?: string;
+                    /** @description The response's `revision` as a strong ETag, e.g. `"2"`: PATCH needs it in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        response: {
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            surveyId: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            versionId: string;
+                            /** @enum {string} */
+                            status: "partial" | "finished";
+                            answers: {
+                                [key: string]: string | number | boolean | string[] | {
+                                    [key: string]: string;
+                                };
+                            };
+                            /** @description The questions shown, in order */
+                            path: string[];
+                            /** @description The ending reached; null until finished */
+                            ending: string | null;
+                            /** @enum {string} */
+                            language: "en" | "ar";
+                            respondent: {
+                                externalId: string | null;
+                                email: string | null;
+                            };
+                            attributes: {
+                                [key: string]: string | number | boolean;
+                            } | null;
+                            meta: {
+                                source?: string;
+                                channel?: string;
+                            } | null;
+                            /** @description 1 on create, +1 on each change; the ETag */
+                            revision: number;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            updatedAt: string;
+                            finishedAt: string | null;
+                            secondsToFinish: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` `/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, `required_unanswered`, `no_answers`, `no_ending`; `respondent_not_targeted`: the respondent's attributes do not meet the survey's targeting rules */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `survey_not_collecting`: the survey is a draft, closed or archived; only a published survey collects; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. `response_too_large`: the answers are over 64 KB of UTF-8 JSON */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSurveyResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+                /** @description Only responses pinned to this version */
+                responseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The response's `revision` as a strong ETag, e.g. `"2"`: PATCH needs it in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        response: {
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            surveyId: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            versionId: string;
+                            /** @enum {string} */
+                            status: "partial" | "finished";
+                            answers: {
+                                [key: string]: string | number | boolean | string[] | {
+                                    [key: string]: string;
+                                };
+                            };
+                            /** @description The questions shown, in order */
+                            path: string[];
+                            /** @description The ending reached; null until finished */
+                            ending: string | null;
+                            /** @enum {string} */
+                            language: "en" | "ar";
+                            respondent: {
+                                externalId: string | null;
+                                email: string | null;
+                            };
+                            attributes: {
+                                [key: string]: string | number | boolean;
+                            } | null;
+                            meta: {
+                                source?: string;
+                                channel?: string;
+                            } | null;
+                            /** @description 1 on create, +1 on each change; the ETag */
+                            revision: number;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            updatedAt: string;
+                            finishedAt: string | null;
+                            secondsToFinish: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no response with this id in this survey of this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSurveyResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+                /** @description Only responses pinned to this version */
+                responseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no response with this id in this survey of this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    continueSurveyResponse: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: the response's ETag (its `revision`, e.g. `"1"`) as last read. Another revision is 409 `version_conflict` with the current ETag, so two continuations never overwrite each other; missing is 400 `if_match_required`. */
+                "If-Match": string;
+            };
+            path: {
+                /** @description Only responses pinned to this version */
+                id: string;
+                /** @description Only responses pinned to this version */
+                responseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Merged into the stored answers; `null` removes one. Answers by question id: openText a string; singleChoice an option id; multipleChoice and ranking arrays of option ids; nps, rating, csat, ces integers; date `YYYY-MM-DD`; matrix `{rowId: columnId}`; consent a boolean */
+                    answers?: {
+                        [key: string]: (string | number | boolean | string[] | {
+                            [key: string]: string;
+                        }) | null;
+                    };
+                    /**
+                     * @description true finishes the response; it is then immutable
+                     * @constant
+                     */
+                    finished?: true;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The response's `revision` as a strong ETag, e.g. `"2"`: PATCH needs it in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        response: {
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            surveyId: string;
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
+                            versionId: string;
+                            /** @enum {string} */
+                            status: "partial" | "finished";
+                            answers: {
+                                [key: string]: string | number | boolean | string[] | {
+                                    [key: string]: string;
+                                };
+                            };
+                            /** @description The questions shown, in order */
+                            path: string[];
+                            /** @description The ending reached; null until finished */
+                            ending: string | null;
+                            /** @enum {string} */
+                            language: "en" | "ar";
+                            respondent: {
+                                externalId: string | null;
+                                email: string | null;
+                            };
+                            attributes: {
+                                [key: string]: string | number | boolean;
+                            } | null;
+                            meta: {
+                                source?: string;
+                                channel?: string;
+                            } | null;
+                            /** @description 1 on create, +1 on each change; the ETag */
+                            revision: number;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             */
+                            updatedAt: string;
+                            finishedAt: string | null;
+                            secondsToFinish: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` `/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, `required_unanswered`, `no_answers`, `no_ending`; `if_match_required`: no If-Match */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no response with this id in this survey of this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: the response changed since it was read (ETag holds the current revision); `response_finished`: a finished response never changes; `survey_not_collecting`: the survey is a draft, closed or archived; only a published survey collects */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. `response_too_large`: the answers are over 64 KB of UTF-8 JSON */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18003,6 +19224,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -18155,6 +19377,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -18162,7 +19385,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description Only responses pinned to this version
+                     */
                     fromVersionId?: string;
                 };
             };
@@ -18192,9 +19418,15 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         version: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             surveyId: string;
                             number: number;
                             /** @enum {string} */
@@ -18204,7 +19436,7 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             publishedAt: string | null;
@@ -18872,7 +20104,7 @@ export interface operations {
                             }[];
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -18951,7 +20183,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
+                /** @description Only responses pinned to this version */
                 versionId: string;
             };
             cookie?: never;
@@ -18980,9 +20214,15 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         version: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             surveyId: string;
                             number: number;
                             /** @enum {string} */
@@ -18992,7 +20232,7 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             publishedAt: string | null;
@@ -19660,7 +20900,7 @@ export interface operations {
                             }[];
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -19733,7 +20973,9 @@ export interface operations {
                 "If-Match": string;
             };
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
+                /** @description Only responses pinned to this version */
                 versionId: string;
             };
             cookie?: never;
@@ -20419,9 +21661,15 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         version: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             surveyId: string;
                             number: number;
                             /** @enum {string} */
@@ -20431,7 +21679,7 @@ export interface operations {
                             createdBy: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             publishedAt: string | null;
@@ -21099,7 +22347,7 @@ export interface operations {
                             }[];
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -21187,7 +22435,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
+                /** @description Only responses pinned to this version */
                 versionId: string;
             };
             cookie?: never;
@@ -21288,7 +22538,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
+                /** @description Only responses pinned to this version */
                 versionId: string;
             };
             cookie?: never;
@@ -21526,7 +22778,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         designs: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             primaryColor: string;
@@ -21536,12 +22791,12 @@ export interface operations {
                             isDefault: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -21662,7 +22917,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         design: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             primaryColor: string;
@@ -21672,12 +22930,12 @@ export interface operations {
                             isDefault: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -21756,6 +23014,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 designId: string;
             };
             cookie?: never;
@@ -21796,7 +23055,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         design: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             primaryColor: string;
@@ -21806,12 +23068,12 @@ export interface operations {
                             isDefault: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -21846,6 +23108,107 @@ export interface operations {
                 };
             };
             /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no design with this id in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    eraseSurveyRespondent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Only this respondent's responses (their externalId) */
+                    externalId: string;
+                } | {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        erased: number;
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22668,7 +24031,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhooks: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -22676,16 +24042,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         }[];
@@ -22769,8 +24135,8 @@ export interface operations {
                      * @description Absolute https URL of the receiver (http only where the deployment allows it), without credentials. It must resolve to public internet addresses; this is checked now and again at every delivery.
                      */
                     url: string;
-                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted */
-                    events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted, survey.response.finished */
+                    events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                 };
             };
         };
@@ -22799,7 +24165,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhook: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -22807,16 +24176,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description The Bearer secret (`whsec_…`), shown only in this response: store it now */
@@ -22897,6 +24266,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -22923,7 +24293,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhook: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -22931,16 +24304,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -23010,6 +24383,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -23101,6 +24475,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -23114,8 +24489,8 @@ export interface operations {
                      * @description Absolute https URL of the receiver (http only where the deployment allows it), without credentials. It must resolve to public internet addresses; this is checked now and again at every delivery.
                      */
                     url?: string;
-                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted */
-                    events?: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted, survey.response.finished */
+                    events?: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                 };
             };
         };
@@ -23140,7 +24515,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhook: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -23148,16 +24526,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -23232,6 +24610,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -23263,7 +24642,7 @@ export interface operations {
                             /** @description Sent as the `webhook-id` header on every attempt */
                             eventId: string;
                             /** @enum {string} */
-                            eventType: "idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted";
+                            eventType: "idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished";
                             /** @enum {string} */
                             outcome: "pending" | "retrying" | "delivered" | "failed" | "cancelled";
                             /** @description Attempts made so far */
@@ -23273,7 +24652,7 @@ export interface operations {
                             error: string | null;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             lastAttemptAt: string | null;
@@ -23282,7 +24661,7 @@ export interface operations {
                                 attempt: number;
                                 /**
                                  * Format: date-time
-                                 * @description ISO 8601 UTC date-time
+                                 * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                                  */
                                 at: string;
                                 /** @enum {string} */
@@ -23365,6 +24744,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
                 deliveryId: string;
             };
@@ -23466,6 +24846,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -23492,7 +24873,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhook: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -23500,16 +24884,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -23579,6 +24963,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -23605,7 +24990,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhook: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -23613,16 +25001,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                         };
@@ -23701,6 +25089,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -23727,7 +25116,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         webhook: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description Only responses pinned to this version
+                             */
                             id: string;
                             name: string;
                             url: string;
@@ -23735,16 +25127,16 @@ export interface operations {
                             secretPrefix: string;
                             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
                             authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted")[];
+                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
                             enabled: boolean;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             createdAt: string;
                             /**
                              * Format: date-time
-                             * @description ISO 8601 UTC date-time
+                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
                              */
                             updatedAt: string;
                             /** @description The Bearer secret (`whsec_…`), shown only in this response: store it now */

@@ -17,7 +17,7 @@ type AnswerIssueCode =
   | 'no_answers'
   | 'no_ending';
 
-export interface AnswerIssue {
+interface AnswerIssue {
   severity: 'error';
   code: AnswerIssueCode;
   message: string;

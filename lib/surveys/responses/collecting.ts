@@ -9,12 +9,12 @@
  *
  * Surveys are read only through the surveys store's public functions (`getSurvey`, `getVersion`).
  */
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { ConflictError } from '../../platform/errors.ts';
 import type { SurveyDefinition } from '../engine/definition.ts';
 import type { TargetingRules } from '../engine/targeting.ts';
+import { toSurvey } from '../record.ts';
 import type { Survey } from '../schemas.ts';
 import { getSurvey, getVersion, surveyNotFound, versionNotFound } from '../store.ts';
 
@@ -72,22 +72,10 @@ export async function collectingSurvey(workspace: string, surveyId: string, fres
  * After the write's survey check failed: forget the guess and take what the check saw (the current
  * survey item, from ReturnValuesOnConditionCheckFailure), throwing when it no longer collects.
  */
-export function refreshFromCheck(
-  workspace: string,
-  surveyId: string,
-  current: Record<string, AttributeValue> | undefined,
-): CollectingSurvey {
+export function refreshFromCheck(workspace: string, surveyId: string, current: Record<string, unknown> | undefined): CollectingSurvey {
   surveys.delete(`${workspace}#${surveyId}`);
   if (!current) throw surveyNotFound();
-  // Condition-failure items come raw (not unmarshalled); these are the attributes a write checks.
-  const rules = current.targetingRules?.S;
-  const state = collectingOf({
-    id: surveyId,
-    status: (current.status?.S ?? 'draft') as Survey['status'],
-    version: Number(current.version?.N ?? 0),
-    publishedVersionId: current.publishedVersionId?.S ?? null,
-    targetingRules: rules ? (JSON.parse(rules) as TargetingRules) : null,
-  });
+  const state = collectingOf(toSurvey(current));
   remember(surveys, `${workspace}#${surveyId}`, state);
   return state;
 }
@@ -117,7 +105,6 @@ export function collectingCheck(workspace: string, state: CollectingSurvey) {
         ':versionId': state.publishedVersionId,
         ':surveyVersion': state.surveyVersion,
       },
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
     },
   };
 }
@@ -131,7 +118,6 @@ export function stillCollectingCheck(workspace: string, surveyId: string) {
       ConditionExpression: '#status = :published',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':published': 'published' },
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
     },
   };
 }

@@ -12,7 +12,7 @@ import { newSurveyId } from '../record.ts';
 import type { ResponseTombstone, SurveyResponse } from './schemas.ts';
 
 export const RESPONSE_ENTITY = 'SurveyResponse';
-export const TOMBSTONE_ENTITY = 'SurveyResponseTombstone';
+const TOMBSTONE_ENTITY = 'SurveyResponseTombstone';
 const RESPONDENT_ENTITY = 'SurveyRespondent';
 export const COUNTER_ENTITY = 'SurveyResponseCounter';
 
@@ -23,7 +23,7 @@ const TOMBSTONE_DAYS = 30;
  * submits a second to one survey spread over 16 items (DynamoDB takes about 1,000 writes a second
  * per partition and far fewer transactions per item before they conflict).
  */
-export const COUNTER_SHARDS = 16;
+const COUNTER_SHARDS = 16;
 
 /** UUIDv7, like survey ids: a survey's responses sort by creation. */
 export const newResponseId = newSurveyId;

@@ -6,12 +6,12 @@
  * at a time. A response that changed between the read and its delete is left for the next call
  * (`hasMore`), as is anything past the batch.
  */
-import { DeleteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { getMany } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
-import { retryTransactionConflicts, transactionCancellationReasons } from '../../platform/data/conditions.ts';
 import { keys } from '../../platform/data/keys.ts';
+import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { respondentHash } from './record.ts';
-import { batchGet } from './response-list.ts';
 import { removalWrites } from './response-store.ts';
 import { ERASE_BATCH, type EraseBody } from './schemas.ts';
 
@@ -29,24 +29,19 @@ export async function eraseRespondent(workspace: string, who: EraseBody): Promis
     }),
   );
   const responseKeys = Items.map((item) => keys.surveyResponse(workspace, item.surveyId as string, item.responseId as string));
-  const found = await batchGet(responseKeys);
+  const found = await getMany(responseKeys);
   const deletedAt = new Date().toISOString();
   let erased = 0;
   let leftOver = false;
-  const work = Items.map((indexItem, i) => async () => {
-    const response = found.get((responseKeys[i] as { sk: string }).sk);
-    if (!response) {
-      // An index item whose response is already gone (deleted by another call a moment ago).
-      await dynamo.send(new DeleteCommand({ TableName: tableName, Key: { pk: indexItem.pk, sk: indexItem.sk } }));
-      return;
-    }
+  const work = found.map((response) => async () => {
+    // The respondent index is written in the response's own transactions, so a response found
+    // through it exists (a concurrent erase may just have taken it: nothing left to do).
+    if (!response) return;
     try {
-      await retryTransactionConflicts(() =>
-        dynamo.send(new TransactWriteCommand({ TransactItems: removalWrites(workspace, response, deletedAt) })),
-      );
+      await transact(removalWrites(workspace, response, deletedAt));
       erased++;
     } catch (error) {
-      if (!transactionCancellationReasons(error)?.includes('ConditionalCheckFailed')) throw error;
+      if (!(error instanceof TransactionCancelledError)) throw error;
       leftOver = true;
     }
   });

@@ -11,7 +11,8 @@
  * change committed a moment ago may show only on the next call: the README tells feed readers to
  * overlap their `updatedSince` by a few seconds; entries repeat harmlessly (same id and revision).
  */
-import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { getMany } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { TABLE } from '../../platform/data/table.ts';
@@ -20,8 +21,6 @@ import { COUNTER_ENTITY, parseCounterAttribute, RESPONSE_ENTITY, respondentHash,
 import type { ResponseStatus, ResponseTombstone, SurveyResponse } from './schemas.ts';
 
 const MAX_ITEMS_PER_QUERY = 1000;
-const BATCH_GET_MAX = 100;
-const BATCH_GET_ATTEMPTS = 5;
 
 export interface ResponsePage<T> {
   responses: T[];
@@ -169,27 +168,6 @@ async function collect(query: QueryCommandInput, after: PageKey | undefined, wan
   return { page, counters };
 }
 
-/** Reads items by key in as few BatchGetItem calls as DynamoDB allows, retrying what it leaves unprocessed. */
-export async function batchGet(keyList: Record<string, string>[]): Promise<Map<string, Record<string, unknown>>> {
-  const found = new Map<string, Record<string, unknown>>();
-  const chunks: Record<string, string>[][] = [];
-  for (let i = 0; i < keyList.length; i += BATCH_GET_MAX) chunks.push(keyList.slice(i, i + BATCH_GET_MAX));
-  await Promise.all(
-    chunks.map(async (chunk) => {
-      let pending: Record<string, unknown>[] = chunk;
-      for (let attempt = 0; pending.length > 0 && attempt < BATCH_GET_ATTEMPTS; attempt++) {
-        const { Responses, UnprocessedKeys } = await dynamo.send(
-          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
-        );
-        for (const item of Responses?.[tableName] ?? []) found.set(item.sk as string, item);
-        pending = (UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-      }
-      if (pending.length > 0) throw new Error('DynamoDB left keys unprocessed');
-    }),
-  );
-  return found;
-}
-
 /** One respondent's responses to the survey (by their externalId), newest first. */
 export async function listRespondentResponses(
   workspace: string,
@@ -209,9 +187,7 @@ export async function listRespondentResponses(
     }),
   );
   const responseKeys = Items.map((item) => keys.surveyResponse(workspace, surveyId, item.responseId as string));
-  const found = await batchGet(responseKeys);
-  const selected = responseKeys
-    .map((key) => found.get(key.sk))
+  const selected = (await getMany(responseKeys))
     .filter((item): item is Record<string, unknown> => item !== undefined)
     .filter((item) => (!filters.versionId || item.versionId === filters.versionId) && (!filters.status || item.status === filters.status));
   const from = after ? selected.findIndex((item) => (item.sk as string) < (after.sk as string)) : offset;
@@ -236,10 +212,14 @@ export async function listChanges(
     // '~' sorts after every id character, so changes at exactly `since` are not "after" it.
     ExpressionAttributeValues: { ':feed': keys.surveyResponseFeedPk(workspace, surveyId), ':since': `${new Date(since).toISOString()}#~` },
   };
+  if (after && after.gsi1pk !== keys.surveyResponseFeedPk(workspace, surveyId)) {
+    throw new Error("A cursor for the change feed named a key outside the survey's feed");
+  }
   const [changes, total] = await Promise.all([feedPage(feed, after, limit + 1, offset), countChanges(feed)]);
   const shown = changes.slice(0, limit);
   const changed = shown.filter((item) => item.entity === RESPONSE_ENTITY);
-  const current = await batchGet(changed.map((item) => keys.surveyResponse(workspace, surveyId, item.id as string)));
+  const fetched = await getMany(changed.map((item) => keys.surveyResponse(workspace, surveyId, item.id as string)));
+  const current = new Map(fetched.filter((item) => item !== undefined).map((item) => [item.sk as string, item]));
   const entries: (SurveyResponse | ResponseTombstone)[] = [];
   for (const item of shown) {
     if (item.entity !== RESPONSE_ENTITY) entries.push(toTombstone(item));

@@ -11,17 +11,13 @@
  * A failed condition returns the current item (ReturnValuesOnConditionCheckFailure), which tells
  * 404 from 409 without another read.
  */
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../../platform/data/client.ts';
-import {
-  meetsPrecondition,
-  retryTransactionConflicts,
-  transactionCancellationReasons,
-  type VersionPrecondition,
-} from '../../platform/data/conditions.ts';
-import { type IdempotentRequest, transactCreate } from '../../platform/data/idempotency.ts';
+import { meetsPrecondition, type VersionPrecondition } from '../../platform/data/conditions.ts';
+import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
+import { type NamedWrites, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
+import { update } from '../../platform/data/update.ts';
 import { BadRequestError, ConflictError, NotFoundError, VersionConflictError } from '../../platform/errors.ts';
 import { surveyNotFound } from '../store.ts';
 import {
@@ -47,42 +43,28 @@ import {
 import { assertAnswersFit, assertTargeted, mergeAnswers, replayedOrThrow, secondsBetween } from './rules.ts';
 import type { ContinueResponseBody, SubmitResponseBody, SurveyResponse } from './schemas.ts';
 
-type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
-type RawItem = Record<string, AttributeValue>;
-
 /** Tries of a submit whose cached survey state turned out stale (each one learns the current state). */
 const SUBMIT_ATTEMPTS = 3;
 
-export function responseNotFound(): NotFoundError {
+function responseNotFound(): NotFoundError {
   return new NotFoundError('not_found', 'No response with this id in this survey');
 }
 function responseFinished(): ConflictError {
   return new ConflictError('response_finished', 'The response is finished and can no longer change');
 }
 
-/** The item a cancelled transaction's part `index` saw, or null when that part did not fail its condition. */
-function failedItem(error: unknown, index: number): { item: RawItem | undefined } | null {
-  if (transactionCancellationReasons(error)?.[index] !== 'ConditionalCheckFailed') return null;
-  return { item: (error as { CancellationReasons?: { Item?: RawItem }[] }).CancellationReasons?.[index]?.Item };
+/** The current item of a named write whose condition failed (undefined: it did not exist), or null when it did not fail. */
+function failedItem(error: unknown, name: string): { item: Record<string, unknown> | undefined } | null {
+  if (!(error instanceof TransactionCancelledError) || !error.failed(name)) return null;
+  return { item: error.current(name) ?? undefined };
 }
 
 /** Adds `delta` to each (version, status) count of the response's counter shard. */
 function counterUpdate(workspace: string, surveyId: string, responseId: string, deltas: [string, number][]) {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':entity': COUNTER_ENTITY, ':surveyId': surveyId };
-  const adds = deltas.map(([attribute, delta], i) => {
-    names[`#n${i}`] = attribute;
-    values[`:d${i}`] = delta;
-    return `#n${i} :d${i}`;
-  });
+  const counts = update().set('entity', COUNTER_ENTITY).set('surveyId', surveyId);
+  for (const [attribute, delta] of deltas) counts.add(attribute, delta);
   return {
-    Update: {
-      TableName: tableName,
-      Key: keys.surveyResponseCounter(workspace, surveyId, counterShardOf(responseId)),
-      UpdateExpression: `SET entity = :entity, surveyId = :surveyId ADD ${adds.join(', ')}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
+    Update: { TableName: tableName, Key: keys.surveyResponseCounter(workspace, surveyId, counterShardOf(responseId)), ...counts.build() },
   };
 }
 
@@ -143,22 +125,23 @@ export async function submitResponse(
       state = await collectingSurvey(workspace, surveyId, true);
       response = await validResponse(workspace, state, body);
     }
-    const writes: TransactItems = [
-      collectingCheck(workspace, state),
-      {
-        Put: {
-          TableName: tableName,
-          Item: responseItem(workspace, response, hashes),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
+    const writes: NamedWrites = {
+      survey: collectingCheck(workspace, state),
+      response: {
+        Put: { TableName: tableName, Item: responseItem(workspace, response, hashes), ConditionExpression: 'attribute_not_exists(pk)' },
       },
-      ...hashes.map((hash) => ({ Put: { TableName: tableName, Item: respondentIndexItem(workspace, hash, surveyId, response.id) } })),
-      counterUpdate(workspace, surveyId, response.id, [[counterAttribute(response.versionId, response.status), 1]]),
-    ];
+      ...Object.fromEntries(
+        hashes.map((hash, i) => [
+          `respondent${i}`,
+          { Put: { TableName: tableName, Item: respondentIndexItem(workspace, hash, surveyId, response.id) } },
+        ]),
+      ),
+      counter: counterUpdate(workspace, surveyId, response.id, [[counterAttribute(response.versionId, response.status), 1]]),
+    };
     try {
-      return await transactCreate(workspace, writes, response, idempotency);
+      return await createOnce(workspace, writes, response, idempotency);
     } catch (error) {
-      const surveyCheck = failedItem(error, 0);
+      const surveyCheck = failedItem(error, 'survey');
       if (!surveyCheck || attempt >= SUBMIT_ATTEMPTS) throw error;
       state = refreshFromCheck(workspace, surveyId, surveyCheck.item);
     }
@@ -219,49 +202,52 @@ export async function continueResponse(
     finishedAt: finished ? now : null,
     secondsToFinish: finished ? secondsBetween(current.createdAt, now) : null,
   };
-  const writes: TransactItems = [
-    stillCollectingCheck(workspace, surveyId),
-    {
-      Put: {
-        TableName: tableName,
-        Item: responseItem(workspace, next, (item.respondentIndex as string[] | undefined) ?? []),
-        ConditionExpression: 'revision = :revision AND #status = :partial',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':revision': current.revision, ':partial': 'partial' },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      },
-    },
-  ];
-  if (finished) {
-    writes.push(
-      counterUpdate(workspace, surveyId, responseId, [
-        [counterAttribute(current.versionId, 'partial'), -1],
-        [counterAttribute(current.versionId, 'finished'), 1],
-      ]),
-    );
-  }
   try {
-    await retryTransactionConflicts(() => dynamo.send(new TransactWriteCommand({ TransactItems: writes })));
+    await transact({
+      survey: stillCollectingCheck(workspace, surveyId),
+      response: {
+        Put: {
+          TableName: tableName,
+          Item: responseItem(workspace, next, (item.respondentIndex as string[] | undefined) ?? []),
+          ConditionExpression: 'revision = :revision AND #status = :partial',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':revision': current.revision, ':partial': 'partial' },
+        },
+      },
+      counter:
+        finished &&
+        counterUpdate(workspace, surveyId, responseId, [
+          [counterAttribute(current.versionId, 'partial'), -1],
+          [counterAttribute(current.versionId, 'finished'), 1],
+        ]),
+    });
   } catch (error) {
-    const survey = failedItem(error, 0);
-    if (survey) throw survey.item ? surveyNotCollecting(survey.item.status?.S ?? 'unknown') : surveyNotFound();
-    const response = failedItem(error, 1);
+    const survey = failedItem(error, 'survey');
+    if (survey) throw survey.item ? surveyNotCollecting(String(survey.item.status)) : surveyNotFound();
+    const response = failedItem(error, 'response');
     if (response) {
       if (!response.item) throw responseNotFound();
-      if (response.item.status?.S === 'finished') throw responseFinished();
-      throw new VersionConflictError(Number(response.item.revision?.N ?? 0));
+      if (response.item.status === 'finished') throw responseFinished();
+      throw new VersionConflictError(Number(response.item.revision ?? 0));
     }
     throw error;
   }
   return next;
 }
 
-/** The writes that remove a response (as read) and leave its tombstone for the change feed. */
-export function removalWrites(workspace: string, item: Record<string, unknown>, deletedAt: string): TransactItems {
+/**
+ * The writes that remove a response (as read, so a continuation in between fails the `response`
+ * condition) with its respondent index items, and leave its tombstone for the change feed.
+ */
+export function removalWrites(workspace: string, item: Record<string, unknown>, deletedAt: string): NamedWrites {
   const response = toResponse(item);
   const hashes = (item.respondentIndex as string[] | undefined) ?? [];
-  return [
-    {
+  const indexDeletes = hashes.map((hash, i) => [
+    `respondent${i}`,
+    { Delete: { TableName: tableName, Key: keys.surveyRespondent(workspace, hash, response.surveyId, response.id) } },
+  ]);
+  return {
+    response: {
       Delete: {
         TableName: tableName,
         Key: keys.surveyResponse(workspace, response.surveyId, response.id),
@@ -269,25 +255,22 @@ export function removalWrites(workspace: string, item: Record<string, unknown>, 
         ExpressionAttributeValues: { ':revision': response.revision },
       },
     },
-    ...hashes.map((hash) => ({
-      Delete: { TableName: tableName, Key: keys.surveyRespondent(workspace, hash, response.surveyId, response.id) },
-    })),
-    { Put: { TableName: tableName, Item: tombstoneItem(workspace, response.surveyId, response.id, deletedAt) } },
-    counterUpdate(workspace, response.surveyId, response.id, [[counterAttribute(response.versionId, response.status), -1]]),
-  ];
+    ...Object.fromEntries(indexDeletes),
+    tombstone: { Put: { TableName: tableName, Item: tombstoneItem(workspace, response.surveyId, response.id, deletedAt) } },
+    counter: counterUpdate(workspace, response.surveyId, response.id, [[counterAttribute(response.versionId, response.status), -1]]),
+  };
 }
 
 /** Deletes one response (of an archived survey too): the summary forgets it, the feed shows a tombstone. */
 export async function deleteResponse(workspace: string, surveyId: string, responseId: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const item = await readResponseItem(workspace, surveyId, responseId);
-    const writes = removalWrites(workspace, item, new Date().toISOString());
     try {
-      await retryTransactionConflicts(() => dynamo.send(new TransactWriteCommand({ TransactItems: writes })));
+      await transact(removalWrites(workspace, item, new Date().toISOString()));
       return;
     } catch (error) {
       // Continued between the read and the delete: read it again (a few times at most).
-      if (!failedItem(error, 0) || attempt >= 3) throw error;
+      if (!failedItem(error, 'response') || attempt >= 3) throw error;
     }
   }
 }

@@ -21,7 +21,7 @@ const answerValue = z.union([
   z.array(z.string().check(z.maxLength(64))).check(z.maxLength(100)),
   z.record(z.string().check(z.maxLength(64)), z.string().check(z.maxLength(64))),
 ]);
-export type AnswerValue = z.output<typeof answerValue>;
+
 const answerCount = z.refine((answers: unknown) => Object.keys(answers as object).length <= 200, 'at most 200 answers');
 const ANSWER_TYPES =
   'Answers by question id: openText a string; singleChoice an option id; multipleChoice and ranking arrays of option ids; nps, rating, csat, ces integers; date `YYYY-MM-DD`; matrix `{rowId: columnId}`; consent a boolean';
@@ -34,7 +34,7 @@ const attributes = z
 const externalId = z.string().check(z.minLength(1), z.maxLength(200));
 const email = z.email().check(z.maxLength(254));
 
-export const respondentInput = z.strictObject({
+const respondentInput = z.strictObject({
   externalId: z.optional(externalId),
   email: z.optional(email),
   attributes: z.optional(attributes),
@@ -75,7 +75,6 @@ export const listResponsesQuery = z.strictObject({
     }),
   ),
 });
-export type ListResponsesQuery = z.output<typeof listResponsesQuery>;
 
 export const eraseBody = z.union([z.strictObject({ externalId }), z.strictObject({ email })]);
 export type EraseBody = z.output<typeof eraseBody>;
