@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JourneyContent } from '../../lib/journeys/content.ts';
 import { journeyMetricsOf, metricRange } from '../../lib/journeys/metrics.ts';
+import type { DailyScores } from '../../lib/surveys/summary/question-scores.ts';
 
 const SURVEY = '0190f4a2-7c1e-7000-8000-000000000001';
 const content = (cells: JourneyContent['cells']): JourneyContent => ({
@@ -21,7 +22,7 @@ describe('journey metrics (pure)', () => {
 
   it('groups days into ISO weeks and months, with a point for every period', () => {
     const cells = { 'm:s': { source: { surveyId: SURVEY, questionId: 'q', measure: 'mean' as const } } };
-    const scores = new Map([
+    const scores = new Map<string, DailyScores[]>([
       [
         `${SURVEY}/q/`,
         [
@@ -50,7 +51,7 @@ describe('journey metrics (pure)', () => {
       'm:s': { source: { surveyId: SURVEY, questionId: 'effort', measure: 'ces' as const }, target: 3, goodDirection: 'down' as const },
       'm:t': { source: { surveyId: SURVEY, questionId: 'stars', measure: 'topBox' as const }, target: 20 },
     };
-    const scores = new Map([
+    const scores = new Map<string, DailyScores[]>([
       [`${SURVEY}/effort/`, [{ day: '2026-03-01', counts: { '2': 3, '4': 1 } }]],
       [`${SURVEY}/stars/`, [{ day: '2026-03-01', counts: { '5': 3, '7': 1 } }]],
     ]);
