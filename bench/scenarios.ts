@@ -1,6 +1,7 @@
 import type { Sandbox } from '../local/sandbox.ts';
 import type { BenchContext, Scenario } from './harness.ts';
 import { benchWorkspace, send } from './harness.ts';
+import { journeyMetricScenarios } from './journey-metrics.ts';
 import { journeyScenarios } from './journeys.ts';
 import { knowledgeBankScenarios } from './knowledge-bank.ts';
 import { surveyResponseScenarios } from './survey-responses.ts';
@@ -70,6 +71,7 @@ export const scenarios: Scenario[] = [
     request: (c) => send({ ...c, key: 'cxk_bad' }, 'GET', '/me'),
   },
   ...journeyScenarios,
+  ...journeyMetricScenarios,
   { name: 'GET /openapi.json', setup: benchWorkspace, request: (c) => fetch(`${c.api}/openapi.json`) },
   { name: 'unknown route (404)', setup: benchWorkspace, request: (c) => send(c, 'GET', '/nope') },
   ...knowledgeBankScenarios,

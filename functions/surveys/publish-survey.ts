@@ -4,6 +4,7 @@
  * publishes in one transaction conditional on what was read.
  */
 
+import { unboundJourneyMetrics } from '../../lib/journeys/survey-bindings.ts';
 import { BadRequestError, ConflictError } from '../../lib/platform/errors.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';
@@ -31,7 +32,9 @@ export async function publishSurvey({ params, body, auth }: ApiRequest<typeof ro
     throw new BadRequestError('invalid_definition', `The version has ${errors.length} error(s); fix them before publishing`, errors);
   }
   if (published) {
-    const changes = breakingChanges(published.definition, version.definition);
+    const found = breakingChanges(published.definition, version.definition);
+    // Published journey metrics computed from a question this removes or retypes are listed too.
+    const changes = [...found, ...(await unboundJourneyMetrics(slug, params.id, found))];
     if (changes.length > 0 && body.acknowledgeBreakingChanges !== true) {
       throw new ConflictError(
         'breaking_changes',

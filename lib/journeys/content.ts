@@ -43,6 +43,22 @@ const ROW_TYPES = ['text', 'emotion', 'channels', 'items', 'metric', 'links'] as
 export type RowType = (typeof ROW_TYPES)[number];
 export type LinkKind = (typeof LINK_KINDS)[number];
 
+const METRIC_MEASURES = ['nps', 'csat', 'ces', 'mean', 'topBox'] as const;
+export type MetricMeasure = (typeof METRIC_MEASURES)[number];
+
+/**
+ * A metric cell bound to a survey question: its value is computed from the survey's responses
+ * (GET …/metrics), not typed. `versionId` pins one survey version; without it every version where
+ * the question kept its type and scale counts. Optional, so content stays `schema: 1`.
+ */
+const metricSource = z.strictObject({
+  surveyId: z.uuid(),
+  questionId: z.string().check(z.regex(/^[a-z0-9_-]{1,64}$/, 'must be a survey question id: 1-64 of a-z, 0-9, _ and -')),
+  versionId: z.optional(z.uuid()),
+  measure: z.enum(METRIC_MEASURES),
+});
+export type MetricSource = z.infer<typeof metricSource>;
+
 const microJourneyPair = z.strictObject({
   journeyId: z.uuid(),
   versionId: z.optional(z.uuid()),
@@ -78,9 +94,11 @@ const CELL_SHAPES = {
     items: z.array(z.strictObject({ id: contentId, textEn: z.optional(text), textAr: z.optional(text) })),
   }),
   metric: z.strictObject({
-    value: z.number(),
+    value: z.optional(z.number()),
     unit: z.optional(characters(JOURNEY_CONTENT_LIMITS.unit)),
     target: z.optional(z.number()),
+    goodDirection: z.optional(z.enum(['up', 'down'])),
+    source: z.optional(metricSource),
   }),
   links: z.strictObject({ refs: z.array(z.strictObject({ kind: z.enum(LINK_KINDS), id: contentId })) }),
 } satisfies Record<RowType, z.ZodMiniType>;

@@ -6,8 +6,10 @@
  * pure function of its arguments.
  */
 
+import type { SurveyQuestionFacts } from '../surveys/question-lookup.ts';
 import { cellShapeTypes, type JourneyCell, type JourneyContent, type LinkKind, type RowType, splitCellKey } from './content.ts';
 import { findMicroJourneyCycles, type PairTarget } from './cycles.ts';
+import { diagnoseBindings, followedBindingsOf } from './metric-bindings.ts';
 
 export type DiagnosticSeverity = 'error' | 'warning' | 'info';
 
@@ -32,6 +34,14 @@ export const DIAGNOSTIC_CODES = {
   pair_version_not_found: 'error',
   micro_journey_cycle: 'error',
   too_many_paired_journeys: 'error',
+  too_many_bound_surveys: 'error',
+  metric_survey_not_found: 'error',
+  metric_version_not_found: 'error',
+  metric_question_not_found: 'error',
+  metric_measure_mismatch: 'error',
+  metric_survey_archived: 'warning',
+  metric_question_unpublished: 'warning',
+  metric_value_ignored: 'warning',
   missing_translation: 'warning',
   pair_pinned_to_draft: 'warning',
   micro_journey_unpublished: 'warning',
@@ -68,6 +78,8 @@ export interface ReferenceFacts {
   checkedLinkKinds: ReadonlySet<LinkKind>;
   /** Set when the caller stopped following pairs at this many levels: deeper cycles went unchecked. */
   depthLimit?: number;
+  /** Surveys bound metric cells name, by id (a missing entry: no such survey); absent: bindings are not checked. */
+  surveys?: ReadonlyMap<string, SurveyQuestionFacts>;
 }
 
 /**
@@ -170,6 +182,8 @@ export function diagnoseContent(content: JourneyContent, facts: ReferenceFacts, 
     checkLinks(cell, key, facts, report);
   }
 
+  if (facts.surveys) diagnoseBindings(content, facts.surveys, report, pointer);
+
   content.stages.forEach((stage, index) => {
     if (stageIds.get(stage.id) === index && !stagesWithCells.has(stage.id)) {
       report('stage_without_cells', pointer('stages', index), `Stage "${stage.id}" has no cells yet`);
@@ -227,7 +241,7 @@ function checkCellTexts(cell: JourneyCell, key: string, report: Report) {
     cell.items.forEach((item, index) => {
       checkTranslation(report, item, 'textEn', 'textAr', ['cells', key, 'items', index]);
     });
-  } else if (!('channels' in cell) && !('value' in cell) && !('refs' in cell)) {
+  } else if ('textEn' in cell || 'textAr' in cell) {
     checkTranslation(report, cell, 'textEn', 'textAr', ['cells', key]);
   }
 }
@@ -246,6 +260,15 @@ function checkLinks(cell: JourneyCell, key: string, facts: ReferenceFacts, repor
 
 function checkPairs(content: JourneyContent, facts: ReferenceFacts, report: Report) {
   const distinct = new Set(content.stages.flatMap((stage) => stage.microJourneyPairs.map((pair) => pair.journeyId)));
+  // Publish also keeps one binding item per survey followed by metric cells, in the same transaction.
+  const followedSurveys = followedBindingsOf(content).size;
+  if (followedSurveys > 0 && distinct.size + followedSurveys > MAX_PAIRED_JOURNEYS) {
+    report(
+      'too_many_bound_surveys',
+      pointer('cells'),
+      `${distinct.size} paired micro journeys and ${followedSurveys} surveys followed by metric cells; together at most ${MAX_PAIRED_JOURNEYS}`,
+    );
+  }
   if (distinct.size > MAX_PAIRED_JOURNEYS) {
     report(
       'too_many_paired_journeys',

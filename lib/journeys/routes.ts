@@ -19,6 +19,10 @@ import {
   journeyListResponse,
   journeyPatchBody,
   journeyResponse,
+  mapQuery,
+  mapSvgResponse,
+  metricsQuery,
+  metricsResponse,
   microJourneyCreateBody,
   publishResponse,
   versionCreateBody,
@@ -61,6 +65,7 @@ const CONTENT_400 =
 const ORDER =
   'Checks run in this order: body size and shape (413, 400), not found (404), archived (409 `journey_archived`), published (409 `version_locked`), ' +
   'missing If-Match (400), stale If-Match (409 `version_conflict`).';
+const RANGE_400 = '`invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them';
 const TITLE_400 = '`invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters';
 
 export const listJourneys = defineRoute({
@@ -117,7 +122,8 @@ export const validateJourneyContent = defineRoute({
   response: { status: 200, body: diagnosticsResponse },
   errors: [413],
   errorNotes: { 400: CONTENT_400, 413: TOO_LARGE_413 },
-  table: ['BatchGetItem'],
+  // GetItem: the survey versions bound metric cells name (lib/surveys/question-lookup.ts).
+  table: ['BatchGetItem', 'GetItem'],
 });
 
 export const getJourney = defineRoute({
@@ -296,7 +302,8 @@ export const saveJourneyVersionContent = defineRoute({
     409: `${ARCHIVED_409}; ${LOCKED_409}; ${CONFLICT_409}`,
     413: TOO_LARGE_413,
   },
-  table: ['BatchGetItem', 'ConditionCheckItem', 'UpdateItem'],
+  // GetItem: the survey versions bound metric cells name (lib/surveys/question-lookup.ts).
+  table: ['BatchGetItem', 'GetItem', 'ConditionCheckItem', 'UpdateItem'],
 });
 
 export const publishJourneyVersion = defineRoute({
@@ -327,7 +334,9 @@ export const publishJourneyVersion = defineRoute({
       }),
     },
   },
-  table: ['BatchGetItem', 'UpdateItem'],
+  // GetItem: the survey versions bound metric cells name (lib/surveys/question-lookup.ts); PutItem and
+  // DeleteItem: the survey publish gate's binding items (lib/journeys/survey-bindings.ts), in the transaction.
+  table: ['BatchGetItem', 'GetItem', 'PutItem', 'DeleteItem', 'UpdateItem'],
 });
 
 export const deleteJourneyVersion = defineRoute({
@@ -367,4 +376,50 @@ export const diffJourneyVersions = defineRoute({
   response: { status: 200, body: diffResponse },
   errorNotes: { 404: `${VERSION_404} (\`against\` included)` },
   table: ['BatchGetItem'],
+});
+
+export const getJourneyMapPicture = defineRoute({
+  operationId: 'getJourneyMapPicture',
+  method: 'GET',
+  path: '/journeys/{journeyId}/versions/{versionId}/map.svg',
+  handler: 'functions/journeys/get-journey-map-picture.ts',
+  tag: 'Journeys',
+  summary: 'The map as a picture (SVG)',
+  description:
+    'The version drawn as SVG: stages as columns, rows as lanes with their titles, cell texts, the emotion row as a curve, channels and items, ' +
+    'each metric cell as a badge with its value and target (green when met, red when missed), the label and publish date. ' +
+    '`locale=ar` mirrors the columns right to left and uses the Arabic texts, falling back to English. Large maps wrap rather than scale: ' +
+    'columns keep a fixed width and 12px text, long texts are cut after six lines with an ellipsis, and the picture grows (40 stages: about ' +
+    '8,200px wide). Bound metric cells show their value over `from`…`to` (default the last 90 days), as GET …/metrics computes it. ' +
+    'Every text is escaped, and the response forbids scripts and loads (`Content-Security-Policy`). ' +
+    'One GetItem, plus one Query per distinct bound survey question.',
+  module: 'journeys',
+  permissions: ['journeys:read'],
+  request: { params: versionIdParams, query: mapQuery },
+  response: { status: 200, body: mapSvgResponse, contentType: 'image/svg+xml' },
+  errorNotes: { 400: `${RANGE_400}, or a locale other than \`en\` or \`ar\``, 404: VERSION_404 },
+  // Query: the day buckets of each bound survey question (lib/surveys/summary/question-scores.ts).
+  table: ['GetItem', 'Query'],
+});
+
+export const getJourneyVersionMetrics = defineRoute({
+  operationId: 'getJourneyVersionMetrics',
+  method: 'GET',
+  path: '/journeys/{journeyId}/versions/{versionId}/metrics',
+  handler: 'functions/journeys/get-journey-version-metrics.ts',
+  tag: 'Journeys',
+  summary: "The version's metrics, computed from survey responses",
+  description:
+    'Every metric cell bound to a survey question (content `source`), with its `measure` over the days `from`…`to` (UTC, inclusive; default ' +
+    'the last 90 days, at most 732): `value` (NPS −100…100; CSAT and top box in %; CES and mean as the mean answer), `n` answers, ' +
+    '`marginOfError95`, `target` and `meetsTarget`, and a `series` per `interval` (day, week from Monday, or month; default week) with a point ' +
+    "for every period, empty ones `value: null, n: 0`. Days are those the responses were started on. Values come from the surveys' " +
+    'per-day score buckets, never from the responses: one GetItem of the version and one Query per distinct bound survey question, sent at once.',
+  module: 'journeys',
+  permissions: ['journeys:read'],
+  request: { params: versionIdParams, query: metricsQuery },
+  response: { status: 200, body: metricsResponse },
+  errorNotes: { 400: `${RANGE_400}, or an interval other than \`day\`, \`week\` or \`month\``, 404: VERSION_404 },
+  // Query: the day buckets of each bound survey question (lib/surveys/summary/question-scores.ts).
+  table: ['GetItem', 'Query'],
 });

@@ -37,6 +37,53 @@ export const journeyListQuery = z.strictObject({
 export const versionListQuery = z.strictObject(pageQueryShape);
 export const diffQuery = z.strictObject({ against: z.uuid() });
 
+/** The days metrics cover: UTC dates, `from` not after `to`, at most MAX_METRIC_DAYS days (default: the last 90 days). */
+export const MAX_METRIC_DAYS = 732;
+const DAY_MS = 86_400_000;
+const day = z.iso.date().register(z.globalRegistry, { description: 'A UTC date, `YYYY-MM-DD`' });
+const rangeShape = { from: z.optional(day), to: z.optional(day) };
+const rangeInOrder = z.refine<{ from?: string | undefined; to?: string | undefined }>(
+  (query) => query.from === undefined || query.to === undefined || query.from <= query.to,
+  { message: '`from` must not be after `to`', path: ['from'] },
+);
+const rangeBounded = z.refine<{ from?: string | undefined; to?: string | undefined }>(
+  (query) => query.from === undefined || query.to === undefined || Date.parse(query.to) - Date.parse(query.from) < MAX_METRIC_DAYS * DAY_MS,
+  { message: `\`from\` and \`to\` may span at most ${MAX_METRIC_DAYS} days`, path: ['to'] },
+);
+export const mapQuery = z.strictObject({ ...rangeShape, locale: z.optional(z.enum(['en', 'ar'])) }).check(rangeInOrder, rangeBounded);
+export const metricsQuery = z
+  .strictObject({ ...rangeShape, interval: z.optional(z.enum(['day', 'week', 'month'])) })
+  .check(rangeInOrder, rangeBounded);
+
+const journeyMetric = z.object({
+  cellKey: z.string().register(z.globalRegistry, { description: 'The metric cell, `<rowId>:<stageId>`' }),
+  stageId: z.string(),
+  measure: z.enum(['nps', 'csat', 'ces', 'mean', 'topBox']),
+  value: z.nullable(z.number()).register(z.globalRegistry, { description: 'Over the whole range; null when nobody answered' }),
+  n: z.int().register(z.globalRegistry, { description: 'Answers behind the value' }),
+  marginOfError95: z.nullable(z.number()).register(z.globalRegistry, { description: '± at 95 % confidence; null below 2 answers' }),
+  target: z.nullable(z.number()),
+  meetsTarget: z.nullable(z.boolean()).register(z.globalRegistry, {
+    description: 'value ≥ target (≤ with goodDirection down); null without a target or a value',
+  }),
+  series: z.array(
+    z.object({
+      start: z.string().register(z.globalRegistry, { description: 'First day of the period (weeks start on Monday, months on the 1st)' }),
+      value: z.nullable(z.number()),
+      n: z.int(),
+    }),
+  ),
+});
+export const metricsResponse = z.object({
+  ok: z.literal(true),
+  from: z.string(),
+  to: z.string(),
+  interval: z.enum(['day', 'week', 'month']),
+  metrics: z.array(journeyMetric),
+});
+
+export const mapSvgResponse = z.string().register(z.globalRegistry, { description: 'The map as an SVG document (UTF-8)' });
+
 const titleFields = { titleEn: z.optional(title), titleAr: z.optional(title), title: z.optional(title) };
 
 /** `title` is an alias of `titleEn` (spec part 2): both at once would be ambiguous, none leaves the journey unnamed. */

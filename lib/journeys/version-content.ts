@@ -10,6 +10,7 @@ import { CONTENT_LIMITS, decodeJson, encodeContent } from './codec.ts';
 import type { JourneyContent } from './content.ts';
 import { type Diagnostic, diagnoseContent, pairTargetsOf } from './diagnostics.ts';
 import { journeyArchived, journeyNotFound, versionNotFound } from './errors.ts';
+import { followedBindingsOf, resolvedBindingsOf } from './metric-bindings.ts';
 import { pairsFromAttribute, storedDiagnostics, toJourney, toVersion, toVersionMetadata } from './record.ts';
 import type { Journey, JourneyVersion } from './schemas.ts';
 import { assertRevision, assertWritable, writeContent } from './store/drafts.ts';
@@ -48,7 +49,8 @@ export async function saveContent(
   assertRevision(precondition, read, true);
   const diagnostics = storedDiagnostics(diagnoseContent(content, facts, journeyId));
   const now = new Date().toISOString();
-  await writeContent(workspace, journeyId, versionId, { encoded, diagnostics, pairs: pairTargetsOf(content), read, now });
+  const bindings = resolvedBindingsOf(content, facts.surveys ?? new Map());
+  await writeContent(workspace, journeyId, versionId, { encoded, diagnostics, pairs: pairTargetsOf(content), bindings, read, now });
   return { ...toVersionMetadata(version), revision: read + 1, updatedAt: now, content, diagnostics: diagnostics.kept };
 }
 
@@ -92,6 +94,11 @@ export async function publishVersion(
     diagnostics,
     pairs: pairTargetsOf(content),
     previousPairs: pairsFromAttribute(journey.publishedPairs),
+    bindings: resolvedBindingsOf(content, facts.surveys ?? new Map()),
+    followed: followedBindingsOf(content),
+    previouslyFollowed: new Set<string>(
+      typeof journey.publishedMetricSurveys === 'string' ? JSON.parse(journey.publishedMetricSurveys) : [],
+    ),
     now,
   });
   return {

@@ -4,7 +4,7 @@
  * openapi.json by `npm run openapi`.
  */
 import * as z from 'zod/mini';
-import { API_PREFIX, type RouteDefinition, type Schema } from './route.ts';
+import { API_PREFIX, type RouteDefinition, type Schema, SVG_RESPONSE_HEADERS } from './route.ts';
 import { errorEnvelope } from './schemas.ts';
 import { API_VERSION } from './version.ts';
 
@@ -145,6 +145,14 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
 };
 
+/** What the chain sends with every SVG (route.ts, SVG_RESPONSE_HEADERS), documented as such. */
+const SVG_HEADERS = Object.fromEntries(
+  Object.entries(SVG_RESPONSE_HEADERS).map(([name, value]) => [
+    name,
+    { description: `Always \`${value}\`: the picture runs no script and loads nothing`, schema: { type: 'string', enum: [value] } },
+  ]),
+);
+
 const API_VERSION_HEADER = {
   'API-Version': {
     description: 'The version of this contract that answered (see the changelog)',
@@ -197,6 +205,7 @@ function operationOf(route: RouteDefinition, example: ApiExample | undefined): J
               },
             }
           : {}),
+        ...(route.response.contentType === 'image/svg+xml' ? SVG_HEADERS : {}),
         ...Object.fromEntries(
           Object.entries(route.response.headers ?? {}).map(([n, h]) => [n, { description: h.description, schema: { type: 'string' } }]),
         ),

@@ -72,8 +72,11 @@ export interface RouteDefinition {
   response: {
     status: 200 | 201 | 202;
     body: Schema;
-    /** A response that is not JSON (the reference page); `body` then describes a string. */
-    contentType?: 'text/html';
+    /**
+     * A response that is not JSON (the reference page, a journey map picture); `body` then describes
+     * a string, sent as UTF-8. An SVG also gets `SVG_RESPONSE_HEADERS` from the chain.
+     */
+    contentType?: 'text/html' | 'image/svg+xml';
     description?: string;
     headers?: Record<string, { description: string }>;
     /**
@@ -130,6 +133,15 @@ export interface RouteDefinition {
    */
   deprecated?: Deprecation;
 }
+
+/**
+ * Every SVG the API sends is a document a browser may open on its own: no script, no fetch, no
+ * sniffing it as something else; inline styles are all it may use.
+ */
+export const SVG_RESPONSE_HEADERS = {
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+  'X-Content-Type-Options': 'nosniff',
+} as const;
 
 export function defineRoute<const R extends RouteDefinition>(route: R): R {
   return route;

@@ -374,7 +374,7 @@ export const publishSurvey = defineRoute({
   errorNotes: {
     400: '`invalid_definition`: the version has errors, listed in `issues` (each with `severity`, `code`, `message`, `path`)',
     404: VERSION_404,
-    409: `\`breaking_changes\`: listed in \`changes\`, send \`acknowledgeBreakingChanges: true\` to publish anyway; \`version_locked\`: the version is superseded; ${ARCHIVED_409}; \`version_conflict\`: the survey or version changed while publishing`,
+    409: `\`breaking_changes\`: listed in \`changes\` (with \`journey_metric_unbound\` for each published journey version whose metric follows a question removed or retyped), send \`acknowledgeBreakingChanges: true\` to publish anyway; \`version_locked\`: the version is superseded; ${ARCHIVED_409}; \`version_conflict\`: the survey or version changed while publishing`,
   },
   errorMembers: {
     400: {
@@ -388,7 +388,8 @@ export const publishSurvey = defineRoute({
       }),
     },
   },
-  table: ['BatchGetItem', 'GetItem', 'UpdateItem'],
+  // Query: the journey metric bindings of the survey, only when there are breaking changes (lib/journeys/survey-bindings.ts).
+  table: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'],
 });
 
 export const closeSurvey = defineRoute({

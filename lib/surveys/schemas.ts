@@ -186,9 +186,15 @@ export const simulationRun = z.object({
 
 /** One breaking change found by publish: the `changes` of its 409 `breaking_changes`. */
 export const breakingChange = z.object({
-  kind: z.string(),
+  kind: z.string().register(z.globalRegistry, {
+    description:
+      'question_removed, type_changed, option_removed, option_reided, row_removed, column_removed, scale_changed, input_type_changed, ' +
+      'or journey_metric_unbound (a published journey version computes a metric from a question this removes or retypes)',
+  }),
   questionId: z.string(),
   optionId: z.optional(z.string()),
+  journeyId: z.optional(z.uuid()),
+  versionId: z.optional(z.uuid().register(z.globalRegistry, { description: 'journey_metric_unbound: the published journey version' })),
   detail: z.string(),
 });
 

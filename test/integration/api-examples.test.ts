@@ -184,6 +184,11 @@ describe('API examples (lib/api-examples.json)', () => {
     await record('getJourneyVersion', versionPath);
     const current = await call('GET', versionPath, { host: ws.host, key: ws.key });
     await record('publishJourneyVersion', `${versionPath}/publish`, { headers: { 'If-Match': current.headers.get('etag')! } });
+    const picture = await record('getJourneyMapPicture', `${versionPath}/map.svg?locale=en`);
+    walk.recorded.set('getJourneyMapPicture', {
+      request: { path: `${versionPath}/map.svg`, query: 'locale=en' },
+      response: { status: 200, body: `${picture.text.slice(0, picture.text.indexOf('<title>'))}<title>Launch</title>…` },
+    });
     const draft = await record('createJourneyVersion', `/journeys/${made.journeyId}/versions`, {
       body: { fromVersionId: made.versionId, label: 'Next' },
     });
@@ -303,6 +308,23 @@ describe('API examples (lib/api-examples.json)', () => {
     const exportPath = `/surveys/${surveyId}/exports/${started.body.export.id}`;
     await exportWritten(exportPath);
     await record('getSurveyExport', exportPath);
+    // Journey metrics: a stage's NPS, computed from this survey's responses.
+    const measured = await call('POST', '/journeys', { host: ws.host, key: ws.key, body: { titleEn: 'Sign-up', titleAr: 'التسجيل' } });
+    const measuredPath = `/journeys/${measured.body.journeyId}/versions/${measured.body.version.id}`;
+    const npsContent = {
+      schema: 1,
+      stages: [{ id: 'sign-up', titleEn: 'Sign up', titleAr: 'التسجيل', microJourneyPairs: [] }],
+      rows: [{ id: 'nps', type: 'metric', titleEn: 'NPS', titleAr: 'صافي نقاط الترويج' }],
+      cells: { 'nps:sign-up': { source: { surveyId, questionId: 'score', measure: 'nps' }, target: 30 } },
+    };
+    const bound = await call('PUT', `${measuredPath}/content`, {
+      host: ws.host,
+      key: ws.key,
+      body: { content: npsContent },
+      headers: { 'If-Match': '"1"' },
+    });
+    expect(bound.status, bound.text).toBe(200);
+    await record('getJourneyVersionMetrics', `${measuredPath}/metrics?from=2026-11-01&to=2026-11-14&interval=week`);
     // Survey responses
     const submitted = await record('submitSurveyResponse', `/surveys/${surveyId}/responses`, {
       headers: { 'Idempotency-Key': 'resp-7f3a' },

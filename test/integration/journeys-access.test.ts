@@ -27,6 +27,8 @@ function operations(): Operation[] {
     { name: 'list versions', needs: 'journeys:read', run: (api) => api.get(`/journeys/${made.journeyId}/versions`) },
     { name: 'read version', needs: 'journeys:read', run: (api) => api.get(version) },
     { name: 'diff', needs: 'journeys:read', run: (api) => api.get(`${version}/diff?against=${made.versionId}`) },
+    { name: 'map picture', needs: 'journeys:read', run: (api) => api.get(`${version}/map.svg`) },
+    { name: 'metrics', needs: 'journeys:read', run: (api) => api.get(`${version}/metrics`) },
     { name: 'validate', needs: 'journeys:read', run: (api) => api.post('/journeys/validate', { body: { content } }) },
     { name: 'create journey', needs: 'journeys:write', run: (api) => api.post('/journeys', { body: { title: 'x' } }) },
     { name: 'rename journey', needs: 'journeys:write', run: (api) => api.patch(`/journeys/${made.journeyId}`, { body: { title: 'x' } }) },

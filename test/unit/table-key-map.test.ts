@@ -73,6 +73,7 @@ const entities: Record<string, string[]> = {
   ),
   surveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponseCounted(SLUG, id, responseId).sk)),
   surveyExport: UUIDS.flatMap((id) => UUIDS.map((exportId) => keys.surveyExport(SLUG, id, exportId).sk)),
+  surveyMetricBinding: UUIDS.flatMap((id) => UUIDS.map((journeyId) => keys.surveyMetricBinding(SLUG, id, journeyId).sk)),
 };
 
 const between = (from: string, to: string) => (sk: string) => sk >= from && sk <= to;
@@ -132,6 +133,11 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
     name: `the summary buckets of survey ${id} in a range of days`,
     holds: between(keys.surveyDayRange(id, '2026-01-01', '2026-12-31').from, keys.surveyDayRange(id, '2026-01-01', '2026-12-31').to),
     may: ['surveyDayBucket'],
+  })),
+  ...UUIDS.map((id) => ({
+    name: `the journeys whose published metrics bind survey ${id}`,
+    holds: prefix(keys.surveyMetricBindingPrefix(id)),
+    may: ['surveyMetricBinding'],
   })),
 ];
 

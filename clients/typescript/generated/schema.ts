@@ -361,6 +361,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/journeys/{journeyId}/versions/{versionId}/map.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The map as a picture (SVG)
+         * @description The version drawn as SVG: stages as columns, rows as lanes with their titles, cell texts, the emotion row as a curve, channels and items, each metric cell as a badge with its value and target (green when met, red when missed), the label and publish date. `locale=ar` mirrors the columns right to left and uses the Arabic texts, falling back to English. Large maps wrap rather than scale: columns keep a fixed width and 12px text, long texts are cut after six lines with an ellipsis, and the picture grows (40 stages: about 8,200px wide). Bound metric cells show their value over `from`…`to` (default the last 90 days), as GET …/metrics computes it. Every text is escaped, and the response forbids scripts and loads (`Content-Security-Policy`). One GetItem, plus one Query per distinct bound survey question.
+         *
+         *     Permission: journeys:read.
+         *
+         *     Module: journeys.
+         */
+        get: operations["getJourneyMapPicture"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journeys/{journeyId}/versions/{versionId}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The version's metrics, computed from survey responses
+         * @description Every metric cell bound to a survey question (content `source`), with its `measure` over the days `from`…`to` (UTC, inclusive; default the last 90 days, at most 732): `value` (NPS −100…100; CSAT and top box in %; CES and mean as the mean answer), `n` answers, `marginOfError95`, `target` and `meetsTarget`, and a `series` per `interval` (day, week from Monday, or month; default week) with a point for every period, empty ones `value: null, n: 0`. Days are those the responses were started on. Values come from the surveys' per-day score buckets, never from the responses: one GetItem of the version and one Query per distinct bound survey question, sent at once.
+         *
+         *     Permission: journeys:read.
+         *
+         *     Module: journeys.
+         */
+        get: operations["getJourneyVersionMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/journeys/{journeyId}/versions/{versionId}/publish": {
         parameters: {
             query?: never;
@@ -2955,9 +3003,20 @@ export interface operations {
                                             textAr?: string;
                                         }[];
                                     } | {
-                                        value: number;
+                                        value?: number;
                                         unit?: string;
                                         target?: number;
+                                        /** @enum {string} */
+                                        goodDirection?: "up" | "down";
+                                        source?: {
+                                            /** Format: uuid */
+                                            surveyId: string;
+                                            questionId: string;
+                                            /** Format: uuid */
+                                            versionId?: string;
+                                            /** @enum {string} */
+                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                        };
                                     } | {
                                         refs: {
                                             /** @enum {string} */
@@ -2988,7 +3047,7 @@ export interface operations {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
                                 /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
                                 message: string;
                                 /** @description JSON Pointer (RFC 6901) into the version's `content` */
                                 path: string;
@@ -3548,9 +3607,20 @@ export interface operations {
                                             textAr?: string;
                                         }[];
                                     } | {
-                                        value: number;
+                                        value?: number;
                                         unit?: string;
                                         target?: number;
+                                        /** @enum {string} */
+                                        goodDirection?: "up" | "down";
+                                        source?: {
+                                            /** Format: uuid */
+                                            surveyId: string;
+                                            questionId: string;
+                                            /** Format: uuid */
+                                            versionId?: string;
+                                            /** @enum {string} */
+                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                        };
                                     } | {
                                         refs: {
                                             /** @enum {string} */
@@ -3581,7 +3651,7 @@ export interface operations {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
                                 /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
                                 message: string;
                                 /** @description JSON Pointer (RFC 6901) into the version's `content` */
                                 path: string;
@@ -3769,9 +3839,20 @@ export interface operations {
                                             textAr?: string;
                                         }[];
                                     } | {
-                                        value: number;
+                                        value?: number;
                                         unit?: string;
                                         target?: number;
+                                        /** @enum {string} */
+                                        goodDirection?: "up" | "down";
+                                        source?: {
+                                            /** Format: uuid */
+                                            surveyId: string;
+                                            questionId: string;
+                                            /** Format: uuid */
+                                            versionId?: string;
+                                            /** @enum {string} */
+                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                        };
                                     } | {
                                         refs: {
                                             /** @enum {string} */
@@ -3802,7 +3883,7 @@ export interface operations {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
                                 /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
                                 message: string;
                                 /** @description JSON Pointer (RFC 6901) into the version's `content` */
                                 path: string;
@@ -3999,9 +4080,20 @@ export interface operations {
                                             textAr?: string;
                                         }[];
                                     } | {
-                                        value: number;
+                                        value?: number;
                                         unit?: string;
                                         target?: number;
+                                        /** @enum {string} */
+                                        goodDirection?: "up" | "down";
+                                        source?: {
+                                            /** Format: uuid */
+                                            surveyId: string;
+                                            questionId: string;
+                                            /** Format: uuid */
+                                            versionId?: string;
+                                            /** @enum {string} */
+                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                        };
                                     } | {
                                         refs: {
                                             /** @enum {string} */
@@ -4032,7 +4124,7 @@ export interface operations {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
                                 /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
                                 message: string;
                                 /** @description JSON Pointer (RFC 6901) into the version's `content` */
                                 path: string;
@@ -4218,9 +4310,20 @@ export interface operations {
                                             textAr?: string;
                                         }[];
                                     } | {
-                                        value: number;
+                                        value?: number;
                                         unit?: string;
                                         target?: number;
+                                        /** @enum {string} */
+                                        goodDirection?: "up" | "down";
+                                        source?: {
+                                            /** Format: uuid */
+                                            surveyId: string;
+                                            questionId: string;
+                                            /** Format: uuid */
+                                            versionId?: string;
+                                            /** @enum {string} */
+                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                        };
                                     } | {
                                         refs: {
                                             /** @enum {string} */
@@ -4251,7 +4354,7 @@ export interface operations {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
                                 /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
                                 message: string;
                                 /** @description JSON Pointer (RFC 6901) into the version's `content` */
                                 path: string;
@@ -4541,9 +4644,20 @@ export interface operations {
                                             textAr?: string;
                                         }[];
                                     } | {
-                                        value: number;
+                                        value?: number;
                                         unit?: string;
                                         target?: number;
+                                        /** @enum {string} */
+                                        goodDirection?: "up" | "down";
+                                        source?: {
+                                            /** Format: uuid */
+                                            surveyId: string;
+                                            questionId: string;
+                                            /** Format: uuid */
+                                            versionId?: string;
+                                            /** @enum {string} */
+                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                        };
                                     } | {
                                         refs: {
                                             /** @enum {string} */
@@ -4574,7 +4688,7 @@ export interface operations {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
                                 /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
                                 message: string;
                                 /** @description JSON Pointer (RFC 6901) into the version's `content` */
                                 path: string;
@@ -4736,9 +4850,20 @@ export interface operations {
                                     textAr?: string;
                                 }[];
                             } | {
-                                value: number;
+                                value?: number;
                                 unit?: string;
                                 target?: number;
+                                /** @enum {string} */
+                                goodDirection?: "up" | "down";
+                                source?: {
+                                    /** Format: uuid */
+                                    surveyId: string;
+                                    questionId: string;
+                                    /** Format: uuid */
+                                    versionId?: string;
+                                    /** @enum {string} */
+                                    measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                };
                             } | {
                                 refs: {
                                     /** @enum {string} */
@@ -4850,9 +4975,20 @@ export interface operations {
                                             textAr?: string;
                                         }[];
                                     } | {
-                                        value: number;
+                                        value?: number;
                                         unit?: string;
                                         target?: number;
+                                        /** @enum {string} */
+                                        goodDirection?: "up" | "down";
+                                        source?: {
+                                            /** Format: uuid */
+                                            surveyId: string;
+                                            questionId: string;
+                                            /** Format: uuid */
+                                            versionId?: string;
+                                            /** @enum {string} */
+                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                        };
                                     } | {
                                         refs: {
                                             /** @enum {string} */
@@ -4883,7 +5019,7 @@ export interface operations {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
                                 /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
                                 message: string;
                                 /** @description JSON Pointer (RFC 6901) into the version's `content` */
                                 path: string;
@@ -5087,6 +5223,229 @@ export interface operations {
             };
         };
     };
+    getJourneyMapPicture: {
+        parameters: {
+            query?: {
+                /** @description A UTC date, `YYYY-MM-DD` */
+                from?: string;
+                /** @description A UTC date, `YYYY-MM-DD` */
+                to?: string;
+                locale?: "en" | "ar";
+            };
+            header?: never;
+            path: {
+                journeyId: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Always `default-src 'none'; style-src 'unsafe-inline'`: the picture runs no script and loads nothing */
+                    "Content-Security-Policy"?: "default-src 'none'; style-src 'unsafe-inline'";
+                    /** @description Always `nosniff`: the picture runs no script and loads nothing */
+                    "X-Content-Type-Options"?: "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them, or a locale other than `en` or `ar` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getJourneyVersionMetrics: {
+        parameters: {
+            query?: {
+                /** @description A UTC date, `YYYY-MM-DD` */
+                from?: string;
+                /** @description A UTC date, `YYYY-MM-DD` */
+                to?: string;
+                interval?: "day" | "week" | "month";
+            };
+            header?: never;
+            path: {
+                journeyId: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        from: string;
+                        to: string;
+                        /** @enum {string} */
+                        interval: "day" | "week" | "month";
+                        metrics: {
+                            /** @description The metric cell, `<rowId>:<stageId>` */
+                            cellKey: string;
+                            stageId: string;
+                            /** @enum {string} */
+                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                            /** @description Over the whole range; null when nobody answered */
+                            value: number | null;
+                            /** @description Answers behind the value */
+                            n: number;
+                            /** @description ± at 95 % confidence; null below 2 answers */
+                            marginOfError95: number | null;
+                            target: number | null;
+                            /** @description value ≥ target (≤ with goodDirection down); null without a target or a value */
+                            meetsTarget: boolean | null;
+                            series: {
+                                /** @description First day of the period (weeks start on Monday, months on the 1st) */
+                                start: string;
+                                value: number | null;
+                                n: number;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them, or an interval other than `day`, `week` or `month` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     publishJourneyVersion: {
         parameters: {
             query?: never;
@@ -5200,9 +5559,20 @@ export interface operations {
                                             textAr?: string;
                                         }[];
                                     } | {
-                                        value: number;
+                                        value?: number;
                                         unit?: string;
                                         target?: number;
+                                        /** @enum {string} */
+                                        goodDirection?: "up" | "down";
+                                        source?: {
+                                            /** Format: uuid */
+                                            surveyId: string;
+                                            questionId: string;
+                                            /** Format: uuid */
+                                            versionId?: string;
+                                            /** @enum {string} */
+                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                        };
                                     } | {
                                         refs: {
                                             /** @enum {string} */
@@ -5233,7 +5603,7 @@ export interface operations {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
                                 /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
                                 message: string;
                                 /** @description JSON Pointer (RFC 6901) into the version's `content` */
                                 path: string;
@@ -5435,9 +5805,20 @@ export interface operations {
                                     textAr?: string;
                                 }[];
                             } | {
-                                value: number;
+                                value?: number;
                                 unit?: string;
                                 target?: number;
+                                /** @enum {string} */
+                                goodDirection?: "up" | "down";
+                                source?: {
+                                    /** Format: uuid */
+                                    surveyId: string;
+                                    questionId: string;
+                                    /** Format: uuid */
+                                    versionId?: string;
+                                    /** @enum {string} */
+                                    measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+                                };
                             } | {
                                 refs: {
                                     /** @enum {string} */
@@ -5474,7 +5855,7 @@ export interface operations {
                             /** @enum {string} */
                             severity: "error" | "warning" | "info";
                             /** @enum {string} */
-                            code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                            code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
                             message: string;
                             /** @description JSON Pointer (RFC 6901) into the version's `content` */
                             path: string;
@@ -18339,7 +18720,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `breaking_changes`: listed in `changes`, send `acknowledgeBreakingChanges: true` to publish anyway; `version_locked`: the version is superseded; `survey_archived`: the survey is archived and read-only; `version_conflict`: the survey or version changed while publishing */
+            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `breaking_changes`: listed in `changes` (with `journey_metric_unbound` for each published journey version whose metric follows a question removed or retyped), send `acknowledgeBreakingChanges: true` to publish anyway; `version_locked`: the version is superseded; `survey_archived`: the survey is archived and read-only; `version_conflict`: the survey or version changed while publishing */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -14,6 +14,7 @@ import { type UpdateBuilder, update } from '../../platform/data/update.ts';
 import { BadRequestError, ConflictError, VersionConflictError } from '../../platform/errors.ts';
 import type { PairTarget } from '../cycles.ts';
 import { journeyArchived, journeyNotFound, lastVersion, versionLocked, versionNotFound } from '../errors.ts';
+import { bindingsAttribute, type ResolvedBinding } from '../metric-bindings.ts';
 import { newJourneyId, pairsAttribute, pairsFromAttribute, toVersion, type VersionMetadata } from '../record.ts';
 import type { JourneyVersion } from '../schemas.ts';
 import { readJourneyAndVersion, versionKey } from './items.ts';
@@ -63,6 +64,8 @@ export interface ContentWrite {
   encoded: { compressed: Uint8Array; rawBytes: number };
   diagnostics: { bytes: Uint8Array; rawBytes: number };
   pairs: readonly PairTarget[];
+  /** The answer ranges of its bound metric cells, resolved from the surveys now (metric-bindings.ts). */
+  bindings: readonly ResolvedBinding[];
   read: number;
   now: string;
 }
@@ -100,6 +103,7 @@ export function writeContent(workspace: string, journeyId: string, versionId: st
     .set('diagnostics', write.diagnostics.bytes)
     .set('diagnosticsBytes', write.diagnostics.rawBytes)
     .set('pairs', pairsAttribute(write.pairs))
+    .set('bindings', bindingsAttribute(write.bindings))
     .increment('revision')
     .set('updatedAt', write.now);
   return writeDraftVersion(workspace, journeyId, versionId, write.read, changes);
@@ -208,6 +212,8 @@ export async function branchVersion(
     diagnosticsBytes: Number(source.diagnosticsBytes ?? 0),
     pairs: pairsFromAttribute(source.pairs),
   });
+  // A branch draws its metrics as its source does until its first save resolves them afresh.
+  if (typeof source.bindings === 'string') item.bindings = source.bindings;
   try {
     const { response, replayed } = await createOnce(
       workspace,

@@ -10,7 +10,9 @@ import { TransactionCancelledError, transact } from '../../platform/data/transac
 import { ConflictError } from '../../platform/errors.ts';
 import type { PairTarget } from '../cycles.ts';
 import { journeyArchived, journeyNotFound } from '../errors.ts';
+import { bindingsAttribute, type ResolvedBinding } from '../metric-bindings.ts';
 import { pairsAttribute } from '../record.ts';
+import { METRIC_BINDING_ENTITY } from '../survey-bindings.ts';
 import { versionFailure } from './drafts.ts';
 import { versionKey } from './items.ts';
 import { distinctJourneys, startPairingAll, stopPairingAll } from './pairing.ts';
@@ -22,6 +24,11 @@ export interface PublicationWrite {
   pairs: readonly PairTarget[];
   /** The pairs of the journey's published version until now. */
   previousPairs: readonly PairTarget[];
+  /** The answer ranges of its bound metric cells, resolved from the surveys now. */
+  bindings: readonly ResolvedBinding[];
+  /** The surveys (and their questions) its unpinned metric cells follow, and those the published version followed. */
+  followed: ReadonlyMap<string, string[]>;
+  previouslyFollowed: ReadonlySet<string>;
   now: string;
 }
 
@@ -40,10 +47,12 @@ export async function writePublication(workspace: string, journeyId: string, ver
         Update: {
           TableName: tableName,
           Key: versionKey(workspace, journeyId, versionId),
-          UpdateExpression: 'SET publishedAt = :now, updatedAt = :now, #diagnostics = :diagnostics, diagnosticsBytes = :diagnosticsBytes',
+          UpdateExpression:
+            'SET publishedAt = :now, updatedAt = :now, #diagnostics = :diagnostics, diagnosticsBytes = :diagnosticsBytes, bindings = :bindings',
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(publishedAt) AND #revision = :read',
           ExpressionAttributeNames: { '#diagnostics': 'diagnostics', '#revision': 'revision' },
           ExpressionAttributeValues: {
+            ':bindings': bindingsAttribute(write.bindings),
             ':now': now,
             ':diagnostics': diagnostics.bytes,
             ':diagnosticsBytes': diagnostics.rawBytes,
@@ -55,12 +64,47 @@ export async function writePublication(workspace: string, journeyId: string, ver
         Update: {
           TableName: tableName,
           Key: keys.journey(workspace, journeyId),
-          UpdateExpression: 'SET publishedVersionId = :versionId, publishedPairs = :pairs, updatedAt = :now, #version = #version + :one',
+          UpdateExpression:
+            'SET publishedVersionId = :versionId, publishedPairs = :pairs, publishedMetricSurveys = :surveys, updatedAt = :now, #version = #version + :one',
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)',
           ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':versionId': versionId, ':pairs': pairsAttribute(pairs), ':now': now, ':one': 1 },
+          ExpressionAttributeValues: {
+            ':versionId': versionId,
+            ':pairs': pairsAttribute(pairs),
+            ':surveys': JSON.stringify([...write.followed.keys()]),
+            ':now': now,
+            ':one': 1,
+          },
         },
       },
+      // The survey publish gate's index (lib/journeys/survey-bindings.ts): what this version follows, nothing else.
+      ...Object.fromEntries(
+        [...write.followed].map(([surveyId, questionIds]) => [
+          `follow ${surveyId}`,
+          {
+            Put: {
+              TableName: tableName,
+              Item: {
+                ...keys.surveyMetricBinding(workspace, surveyId, journeyId),
+                entity: METRIC_BINDING_ENTITY,
+                surveyId,
+                journeyId,
+                versionId,
+                questionIds,
+                updatedAt: now,
+              },
+            },
+          },
+        ]),
+      ),
+      ...Object.fromEntries(
+        [...write.previouslyFollowed]
+          .filter((surveyId) => !write.followed.has(surveyId))
+          .map((surveyId) => [
+            `unfollow ${surveyId}`,
+            { Delete: { TableName: tableName, Key: keys.surveyMetricBinding(workspace, surveyId, journeyId) } },
+          ]),
+      ),
       ...startPairingAll(
         workspace,
         [...after].filter((id) => !before.has(id)),

@@ -5,6 +5,7 @@
 
 import { getMany, type Item, type TableKey } from '../../platform/data/batch.ts';
 import { keys } from '../../platform/data/keys.ts';
+import { lookUpSurveyQuestions } from '../../surveys/question-lookup.ts';
 import type { JourneyContent } from '../content.ts';
 import type { PairTarget } from '../cycles.ts';
 import {
@@ -17,6 +18,7 @@ import {
   type VersionFacts,
   versionFactsKey,
 } from '../diagnostics.ts';
+import { boundCellsOf } from '../metric-bindings.ts';
 import { JOURNEY_ENTITY, pairsFromAttribute, VERSION_ENTITY } from '../record.ts';
 import { METADATA_ATTRIBUTES, versionKey } from './items.ts';
 
@@ -36,6 +38,11 @@ const CHECKED_LINK_KINDS = new Set(['idea', 'sop', 'journey'] as const);
  * until nothing new is named. One round per level of paired journeys.
  */
 export async function loadReferenceFacts(workspace: string, content: JourneyContent, alsoGet: readonly TableKey[] = []) {
+  // Bound surveys are looked up beside the reference levels (two rounds of their own, in parallel).
+  const sources = boundCellsOf(content).map((bound) => bound.source);
+  const surveysRead = sources.length > 0 ? lookUpSurveyQuestions(workspace, sources) : Promise.resolve(new Map());
+  // Awaited below; this only keeps a failure from going unhandled while a reference level fails first.
+  surveysRead.catch(() => undefined);
   const journeys = new Map<string, JourneyFacts>();
   const versions = new Map<string, VersionFacts>();
   const existingLinks = new Set<string>();
@@ -111,6 +118,7 @@ export async function loadReferenceFacts(workspace: string, content: JourneyCont
     frontier = frontier.flatMap((target) => followedPairs(facts, target) ?? []).filter(notYetFollowed);
     batch = keysFor(frontier).wanted;
   }
+  facts.surveys = await surveysRead;
   return { facts, own };
 }
 

@@ -14,6 +14,7 @@ import type { JourneyContent } from '../content.ts';
 import type { PairTarget } from '../cycles.ts';
 import { diffContent, type JourneyDiff } from '../diff.ts';
 import { journeyNotFound, versionNotFound } from '../errors.ts';
+import { bindingsFromAttribute, type ResolvedBinding } from '../metric-bindings.ts';
 import { estimatedResponseBytes, pairsAttribute, toVersion, VERSION_ENTITY, type VersionMetadata } from '../record.ts';
 import type { JourneyVersion } from '../schemas.ts';
 import { MAX_ITEMS_PER_QUERY, versionKey } from './items.ts';
@@ -28,6 +29,19 @@ export async function getVersion(workspace: string, journeyId: string, versionId
   );
   if (!Item) throw versionNotFound();
   return toVersion(Item);
+}
+
+/** GetItem of a version, with the answer ranges of its bound metric cells as resolved at its last save or publish. */
+export async function getVersionWithBindings(
+  workspace: string,
+  journeyId: string,
+  versionId: string,
+): Promise<{ version: JourneyVersion; bindings: ResolvedBinding[] }> {
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName, Key: versionKey(workspace, journeyId, versionId), ConsistentRead: true }),
+  );
+  if (!Item) throw versionNotFound();
+  return { version: toVersion(Item), bindings: bindingsFromAttribute(Item.bindings) };
 }
 
 export interface VersionPage {

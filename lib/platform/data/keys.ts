@@ -195,6 +195,14 @@ export const keys = {
     from: `SURVEYDAY#${surveyId}#${from}`,
     to: `SURVEYDAY#${surveyId}#${to}#~`,
   }),
+  // Journey metrics bound to a survey (lib/journeys/survey-bindings.ts): one item per survey and journey
+  // whose published version binds its questions without pinning a version, written with that publish,
+  // so a survey publish finds the journeys it would unbind with one Query of `SURVEYMETRIC#<surveyId>#`.
+  surveyMetricBinding: (slug: string, surveyId: string, journeyId: string) => ({
+    pk: workspacePk(slug),
+    sk: `SURVEYMETRIC#${surveyId}#${journeyId}`,
+  }),
+  surveyMetricBindingPrefix: (surveyId: string) => `SURVEYMETRIC#${surveyId}#`,
   // What the aggregator last counted of one response (revision, bucket, contribution), so a replayed,
   // duplicated or reordered stream record is counted once; a removed response keeps a tombstone (TTL).
   surveyResponseCounted: (slug: string, surveyId: string, responseId: string) => ({

@@ -14,7 +14,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { type IdempotentRequest, replayHeaders, replayOf } from '../data/idempotency.ts';
-import { API_PREFIX, type ApiRequest, type ApiResult, type RouteDefinition } from '../route.ts';
+import { API_PREFIX, type ApiRequest, type ApiResult, type RouteDefinition, SVG_RESPONSE_HEADERS } from '../route.ts';
 import { deprecationHeaders } from '../version.ts';
 import { idempotencyKeyOf, idempotencyScope, requestFingerprint } from './conditional-request.ts';
 import type { ApiContext } from './context.ts';
@@ -90,6 +90,12 @@ export function apiHandler<R extends RouteDefinition>(route: R) {
         const { location } = route.response;
         if (location && (result.status ?? route.response.status) === 201) {
           result.headers = { Location: locationOf(location, result.body), ...result.headers };
+        }
+        const { contentType } = route.response;
+        if (contentType) {
+          const rendered: HandlerResult = { ...result, contentType: `${contentType}; charset=utf-8` };
+          if (contentType === 'image/svg+xml') rendered.headers = { ...SVG_RESPONSE_HEADERS, ...result.headers };
+          return rendered as unknown as APIGatewayProxyStructuredResultV2;
         }
         return result as unknown as APIGatewayProxyStructuredResultV2;
       }) as unknown as LambdaHandler;

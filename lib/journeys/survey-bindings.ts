@@ -1,0 +1,61 @@
+/**
+ * Which published journey versions bind a survey's questions: the one function the surveys area
+ * asks (contract §3) before publishing a survey version that removes or retypes questions. Each
+ * journey publish keeps one index item per survey its metric cells bind without pinning a version
+ * (`keys.surveyMetricBinding`), in the publish's own transaction; this reads them with one Query.
+ */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo, tableName } from '../platform/data/client.ts';
+import { keys } from '../platform/data/keys.ts';
+
+export const METRIC_BINDING_ENTITY = 'JourneyMetricBinding';
+
+/** Changes to a question that leave a metric bound to it meaning something else, or nothing. */
+const UNBINDING_KINDS = new Set(['question_removed', 'type_changed', 'scale_changed', 'input_type_changed']);
+
+export interface UnboundMetric {
+  kind: 'journey_metric_unbound';
+  questionId: string;
+  journeyId: string;
+  versionId: string;
+  detail: string;
+}
+
+/**
+ * The metrics of published journey versions that `changes` (a survey publish's breaking changes)
+ * would unbind: one Query of the survey's binding items, none when no change touches a question.
+ */
+export async function unboundJourneyMetrics(
+  workspace: string,
+  surveyId: string,
+  changes: readonly { kind: string; questionId: string }[],
+): Promise<UnboundMetric[]> {
+  const changed = new Set(changes.filter((change) => UNBINDING_KINDS.has(change.kind)).map((change) => change.questionId));
+  if (changed.size === 0) return [];
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.surveyMetricBindingPrefix(surveyId) },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items.flatMap((item) =>
+    ((item.questionIds ?? []) as string[])
+      .filter((questionId) => changed.has(questionId))
+      .map((questionId) => ({
+        kind: 'journey_metric_unbound' as const,
+        questionId,
+        journeyId: item.journeyId as string,
+        versionId: item.versionId as string,
+        detail: `the published version of journey ${item.journeyId as string} computes a metric from question ${questionId}`,
+      })),
+  );
+}
