@@ -305,6 +305,14 @@ describe('API examples (lib/api-examples.json)', () => {
     await summarisedResponses(surveyId, firstVersion);
     await record('getSurveySummary', `/surveys/${surveyId}/summary?from=2026-11-01&to=2026-11-30`);
     const started = await record('createSurveyExport', `/surveys/${surveyId}/exports`, { body: { format: 'csv', labels: 'en' } });
+    // Its body has no free text to vary: the same key with another body is refused here.
+    await refuse(
+      'createSurveyExport',
+      `/surveys/${surveyId}/exports`,
+      { headers: { 'Idempotency-Key': 'walk-createSurveyExport' }, body: { format: 'jsonl', labels: 'en' } },
+      [409, 'idempotency_key_reused'],
+      false,
+    );
     const exportPath = `/surveys/${surveyId}/exports/${started.body.export.id}`;
     await exportWritten(exportPath);
     await record('getSurveyExport', exportPath);

@@ -168,9 +168,16 @@ export class ContractWalk {
       'true',
       first.body,
     ]);
-    const text = Object.entries(options.body ?? {}).find(([, value]) => typeof value === 'string' && !UUID.test(value));
+    // A text member the route still accepts when changed (not an id, not one of a fixed set of values).
+    const varied = (name: string, value: string) => ({ ...options.body, [name]: `${value} (another)` });
+    const text = Object.entries(options.body ?? {}).find(
+      ([name, value]) =>
+        typeof value === 'string' &&
+        !UUID.test(value) &&
+        (!route.request?.body || route.request.body.safeParse(varied(name, value)).success),
+    );
     if (!text) return;
-    const other = { ...options, body: { ...options.body, [text[0]]: `${text[1]} (another)` } };
+    const other = { ...options, body: varied(text[0], text[1] as string) };
     await this.refuse(route.operationId, path, other, [409, 'idempotency_key_reused'], false);
   }
 }

@@ -1268,7 +1268,7 @@ export interface paths {
         };
         /**
          * List a survey's responses, or the change feed
-         * @description Newest first, filtered by `versionId`, `status` and `respondent` (an externalId); `pagination.total` counts what the filters select. Responses of archived surveys stay listed. With `updatedSince` the list is a change feed instead: every response created, continued, deleted or erased after that time, oldest change first, a deleted one as `{id, deleted: true, deletedAt}` (tombstones are kept 30 days and hold nothing about the respondent); the feed takes no other filter. The feed is read from an index that may lag a write by a moment: overlap `updatedSince` by a few seconds, and treat entries by `id` and `revision`. An unknown survey has no responses.
+         * @description Newest first, filtered by `versionId`, `status` and `respondent` (an externalId); `pagination.total` counts what the filters select. Responses of archived surveys stay listed. With `updatedSince` the list is a change feed instead: every response created, continued, deleted or erased after that time, oldest change first, a deleted one as `{id, deleted: true, deletedAt}` (tombstones are kept 30 days and hold nothing about the respondent); the feed takes no other filter. The feed is read from an index that may lag a write by a moment: overlap `updatedSince` by a few seconds, and treat entries by `id` and `revision`. A survey of another workspace, or none, is 404 (one read the first time an instance meets the survey).
          *
          *     Permission: survey-responses:read.
          *
@@ -5264,7 +5264,7 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them, or a locale other than `en` or `ar` */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them, or a locale other than `en` or `ar` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5388,7 +5388,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them, or an interval other than `day`, `week` or `month` */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them, or an interval other than `day`, `week` or `month` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5659,7 +5659,7 @@ export interface operations {
                             /** @enum {string} */
                             severity: "error" | "warning" | "info";
                             /** @enum {string} */
-                            code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+                            code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
                             message: string;
                             /** @description JSON Pointer (RFC 6901) into the version's `content` */
                             path: string;
@@ -17707,7 +17707,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17826,7 +17826,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18739,9 +18739,17 @@ export interface operations {
                         }[];
                         /** @description With `breaking_changes`: what publishing would break for the answers collected so far */
                         changes?: {
+                            /** @description question_removed, type_changed, option_removed, option_reided, row_removed, column_removed, scale_changed, input_type_changed, or journey_metric_unbound (a published journey version computes a metric from a question this removes or retypes) */
                             kind: string;
                             questionId: string;
                             optionId?: string;
+                            /** Format: uuid */
+                            journeyId?: string;
+                            /**
+                             * Format: uuid
+                             * @description journey_metric_unbound: the published journey version
+                             */
+                            versionId?: string;
                             detail: string;
                         }[];
                     };
@@ -18892,7 +18900,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_query`: `updatedSince` with another filter, or `cursor` with `offset`; `invalid_cursor` */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_query`: `updatedSince` with another filter, or `cursor` with `offset`; `invalid_cursor` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19077,7 +19085,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` `/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, `required_unanswered`, `no_answers`, `no_ending`; `respondent_not_targeted`: the respondent's attributes do not meet the survey's targeting rules */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` `/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, `required_unanswered`, `no_answers`, `no_ending`; `respondent_not_targeted`: the respondent's attributes do not meet the survey's targeting rules */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19246,7 +19254,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19340,7 +19348,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19510,7 +19518,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` `/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, `required_unanswered`, `no_answers`, `no_ending`; `if_match_required`: no If-Match */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` `/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, `required_unanswered`, `no_answers`, `no_ending`; `if_match_required`: no If-Match */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19685,7 +19693,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule. `invalid_query`: `versionId` not a UUID or `all`, a date not YYYY-MM-DD, or `from` after `to` */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_query`: `versionId` not a UUID or `all`, a date not YYYY-MM-DD, or `from` after `to` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23555,7 +23563,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `missing_workspace_host`), or a business rule */
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
             400: {
                 headers: {
                     [name: string]: unknown;

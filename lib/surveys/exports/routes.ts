@@ -34,7 +34,8 @@ export const createSurveyExport = defineRoute({
     409: '`idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body',
   },
   // The survey (and version) checked in the transaction that puts the export record.
-  table: ['ConditionCheckItem', 'PutItem'],
+  // BatchGetItem: a retry's remembered response, read beside the workspace and the key.
+  table: ['BatchGetItem', 'ConditionCheckItem', 'PutItem'],
 });
 
 export const getSurveyExport = defineRoute({
