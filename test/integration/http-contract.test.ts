@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../lib/manifest.ts';
 import { adminStore, call, clientFor, expectErrorEnvelope, newWorkspace, sandbox, type TestWorkspace } from '../support/fixtures.ts';
 import { makeJourney } from '../support/journeys.ts';
+import { publishedSurvey } from '../support/surveys.ts';
 
 let ws: TestWorkspace;
 let api: ReturnType<typeof clientFor>;
@@ -77,7 +78,10 @@ describe('lists answer their whole documented offset range', () => {
     expect(category.status, category.text).toBe(201);
     const article = await api.post('/knowledge-bank/articles', { body: { categoryId: category.body.category.id, titleEn: 'Offsets' } });
     expect(article.status, article.text).toBe(201);
+    const survey = await api.post('/surveys', { body: { name: 'Offsets' } });
+    expect(survey.status, survey.text).toBe(200);
     return {
+      listSurveyResponses: `/surveys/${survey.body.survey.id}/responses`,
       listIdeas: '/ideas',
       listWebhookDeliveries: `/webhooks/${webhook.body.webhook.id}/deliveries`,
       listJourneys: '/journeys',
@@ -111,21 +115,26 @@ describe('lists answer their whole documented offset range', () => {
 describe('201: every create says where its record is', () => {
   /** A valid body for each route answering 201; a new create fails the first test until it is added here. */
   let categoryId = '';
+  /** Path parameters of the creates below a parent: a published survey collects responses. */
+  const parents: Record<string, string> = {};
   const createBodies: Record<string, () => unknown> = {
     createIdea: () => ({ title: 'Location please' }),
     createWebhook: () => ({ name: 'Location', url: 'http://127.0.0.1:9/hook', events: ['idea.submitted'] }),
     createKnowledgeBankCategory: () => ({ nameEn: 'Location' }),
     // The manifest lists the category create first; the article goes into that category.
     createKnowledgeBankArticle: () => ({ categoryId, titleEn: 'Location' }),
+    submitSurveyResponse: () => ({ answers: { plan: 'pro' }, finished: false }),
   };
   const createdId = (body: Record<string, { id?: string } | undefined>) =>
-    body.data?.id ?? body.webhook?.id ?? body.category?.id ?? body.article?.id;
+    body.data?.id ?? body.webhook?.id ?? body.category?.id ?? body.article?.id ?? body.response?.id;
 
   it('sends Location, and the record is read there', async () => {
     const creates = routes.filter((r) => r.response.status === 201);
     expect(creates.map((r) => r.operationId).sort()).toEqual(Object.keys(createBodies).sort());
+    parents.id = (await publishedSurvey(api)).surveyId;
     for (const route of creates) {
-      const res = await call(route.method, route.path, { host: ws.host, key: ws.key, body: createBodies[route.operationId]!() });
+      const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => parents[name] ?? '');
+      const res = await call(route.method, path, { host: ws.host, key: ws.key, body: createBodies[route.operationId]!() });
       expect(res.status, `${route.operationId}: ${res.text}`).toBe(201);
       if (route.operationId === 'createKnowledgeBankCategory') categoryId = res.body.category.id;
       const location = res.headers.get('location');

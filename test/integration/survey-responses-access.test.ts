@@ -104,7 +104,7 @@ describe('tenant isolation', () => {
     }
     const list = await other.get(`/surveys/${surveyId}/responses`);
     expect(list.body).toEqual((await other.get(`/surveys/${MISSING}/responses`)).body);
-    expect(list.body.responses).toEqual([]);
+    expectErrorEnvelope(list, 404, 'not_found');
     // Erasing the same respondent elsewhere touches nothing here.
     expect((await other.post('/surveys/responses/erase', { body: { email: 'ana@example.com' } })).body).toEqual({
       ok: true,
