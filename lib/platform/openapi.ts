@@ -53,6 +53,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found',
   409: 'The record changed since it was read (`version_conflict`) or the request conflicts with another',
   413: 'The request body is too large',
+  415: 'The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted',
   429: 'Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After`',
   502: 'Unexpected server error (`internal_error`); no internal detail is returned',
 };
@@ -158,7 +159,7 @@ const IDEMPOTENT_REPLAY_HEADER = {
 
 function operationOf(route: RouteDefinition, example: ApiExample | undefined): JsonSchema {
   const isPublic = route.auth === 'none';
-  const statuses = isPublic ? [] : [400, 401, 403, 404, 429, 502, ...(route.errors ?? [])].sort();
+  const statuses = isPublic ? [] : [400, 401, 403, 404, 429, 502, ...(route.request?.body ? [415] : []), ...(route.errors ?? [])].sort();
   const responses: Record<string, JsonSchema> = {
     [route.response.status]: {
       description: route.response.description ?? 'Success',
