@@ -14,6 +14,8 @@ export const API_TITLE = 'Customer Experience Portal API';
 export { API_VERSION };
 /** Where the document is served (a manifest route of the Introduction area). */
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+/** The reference page rendered from the document (getApiReference). */
+export const API_REFERENCE_PATH = `${API_PREFIX}/docs`;
 
 /** One line per tag of the manifest (RouteDefinition.tag), so a reader of the document knows each area. */
 const TAG_DESCRIPTIONS: Record<RouteDefinition['tag'], string> = {

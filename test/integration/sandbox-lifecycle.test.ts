@@ -100,6 +100,8 @@ describe('npm start', { timeout: 180_000 }, () => {
       .find((address) => address && address.family === 'IPv4' && !address.internal)?.address;
     const run = await npmStart();
     await ready(run);
+    // The banner links the reference page a newcomer reads first.
+    expect(run.output()).toContain(`Reference    http://127.0.0.1:${run.ports.PORT}/api/v1/docs`);
     expect(jvmsOf(run)).toHaveLength(1);
     for (const port of Object.values(run.ports)) {
       expect(await listening(port), `port ${port} on 127.0.0.1`).toBe(true);

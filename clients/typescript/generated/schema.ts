@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * Where to start: the API index
-         * @description Public: needs neither a workspace nor a key. Names the API and links its OpenAPI document.
+         * @description Public: needs neither a workspace nor a key. Names the API and links its OpenAPI document and reference page. `GET /` redirects here.
          */
         get: operations["getApiIndex"];
         put?: never;
@@ -1486,7 +1486,7 @@ export interface paths {
         put?: never;
         /**
          * Disable a webhook
-         * @description Stops deliveries at once: deliveries still queued are cancelled (redeliver them after enabling again).
+         * @description Stops deliveries at once: deliveries waiting for a retry show `cancelled` as soon as this answers (up to 100 of them; any others when their time comes), and those still queued are cancelled (redeliver them after enabling again).
          *
          *     Permission: webhooks:write, ideas:read.
          *
@@ -1597,6 +1597,8 @@ export interface operations {
                             version: string;
                             /** @description Path of the OpenAPI 3.1 document of this API */
                             openapi: string;
+                            /** @description Path of this API's reference page (HTML), for a person to read */
+                            docs: string;
                         };
                     };
                 };
@@ -1892,6 +1894,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -2172,6 +2183,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -2415,6 +2435,15 @@ export interface operations {
             };
             /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the idea is no longer at; the response carries the current `ETag` */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2874,6 +2903,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -3233,6 +3271,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -3460,6 +3507,15 @@ export interface operations {
             };
             /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3911,6 +3967,15 @@ export interface operations {
             };
             /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4460,6 +4525,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -4771,6 +4845,15 @@ export interface operations {
             };
             /** @description The request body is too large. `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or its compressed form would not fit one version (about 350 KB) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5331,6 +5414,15 @@ export interface operations {
             };
             /** @description The request body is too large. `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or its compressed form would not fit one version (about 350 KB) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6801,6 +6893,15 @@ export interface operations {
             };
             /** @description The request body is too large. `content_too_large`: the draft is over 1,048,576 bytes of UTF-8 JSON (or does not compress into one stored item) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8416,6 +8517,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -9818,6 +9928,15 @@ export interface operations {
             };
             /** @description The request body is too large. `content_too_large`: the draft is over 1,048,576 bytes of UTF-8 JSON (or does not compress into one stored item) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13273,6 +13392,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -13636,6 +13764,15 @@ export interface operations {
             };
             /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag`; `slug_taken`; `tree_changed` (retry) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14498,6 +14635,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -14796,6 +14942,15 @@ export interface operations {
             };
             /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15152,6 +15307,15 @@ export interface operations {
             };
             /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16399,6 +16563,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -16836,6 +17009,15 @@ export interface operations {
             };
             /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names another version; `survey_archived`: the survey is archived and read-only */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17822,6 +18004,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -18614,6 +18805,15 @@ export interface operations {
             };
             /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `survey_archived`: the survey is archived and read-only; `version_limit`: the survey has 50 versions; `version_conflict`: other versions were being created at once; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20857,6 +21057,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -21070,6 +21279,15 @@ export interface operations {
             };
             /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version with this id in it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21426,6 +21644,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -21544,6 +21771,15 @@ export interface operations {
             };
             /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no design with this id in this workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22314,6 +22550,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -22560,6 +22805,15 @@ export interface operations {
             };
             /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22890,6 +23144,15 @@ export interface operations {
             };
             /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. No webhook with this id in this workspace (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
