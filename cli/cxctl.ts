@@ -1,5 +1,6 @@
 /**
- * cxctl: the operator CLI. Manages workspaces, Developer keys, idea labels and the SOP directory.
+ * cxctl: the operator CLI. Manages workspaces, Developer keys, idea labels and the SOP directory,
+ * and lists the permissions a key can hold.
  * By default it talks to the running sandbox (DynamoDB Local on DYNAMODB_PORT, table cx-portal);
  * `--table NAME` targets a deployed table with the normal AWS credentials and region, and
  * `--endpoint URL` adds a custom endpoint (LocalStack). Every input is checked before anything is
@@ -18,19 +19,41 @@ import {
 } from '../lib/admin/developer-keys.ts';
 import { importDirectory, parseDirectoryImport } from '../lib/admin/directory.ts';
 import { AdminError, createLocalStore, createStore, type Store } from '../lib/admin/store.ts';
-import { changeModules, createWorkspace, parseLabels, parseModules, setIdeaLabels, setWorkspaceStatus } from '../lib/admin/workspaces.ts';
+import {
+  changeModules,
+  createWorkspace,
+  listWorkspaces,
+  parseLabels,
+  parseModules,
+  setIdeaLabels,
+  setWorkspaceStatus,
+} from '../lib/admin/workspaces.ts';
 import { config } from '../lib/platform/config.ts';
 import { workspaceHostOf } from '../lib/platform/http/workspace-host.ts';
-import { PERMISSIONS } from '../lib/platform/permissions.ts';
+import { moduleOfPermission, PERMISSIONS } from '../lib/platform/permissions.ts';
+
+/** Lines of at most 100 characters, each starting with the indent. */
+function wrap(text: string, indent: string): string {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + word.length <= 100) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(`${indent}${word}`);
+  }
+  return lines.join('\n');
+}
 
 const USAGE = `Usage: cxctl <command> [options]
 
 Workspaces
   workspace create <slug> [--name NAME]             create a workspace; prints its host
+  workspace list                                    every workspace: slug, status, disabled modules, host
   workspace suspend <slug> | resume <slug>          every request gets 403 while suspended
   workspace modules <slug> [--disable a,b] [--enable c,d]
                                                     modules: ideas, journeys, surveys, sops, webhooks, knowledge-bank
 Developer keys (the secret is printed once)
+  permissions                                       every permission a key can hold, with its module:
+${wrap(PERMISSIONS.join(', '), '                                                    ')}
   key create --workspace <slug> [--scopes a,b | --all] [--expires-in 30s|15m|12h|90d]
              [--rate-limit N] [--name NAME]         default scopes: every *:read; rate limit: requests per minute
   key list --workspace <slug>
@@ -101,6 +124,20 @@ async function run(store: Store): Promise<void> {
     case 'workspace create': {
       const ws = await createWorkspace(store, need(target, '<slug>'), options.name);
       return print(ws, `Created workspace ${ws.slug}. Send X-Service-Workspace-Host: ${ws.host}`);
+    }
+    case 'workspace list': {
+      const list = await listWorkspaces(store);
+      return print(
+        list.map((ws) => ({ ...ws, host: workspaceHostOf(ws.slug) })),
+        list.length === 0
+          ? 'No workspaces'
+          : list
+              .map(
+                (ws) =>
+                  `${ws.slug}  ${ws.status.padEnd(9)}  disabled: ${ws.disabledModules.join(',') || 'none'}  ${workspaceHostOf(ws.slug)}`,
+              )
+              .join('\n'),
+      );
     }
     case 'workspace suspend':
     case 'workspace resume': {
@@ -204,8 +241,19 @@ async function run(store: Store): Promise<void> {
   }
 }
 
+/** Needs no table, so it answers without the sandbox running. */
+function printPermissions(): void {
+  const width = Math.max(...PERMISSIONS.map((p) => p.length));
+  print(
+    PERMISSIONS.map((permission) => ({ permission, module: moduleOfPermission(permission) })),
+    PERMISSIONS.map((permission) => `${permission.padEnd(width)}  module ${moduleOfPermission(permission)}`).join('\n'),
+  );
+}
+
 if (options.help) {
   console.log(USAGE);
+} else if (positionals.length === 1 && positionals[0] === 'permissions') {
+  printPermissions();
 } else {
   const store = storeFromOptions();
   try {

@@ -75,6 +75,7 @@ stopSandbox = sandbox.stop;
 const host = `${WORKSPACE}.${config.workspaceDomain()}`;
 console.log(`\nSandbox ready in ${Math.round(performance.now() - started)} ms`);
 console.log(`  API          ${sandbox.apiUrl}   (OpenAPI: ${sandbox.apiUrl}/openapi.json)`);
+console.log(`  Reference    ${sandbox.apiUrl}/docs   (every operation, its permissions, errors and examples)`);
 console.log(`  DynamoDB     ${sandbox.dynamodbEndpoint}   table ${sandbox.tableName}   (DynamoDB Local pid ${sandbox.dynamodbPid})`);
 console.log(`  SQS          ${sandbox.sqsEndpoint}   webhook deliveries ${sandbox.queues.webhookDeliveries}`);
 console.log(`               (dead letters ${sandbox.queues.webhookDeadLetters})`);

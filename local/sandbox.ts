@@ -25,6 +25,7 @@ import {
   webhookFanOutFailureQueue,
 } from '../lib/webhooks/pipeline.ts';
 import { costLogFile, measureConsumedCapacity } from './consumed-capacity.ts';
+import { lockDataDir } from './data-lock.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { sendToQueue, startQueueEventSource, startStreamEventSource } from './event-source-mappings.ts';
 import { createApiServer } from './http-server.ts';
@@ -124,6 +125,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     { variable: 'DYNAMODB_PORT', port: options.dynamodbPort ?? 0 },
     { variable: 'SQS_PORT', port: options.sqsPort ?? 0 },
   ]);
+  // Then the data folder, before DynamoDB Local opens it; released last, after every service stopped.
+  if (options.dataDir) {
+    const release = lockDataDir({ dataDir: options.dataDir, variable: 'DATA_DIR', log: options.log });
+    stoppers.push(async () => release());
+  }
   const onFatal = options.onFatal ?? ((description: string) => console.error(`\n${description}: the sandbox cannot work without it.`));
   try {
     // The reference page GET /docs serves, rendered while the services start (as CDK does at bundling).

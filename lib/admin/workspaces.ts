@@ -1,5 +1,5 @@
-/** Operator actions on workspaces: create, suspend/resume, modules, idea labels. */
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+/** Operator actions on workspaces: create, list, suspend/resume, modules, idea labels. */
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from '../platform/data/conditions.ts';
 import { keys } from '../platform/data/keys.ts';
 import { toWorkspace, type Workspace } from '../platform/data/workspace-record.ts';
@@ -38,6 +38,29 @@ export async function createWorkspace(store: Store, slug: string, name = slug): 
 export async function findWorkspace(store: Store, slug: string): Promise<Workspace | null> {
   const { Item } = await store.db.send(new GetCommand({ TableName: store.table, Key: keys.workspace(slug), ConsistentRead: true }));
   return Item ? toWorkspace(Item) : null;
+}
+
+/**
+ * Every workspace, by slug. An operator's command, never an API route: no index lists workspaces
+ * (each lives in its own partition), so it scans the table, reading every item to keep the few
+ * workspace items. Fine for an operator on demand; the README states the cost.
+ */
+export async function listWorkspaces(store: Store): Promise<Workspace[]> {
+  const workspaces: Workspace[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await store.db.send(
+      new ScanCommand({
+        TableName: store.table,
+        FilterExpression: 'sk = :sk',
+        ExpressionAttributeValues: { ':sk': keys.workspace('').sk },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    workspaces.push(...(page.Items ?? []).map(toWorkspace));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return workspaces.sort((a, b) => a.slug.localeCompare(b.slug));
 }
 
 /** Apply an update expression to an existing workspace; a missing workspace is an error, never created. */

@@ -28,7 +28,8 @@ export const getApiIndex = defineRoute({
   handler: 'functions/system/get-api-index.ts',
   tag: 'Introduction',
   summary: 'Where to start: the API index',
-  description: 'Public: needs neither a workspace nor a key. Names the API and links its OpenAPI document.',
+  description:
+    'Public: needs neither a workspace nor a key. Names the API and links its OpenAPI document and reference page. `GET /` redirects here.',
   auth: 'none',
   module: null,
   permissions: [],
@@ -40,6 +41,7 @@ export const getApiIndex = defineRoute({
         name: z.string(),
         version: z.string(),
         openapi: z.string().register(z.globalRegistry, { description: 'Path of the OpenAPI 3.1 document of this API' }),
+        docs: z.string().register(z.globalRegistry, { description: "Path of this API's reference page (HTML), for a person to read" }),
       }),
     }),
   },

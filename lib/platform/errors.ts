@@ -80,6 +80,17 @@ export class MethodNotAllowedError extends ApiError {
   }
 }
 
+/** 415: a body sent as something other than JSON, which every route that takes a body requires. */
+export class UnsupportedMediaTypeError extends ApiError {
+  constructor(contentType: string | undefined) {
+    super(
+      415,
+      'unsupported_media_type',
+      `The body must be sent with Content-Type: application/json${contentType ? `, not ${contentType}` : ''}`,
+    );
+  }
+}
+
 export class ConflictError extends ApiError {
   constructor(code: string, message: string, details?: ErrorDetails) {
     super(409, code, message, {}, undefined, details);

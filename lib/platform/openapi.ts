@@ -14,6 +14,8 @@ export const API_TITLE = 'Customer Experience Portal API';
 export { API_VERSION };
 /** Where the document is served (a manifest route of the Introduction area). */
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+/** The reference page rendered from the document (getApiReference). */
+export const API_REFERENCE_PATH = `${API_PREFIX}/docs`;
 
 /** One line per tag of the manifest (RouteDefinition.tag), so a reader of the document knows each area. */
 const TAG_DESCRIPTIONS: Record<RouteDefinition['tag'], string> = {
@@ -61,6 +63,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found',
   409: 'The record changed since it was read (`version_conflict`) or the request conflicts with another',
   413: 'The request body is too large',
+  415: 'The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted',
   429: 'Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After`',
   502: 'Unexpected server error (`internal_error`); no internal detail is returned',
 };
@@ -188,7 +191,7 @@ function errorSchemaOf(route: RouteDefinition, status: number): JsonSchema {
 
 function operationOf(route: RouteDefinition, example: ApiExample | undefined): JsonSchema {
   const isPublic = route.auth === 'none';
-  const statuses = isPublic ? [] : [400, 401, 403, 404, 429, 502, ...(route.errors ?? [])].sort();
+  const statuses = isPublic ? [] : [400, 401, 403, 404, 429, 502, ...(route.request?.body ? [415] : []), ...(route.errors ?? [])].sort();
   const responses: Record<string, JsonSchema> = {
     [route.response.status]: {
       description: route.response.description ?? 'Success',

@@ -42,3 +42,10 @@ export function isPermission(value: string): value is Permission {
 export function isModuleName(value: string): value is ModuleName {
   return (MODULES as readonly string[]).includes(value);
 }
+
+/** The module a permission belongs to: its prefix (`knowledge-bank:read` → `knowledge-bank`). */
+export function moduleOfPermission(permission: Permission): ModuleName {
+  const module = permission.slice(0, permission.indexOf(':'));
+  if (!isModuleName(module)) throw new TypeError(`Permission ${permission} names no module`);
+  return module;
+}

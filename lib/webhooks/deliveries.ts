@@ -8,9 +8,9 @@
  *     message never both send, and a crash mid-attempt frees the lease for the retried message.
  */
 import { randomUUID } from 'node:crypto';
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../platform/data/client.ts';
-import { isConditionFailure } from '../platform/data/conditions.ts';
+import { isConditionFailure, transactionCancellationReasons } from '../platform/data/conditions.ts';
 import { keys } from '../platform/data/keys.ts';
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import type { PageKey, PageStart } from '../platform/pagination.ts';
@@ -202,6 +202,64 @@ export async function cancelDelivery(claim: ClaimedDelivery, reason: string): Pr
     ':reason': reason,
     ':token': claim.leaseToken,
   });
+}
+
+/**
+ * Retries cancelled by the disable request itself: one transaction's worth (DynamoDB's limit is 100
+ * items). A webhook with more waiting retries has the rest cancelled by the delivery function when
+ * each one's time comes, as before.
+ */
+const MAX_RETRIES_CANCELLED_AT_ONCE = 100;
+
+/**
+ * A webhook was just disabled: its deliveries waiting to be retried show `cancelled` at once rather
+ * than `retrying` until their time comes. One Query (one page, newest first) and one transaction;
+ * a delivery claimed for an attempt in between fails its condition and is left to that attempt
+ * (which finds the webhook disabled), and the others are written in a second, last transaction.
+ * Returns how many were cancelled.
+ */
+export async function cancelWaitingRetries(slug: string, webhookId: string, reason: string, nowMs = Date.now()): Promise<number> {
+  const { Items = [] } = await dynamo.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      FilterExpression: '#status = :retrying',
+      ProjectionExpression: 'eventId',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':pk': keys.workspacePk(slug),
+        ':prefix': keys.webhookDeliveryPrefix(webhookId),
+        ':retrying': 'retrying',
+      },
+      ScanIndexForward: false,
+    }),
+  );
+  let eventIds = Items.slice(0, MAX_RETRIES_CANCELLED_AT_ONCE).map((item) => item.eventId as string);
+  for (let round = 0; round < 2 && eventIds.length > 0; round++) {
+    try {
+      await dynamo.send(
+        new TransactWriteCommand({
+          TransactItems: eventIds.map((eventId) => ({
+            Update: {
+              TableName: tableName,
+              Key: deliveryKey(slug, webhookId, eventId),
+              UpdateExpression: 'SET #status = :cancelled, statusReason = :reason REMOVE nextAttemptAt',
+              // Still waiting, and no attempt under way (its result write would need the lease).
+              ConditionExpression: '#status = :retrying AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':cancelled': 'cancelled', ':retrying': 'retrying', ':reason': reason, ':now': nowMs },
+            },
+          })),
+        }),
+      );
+      return eventIds.length;
+    } catch (error) {
+      const reasons = transactionCancellationReasons(error);
+      if (!reasons) throw error;
+      eventIds = eventIds.filter((_, i) => reasons[i] !== 'ConditionalCheckFailed');
+    }
+  }
+  return 0;
 }
 
 async function releaseWith(claim: ClaimedDelivery, expression: string, values: Record<string, unknown>): Promise<boolean> {

@@ -232,13 +232,16 @@ export const disableWebhook = defineRoute({
   handler: 'functions/webhooks/disable-webhook.ts',
   tag: 'Webhooks',
   summary: 'Disable a webhook',
-  description: 'Stops deliveries at once: deliveries still queued are cancelled (redeliver them after enabling again).',
+  description:
+    'Stops deliveries at once: deliveries waiting for a retry show `cancelled` as soon as this answers (up to 100 of them; ' +
+    'any others when their time comes), and those still queued are cancelled (redeliver them after enabling again).',
   module: 'webhooks',
   permissions: WRITE,
   request: { params: idParams },
   response: { status: 200, body: webhookBody },
   errorNotes: { 404: NOT_FOUND_404 },
-  table: ['UpdateItem'],
+  // UpdateItem also covers the cancelling transaction (IAM checks each of its items' actions).
+  table: ['UpdateItem', 'Query'],
 });
 
 export const listWebhookDeliveries = defineRoute({

@@ -1,11 +1,13 @@
 /** cxctl as an operator runs it, against the sandbox's DynamoDB, with the API checking its results. */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { findWorkspace } from '../../lib/admin/workspaces.ts';
+import { routes } from '../../lib/manifest.ts';
+import { PERMISSIONS } from '../../lib/platform/permissions.ts';
 import { adminStore, call, expectErrorEnvelope, sandbox, uniqueSlug } from '../support/fixtures.ts';
 
 const run = promisify(execFile);
@@ -122,6 +124,54 @@ describe('cxctl', () => {
     expect(await cxctlJson('directory', 'import', slug, '--file', file)).toEqual({ people: 2, teams: 1, deactivated: 0 });
     writeFileSync(file, JSON.stringify({ people: [{ name: 'Ada Lovelace', email: 'ada@example.com', active: true }], teams: [] }));
     expect(await cxctlJson('directory', 'import', slug, '--file', file)).toEqual({ people: 1, teams: 0, deactivated: 2 });
+  });
+
+  it('lists every permission with its module, one a line, covering every route; --help and the README name them all', async () => {
+    const { code, stdout } = await cxctl('permissions');
+    expect(code).toBe(0);
+    const lines = stdout.trim().split('\n');
+    expect(lines.map((line) => line.split(/\s+/)[0])).toEqual([...PERMISSIONS]);
+    expect(lines).toContain('knowledge-bank:delete  module knowledge-bank');
+    const listed: { permission: string; module: string }[] = await cxctlJson('permissions');
+    const moduleOf = new Map(listed.map(({ permission, module }) => [permission, module]));
+    // Every route's permissions are listed, and one of them is of the route's own module (webhook
+    // writes also need ideas:read, for the idea data a webhook carries).
+    for (const route of routes) {
+      for (const permission of route.permissions) expect(moduleOf.has(permission), `${route.operationId}: ${permission}`).toBe(true);
+      if (route.permissions.length > 0) {
+        expect(
+          route.permissions.map((p) => moduleOf.get(p)),
+          route.operationId,
+        ).toContain(route.module);
+      }
+    }
+    const help = (await cxctl('--help')).stdout;
+    expect(help).toContain('workspace list');
+    expect(help).toMatch(/^ {2}permissions /m);
+    const readmeSection = readFileSync('README.md', 'utf8').split('## Operator CLI: `cxctl`')[1]!.split('\n## ')[0]!;
+    for (const permission of PERMISSIONS) {
+      expect(help, `--help names ${permission}`).toContain(permission);
+      expect(readmeSection, `README names ${permission}`).toContain(`\`${permission}\``);
+    }
+  });
+
+  it('lists every workspace with its status, disabled modules and host', async () => {
+    const [first, second] = [uniqueSlug('list-a'), uniqueSlug('list-b')];
+    await cxctlJson('workspace', 'create', first);
+    await cxctlJson('workspace', 'create', second);
+    await cxctlJson('workspace', 'suspend', second);
+    await cxctlJson('workspace', 'modules', first, '--disable', 'surveys');
+    const listed: { slug: string; status: string; disabledModules: string[]; host: string }[] = await cxctlJson('workspace', 'list');
+    expect(listed.find((ws) => ws.slug === first)).toMatchObject({
+      status: 'active',
+      disabledModules: ['surveys'],
+      host: `${first}.localhost`,
+    });
+    expect(listed.find((ws) => ws.slug === second)).toMatchObject({ status: 'suspended', disabledModules: [] });
+    const slugs = listed.map((ws) => ws.slug);
+    expect(slugs).toEqual([...slugs].sort((a, b) => a.localeCompare(b)));
+    const { stdout } = await cxctl('workspace', 'list');
+    expect(stdout).toContain(`${second}  suspended  disabled: none  ${second}.localhost`);
   });
 
   it('rejects bad input with a clear message, a non-zero exit and nothing written', async () => {

@@ -44,17 +44,37 @@ describe('405: a known path with another method', () => {
     expect(res.headers?.Allow).toBe('GET, POST');
     expect(JSON.parse(res.body!).error).toBe('method_not_allowed');
     expect((await handler(event('GET', '/api/v1/no/such/route'), {} as never)).statusCode).toBe(404);
+    const root = await handler(event('GET', '/'), {} as never);
+    expect(root.statusCode).toBe(302);
+    expect(root.headers?.Location).toBe('/api/v1');
+  });
+
+  it('redirects GET / to the API index, and only GET or HEAD', async () => {
+    const origin = new URL(sandbox.apiUrl).origin;
+    for (const method of ['GET', 'HEAD']) {
+      const res = await fetch(`${origin}/`, { method, redirect: 'manual' });
+      expect(res.status, method).toBe(302);
+      expect(res.headers.get('location')).toBe('/api/v1');
+    }
+    const followed = await fetch(`${origin}/`);
+    expect(followed.url).toBe(`${origin}/api/v1`);
+    expect(((await followed.json()) as { data: { docs: string } }).data.docs).toBe('/api/v1/docs');
+    const post = await fetch(`${origin}/`, { method: 'POST', redirect: 'manual' });
+    expect(post.status).toBe(404);
   });
 });
 
 describe('GET /api/v1: the index', () => {
-  it('is public and points at the OpenAPI document, which is served where it says', async () => {
+  it('is public and points at the OpenAPI document and the reference page, served where it says', async () => {
     const res = await call('GET', '');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       ok: true,
-      data: { name: expect.any(String), version: expect.any(String), openapi: '/api/v1/openapi.json' },
+      data: { name: expect.any(String), version: expect.any(String), openapi: '/api/v1/openapi.json', docs: '/api/v1/docs' },
     });
+    const page = await fetch(`${new URL(sandbox.apiUrl).origin}${res.body.data.docs}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
     const doc = await fetch(`${new URL(sandbox.apiUrl).origin}${res.body.data.openapi}`);
     expect(doc.status).toBe(200);
     expect(((await doc.json()) as { openapi: string }).openapi).toBe('3.1.0');

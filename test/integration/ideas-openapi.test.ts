@@ -31,7 +31,9 @@ describe('OpenAPI: Ideas', () => {
       const errors = Object.keys(op.responses)
         .filter((s) => s !== success)
         .sort();
-      expect(errors).toEqual(conflicts ? ['400', '401', '403', '404', '409', '429', '502'] : ['400', '401', '403', '404', '429', '502']);
+      // Every idea write with a body (POST, PUT, PATCH) also lists 415 unsupported_media_type.
+      const takesBody = ['post', 'put', 'patch'].includes(method) ? ['415'] : [];
+      expect(errors).toEqual([...['400', '401', '403', '404'], ...(conflicts ? ['409'] : []), ...takesBody, '429', '502']);
     },
   );
 

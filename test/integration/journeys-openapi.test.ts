@@ -9,20 +9,20 @@ beforeAll(async () => {
 });
 
 const V = '/journeys/{journeyId}/versions/{versionId}';
-// method, path, operationId, permission, extra error statuses beyond 400/401/403/404/429/502
+// method, path, operationId, permission, extra error statuses beyond 400/401/403/404/429/502 (415: takes a body)
 const OPERATIONS = [
   ['get', '/journeys', 'listJourneys', 'journeys:read', []],
-  ['post', '/journeys', 'createJourney', 'journeys:write', ['409']],
-  ['post', '/journeys/validate', 'validateJourneyContent', 'journeys:read', ['413']],
+  ['post', '/journeys', 'createJourney', 'journeys:write', ['409', '415']],
+  ['post', '/journeys/validate', 'validateJourneyContent', 'journeys:read', ['413', '415']],
   ['get', '/journeys/{journeyId}', 'getJourney', 'journeys:read', []],
-  ['patch', '/journeys/{journeyId}', 'updateJourney', 'journeys:write', ['409']],
+  ['patch', '/journeys/{journeyId}', 'updateJourney', 'journeys:write', ['409', '415']],
   ['delete', '/journeys/{journeyId}', 'archiveJourney', 'journeys:delete', ['409']],
-  ['post', '/journeys/{journeyId}/micro-journeys', 'createMicroJourney', 'journeys:write', ['409']],
+  ['post', '/journeys/{journeyId}/micro-journeys', 'createMicroJourney', 'journeys:write', ['409', '415']],
   ['get', '/journeys/{journeyId}/versions', 'listJourneyVersions', 'journeys:read', []],
-  ['post', '/journeys/{journeyId}/versions', 'createJourneyVersion', 'journeys:write', ['409']],
+  ['post', '/journeys/{journeyId}/versions', 'createJourneyVersion', 'journeys:write', ['409', '415']],
   ['get', V, 'getJourneyVersion', 'journeys:read', []],
-  ['patch', V, 'updateJourneyVersion', 'journeys:write', ['409']],
-  ['put', `${V}/content`, 'saveJourneyVersionContent', 'journeys:write', ['409', '413']],
+  ['patch', V, 'updateJourneyVersion', 'journeys:write', ['409', '415']],
+  ['put', `${V}/content`, 'saveJourneyVersionContent', 'journeys:write', ['409', '413', '415']],
   ['post', `${V}/publish`, 'publishJourneyVersion', 'journeys:write', ['409']],
   ['delete', V, 'deleteJourneyVersion', 'journeys:write', ['409']],
   ['get', `${V}/diff`, 'diffJourneyVersions', 'journeys:read', []],

@@ -89,11 +89,25 @@ describe('middleware chain', () => {
     expect(body.issues.map((i: { path: string }) => i.path).sort()).toEqual(['body', 'body.title']);
   });
 
-  it('answers 400 invalid_body for a missing body or a non-JSON content type', async () => {
-    expect(parsed(await invoke(handler, {})).error).toBe('invalid_body');
-    expect(parsed(await invoke(handler, { body: 'title=hi', contentType: 'application/x-www-form-urlencoded' })).error).toBe(
-      'invalid_body',
-    );
+  it('answers 400 invalid_body for a missing body', async () => {
+    const res = await invoke(handler, {});
+    expect(res.statusCode).toBe(400);
+    expect(parsed(res).error).toBe('invalid_body');
+  });
+
+  it('answers 415 unsupported_media_type for a body that is not sent as JSON, and takes JSON with a charset', async () => {
+    const form = await invoke(handler, { body: 'title=hi', contentType: 'application/x-www-form-urlencoded' });
+    expect(form.statusCode).toBe(415);
+    expect(parsed(form)).toEqual({
+      ok: false,
+      error: 'unsupported_media_type',
+      message: 'The body must be sent with Content-Type: application/json, not application/x-www-form-urlencoded',
+    });
+    const text = await invoke(handler, { body: '{"title":"hi"}', contentType: 'text/plain' });
+    expect(text.statusCode).toBe(415);
+    const charset = await invoke(handler, { body: '{"title":"hi"}', contentType: 'application/json; charset=utf-8' });
+    expect(charset.statusCode).toBe(201);
+    expect(parsed(charset)).toEqual({ ok: true, title: 'hi' });
   });
 
   it('answers 400 invalid_query for an unknown or invalid query parameter', async () => {

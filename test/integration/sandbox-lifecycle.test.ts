@@ -1,10 +1,10 @@
 /**
  * `npm start` as a user, an IDE or a process manager runs it: a taken port is one line naming its
  * variable, SIGTERM and SIGHUP stop everything as Ctrl-C does, the services listen on 127.0.0.1
- * only, and a DynamoDB Local that dies stops the sandbox loudly.
+ * only, a DynamoDB Local that dies stops the sandbox loudly, and one DATA_DIR serves one sandbox.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,8 +23,7 @@ interface Run {
 
 const runs: Run[] = [];
 
-async function npmStart(ports?: Partial<Run['ports']>): Promise<Run> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-lifecycle-'));
+async function npmStart(ports?: Partial<Run['ports']>, dataDir = mkdtempSync(join(tmpdir(), 'sandbox-lifecycle-'))): Promise<Run> {
   const all = { PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort(), ...ports };
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
@@ -101,6 +100,8 @@ describe('npm start', { timeout: 180_000 }, () => {
       .find((address) => address && address.family === 'IPv4' && !address.internal)?.address;
     const run = await npmStart();
     await ready(run);
+    // The banner links the reference page a newcomer reads first.
+    expect(run.output()).toContain(`Reference    http://127.0.0.1:${run.ports.PORT}/api/v1/docs`);
     expect(jvmsOf(run)).toHaveLength(1);
     for (const port of Object.values(run.ports)) {
       expect(await listening(port), `port ${port} on 127.0.0.1`).toBe(true);
@@ -143,6 +144,48 @@ describe('npm start', { timeout: 180_000 }, () => {
     }
   });
 
+  it('refuses a DATA_DIR another sandbox holds: one line naming DATA_DIR, exit 1, no second DynamoDB Local', async () => {
+    const first = await npmStart();
+    await ready(first);
+    const lockFile = join(first.dataDir, 'sandbox.lock');
+    const owner = Number(readFileSync(lockFile, 'utf8'));
+    const second = await npmStart(undefined, first.dataDir);
+    const { code } = await second.exited;
+    expect(code).toBe(1);
+    const errorLines = second
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('✖') || /^\s+at /.test(line));
+    expect(errorLines).toEqual([
+      `✖ DATA_DIR ${first.dataDir} is in use by another sandbox (pid ${owner}): stop it, or set DATA_DIR to another folder.`,
+    ]);
+    expect(second.output()).not.toContain('Sandbox ready');
+    // The JVM's command line names the folder: still only the first sandbox's.
+    expect(jvmsOf(first)).toHaveLength(1);
+    expect(await listening(second.ports.PORT)).toBe(false);
+    // The refused sandbox left the lock alone; the first one releases it when it stops.
+    expect(Number(readFileSync(lockFile, 'utf8'))).toBe(owner);
+    first.child.kill('SIGTERM');
+    await first.exited;
+    await expectAllGone(first);
+    expect(existsSync(lockFile)).toBe(false);
+  });
+
+  it('takes over a lock left by a sandbox that died, saying so, and releases it on SIGHUP', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-lifecycle-'));
+    const dead = spawn(process.execPath, ['-e', '']);
+    await new Promise((done) => dead.once('exit', done));
+    writeFileSync(join(dataDir, 'sandbox.lock'), String(dead.pid));
+    const run = await npmStart(undefined, dataDir);
+    await ready(run);
+    expect(run.output()).toContain(`Taking over ${join(dataDir, 'sandbox.lock')}: the sandbox that held it (pid ${dead.pid}) is gone.`);
+    expect(Number(readFileSync(join(dataDir, 'sandbox.lock'), 'utf8'))).not.toBe(dead.pid);
+    run.child.kill('SIGHUP');
+    await run.exited;
+    await expectAllGone(run);
+    expect(existsSync(join(dataDir, 'sandbox.lock'))).toBe(false);
+  });
+
   it('says so loudly and exits non-zero when DynamoDB Local dies', async () => {
     const run = await npmStart();
     await ready(run);
@@ -152,5 +195,6 @@ describe('npm start', { timeout: 180_000 }, () => {
     expect(code).not.toBe(0);
     expect(run.output()).toMatch(/✖ DynamoDB Local \(pid \d+\) was killed \(SIGKILL\)\. Every request would fail from now on/);
     await expectAllGone(run);
+    expect(existsSync(join(run.dataDir, 'sandbox.lock'))).toBe(false);
   });
 });

@@ -80,7 +80,11 @@ describe('write body validation: 400 invalid_body, nothing written', () => {
 
   it('rejects a missing body, a non-JSON body and malformed JSON', async () => {
     expectErrorEnvelope(await api.post('/sops'), 400, 'invalid_body');
-    expectErrorEnvelope(await api.post('/sops', { rawBody: 'title=x', headers: { 'Content-Type': 'text/plain' } }), 400, 'invalid_body');
+    expectErrorEnvelope(
+      await api.post('/sops', { rawBody: 'title=x', headers: { 'Content-Type': 'text/plain' } }),
+      415,
+      'unsupported_media_type',
+    );
     expectErrorEnvelope(await api.post('/sops', { rawBody: '{"titleEn":' }), 400, 'invalid_json');
   });
 

@@ -68,6 +68,29 @@ describe('secret rotation, URL changes and redelivery', () => {
     expect(target.requests.filter(eventsFor(ideaId))).toHaveLength(1);
   });
 
+  it('shows a retry waiting for its time as cancelled as soon as disable answers (5 DynamoDB calls)', async () => {
+    // Retry-After keeps the retry an hour away: without the disable request cancelling it, it would read `retrying` until then.
+    const target = await pipeline.receiver((request) =>
+      request.json?.type === 'webhook.verification' ? { status: 200 } : { status: 503, headers: { 'Retry-After': '3600' } },
+    );
+    const hook = await pipeline.enabledWebhook(target);
+    const ideaId = await putIdea(pipeline.ws.slug);
+    await target.waitForRequests(1, { filter: eventsFor(ideaId) });
+    const [waiting] = await eventually(
+      () => pipeline.deliveries(hook.id),
+      (l) => l[0]?.outcome === 'retrying',
+    );
+    expect(Date.parse(waiting!.nextAttemptAt!) - Date.now()).toBeGreaterThan(3000_000);
+    const disabled = await pipeline.api.post(`/webhooks/${hook.id}/disable`);
+    expect(disabled.status).toBe(200);
+    expect(Number(disabled.headers.get('x-sandbox-dynamodb-calls')), 'auth 2, update, Query, transaction').toBe(5);
+    const [delivery] = await pipeline.deliveries(hook.id);
+    expect(delivery).toMatchObject({ outcome: 'cancelled', attempt: 1, error: 'the webhook was disabled', nextAttemptAt: null });
+    // Enabling again does not revive it: a redelivery is the way back.
+    expect((await pipeline.api.post(`/webhooks/${hook.id}/enable`)).status).toBe(200);
+    expect((await pipeline.deliveries(hook.id))[0]).toMatchObject({ outcome: 'cancelled' });
+  });
+
   it('redelivers a delivered event with the same webhook-id', async () => {
     const target = await pipeline.receiver();
     const hook = await pipeline.enabledWebhook(target);

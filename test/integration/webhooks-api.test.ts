@@ -257,14 +257,14 @@ describe('POST /webhooks/{id}/enable', () => {
 });
 
 describe('POST /webhooks/{id}/disable', () => {
-  it('disables an enabled webhook (3 DynamoDB calls)', async () => {
+  it('disables an enabled webhook (4 DynamoDB calls with no retry waiting: the update and one Query)', async () => {
     const webhook = await create();
     await api.post(`/webhooks/${webhook.id}/enable`);
     await warmRateLimitWindow();
     const res = await api.post(`/webhooks/${webhook.id}/disable`);
     expect(res.status).toBe(200);
     expect(res.body.webhook.enabled).toBe(false);
-    expect(dynamoDbCalls(res)).toBe(3);
+    expect(dynamoDbCalls(res)).toBe(4);
   });
 });
 

@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * Where to start: the API index
-         * @description Public: needs neither a workspace nor a key. Names the API and links its OpenAPI document.
+         * @description Public: needs neither a workspace nor a key. Names the API and links its OpenAPI document and reference page. `GET /` redirects here.
          */
         get: operations["getApiIndex"];
         put?: never;
@@ -1702,7 +1702,7 @@ export interface paths {
         put?: never;
         /**
          * Disable a webhook
-         * @description Stops deliveries at once: deliveries still queued are cancelled (redeliver them after enabling again).
+         * @description Stops deliveries at once: deliveries waiting for a retry show `cancelled` as soon as this answers (up to 100 of them; any others when their time comes), and those still queued are cancelled (redeliver them after enabling again).
          *
          *     Permission: webhooks:write, ideas:read.
          *
@@ -1813,6 +1813,8 @@ export interface operations {
                             version: string;
                             /** @description Path of the OpenAPI 3.1 document of this API */
                             openapi: string;
+                            /** @description Path of this API's reference page (HTML), for a person to read */
+                            docs: string;
                         };
                     };
                 };
@@ -2108,6 +2110,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -2388,6 +2399,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -2631,6 +2651,15 @@ export interface operations {
             };
             /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the idea is no longer at; the response carries the current `ETag` */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3101,6 +3130,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -3460,6 +3498,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -3698,6 +3745,15 @@ export interface operations {
             };
             /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4171,6 +4227,15 @@ export interface operations {
             };
             /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4742,6 +4807,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -5075,6 +5149,15 @@ export interface operations {
             };
             /** @description The request body is too large. `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or its compressed form would not fit one version (about 350 KB) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5901,6 +5984,15 @@ export interface operations {
             };
             /** @description The request body is too large. `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or its compressed form would not fit one version (about 350 KB) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7371,6 +7463,15 @@ export interface operations {
             };
             /** @description The request body is too large. `content_too_large`: the draft is over 1,048,576 bytes of UTF-8 JSON (or does not compress into one stored item) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8986,6 +9087,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -10388,6 +10498,15 @@ export interface operations {
             };
             /** @description The request body is too large. `content_too_large`: the draft is over 1,048,576 bytes of UTF-8 JSON (or does not compress into one stored item) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13843,6 +13962,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -14206,6 +14334,15 @@ export interface operations {
             };
             /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag`; `slug_taken`; `tree_changed` (retry) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15068,6 +15205,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -15366,6 +15512,15 @@ export interface operations {
             };
             /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15722,6 +15877,15 @@ export interface operations {
             };
             /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16984,6 +17148,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -17439,6 +17612,15 @@ export interface operations {
             };
             /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names another version; `survey_archived`: the survey is archived and read-only */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19729,6 +19911,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -20531,6 +20722,15 @@ export interface operations {
             };
             /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `survey_archived`: the survey is archived and read-only; `version_limit`: the survey has 50 versions; `version_conflict`: other versions were being created at once; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22790,6 +22990,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -23007,6 +23216,15 @@ export interface operations {
             };
             /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version with this id in it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23369,6 +23587,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -23491,6 +23718,15 @@ export interface operations {
             };
             /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no design with this id in this workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24362,6 +24598,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
             429: {
                 headers: {
@@ -24614,6 +24859,15 @@ export interface operations {
             };
             /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24953,6 +25207,15 @@ export interface operations {
             };
             /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. No webhook with this id in this workspace (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

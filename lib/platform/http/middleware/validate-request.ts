@@ -1,12 +1,13 @@
 /**
  * Validates path parameters, query string and body against the route's zod schemas and puts the
  * parsed values on `request.context.input`. Routes without a query schema accept no query
- * parameters at all; a route without a body schema ignores the body.
+ * parameters at all; a route without a body schema ignores the body, and one with a body schema
+ * answers 415 to a body that was not sent as JSON.
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type * as z from 'zod/mini';
-import { ValidationError, type ValidationIssue } from '../../errors.ts';
+import { UnsupportedMediaTypeError, ValidationError, type ValidationIssue } from '../../errors.ts';
 import type { RouteDefinition, Schema } from '../../route.ts';
 import { noQuery } from '../../schemas.ts';
 import type { ApiContext } from '../context.ts';
@@ -42,11 +43,8 @@ export function validateRequest(
         if (event.body === undefined || event.body === null || event.body === '') {
           throw new ValidationError('invalid_body', [{ path: 'body', message: 'a JSON request body is required' }]);
         }
-        if (typeof event.body === 'string') {
-          throw new ValidationError('invalid_body', [
-            { path: 'body', message: 'the body must be JSON sent with Content-Type: application/json' },
-          ]);
-        }
+        // jsonBody() parses only a JSON Content-Type (charset or not) and leaves any other body a string.
+        if (typeof event.body === 'string') throw new UnsupportedMediaTypeError(event.headers?.['content-type']);
         input.body = parse(body, event.body, 'body', 'invalid_body');
       }
       request.context.input = input;
