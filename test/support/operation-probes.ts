@@ -92,6 +92,17 @@ export function probesOf(route: RouteDefinition, request: WalkRequest, caller: P
       code: 'invalid_body',
       send: send(request.path, { ...as, body: [] }),
     });
+    probes.push({
+      why: 'with a body that is not JSON',
+      status: 415,
+      code: 'unsupported_media_type',
+      send: send(request.path, {
+        ...as,
+        body: undefined,
+        rawBody: 'name=form',
+        headers: { ...request.headers, 'Content-Type': 'application/x-www-form-urlencoded' },
+      }),
+    });
   }
   if (route.request?.query) {
     const unexpected = `${request.path}${query ? '&' : '?'}unexpectedParameter=1`;
