@@ -14,9 +14,10 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { API_PREFIX, NOT_FOUND_HANDLER, type RouteDefinition, routes } from '../lib/manifest.ts';
+import { API_PREFIX, NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
 import { TABLE } from '../lib/platform/data/table.ts';
 import { SHARED_EDGE_LABEL } from '../lib/platform/http/workspace-host.ts';
+import { stackOf } from '../lib/platform/route.ts';
 import { HouseFunction } from './constructs/api-function.ts';
 import { AreaStack } from './constructs/area-stack.ts';
 import { CustomDomains, type CustomDomainsProps } from './constructs/custom-domains.ts';
@@ -74,7 +75,8 @@ export class PortalApiStack extends Stack {
   /** Every route's function, by operationId (each lives in its area's nested stack). */
   readonly functions = new Map<string, HouseFunction>();
   /** The nested stack of each area, by the manifest's `tag`. */
-  readonly areas = new Map<RouteDefinition['tag'], AreaStack>();
+  /** The nested stack of each area (the manifest's `tag`, or a route's `deployedIn`). */
+  readonly areas = new Map<string, AreaStack>();
   readonly webhooks: WebhookPipeline;
   /** The HMAC key of list cursors (lib/platform/pagination.ts), generated at deploy time. */
   readonly cursorSigningKey: Secret;
@@ -150,9 +152,9 @@ export class PortalApiStack extends Stack {
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
 
-    const tags = [...new Set(routes.map((route) => route.tag))];
-    for (const tag of tags) {
-      const areaRoutes = routes.filter((route) => route.tag === tag);
+    const stackNames = [...new Set(routes.map(stackOf))];
+    for (const tag of stackNames) {
+      const areaRoutes = routes.filter((route) => stackOf(route) === tag);
       const area = new AreaStack(this, `${tag.replaceAll(' ', '')}Routes`, {
         description: `${tag}: one function, API route and errors alarm per operation`,
         routes: areaRoutes,

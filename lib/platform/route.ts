@@ -54,6 +54,12 @@ export interface RouteDefinition {
   /** The Lambda entry file, relative to the repository root; it exports `handler`. */
   handler: `functions/${string}.ts`;
   tag: Tag;
+  /**
+   * The nested stack that deploys it, when not its tag's: an area grown past half a stack's budget
+   * (test/cdk/stack.test.ts) deploys a part of its routes in a stack of their own. A moved route's
+   * function is replaced on the next deploy, so name a part once and keep it.
+   */
+  deployedIn?: string;
   summary: string;
   description?: string;
   /** `developer-key` (the default) runs the workspace, key, permission and rate-limit checks. */
@@ -172,4 +178,9 @@ export interface ApiResult<R extends RouteDefinition> {
   body: Input<R['response']['body']>;
   headers?: Record<string, string>;
   status?: number;
+}
+
+/** The nested stack a route is deployed in (cdk/portal-api-stack.ts): its `deployedIn`, else its tag. */
+export function stackOf(route: Pick<RouteDefinition, 'tag' | 'deployedIn'>): string {
+  return route.deployedIn ?? route.tag;
 }

@@ -9,6 +9,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PortalApiStack, type PortalApiStackProps } from '../../cdk/portal-api-stack.ts';
 import { routes } from '../../lib/manifest.ts';
+import { stackOf } from '../../lib/platform/route.ts';
 
 function synth(props: Partial<PortalApiStackProps>): { stack: PortalApiStack; template: Template } {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
@@ -138,7 +139,7 @@ describe('dashboard', () => {
   });
 
   it('has a row per area with each operation named in its errors, throttles, duration and concurrency graphs', () => {
-    const areaGraphs = [...new Set(routes.map((r) => r.tag))].flatMap((tag) =>
+    const areaGraphs = [...new Set(routes.map(stackOf))].flatMap((tag) =>
       ['errors', 'throttles', 'duration p99 (ms)', 'concurrency'].map((graph) => `${tag}: ${graph}`),
     );
     expect(areaGraphs.filter((title) => !titles().includes(title))).toEqual([]);

@@ -16,7 +16,7 @@ import { RESOURCES_PER_ROUTE } from '../../cdk/constructs/area-stack.ts';
 import { PortalApiStack } from '../../cdk/portal-api-stack.ts';
 import { API_PREFIX, routes } from '../../lib/manifest.ts';
 import { acceptsCursor } from '../../lib/platform/pagination.ts';
-import { authenticationActionsOf } from '../../lib/platform/route.ts';
+import { authenticationActionsOf, stackOf } from '../../lib/platform/route.ts';
 
 let template: Template;
 let stack: PortalApiStack;
@@ -258,11 +258,11 @@ describe('PortalApiStack', () => {
     const BUDGET = 400;
     const count = (t: Template) => Object.keys(t.toJSON().Resources).length;
 
-    it('puts each area (manifest tag) in its own nested stack with only its own routes', () => {
-      const tags = new Set(routes.map((r) => r.tag));
+    it('puts each area (manifest tag, or a part named by deployedIn) in its own nested stack with only its own routes', () => {
+      const tags = new Set(routes.map(stackOf));
       expect([...stack.areas.keys()].sort()).toEqual([...tags].sort());
       for (const [tag, area] of stack.areas) {
-        const areaRoutes = routes.filter((r) => r.tag === tag);
+        const areaRoutes = routes.filter((r) => stackOf(r) === tag);
         const routeKeys = Object.values(templates.get(area)!.findResources('AWS::ApiGatewayV2::Route')).map(
           (r: any) => r.Properties.RouteKey,
         );
@@ -282,7 +282,7 @@ describe('PortalApiStack', () => {
     it(`keeps each area stack under half of ${BUDGET}, so an area can double`, () => {
       for (const [tag, area] of stack.areas) {
         const resourceCount = count(templates.get(area)!);
-        expect(resourceCount, tag).toBe(routes.filter((r) => r.tag === tag).length * RESOURCES_PER_ROUTE);
+        expect(resourceCount, tag).toBe(routes.filter((r) => stackOf(r) === tag).length * RESOURCES_PER_ROUTE);
         expect(2 * resourceCount, tag).toBeLessThanOrEqual(BUDGET);
       }
     });

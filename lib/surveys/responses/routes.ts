@@ -54,6 +54,8 @@ export const submitSurveyResponse = defineRoute({
   path: '/surveys/{id}/responses',
   handler: 'functions/surveys/submit-response.ts',
   tag: 'Surveys',
+  // The Surveys stack would pass half its resource budget with these: responses deploy on their own.
+  deployedIn: 'Survey responses',
   summary: 'Submit a response',
   description:
     'Stores a response pinned to the version published now (`versionId`). `finished` defaults to true; `false` keeps it open to ' +
@@ -88,6 +90,8 @@ export const continueSurveyResponse = defineRoute({
   path: '/surveys/{id}/responses/{responseId}',
   handler: 'functions/surveys/continue-response.ts',
   tag: 'Surveys',
+  // The Surveys stack would pass half its resource budget with these: responses deploy on their own.
+  deployedIn: 'Survey responses',
   summary: 'Continue a partial response',
   description:
     'Merges `answers` into the stored ones (`null` removes one) and, with `finished: true`, finishes the response (then it never ' +
@@ -114,6 +118,8 @@ export const listSurveyResponses = defineRoute({
   path: '/surveys/{id}/responses',
   handler: 'functions/surveys/list-responses.ts',
   tag: 'Surveys',
+  // The Surveys stack would pass half its resource budget with these: responses deploy on their own.
+  deployedIn: 'Survey responses',
   summary: "List a survey's responses, or the change feed",
   description:
     'Newest first, filtered by `versionId`, `status` and `respondent` (an externalId); `pagination.total` counts what the filters ' +
@@ -140,6 +146,8 @@ export const getSurveyResponse = defineRoute({
   path: '/surveys/{id}/responses/{responseId}',
   handler: 'functions/surveys/get-response.ts',
   tag: 'Surveys',
+  // The Surveys stack would pass half its resource budget with these: responses deploy on their own.
+  deployedIn: 'Survey responses',
   summary: 'Read a response',
   description: 'One response with its answers, path and ending, and its revision as ETag (send it back in If-Match to continue).',
   module: 'surveys',
@@ -156,6 +164,8 @@ export const deleteSurveyResponse = defineRoute({
   path: '/surveys/{id}/responses/{responseId}',
   handler: 'functions/surveys/delete-response.ts',
   tag: 'Surveys',
+  // The Surveys stack would pass half its resource budget with these: responses deploy on their own.
+  deployedIn: 'Survey responses',
   summary: 'Delete a response',
   description:
     'Deletes the response and its answers (of an archived survey too): the summary forgets it, and the change feed shows its tombstone for 30 days.',
@@ -173,6 +183,8 @@ export const eraseSurveyRespondent = defineRoute({
   path: '/surveys/responses/erase',
   handler: 'functions/surveys/erase-respondent.ts',
   tag: 'Surveys',
+  // The Surveys stack would pass half its resource budget with these: responses deploy on their own.
+  deployedIn: 'Survey responses',
   summary: "Erase a respondent's responses",
   description:
     'Right to erasure: deletes every response of the respondent given by `externalId` or `email` (case-insensitive) in the workspace, ' +

@@ -10,6 +10,8 @@ export const getSurveySummary = defineRoute({
   path: '/surveys/{id}/summary',
   handler: 'functions/surveys/get-survey-summary.ts',
   tag: 'Surveys',
+  // The Surveys stack would pass half its resource budget with these: responses deploy on their own.
+  deployedIn: 'Survey responses',
   summary: 'Summarise a survey',
   description:
     'Counts, completion, time to finish (p50/p90 from a histogram) and, per question, how often it was shown, answered and ' +
