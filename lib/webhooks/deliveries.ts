@@ -8,10 +8,11 @@
  *     message never both send, and a crash mid-attempt frees the lease for the retried message.
  */
 import { randomUUID } from 'node:crypto';
-import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../platform/data/client.ts';
-import { isConditionFailure, transactionCancellationReasons } from '../platform/data/conditions.ts';
+import { isConditionFailure } from '../platform/data/conditions.ts';
 import { keys } from '../platform/data/keys.ts';
+import { TransactionCancelledError, transact } from '../platform/data/transact.ts';
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import type { PageKey, PageStart } from '../platform/pagination.ts';
 import type { WebhookEvent, WebhookEventType } from './events.ts';
@@ -237,26 +238,30 @@ export async function cancelWaitingRetries(slug: string, webhookId: string, reas
   let eventIds = Items.slice(0, MAX_RETRIES_CANCELLED_AT_ONCE).map((item) => item.eventId as string);
   for (let round = 0; round < 2 && eventIds.length > 0; round++) {
     try {
-      await dynamo.send(
-        new TransactWriteCommand({
-          TransactItems: eventIds.map((eventId) => ({
-            Update: {
-              TableName: tableName,
-              Key: deliveryKey(slug, webhookId, eventId),
-              UpdateExpression: 'SET #status = :cancelled, statusReason = :reason REMOVE nextAttemptAt',
-              // Still waiting, and no attempt under way (its result write would need the lease).
-              ConditionExpression: '#status = :retrying AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':cancelled': 'cancelled', ':retrying': 'retrying', ':reason': reason, ':now': nowMs },
+      await transact(
+        Object.fromEntries(
+          eventIds.map((eventId) => [
+            eventId,
+            {
+              Update: {
+                TableName: tableName,
+                Key: deliveryKey(slug, webhookId, eventId),
+                UpdateExpression: 'SET #status = :cancelled, statusReason = :reason REMOVE nextAttemptAt',
+                // Still waiting, and no attempt under way (its result write would need the lease).
+                ConditionExpression: '#status = :retrying AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)',
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: { ':cancelled': 'cancelled', ':retrying': 'retrying', ':reason': reason, ':now': nowMs },
+              },
             },
-          })),
-        }),
+          ]),
+        ),
       );
       return eventIds.length;
     } catch (error) {
-      const reasons = transactionCancellationReasons(error);
-      if (!reasons) throw error;
-      eventIds = eventIds.filter((_, i) => reasons[i] !== 'ConditionalCheckFailed');
+      if (!(error instanceof TransactionCancelledError)) throw error;
+      // The ones an attempt claimed meanwhile are left to it; the rest are cancelled in a second round.
+      const claimed = new Set(error.failedNames);
+      eventIds = eventIds.filter((eventId) => !claimed.has(eventId));
     }
   }
   return 0;
