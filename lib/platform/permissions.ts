@@ -43,9 +43,16 @@ export function isModuleName(value: string): value is ModuleName {
   return (MODULES as readonly string[]).includes(value);
 }
 
-/** The module a permission belongs to: its prefix (`knowledge-bank:read` → `knowledge-bank`). */
+/**
+ * Permissions whose prefix is not their module's name: answers to surveys are a permission family of
+ * their own (personal data), in the `surveys` module.
+ */
+const MODULE_OF_PREFIX: Readonly<Record<string, ModuleName>> = { 'survey-responses': 'surveys' };
+
+/** The module a permission belongs to: its prefix (`knowledge-bank:read` → `knowledge-bank`), or the one it is filed under. */
 export function moduleOfPermission(permission: Permission): ModuleName {
-  const module = permission.slice(0, permission.indexOf(':'));
+  const prefix = permission.slice(0, permission.indexOf(':'));
+  const module = MODULE_OF_PREFIX[prefix] ?? prefix;
   if (!isModuleName(module)) throw new TypeError(`Permission ${permission} names no module`);
   return module;
 }
