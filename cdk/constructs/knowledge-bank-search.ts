@@ -10,7 +10,7 @@
  *   - the link checker on its queue, the daily schedule that fills it, and the grants of the
  *     search and link routes (read index objects; send to the link-check queue).
  */
-import { type CfnElement, Duration, Names, NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { type CfnElement, Duration, Names, NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, type IAlarmAction, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -18,7 +18,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { linkCheckDeadLetterQueue, linkChecker, linkCheckQueue, linkCheckSchedule } from '../../lib/knowledge-bank/link-check/pipeline.ts';
@@ -26,6 +26,7 @@ import { SEARCH_MANIFEST_ATTRIBUTES, searchIndexBuilder, searchIndexFailureQueue
 import { checkKnowledgeBankLinks, searchKnowledgeBank } from '../../lib/knowledge-bank/search/routes.ts';
 import type { QueueDefinition } from '../../lib/platform/event-sources.ts';
 import { HouseFunction } from './api-function.ts';
+import { privateBucket } from './private-bucket.ts';
 import { queueFrom } from './queue.ts';
 
 export interface KnowledgeBankSearchProps {
@@ -56,23 +57,9 @@ export class KnowledgeBankSearch extends NestedStack {
     super(scope, id, { description: 'Knowledge-bank search index builder, index bucket and link checker' });
 
     // The bucket stays in the API's stack, beside the search route that reads it.
-    this.bucket = new Bucket(scope, 'KnowledgeBankSearchIndexBucket', {
-      encryption: BucketEncryption.S3_MANAGED,
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      enforceSSL: true,
-      versioned: false,
-      lifecycleRules: [
-        { id: 'expire-dormant-indexes', prefix: 'search-index/', expiration: Duration.days(400) },
-        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
-      ],
-      // Indexes are derived data: rebuilt from the table, so they go with the stack.
-      removalPolicy: RemovalPolicy.DESTROY,
-      autoDeleteObjects: false,
-    });
-    Validations.of(this.bucket).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason:
+    this.bucket = privateBucket(scope, 'KnowledgeBankSearchIndexBucket', {
+      expiry: { id: 'expire-dormant-indexes', prefix: 'search-index/', after: Duration.days(400) },
+      noAccessLogsBecause:
         'The bucket holds derived search indexes, rebuilt from the table; access is by IAM role only and API calls are in CloudTrail.',
     });
     const bucketEnvironment = { KB_SEARCH_BUCKET: this.bucket.bucketName };

@@ -8,17 +8,18 @@
  *   - the grants of the two routes: the create route sends to the queue, the read route signs
  *     download links, which work only because its role may GetObject under that prefix.
  */
-import { type CfnElement, Duration, Names, NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { type CfnElement, Duration, Names, NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { surveyExportDeadLetterQueue, surveyExportQueue, surveyExportWriter } from '../../lib/surveys/exports/pipeline.ts';
 import { EXPORT_LIFETIME_SECONDS } from '../../lib/surveys/exports/record.ts';
 import { createSurveyExport, getSurveyExport } from '../../lib/surveys/exports/routes.ts';
 import { HouseFunction } from './api-function.ts';
+import { privateBucket } from './private-bucket.ts';
 import { queueFrom } from './queue.ts';
 
 const PREFIX = 'survey-exports/';
@@ -41,24 +42,10 @@ export class SurveyExports extends NestedStack {
     super(scope, id, { description: 'Survey exports: export queue, writer and export bucket' });
 
     // The bucket stays in the API's stack, beside the routes that sign its links.
-    this.bucket = new Bucket(scope, 'SurveyExportBucket', {
-      encryption: BucketEncryption.S3_MANAGED,
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      enforceSSL: true,
-      versioned: false,
-      lifecycleRules: [
-        // Lifecycle expiration counts whole days: a file goes at most a day after its export record.
-        { id: 'expire-exports', prefix: PREFIX, expiration: Duration.seconds(EXPORT_LIFETIME_SECONDS) },
-        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
-      ],
-      // Exports are copies of table data that expire within a day: nothing to keep.
-      removalPolicy: RemovalPolicy.DESTROY,
-      autoDeleteObjects: false,
-    });
-    Validations.of(this.bucket).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason: 'Export files live a day and are reached only by presigned links of IAM-authorised routes; API calls are in CloudTrail.',
+    this.bucket = privateBucket(scope, 'SurveyExportBucket', {
+      expiry: { id: 'expire-exports', prefix: PREFIX, after: Duration.seconds(EXPORT_LIFETIME_SECONDS) },
+      noAccessLogsBecause:
+        'Export files live a day and are reached only by presigned links of IAM-authorised routes; API calls are in CloudTrail.',
     });
 
     this.deadLetterQueue = queueFrom(this, surveyExportDeadLetterQueue);
