@@ -6,10 +6,10 @@
  */
 
 import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { BucketAlreadyOwnedByYou, CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { KNOWLEDGE_BANK_QUEUES, linkChecker, linkCheckSchedule } from '../lib/knowledge-bank/link-check/pipeline.ts';
 import { searchIndexBuilder, searchIndexFailureQueue } from '../lib/knowledge-bank/search/pipeline.ts';
+import { ensureBucket } from './buckets.ts';
 import { sendToQueue, startQueueEventSource, startStreamEventSource } from './event-source-mappings.ts';
 import { invocationStats } from './instrumentation.ts';
 import { invokeWithTimeout, loadHandler } from './lambda-runtime.ts';
@@ -32,18 +32,7 @@ export async function startKnowledgeBank(options: {
   dataDir?: string;
   log?: (line: string) => void;
 }): Promise<KnowledgeBankServices> {
-  const s3 = new S3Client({
-    endpoint: options.s3Endpoint,
-    region: options.region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  try {
-    await s3.send(new CreateBucketCommand({ Bucket: SEARCH_BUCKET }));
-  } catch (error) {
-    if (!(error instanceof BucketAlreadyOwnedByYou) && (error as { name?: string }).name !== 'BucketAlreadyExists') throw error;
-  }
-  s3.destroy();
+  await ensureBucket(options.s3Endpoint, options.region, SEARCH_BUCKET);
   const queues = await ensureQueues(options.sqs, options.sqsEndpoint, [searchIndexFailureQueue, ...KNOWLEDGE_BANK_QUEUES]);
   const checkQueue = queues.get(linkChecker.queue)!;
   // Before any handler module loads: they read these at cold start.

@@ -4,9 +4,9 @@
  * through the event-source-mapping emulator. Files expire in AWS by the bucket's lifecycle rule;
  * here the export records expire (their `expiresAt` is checked on read) and `.data` holds the files.
  */
-import { BucketAlreadyOwnedByYou, CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { SURVEY_EXPORT_QUEUES, surveyExportWriter } from '../lib/surveys/exports/pipeline.ts';
+import { ensureBucket } from './buckets.ts';
 import { type RunningEventSource, startQueueEventSource } from './event-source-mappings.ts';
 import { ensureQueues } from './queues.ts';
 
@@ -19,19 +19,7 @@ export async function startSurveyExports(options: {
   region: string;
   log?: (line: string) => void;
 }): Promise<RunningEventSource> {
-  const s3 = new S3Client({
-    endpoint: options.s3Endpoint,
-    region: options.region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  try {
-    await s3.send(new CreateBucketCommand({ Bucket: EXPORT_BUCKET }));
-  } catch (error) {
-    if (!(error instanceof BucketAlreadyOwnedByYou) && (error as { name?: string }).name !== 'BucketAlreadyExists') throw error;
-  } finally {
-    s3.destroy();
-  }
+  await ensureBucket(options.s3Endpoint, options.region, EXPORT_BUCKET);
   const queues = await ensureQueues(options.sqs, options.sqsEndpoint, SURVEY_EXPORT_QUEUES);
   const queue = queues.get(surveyExportWriter.queue);
   if (!queue) throw new Error('The survey export queue was not created');

@@ -4,6 +4,7 @@
  * attribute catalog targeting rules are checked against. Static paths (/surveys/designs,
  * /surveys/validate, /surveys/audience-attributes) sit beside /surveys/{id}; API Gateway and the
  * sandbox prefer the static segment, and {id} only takes UUIDs anyway.
+ * Over 400 lines because it is a list: 17 manifest entries, each its schemas, errors and table actions.
  */
 import * as z from 'zod/mini';
 import { defineRoute } from '../platform/route.ts';
