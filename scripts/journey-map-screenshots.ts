@@ -1,7 +1,7 @@
 /**
  * `npm run docs:map-screenshots`: draws the sample journey map in English and Arabic and
  * photographs each in headless Chromium (Debian's `chromium` package), writing
- * docs/journey-map-en.png and docs/journey-map-ar.png, the pictures the README shows.
+ * docs/journey-map-en.png and docs/journey-map-ar.png, the pictures docs/journeys.md shows.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

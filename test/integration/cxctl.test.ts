@@ -126,7 +126,7 @@ describe('cxctl', () => {
     expect(await cxctlJson('directory', 'import', slug, '--file', file)).toEqual({ people: 1, teams: 0, deactivated: 2 });
   });
 
-  it('lists every permission with its module, one a line, covering every route; --help and the README name them all', async () => {
+  it('lists every permission with its module, one a line, covering every route; --help and docs/cxctl.md name them all', async () => {
     const { code, stdout } = await cxctl('permissions');
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n');
@@ -150,10 +150,10 @@ describe('cxctl', () => {
     const help = (await cxctl('--help')).stdout;
     expect(help).toContain('workspace list');
     expect(help).toMatch(/^ {2}permissions /m);
-    const readmeSection = readFileSync('README.md', 'utf8').split('## Operator CLI: `cxctl`')[1]!.split('\n## ')[0]!;
+    const guide = readFileSync('docs/cxctl.md', 'utf8');
     for (const permission of PERMISSIONS) {
       expect(help, `--help names ${permission}`).toContain(permission);
-      expect(readmeSection, `README names ${permission}`).toContain(`\`${permission}\``);
+      expect(guide, `docs/cxctl.md names ${permission}`).toContain(`\`${permission}\``);
     }
   });
 

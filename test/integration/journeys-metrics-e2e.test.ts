@@ -1,7 +1,7 @@
 /**
  * From a survey with responses to a journey stage showing its NPS: responses submitted over HTTP, the
  * summary's aggregator folding them from the table stream, and the journey metrics equal to the
- * survey summary over the same range (the README's walkthrough, as a test).
+ * survey summary over the same range (the walkthrough of docs/journeys.md, as a test).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';

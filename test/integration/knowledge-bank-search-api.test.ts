@@ -7,7 +7,7 @@ import { dynamoDbCalls, expectErrorEnvelope, sandbox } from '../support/fixtures
 import { type Api, createArticle, createCategory, type KbWorkspace, kbWorkspace, publish } from '../support/knowledge-bank.ts';
 import { type CorpusArticle, SEARCH_CORPUS } from '../support/knowledge-bank-search-corpus.ts';
 
-/** Publish-to-searchable goal (README): the builder's batching window plus a build plus the cache's revalidation. */
+/** Publish-to-searchable goal (docs/knowledge-bank.md): the builder's batching window plus a build plus the cache's revalidation. */
 const SEARCHABLE_WITHIN_MS = 15_000;
 
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, within = SEARCHABLE_WITHIN_MS): Promise<T> {

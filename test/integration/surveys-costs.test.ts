@@ -1,4 +1,4 @@
-/** What each survey operation costs in DynamoDB round trips (X-Sandbox-DynamoDB-Calls), as the README states. */
+/** What each survey operation costs in DynamoDB round trips (X-Sandbox-DynamoDB-Calls), as docs/surveys.md states. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, dynamoDbCalls, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { routedDefinition, surveyWithDefinition } from '../support/surveys.ts';
@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 
 describe('survey round trips', () => {
-  it('costs what the README says, operation by operation', async () => {
+  it('costs what docs/surveys.md says, operation by operation', async () => {
     const costs: Record<string, number> = {};
     const measure = async (name: string, request: Promise<{ status: number; text: string; headers: Headers }>) => {
       const res = await request;

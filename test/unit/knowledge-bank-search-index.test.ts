@@ -142,7 +142,7 @@ describe('knowledge-bank search: filters and results', () => {
     // Found by its tag from an English search, it answers with its Arabic (source) title.
     expect(search('shipping', { locale: 'en' }).results[0]?.title).toBe('سِيَاسَةُ الشَّحْنِ وَالتَّوْصِيلِ');
     // Without locale: an Arabic query matches the Arabic text of an English article, and the title
-    // is the Arabic one, in the snippet's language (the README's rule).
+    // is the Arabic one, in the snippet's language (the rule of docs/knowledge-bank.md).
     const arabicMatch = search('كلمة المرور').results[0]!;
     expect(arabicMatch.title).toBe('إِعَادَةُ تَعْيِينِ كَلِمَةِ المُرُورِ');
     expect(arabicMatch.snippet.text).toContain('المُرُورِ');

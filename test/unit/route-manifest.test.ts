@@ -43,9 +43,9 @@ describe('route manifest', () => {
     }
   });
 
-  it('the README names exactly the lists that take limit and offset', () => {
-    const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
-    const line = /\*\*Paged lists\*\* \(([^)]*)\)/.exec(readme)?.[1] ?? '';
+  it('docs/pagination.md names exactly the lists that take limit and offset', () => {
+    const guide = readFileSync(resolve(ROOT, 'docs/pagination.md'), 'utf8');
+    const line = /\*\*Paged lists\*\* \(([^)]*)\)/.exec(guide)?.[1] ?? '';
     const named = [...line.matchAll(/`GET ([^`]+)`/g)].map((m) => m[1]).sort();
     const paged = routes
       .filter((r) => {

@@ -1,6 +1,6 @@
 /**
  * The samples a receiver's author copies: `npm run webhook-receiver` rejects (401) what it reports
- * as wrong, and the README's Python verification accepts a genuine delivery and refuses forged,
+ * as wrong, and the Python verification in docs/webhooks.md accepts a genuine delivery and refuses forged,
  * tampered, stale and wrong-Bearer ones (run with python3 when the machine has it).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -66,8 +66,8 @@ describe('npm run webhook-receiver', { timeout: 60_000 }, () => {
 const python = spawnSync('python3', ['--version']).status === 0;
 
 // Each check starts python3: seconds on a busy machine.
-describe.runIf(python)("the README's Python verification (standard library only)", { timeout: 60_000 }, () => {
-  const snippet = /```python\n([\s\S]*?)```/.exec(readFileSync(resolve(ROOT, 'README.md'), 'utf8'))![1]!;
+describe.runIf(python)("docs/webhooks.md's Python verification (standard library only)", { timeout: 60_000 }, () => {
+  const snippet = /```python\n([\s\S]*?)```/.exec(readFileSync(resolve(ROOT, 'docs/webhooks.md'), 'utf8'))![1]!;
 
   function verify(headers: Record<string, string>, payload = body): boolean {
     const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
