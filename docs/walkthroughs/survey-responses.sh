@@ -103,7 +103,7 @@ json '`${v.export.status} ${v.export.rows} rows`' < "$WORK/export.json"
 #> done 2 rows
 # The file: a presigned S3 GET, valid 15 minutes; read the export again for a new one
 curl -sS -o "$WORK/responses.csv" "$(json v.export.downloadUrl < "$WORK/export.json")"
-head -n 1 "$WORK/responses.csv" | tr -d '\r\357\273\277'
+head -n 1 "$WORK/responses.csv" | sed 's/^\xEF\xBB\xBF//' | tr -d '\r'
 #> responseId,versionId,status,language,createdAt,finishedAt,secondsToFinish,ending,plan,channels,favourite,score,why
 
 # 9. Right to erasure: every response of one respondent, across the workspace's surveys (DELETE

@@ -60,11 +60,13 @@ describe('walkthroughs', () => {
       expect.arrayContaining([
         'ideas.sh',
         'journeys.sh',
+        'journey-metrics.sh',
         'surveys.sh',
         'survey-responses.sh',
         'sops.sh',
         'webhooks.sh',
         'knowledge-bank.sh',
+        'knowledge-bank-search.sh',
       ]),
     );
   });

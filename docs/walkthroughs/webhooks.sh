@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Webhooks: create, a local receiver, enable (verification), idea events, deliveries, redeliver,
+# rotate, change, disable, delete.
+source "$(dirname "$0")/lib.sh"
+RECEIVER_PORT=${RECEIVER_PORT:-4000}
+
+# 1. Create the webhook: 201 (Location: /api/v1/webhooks/<id>), disabled, with its secret shown this once
+#    (store it). With an Idempotency-Key a retry creates nothing and answers with that webhook and its
+#    current secret (the secret is never copied into the remembered response).
+api POST /webhooks -H "Idempotency-Key: $(node -p 'crypto.randomUUID()')" \
+  -d '{"name":"My receiver","url":"http://127.0.0.1:'"$RECEIVER_PORT"'/hook","events":["idea.submitted","idea.status_changed","idea.updated","idea.deleted"]}' \
+  > "$WORK/webhook.json"
+HOOK=$(json v.webhook.id < "$WORK/webhook.json")
+SECRET=$(json v.webhook.secret < "$WORK/webhook.json")
+json '`enabled ${v.webhook.enabled}, secret ${v.webhook.secret.slice(0, 6)}…`' < "$WORK/webhook.json"
+#> enabled false, secret whsec_…
+
+# 2. A receiver that prints each delivery, checks its Bearer token and signature, and answers 401 to
+#    one that fails either: `WEBHOOK_SECRET=whsec_… npm run webhook-receiver` in another terminal, or
+#    as here in the background, stopped when the walkthrough ends (start it again with the new secret
+#    after a rotate). RECEIVER_STATUS=500 makes it fail verified deliveries, to watch the retries.
+(cd "$ROOT" && WEBHOOK_SECRET=$SECRET RECEIVER_PORT=$RECEIVER_PORT exec node --import tsx scripts/webhook-receiver.ts) > "$WORK/receiver.log" 2>&1 &
+RECEIVER=$!
+trap 'kill $RECEIVER 2> /dev/null; rm -rf "$WORK"' EXIT
+until grep -q '^Webhook receiver on' "$WORK/receiver.log"; do sleep 0.2; done
+
+# 3. Enable it: a signed webhook.verification event goes to the receiver first; only a 2xx enables it
+api POST "/webhooks/$HOOK/enable" | json '`enabled ${v.webhook.enabled}`'
+#> enabled true
+
+# 4. Change ideas and watch the receiver: idea.submitted, then idea.status_changed new → planned
+cxctl labels set "$WORKSPACE" --statuses new,planned,done > /dev/null
+IDEA=$(api POST /ideas -d '{"title":"Dark mode","status":"new"}' | json v.data.id)
+api PATCH "/ideas/$IDEA" -d '{"status":"planned"}' > /dev/null
+
+# 5. What happened to each event, newest first (limit/offset pages), once both are delivered
+for _ in $(seq 60); do
+  api GET "/webhooks/$HOOK/deliveries" > "$WORK/deliveries.json"
+  [ "$(json 'v.deliveries.filter((d) => d.outcome === "delivered").length' < "$WORK/deliveries.json")" = 2 ] && break
+  sleep 1
+done
+json 'v.deliveries.map((d) => `${d.eventType} ${d.outcome} attempt ${d.attempt} → ${d.responseStatus}`).join("\n")' < "$WORK/deliveries.json"
+#> idea.status_changed delivered attempt 1 → 204
+#> idea.submitted delivered attempt 1 → 204
+# The receiver printed each one (the verification first), with its body on the next line:
+grep -o 'POST /hook .*' "$WORK/receiver.log"
+#> POST /hook webhook-id=… bearer ok, signature ok → 204
+#> POST /hook webhook-id=… bearer ok, signature ok → 204
+#> POST /hook webhook-id=… bearer ok, signature ok → 204
+
+# Send one again (same webhook-id), rotate the secret, change or stop it
+DELIVERY=$(json 'v.deliveries[0].id' < "$WORK/deliveries.json")
+api POST "/webhooks/$HOOK/deliveries/$DELIVERY/redeliver" -o /dev/null -w '%{http_code}\n'
+#> 202
+# A new secret; the webhook is disabled until enabled again (restart the receiver with it, then enable)
+api POST "/webhooks/$HOOK/rotate" | json '`enabled ${v.webhook.enabled}, secret ${v.webhook.secret === "'"$SECRET"'" ? "unchanged" : "new"}`'
+#> enabled false, secret new
+api PATCH "/webhooks/$HOOK" -d '{"events":["idea.deleted"]}' | json 'v.webhook.events'
+#> [ 'idea.deleted' ]
+api POST "/webhooks/$HOOK/disable" | json '`enabled ${v.webhook.enabled}`'
+#> enabled false
+api DELETE "/webhooks/$HOOK"; echo
+#> {"ok":true}
