@@ -22,7 +22,8 @@ json '`enabled ${v.webhook.enabled}, secret ${v.webhook.secret.slice(0, 6)}…`'
 (cd "$ROOT" && WEBHOOK_SECRET=$SECRET RECEIVER_PORT=$RECEIVER_PORT exec node --import tsx scripts/webhook-receiver.ts) > "$WORK/receiver.log" 2>&1 &
 RECEIVER=$!
 trap 'kill $RECEIVER 2> /dev/null; rm -rf "$WORK"' EXIT
-until grep -q '^Webhook receiver on' "$WORK/receiver.log"; do sleep 0.2; done
+for _ in $(seq 150); do grep -q '^Webhook receiver on' "$WORK/receiver.log" && break; sleep 0.2; done
+grep -q '^Webhook receiver on' "$WORK/receiver.log" || { cat "$WORK/receiver.log" >&2; exit 1; }
 
 # 3. Enable it: a signed webhook.verification event goes to the receiver first; only a 2xx enables it
 api POST "/webhooks/$HOOK/enable" | json '`enabled ${v.webhook.enabled}`'
