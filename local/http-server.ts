@@ -137,7 +137,14 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
       const found = router.match(method, url.pathname);
       const routeKey = found ? `${found.route.method} ${API_PREFIX}${found.route.path}` : '$default';
       const handlerFile = found ? found.route.handler : NOT_FOUND_HANDLER;
-      const event = toApiGatewayEvent(req, url, body, routeKey, found?.route.path.includes('{') ? found.params : undefined, gatewayRequestId);
+      const event = toApiGatewayEvent(
+        req,
+        url,
+        body,
+        routeKey,
+        found?.route.path.includes('{') ? found.params : undefined,
+        gatewayRequestId,
+      );
       const handler = await loadHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(handlerFile);
       // Its DynamoDB requests are checked against the synthesized policy of the function deploying `handlerFile`.
       const stats: InvocationStats = { dynamodbCalls: 0, dynamodbCommands: [], handler: handlerFile };

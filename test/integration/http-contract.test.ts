@@ -64,7 +64,7 @@ describe('405: a known path with another method', () => {
   });
 });
 
-describe('413: a body past Lambda\'s 6 MB payload limit', () => {
+describe("413: a body past Lambda's 6 MB payload limit", () => {
   it('is answered as API Gateway answers it: its own body, not the envelope, and nothing is created', async () => {
     const before = await api.get('/ideas');
     const oversized = JSON.stringify({ titleEn: 'x', descriptionEn: 'y'.repeat(6 * 1024 * 1024) });
@@ -77,7 +77,7 @@ describe('413: a body past Lambda\'s 6 MB payload limit', () => {
     expect(after.body.pagination.total).toBe(before.body.pagination.total);
   });
 
-  it('every answer names API Gateway\'s request id in apigw-requestid', async () => {
+  it("every answer names API Gateway's request id in apigw-requestid", async () => {
     const res = await fetch(`${sandbox.apiUrl}/openapi.json`);
     expect(res.headers.get('apigw-requestid')).toMatch(/^[0-9a-f-]{36}$/);
   });
