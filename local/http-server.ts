@@ -14,8 +14,12 @@ import { costLogFile, logCost } from './consumed-capacity.ts';
 import { type InvocationStats, invocationStats } from './instrumentation.ts';
 import { FunctionTimeoutError, invokeWithTimeout, loadHandler } from './lambda-runtime.ts';
 
-/** API Gateway's own limit on a request payload. */
-// Lambda's 6 MB limit on a synchronous invocation's payload bounds a body, not API Gateway's 10 MB.
+/**
+ * The largest body a request can carry to a function. Lambda's synchronous invocation payload is
+ * 6 MB (https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html), lower than API
+ * Gateway's own 10 MB (https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-quotas.html),
+ * so Lambda's limit is the one a client meets.
+ */
 const MAX_BODY_BYTES = 6 * 1024 * 1024;
 
 const router = routeMatcher(routes);
@@ -44,6 +48,7 @@ function toApiGatewayEvent(
   body: Buffer,
   routeKey: string,
   pathParameters: Record<string, string> | undefined,
+  requestId: string,
 ): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
@@ -74,7 +79,7 @@ function toApiGatewayEvent(
         sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
         userAgent: req.headers['user-agent'] ?? '',
       },
-      requestId: randomUUID(),
+      requestId,
       routeKey,
       stage: '$default',
       time: now.toUTCString(),
@@ -85,8 +90,19 @@ function toApiGatewayEvent(
   };
 }
 
-function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResultV2, stats: InvocationStats): void {
-  const headers: Record<string, string | string[]> = {};
+/**
+ * API Gateway's HTTP API names every request it answers in an `apigw-requestid` response header,
+ * whether the function answered or API Gateway did; our envelope's `X-Request-Id` comes from the function.
+ */
+const GATEWAY_REQUEST_ID = 'apigw-requestid';
+
+function writeResult(
+  res: ServerResponse,
+  result: APIGatewayProxyStructuredResultV2,
+  stats: InvocationStats,
+  gatewayRequestId: string,
+): void {
+  const headers: Record<string, string | string[]> = { [GATEWAY_REQUEST_ID]: gatewayRequestId };
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
   if (result.cookies?.length) headers['Set-Cookie'] = result.cookies;
   headers['X-Sandbox-DynamoDB-Calls'] = String(stats.dynamodbCalls);
@@ -95,24 +111,40 @@ function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResul
   res.end(body);
 }
 
-function gatewayError(res: ServerResponse, status: number, error: string, message: string): void {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify({ ok: false, error, message }));
+/**
+ * What API Gateway itself answers when it refuses a request before or around the function: its own
+ * `{"message": …}` body, never our envelope, and no `X-Request-Id` (only its `apigw-requestid`).
+ * For a body past Lambda's payload limit that is a 413 `{"message":"Request Too Long"}`.
+ */
+function gatewayAnswer(res: ServerResponse, status: number, message: string, gatewayRequestId: string): void {
+  res.writeHead(status, { 'Content-Type': 'application/json', [GATEWAY_REQUEST_ID]: gatewayRequestId });
+  res.end(JSON.stringify({ message }));
 }
 
 export function createApiServer(options: { log?: (line: string) => void } = {}): Server {
   const costLog = costLogFile();
   return createServer(async (req, res) => {
     const started = performance.now();
+    const gatewayRequestId = randomUUID();
     try {
       const url = new URL(req.url ?? '/', 'http://sandbox');
       const body = await readBody(req);
-      if (body === 'too-large') return gatewayError(res, 413, 'payload_too_large', 'The request body exceeds 6 MB');
+      if (body === 'too-large') {
+        options.log?.(`${req.method} ${url.pathname} → 413 by API Gateway (body over Lambda's 6 MB payload limit)`);
+        return gatewayAnswer(res, 413, 'Request Too Long', gatewayRequestId);
+      }
       const method = (req.method ?? 'GET').toUpperCase();
       const found = router.match(method, url.pathname);
       const routeKey = found ? `${found.route.method} ${API_PREFIX}${found.route.path}` : '$default';
       const handlerFile = found ? found.route.handler : NOT_FOUND_HANDLER;
-      const event = toApiGatewayEvent(req, url, body, routeKey, found?.route.path.includes('{') ? found.params : undefined);
+      const event = toApiGatewayEvent(
+        req,
+        url,
+        body,
+        routeKey,
+        found?.route.path.includes('{') ? found.params : undefined,
+        gatewayRequestId,
+      );
       const handler = await loadHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(handlerFile);
       // Its DynamoDB requests are checked against the synthesized policy of the function deploying `handlerFile`.
       const stats: InvocationStats = { dynamodbCalls: 0, dynamodbCommands: [], handler: handlerFile };
@@ -122,7 +154,7 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
       const result = await invocationStats.run(stats, () =>
         invokeWithTimeout(handler, event, found?.route.operationId ?? 'notFound', timeoutSeconds),
       );
-      writeResult(res, result, stats);
+      writeResult(res, result, stats, gatewayRequestId);
       if (costLog && stats.capacity) {
         const { readUnits, writeUnits } = stats.capacity;
         const operationId = found?.route.operationId ?? 'notFound';
@@ -142,12 +174,12 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
       if (error instanceof FunctionTimeoutError && !res.headersSent) {
         // What API Gateway answers when the function times out: its own body, not our envelope.
         options.log?.(`${req.method} ${req.url} → function ${error.message}`);
-        res.writeHead(500, { 'Content-Type': 'application/json' });
-        return res.end(JSON.stringify({ message: 'Internal Server Error' }));
+        return gatewayAnswer(res, 500, 'Internal Server Error', gatewayRequestId);
       }
-      // What API Gateway answers when the integration itself fails; the details stay in our console.
+      // What API Gateway answers when the function fails outside our code (it threw past the
+      // middleware, or could not load): its own 500; the details stay in our console, as in CloudWatch.
       options.log?.(`Integration failure: ${(error as Error).stack ?? String(error)}`);
-      if (!res.headersSent) gatewayError(res, 502, 'internal_error', 'The service could not complete the request');
+      if (!res.headersSent) gatewayAnswer(res, 500, 'Internal Server Error', gatewayRequestId);
       else res.end();
     }
   });

@@ -42,11 +42,18 @@ export interface ApiExample extends RecordedCall {
   errors?: readonly RecordedCall[];
 }
 
-/** The recorded request as a curl command, Redoc's "Request samples" (x-codeSamples). */
+/**
+ * The recorded request as a curl command, Redoc's "Request samples" (x-codeSamples). It runs against
+ * the server the reader picks: `BASE_URL`, `WORKSPACE_HOST` and `CX_KEY` from their shell, the sandbox
+ * by default (where a reader starts); the same three variables as the Postman collection and `.http`
+ * file. (Redoc shows only samples labelled with a language it knows, so one `curl` sample, not one per server.)
+ */
 function curlOf(route: RouteDefinition, example: ApiExample): string {
-  const url = `https://acme.portal.example.com${API_PREFIX}${example.request.path}${example.request.query ? `?${example.request.query}` : ''}`;
-  const lines = [`curl -X ${route.method} '${url}'`];
-  if (route.auth !== 'none') lines.push(`-H 'Authorization: Bearer cxk_…'`);
+  const query = example.request.query ? `?${example.request.query}` : '';
+  const lines = [`curl -X ${route.method} "\${BASE_URL:-http://127.0.0.1:3000${API_PREFIX}}${example.request.path}${query}"`];
+  if (route.auth !== 'none') {
+    lines.push(`-H "X-Service-Workspace-Host: \${WORKSPACE_HOST:-your-workspace.localhost}"`, `-H "Authorization: Bearer $CX_KEY"`);
+  }
   for (const [name, value] of Object.entries(example.request.headers ?? {})) lines.push(`-H '${name}: ${value}'`);
   if (example.request.body !== undefined) {
     lines.push(`-H 'Content-Type: application/json'`, `-d '${JSON.stringify(example.request.body)}'`);
@@ -285,12 +292,20 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], example
       title: API_TITLE,
       version: API_VERSION,
       contact: { name: 'Customer Experience Portal API team' },
-      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      // Words, not an SPDX reference: the reference page shows the name as it is.
+      license: { name: 'Proprietary: all rights reserved' },
       description:
         'Workspace-bound external business API. Every call acts on one workspace (X-Service-Workspace-Host) ' +
         'and is authorised by a Developer key (Authorization: Bearer). Errors are `{ok:false, error, message}`.',
     },
+    // The sandbox first: it is where a reader starts, and the page's samples follow this order.
     servers: [
+      {
+        // The sandbox listens on 127.0.0.1 only; `localhost` may resolve to ::1 first and miss it.
+        url: `http://127.0.0.1:{port}${API_PREFIX}`,
+        description: 'The local sandbox (`npm start`); send X-Service-Workspace-Host: your-workspace.localhost',
+        variables: { port: { default: '3000', description: "The sandbox's PORT" } },
+      },
       {
         url: `https://{workspace}.{domain}${API_PREFIX}`,
         description: 'A deployment, called on the workspace host (which then needs no X-Service-Workspace-Host)',
@@ -298,12 +313,6 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], example
           workspace: { default: 'your-workspace', description: 'The workspace slug' },
           domain: { default: 'example.com', description: "The deployment's WORKSPACE_DOMAIN" },
         },
-      },
-      {
-        // The sandbox listens on 127.0.0.1 only; `localhost` may resolve to ::1 first and miss it.
-        url: `http://127.0.0.1:{port}${API_PREFIX}`,
-        description: 'The local sandbox (`npm start`); send X-Service-Workspace-Host: your-workspace.localhost',
-        variables: { port: { default: '3000', description: "The sandbox's PORT" } },
       },
     ],
     tags: Object.entries(TAG_DESCRIPTIONS).map(([name, description]) => ({ name, description })),

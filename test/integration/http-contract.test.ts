@@ -64,6 +64,25 @@ describe('405: a known path with another method', () => {
   });
 });
 
+describe("413: a body past Lambda's 6 MB payload limit", () => {
+  it('is answered as API Gateway answers it: its own body, not the envelope, and nothing is created', async () => {
+    const before = await api.get('/ideas');
+    const oversized = JSON.stringify({ titleEn: 'x', descriptionEn: 'y'.repeat(6 * 1024 * 1024) });
+    const res = await api.post('/ideas', { rawBody: oversized });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ message: 'Request Too Long' });
+    expect(res.headers.get('x-request-id')).toBeNull();
+    expect(res.headers.get('apigw-requestid')).toMatch(/^[0-9a-f-]{36}$/);
+    const after = await api.get('/ideas');
+    expect(after.body.pagination.total).toBe(before.body.pagination.total);
+  });
+
+  it("every answer names API Gateway's request id in apigw-requestid", async () => {
+    const res = await fetch(`${sandbox.apiUrl}/openapi.json`);
+    expect(res.headers.get('apigw-requestid')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
 describe('GET /api/v1: the index', () => {
   it('is public and points at the OpenAPI document and the reference page, served where it says', async () => {
     const res = await call('GET', '');

@@ -79,9 +79,10 @@ describe('the document says what the API does', () => {
     const urls = doc.servers.map((s: { url: string; variables: Record<string, { default: string }> }) =>
       s.url.replace(/\{(\w+)\}/g, (_: string, name: string) => s.variables[name]!.default),
     );
-    expect(urls).toEqual(['https://your-workspace.example.com/api/v1', 'http://127.0.0.1:3000/api/v1']);
+    // The sandbox first: where a reader starts; the reference page's samples follow the same order.
+    expect(urls).toEqual(['http://127.0.0.1:3000/api/v1', 'https://your-workspace.example.com/api/v1']);
     // The sandbox server, with this sandbox's port, is where the tests reach the API.
-    const sandboxServer = doc.servers[1].url.replace('{port}', new URL(sandbox.apiUrl).port);
+    const sandboxServer = doc.servers[0].url.replace('{port}', new URL(sandbox.apiUrl).port);
     expect(sandboxServer).toBe(sandbox.apiUrl);
   });
 });
