@@ -15,7 +15,7 @@ import { dynamo, tableName } from '../platform/data/client.ts';
 import { isConditionFailure, type VersionPrecondition, versionCondition } from '../platform/data/conditions.ts';
 import { createOnce } from '../platform/data/idempotency.ts';
 import { keys } from '../platform/data/keys.ts';
-import { type CountedList, walkCountedList } from '../platform/data/list-walk.ts';
+import { type CountedList, counted, walkCountedList } from '../platform/data/list-walk.ts';
 import { projection, projectionWith } from '../platform/data/projection.ts';
 import { TransactionCancelledError, transact } from '../platform/data/transact.ts';
 import { update } from '../platform/data/update.ts';
@@ -169,13 +169,15 @@ function ideaList(workspace: string): CountedList {
       ConsistentRead: true,
     },
     isCounter: (item) => item.sk === counterKey.sk,
-    totalOf: (counter) => Math.max(0, (counter?.ideaCount as number | undefined) ?? 0),
-    readCounter: async () =>
-      (
-        await dynamo.send(
-          new GetCommand({ TableName: tableName, Key: counterKey, ConsistentRead: true, ProjectionExpression: 'ideaCount' }),
-        )
-      ).Item,
+    totalOf: ([counter]) => Math.max(0, (counter?.ideaCount as number | undefined) ?? 0),
+    readCounters: async () =>
+      counted(
+        (
+          await dynamo.send(
+            new GetCommand({ TableName: tableName, Key: counterKey, ConsistentRead: true, ProjectionExpression: 'ideaCount' }),
+          )
+        ).Item,
+      ),
     cursorInRange: (after: PageKey) =>
       after.pk === keys.workspacePk(workspace) && typeof after.sk === 'string' && after.sk.startsWith(keys.ideaListRange.from),
     keyOf: (item) => ({ pk: keys.workspacePk(workspace), sk: item.sk as string }),

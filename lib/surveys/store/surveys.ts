@@ -16,7 +16,7 @@ import { dynamo, tableName } from '../../platform/data/client.ts';
 import { isConditionFailure, type VersionPrecondition, versionCondition } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
-import { walkCountedList } from '../../platform/data/list-walk.ts';
+import { counted, walkCountedList } from '../../platform/data/list-walk.ts';
 import { projectionWith } from '../../platform/data/projection.ts';
 import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
@@ -189,9 +189,11 @@ export async function listSurveys(
         ConsistentRead: true,
       },
       isCounter: (item) => item.entity === COUNTER_ENTITY,
-      totalOf: (counter) => totalOf(counter, statuses),
-      readCounter: async () =>
-        (await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.surveyCounter(workspace), ConsistentRead: true }))).Item,
+      totalOf: ([counter]) => totalOf(counter, statuses),
+      readCounters: async () =>
+        counted(
+          (await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.surveyCounter(workspace), ConsistentRead: true }))).Item,
+        ),
       cursorInRange: (after) =>
         after.pk === keys.workspacePk(workspace) && typeof after.sk === 'string' && after.sk.startsWith(keys.surveyListRange.from),
       keyOf: (item) => ({ pk: keys.workspacePk(workspace), sk: item.sk as string }),
