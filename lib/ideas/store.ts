@@ -17,7 +17,7 @@ import { createOnce } from '../platform/data/idempotency.ts';
 import { keys } from '../platform/data/keys.ts';
 import { type CountedList, counted, walkCountedList } from '../platform/data/list-walk.ts';
 import { projection, projectionWith } from '../platform/data/projection.ts';
-import { TransactionCancelledError, transact } from '../platform/data/transact.ts';
+import { counterAdd, TransactionCancelledError, transact } from '../platform/data/transact.ts';
 import { update } from '../platform/data/update.ts';
 import { NotFoundError, VersionConflictError } from '../platform/errors.ts';
 import type { PageKey, PageStart } from '../platform/pagination.ts';
@@ -113,14 +113,7 @@ export async function createIdea(
     {
       idea: { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
       // Transactions that touch the workspace's idea counter can collide; `transact` retries those.
-      counter: {
-        Update: {
-          TableName: tableName,
-          Key: keys.ideaCounter(workspace),
-          UpdateExpression: 'SET entity = :entity ADD ideaCount :one',
-          ExpressionAttributeValues: { ':entity': 'IdeaCounter', ':one': 1 },
-        },
-      },
+      counter: counterAdd(keys.ideaCounter(workspace), 'ideaCount', 1, { entity: 'IdeaCounter' }),
     },
     idea,
     idempotency && { ...idempotency, scope: IDEA_CREATE_SCOPE },
@@ -252,14 +245,7 @@ export async function deleteIdea(workspace: string, id: string, precondition: Ve
           ...(version.expression ? { ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: version.values } : {}),
         },
       },
-      counter: {
-        Update: {
-          TableName: tableName,
-          Key: keys.ideaCounter(workspace),
-          UpdateExpression: 'ADD ideaCount :minusOne',
-          ExpressionAttributeValues: { ':minusOne': -1 },
-        },
-      },
+      counter: counterAdd(keys.ideaCounter(workspace), 'ideaCount', -1),
     });
   } catch (error) {
     if (error instanceof TransactionCancelledError && error.failed('idea')) throw conditionFailure(error.current('idea') ?? undefined);
