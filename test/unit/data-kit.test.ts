@@ -189,6 +189,45 @@ describe('update builder', () => {
     });
   });
 
+  it('adds members to a set and deletes them, and adds to a counter through counterAdd', async () => {
+    const pk = partition();
+    const key = { pk, sk: 'REC' };
+    const send = (parts: object) =>
+      kit.client.dynamo.send(new kit.lib.UpdateCommand({ TableName: kit.client.tableName, Key: key, ...parts, ReturnValues: 'ALL_NEW' }));
+    await send(
+      kit.update
+        .update()
+        .add('pairedBy', new Set(['a', 'b']))
+        .build(),
+    );
+    const { Attributes } = await send(
+      kit.update
+        .update()
+        .deleteFromSet('pairedBy', new Set(['a']))
+        .build(),
+    );
+    expect(Attributes?.pairedBy).toEqual(new Set(['b']));
+    // DynamoDB removes a set left empty.
+    const emptied = await send(
+      kit.update
+        .update()
+        .deleteFromSet('pairedBy', new Set(['b']))
+        .set('touched', true)
+        .build(),
+    );
+    expect(emptied.Attributes).toEqual({ pk, sk: 'REC', touched: true });
+    await kit.transact.transact({ counter: kit.transact.counterAdd(key, 'count', 3, { entity: 'Counter' }) });
+    await kit.transact.transact({
+      counter: kit.transact.counterAdd(key, 'count', -1, { condition: { expression: 'attribute_exists(pk)' } }),
+    });
+    expect(await read(key)).toEqual({ pk, sk: 'REC', touched: true, entity: 'Counter', count: 2 });
+    await expect(
+      kit.transact.transact({
+        counter: kit.transact.counterAdd({ pk, sk: 'NONE' }, 'count', 1, { condition: { expression: 'attribute_exists(pk)' } }),
+      }),
+    ).rejects.toThrow(/counter ConditionalCheckFailed/);
+  });
+
   it('refuses an update with nothing to write', () => {
     expect(() =>
       kit.update

@@ -135,10 +135,14 @@ export async function discardVersion(
         Update: {
           TableName: tableName,
           Key: keys.journey(workspace, journeyId),
-          UpdateExpression: 'SET updatedAt = :now, #version = #version + :one ADD versionCount :minusOne',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt) AND versionCount > :one',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':now': new Date().toISOString(), ':one': 1, ':minusOne': -1 },
+          ...update()
+            .set('updatedAt', new Date().toISOString())
+            .increment('version')
+            .add('versionCount', -1)
+            .build({
+              expression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt) AND versionCount > :one',
+              values: { ':one': 1 },
+            }),
         },
       },
     });
@@ -204,10 +208,11 @@ export async function branchVersion(
           Update: {
             TableName: tableName,
             Key: keys.journey(workspace, journeyId),
-            UpdateExpression: 'SET updatedAt = :now, #version = #version + :one ADD versionCount :one',
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)',
-            ExpressionAttributeNames: { '#version': 'version' },
-            ExpressionAttributeValues: { ':now': now, ':one': 1 },
+            ...update()
+              .set('updatedAt', now)
+              .increment('version')
+              .add('versionCount', 1)
+              .build({ expression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)' }),
           },
         },
       },
