@@ -31,7 +31,7 @@ export function versionRefusal(current: Item | undefined): Error {
 }
 
 /** The journey exists and is not archived. */
-export function assertActive(journey: Item | undefined): asserts journey is Item {
+function assertActive(journey: Item | undefined): asserts journey is Item {
   if (!journey) throw journeyNotFound();
   if (typeof journey.archivedAt === 'string') throw journeyArchived();
 }
