@@ -3,7 +3,7 @@
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { approveSop as route } from '../../lib/sops/routes.ts';
-import { approveSop as approve } from '../../lib/sops/store.ts';
+import { approveSop as approve } from '../../lib/sops/store/reviews.ts';
 
 export async function approveSop({ auth, params }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const sop = await approve(auth.workspace.slug, params.id, auth.key.id);

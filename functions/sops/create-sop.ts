@@ -5,7 +5,7 @@ import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { sopContentOf } from '../../lib/sops/content.ts';
 import { assertDirectoryReferences } from '../../lib/sops/references.ts';
 import { createSop as route } from '../../lib/sops/routes.ts';
-import { createSop as insertSop } from '../../lib/sops/store.ts';
+import { createSop as insertSop } from '../../lib/sops/store/sops.ts';
 
 export async function createSop({ auth, body }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const slug = auth.workspace.slug;

@@ -4,7 +4,7 @@ import { NotFoundError } from '../../lib/platform/errors.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { getSop as route } from '../../lib/sops/routes.ts';
-import { findSop, findSopWithComments } from '../../lib/sops/store.ts';
+import { findSop, findSopWithComments } from '../../lib/sops/store/sops.ts';
 import { seesUnpublishedSops } from '../../lib/sops/visibility.ts';
 
 export async function getSop({ auth, params }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {

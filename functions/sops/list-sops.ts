@@ -3,7 +3,7 @@
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { listSops as route } from '../../lib/sops/routes.ts';
-import { listSops as listSopsOf } from '../../lib/sops/store.ts';
+import { listSops as listSopsOf } from '../../lib/sops/store/sops.ts';
 import { seesUnpublishedSops } from '../../lib/sops/visibility.ts';
 
 export async function listSops({ auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {

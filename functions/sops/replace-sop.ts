@@ -5,7 +5,7 @@ import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { sopContentOf } from '../../lib/sops/content.ts';
 import { assertDirectoryReferences } from '../../lib/sops/references.ts';
 import { replaceSop as route } from '../../lib/sops/routes.ts';
-import { replaceSop as writeSop } from '../../lib/sops/store.ts';
+import { replaceSop as writeSop } from '../../lib/sops/store/sops.ts';
 
 export async function replaceSop({ auth, params, body }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const slug = auth.workspace.slug;

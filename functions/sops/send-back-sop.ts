@@ -3,7 +3,7 @@
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { sendBackSop as route } from '../../lib/sops/routes.ts';
-import { sendBackSop as sendBack } from '../../lib/sops/store.ts';
+import { sendBackSop as sendBack } from '../../lib/sops/store/reviews.ts';
 
 export async function sendBackSop({ auth, params, body }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const sop = await sendBack(auth.workspace.slug, params.id, body.feedback, auth.key.id);

@@ -3,8 +3,8 @@
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
+import { archiveSurvey as storeArchive } from '../../lib/surveys/lifecycle.ts';
 import { archiveSurvey as route } from '../../lib/surveys/routes.ts';
-import { archiveSurvey as storeArchive } from '../../lib/surveys/store/surveys.ts';
 
 export async function archiveSurvey({ params, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   await storeArchive(auth.workspace.slug, params.id, ifMatchPrecondition(headers));

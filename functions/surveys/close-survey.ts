@@ -3,8 +3,8 @@
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
+import { closeSurvey as storeClose } from '../../lib/surveys/lifecycle.ts';
 import { closeSurvey as route } from '../../lib/surveys/routes.ts';
-import { closeSurvey as storeClose } from '../../lib/surveys/store/surveys.ts';
 
 export async function closeSurvey({ params, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const survey = await storeClose(auth.workspace.slug, params.id);

@@ -4,9 +4,9 @@ import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
+import { createVersion } from '../../lib/surveys/lifecycle.ts';
 import { createSurveyVersion as route } from '../../lib/surveys/routes.ts';
 import type { SurveyVersion } from '../../lib/surveys/schemas.ts';
-import { createVersion } from '../../lib/surveys/store/versions.ts';
 
 export async function createSurveyVersion({ params, body, auth, idempotency }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const { version, replayed } = await createVersion(auth.workspace.slug, params.id, body.fromVersionId, auth.key.id, idempotency);

@@ -15,9 +15,9 @@ import { dynamo, tableName } from '../platform/data/client.ts';
 import { isConditionFailure, type VersionPrecondition, versionCondition } from '../platform/data/conditions.ts';
 import { createOnce } from '../platform/data/idempotency.ts';
 import { keys } from '../platform/data/keys.ts';
-import { type CountedList, walkCountedList } from '../platform/data/list-walk.ts';
+import { type CountedList, counted, walkCountedList } from '../platform/data/list-walk.ts';
 import { projection, projectionWith } from '../platform/data/projection.ts';
-import { TransactionCancelledError, transact } from '../platform/data/transact.ts';
+import { counterAdd, TransactionCancelledError, transact } from '../platform/data/transact.ts';
 import { update } from '../platform/data/update.ts';
 import { NotFoundError, VersionConflictError } from '../platform/errors.ts';
 import type { PageKey, PageStart } from '../platform/pagination.ts';
@@ -113,14 +113,7 @@ export async function createIdea(
     {
       idea: { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
       // Transactions that touch the workspace's idea counter can collide; `transact` retries those.
-      counter: {
-        Update: {
-          TableName: tableName,
-          Key: keys.ideaCounter(workspace),
-          UpdateExpression: 'SET entity = :entity ADD ideaCount :one',
-          ExpressionAttributeValues: { ':entity': 'IdeaCounter', ':one': 1 },
-        },
-      },
+      counter: counterAdd(keys.ideaCounter(workspace), 'ideaCount', 1, { entity: 'IdeaCounter' }),
     },
     idea,
     idempotency && { ...idempotency, scope: IDEA_CREATE_SCOPE },
@@ -169,13 +162,15 @@ function ideaList(workspace: string): CountedList {
       ConsistentRead: true,
     },
     isCounter: (item) => item.sk === counterKey.sk,
-    totalOf: (counter) => Math.max(0, (counter?.ideaCount as number | undefined) ?? 0),
-    readCounter: async () =>
-      (
-        await dynamo.send(
-          new GetCommand({ TableName: tableName, Key: counterKey, ConsistentRead: true, ProjectionExpression: 'ideaCount' }),
-        )
-      ).Item,
+    totalOf: ([counter]) => Math.max(0, (counter?.ideaCount as number | undefined) ?? 0),
+    readCounters: async () =>
+      counted(
+        (
+          await dynamo.send(
+            new GetCommand({ TableName: tableName, Key: counterKey, ConsistentRead: true, ProjectionExpression: 'ideaCount' }),
+          )
+        ).Item,
+      ),
     cursorInRange: (after: PageKey) =>
       after.pk === keys.workspacePk(workspace) && typeof after.sk === 'string' && after.sk.startsWith(keys.ideaListRange.from),
     keyOf: (item) => ({ pk: keys.workspacePk(workspace), sk: item.sk as string }),
@@ -250,14 +245,7 @@ export async function deleteIdea(workspace: string, id: string, precondition: Ve
           ...(version.expression ? { ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: version.values } : {}),
         },
       },
-      counter: {
-        Update: {
-          TableName: tableName,
-          Key: keys.ideaCounter(workspace),
-          UpdateExpression: 'ADD ideaCount :minusOne',
-          ExpressionAttributeValues: { ':minusOne': -1 },
-        },
-      },
+      counter: counterAdd(keys.ideaCounter(workspace), 'ideaCount', -1),
     });
   } catch (error) {
     if (error instanceof TransactionCancelledError && error.failed('idea')) throw conditionFailure(error.current('idea') ?? undefined);

@@ -5,6 +5,7 @@
 import { getMany } from '../platform/data/batch.ts';
 import { tableName } from '../platform/data/client.ts';
 import { keys } from '../platform/data/keys.ts';
+import { projectionWith } from '../platform/data/projection.ts';
 import { queryAll } from '../platform/data/query-all.ts';
 
 export interface DirectoryPerson {
@@ -39,8 +40,7 @@ export async function listDirectory(slug: string): Promise<{ people: DirectoryPe
     TableName: tableName,
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ':prefix': keys.directoryPrefix },
-    ProjectionExpression: 'sk, #id, #name, email, active, sourceUserId, sourceDepartmentId',
-    ExpressionAttributeNames: { '#id': 'id', '#name': 'name' },
+    ...projectionWith(['id', 'name', 'email', 'active', 'sourceUserId', 'sourceDepartmentId'], ['sk']),
     ConsistentRead: true,
   });
   const people: DirectoryPerson[] = [];

@@ -10,7 +10,7 @@ import { dynamo, tableName } from '../platform/data/client.ts';
 import { isConditionFailure } from '../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../platform/data/idempotency.ts';
 import { keys } from '../platform/data/keys.ts';
-import { TransactionCancelledError, transact } from '../platform/data/transact.ts';
+import { counterAdd, TransactionCancelledError, transact } from '../platform/data/transact.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../platform/errors.ts';
 import type { WebhookEventType } from './events.ts';
 import {
@@ -73,15 +73,13 @@ export async function createWebhook(
     created = await createOnce(
       workspace,
       {
-        counter: {
-          Update: {
-            TableName: tableName,
-            Key: keys.webhookCounter(workspace),
-            UpdateExpression: 'SET entity = :entity ADD webhookCount :one',
-            ConditionExpression: 'attribute_not_exists(webhookCount) OR webhookCount < :max',
-            ExpressionAttributeValues: { ':entity': 'WebhookCounter', ':one': 1, ':max': MAX_WEBHOOKS_PER_WORKSPACE },
+        counter: counterAdd(keys.webhookCounter(workspace), 'webhookCount', 1, {
+          entity: 'WebhookCounter',
+          condition: {
+            expression: 'attribute_not_exists(webhookCount) OR webhookCount < :max',
+            values: { ':max': MAX_WEBHOOKS_PER_WORKSPACE },
           },
-        },
+        }),
         webhook: { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
       },
       toWebhook(item),
@@ -230,14 +228,7 @@ export async function deleteWebhook(workspace: string, id: string): Promise<void
   try {
     await transact({
       webhook: { Delete: { TableName: tableName, Key: keys.webhook(workspace, id), ConditionExpression: 'attribute_exists(pk)' } },
-      counter: {
-        Update: {
-          TableName: tableName,
-          Key: keys.webhookCounter(workspace),
-          UpdateExpression: 'ADD webhookCount :minusOne',
-          ExpressionAttributeValues: { ':minusOne': -1 },
-        },
-      },
+      counter: counterAdd(keys.webhookCounter(workspace), 'webhookCount', -1),
     });
   } catch (error) {
     if (error instanceof TransactionCancelledError && error.failed('webhook')) throw webhookNotFound();

@@ -189,6 +189,45 @@ describe('update builder', () => {
     });
   });
 
+  it('adds members to a set and deletes them, and adds to a counter through counterAdd', async () => {
+    const pk = partition();
+    const key = { pk, sk: 'REC' };
+    const send = (parts: object) =>
+      kit.client.dynamo.send(new kit.lib.UpdateCommand({ TableName: kit.client.tableName, Key: key, ...parts, ReturnValues: 'ALL_NEW' }));
+    await send(
+      kit.update
+        .update()
+        .add('pairedBy', new Set(['a', 'b']))
+        .build(),
+    );
+    const { Attributes } = await send(
+      kit.update
+        .update()
+        .deleteFromSet('pairedBy', new Set(['a']))
+        .build(),
+    );
+    expect(Attributes?.pairedBy).toEqual(new Set(['b']));
+    // DynamoDB removes a set left empty.
+    const emptied = await send(
+      kit.update
+        .update()
+        .deleteFromSet('pairedBy', new Set(['b']))
+        .set('touched', true)
+        .build(),
+    );
+    expect(emptied.Attributes).toEqual({ pk, sk: 'REC', touched: true });
+    await kit.transact.transact({ counter: kit.transact.counterAdd(key, 'count', 3, { entity: 'Counter' }) });
+    await kit.transact.transact({
+      counter: kit.transact.counterAdd(key, 'count', -1, { condition: { expression: 'attribute_exists(pk)' } }),
+    });
+    expect(await read(key)).toEqual({ pk, sk: 'REC', touched: true, entity: 'Counter', count: 2 });
+    await expect(
+      kit.transact.transact({
+        counter: kit.transact.counterAdd({ pk, sk: 'NONE' }, 'count', 1, { condition: { expression: 'attribute_exists(pk)' } }),
+      }),
+    ).rejects.toThrow(/counter ConditionalCheckFailed/);
+  });
+
   it('refuses an update with nothing to write', () => {
     expect(() =>
       kit.update
@@ -221,8 +260,8 @@ describe('walkCountedList', () => {
         ConsistentRead: true,
       },
       isCounter: (item: Record<string, unknown>) => item.entity === 'Counter',
-      totalOf: (item: Record<string, unknown> | undefined) => (item?.count as number | undefined) ?? 0,
-      readCounter: async () => read({ pk, sk: 'REC$COUNT' }),
+      totalOf: ([item]: Record<string, unknown>[]) => (item?.count as number | undefined) ?? 0,
+      readCounters: async () => kit.walk.counted(await read({ pk, sk: 'REC$COUNT' })),
       cursorInRange: (after: Record<string, unknown>) => after.pk === pk && String(after.sk).startsWith('REC#'),
       keyOf: (item: Record<string, unknown>) => ({ pk, sk: item.sk as string }),
     };
@@ -259,5 +298,56 @@ describe('walkCountedList', () => {
       { limit: 5, offset: 0, after: undefined },
     );
     expect(empty).toMatchObject({ items: [], total: 0, hasMore: false });
+  });
+
+  it('sums a sharded count (several counter items lead the range) in the same round trips as one counter', async () => {
+    const pk = partition();
+    const records = Array.from({ length: 9 }, (_, i) => ({ pk, sk: `REC#${String(i).padStart(3, '0')}`, n: i }));
+    // Three of four possible shards were ever made; together they count the nine records.
+    const shards = [2, 3, 4].map((count, shard) => ({ pk, sk: `REC$COUNT#${shard}`, entity: 'Counter', count }));
+    await kit.batch.writeMany([...records, ...shards]);
+    const queries: string[] = [];
+    const list = {
+      query: {
+        TableName: kit.client.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': pk, ':from': 'REC#', ':to': 'REC$COUNT#~' },
+        ScanIndexForward: false,
+        ConsistentRead: true,
+      },
+      counterItems: 4,
+      isCounter: (item: Record<string, unknown>) => item.entity === 'Counter',
+      totalOf: (counters: Record<string, unknown>[]) => counters.reduce((sum, item) => sum + (item.count as number), 0),
+      readCounters: async () => {
+        queries.push('counters');
+        const { Items = [] } = await kit.client.dynamo.send(
+          new kit.lib.QueryCommand({
+            TableName: kit.client.tableName,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :shards)',
+            ExpressionAttributeValues: { ':pk': pk, ':shards': 'REC$COUNT#' },
+            ConsistentRead: true,
+          }),
+        );
+        return Items;
+      },
+      cursorInRange: (after: Record<string, unknown>) => after.pk === pk && String(after.sk).startsWith('REC#'),
+      keyOf: (item: Record<string, unknown>) => ({ pk, sk: item.sk as string }),
+    };
+    const sent = vi.spyOn(kit.client.dynamo, 'send');
+    const first = await kit.walk.walkCountedList(list, { limit: 4, offset: 0, after: undefined });
+    expect(numbers(first)).toEqual([8, 7, 6, 5]);
+    expect(first).toMatchObject({ total: 9, hasMore: true });
+    // The three shards and the page came in one Query.
+    expect(sent).toHaveBeenCalledTimes(1);
+    sent.mockClear();
+    const second = await kit.walk.walkCountedList(list, { limit: 4, offset: 0, after: first.lastKey });
+    expect(numbers(second)).toEqual([4, 3, 2, 1]);
+    expect(second).toMatchObject({ total: 9, hasMore: true });
+    // From a cursor: the page's Query and the shards' read, side by side.
+    expect(sent).toHaveBeenCalledTimes(2);
+    expect(queries).toEqual(['counters']);
+    sent.mockRestore();
+    const past = await kit.walk.walkCountedList(list, { limit: 4, offset: 9, after: undefined });
+    expect(past).toMatchObject({ items: [], total: 9, hasMore: false });
   });
 });

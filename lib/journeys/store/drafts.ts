@@ -4,36 +4,21 @@
  * back the current item, which says which answer the client gets.
  */
 
-import type { Item } from '../../platform/data/batch.ts';
 import { tableName } from '../../platform/data/client.ts';
-import { meetsPrecondition, type VersionPrecondition, versionCondition } from '../../platform/data/conditions.ts';
+import { type VersionPrecondition, versionCondition } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
 import { type UpdateBuilder, update } from '../../platform/data/update.ts';
-import { BadRequestError, ConflictError, VersionConflictError } from '../../platform/errors.ts';
+import { ConflictError } from '../../platform/errors.ts';
 import type { PairTarget } from '../cycles.ts';
-import { journeyArchived, journeyNotFound, lastVersion, versionLocked, versionNotFound } from '../errors.ts';
+import { journeyArchived, journeyNotFound, lastVersion, versionNotFound } from '../errors.ts';
 import { bindingsAttribute, type ResolvedBinding } from '../metric-bindings.ts';
 import { newJourneyId, pairsAttribute, pairsFromAttribute, toVersion, type VersionMetadata } from '../record.ts';
 import type { JourneyVersion } from '../schemas.ts';
+import { assertRevision, assertWritable, versionRefusal } from '../state-rules.ts';
 import { readJourneyAndVersion, versionKey } from './items.ts';
 import { getVersion, newVersionItem } from './versions.ts';
-
-/** The checks every version write makes, in the issue's order: 404, archived, published. */
-export function assertWritable(journey: Item | undefined, version: Item | undefined): asserts version is Item {
-  if (!journey) throw journeyNotFound();
-  if (!version) throw versionNotFound();
-  if (typeof journey.archivedAt === 'string') throw journeyArchived();
-  if (typeof version.publishedAt === 'string') throw versionLocked();
-}
-
-/** Then If-Match: required where `required`, and never stale. */
-export function assertRevision(precondition: VersionPrecondition, revision: number, required: boolean) {
-  if (required && !precondition)
-    throw new BadRequestError('if_match_required', 'Send If-Match with the version\'s ETag (its revision, e.g. "3") to change it');
-  if (!meetsPrecondition(precondition, revision)) throw new VersionConflictError(revision);
-}
 
 /** Maps a cancelled { journey check, version write } transaction to the answer the issue orders. */
 function versionWriteFailure(error: unknown): Error {
@@ -42,13 +27,9 @@ function versionWriteFailure(error: unknown): Error {
   return versionFailure(error) ?? error;
 }
 
-/** A failed condition on the version (named `version`): gone 404, published 409 locked, else 409 at its revision. */
+/** A failed condition on the version (named `version`), as the rules answer it; null when the version's condition held. */
 export function versionFailure(error: TransactionCancelledError): Error | null {
-  if (!error.failed('version')) return null;
-  const current = error.current('version');
-  if (!current) return versionNotFound();
-  if (current.publishedAt) return versionLocked();
-  return new VersionConflictError(Number(current.revision ?? 0));
+  return error.failed('version') ? versionRefusal(error.current('version') ?? undefined) : null;
 }
 
 const journeyStillActive = (workspace: string, journeyId: string): TransactWrite => ({
@@ -154,10 +135,14 @@ export async function discardVersion(
         Update: {
           TableName: tableName,
           Key: keys.journey(workspace, journeyId),
-          UpdateExpression: 'SET updatedAt = :now, #version = #version + :one ADD versionCount :minusOne',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt) AND versionCount > :one',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':now': new Date().toISOString(), ':one': 1, ':minusOne': -1 },
+          ...update()
+            .set('updatedAt', new Date().toISOString())
+            .increment('version')
+            .add('versionCount', -1)
+            .build({
+              expression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt) AND versionCount > :one',
+              values: { ':one': 1 },
+            }),
         },
       },
     });
@@ -223,10 +208,11 @@ export async function branchVersion(
           Update: {
             TableName: tableName,
             Key: keys.journey(workspace, journeyId),
-            UpdateExpression: 'SET updatedAt = :now, #version = #version + :one ADD versionCount :one',
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)',
-            ExpressionAttributeNames: { '#version': 'version' },
-            ExpressionAttributeValues: { ':now': now, ':one': 1 },
+            ...update()
+              .set('updatedAt', now)
+              .increment('version')
+              .add('versionCount', 1)
+              .build({ expression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)' }),
           },
         },
       },

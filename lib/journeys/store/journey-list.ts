@@ -7,7 +7,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
-import { walkCountedList } from '../../platform/data/list-walk.ts';
+import { counted, walkCountedList } from '../../platform/data/list-walk.ts';
 import type { PageKey, PageStart } from '../../platform/pagination.ts';
 import { toJourney } from '../record.ts';
 import type { Journey } from '../schemas.ts';
@@ -56,13 +56,15 @@ export async function listJourneys(
         ScanIndexForward: false,
       },
       isCounter: (item) => item.gsi1sk === counterSk,
-      totalOf: (counter) => journeyTotal(counter, kind),
-      readCounter: async () =>
-        (
-          await dynamo.send(
-            new GetCommand({ TableName: tableName, Key: keys.journeyCounter(workspace), ProjectionExpression: 'macroCount, microCount' }),
-          )
-        ).Item,
+      totalOf: ([counter]) => journeyTotal(counter, kind),
+      readCounters: async () =>
+        counted(
+          (
+            await dynamo.send(
+              new GetCommand({ TableName: tableName, Key: keys.journeyCounter(workspace), ProjectionExpression: 'macroCount, microCount' }),
+            )
+          ).Item,
+        ),
       cursorInRange: (after) => after.gsi1pk === listingPk && after.pk === keys.workspacePk(workspace),
       // A gsi1 Query's ExclusiveStartKey needs the table and the index keys.
       keyOf: (item) => ({ pk: item.pk as string, sk: item.sk as string, gsi1pk: item.gsi1pk as string, gsi1sk: item.gsi1sk as string }),

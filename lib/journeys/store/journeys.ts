@@ -8,17 +8,18 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Item } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
-import { isConditionFailure, meetsPrecondition, type VersionPrecondition, versionCondition } from '../../platform/data/conditions.ts';
+import { isConditionFailure, type VersionPrecondition, versionCondition } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { type NamedWrites, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
-import { BadRequestError, ConflictError, VersionConflictError } from '../../platform/errors.ts';
+import { ConflictError } from '../../platform/errors.ts';
 import { encodeContent } from '../codec.ts';
 import { emptyJourneyContent } from '../content.ts';
-import { journeyArchived, journeyInUse, journeyNotFound } from '../errors.ts';
+import { journeyArchived, journeyNotFound } from '../errors.ts';
 import { JOURNEY_ENTITY, newJourneyId, pairsFromAttribute, storedDiagnostics, toJourney, type VersionMetadata } from '../record.ts';
 import type { Journey, JourneyVersion } from '../schemas.ts';
+import { assertArchivable, titleChangeRefusal } from '../state-rules.ts';
 import { COUNTER_ENTITY } from './items.ts';
 import { distinctJourneys, stopPairingAll } from './pairing.ts';
 import { newVersionItem } from './versions.ts';
@@ -160,14 +161,7 @@ export async function updateJourneyTitles(
     return toJourney(Attributes!);
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    const current = error.Item && unmarshall(error.Item);
-    if (!current) throw journeyNotFound();
-    if (current.archivedAt) throw journeyArchived();
-    const at = Number(current.version);
-    if (!meetsPrecondition(precondition, at)) throw new VersionConflictError(at);
-    throw new BadRequestError('invalid_body', 'A journey keeps at least one title: this change would remove the last one', [
-      { path: 'body', message: 'removes the last title; set `titleEn` or `titleAr`' },
-    ]);
+    throw titleChangeRefusal(error.Item && unmarshall(error.Item), precondition);
   }
 }
 
@@ -178,11 +172,8 @@ export async function updateJourneyTitles(
  */
 export async function archiveJourney(workspace: string, journeyId: string, precondition: VersionPrecondition, attempt = 1): Promise<void> {
   const journey = await getJourneyItem(workspace, journeyId);
-  assertActive(journey);
+  assertArchivable(journey, precondition);
   const at = Number(journey.version);
-  if (!meetsPrecondition(precondition, at)) throw new VersionConflictError(at);
-  const pairedBy = [...((journey.pairedBy as Set<string> | undefined) ?? [])];
-  if (pairedBy.length > 0) throw journeyInUse(pairedBy);
 
   const now = new Date().toISOString();
   const unpaired = distinctJourneys(pairsFromAttribute(journey.publishedPairs)).filter((id) => id !== journeyId);
@@ -192,11 +183,18 @@ export async function archiveJourney(workspace: string, journeyId: string, preco
         Update: {
           TableName: tableName,
           Key: keys.journey(workspace, journeyId),
-          UpdateExpression: 'SET archivedAt = :now, updatedAt = :now, #version = #version + :one REMOVE gsi1pk, gsi1sk',
-          ConditionExpression:
-            'attribute_exists(pk) AND attribute_not_exists(archivedAt) AND attribute_not_exists(pairedBy) AND #version = :read',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':now': now, ':one': 1, ':read': at },
+          ...update()
+            .set('archivedAt', now)
+            .set('updatedAt', now)
+            .increment('version')
+            .remove('gsi1pk')
+            .remove('gsi1sk')
+            .build({
+              expression:
+                'attribute_exists(pk) AND attribute_not_exists(archivedAt) AND attribute_not_exists(pairedBy) AND #version = :read',
+              names: { '#version': 'version' },
+              values: { ':read': at },
+            }),
         },
       },
       counter: {
@@ -237,9 +235,4 @@ async function getJourneyItem(workspace: string, journeyId: string): Promise<Ite
   );
   if (!Item) throw journeyNotFound();
   return Item;
-}
-
-function assertActive(journey: Item | undefined): asserts journey is Item {
-  if (!journey) throw journeyNotFound();
-  if (typeof journey.archivedAt === 'string') throw journeyArchived();
 }

@@ -6,6 +6,7 @@
 import { tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
 import type { NamedWrites, TransactWrite } from '../../platform/data/transact.ts';
+import { update } from '../../platform/data/update.ts';
 import type { PairTarget } from '../cycles.ts';
 
 export const distinctJourneys = (pairs: readonly PairTarget[]) => [...new Set(pairs.map((pair) => pair.journeyId))];
@@ -15,10 +16,10 @@ function stopPairing(workspace: string, pairedId: string, pairerId: string): Tra
     Update: {
       TableName: tableName,
       Key: keys.journey(workspace, pairedId),
-      UpdateExpression: 'DELETE pairedBy :pairer',
       // Never create an item: a journey that is gone has nothing to forget.
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':pairer': new Set([pairerId]) },
+      ...update()
+        .deleteFromSet('pairedBy', new Set([pairerId]))
+        .build({ expression: 'attribute_exists(pk)' }),
     },
   };
 }
@@ -28,9 +29,9 @@ function startPairing(workspace: string, pairedId: string, pairerId: string): Tr
     Update: {
       TableName: tableName,
       Key: keys.journey(workspace, pairedId),
-      UpdateExpression: 'ADD pairedBy :pairer',
-      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)',
-      ExpressionAttributeValues: { ':pairer': new Set([pairerId]) },
+      ...update()
+        .add('pairedBy', new Set([pairerId]))
+        .build({ expression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)' }),
     },
   };
 }

@@ -7,6 +7,7 @@
 import { tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
+import { update } from '../../platform/data/update.ts';
 import { ConflictError } from '../../platform/errors.ts';
 import type { PairTarget } from '../cycles.ts';
 import { journeyArchived, journeyNotFound } from '../errors.ts';
@@ -47,34 +48,30 @@ export async function writePublication(workspace: string, journeyId: string, ver
         Update: {
           TableName: tableName,
           Key: versionKey(workspace, journeyId, versionId),
-          UpdateExpression:
-            'SET publishedAt = :now, updatedAt = :now, #diagnostics = :diagnostics, diagnosticsBytes = :diagnosticsBytes, bindings = :bindings',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(publishedAt) AND #revision = :read',
-          ExpressionAttributeNames: { '#diagnostics': 'diagnostics', '#revision': 'revision' },
-          ExpressionAttributeValues: {
-            ':bindings': bindingsAttribute(write.bindings),
-            ':now': now,
-            ':diagnostics': diagnostics.bytes,
-            ':diagnosticsBytes': diagnostics.rawBytes,
-            ':read': read,
-          },
+          ...update()
+            .set('publishedAt', now)
+            .set('updatedAt', now)
+            .set('diagnostics', diagnostics.bytes)
+            .set('diagnosticsBytes', diagnostics.rawBytes)
+            .set('bindings', bindingsAttribute(write.bindings))
+            .build({
+              expression: 'attribute_exists(pk) AND attribute_not_exists(publishedAt) AND #revision = :read',
+              names: { '#revision': 'revision' },
+              values: { ':read': read },
+            }),
         },
       },
       journey: {
         Update: {
           TableName: tableName,
           Key: keys.journey(workspace, journeyId),
-          UpdateExpression:
-            'SET publishedVersionId = :versionId, publishedPairs = :pairs, publishedMetricSurveys = :surveys, updatedAt = :now, #version = #version + :one',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: {
-            ':versionId': versionId,
-            ':pairs': pairsAttribute(pairs),
-            ':surveys': JSON.stringify([...write.followed.keys()]),
-            ':now': now,
-            ':one': 1,
-          },
+          ...update()
+            .set('publishedVersionId', versionId)
+            .set('publishedPairs', pairsAttribute(pairs))
+            .set('publishedMetricSurveys', JSON.stringify([...write.followed.keys()]))
+            .set('updatedAt', now)
+            .increment('version')
+            .build({ expression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)' }),
         },
       },
       // The survey publish gate's index (lib/journeys/survey-bindings.ts): what this version follows, nothing else.

@@ -11,7 +11,7 @@ import { tableName } from '../../platform/data/client.ts';
 import type { VersionPrecondition } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
-import { type NamedWrites, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
+import { counterAdd, type NamedWrites, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { ApiError, BadRequestError } from '../../platform/errors.ts';
 import type { Language } from '../blocks.ts';
 import { type PreparedContent, withCheckResults } from '../draft-content.ts';
@@ -72,15 +72,9 @@ export async function insertArticle(
     const writes: NamedWrites = {
       [ARTICLE]: articlePut(workspace, item, { ConditionExpression: 'attribute_not_exists(pk)' }),
       slug: slugClaim(workspace, 'article', articleSlug, id),
-      category: {
-        Update: {
-          TableName: tableName,
-          Key: keys.kbCategory(workspace, body.categoryId),
-          UpdateExpression: 'ADD articleCount :one',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':one': 1 },
-        },
-      },
+      category: counterAdd(keys.kbCategory(workspace, body.categoryId), 'articleCount', 1, {
+        condition: { expression: 'attribute_exists(pk)' },
+      }),
       draft: contentPut(keys.kbDraft(workspace, id), id, prepared.bytes),
       links: linksPut(workspace, id, 'DRAFT', withCheckResults(prepared.links, [])),
       ...backlinkWrites(workspace, id, 'DRAFT', [], prepared.targets),
@@ -127,23 +121,10 @@ export async function updateArticle(
       [ARTICLE]: articlePut(workspace, next, sameVersion(current.version)),
       slugClaim: renamed && slugClaim(workspace, 'article', next.slug, id),
       slugRelease: renamed && slugRelease(workspace, 'article', current.slug, id),
-      category: moved && {
-        Update: {
-          TableName: tableName,
-          Key: keys.kbCategory(workspace, next.categoryId),
-          UpdateExpression: 'ADD articleCount :one',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':one': 1 },
-        },
-      },
-      previousCategory: moved && {
-        Update: {
-          TableName: tableName,
-          Key: keys.kbCategory(workspace, current.categoryId),
-          UpdateExpression: 'ADD articleCount :minusOne',
-          ExpressionAttributeValues: { ':minusOne': -1 },
-        },
-      },
+      category:
+        moved &&
+        counterAdd(keys.kbCategory(workspace, next.categoryId), 'articleCount', 1, { condition: { expression: 'attribute_exists(pk)' } }),
+      previousCategory: moved && counterAdd(keys.kbCategory(workspace, current.categoryId), 'articleCount', -1),
     });
   } catch (error) {
     if (!(error instanceof TransactionCancelledError)) throw error;
@@ -180,15 +161,9 @@ export async function deleteArticle(
     await transact({
       [ARTICLE]: { Delete: { TableName: tableName, Key: keys.kbArticle(workspace, id), ...sameVersion(meta.version) } },
       slug: slugRelease(workspace, 'article', meta.slug, id),
-      category: {
-        Update: {
-          TableName: tableName,
-          Key: keys.kbCategory(workspace, meta.categoryId),
-          UpdateExpression: 'ADD articleCount :minusOne',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':minusOne': -1 },
-        },
-      },
+      category: counterAdd(keys.kbCategory(workspace, meta.categoryId), 'articleCount', -1, {
+        condition: { expression: 'attribute_exists(pk)' },
+      }),
       draftLinks: { Delete: { TableName: tableName, Key: keys.kbLinks(workspace, id, 'DRAFT') } },
       liveLinks: { Delete: { TableName: tableName, Key: keys.kbLinks(workspace, id, 'LIVE') } },
       ...backlinkWrites(workspace, id, 'DRAFT', draftTargets, []),

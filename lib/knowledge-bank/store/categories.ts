@@ -10,7 +10,7 @@ import { meetsPrecondition, type VersionPrecondition } from '../../platform/data
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { queryAll } from '../../platform/data/query-all.ts';
-import { type NamedWrites, TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
+import { counterAdd, type NamedWrites, TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
 import { BadRequestError, ConflictError, VersionConflictError } from '../../platform/errors.ts';
 import { checkPlacement, flattenTree } from '../category-tree.ts';
@@ -59,16 +59,9 @@ function placementError(reason: 'parent_not_found' | 'cycle' | 'too_deep'): BadR
 
 /** Guards a parent read in the tree: unchanged since, so the depth decided on still holds. */
 function parentUnchanged(workspace: string, parent: CategoryItem): TransactWrite {
-  return {
-    Update: {
-      TableName: tableName,
-      Key: keys.kbCategory(workspace, parent.id),
-      UpdateExpression: 'ADD childCount :one',
-      ConditionExpression: '#version = :version',
-      ExpressionAttributeNames: { '#version': 'version' },
-      ExpressionAttributeValues: { ':one': 1, ':version': parent.version },
-    },
-  };
+  return counterAdd(keys.kbCategory(workspace, parent.id), 'childCount', 1, {
+    condition: { expression: '#version = :version', names: { '#version': 'version' }, values: { ':version': parent.version } },
+  });
 }
 
 const treeChanged = () => new ConflictError('tree_changed', 'The category tree changed while this request ran; retry it');
@@ -199,15 +192,9 @@ export async function updateCategory(
         newParent: newParent && parentUnchanged(workspace, newParent),
         oldParent:
           moving && current.parentId
-            ? {
-                Update: {
-                  TableName: tableName,
-                  Key: keys.kbCategory(workspace, current.parentId),
-                  UpdateExpression: 'ADD childCount :minusOne',
-                  ConditionExpression: 'attribute_exists(pk)',
-                  ExpressionAttributeValues: { ':minusOne': -1 },
-                },
-              }
+            ? counterAdd(keys.kbCategory(workspace, current.parentId), 'childCount', -1, {
+                condition: { expression: 'attribute_exists(pk)' },
+              })
             : undefined,
         slugClaim: renamed && slugClaim(workspace, 'category', next.slug, id),
         slugRelease: renamed && slugRelease(workspace, 'category', current.slug, id),
@@ -251,16 +238,7 @@ export async function deleteCategory(workspace: string, id: string, precondition
       },
     },
     slug: slugRelease(workspace, 'category', current.slug, id),
-    parent: current.parentId
-      ? {
-          Update: {
-            TableName: tableName,
-            Key: keys.kbCategory(workspace, current.parentId),
-            UpdateExpression: 'ADD childCount :minusOne',
-            ExpressionAttributeValues: { ':minusOne': -1 },
-          },
-        }
-      : undefined,
+    parent: current.parentId ? counterAdd(keys.kbCategory(workspace, current.parentId), 'childCount', -1) : undefined,
   };
   try {
     await transact(writes);

@@ -9,6 +9,9 @@
  *     reads only the page, and the counter is read beside it (one round trip of latency).
  * One record beyond the page tells whether more follow, whatever the counter says. A filtered
  * Query (archived records, a `kind`) keeps reading until the page is full or the range ends.
+ * A count written often is sharded in several counter items (a survey's responses: 16, so no submit
+ * waits on one item): they all lead the range, the first Query asks for that many more items, and
+ * the total is the sum the list makes of the counters met, so the round trips stay those of one counter.
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { PageKey, PageStart } from '../pagination.ts';
@@ -23,9 +26,12 @@ export interface CountedList {
   /** The descending Query of the range, counter first: table, index, keys, filter, projection. */
   query: Omit<QueryCommandInput, 'Limit' | 'ExclusiveStartKey'>;
   isCounter(item: Item): boolean;
-  totalOf(counter: Item | undefined): number;
-  /** The counter alone (one GetItem), for a page that starts at a cursor, below the counter. */
-  readCounter(): Promise<Item | undefined>;
+  /** How many counter items lead the range at most: 1, or the shards of a sharded count. */
+  counterItems?: number;
+  /** The total, from the counter items met (none when nothing was ever counted). */
+  totalOf(counters: Item[]): number;
+  /** The counters alone (one GetItem, or one Query of the shards), for a page that starts at a cursor, below them. */
+  readCounters(): Promise<Item[]>;
   /** Whether a cursor's key lies inside this list's range: it is signed for the workspace, but is checked anyway before DynamoDB sees it. */
   cursorInRange(after: PageKey): boolean;
   /** The key a cursor continues from, for the page's last record. */
@@ -41,20 +47,24 @@ export interface CountedPage {
   returned: number;
 }
 
+/** A list's one counter item, as `readCounters` answers it (none when it was never made). */
+export const counted = (counter: Item | undefined): Item[] => (counter ? [counter] : []);
+
 export async function walkCountedList(list: CountedList, { limit, offset, after }: PageStart): Promise<CountedPage> {
   if (after && !list.cursorInRange(after)) throw new Error('A cursor named a key outside its list');
   const skip = after ? 0 : offset;
   const wanted = skip + limit + 1;
-  const counterRead = after ? list.readCounter() : undefined;
+  const counterRead = after ? list.readCounters() : undefined;
   // Awaited below; a failed Query first must not leave its rejection unhandled.
   counterRead?.catch(() => undefined);
+  const counters: Item[] = [];
   let total: number | undefined;
   let skipped = 0;
   const page: Item[] = [];
   let cursor: Record<string, unknown> | undefined = after;
   do {
-    // In offset mode the counter is still ahead until read: one more item asked for it.
-    const counterAhead = !after && total === undefined ? 1 : 0;
+    // In offset mode the counters are still ahead until read: one more item asked for each.
+    const counterAhead = !after && total === undefined ? (list.counterItems ?? 1) : 0;
     const { Items = [], LastEvaluatedKey } = await dynamo.send(
       new QueryCommand({
         ...list.query,
@@ -63,13 +73,13 @@ export async function walkCountedList(list: CountedList, { limit, offset, after 
       }),
     );
     for (const item of Items) {
-      if (!after && list.isCounter(item)) total = list.totalOf(item);
+      if (!after && list.isCounter(item)) counters.push(item);
       else if (skipped < skip) skipped++;
       else if (page.length < limit + 1) page.push(item);
     }
     if (counterRead) total ??= list.totalOf(await counterRead);
-    // In descending order the counter comes first: not on the first page means none was ever made.
-    total ??= 0;
+    // In descending order the counters come first: the first page holds every one ever made.
+    total ??= list.totalOf(counters);
     cursor = LastEvaluatedKey;
     if (!after && offset >= total) break;
   } while (cursor && skipped + page.length < wanted);

@@ -9,8 +9,9 @@
 import type { AttributeValue, CancellationReason } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { dynamo } from './client.ts';
+import { dynamo, tableName } from './client.ts';
 import { isTransactionConflict, retryTransactionConflicts, transactionCancellationReasons } from './conditions.ts';
+import { type UpdateBuilder, update } from './update.ts';
 
 /** One item of a transaction, as the document client takes it (Put, Update, Delete or ConditionCheck). */
 export type TransactWrite = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -67,6 +68,22 @@ export class TransactionCancelledError extends Error {
   get failedNames(): string[] {
     return Object.keys(this.failures).filter((name) => this.failed(name));
   }
+}
+
+/**
+ * The Update of a transaction that adds `by` to the counter `attribute` of `key` (ADD: an absent
+ * counter starts at zero), under `condition` when given: a category's article count, say. `entity`
+ * names the counter item's kind, for a counter made by its first add.
+ */
+export function counterAdd(
+  key: { pk: string; sk: string },
+  attribute: string,
+  by: number,
+  options: { entity?: string; condition?: Parameters<UpdateBuilder['build']>[0] } = {},
+): TransactWrite {
+  const changed = update().add(attribute, by);
+  if (options.entity) changed.set('entity', options.entity);
+  return { Update: { TableName: tableName, Key: key, ...changed.build(options.condition) } };
 }
 
 /** Every write that has a condition gets its current item back when the condition fails: it costs nothing extra. */

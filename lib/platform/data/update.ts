@@ -21,6 +21,7 @@ export class UpdateBuilder {
   readonly #set: string[] = [];
   readonly #remove: string[] = [];
   readonly #add: string[] = [];
+  readonly #delete: string[] = [];
 
   #name(path: AttributePath): string {
     const segments = typeof path === 'string' ? [path] : path;
@@ -62,9 +63,15 @@ export class UpdateBuilder {
     return this;
   }
 
-  /** `ADD path by`: a counter that starts at zero when absent. */
-  add(path: AttributePath, by: number): this {
+  /** `ADD path by`: a counter that starts at zero when absent, or members added to a set (made when absent). */
+  add(path: AttributePath, by: number | ReadonlySet<string>): this {
     this.#add.push(`${this.#name(path)} ${this.#value(by)}`);
+    return this;
+  }
+
+  /** `DELETE path members`: members taken out of a set (DynamoDB removes a set left empty). */
+  deleteFromSet(path: AttributePath, members: ReadonlySet<string>): this {
+    this.#delete.push(`${this.#name(path)} ${this.#value(members)}`);
     return this;
   }
 
@@ -102,7 +109,7 @@ export class UpdateBuilder {
 
   /** Whether anything was asked of the update. */
   get isEmpty(): boolean {
-    return this.#set.length + this.#remove.length + this.#add.length === 0;
+    return this.#set.length + this.#remove.length + this.#add.length + this.#delete.length === 0;
   }
 
   /**
@@ -117,6 +124,7 @@ export class UpdateBuilder {
       this.#set.length > 0 ? `SET ${this.#set.join(', ')}` : '',
       this.#remove.length > 0 ? `REMOVE ${this.#remove.join(', ')}` : '',
       this.#add.length > 0 ? `ADD ${this.#add.join(', ')}` : '',
+      this.#delete.length > 0 ? `DELETE ${this.#delete.join(', ')}` : '',
     ].filter(Boolean);
     const names = Object.fromEntries([...this.#names].map(([name, placeholder]) => [placeholder, name]));
     const values = { ...this.#values, ...condition?.values };

@@ -5,6 +5,7 @@ import { isConditionFailure } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError } from '../../platform/data/transact.ts';
+import { update } from '../../platform/data/update.ts';
 import { surveyNotFound, versionNotFound } from '../errors.ts';
 import { newSurveyId } from '../record.ts';
 import { EXPORT_ENTITY, EXPORT_LIFETIME_SECONDS, type ExportRequest, objectKeyOf, type StoredExport } from './record.ts';
@@ -97,10 +98,13 @@ export async function claimExport(workspace: string, surveyId: string, exportId:
       new UpdateCommand({
         TableName: tableName,
         Key: keys.surveyExport(workspace, surveyId, exportId),
-        UpdateExpression: 'SET #state = :running',
-        ConditionExpression: '#state IN (:queued, :running)',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':running': 'running', ':queued': 'queued' },
+        ...update()
+          .set('state', 'running')
+          .build({
+            expression: '#state IN (:queued, :running)',
+            names: { '#state': 'state' },
+            values: { ':queued': 'queued', ':running': 'running' },
+          }),
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -117,18 +121,13 @@ export async function settleExport(
   exportId: string,
   outcome: { state: 'done'; rows: number; bytes: number } | { state: 'failed' },
 ): Promise<void> {
-  const counts = outcome.state === 'done' ? ', #rows = :rows, #bytes = :bytes' : '';
+  const settled = update().set('state', outcome.state);
+  if (outcome.state === 'done') settled.set('rows', outcome.rows).set('bytes', outcome.bytes);
   await dynamo.send(
     new UpdateCommand({
       TableName: tableName,
       Key: keys.surveyExport(workspace, surveyId, exportId),
-      UpdateExpression: `SET #state = :state${counts}`,
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#state': 'state', ...(outcome.state === 'done' ? { '#rows': 'rows', '#bytes': 'bytes' } : {}) },
-      ExpressionAttributeValues: {
-        ':state': outcome.state,
-        ...(outcome.state === 'done' ? { ':rows': outcome.rows, ':bytes': outcome.bytes } : {}),
-      },
+      ...settled.build({ expression: 'attribute_exists(pk)' }),
     }),
   );
 }

@@ -23,7 +23,7 @@ const TOMBSTONE_DAYS = 30;
  * submits a second to one survey spread over 16 items (DynamoDB takes about 1,000 writes a second
  * per partition and far fewer transactions per item before they conflict).
  */
-const COUNTER_SHARDS = 16;
+export const COUNTER_SHARDS = 16;
 
 /** UUIDv7, like survey ids: a survey's responses sort by creation. */
 export const newResponseId = newSurveyId;

@@ -15,10 +15,11 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { getMany } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
+import { walkCountedList } from '../../platform/data/list-walk.ts';
 import { TABLE } from '../../platform/data/table.ts';
 import type { PageKey, PageStart } from '../../platform/pagination.ts';
 import { RESPONSE_ENTITY } from './entity.ts';
-import { COUNTER_ENTITY, parseCounterAttribute, respondentHash, toResponse, toTombstone } from './record.ts';
+import { COUNTER_ENTITY, COUNTER_SHARDS, parseCounterAttribute, respondentHash, toResponse, toTombstone } from './record.ts';
 import type { ResponseStatus, ResponseTombstone, SurveyResponse } from './schemas.ts';
 
 const MAX_ITEMS_PER_QUERY = 1000;
@@ -94,6 +95,7 @@ function rangeQuery(workspace: string, surveyId: string, filters: Filters): Quer
   };
 }
 
+/** The survey's counter shards (only those ever made): one Query of their prefix, for a page from a cursor. */
 async function countersOf(workspace: string, surveyId: string): Promise<Record<string, unknown>[]> {
   const { Items = [] } = await dynamo.send(
     new QueryCommand({
@@ -121,52 +123,32 @@ function pageOf(workspace: string, items: Record<string, unknown>[], limit: numb
   };
 }
 
-/** One page of a survey's responses, newest first, and how many the filters select. */
+/**
+ * One page of a survey's responses, newest first, and how many the filters select: the counted
+ * list walk (lib/platform/data/list-walk.ts) over the survey's range, whose counter shards lead it.
+ */
 export async function listResponses(
   workspace: string,
   surveyId: string,
   filters: Filters,
   start: PageStart,
 ): Promise<ResponsePage<SurveyResponse>> {
-  const { limit, offset, after } = start;
-  const query = rangeQuery(workspace, surveyId, filters);
-  if (after) {
-    if (
-      after.pk !== keys.workspacePk(workspace) ||
-      typeof after.sk !== 'string' ||
-      !after.sk.startsWith(keys.surveyResponsePrefix(surveyId))
-    ) {
-      throw new Error("A cursor for responses named a key outside the survey's responses");
-    }
-    const [items, counters] = await Promise.all([collect(query, after, limit + 1, 0), countersOf(workspace, surveyId)]);
-    return pageOf(workspace, items.page, limit, totalOf(counters, filters));
-  }
-  const { page, counters } = await collect(query, undefined, limit + 1, offset);
-  return pageOf(workspace, page, limit, totalOf(counters, filters));
-}
-
-/** Walks the range until `wanted` responses past `offset` are read (or it ends), keeping the counters it meets. */
-async function collect(query: QueryCommandInput, after: PageKey | undefined, wanted: number, offset: number) {
-  const page: Record<string, unknown>[] = [];
-  const counters: Record<string, unknown>[] = [];
-  let skipped = 0;
-  let cursor: Record<string, unknown> | undefined = after;
-  do {
-    const { Items = [], LastEvaluatedKey } = await dynamo.send(
-      new QueryCommand({
-        ...query,
-        Limit: Math.min(MAX_ITEMS_PER_QUERY, offset - skipped + wanted - page.length + 16),
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    for (const item of Items) {
-      if (item.entity === COUNTER_ENTITY) counters.push(item);
-      else if (skipped < offset) skipped++;
-      else if (page.length < wanted) page.push(item);
-    }
-    cursor = LastEvaluatedKey;
-  } while (cursor && page.length < wanted);
-  return { page, counters };
+  const { items, ...rest } = await walkCountedList(
+    {
+      query: rangeQuery(workspace, surveyId, filters),
+      counterItems: COUNTER_SHARDS,
+      isCounter: (item) => item.entity === COUNTER_ENTITY,
+      totalOf: (counters) => totalOf(counters, filters),
+      readCounters: () => countersOf(workspace, surveyId),
+      cursorInRange: (after) =>
+        after.pk === keys.workspacePk(workspace) &&
+        typeof after.sk === 'string' &&
+        after.sk.startsWith(keys.surveyResponsePrefix(surveyId)),
+      keyOf: (item) => ({ pk: keys.workspacePk(workspace), sk: item.sk as string }),
+    },
+    start,
+  );
+  return { responses: items.map(toResponse), ...rest };
 }
 
 /** One respondent's responses to the survey (by their externalId), newest first. */

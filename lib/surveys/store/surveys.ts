@@ -6,31 +6,25 @@
  *   create: 2 (reads the designs it returns, then one transaction)
  *   update: 1, or 2 with designId/targetingRules (the handler reads what it checks them against)
  *   archive, close: 2 (read the status they change, then a transaction that also moves the status
- *   counters, conditional on that read)
+ *   counters, conditional on that read; the rules that decide run between, in ../lifecycle.ts)
  * A failed condition returns the current item, which tells 404 from 409 without another read.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { getMany } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
-import {
-  isConditionFailure,
-  meetsPrecondition,
-  transactionCancellationReasons,
-  type VersionPrecondition,
-  versionCondition,
-} from '../../platform/data/conditions.ts';
+import { isConditionFailure, type VersionPrecondition, versionCondition } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
-import { walkCountedList } from '../../platform/data/list-walk.ts';
+import { counted, walkCountedList } from '../../platform/data/list-walk.ts';
 import { projectionWith } from '../../platform/data/projection.ts';
 import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
-import { BadRequestError, ConflictError, VersionConflictError } from '../../platform/errors.ts';
+import { VersionConflictError } from '../../platform/errors.ts';
 import type { PageKey, PageStart } from '../../platform/pagination.ts';
 import type { SurveyDefinition } from '../engine/definition.ts';
 import type { AudienceAttribute } from '../engine/targeting.ts';
-import { surveyArchived, surveyConditionFailure, surveyNotFound } from '../errors.ts';
+import { surveyConditionFailure, surveyNotFound } from '../errors.ts';
 import {
   COUNTER_ENTITY,
   defaultDesign,
@@ -44,6 +38,7 @@ import {
   toSurvey,
 } from '../record.ts';
 import type { ListedStatus, Survey, SurveyDesign, SurveyPatch, SurveyVersion, VersionSummary } from '../schemas.ts';
+import { archiveRaced } from '../state-rules.ts';
 import { audienceKey, audienceOf } from './audience.ts';
 import { addDesignOnce, designsKey } from './designs.ts';
 import { counterMove, LISTED_STATUSES, totalOf } from './status-counts.ts';
@@ -194,9 +189,11 @@ export async function listSurveys(
         ConsistentRead: true,
       },
       isCounter: (item) => item.entity === COUNTER_ENTITY,
-      totalOf: (counter) => totalOf(counter, statuses),
-      readCounter: async () =>
-        (await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.surveyCounter(workspace), ConsistentRead: true }))).Item,
+      totalOf: ([counter]) => totalOf(counter, statuses),
+      readCounters: async () =>
+        counted(
+          (await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.surveyCounter(workspace), ConsistentRead: true }))).Item,
+        ),
       cursorInRange: (after) =>
         after.pk === keys.workspacePk(workspace) && typeof after.sk === 'string' && after.sk.startsWith(keys.surveyListRange.from),
       keyOf: (item) => ({ pk: keys.workspacePk(workspace), sk: item.sk as string }),
@@ -253,56 +250,42 @@ function statusChange(workspace: string, survey: Survey, set: Record<string, unk
   };
 }
 
-/**
- * Archives a survey: reads it (its status decides which count to lower, its drafts are marked so
- * they refuse saves), then one transaction conditional on what was read; read again (a few times)
- * when someone changed it in between.
- */
-export async function archiveSurvey(workspace: string, id: string, precondition: VersionPrecondition): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const item = await getSurveyItem(workspace, id);
-    const survey = toSurvey(item);
-    if (survey.status === 'archived') throw surveyArchived();
-    if (!meetsPrecondition(precondition, survey.version)) throw new VersionConflictError(survey.version);
-    const now = new Date().toISOString();
-    const drafts = summariesOf(item).filter((summary) => summary.status === 'draft');
-    try {
-      await transact({
-        survey: statusChange(workspace, survey, { status: 'archived', archivedAt: now, updatedAt: now }),
-        ...Object.fromEntries(
-          drafts.map((draft) => [
-            `draft:${draft.id}`,
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.surveyVersion(workspace, id, draft.id),
-                UpdateExpression: 'SET surveyArchived = :yes',
-                ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeValues: { ':yes': true },
-              },
-            },
-          ]),
-        ),
-        counter: counterMove(workspace, survey.status, 'archived'),
-      });
-      return;
-    } catch (error) {
-      // Someone changed the survey between the read and the write: read again (a few times).
-      if (error instanceof TransactionCancelledError && attempt < 3) continue;
-      if (error instanceof TransactionCancelledError || transactionCancellationReasons(error)) {
-        throw new ConflictError('version_conflict', 'The survey changed while it was being archived; try again');
-      }
-      throw error;
-    }
-  }
+/** The survey as stored, for a status change (404 when there is none): the record and its drafts' ids. */
+export async function getSurveyForStatusChange(workspace: string, id: string): Promise<{ survey: Survey; draftIds: string[] }> {
+  const item = await getSurveyItem(workspace, id);
+  return { survey: toSurvey(item), draftIds: summariesOf(item).flatMap((summary) => (summary.status === 'draft' ? [summary.id] : [])) };
 }
 
-/** Published → closed, with the counters; anything else is 400 `invalid_state`. */
-export async function closeSurvey(workspace: string, id: string): Promise<Survey> {
-  const survey = toSurvey(await getSurveyItem(workspace, id));
-  if (survey.status === 'archived') throw surveyArchived();
-  if (survey.status !== 'published')
-    throw new BadRequestError('invalid_state', `Only a published survey can be closed; this one is ${survey.status}`);
+/**
+ * Archives the survey as read (its status decides which count to lower, its drafts are marked so
+ * they refuse saves): one transaction conditional on the version read. Throws
+ * `TransactionCancelledError` when the survey changed since; 409 when racing writes kept winning.
+ */
+export async function writeArchive(workspace: string, { survey, draftIds }: { survey: Survey; draftIds: string[] }): Promise<void> {
+  const now = new Date().toISOString();
+  await transact(
+    {
+      survey: statusChange(workspace, survey, { status: 'archived', archivedAt: now, updatedAt: now }),
+      ...Object.fromEntries(
+        draftIds.map((draftId) => [
+          `draft:${draftId}`,
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.surveyVersion(workspace, survey.id, draftId),
+              ...update().set('surveyArchived', true).build({ expression: 'attribute_exists(pk)' }),
+            },
+          },
+        ]),
+      ),
+      counter: counterMove(workspace, survey.status, 'archived'),
+    },
+    { contended: archiveRaced },
+  );
+}
+
+/** Published → closed as read, with the counters: one transaction conditional on the version read (409 when it changed). */
+export async function writeClose(workspace: string, survey: Survey): Promise<Survey> {
   const now = new Date().toISOString();
   try {
     await transact({

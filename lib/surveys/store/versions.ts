@@ -2,7 +2,8 @@
  * Survey versions: `SURVEYVERSION#<surveyId>#<id>` items holding a definition and its issues,
  * compressed (record.ts), with a summary of each in its survey's `versions` map. Round trips:
  *   read, save, discard: 1
- *   new version: 2–3 (reads the survey and the version it copies, then one transaction)
+ *   new version: 2–3 (reads the survey and the version it copies, then one transaction; the
+ *   rules that decide whether it may be added run between, in ../lifecycle.ts)
  * A failed condition returns the current item, which tells 404 from 409 without another read.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -14,9 +15,8 @@ import { createOnce, type IdempotentRequest } from '../../platform/data/idempote
 import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
-import { BadRequestError, ConflictError, ValidationError, VersionConflictError } from '../../platform/errors.ts';
 import type { SurveyDefinition } from '../engine/definition.ts';
-import { definitionTooLarge, surveyArchived, surveyNotFound, versionLocked, versionNotFound } from '../errors.ts';
+import { definitionTooLarge, surveyArchived, surveyNotFound } from '../errors.ts';
 import {
   compressContent,
   newSurveyId,
@@ -27,7 +27,8 @@ import {
   toVersion,
   VERSION_ENTITY,
 } from '../record.ts';
-import { SURVEY_LIMITS, type SurveyVersion } from '../schemas.ts';
+import type { Survey, SurveyVersion, VersionSummary } from '../schemas.ts';
+import { versionWriteFailure } from '../state-rules.ts';
 
 type Content = { definition: SurveyDefinition; issues: SurveyVersion['issues'] };
 
@@ -98,110 +99,102 @@ export function versionPut(
 
 /** One version with its definition and issues, or null: GetItem. */
 export async function findVersion(workspace: string, surveyId: string, versionId: string): Promise<SurveyVersion | null> {
+  const item = await readVersionItem(workspace, surveyId, versionId);
+  return item ? toVersion(item) : null;
+}
+
+async function readVersionItem(workspace: string, surveyId: string, versionId: string): Promise<Record<string, unknown> | undefined> {
   const { Item } = await dynamo.send(
     new GetCommand({ TableName: tableName, Key: keys.surveyVersion(workspace, surveyId, versionId), ConsistentRead: true }),
   );
-  return Item ? toVersion(Item) : null;
+  return Item;
+}
+
+/** A version to copy: its record and its content as stored (copied without recompression). */
+export interface VersionSource {
+  version: SurveyVersion;
+  stored: { content: Uint8Array; contentEncoding?: string };
+}
+
+const sourceOf = (item: Record<string, unknown>): VersionSource => ({ version: toVersion(item), stored: storedContentOf(item) });
+
+/** What a new version is based on, as read: the survey, its summaries and count, and `fromVersionId`'s version when named. */
+export interface VersionBasis {
+  survey: Survey;
+  summaries: VersionSummary[];
+  versionCount: number;
+  from: VersionSource | null;
+}
+
+/** The survey (404 when there is none) and, when named, the version to copy: one GetItem, or one BatchGetItem. */
+export async function getVersionBasis(workspace: string, surveyId: string, fromVersionId: string | undefined): Promise<VersionBasis> {
+  const [surveyItem, fromItem] = fromVersionId
+    ? await getMany([keys.survey(workspace, surveyId), keys.surveyVersion(workspace, surveyId, fromVersionId)])
+    : [(await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.survey(workspace, surveyId), ConsistentRead: true }))).Item];
+  if (!surveyItem) throw surveyNotFound();
+  const summaries = summariesOf(surveyItem);
+  return {
+    survey: toSurvey(surveyItem),
+    summaries,
+    versionCount: (surveyItem.versionCount as number | undefined) ?? summaries.length,
+    from: fromItem ? sourceOf(fromItem) : null,
+  };
+}
+
+/** A version to copy, or null: GetItem. */
+export async function findVersionSource(workspace: string, surveyId: string, versionId: string): Promise<VersionSource | null> {
+  const item = await readVersionItem(workspace, surveyId, versionId);
+  return item ? sourceOf(item) : null;
 }
 
 /**
- * A new draft copied from `fromVersionId`, else the published version, else the latest. Reads the
- * survey and the source, then one transaction that numbers the draft (conditional on the count it
- * read, so two at once never share a number; the loser reads again).
+ * Adds a draft copied from `from`, numbered after the count in `basis`: one transaction, conditional
+ * on that count (two at once never share a number) and on the survey not being archived. Throws
+ * `TransactionCancelledError` naming `survey` when either changed since the read.
  */
-export async function createVersion(
+export async function addVersion(
   workspace: string,
-  surveyId: string,
-  fromVersionId: string | undefined,
+  basis: VersionBasis,
+  from: VersionSource,
   keyId: string,
   idempotency: IdempotentRequest | undefined,
 ): Promise<{ version: SurveyVersion; replayed: boolean }> {
-  for (let attempt = 1; ; attempt++) {
-    const [surveyItem, fromItem] = fromVersionId
-      ? await getMany([keys.survey(workspace, surveyId), keys.surveyVersion(workspace, surveyId, fromVersionId)])
-      : [
-          (await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.survey(workspace, surveyId), ConsistentRead: true }))).Item,
-          undefined,
-        ];
-    if (!surveyItem) throw surveyNotFound();
-    const survey = toSurvey(surveyItem);
-    if (survey.status === 'archived') throw surveyArchived();
-    const summaries = summariesOf(surveyItem);
-    if (summaries.length >= SURVEY_LIMITS.versions) {
-      throw new ConflictError('version_limit', `A survey keeps at most ${SURVEY_LIMITS.versions} versions; discard a draft first`);
-    }
-    let source = fromItem;
-    if (fromVersionId && !source) throw new BadRequestError('invalid_body', 'fromVersionId names no version of this survey');
-    if (!source) {
-      const sourceId = survey.publishedVersionId ?? summaries[0]?.id;
-      if (!sourceId) throw versionNotFound();
-      const { Item } = await dynamo.send(
-        new GetCommand({ TableName: tableName, Key: keys.surveyVersion(workspace, surveyId, sourceId), ConsistentRead: true }),
-      );
-      if (!Item) throw versionNotFound();
-      source = Item;
-    }
-    const count = (surveyItem.versionCount as number | undefined) ?? summaries.length;
-    const now = new Date().toISOString();
-    const copied = toVersion(source);
-    const version = newVersion({ surveyId, number: count + 1, basedOnVersionId: copied.id, keyId, now }, copied);
-    const summary: StoredSummary = {
-      id: version.id,
-      number: version.number,
-      status: 'draft',
-      basedOnVersionId: copied.id,
-      createdBy: keyId,
-      createdAt: now,
-    };
-    try {
-      // The Idempotency-Key's scope is this survey's path, so a key is per survey.
-      const { response, replayed } = await createOnce(
-        workspace,
-        {
-          version: versionPut(workspace, version, survey.language, storedContentOf(source)),
-          survey: {
-            Update: {
-              TableName: tableName,
-              Key: keys.survey(workspace, surveyId),
-              ...update()
-                .set(['versions', version.id], summary)
-                .set('versionCount', count + 1)
-                .build({
-                  expression:
-                    'attribute_exists(pk) AND #status <> :archived AND (versionCount = :count OR attribute_not_exists(versionCount))',
-                  names: { '#status': 'status' },
-                  values: { ':count': count, ':archived': 'archived' },
-                }),
-            },
-          },
+  const { survey, versionCount: count } = basis;
+  const now = new Date().toISOString();
+  const copied = from.version;
+  const version = newVersion({ surveyId: survey.id, number: count + 1, basedOnVersionId: copied.id, keyId, now }, copied);
+  const summary: StoredSummary = {
+    id: version.id,
+    number: version.number,
+    status: 'draft',
+    basedOnVersionId: copied.id,
+    createdBy: keyId,
+    createdAt: now,
+  };
+  // The Idempotency-Key's scope is this survey's path, so a key is per survey.
+  const { response, replayed } = await createOnce(
+    workspace,
+    {
+      version: versionPut(workspace, version, survey.language, from.stored),
+      survey: {
+        Update: {
+          TableName: tableName,
+          Key: keys.survey(workspace, survey.id),
+          ...update()
+            .set(['versions', version.id], summary)
+            .set('versionCount', count + 1)
+            .build({
+              expression: 'attribute_exists(pk) AND #status <> :archived AND (versionCount = :count OR attribute_not_exists(versionCount))',
+              names: { '#status': 'status' },
+              values: { ':count': count, ':archived': 'archived' },
+            }),
         },
-        version,
-        idempotency,
-      );
-      return { version: response, replayed };
-    } catch (error) {
-      if (!(error instanceof TransactionCancelledError) || !error.failed('survey')) throw error;
-      const current = error.current('survey');
-      if (!current) throw surveyNotFound();
-      if (current.status === 'archived') throw surveyArchived();
-      if (attempt >= 3) throw new ConflictError('version_conflict', 'Other versions were being created at the same time; try again');
-    }
-  }
-}
-
-/** Why a version write's condition failed, from the item it saw. */
-function versionConditionFailure(current: Record<string, unknown> | undefined, languages: readonly string[] = []): Error {
-  if (!current) return versionNotFound();
-  if (current.surveyArchived === true) return surveyArchived();
-  const status = (current.status as string | undefined) ?? 'draft';
-  if (status !== 'draft') return versionLocked(status);
-  const language = current.surveyLanguage as string | undefined;
-  if (language && languages.length > 0 && !languages.includes(language)) {
-    return new ValidationError('invalid_body', [
-      { path: 'body.definition.languages', message: `must include ${language}, the survey's language` },
-    ]);
-  }
-  return new VersionConflictError(Number(current.revision ?? 0));
+      },
+    },
+    version,
+    idempotency,
+  );
+  return { version: response, replayed };
 }
 
 /**
@@ -244,7 +237,7 @@ export async function replaceVersion(
     );
     return toVersion(Attributes as Record<string, unknown>);
   } catch (error) {
-    if (isConditionFailure(error)) throw versionConditionFailure(error.Item && unmarshall(error.Item), content.definition.languages);
+    if (isConditionFailure(error)) throw versionWriteFailure(error.Item && unmarshall(error.Item), content.definition.languages);
     throw error;
   }
 }
@@ -278,7 +271,7 @@ export async function deleteVersion(workspace: string, surveyId: string, version
     });
   } catch (error) {
     if (!(error instanceof TransactionCancelledError)) throw error;
-    if (error.failed('version')) throw versionConditionFailure(error.current('version') ?? undefined);
+    if (error.failed('version')) throw versionWriteFailure(error.current('version') ?? undefined);
     throw error.current('survey') ? surveyArchived() : surveyNotFound();
   }
 }
