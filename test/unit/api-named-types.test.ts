@@ -40,10 +40,13 @@ function namedTypesSection(): string {
   ];
   for (const file of files) {
     const text = readFileSync(join(ROOT, file), 'utf8');
-    const start = text.indexOf('### Named types');
-    if (start >= 0) return text.slice(start, text.indexOf('\n#', start + 1));
+    const start = text.indexOf('**Named types.**');
+    if (start < 0) continue;
+    // The paragraph and the list after it, up to the blank line that ends the list.
+    const list = text.indexOf('\n- ', start);
+    return text.slice(start, text.indexOf('\n\n', list));
   }
-  throw new Error('No "### Named types" section in README.md or docs/*.md');
+  throw new Error('No "**Named types.**" paragraph in README.md or docs/*.md');
 }
 
 describe('named types of the OpenAPI document', () => {
