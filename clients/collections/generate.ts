@@ -9,7 +9,11 @@ import { httpFile } from './http.ts';
 import { postmanCollection } from './postman.ts';
 
 export const POSTMAN_FILE = resolve(import.meta.dirname, '../postman/portal-api.postman_collection.json');
-export const HTTP_FILE = resolve(import.meta.dirname, '../http/portal-api.http');
+/** The `.http` file of each dialect (clients/collections/http.ts). */
+export const HTTP_FILES = {
+  'rest-client': resolve(import.meta.dirname, '../http/portal-api.http'),
+  jetbrains: resolve(import.meta.dirname, '../http/portal-api.jetbrains.http'),
+} as const;
 
 export { httpFile };
 
@@ -19,6 +23,6 @@ export async function postmanCollectionText(): Promise<string> {
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   writeFileSync(POSTMAN_FILE, await postmanCollectionText());
-  writeFileSync(HTTP_FILE, httpFile());
-  console.log(`Wrote ${POSTMAN_FILE} and ${HTTP_FILE}`);
+  for (const [dialect, file] of Object.entries(HTTP_FILES)) writeFileSync(file, httpFile(dialect as keyof typeof HTTP_FILES));
+  console.log(`Wrote ${POSTMAN_FILE} and ${Object.values(HTTP_FILES).join(', ')}`);
 }

@@ -94,9 +94,9 @@ function runnable(item: Json, request: FlowRequest): Json {
     .filter((h) => !['accept'].includes(h.key.toLowerCase()))
     .map((h) => {
       const name = h.key.toLowerCase();
-      if (name === 'x-service-workspace-host') return { ...h, value: '{{workspaceHost}}' };
-      if (name === 'idempotency-key') return { ...h, value: '{{$guid}}' };
-      if (recordedHeaders.has(name)) return { ...h, value: recordedHeaders.get(name) };
+      if (name === 'x-service-workspace-host') return { ...h, value: '{{workspaceHost}}', disabled: false };
+      if (name === 'idempotency-key') return { ...h, value: '{{$guid}}', disabled: false };
+      if (recordedHeaders.has(name)) return { ...h, value: recordedHeaders.get(name), disabled: false };
       return { ...h, disabled: name !== 'content-type' };
     });
   const query = request.query.map(([key, value]) => ({ key, value }));
