@@ -31,7 +31,9 @@ export async function generateClientSchema(): Promise<string> {
   // The manifest's order within an area comes from `Object.values(namespace)`, which native ESM
   // sorts by export name and Vite (the tests) keeps in declaration order: sorted paths read the same in both.
   document.paths = Object.fromEntries(Object.entries(document.paths).sort(([a], [b]) => a.localeCompare(b)));
-  return BANNER + astToString(await openapiTS(document as never));
+  // rootTypes: every named schema (components.schemas) is also exported by its own name, so
+  // `import type { Survey } from '@cx-portal/client'` works.
+  return BANNER + astToString(await openapiTS(document as never, { rootTypes: true, rootTypesNoSchemaPrefix: true }));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {

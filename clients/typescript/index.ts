@@ -8,7 +8,9 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './generated/schema.ts';
 
-export type { components, operations, paths } from './generated/schema.ts';
+// `paths`, `operations`, `components`, and every record and shared shape of the document by its
+// name (`Idea`, `Survey`, `JourneyVersion`, `Pagination`…: its components.schemas).
+export type * from './generated/schema.ts';
 
 export interface PortalClientOptions {
   /** e.g. `http://127.0.0.1:3000/api/v1` (the sandbox) or `https://acme.portal.example.com/api/v1`. */

@@ -4,7 +4,7 @@
  * the workspace's configured labels is a per-workspace rule, checked in lib/ideas/rules.ts.
  */
 import * as z from 'zod/mini';
-import { atMostCharacters, timestamp } from '../platform/schemas.ts';
+import { atMostCharacters, named, timestamp } from '../platform/schemas.ts';
 
 /** A string of at most `max` characters, documented as `maxLength` in OpenAPI. */
 function text(max: number, description?: string) {
@@ -64,16 +64,19 @@ const customerContext = z
   });
 
 /** IdeaWrite: the body of POST /ideas and PUT /ideas/{id}. */
-export const ideaWrite = z.strictObject({
-  title,
-  ...editable,
-  submitter: z.optional(submitter),
-  customerContext: z.optional(customerContext),
-});
+export const ideaWrite = named(
+  'IdeaWrite',
+  z.strictObject({
+    title,
+    ...editable,
+    submitter: z.optional(submitter),
+    customerContext: z.optional(customerContext),
+  }),
+);
 export type IdeaWrite = z.output<typeof ideaWrite>;
 
 /** IdeaPatch: any subset of the editable fields; `null` clears an optional one. */
-export const ideaPatch = z.strictObject({ title: z.optional(title), ...editable });
+export const ideaPatch = named('IdeaPatch', z.strictObject({ title: z.optional(title), ...editable }));
 export type IdeaPatch = z.output<typeof ideaPatch>;
 
 /** Idea ids are opaque strings (UUIDv7 today); anything else cannot name an idea. */
@@ -88,23 +91,29 @@ const nullableText = (description?: string) =>
   description ? z.nullable(z.string()).register(z.globalRegistry, { description }) : z.nullable(z.string());
 
 /** The Idea as every response shows it. Submitter data and customer context are never part of it. */
-export const idea = z.object({
-  id: z.string(),
-  title: z.string(),
-  titleAr: nullableText(),
-  description: nullableText(),
-  status: nullableText('A configured idea status, or null'),
-  module: nullableText('A configured idea module, or null'),
-  moderationStatus: z.string().register(z.globalRegistry, { description: '`pending` on creation; moderated in the portal' }),
-  visibility: z.string().register(z.globalRegistry, { description: '`private` on creation; published in the portal' }),
-  priority: nullableText('Set in the portal; null until the idea is prioritised'),
-  version: z.int().register(z.globalRegistry, { description: 'Starts at 1, +1 on each change; also the ETag' }),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-});
+export const idea = named(
+  'Idea',
+  z.object({
+    id: z.string(),
+    title: z.string(),
+    titleAr: nullableText(),
+    description: nullableText(),
+    status: nullableText('A configured idea status, or null'),
+    module: nullableText('A configured idea module, or null'),
+    moderationStatus: z.string().register(z.globalRegistry, { description: '`pending` on creation; moderated in the portal' }),
+    visibility: z.string().register(z.globalRegistry, { description: '`private` on creation; published in the portal' }),
+    priority: nullableText('Set in the portal; null until the idea is prioritised'),
+    version: z.int().register(z.globalRegistry, { description: 'Starts at 1, +1 on each change; also the ETag' }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  }),
+);
 export type Idea = z.output<typeof idea>;
 
-export const ideaLabels = z.object({
-  statuses: z.array(z.string()),
-  modules: z.array(z.string()),
-});
+export const ideaLabels = named(
+  'IdeaLabels',
+  z.object({
+    statuses: z.array(z.string()),
+    modules: z.array(z.string()),
+  }),
+);

@@ -6,6 +6,7 @@
  * diagnostics.ts, so a half-finished map can still be saved.
  */
 import * as z from 'zod/mini';
+import { named } from '../platform/schemas.ts';
 
 const JOURNEY_CONTENT_LIMITS = {
   id: 64,
@@ -51,12 +52,15 @@ export type MetricMeasure = (typeof METRIC_MEASURES)[number];
  * (GET …/metrics), not typed. `versionId` pins one survey version; without it every version where
  * the question kept its type and scale counts. Optional, so content stays `schema: 1`.
  */
-const metricSource = z.strictObject({
-  surveyId: z.uuid(),
-  questionId: z.string().check(z.regex(/^[a-z0-9_-]{1,64}$/, 'must be a survey question id: 1-64 of a-z, 0-9, _ and -')),
-  versionId: z.optional(z.uuid()),
-  measure: z.enum(METRIC_MEASURES),
-});
+const metricSource = named(
+  'JourneyMetricSource',
+  z.strictObject({
+    surveyId: z.uuid(),
+    questionId: z.string().check(z.regex(/^[a-z0-9_-]{1,64}$/, 'must be a survey question id: 1-64 of a-z, 0-9, _ and -')),
+    versionId: z.optional(z.uuid()),
+    measure: z.enum(METRIC_MEASURES),
+  }),
+);
 export type MetricSource = z.infer<typeof metricSource>;
 
 const microJourneyPair = z.strictObject({
@@ -112,12 +116,15 @@ const cell = z.union([
   CELL_SHAPES.links,
 ]);
 
-export const journeyContent = z.strictObject({
-  schema: z.literal(1),
-  stages: z.array(stage),
-  rows: z.array(row),
-  cells: z.record(z.string().check(z.regex(CELL_KEY_PATTERN, 'must be "<rowId>:<stageId>"')), cell),
-});
+export const journeyContent = named(
+  'JourneyContent',
+  z.strictObject({
+    schema: z.literal(1),
+    stages: z.array(stage),
+    rows: z.array(row),
+    cells: z.record(z.string().check(z.regex(CELL_KEY_PATTERN, 'must be "<rowId>:<stageId>"')), cell),
+  }),
+);
 
 export type JourneyContent = z.infer<typeof journeyContent>;
 export type JourneyCell = JourneyContent['cells'][string];

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { ContentTooLargeError } from '../platform/errors.ts';
-import { pageQueryShape, pagination, timestamp } from '../platform/schemas.ts';
+import { named, pageQueryShape, pagination, timestamp } from '../platform/schemas.ts';
 import { CONTENT_LIMITS } from './codec.ts';
 import { journeyContent } from './content.ts';
 import { DIAGNOSTIC_CODES } from './diagnostics.ts';
@@ -130,44 +130,53 @@ export const contentBody = z.strictObject({ content: journeyContent }).check(
   ),
 );
 
-export const diagnostic = z.object({
-  severity: z.enum(['error', 'warning', 'info']),
-  code: z.enum(Object.keys(DIAGNOSTIC_CODES) as [keyof typeof DIAGNOSTIC_CODES, ...(keyof typeof DIAGNOSTIC_CODES)[]]),
-  message: z.string(),
-  path: z.string().register(z.globalRegistry, { description: "JSON Pointer (RFC 6901) into the version's `content`" }),
-});
+export const diagnostic = named(
+  'JourneyDiagnostic',
+  z.object({
+    severity: z.enum(['error', 'warning', 'info']),
+    code: z.enum(Object.keys(DIAGNOSTIC_CODES) as [keyof typeof DIAGNOSTIC_CODES, ...(keyof typeof DIAGNOSTIC_CODES)[]]),
+    message: z.string(),
+    path: z.string().register(z.globalRegistry, { description: "JSON Pointer (RFC 6901) into the version's `content`" }),
+  }),
+);
 
-const journey = z.object({
-  id: z.uuid(),
-  kind: z.enum(['macro', 'micro']),
-  titleEn: z.nullable(z.string()),
-  titleAr: z.nullable(z.string()),
-  parentJourneyId: z.nullable(z.uuid()),
-  stageId: z.nullable(z.string()),
-  publishedVersionId: z.nullable(z.uuid()),
-  versionCount: z.int(),
-  version: z.int().register(z.globalRegistry, { description: "The counter behind the journey's `ETag`" }),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-  archivedAt: z.nullable(timestamp),
-});
+const journey = named(
+  'Journey',
+  z.object({
+    id: z.uuid(),
+    kind: z.enum(['macro', 'micro']),
+    titleEn: z.nullable(z.string()),
+    titleAr: z.nullable(z.string()),
+    parentJourneyId: z.nullable(z.uuid()),
+    stageId: z.nullable(z.string()),
+    publishedVersionId: z.nullable(z.uuid()),
+    versionCount: z.int(),
+    version: z.int().register(z.globalRegistry, { description: "The counter behind the journey's `ETag`" }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    archivedAt: z.nullable(timestamp),
+  }),
+);
 export type Journey = z.infer<typeof journey>;
 
-const journeyVersion = z.object({
-  id: z.uuid(),
-  journeyId: z.uuid(),
-  label: z.string(),
-  parentVersionId: z.nullable(z.uuid()),
-  content: journeyContent,
-  createdBy: z.string().register(z.globalRegistry, { description: 'Id of the Developer key that created the version' }),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-  publishedAt: z.nullable(timestamp),
-  revision: z.int().register(z.globalRegistry, { description: "1 on creation, +1 on every content save; the version's `ETag`" }),
-  sourceRevision: z.nullable(z.int()),
-  legacyOrigin: z.nullable(z.string()),
-  diagnostics: z.array(diagnostic),
-});
+const journeyVersion = named(
+  'JourneyVersion',
+  z.object({
+    id: z.uuid(),
+    journeyId: z.uuid(),
+    label: z.string(),
+    parentVersionId: z.nullable(z.uuid()),
+    content: journeyContent,
+    createdBy: z.string().register(z.globalRegistry, { description: 'Id of the Developer key that created the version' }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    publishedAt: z.nullable(timestamp),
+    revision: z.int().register(z.globalRegistry, { description: "1 on creation, +1 on every content save; the version's `ETag`" }),
+    sourceRevision: z.nullable(z.int()),
+    legacyOrigin: z.nullable(z.string()),
+    diagnostics: z.array(diagnostic),
+  }),
+);
 export type JourneyVersion = z.infer<typeof journeyVersion>;
 
 const orderedChanges = z.object({
@@ -177,12 +186,15 @@ const orderedChanges = z.object({
   moved: z.array(z.string()),
 });
 const keyedChanges = z.object({ added: z.array(z.string()), removed: z.array(z.string()), changed: z.array(z.string()) });
-const journeyDiff = z.object({
-  stages: orderedChanges,
-  rows: z.object({ ...orderedChanges.shape, retyped: z.array(z.string()) }),
-  cells: keyedChanges,
-  pairs: keyedChanges,
-});
+const journeyDiff = named(
+  'JourneyDiff',
+  z.object({
+    stages: orderedChanges,
+    rows: z.object({ ...orderedChanges.shape, retyped: z.array(z.string()) }),
+    cells: keyedChanges,
+    pairs: keyedChanges,
+  }),
+);
 
 export const journeyListResponse = z.object({ ok: z.literal(true), journeys: z.array(journey), pagination });
 export const journeyResponse = z.object({ ok: z.literal(true), journey });

@@ -4,7 +4,7 @@
  * checking read them exactly instead of parsing markup.
  */
 import * as z from 'zod/mini';
-import { atMostCharacters } from '../platform/schemas.ts';
+import { atMostCharacters, named } from '../platform/schemas.ts';
 
 const BLOCK_LIMITS = {
   blocks: 500,
@@ -60,17 +60,20 @@ export type SpanLink = z.infer<typeof spanLink>;
 
 const MARKS = ['bold', 'italic', 'code'] as const;
 
-const span = z.strictObject({
-  text: text(BLOCK_LIMITS.spanText),
-  marks: z.optional(z.array(z.enum(MARKS)).check(z.maxLength(MARKS.length))),
-  link: z.optional(spanLink),
-});
+const span = named(
+  'RichTextSpan',
+  z.strictObject({
+    text: text(BLOCK_LIMITS.spanText),
+    marks: z.optional(z.array(z.enum(MARKS)).check(z.maxLength(MARKS.length))),
+    link: z.optional(spanLink),
+  }),
+);
 export type Span = z.infer<typeof span>;
 
 const spans = z.array(span).check(z.maxLength(BLOCK_LIMITS.spansPerText));
 
 /** Bilingual rich text: either language may be absent (not yet written or not translated). */
-const richText = z.strictObject({ en: z.optional(spans), ar: z.optional(spans) });
+const richText = named('RichText', z.strictObject({ en: z.optional(spans), ar: z.optional(spans) }));
 export type RichText = z.infer<typeof richText>;
 
 const plainBilingual = z.strictObject({
@@ -157,7 +160,7 @@ export const blockSchemas = [
   dividerBlock,
 ] as const;
 
-export const blockInput = z.discriminatedUnion('type', blockSchemas);
+export const blockInput = named('Block', z.discriminatedUnion('type', blockSchemas));
 export type BlockInput = z.infer<typeof blockInput>;
 
 export const blocksInput = z.array(blockInput).check(z.maxLength(BLOCK_LIMITS.blocks, `must hold at most ${BLOCK_LIMITS.blocks} blocks`));

@@ -3,7 +3,7 @@
  * returns. Blocks and spans are in blocks.ts (shared with the pure rules). Lengths are characters.
  */
 import * as z from 'zod/mini';
-import { atMostCharacters, characterCount, pageQueryShape, timestamp } from '../platform/schemas.ts';
+import { atMostCharacters, characterCount, named, pageQueryShape, timestamp } from '../platform/schemas.ts';
 import { blockIdSchema, blockSchemas, blocksInput, LANGUAGES } from './blocks.ts';
 import { SLUG_MAX, SLUG_PATTERN } from './slugs.ts';
 
@@ -74,22 +74,25 @@ export const categoryPatch = z.strictObject({
 });
 export type CategoryPatch = z.infer<typeof categoryPatch>;
 
-export const category = z.object({
-  id: z.uuid(),
-  parentId: z.nullable(z.uuid()),
-  depth: z.int().register(z.globalRegistry, { description: '1 for a top-level category, at most 3' }),
-  nameEn: z.nullable(z.string()),
-  nameAr: z.nullable(z.string()),
-  descriptionEn: z.nullable(z.string()),
-  descriptionAr: z.nullable(z.string()),
-  slug: z.string(),
-  position: z.int(),
-  visibility,
-  articleCount: z.int(),
-  version: z.int(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-});
+export const category = named(
+  'Category',
+  z.object({
+    id: z.uuid(),
+    parentId: z.nullable(z.uuid()),
+    depth: z.int().register(z.globalRegistry, { description: '1 for a top-level category, at most 3' }),
+    nameEn: z.nullable(z.string()),
+    nameAr: z.nullable(z.string()),
+    descriptionEn: z.nullable(z.string()),
+    descriptionAr: z.nullable(z.string()),
+    slug: z.string(),
+    position: z.int(),
+    visibility,
+    articleCount: z.int(),
+    version: z.int(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  }),
+);
 export type Category = z.infer<typeof category>;
 
 // ---------------------------------------------------------------- articles
@@ -125,7 +128,7 @@ export type DraftWrite = z.infer<typeof draftWrite>;
 
 const blockTranslation = z.enum(['complete', 'missing', 'outdated']);
 const languageStatus = z.enum(['complete', 'partial', 'outdated', 'missing']);
-const translations = z.object({ en: languageStatus, ar: languageStatus });
+const translations = named('ArticleTranslations', z.object({ en: languageStatus, ar: languageStatus }));
 
 const returnedBlockFields = {
   id: blockIdSchema("The block's id"),
@@ -140,19 +143,22 @@ const returnedBlockFields = {
  * could satisfy: every branch forbids the added properties).
  */
 const returned = <S extends (typeof blockSchemas)[number]>(schema: S) => z.extend(schema, returnedBlockFields);
-const blockOutput = z.discriminatedUnion('type', [
-  returned(blockSchemas[0]),
-  returned(blockSchemas[1]),
-  returned(blockSchemas[2]),
-  returned(blockSchemas[3]),
-  returned(blockSchemas[4]),
-  returned(blockSchemas[5]),
-  returned(blockSchemas[6]),
-  returned(blockSchemas[7]),
-  returned(blockSchemas[8]),
-  returned(blockSchemas[9]),
-  returned(blockSchemas[10]),
-]);
+const blockOutput = named(
+  'ArticleBlock',
+  z.discriminatedUnion('type', [
+    returned(blockSchemas[0]),
+    returned(blockSchemas[1]),
+    returned(blockSchemas[2]),
+    returned(blockSchemas[3]),
+    returned(blockSchemas[4]),
+    returned(blockSchemas[5]),
+    returned(blockSchemas[6]),
+    returned(blockSchemas[7]),
+    returned(blockSchemas[8]),
+    returned(blockSchemas[9]),
+    returned(blockSchemas[10]),
+  ]),
+);
 // A block type added to blockSchemas must be added above too.
 if (blockOutput.def.options.length !== blockSchemas.length) throw new Error('blockOutput misses a block type of blockSchemas');
 
@@ -182,12 +188,15 @@ const articleMetadataShape = {
   publishedAt: z.nullable(timestamp),
 };
 
-export const articleSummary = z.object(articleMetadataShape);
-export const article = z.object({
-  ...articleMetadataShape,
-  view: z.enum(['draft', 'live']).register(z.globalRegistry, { description: 'Which content this is: the draft or the live revision' }),
-  blocks: z.array(blockOutput),
-});
+export const articleSummary = named('ArticleSummary', z.object(articleMetadataShape));
+export const article = named(
+  'Article',
+  z.object({
+    ...articleMetadataShape,
+    view: z.enum(['draft', 'live']).register(z.globalRegistry, { description: 'Which content this is: the draft or the live revision' }),
+    blocks: z.array(blockOutput),
+  }),
+);
 export type ArticleSummary = z.infer<typeof articleSummary>;
 export type Article = z.infer<typeof article>;
 
@@ -223,45 +232,54 @@ const revisionShape = {
   summaryEn: z.nullable(z.string()),
   summaryAr: z.nullable(z.string()),
 };
-export const revisionSummary = z.object(revisionShape);
-export const revision = z.object({ ...revisionShape, blocks: z.array(blockOutput) });
+export const revisionSummary = named('ArticleRevisionSummary', z.object(revisionShape));
+export const revision = named('ArticleRevision', z.object({ ...revisionShape, blocks: z.array(blockOutput) }));
 export type RevisionSummary = z.infer<typeof revisionSummary>;
 export type Revision = z.infer<typeof revision>;
 
-export const link = z.object({
-  id: z.string(),
-  blockId: z.string(),
-  kind: z.enum(['article', 'category', 'record', 'external']),
-  target: z.string().register(z.globalRegistry, {
-    description: 'Article or category id, `<kind>:<id>` for a record, the URL of an external link',
+export const link = named(
+  'ArticleLink',
+  z.object({
+    id: z.string(),
+    blockId: z.string(),
+    kind: z.enum(['article', 'category', 'record', 'external']),
+    target: z.string().register(z.globalRegistry, {
+      description: 'Article or category id, `<kind>:<id>` for a record, the URL of an external link',
+    }),
+    anchor: z.optional(z.string()),
+    status: z.enum(['ok', 'broken', 'unpublished', 'unchecked', 'redirected']).register(z.globalRegistry, {
+      description:
+        'Internal article and category links: checked on every read (`ok`, `broken` = gone, `unpublished`). ' +
+        'External links: `unchecked` until the link checker runs. Record links: `unchecked`.',
+    }),
+    httpStatus: z.nullable(z.int()),
+    checkedAt: z.nullable(timestamp),
   }),
-  anchor: z.optional(z.string()),
-  status: z.enum(['ok', 'broken', 'unpublished', 'unchecked', 'redirected']).register(z.globalRegistry, {
-    description:
-      'Internal article and category links: checked on every read (`ok`, `broken` = gone, `unpublished`). ' +
-      'External links: `unchecked` until the link checker runs. Record links: `unchecked`.',
-  }),
-  httpStatus: z.nullable(z.int()),
-  checkedAt: z.nullable(timestamp),
-});
+);
 export type Link = z.infer<typeof link>;
 
-export const backlink = z.object({
-  articleId: z.uuid(),
-  views: z.array(z.enum(['live', 'draft'])).register(z.globalRegistry, {
-    description: 'Where the link is: in the live revision of that article, in its draft, or both',
+export const backlink = named(
+  'ArticleBacklink',
+  z.object({
+    articleId: z.uuid(),
+    views: z.array(z.enum(['live', 'draft'])).register(z.globalRegistry, {
+      description: 'Where the link is: in the live revision of that article, in its draft, or both',
+    }),
   }),
-});
+);
 export type Backlink = z.infer<typeof backlink>;
 
-export const translationItem = z.object({
-  id: z.uuid(),
-  slug: z.string(),
-  categoryId: z.uuid(),
-  sourceLanguage: language,
-  status: articleStatus,
-  titleEn: z.nullable(z.string()),
-  titleAr: z.nullable(z.string()),
-  translations,
-  updatedAt: timestamp,
-});
+export const translationItem = named(
+  'ArticleTranslationStatus',
+  z.object({
+    id: z.uuid(),
+    slug: z.string(),
+    categoryId: z.uuid(),
+    sourceLanguage: language,
+    status: articleStatus,
+    titleEn: z.nullable(z.string()),
+    titleAr: z.nullable(z.string()),
+    translations,
+    updatedAt: timestamp,
+  }),
+);

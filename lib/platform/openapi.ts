@@ -4,6 +4,7 @@
  * openapi.json by `npm run openapi`.
  */
 import * as z from 'zod/mini';
+import { ComponentSchemas } from './openapi-components.ts';
 import { API_PREFIX, type RouteDefinition, type Schema, SVG_RESPONSE_HEADERS } from './route.ts';
 import { errorEnvelope } from './schemas.ts';
 import { API_VERSION } from './version.ts';
@@ -75,7 +76,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   502: 'Unexpected server error (`internal_error`); no internal detail is returned',
 };
 
-function toJsonSchema(schema: Schema, io: 'input' | 'output'): JsonSchema {
+/** The schema as JSON Schema, its named shapes (lib/platform/schemas.ts, named) adopted into `components`. */
+function toJsonSchema(components: ComponentSchemas, schema: Schema, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, {
     io,
     target: 'draft-2020-12',
@@ -97,10 +99,10 @@ function toJsonSchema(schema: Schema, io: 'input' | 'output'): JsonSchema {
     },
   }) as JsonSchema;
   delete json.$schema;
-  return json;
+  return components.adopt(json, io);
 }
 
-function parametersOf(route: RouteDefinition): JsonSchema[] {
+function parametersOf(components: ComponentSchemas, route: RouteDefinition): JsonSchema[] {
   const parameters: JsonSchema[] = [
     {
       name: 'X-Service-Workspace-Host',
@@ -117,7 +119,7 @@ function parametersOf(route: RouteDefinition): JsonSchema[] {
     ['query', route.request?.query],
   ] as const) {
     if (!schema) continue;
-    const json = toJsonSchema(schema, 'input');
+    const json = toJsonSchema(components, schema, 'input');
     const required = new Set((json.required as string[] | undefined) ?? []);
     for (const [name, property] of Object.entries((json.properties as Record<string, JsonSchema>) ?? {})) {
       const { description, ...propertySchema } = property;
@@ -189,14 +191,14 @@ function recordedRefusal(refusal: RecordedCall): [string, JsonSchema] {
 }
 
 /** The shared envelope, or the envelope with the members this route's status declares (RouteDefinition.errorMembers). */
-function errorSchemaOf(route: RouteDefinition, status: number): JsonSchema {
+function errorSchemaOf(components: ComponentSchemas, route: RouteDefinition, status: number): JsonSchema {
   const members = route.errorMembers?.[status as keyof typeof route.errorMembers];
   if (!members) return { $ref: '#/components/schemas/Error' };
   const optional = Object.fromEntries(Object.entries(members).map(([name, schema]) => [name, z.optional(schema)]));
-  return toJsonSchema(z.extend(errorEnvelope, optional), 'output');
+  return toJsonSchema(components, z.extend(errorEnvelope, optional), 'output');
 }
 
-function operationOf(route: RouteDefinition, example: ApiExample | undefined): JsonSchema {
+function operationOf(components: ComponentSchemas, route: RouteDefinition, example: ApiExample | undefined): JsonSchema {
   const isPublic = route.auth === 'none';
   const statuses = isPublic ? [] : [400, 401, 403, 404, 429, 502, ...(route.request?.body ? [415] : []), ...(route.errors ?? [])].sort();
   const responses: Record<string, JsonSchema> = {
@@ -222,7 +224,7 @@ function operationOf(route: RouteDefinition, example: ApiExample | undefined): J
       },
       content: {
         [route.response.contentType ?? 'application/json']: {
-          schema: toJsonSchema(route.response.body, 'output'),
+          schema: toJsonSchema(components, route.response.body, 'output'),
           ...(example ? { examples: recordedExample(example.response.body) } : {}),
         },
       },
@@ -235,7 +237,7 @@ function operationOf(route: RouteDefinition, example: ApiExample | undefined): J
       ...(status === 429 ? { headers: { 'Retry-After': { description: 'Whole seconds to wait', schema: { type: 'integer' } } } } : {}),
       content: {
         'application/json': {
-          schema: errorSchemaOf(route, status),
+          schema: errorSchemaOf(components, route, status),
           ...(refusals.length > 0 ? { examples: Object.fromEntries(refusals.map(recordedRefusal)) } : {}),
         },
       },
@@ -259,14 +261,14 @@ function operationOf(route: RouteDefinition, example: ApiExample | undefined): J
       .filter(Boolean)
       .join('\n\n'),
     ...(isPublic ? { security: [] } : { 'x-permissions': route.permissions }),
-    parameters: isPublic ? [] : parametersOf(route),
+    parameters: isPublic ? [] : parametersOf(components, route),
     ...(route.request?.body
       ? {
           requestBody: {
             required: true,
             content: {
               'application/json': {
-                schema: toJsonSchema(route.request.body, 'input'),
+                schema: toJsonSchema(components, route.request.body, 'input'),
                 ...(example?.request.body !== undefined ? { examples: recordedExample(example.request.body) } : {}),
               },
             },
@@ -280,12 +282,16 @@ function operationOf(route: RouteDefinition, example: ApiExample | undefined): J
 
 /** The document of the given routes (the manifest, lib/manifest.ts), with their recorded examples by operationId. */
 export function buildOpenApiDocument(routes: readonly RouteDefinition[], examples: Readonly<Record<string, ApiExample>> = {}): JsonSchema {
+  const components = new ComponentSchemas();
+  // The envelope every error status shares (named `Error`): referenced by each operation that adds nothing to it.
+  toJsonSchema(components, errorEnvelope, 'output');
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     // OpenAPI paths start with `/`: the API's root (`''` in the manifest) is `/` below the server URL.
     const path = route.path || '/';
-    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(route, examples[route.operationId]) };
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(components, route, examples[route.operationId]) };
   }
+  const named = components.resolve(paths);
   return {
     openapi: '3.1.0',
     info: {
@@ -317,12 +323,12 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], example
     ],
     tags: Object.entries(TAG_DESCRIPTIONS).map(([name, description]) => ({ name, description })),
     security: [{ developerKey: [] }],
-    paths,
+    paths: named.document,
     components: {
       securitySchemes: {
         developerKey: { type: 'http', scheme: 'bearer', description: 'A Developer key: `cxk_…`, issued with cxctl' },
       },
-      schemas: { Error: toJsonSchema(errorEnvelope, 'output') },
+      schemas: named.schemas,
     },
   };
 }

@@ -9,6 +9,17 @@ import * as z from 'zod/mini';
 // zod/mini ships no messages; English ones make validation errors readable for integrators.
 z.config(en());
 
+/**
+ * Names a record or shared shape of the API: the OpenAPI document lists it once under
+ * `components.schemas` with this name and refers to it wherever it appears
+ * (lib/platform/openapi-components.ts), so the typed client exports it (`import type { Survey }`).
+ * Keeps the metadata already registered for the schema (a description).
+ */
+export function named<S extends z.ZodMiniType>(id: string, schema: S): S {
+  z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id });
+  return schema;
+}
+
 /** Characters as JSON Schema counts them (code points), so an Arabic letter or an emoji is one, not two. */
 export function characterCount(value: string): number {
   let count = 0;
@@ -65,13 +76,16 @@ export const nextCursor = z.nullable(z.string()).register(z.globalRegistry, {
   description: 'Pass as `cursor` to get the next page; null on the last page',
 });
 
-export const pagination = z.object({
-  limit: z.int(),
-  offset: z.int(),
-  total: z.int(),
-  hasMore: z.boolean(),
-  nextCursor,
-});
+export const pagination = named(
+  'Pagination',
+  z.object({
+    limit: z.int(),
+    offset: z.int(),
+    total: z.int(),
+    hasMore: z.boolean(),
+    nextCursor,
+  }),
+);
 
 export const uuid = z.uuid();
 export const timestamp = z.iso.datetime().register(z.globalRegistry, { description: 'ISO 8601 UTC date-time' });
@@ -79,18 +93,21 @@ export const timestamp = z.iso.datetime().register(z.globalRegistry, { descripti
 export const okOnly = z.object({ ok: z.literal(true) });
 
 /** One problem of a request that breaks the schema (ValidationError), as every 400 lists it. */
-export const validationIssue = z.object({ path: z.string(), message: z.string() });
+export const validationIssue = named('ValidationIssue', z.object({ path: z.string(), message: z.string() }));
 
-export const errorEnvelope = z.object({
-  ok: z.literal(false),
-  error: z.string().register(z.globalRegistry, { description: 'Stable machine-readable error code' }),
-  message: z.string(),
-  issues: z.optional(
-    z.array(validationIssue).register(z.globalRegistry, {
-      description: 'Present on validation errors: every problem found, with where it is',
-    }),
-  ),
-});
+export const errorEnvelope = named(
+  'Error',
+  z.object({
+    ok: z.literal(false),
+    error: z.string().register(z.globalRegistry, { description: 'Stable machine-readable error code' }),
+    message: z.string(),
+    issues: z.optional(
+      z.array(validationIssue).register(z.globalRegistry, {
+        description: 'Present on validation errors: every problem found, with where it is',
+      }),
+    ),
+  }),
+);
 
 /** An empty strict object: the route takes no query parameters, so any given is a 400. */
 export const noQuery = z.strictObject({});

@@ -4,7 +4,7 @@
  * SOP still fits one DynamoDB item (400 KB) even in three-byte UTF-8 characters.
  */
 import * as z from 'zod/mini';
-import { timestamp } from '../platform/schemas.ts';
+import { named, timestamp } from '../platform/schemas.ts';
 
 const SOP_TYPES = ['inquiry', 'complaint', 'request', 'incident', 'general'] as const;
 export type SopType = (typeof SOP_TYPES)[number];
@@ -133,62 +133,77 @@ export const sopIdParams = z.strictObject({
   id: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an SOP id')),
 });
 
-const sopStep = z.object({
-  titleEn: z.nullable(z.string()),
-  titleAr: z.nullable(z.string()),
-  body: z.nullable(z.string()),
-});
-
-export const sopRecord = z.object({
-  id: z.string(),
-  serial: z.int().register(z.globalRegistry, {
-    description:
-      'Department serial: unique within the department (or, without a department, within the workspace) and never reused. ' +
-      'Moving an SOP to another department gives it the next serial there.',
+const sopStep = named(
+  'SopStep',
+  z.object({
+    titleEn: z.nullable(z.string()),
+    titleAr: z.nullable(z.string()),
+    body: z.nullable(z.string()),
   }),
-  status: z.enum(SOP_STATUSES),
-  titleEn: z.nullable(z.string()),
-  titleAr: z.nullable(z.string()),
-  type: z.enum(SOP_TYPES),
-  departmentId: z.nullable(z.string()),
-  descriptionEn: z.nullable(z.string()),
-  descriptionAr: z.nullable(z.string()),
-  steps: z.array(sopStep),
-  escalationLevel1: z.nullable(z.string()),
-  escalationLevel2: z.nullable(z.string()),
-  escalationLevel3: z.nullable(z.string()),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-  submittedAt: z.nullable(timestamp).register(z.globalRegistry, {
-    description: 'When the SOP was submitted for review; null while it is a draft',
-  }),
-  publishedAt: z.nullable(timestamp).register(z.globalRegistry, {
-    description: 'When the SOP was approved; null unless it is published',
-  }),
-  approvedBy: z.nullable(z.string()).register(z.globalRegistry, {
-    description: 'Id of the Developer key that approved it; null unless it is published',
-  }),
-});
+);
 
-export const sopComment = z.object({
-  id: z.string(),
-  kind: z.literal('send_back'),
-  feedback: z.string(),
-  createdAt: timestamp,
-  createdBy: z.string().register(z.globalRegistry, { description: 'Id of the Developer key that sent the SOP back' }),
-});
+export const sopRecord = named(
+  'Sop',
+  z.object({
+    id: z.string(),
+    serial: z.int().register(z.globalRegistry, {
+      description:
+        'Department serial: unique within the department (or, without a department, within the workspace) and never reused. ' +
+        'Moving an SOP to another department gives it the next serial there.',
+    }),
+    status: z.enum(SOP_STATUSES),
+    titleEn: z.nullable(z.string()),
+    titleAr: z.nullable(z.string()),
+    type: z.enum(SOP_TYPES),
+    departmentId: z.nullable(z.string()),
+    descriptionEn: z.nullable(z.string()),
+    descriptionAr: z.nullable(z.string()),
+    steps: z.array(sopStep),
+    escalationLevel1: z.nullable(z.string()),
+    escalationLevel2: z.nullable(z.string()),
+    escalationLevel3: z.nullable(z.string()),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    submittedAt: z.nullable(timestamp).register(z.globalRegistry, {
+      description: 'When the SOP was submitted for review; null while it is a draft',
+    }),
+    publishedAt: z.nullable(timestamp).register(z.globalRegistry, {
+      description: 'When the SOP was approved; null unless it is published',
+    }),
+    approvedBy: z.nullable(z.string()).register(z.globalRegistry, {
+      description: 'Id of the Developer key that approved it; null unless it is published',
+    }),
+  }),
+);
 
-export const directoryPerson = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  email: z.string(),
-  active: z.boolean(),
-  sourceUserId: z.nullable(z.uuid()),
-});
+export const sopComment = named(
+  'SopComment',
+  z.object({
+    id: z.string(),
+    kind: z.literal('send_back'),
+    feedback: z.string(),
+    createdAt: timestamp,
+    createdBy: z.string().register(z.globalRegistry, { description: 'Id of the Developer key that sent the SOP back' }),
+  }),
+);
 
-export const directoryTeam = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  active: z.boolean(),
-  sourceDepartmentId: z.nullable(z.uuid()),
-});
+export const directoryPerson = named(
+  'DirectoryPerson',
+  z.object({
+    id: z.uuid(),
+    name: z.string(),
+    email: z.string(),
+    active: z.boolean(),
+    sourceUserId: z.nullable(z.uuid()),
+  }),
+);
+
+export const directoryTeam = named(
+  'DirectoryTeam',
+  z.object({
+    id: z.uuid(),
+    name: z.string(),
+    active: z.boolean(),
+    sourceDepartmentId: z.nullable(z.uuid()),
+  }),
+);

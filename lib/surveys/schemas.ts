@@ -4,7 +4,7 @@
  * definition means (validation, simulation, breaking changes) is the engine's.
  */
 import * as z from 'zod/mini';
-import { atMostCharacters, pageQueryShape, timestamp, uuid } from '../platform/schemas.ts';
+import { atMostCharacters, named, pageQueryShape, timestamp, uuid } from '../platform/schemas.ts';
 import { LANGUAGES, surveyDefinition } from './engine/definition.ts';
 import { audienceAttribute, targetingRules } from './engine/targeting.ts';
 
@@ -55,30 +55,36 @@ export const listSurveysQuery = z.strictObject({
 
 // ---- records ----------------------------------------------------------------------------------
 
-export const issue = z.object({
-  severity: z.enum(['error', 'warning']),
-  code: z.string(),
-  message: z.string(),
-  path: z.string().register(z.globalRegistry, { description: 'JSON Pointer into the definition' }),
-});
+export const issue = named(
+  'SurveyIssue',
+  z.object({
+    severity: z.enum(['error', 'warning']),
+    code: z.string(),
+    message: z.string(),
+    path: z.string().register(z.globalRegistry, { description: 'JSON Pointer into the definition' }),
+  }),
+);
 
-export const survey = z.object({
-  id: uuid,
-  name: z.string(),
-  nameAr: z.nullable(z.string()),
-  language: z.enum(LANGUAGES),
-  version: z.int().register(z.globalRegistry, { description: "The counter behind the survey's ETag" }),
-  status: z.enum(SURVEY_STATUSES),
-  themeLogoUrl: z.nullable(z.string()),
-  themePrimaryColor: z.nullable(z.string()),
-  designId: z.nullable(uuid),
-  targetingRules: z.nullable(targetingRules),
-  publishedVersionId: z.nullable(uuid),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-  publishedAt: z.nullable(timestamp),
-  archivedAt: z.nullable(timestamp),
-});
+export const survey = named(
+  'Survey',
+  z.object({
+    id: uuid,
+    name: z.string(),
+    nameAr: z.nullable(z.string()),
+    language: z.enum(LANGUAGES),
+    version: z.int().register(z.globalRegistry, { description: "The counter behind the survey's ETag" }),
+    status: z.enum(SURVEY_STATUSES),
+    themeLogoUrl: z.nullable(z.string()),
+    themePrimaryColor: z.nullable(z.string()),
+    designId: z.nullable(uuid),
+    targetingRules: z.nullable(targetingRules),
+    publishedVersionId: z.nullable(uuid),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    publishedAt: z.nullable(timestamp),
+    archivedAt: z.nullable(timestamp),
+  }),
+);
 export type Survey = z.output<typeof survey>;
 
 const versionFields = {
@@ -93,29 +99,35 @@ const versionFields = {
 };
 
 /** A version as listed by GET /surveys/{id}: no definition, so the read stays small. */
-export const versionSummary = z.object(versionFields);
+export const versionSummary = named('SurveyVersionSummary', z.object(versionFields));
 export type VersionSummary = z.output<typeof versionSummary>;
 
-export const surveyVersion = z.object({
-  ...versionFields,
-  revision: z.int().register(z.globalRegistry, { description: "Bumped by every save; the version's ETag" }),
-  definition: surveyDefinition,
-  issues: z.array(issue),
-  updatedAt: timestamp,
-});
+export const surveyVersion = named(
+  'SurveyVersion',
+  z.object({
+    ...versionFields,
+    revision: z.int().register(z.globalRegistry, { description: "Bumped by every save; the version's ETag" }),
+    definition: surveyDefinition,
+    issues: z.array(issue),
+    updatedAt: timestamp,
+  }),
+);
 export type SurveyVersion = z.output<typeof surveyVersion>;
 
-export const surveyDesign = z.object({
-  id: uuid,
-  name: z.string(),
-  primaryColor: z.string(),
-  backgroundColor: z.nullable(z.string()),
-  logoUrl: z.nullable(z.string()),
-  font: z.nullable(z.string()),
-  isDefault: z.boolean(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-});
+export const surveyDesign = named(
+  'SurveyDesign',
+  z.object({
+    id: uuid,
+    name: z.string(),
+    primaryColor: z.string(),
+    backgroundColor: z.nullable(z.string()),
+    logoUrl: z.nullable(z.string()),
+    font: z.nullable(z.string()),
+    isDefault: z.boolean(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  }),
+);
 export type SurveyDesign = z.output<typeof surveyDesign>;
 
 // ---- bodies -----------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { defineRoute } from '../platform/route.ts';
-import { nextCursor, okOnly, pageQueryShape, timestamp, uuid } from '../platform/schemas.ts';
+import { named, nextCursor, okOnly, pageQueryShape, timestamp, uuid } from '../platform/schemas.ts';
 import { WEBHOOK_EVENT_TYPES } from './events.ts';
 import { MAX_WEBHOOKS_PER_WORKSPACE } from './record.ts';
 
@@ -34,54 +34,66 @@ const webhookEvents = z
   )
   .register(z.globalRegistry, { description: `Event kinds to receive: ${WEBHOOK_EVENT_TYPES.join(', ')}` });
 
-const webhook = z.object({
-  id: uuid,
-  name: z.string(),
-  url: z.string(),
-  secretPrefix: z.string().register(z.globalRegistry, { description: 'The first 10 characters of the current secret' }),
-  authenticationConfigured: z.boolean().register(z.globalRegistry, {
-    description: 'Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created',
+const webhook = named(
+  'Webhook',
+  z.object({
+    id: uuid,
+    name: z.string(),
+    url: z.string(),
+    secretPrefix: z.string().register(z.globalRegistry, { description: 'The first 10 characters of the current secret' }),
+    authenticationConfigured: z.boolean().register(z.globalRegistry, {
+      description: 'Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created',
+    }),
+    events: z.array(eventType),
+    enabled: z.boolean(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
   }),
-  events: z.array(eventType),
-  enabled: z.boolean(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-});
-const webhookWithSecret = z.extend(webhook, {
-  secret: z.string().register(z.globalRegistry, {
-    description: 'The Bearer secret (`whsec_…`), shown only in this response: store it now',
+);
+const webhookWithSecret = named(
+  'WebhookWithSecret',
+  z.extend(webhook, {
+    secret: z.string().register(z.globalRegistry, {
+      description: 'The Bearer secret (`whsec_…`), shown only in this response: store it now',
+    }),
   }),
-});
+);
 
 const idParams = z.strictObject({ id: uuid });
 const NOT_FOUND_404 = 'No webhook with this id in this workspace (`not_found`)';
 const URL_400 = 'The SSRF guard refused the URL (`webhook_url_not_allowed`) or its host does not resolve (`webhook_url_unresolvable`)';
 const webhookBody = z.object({ ok: z.literal(true), webhook });
 
-const attempt = z.object({
-  attempt: z.int(),
-  at: timestamp,
-  outcome: z.enum(['delivered', 'failed']),
-  responseStatus: z.nullable(z.int()),
-  durationMs: z.int(),
-  error: z.nullable(z.string()),
-});
-const delivery = z.object({
-  id: z
-    .string()
-    .register(z.globalRegistry, { description: 'The delivery id: its event id, as there is one delivery per webhook and event' }),
-  eventId: z.string().register(z.globalRegistry, { description: 'Sent as the `webhook-id` header on every attempt' }),
-  eventType,
-  outcome: z.enum(['pending', 'retrying', 'delivered', 'failed', 'cancelled']),
-  attempt: z.int().register(z.globalRegistry, { description: 'Attempts made so far' }),
-  responseStatus: z.nullable(z.int()),
-  durationMs: z.nullable(z.int()),
-  error: z.nullable(z.string()),
-  createdAt: timestamp,
-  lastAttemptAt: z.nullable(timestamp),
-  nextAttemptAt: z.nullable(timestamp),
-  attempts: z.array(attempt),
-});
+const attempt = named(
+  'WebhookDeliveryAttempt',
+  z.object({
+    attempt: z.int(),
+    at: timestamp,
+    outcome: z.enum(['delivered', 'failed']),
+    responseStatus: z.nullable(z.int()),
+    durationMs: z.int(),
+    error: z.nullable(z.string()),
+  }),
+);
+const delivery = named(
+  'WebhookDelivery',
+  z.object({
+    id: z
+      .string()
+      .register(z.globalRegistry, { description: 'The delivery id: its event id, as there is one delivery per webhook and event' }),
+    eventId: z.string().register(z.globalRegistry, { description: 'Sent as the `webhook-id` header on every attempt' }),
+    eventType,
+    outcome: z.enum(['pending', 'retrying', 'delivered', 'failed', 'cancelled']),
+    attempt: z.int().register(z.globalRegistry, { description: 'Attempts made so far' }),
+    responseStatus: z.nullable(z.int()),
+    durationMs: z.nullable(z.int()),
+    error: z.nullable(z.string()),
+    createdAt: timestamp,
+    lastAttemptAt: z.nullable(timestamp),
+    nextAttemptAt: z.nullable(timestamp),
+    attempts: z.array(attempt),
+  }),
+);
 
 export const createWebhook = defineRoute({
   operationId: 'createWebhook',

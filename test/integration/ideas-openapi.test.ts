@@ -1,11 +1,12 @@
 /** The OpenAPI document describes every Ideas operation: permissions, bodies, headers and errors. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/fixtures.ts';
+import { inlineRefs } from '../support/openapi-refs.ts';
 
 let doc: any;
 
 beforeAll(async () => {
-  doc = (await call('GET', '/openapi.json')).body;
+  doc = inlineRefs((await call('GET', '/openapi.json')).body);
 });
 
 const OPERATIONS = [

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../lib/manifest.ts';
 import { call } from '../support/fixtures.ts';
+import { inlineRefs } from '../support/openapi-refs.ts';
 
 const BLOCK_TYPES = ['paragraph', 'heading', 'callout', 'quote', 'list', 'table', 'faq', 'image', 'code', 'embed', 'divider'];
 
@@ -28,7 +29,7 @@ describe('knowledge bank in OpenAPI', () => {
   });
 
   it('describes every block type in the article body, each with a description', async () => {
-    const { body: doc } = await call('GET', '/openapi.json');
+    const doc = inlineRefs((await call('GET', '/openapi.json')).body);
     const body = doc.paths['/knowledge-bank/articles'].post.requestBody.content['application/json'].schema;
     const variants: Array<{ properties: { type: { const: string } }; description: string }> = body.properties.blocks.items.oneOf;
     expect(variants.map((variant) => variant.properties.type.const)).toEqual(BLOCK_TYPES);

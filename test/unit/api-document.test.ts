@@ -9,6 +9,7 @@ import { routes } from '../../lib/manifest.ts';
 import type { ApiExample } from '../../lib/platform/openapi.ts';
 import { acceptsCursor } from '../../lib/platform/pagination.ts';
 import { undocumentedIn } from '../support/documented-responses.ts';
+import { inlineRefs } from '../support/openapi-refs.ts';
 
 const document = apiDocument() as any;
 
@@ -61,7 +62,7 @@ describe('every list that takes a cursor', () => {
 
   for (const route of lists) {
     it(`${route.operationId}: documents cursor and returns pagination.nextCursor (so the handler must call paginate())`, () => {
-      const op = document.paths[route.path][route.method.toLowerCase()];
+      const op = inlineRefs(document).paths[route.path][route.method.toLowerCase()];
       expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['limit', 'offset', 'cursor']));
       const body = op.responses[route.response.status].content['application/json'].schema;
       expect(body.properties.pagination.properties.nextCursor).toBeDefined();

@@ -1767,6 +1767,427 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Article: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            categoryId: string;
+            slug: string;
+            /** @enum {string} */
+            sourceLanguage: "en" | "ar";
+            /** @enum {string} */
+            status: "draft" | "published" | "unpublished";
+            /** @enum {string} */
+            visibility: "public" | "internal";
+            tags: string[];
+            titleEn: string | null;
+            titleAr: string | null;
+            summaryEn: string | null;
+            summaryAr: string | null;
+            /** @description The revision readers see; null when not live */
+            liveRevision: number | null;
+            /** @description The revision the draft becomes when published; equals the latest revision while it has no unpublished changes */
+            draftRevision: number;
+            hasUnpublishedChanges: boolean;
+            translations: components["schemas"]["ArticleTranslations"];
+            version: number;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            updatedAt: string;
+            publishedAt: string | null;
+            /**
+             * @description Which content this is: the draft or the live revision
+             * @enum {string}
+             */
+            view: "draft" | "live";
+            blocks: components["schemas"]["ArticleBlock"][];
+        };
+        ArticleBacklink: {
+            /** Format: uuid */
+            articleId: string;
+            /** @description Where the link is: in the live revision of that article, in its draft, or both */
+            views: ("live" | "draft")[];
+        };
+        ArticleBlock: {
+            /** @description The block's id */
+            id: string;
+            /** @constant */
+            type: "paragraph";
+            text: components["schemas"]["RichText"];
+            /**
+             * @description This block in the language that is not the article's source: complete, missing or outdated
+             * @enum {string}
+             */
+            translation: "complete" | "missing" | "outdated";
+        } | {
+            /** @description The block's id */
+            id: string;
+            /** @constant */
+            type: "heading";
+            level: number;
+            text: components["schemas"]["RichText"];
+            /**
+             * @description This block in the language that is not the article's source: complete, missing or outdated
+             * @enum {string}
+             */
+            translation: "complete" | "missing" | "outdated";
+        } | {
+            /** @description The block's id */
+            id: string;
+            /** @constant */
+            type: "callout";
+            /** @enum {string} */
+            tone: "info" | "warning" | "success" | "danger";
+            text: components["schemas"]["RichText"];
+            /**
+             * @description This block in the language that is not the article's source: complete, missing or outdated
+             * @enum {string}
+             */
+            translation: "complete" | "missing" | "outdated";
+        } | {
+            /** @description The block's id */
+            id: string;
+            /** @constant */
+            type: "quote";
+            text: components["schemas"]["RichText"];
+            /**
+             * @description This block in the language that is not the article's source: complete, missing or outdated
+             * @enum {string}
+             */
+            translation: "complete" | "missing" | "outdated";
+        } | {
+            /** @description The block's id */
+            id: string;
+            /** @constant */
+            type: "list";
+            ordered: boolean;
+            items: components["schemas"]["RichText"][];
+            /**
+             * @description This block in the language that is not the article's source: complete, missing or outdated
+             * @enum {string}
+             */
+            translation: "complete" | "missing" | "outdated";
+        } | {
+            /** @description The block's id */
+            id: string;
+            /** @constant */
+            type: "table";
+            rows: components["schemas"]["RichText"][][];
+            /**
+             * @description This block in the language that is not the article's source: complete, missing or outdated
+             * @enum {string}
+             */
+            translation: "complete" | "missing" | "outdated";
+        } | {
+            /** @description The block's id */
+            id: string;
+            /** @constant */
+            type: "faq";
+            question: components["schemas"]["RichText"];
+            answer: components["schemas"]["RichText"];
+            /**
+             * @description This block in the language that is not the article's source: complete, missing or outdated
+             * @enum {string}
+             */
+            translation: "complete" | "missing" | "outdated";
+        } | {
+            /** @description The block's id */
+            id: string;
+            /** @constant */
+            type: "image";
+            /**
+             * Format: uri
+             * @description An https URL
+             */
+            url: string;
+            alt?: {
+                en?: string;
+                ar?: string;
+            };
+            caption?: components["schemas"]["RichText"];
+            /**
+             * @description This block in the language that is not the article's source: complete, missing or outdated
+             * @enum {string}
+             */
+            translation: "complete" | "missing" | "outdated";
+        } | {
+            /** @description The block's id */
+            id: string;
+            /** @constant */
+            type: "code";
+            language?: string;
+            code: string;
+            /**
+             * @description This block in the language that is not the article's source: complete, missing or outdated
+             * @enum {string}
+             */
+            translation: "complete" | "missing" | "outdated";
+        } | {
+            /** @description The block's id */
+            id: string;
+            /** @constant */
+            type: "embed";
+            /**
+             * Format: uri
+             * @description An https URL
+             */
+            url: string;
+            /**
+             * @description This block in the language that is not the article's source: complete, missing or outdated
+             * @enum {string}
+             */
+            translation: "complete" | "missing" | "outdated";
+        } | {
+            /** @description The block's id */
+            id: string;
+            /** @constant */
+            type: "divider";
+            /**
+             * @description This block in the language that is not the article's source: complete, missing or outdated
+             * @enum {string}
+             */
+            translation: "complete" | "missing" | "outdated";
+        };
+        ArticleLink: {
+            id: string;
+            blockId: string;
+            /** @enum {string} */
+            kind: "article" | "category" | "record" | "external";
+            /** @description Article or category id, `<kind>:<id>` for a record, the URL of an external link */
+            target: string;
+            anchor?: string;
+            /**
+             * @description Internal article and category links: checked on every read (`ok`, `broken` = gone, `unpublished`). External links: `unchecked` until the link checker runs. Record links: `unchecked`.
+             * @enum {string}
+             */
+            status: "ok" | "broken" | "unpublished" | "unchecked" | "redirected";
+            httpStatus: number | null;
+            checkedAt: string | null;
+        };
+        ArticleRevision: {
+            revision: number;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            publishedAt: string;
+            /** @description The id of the Developer key that published it */
+            publishedBy: string;
+            titleEn: string | null;
+            titleAr: string | null;
+            summaryEn: string | null;
+            summaryAr: string | null;
+            blocks: components["schemas"]["ArticleBlock"][];
+        };
+        ArticleRevisionSummary: {
+            revision: number;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            publishedAt: string;
+            /** @description The id of the Developer key that published it */
+            publishedBy: string;
+            titleEn: string | null;
+            titleAr: string | null;
+            summaryEn: string | null;
+            summaryAr: string | null;
+        };
+        ArticleSummary: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            categoryId: string;
+            slug: string;
+            /** @enum {string} */
+            sourceLanguage: "en" | "ar";
+            /** @enum {string} */
+            status: "draft" | "published" | "unpublished";
+            /** @enum {string} */
+            visibility: "public" | "internal";
+            tags: string[];
+            titleEn: string | null;
+            titleAr: string | null;
+            summaryEn: string | null;
+            summaryAr: string | null;
+            /** @description The revision readers see; null when not live */
+            liveRevision: number | null;
+            /** @description The revision the draft becomes when published; equals the latest revision while it has no unpublished changes */
+            draftRevision: number;
+            hasUnpublishedChanges: boolean;
+            translations: components["schemas"]["ArticleTranslations"];
+            version: number;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            updatedAt: string;
+            publishedAt: string | null;
+        };
+        ArticleTranslations: {
+            /** @enum {string} */
+            en: "complete" | "partial" | "outdated" | "missing";
+            /** @enum {string} */
+            ar: "complete" | "partial" | "outdated" | "missing";
+        };
+        ArticleTranslationStatus: {
+            /** Format: uuid */
+            id: string;
+            slug: string;
+            /** Format: uuid */
+            categoryId: string;
+            /** @enum {string} */
+            sourceLanguage: "en" | "ar";
+            /** @enum {string} */
+            status: "draft" | "published" | "unpublished";
+            titleEn: string | null;
+            titleAr: string | null;
+            translations: components["schemas"]["ArticleTranslations"];
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            updatedAt: string;
+        };
+        Block: {
+            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            id?: string;
+            /** @constant */
+            type: "paragraph";
+            text: components["schemas"]["RichText"];
+        } | {
+            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            id?: string;
+            /** @constant */
+            type: "heading";
+            level: number;
+            text: components["schemas"]["RichText"];
+        } | {
+            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            id?: string;
+            /** @constant */
+            type: "callout";
+            /** @enum {string} */
+            tone: "info" | "warning" | "success" | "danger";
+            text: components["schemas"]["RichText"];
+        } | {
+            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            id?: string;
+            /** @constant */
+            type: "quote";
+            text: components["schemas"]["RichText"];
+        } | {
+            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            id?: string;
+            /** @constant */
+            type: "list";
+            ordered: boolean;
+            items: components["schemas"]["RichText"][];
+        } | {
+            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            id?: string;
+            /** @constant */
+            type: "table";
+            rows: components["schemas"]["RichText"][][];
+        } | {
+            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            id?: string;
+            /** @constant */
+            type: "faq";
+            question: components["schemas"]["RichText"];
+            answer: components["schemas"]["RichText"];
+        } | {
+            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            id?: string;
+            /** @constant */
+            type: "image";
+            /**
+             * Format: uri
+             * @description An https URL
+             */
+            url: string;
+            alt?: {
+                en?: string;
+                ar?: string;
+            };
+            caption?: components["schemas"]["RichText"];
+        } | {
+            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            id?: string;
+            /** @constant */
+            type: "code";
+            language?: string;
+            code: string;
+        } | {
+            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            id?: string;
+            /** @constant */
+            type: "embed";
+            /**
+             * Format: uri
+             * @description An https URL
+             */
+            url: string;
+        } | {
+            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            id?: string;
+            /** @constant */
+            type: "divider";
+        };
+        Category: {
+            /** Format: uuid */
+            id: string;
+            parentId: string | null;
+            /** @description 1 for a top-level category, at most 3 */
+            depth: number;
+            nameEn: string | null;
+            nameAr: string | null;
+            descriptionEn: string | null;
+            descriptionAr: string | null;
+            slug: string;
+            position: number;
+            /** @enum {string} */
+            visibility: "public" | "internal";
+            articleCount: number;
+            version: number;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            updatedAt: string;
+        };
+        DirectoryPerson: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            email: string;
+            active: boolean;
+            sourceUserId: string | null;
+        };
+        DirectoryTeam: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            active: boolean;
+            sourceDepartmentId: string | null;
+        };
         Error: {
             /** @constant */
             ok: false;
@@ -1774,10 +2195,1042 @@ export interface components {
             error: string;
             message: string;
             /** @description Present on validation errors: every problem found, with where it is */
-            issues?: {
-                path: string;
-                message: string;
+            issues?: components["schemas"]["ValidationIssue"][];
+        };
+        Idea: {
+            id: string;
+            title: string;
+            titleAr: string | null;
+            description: string | null;
+            /** @description A configured idea status, or null */
+            status: string | null;
+            /** @description A configured idea module, or null */
+            module: string | null;
+            /** @description `pending` on creation; moderated in the portal */
+            moderationStatus: string;
+            /** @description `private` on creation; published in the portal */
+            visibility: string;
+            /** @description Set in the portal; null until the idea is prioritised */
+            priority: string | null;
+            /** @description Starts at 1, +1 on each change; also the ETag */
+            version: number;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            updatedAt: string;
+        };
+        IdeaLabels: {
+            statuses: string[];
+            modules: string[];
+        };
+        IdeaPatch: {
+            title?: string;
+            titleAr?: string | null;
+            description?: string | null;
+            /** @description One of the workspace's configured statuses (GET /ideas/labels); null for none */
+            status?: string | null;
+            /** @description One of the workspace's configured modules (GET /ideas/labels); null for none */
+            module?: string | null;
+        };
+        IdeaWrite: {
+            title: string;
+            titleAr?: string | null;
+            description?: string | null;
+            /** @description One of the workspace's configured statuses (GET /ideas/labels); null for none */
+            status?: string | null;
+            /** @description One of the workspace's configured modules (GET /ideas/labels); null for none */
+            module?: string | null;
+            /** @description Who submitted the idea. Stored for the portal, never returned by this API. */
+            submitter?: {
+                name?: string;
+                /** Format: email */
+                email?: string;
+                /** @description The submitter's id in your system */
+                externalId?: string;
+            };
+            /** @description Any JSON object (up to 16384 bytes) about the customer's situation. Stored for the portal, never returned by this API. */
+            customerContext?: {
+                [key: string]: unknown;
+            };
+        };
+        Journey: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "macro" | "micro";
+            titleEn: string | null;
+            titleAr: string | null;
+            parentJourneyId: string | null;
+            stageId: string | null;
+            publishedVersionId: string | null;
+            versionCount: number;
+            /** @description The counter behind the journey's `ETag` */
+            version: number;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            updatedAt: string;
+            archivedAt: string | null;
+        };
+        JourneyContent: {
+            /** @constant */
+            schema: 1;
+            stages: {
+                id: string;
+                titleEn?: string;
+                titleAr?: string;
+                microJourneyPairs: {
+                    /** Format: uuid */
+                    journeyId: string;
+                    /** Format: uuid */
+                    versionId?: string;
+                }[];
             }[];
+            rows: ({
+                id: string;
+                titleEn?: string;
+                titleAr?: string;
+                /** @constant */
+                type: "text";
+            } | {
+                id: string;
+                titleEn?: string;
+                titleAr?: string;
+                /** @constant */
+                type: "emotion";
+            } | {
+                id: string;
+                titleEn?: string;
+                titleAr?: string;
+                /** @constant */
+                type: "channels";
+            } | {
+                id: string;
+                titleEn?: string;
+                titleAr?: string;
+                /** @constant */
+                type: "items";
+                /** @enum {string} */
+                kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
+            } | {
+                id: string;
+                titleEn?: string;
+                titleAr?: string;
+                /** @constant */
+                type: "metric";
+            } | {
+                id: string;
+                titleEn?: string;
+                titleAr?: string;
+                /** @constant */
+                type: "links";
+            })[];
+            cells: {
+                [key: string]: {
+                    textEn?: string;
+                    textAr?: string;
+                } | {
+                    score: number;
+                    noteEn?: string;
+                    noteAr?: string;
+                } | {
+                    channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
+                } | {
+                    items: {
+                        id: string;
+                        textEn?: string;
+                        textAr?: string;
+                    }[];
+                } | {
+                    value?: number;
+                    unit?: string;
+                    target?: number;
+                    /** @enum {string} */
+                    goodDirection?: "up" | "down";
+                    source?: components["schemas"]["JourneyMetricSource"];
+                } | {
+                    refs: {
+                        /** @enum {string} */
+                        kind: "idea" | "sop" | "survey" | "journey";
+                        id: string;
+                    }[];
+                };
+            };
+        };
+        JourneyDiagnostic: {
+            /** @enum {string} */
+            severity: "error" | "warning" | "info";
+            /** @enum {string} */
+            code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+            message: string;
+            /** @description JSON Pointer (RFC 6901) into the version's `content` */
+            path: string;
+        };
+        JourneyDiff: {
+            stages: {
+                added: string[];
+                removed: string[];
+                renamed: string[];
+                moved: string[];
+            };
+            rows: {
+                added: string[];
+                removed: string[];
+                renamed: string[];
+                moved: string[];
+                retyped: string[];
+            };
+            cells: {
+                added: string[];
+                removed: string[];
+                changed: string[];
+            };
+            pairs: {
+                added: string[];
+                removed: string[];
+                changed: string[];
+            };
+        };
+        JourneyMetricSource: {
+            /** Format: uuid */
+            surveyId: string;
+            questionId: string;
+            /** Format: uuid */
+            versionId?: string;
+            /** @enum {string} */
+            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
+        };
+        JourneyVersion: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            journeyId: string;
+            label: string;
+            parentVersionId: string | null;
+            content: components["schemas"]["JourneyContent"];
+            /** @description Id of the Developer key that created the version */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            updatedAt: string;
+            publishedAt: string | null;
+            /** @description 1 on creation, +1 on every content save; the version's `ETag` */
+            revision: number;
+            sourceRevision: number | null;
+            legacyOrigin: string | null;
+            diagnostics: components["schemas"]["JourneyDiagnostic"][];
+        };
+        Pagination: {
+            limit: number;
+            offset: number;
+            total: number;
+            hasMore: boolean;
+            /** @description Pass as `cursor` to get the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        RichText: {
+            en?: components["schemas"]["RichTextSpan"][];
+            ar?: components["schemas"]["RichTextSpan"][];
+        };
+        RichTextSpan: {
+            text: string;
+            marks?: ("bold" | "italic" | "code")[];
+            link?: {
+                /**
+                 * Format: uri
+                 * @description External link: http, https or mailto
+                 */
+                href: string;
+            } | {
+                /** Format: uuid */
+                articleId: string;
+                /** @description A block id in the target article */
+                anchor?: string;
+            } | {
+                /** Format: uuid */
+                categoryId: string;
+            } | {
+                record: {
+                    /** @enum {string} */
+                    kind: "idea" | "sop" | "survey" | "journey";
+                    id: string;
+                };
+            };
+        };
+        Sop: {
+            id: string;
+            /** @description Department serial: unique within the department (or, without a department, within the workspace) and never reused. Moving an SOP to another department gives it the next serial there. */
+            serial: number;
+            /** @enum {string} */
+            status: "draft" | "under_review" | "published";
+            titleEn: string | null;
+            titleAr: string | null;
+            /** @enum {string} */
+            type: "inquiry" | "complaint" | "request" | "incident" | "general";
+            departmentId: string | null;
+            descriptionEn: string | null;
+            descriptionAr: string | null;
+            steps: components["schemas"]["SopStep"][];
+            escalationLevel1: string | null;
+            escalationLevel2: string | null;
+            escalationLevel3: string | null;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            updatedAt: string;
+            /** @description When the SOP was submitted for review; null while it is a draft */
+            submittedAt: string | null;
+            /** @description When the SOP was approved; null unless it is published */
+            publishedAt: string | null;
+            /** @description Id of the Developer key that approved it; null unless it is published */
+            approvedBy: string | null;
+        };
+        SopComment: {
+            id: string;
+            /** @constant */
+            kind: "send_back";
+            feedback: string;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            createdAt: string;
+            /** @description Id of the Developer key that sent the SOP back */
+            createdBy: string;
+        };
+        SopStep: {
+            titleEn: string | null;
+            titleAr: string | null;
+            body: string | null;
+        };
+        Survey: {
+            /**
+             * Format: uuid
+             * @description Only responses pinned to this version
+             */
+            id: string;
+            name: string;
+            nameAr: string | null;
+            /** @enum {string} */
+            language: "en" | "ar";
+            /** @description The counter behind the survey's ETag */
+            version: number;
+            /** @enum {string} */
+            status: "draft" | "published" | "closed" | "archived";
+            themeLogoUrl: string | null;
+            themePrimaryColor: string | null;
+            designId: string | null;
+            targetingRules: {
+                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{attribute, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
+                filters: {
+                    all: Record<string, never>[];
+                } | {
+                    any: Record<string, never>[];
+                } | {
+                    attribute: string;
+                    /** @enum {string} */
+                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
+                    value?: string | number | boolean | string[];
+                };
+            } | null;
+            publishedVersionId: string | null;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            updatedAt: string;
+            publishedAt: string | null;
+            archivedAt: string | null;
+        };
+        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
+        SurveyCondition: {
+            all: Record<string, never>[];
+        } | {
+            any: Record<string, never>[];
+        } | {
+            question: string;
+            /** @enum {string} */
+            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
+            value?: string | number | boolean | string[];
+        };
+        /** @description Questions in order, each with optional `visibleIf`, `optionFilter` and `routes` (first match wins, forward only); running past the last question reaches the first ending. */
+        SurveyDefinition: {
+            languages: ("en" | "ar")[];
+            questions: components["schemas"]["SurveyQuestion"][];
+            endings: components["schemas"]["SurveyEnding"][];
+        };
+        SurveyDesign: {
+            /**
+             * Format: uuid
+             * @description Only responses pinned to this version
+             */
+            id: string;
+            name: string;
+            primaryColor: string;
+            backgroundColor: string | null;
+            logoUrl: string | null;
+            font: string | null;
+            isDefault: boolean;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            updatedAt: string;
+        };
+        SurveyEnding: {
+            /** @description A later question id or an ending id */
+            id: string;
+            /** @description Shown text per language; every language of `languages` must be present */
+            headline: {
+                en?: string;
+                ar?: string;
+            };
+            /** @description Shown text per language; every language of `languages` must be present */
+            description?: {
+                en?: string;
+                ar?: string;
+            };
+        };
+        SurveyIssue: {
+            /** @enum {string} */
+            severity: "error" | "warning";
+            code: string;
+            message: string;
+            /** @description JSON Pointer into the definition */
+            path: string;
+        };
+        SurveyQuestion: {
+            /** @description A later question id or an ending id */
+            id: string;
+            /** @description Shown text per language; every language of `languages` must be present */
+            headline: {
+                en?: string;
+                ar?: string;
+            };
+            /** @description Shown text per language; every language of `languages` must be present */
+            description?: {
+                en?: string;
+                ar?: string;
+            };
+            required: boolean;
+            visibleIf?: components["schemas"]["SurveyCondition"];
+            routes?: {
+                when: components["schemas"]["SurveyCondition"];
+                /** @description A later question id or an ending id */
+                goTo: string;
+            }[];
+            /** @constant */
+            type: "openText";
+            /** @enum {string} */
+            inputType?: "text" | "email" | "url" | "number" | "phone";
+            maxLength?: number;
+            /** @description Shown text per language; every language of `languages` must be present */
+            placeholder?: {
+                en?: string;
+                ar?: string;
+            };
+        } | {
+            /** @description A later question id or an ending id */
+            id: string;
+            /** @description Shown text per language; every language of `languages` must be present */
+            headline: {
+                en?: string;
+                ar?: string;
+            };
+            /** @description Shown text per language; every language of `languages` must be present */
+            description?: {
+                en?: string;
+                ar?: string;
+            };
+            required: boolean;
+            visibleIf?: components["schemas"]["SurveyCondition"];
+            routes?: {
+                when: components["schemas"]["SurveyCondition"];
+                /** @description A later question id or an ending id */
+                goTo: string;
+            }[];
+            /** @constant */
+            type: "singleChoice";
+            options: {
+                /** @description A later question id or an ending id */
+                id: string;
+                /** @description Shown text per language; every language of `languages` must be present */
+                label: {
+                    en?: string;
+                    ar?: string;
+                };
+            }[];
+            allowOther?: boolean;
+            shuffle?: boolean;
+            optionFilter?: {
+                /** @description A later question id or an ending id */
+                sourceQuestionId: string;
+                /** @enum {string} */
+                mode: "selected" | "unselected";
+            };
+        } | {
+            /** @description A later question id or an ending id */
+            id: string;
+            /** @description Shown text per language; every language of `languages` must be present */
+            headline: {
+                en?: string;
+                ar?: string;
+            };
+            /** @description Shown text per language; every language of `languages` must be present */
+            description?: {
+                en?: string;
+                ar?: string;
+            };
+            required: boolean;
+            visibleIf?: components["schemas"]["SurveyCondition"];
+            routes?: {
+                when: components["schemas"]["SurveyCondition"];
+                /** @description A later question id or an ending id */
+                goTo: string;
+            }[];
+            /** @constant */
+            type: "multipleChoice";
+            options: {
+                /** @description A later question id or an ending id */
+                id: string;
+                /** @description Shown text per language; every language of `languages` must be present */
+                label: {
+                    en?: string;
+                    ar?: string;
+                };
+            }[];
+            allowOther?: boolean;
+            shuffle?: boolean;
+            optionFilter?: {
+                /** @description A later question id or an ending id */
+                sourceQuestionId: string;
+                /** @enum {string} */
+                mode: "selected" | "unselected";
+            };
+        } | {
+            /** @description A later question id or an ending id */
+            id: string;
+            /** @description Shown text per language; every language of `languages` must be present */
+            headline: {
+                en?: string;
+                ar?: string;
+            };
+            /** @description Shown text per language; every language of `languages` must be present */
+            description?: {
+                en?: string;
+                ar?: string;
+            };
+            required: boolean;
+            visibleIf?: components["schemas"]["SurveyCondition"];
+            routes?: {
+                when: components["schemas"]["SurveyCondition"];
+                /** @description A later question id or an ending id */
+                goTo: string;
+            }[];
+            /** @constant */
+            type: "nps";
+            /** @description Shown text per language; every language of `languages` must be present */
+            lowerLabel?: {
+                en?: string;
+                ar?: string;
+            };
+            /** @description Shown text per language; every language of `languages` must be present */
+            upperLabel?: {
+                en?: string;
+                ar?: string;
+            };
+        } | {
+            /** @description A later question id or an ending id */
+            id: string;
+            /** @description Shown text per language; every language of `languages` must be present */
+            headline: {
+                en?: string;
+                ar?: string;
+            };
+            /** @description Shown text per language; every language of `languages` must be present */
+            description?: {
+                en?: string;
+                ar?: string;
+            };
+            required: boolean;
+            visibleIf?: components["schemas"]["SurveyCondition"];
+            routes?: {
+                when: components["schemas"]["SurveyCondition"];
+                /** @description A later question id or an ending id */
+                goTo: string;
+            }[];
+            /** @constant */
+            type: "rating";
+            scale: number;
+            /** @enum {string} */
+            style: "star" | "number" | "smiley";
+            /** @description Shown text per language; every language of `languages` must be present */
+            lowerLabel?: {
+                en?: string;
+                ar?: string;
+            };
+            /** @description Shown text per language; every language of `languages` must be present */
+            upperLabel?: {
+                en?: string;
+                ar?: string;
+            };
+        } | {
+            /** @description A later question id or an ending id */
+            id: string;
+            /** @description Shown text per language; every language of `languages` must be present */
+            headline: {
+                en?: string;
+                ar?: string;
+            };
+            /** @description Shown text per language; every language of `languages` must be present */
+            description?: {
+                en?: string;
+                ar?: string;
+            };
+            required: boolean;
+            visibleIf?: components["schemas"]["SurveyCondition"];
+            routes?: {
+                when: components["schemas"]["SurveyCondition"];
+                /** @description A later question id or an ending id */
+                goTo: string;
+            }[];
+            /** @constant */
+            type: "csat";
+            /** @description Shown text per language; every language of `languages` must be present */
+            lowerLabel?: {
+                en?: string;
+                ar?: string;
+            };
+            /** @description Shown text per language; every language of `languages` must be present */
+            upperLabel?: {
+                en?: string;
+                ar?: string;
+            };
+        } | {
+            /** @description A later question id or an ending id */
+            id: string;
+            /** @description Shown text per language; every language of `languages` must be present */
+            headline: {
+                en?: string;
+                ar?: string;
+            };
+            /** @description Shown text per language; every language of `languages` must be present */
+            description?: {
+                en?: string;
+                ar?: string;
+            };
+            required: boolean;
+            visibleIf?: components["schemas"]["SurveyCondition"];
+            routes?: {
+                when: components["schemas"]["SurveyCondition"];
+                /** @description A later question id or an ending id */
+                goTo: string;
+            }[];
+            /** @constant */
+            type: "ces";
+            /** @description Shown text per language; every language of `languages` must be present */
+            lowerLabel?: {
+                en?: string;
+                ar?: string;
+            };
+            /** @description Shown text per language; every language of `languages` must be present */
+            upperLabel?: {
+                en?: string;
+                ar?: string;
+            };
+        } | {
+            /** @description A later question id or an ending id */
+            id: string;
+            /** @description Shown text per language; every language of `languages` must be present */
+            headline: {
+                en?: string;
+                ar?: string;
+            };
+            /** @description Shown text per language; every language of `languages` must be present */
+            description?: {
+                en?: string;
+                ar?: string;
+            };
+            required: boolean;
+            visibleIf?: components["schemas"]["SurveyCondition"];
+            routes?: {
+                when: components["schemas"]["SurveyCondition"];
+                /** @description A later question id or an ending id */
+                goTo: string;
+            }[];
+            /** @constant */
+            type: "date";
+        } | {
+            /** @description A later question id or an ending id */
+            id: string;
+            /** @description Shown text per language; every language of `languages` must be present */
+            headline: {
+                en?: string;
+                ar?: string;
+            };
+            /** @description Shown text per language; every language of `languages` must be present */
+            description?: {
+                en?: string;
+                ar?: string;
+            };
+            required: boolean;
+            visibleIf?: components["schemas"]["SurveyCondition"];
+            routes?: {
+                when: components["schemas"]["SurveyCondition"];
+                /** @description A later question id or an ending id */
+                goTo: string;
+            }[];
+            /** @constant */
+            type: "matrix";
+            rows: {
+                /** @description A later question id or an ending id */
+                id: string;
+                /** @description Shown text per language; every language of `languages` must be present */
+                label: {
+                    en?: string;
+                    ar?: string;
+                };
+            }[];
+            columns: {
+                /** @description A later question id or an ending id */
+                id: string;
+                /** @description Shown text per language; every language of `languages` must be present */
+                label: {
+                    en?: string;
+                    ar?: string;
+                };
+            }[];
+        } | {
+            /** @description A later question id or an ending id */
+            id: string;
+            /** @description Shown text per language; every language of `languages` must be present */
+            headline: {
+                en?: string;
+                ar?: string;
+            };
+            /** @description Shown text per language; every language of `languages` must be present */
+            description?: {
+                en?: string;
+                ar?: string;
+            };
+            required: boolean;
+            visibleIf?: components["schemas"]["SurveyCondition"];
+            routes?: {
+                when: components["schemas"]["SurveyCondition"];
+                /** @description A later question id or an ending id */
+                goTo: string;
+            }[];
+            /** @constant */
+            type: "ranking";
+            options: {
+                /** @description A later question id or an ending id */
+                id: string;
+                /** @description Shown text per language; every language of `languages` must be present */
+                label: {
+                    en?: string;
+                    ar?: string;
+                };
+            }[];
+            shuffle?: boolean;
+            optionFilter?: {
+                /** @description A later question id or an ending id */
+                sourceQuestionId: string;
+                /** @enum {string} */
+                mode: "selected" | "unselected";
+            };
+        } | {
+            /** @description A later question id or an ending id */
+            id: string;
+            /** @description Shown text per language; every language of `languages` must be present */
+            headline: {
+                en?: string;
+                ar?: string;
+            };
+            /** @description Shown text per language; every language of `languages` must be present */
+            description?: {
+                en?: string;
+                ar?: string;
+            };
+            required: boolean;
+            visibleIf?: components["schemas"]["SurveyCondition"];
+            routes?: {
+                when: components["schemas"]["SurveyCondition"];
+                /** @description A later question id or an ending id */
+                goTo: string;
+            }[];
+            /** @constant */
+            type: "consent";
+            /** @description Shown text per language; every language of `languages` must be present */
+            label?: {
+                en?: string;
+                ar?: string;
+            };
+        } | {
+            /** @description A later question id or an ending id */
+            id: string;
+            /** @description Shown text per language; every language of `languages` must be present */
+            headline: {
+                en?: string;
+                ar?: string;
+            };
+            /** @description Shown text per language; every language of `languages` must be present */
+            description?: {
+                en?: string;
+                ar?: string;
+            };
+            required: boolean;
+            visibleIf?: components["schemas"]["SurveyCondition"];
+            routes?: {
+                when: components["schemas"]["SurveyCondition"];
+                /** @description A later question id or an ending id */
+                goTo: string;
+            }[];
+            /** @constant */
+            type: "statement";
+            /** @description Shown text per language; every language of `languages` must be present */
+            buttonLabel?: {
+                en?: string;
+                ar?: string;
+            };
+        };
+        SurveyResponse: {
+            /**
+             * Format: uuid
+             * @description Only responses pinned to this version
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Only responses pinned to this version
+             */
+            surveyId: string;
+            /**
+             * Format: uuid
+             * @description Only responses pinned to this version
+             */
+            versionId: string;
+            /** @enum {string} */
+            status: "partial" | "finished";
+            answers: {
+                [key: string]: string | number | boolean | string[] | {
+                    [key: string]: string;
+                };
+            };
+            /** @description The questions shown, in order */
+            path: string[];
+            /** @description The ending reached; null until finished */
+            ending: string | null;
+            /** @enum {string} */
+            language: "en" | "ar";
+            respondent: {
+                externalId: string | null;
+                email: string | null;
+            };
+            attributes: {
+                [key: string]: string | number | boolean;
+            } | null;
+            meta: {
+                source?: string;
+                channel?: string;
+            } | null;
+            /** @description 1 on create, +1 on each change; the ETag */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            updatedAt: string;
+            finishedAt: string | null;
+            secondsToFinish: number | null;
+        };
+        SurveyVersion: {
+            /**
+             * Format: uuid
+             * @description Only responses pinned to this version
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Only responses pinned to this version
+             */
+            surveyId: string;
+            number: number;
+            /** @enum {string} */
+            status: "draft" | "published" | "superseded";
+            basedOnVersionId: string | null;
+            /** @description Id of the Developer key that made it */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            createdAt: string;
+            publishedAt: string | null;
+            /** @description Bumped by every save; the version's ETag */
+            revision: number;
+            definition: components["schemas"]["SurveyDefinition"];
+            issues: components["schemas"]["SurveyIssue"][];
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            updatedAt: string;
+        };
+        SurveyVersionSummary: {
+            /**
+             * Format: uuid
+             * @description Only responses pinned to this version
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Only responses pinned to this version
+             */
+            surveyId: string;
+            number: number;
+            /** @enum {string} */
+            status: "draft" | "published" | "superseded";
+            basedOnVersionId: string | null;
+            /** @description Id of the Developer key that made it */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            createdAt: string;
+            publishedAt: string | null;
+        };
+        ValidationIssue: {
+            path: string;
+            message: string;
+        };
+        Webhook: {
+            /**
+             * Format: uuid
+             * @description Only responses pinned to this version
+             */
+            id: string;
+            name: string;
+            url: string;
+            /** @description The first 10 characters of the current secret */
+            secretPrefix: string;
+            /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
+            authenticationConfigured: boolean;
+            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            updatedAt: string;
+        };
+        WebhookDelivery: {
+            /** @description The delivery id: its event id, as there is one delivery per webhook and event */
+            id: string;
+            /** @description Sent as the `webhook-id` header on every attempt */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished";
+            /** @enum {string} */
+            outcome: "pending" | "retrying" | "delivered" | "failed" | "cancelled";
+            /** @description Attempts made so far */
+            attempt: number;
+            responseStatus: number | null;
+            durationMs: number | null;
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            createdAt: string;
+            lastAttemptAt: string | null;
+            nextAttemptAt: string | null;
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        WebhookDeliveryAttempt: {
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            at: string;
+            /** @enum {string} */
+            outcome: "delivered" | "failed";
+            responseStatus: number | null;
+            durationMs: number;
+            error: string | null;
+        };
+        WebhookWithSecret: {
+            /**
+             * Format: uuid
+             * @description Only responses pinned to this version
+             */
+            id: string;
+            name: string;
+            url: string;
+            /** @description The first 10 characters of the current secret */
+            secretPrefix: string;
+            /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
+            authenticationConfigured: boolean;
+            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             */
+            updatedAt: string;
+            /** @description The Bearer secret (`whsec_…`), shown only in this response: store it now */
+            secret: string;
         };
     };
     responses: never;
@@ -1786,6 +3239,51 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type Article = components['schemas']['Article'];
+export type ArticleBacklink = components['schemas']['ArticleBacklink'];
+export type ArticleBlock = components['schemas']['ArticleBlock'];
+export type ArticleLink = components['schemas']['ArticleLink'];
+export type ArticleRevision = components['schemas']['ArticleRevision'];
+export type ArticleRevisionSummary = components['schemas']['ArticleRevisionSummary'];
+export type ArticleSummary = components['schemas']['ArticleSummary'];
+export type ArticleTranslations = components['schemas']['ArticleTranslations'];
+export type ArticleTranslationStatus = components['schemas']['ArticleTranslationStatus'];
+export type Block = components['schemas']['Block'];
+export type Category = components['schemas']['Category'];
+export type DirectoryPerson = components['schemas']['DirectoryPerson'];
+export type DirectoryTeam = components['schemas']['DirectoryTeam'];
+export type Error = components['schemas']['Error'];
+export type Idea = components['schemas']['Idea'];
+export type IdeaLabels = components['schemas']['IdeaLabels'];
+export type IdeaPatch = components['schemas']['IdeaPatch'];
+export type IdeaWrite = components['schemas']['IdeaWrite'];
+export type Journey = components['schemas']['Journey'];
+export type JourneyContent = components['schemas']['JourneyContent'];
+export type JourneyDiagnostic = components['schemas']['JourneyDiagnostic'];
+export type JourneyDiff = components['schemas']['JourneyDiff'];
+export type JourneyMetricSource = components['schemas']['JourneyMetricSource'];
+export type JourneyVersion = components['schemas']['JourneyVersion'];
+export type Pagination = components['schemas']['Pagination'];
+export type RichText = components['schemas']['RichText'];
+export type RichTextSpan = components['schemas']['RichTextSpan'];
+export type Sop = components['schemas']['Sop'];
+export type SopComment = components['schemas']['SopComment'];
+export type SopStep = components['schemas']['SopStep'];
+export type Survey = components['schemas']['Survey'];
+export type SurveyCondition = components['schemas']['SurveyCondition'];
+export type SurveyDefinition = components['schemas']['SurveyDefinition'];
+export type SurveyDesign = components['schemas']['SurveyDesign'];
+export type SurveyEnding = components['schemas']['SurveyEnding'];
+export type SurveyIssue = components['schemas']['SurveyIssue'];
+export type SurveyQuestion = components['schemas']['SurveyQuestion'];
+export type SurveyResponse = components['schemas']['SurveyResponse'];
+export type SurveyVersion = components['schemas']['SurveyVersion'];
+export type SurveyVersionSummary = components['schemas']['SurveyVersionSummary'];
+export type ValidationIssue = components['schemas']['ValidationIssue'];
+export type Webhook = components['schemas']['Webhook'];
+export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type WebhookDeliveryAttempt = components['schemas']['WebhookDeliveryAttempt'];
+export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
 export type $defs = Record<string, never>;
 export interface operations {
     getApiIndex: {
@@ -1876,42 +3374,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        data: {
-                            id: string;
-                            title: string;
-                            titleAr: string | null;
-                            description: string | null;
-                            /** @description A configured idea status, or null */
-                            status: string | null;
-                            /** @description A configured idea module, or null */
-                            module: string | null;
-                            /** @description `pending` on creation; moderated in the portal */
-                            moderationStatus: string;
-                            /** @description `private` on creation; published in the portal */
-                            visibility: string;
-                            /** @description Set in the portal; null until the idea is prioritised */
-                            priority: string | null;
-                            /** @description Starts at 1, +1 on each change; also the ETag */
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        }[];
-                        pagination: {
-                            limit: number;
-                            offset: number;
-                            total: number;
-                            hasMore: boolean;
-                            /** @description Pass as `cursor` to get the next page; null on the last page */
-                            nextCursor: string | null;
-                        };
+                        data: components["schemas"]["Idea"][];
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -1985,27 +3449,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    title: string;
-                    titleAr?: string | null;
-                    description?: string | null;
-                    /** @description One of the workspace's configured statuses (GET /ideas/labels); null for none */
-                    status?: string | null;
-                    /** @description One of the workspace's configured modules (GET /ideas/labels); null for none */
-                    module?: string | null;
-                    /** @description Who submitted the idea. Stored for the portal, never returned by this API. */
-                    submitter?: {
-                        name?: string;
-                        /** Format: email */
-                        email?: string;
-                        /** @description The submitter's id in your system */
-                        externalId?: string;
-                    };
-                    /** @description Any JSON object (up to 16384 bytes) about the customer's situation. Stored for the portal, never returned by this API. */
-                    customerContext?: {
-                        [key: string]: unknown;
-                    };
-                };
+                "application/json": components["schemas"]["IdeaWrite"];
             };
         };
         responses: {
@@ -2034,34 +3478,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        data: {
-                            id: string;
-                            title: string;
-                            titleAr: string | null;
-                            description: string | null;
-                            /** @description A configured idea status, or null */
-                            status: string | null;
-                            /** @description A configured idea module, or null */
-                            module: string | null;
-                            /** @description `pending` on creation; moderated in the portal */
-                            moderationStatus: string;
-                            /** @description `private` on creation; published in the portal */
-                            visibility: string;
-                            /** @description Set in the portal; null until the idea is prioritised */
-                            priority: string | null;
-                            /** @description Starts at 1, +1 on each change; also the ETag */
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Idea"];
                     };
                 };
             };
@@ -2174,34 +3591,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        data: {
-                            id: string;
-                            title: string;
-                            titleAr: string | null;
-                            description: string | null;
-                            /** @description A configured idea status, or null */
-                            status: string | null;
-                            /** @description A configured idea module, or null */
-                            module: string | null;
-                            /** @description `pending` on creation; moderated in the portal */
-                            moderationStatus: string;
-                            /** @description `private` on creation; published in the portal */
-                            visibility: string;
-                            /** @description Set in the portal; null until the idea is prioritised */
-                            priority: string | null;
-                            /** @description Starts at 1, +1 on each change; also the ETag */
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Idea"];
                     };
                 };
             };
@@ -2278,27 +3668,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    title: string;
-                    titleAr?: string | null;
-                    description?: string | null;
-                    /** @description One of the workspace's configured statuses (GET /ideas/labels); null for none */
-                    status?: string | null;
-                    /** @description One of the workspace's configured modules (GET /ideas/labels); null for none */
-                    module?: string | null;
-                    /** @description Who submitted the idea. Stored for the portal, never returned by this API. */
-                    submitter?: {
-                        name?: string;
-                        /** Format: email */
-                        email?: string;
-                        /** @description The submitter's id in your system */
-                        externalId?: string;
-                    };
-                    /** @description Any JSON object (up to 16384 bytes) about the customer's situation. Stored for the portal, never returned by this API. */
-                    customerContext?: {
-                        [key: string]: unknown;
-                    };
-                };
+                "application/json": components["schemas"]["IdeaWrite"];
             };
         };
         responses: {
@@ -2323,34 +3693,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        data: {
-                            id: string;
-                            title: string;
-                            titleAr: string | null;
-                            description: string | null;
-                            /** @description A configured idea status, or null */
-                            status: string | null;
-                            /** @description A configured idea module, or null */
-                            module: string | null;
-                            /** @description `pending` on creation; moderated in the portal */
-                            moderationStatus: string;
-                            /** @description `private` on creation; published in the portal */
-                            visibility: string;
-                            /** @description Set in the portal; null until the idea is prioritised */
-                            priority: string | null;
-                            /** @description Starts at 1, +1 on each change; also the ETag */
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Idea"];
                     };
                 };
             };
@@ -2549,15 +3892,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    title?: string;
-                    titleAr?: string | null;
-                    description?: string | null;
-                    /** @description One of the workspace's configured statuses (GET /ideas/labels); null for none */
-                    status?: string | null;
-                    /** @description One of the workspace's configured modules (GET /ideas/labels); null for none */
-                    module?: string | null;
-                };
+                "application/json": components["schemas"]["IdeaPatch"];
             };
         };
         responses: {
@@ -2582,34 +3917,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        data: {
-                            id: string;
-                            title: string;
-                            titleAr: string | null;
-                            description: string | null;
-                            /** @description A configured idea status, or null */
-                            status: string | null;
-                            /** @description A configured idea module, or null */
-                            module: string | null;
-                            /** @description `pending` on creation; moderated in the portal */
-                            moderationStatus: string;
-                            /** @description `private` on creation; published in the portal */
-                            visibility: string;
-                            /** @description Set in the portal; null until the idea is prioritised */
-                            priority: string | null;
-                            /** @description Starts at 1, +1 on each change; also the ETag */
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Idea"];
                     };
                 };
             };
@@ -2717,10 +4025,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        data: {
-                            statuses: string[];
-                            modules: string[];
-                        };
+                        data: components["schemas"]["IdeaLabels"];
                     };
                 };
             };
@@ -2816,39 +4121,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        journeys: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            kind: "macro" | "micro";
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            parentJourneyId: string | null;
-                            stageId: string | null;
-                            publishedVersionId: string | null;
-                            versionCount: number;
-                            /** @description The counter behind the journey's `ETag` */
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            archivedAt: string | null;
-                        }[];
-                        pagination: {
-                            limit: number;
-                            offset: number;
-                            total: number;
-                            hasMore: boolean;
-                            /** @description Pass as `cursor` to get the next page; null on the last page */
-                            nextCursor: string | null;
-                        };
+                        journeys: components["schemas"]["Journey"][];
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -2955,133 +4229,7 @@ export interface operations {
                         ok: true;
                         /** Format: uuid */
                         journeyId: string;
-                        version: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            journeyId: string;
-                            label: string;
-                            parentVersionId: string | null;
-                            content: {
-                                /** @constant */
-                                schema: 1;
-                                stages: {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    microJourneyPairs: {
-                                        /** Format: uuid */
-                                        journeyId: string;
-                                        /** Format: uuid */
-                                        versionId?: string;
-                                    }[];
-                                }[];
-                                rows: ({
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "text";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "emotion";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "channels";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "items";
-                                    /** @enum {string} */
-                                    kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "metric";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "links";
-                                })[];
-                                cells: {
-                                    [key: string]: {
-                                        textEn?: string;
-                                        textAr?: string;
-                                    } | {
-                                        score: number;
-                                        noteEn?: string;
-                                        noteAr?: string;
-                                    } | {
-                                        channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
-                                    } | {
-                                        items: {
-                                            id: string;
-                                            textEn?: string;
-                                            textAr?: string;
-                                        }[];
-                                    } | {
-                                        value?: number;
-                                        unit?: string;
-                                        target?: number;
-                                        /** @enum {string} */
-                                        goodDirection?: "up" | "down";
-                                        source?: {
-                                            /** Format: uuid */
-                                            surveyId: string;
-                                            questionId: string;
-                                            /** Format: uuid */
-                                            versionId?: string;
-                                            /** @enum {string} */
-                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
-                                        };
-                                    } | {
-                                        refs: {
-                                            /** @enum {string} */
-                                            kind: "idea" | "sop" | "survey" | "journey";
-                                            id: string;
-                                        }[];
-                                    };
-                                };
-                            };
-                            /** @description Id of the Developer key that created the version */
-                            createdBy: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            /** @description 1 on creation, +1 on every content save; the version's `ETag` */
-                            revision: number;
-                            sourceRevision: number | null;
-                            legacyOrigin: string | null;
-                            diagnostics: {
-                                /** @enum {string} */
-                                severity: "error" | "warning" | "info";
-                                /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
-                                message: string;
-                                /** @description JSON Pointer (RFC 6901) into the version's `content` */
-                                path: string;
-                            }[];
-                        };
+                        version: components["schemas"]["JourneyVersion"];
                     };
                 };
             };
@@ -3193,31 +4341,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        journey: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            kind: "macro" | "micro";
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            parentJourneyId: string | null;
-                            stageId: string | null;
-                            publishedVersionId: string | null;
-                            versionCount: number;
-                            /** @description The counter behind the journey's `ETag` */
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            archivedAt: string | null;
-                        };
+                        journey: components["schemas"]["Journey"];
                     };
                 };
             };
@@ -3425,31 +4549,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        journey: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            kind: "macro" | "micro";
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            parentJourneyId: string | null;
-                            stageId: string | null;
-                            publishedVersionId: string | null;
-                            versionCount: number;
-                            /** @description The counter behind the journey's `ETag` */
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            archivedAt: string | null;
-                        };
+                        journey: components["schemas"]["Journey"];
                     };
                 };
             };
@@ -3577,133 +4677,7 @@ export interface operations {
                         ok: true;
                         /** Format: uuid */
                         journeyId: string;
-                        version: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            journeyId: string;
-                            label: string;
-                            parentVersionId: string | null;
-                            content: {
-                                /** @constant */
-                                schema: 1;
-                                stages: {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    microJourneyPairs: {
-                                        /** Format: uuid */
-                                        journeyId: string;
-                                        /** Format: uuid */
-                                        versionId?: string;
-                                    }[];
-                                }[];
-                                rows: ({
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "text";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "emotion";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "channels";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "items";
-                                    /** @enum {string} */
-                                    kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "metric";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "links";
-                                })[];
-                                cells: {
-                                    [key: string]: {
-                                        textEn?: string;
-                                        textAr?: string;
-                                    } | {
-                                        score: number;
-                                        noteEn?: string;
-                                        noteAr?: string;
-                                    } | {
-                                        channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
-                                    } | {
-                                        items: {
-                                            id: string;
-                                            textEn?: string;
-                                            textAr?: string;
-                                        }[];
-                                    } | {
-                                        value?: number;
-                                        unit?: string;
-                                        target?: number;
-                                        /** @enum {string} */
-                                        goodDirection?: "up" | "down";
-                                        source?: {
-                                            /** Format: uuid */
-                                            surveyId: string;
-                                            questionId: string;
-                                            /** Format: uuid */
-                                            versionId?: string;
-                                            /** @enum {string} */
-                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
-                                        };
-                                    } | {
-                                        refs: {
-                                            /** @enum {string} */
-                                            kind: "idea" | "sop" | "survey" | "journey";
-                                            id: string;
-                                        }[];
-                                    };
-                                };
-                            };
-                            /** @description Id of the Developer key that created the version */
-                            createdBy: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            /** @description 1 on creation, +1 on every content save; the version's `ETag` */
-                            revision: number;
-                            sourceRevision: number | null;
-                            legacyOrigin: string | null;
-                            diagnostics: {
-                                /** @enum {string} */
-                                severity: "error" | "warning" | "info";
-                                /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
-                                message: string;
-                                /** @description JSON Pointer (RFC 6901) into the version's `content` */
-                                path: string;
-                            }[];
-                        };
+                        version: components["schemas"]["JourneyVersion"];
                     };
                 };
             };
@@ -3818,141 +4792,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        versions: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            journeyId: string;
-                            label: string;
-                            parentVersionId: string | null;
-                            content: {
-                                /** @constant */
-                                schema: 1;
-                                stages: {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    microJourneyPairs: {
-                                        /** Format: uuid */
-                                        journeyId: string;
-                                        /** Format: uuid */
-                                        versionId?: string;
-                                    }[];
-                                }[];
-                                rows: ({
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "text";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "emotion";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "channels";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "items";
-                                    /** @enum {string} */
-                                    kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "metric";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "links";
-                                })[];
-                                cells: {
-                                    [key: string]: {
-                                        textEn?: string;
-                                        textAr?: string;
-                                    } | {
-                                        score: number;
-                                        noteEn?: string;
-                                        noteAr?: string;
-                                    } | {
-                                        channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
-                                    } | {
-                                        items: {
-                                            id: string;
-                                            textEn?: string;
-                                            textAr?: string;
-                                        }[];
-                                    } | {
-                                        value?: number;
-                                        unit?: string;
-                                        target?: number;
-                                        /** @enum {string} */
-                                        goodDirection?: "up" | "down";
-                                        source?: {
-                                            /** Format: uuid */
-                                            surveyId: string;
-                                            questionId: string;
-                                            /** Format: uuid */
-                                            versionId?: string;
-                                            /** @enum {string} */
-                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
-                                        };
-                                    } | {
-                                        refs: {
-                                            /** @enum {string} */
-                                            kind: "idea" | "sop" | "survey" | "journey";
-                                            id: string;
-                                        }[];
-                                    };
-                                };
-                            };
-                            /** @description Id of the Developer key that created the version */
-                            createdBy: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            /** @description 1 on creation, +1 on every content save; the version's `ETag` */
-                            revision: number;
-                            sourceRevision: number | null;
-                            legacyOrigin: string | null;
-                            diagnostics: {
-                                /** @enum {string} */
-                                severity: "error" | "warning" | "info";
-                                /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
-                                message: string;
-                                /** @description JSON Pointer (RFC 6901) into the version's `content` */
-                                path: string;
-                            }[];
-                        }[];
-                        pagination: {
-                            limit: number;
-                            offset: number;
-                            total: number;
-                            hasMore: boolean;
-                            /** @description Pass as `cursor` to get the next page; null on the last page */
-                            nextCursor: string | null;
-                        };
+                        versions: components["schemas"]["JourneyVersion"][];
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -4059,133 +4900,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        version: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            journeyId: string;
-                            label: string;
-                            parentVersionId: string | null;
-                            content: {
-                                /** @constant */
-                                schema: 1;
-                                stages: {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    microJourneyPairs: {
-                                        /** Format: uuid */
-                                        journeyId: string;
-                                        /** Format: uuid */
-                                        versionId?: string;
-                                    }[];
-                                }[];
-                                rows: ({
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "text";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "emotion";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "channels";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "items";
-                                    /** @enum {string} */
-                                    kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "metric";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "links";
-                                })[];
-                                cells: {
-                                    [key: string]: {
-                                        textEn?: string;
-                                        textAr?: string;
-                                    } | {
-                                        score: number;
-                                        noteEn?: string;
-                                        noteAr?: string;
-                                    } | {
-                                        channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
-                                    } | {
-                                        items: {
-                                            id: string;
-                                            textEn?: string;
-                                            textAr?: string;
-                                        }[];
-                                    } | {
-                                        value?: number;
-                                        unit?: string;
-                                        target?: number;
-                                        /** @enum {string} */
-                                        goodDirection?: "up" | "down";
-                                        source?: {
-                                            /** Format: uuid */
-                                            surveyId: string;
-                                            questionId: string;
-                                            /** Format: uuid */
-                                            versionId?: string;
-                                            /** @enum {string} */
-                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
-                                        };
-                                    } | {
-                                        refs: {
-                                            /** @enum {string} */
-                                            kind: "idea" | "sop" | "survey" | "journey";
-                                            id: string;
-                                        }[];
-                                    };
-                                };
-                            };
-                            /** @description Id of the Developer key that created the version */
-                            createdBy: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            /** @description 1 on creation, +1 on every content save; the version's `ETag` */
-                            revision: number;
-                            sourceRevision: number | null;
-                            legacyOrigin: string | null;
-                            diagnostics: {
-                                /** @enum {string} */
-                                severity: "error" | "warning" | "info";
-                                /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
-                                message: string;
-                                /** @description JSON Pointer (RFC 6901) into the version's `content` */
-                                path: string;
-                            }[];
-                        };
+                        version: components["schemas"]["JourneyVersion"];
                     };
                 };
             };
@@ -4298,133 +5013,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        version: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            journeyId: string;
-                            label: string;
-                            parentVersionId: string | null;
-                            content: {
-                                /** @constant */
-                                schema: 1;
-                                stages: {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    microJourneyPairs: {
-                                        /** Format: uuid */
-                                        journeyId: string;
-                                        /** Format: uuid */
-                                        versionId?: string;
-                                    }[];
-                                }[];
-                                rows: ({
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "text";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "emotion";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "channels";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "items";
-                                    /** @enum {string} */
-                                    kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "metric";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "links";
-                                })[];
-                                cells: {
-                                    [key: string]: {
-                                        textEn?: string;
-                                        textAr?: string;
-                                    } | {
-                                        score: number;
-                                        noteEn?: string;
-                                        noteAr?: string;
-                                    } | {
-                                        channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
-                                    } | {
-                                        items: {
-                                            id: string;
-                                            textEn?: string;
-                                            textAr?: string;
-                                        }[];
-                                    } | {
-                                        value?: number;
-                                        unit?: string;
-                                        target?: number;
-                                        /** @enum {string} */
-                                        goodDirection?: "up" | "down";
-                                        source?: {
-                                            /** Format: uuid */
-                                            surveyId: string;
-                                            questionId: string;
-                                            /** Format: uuid */
-                                            versionId?: string;
-                                            /** @enum {string} */
-                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
-                                        };
-                                    } | {
-                                        refs: {
-                                            /** @enum {string} */
-                                            kind: "idea" | "sop" | "survey" | "journey";
-                                            id: string;
-                                        }[];
-                                    };
-                                };
-                            };
-                            /** @description Id of the Developer key that created the version */
-                            createdBy: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            /** @description 1 on creation, +1 on every content save; the version's `ETag` */
-                            revision: number;
-                            sourceRevision: number | null;
-                            legacyOrigin: string | null;
-                            diagnostics: {
-                                /** @enum {string} */
-                                severity: "error" | "warning" | "info";
-                                /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
-                                message: string;
-                                /** @description JSON Pointer (RFC 6901) into the version's `content` */
-                                path: string;
-                            }[];
-                        };
+                        version: components["schemas"]["JourneyVersion"];
                     };
                 };
             };
@@ -4632,133 +5221,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        version: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            journeyId: string;
-                            label: string;
-                            parentVersionId: string | null;
-                            content: {
-                                /** @constant */
-                                schema: 1;
-                                stages: {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    microJourneyPairs: {
-                                        /** Format: uuid */
-                                        journeyId: string;
-                                        /** Format: uuid */
-                                        versionId?: string;
-                                    }[];
-                                }[];
-                                rows: ({
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "text";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "emotion";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "channels";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "items";
-                                    /** @enum {string} */
-                                    kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "metric";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "links";
-                                })[];
-                                cells: {
-                                    [key: string]: {
-                                        textEn?: string;
-                                        textAr?: string;
-                                    } | {
-                                        score: number;
-                                        noteEn?: string;
-                                        noteAr?: string;
-                                    } | {
-                                        channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
-                                    } | {
-                                        items: {
-                                            id: string;
-                                            textEn?: string;
-                                            textAr?: string;
-                                        }[];
-                                    } | {
-                                        value?: number;
-                                        unit?: string;
-                                        target?: number;
-                                        /** @enum {string} */
-                                        goodDirection?: "up" | "down";
-                                        source?: {
-                                            /** Format: uuid */
-                                            surveyId: string;
-                                            questionId: string;
-                                            /** Format: uuid */
-                                            versionId?: string;
-                                            /** @enum {string} */
-                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
-                                        };
-                                    } | {
-                                        refs: {
-                                            /** @enum {string} */
-                                            kind: "idea" | "sop" | "survey" | "journey";
-                                            id: string;
-                                        }[];
-                                    };
-                                };
-                            };
-                            /** @description Id of the Developer key that created the version */
-                            createdBy: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            /** @description 1 on creation, +1 on every content save; the version's `ETag` */
-                            revision: number;
-                            sourceRevision: number | null;
-                            legacyOrigin: string | null;
-                            diagnostics: {
-                                /** @enum {string} */
-                                severity: "error" | "warning" | "info";
-                                /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
-                                message: string;
-                                /** @description JSON Pointer (RFC 6901) into the version's `content` */
-                                path: string;
-                            }[];
-                        };
+                        version: components["schemas"]["JourneyVersion"];
                     };
                 };
             };
@@ -4854,99 +5317,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    content: {
-                        /** @constant */
-                        schema: 1;
-                        stages: {
-                            id: string;
-                            titleEn?: string;
-                            titleAr?: string;
-                            microJourneyPairs: {
-                                /** Format: uuid */
-                                journeyId: string;
-                                /** Format: uuid */
-                                versionId?: string;
-                            }[];
-                        }[];
-                        rows: ({
-                            id: string;
-                            titleEn?: string;
-                            titleAr?: string;
-                            /** @constant */
-                            type: "text";
-                        } | {
-                            id: string;
-                            titleEn?: string;
-                            titleAr?: string;
-                            /** @constant */
-                            type: "emotion";
-                        } | {
-                            id: string;
-                            titleEn?: string;
-                            titleAr?: string;
-                            /** @constant */
-                            type: "channels";
-                        } | {
-                            id: string;
-                            titleEn?: string;
-                            titleAr?: string;
-                            /** @constant */
-                            type: "items";
-                            /** @enum {string} */
-                            kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
-                        } | {
-                            id: string;
-                            titleEn?: string;
-                            titleAr?: string;
-                            /** @constant */
-                            type: "metric";
-                        } | {
-                            id: string;
-                            titleEn?: string;
-                            titleAr?: string;
-                            /** @constant */
-                            type: "links";
-                        })[];
-                        cells: {
-                            [key: string]: {
-                                textEn?: string;
-                                textAr?: string;
-                            } | {
-                                score: number;
-                                noteEn?: string;
-                                noteAr?: string;
-                            } | {
-                                channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
-                            } | {
-                                items: {
-                                    id: string;
-                                    textEn?: string;
-                                    textAr?: string;
-                                }[];
-                            } | {
-                                value?: number;
-                                unit?: string;
-                                target?: number;
-                                /** @enum {string} */
-                                goodDirection?: "up" | "down";
-                                source?: {
-                                    /** Format: uuid */
-                                    surveyId: string;
-                                    questionId: string;
-                                    /** Format: uuid */
-                                    versionId?: string;
-                                    /** @enum {string} */
-                                    measure: "nps" | "csat" | "ces" | "mean" | "topBox";
-                                };
-                            } | {
-                                refs: {
-                                    /** @enum {string} */
-                                    kind: "idea" | "sop" | "survey" | "journey";
-                                    id: string;
-                                }[];
-                            };
-                        };
-                    };
+                    content: components["schemas"]["JourneyContent"];
                 };
             };
         };
@@ -4972,133 +5343,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        version: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            journeyId: string;
-                            label: string;
-                            parentVersionId: string | null;
-                            content: {
-                                /** @constant */
-                                schema: 1;
-                                stages: {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    microJourneyPairs: {
-                                        /** Format: uuid */
-                                        journeyId: string;
-                                        /** Format: uuid */
-                                        versionId?: string;
-                                    }[];
-                                }[];
-                                rows: ({
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "text";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "emotion";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "channels";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "items";
-                                    /** @enum {string} */
-                                    kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "metric";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "links";
-                                })[];
-                                cells: {
-                                    [key: string]: {
-                                        textEn?: string;
-                                        textAr?: string;
-                                    } | {
-                                        score: number;
-                                        noteEn?: string;
-                                        noteAr?: string;
-                                    } | {
-                                        channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
-                                    } | {
-                                        items: {
-                                            id: string;
-                                            textEn?: string;
-                                            textAr?: string;
-                                        }[];
-                                    } | {
-                                        value?: number;
-                                        unit?: string;
-                                        target?: number;
-                                        /** @enum {string} */
-                                        goodDirection?: "up" | "down";
-                                        source?: {
-                                            /** Format: uuid */
-                                            surveyId: string;
-                                            questionId: string;
-                                            /** Format: uuid */
-                                            versionId?: string;
-                                            /** @enum {string} */
-                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
-                                        };
-                                    } | {
-                                        refs: {
-                                            /** @enum {string} */
-                                            kind: "idea" | "sop" | "survey" | "journey";
-                                            id: string;
-                                        }[];
-                                    };
-                                };
-                            };
-                            /** @description Id of the Developer key that created the version */
-                            createdBy: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            /** @description 1 on creation, +1 on every content save; the version's `ETag` */
-                            revision: number;
-                            sourceRevision: number | null;
-                            legacyOrigin: string | null;
-                            diagnostics: {
-                                /** @enum {string} */
-                                severity: "error" | "warning" | "info";
-                                /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
-                                message: string;
-                                /** @description JSON Pointer (RFC 6901) into the version's `content` */
-                                path: string;
-                            }[];
-                        };
+                        version: components["schemas"]["JourneyVersion"];
                     };
                 };
             };
@@ -5220,31 +5465,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        diff: {
-                            stages: {
-                                added: string[];
-                                removed: string[];
-                                renamed: string[];
-                                moved: string[];
-                            };
-                            rows: {
-                                added: string[];
-                                removed: string[];
-                                renamed: string[];
-                                moved: string[];
-                                retyped: string[];
-                            };
-                            cells: {
-                                added: string[];
-                                removed: string[];
-                                changed: string[];
-                            };
-                            pairs: {
-                                added: string[];
-                                removed: string[];
-                                changed: string[];
-                            };
-                        };
+                        diff: components["schemas"]["JourneyDiff"];
                     };
                 };
             };
@@ -5565,158 +5786,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        version: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            journeyId: string;
-                            label: string;
-                            parentVersionId: string | null;
-                            content: {
-                                /** @constant */
-                                schema: 1;
-                                stages: {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    microJourneyPairs: {
-                                        /** Format: uuid */
-                                        journeyId: string;
-                                        /** Format: uuid */
-                                        versionId?: string;
-                                    }[];
-                                }[];
-                                rows: ({
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "text";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "emotion";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "channels";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "items";
-                                    /** @enum {string} */
-                                    kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "metric";
-                                } | {
-                                    id: string;
-                                    titleEn?: string;
-                                    titleAr?: string;
-                                    /** @constant */
-                                    type: "links";
-                                })[];
-                                cells: {
-                                    [key: string]: {
-                                        textEn?: string;
-                                        textAr?: string;
-                                    } | {
-                                        score: number;
-                                        noteEn?: string;
-                                        noteAr?: string;
-                                    } | {
-                                        channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
-                                    } | {
-                                        items: {
-                                            id: string;
-                                            textEn?: string;
-                                            textAr?: string;
-                                        }[];
-                                    } | {
-                                        value?: number;
-                                        unit?: string;
-                                        target?: number;
-                                        /** @enum {string} */
-                                        goodDirection?: "up" | "down";
-                                        source?: {
-                                            /** Format: uuid */
-                                            surveyId: string;
-                                            questionId: string;
-                                            /** Format: uuid */
-                                            versionId?: string;
-                                            /** @enum {string} */
-                                            measure: "nps" | "csat" | "ces" | "mean" | "topBox";
-                                        };
-                                    } | {
-                                        refs: {
-                                            /** @enum {string} */
-                                            kind: "idea" | "sop" | "survey" | "journey";
-                                            id: string;
-                                        }[];
-                                    };
-                                };
-                            };
-                            /** @description Id of the Developer key that created the version */
-                            createdBy: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            /** @description 1 on creation, +1 on every content save; the version's `ETag` */
-                            revision: number;
-                            sourceRevision: number | null;
-                            legacyOrigin: string | null;
-                            diagnostics: {
-                                /** @enum {string} */
-                                severity: "error" | "warning" | "info";
-                                /** @enum {string} */
-                                code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
-                                message: string;
-                                /** @description JSON Pointer (RFC 6901) into the version's `content` */
-                                path: string;
-                            }[];
-                        };
-                        journey: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            kind: "macro" | "micro";
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            parentJourneyId: string | null;
-                            stageId: string | null;
-                            publishedVersionId: string | null;
-                            versionCount: number;
-                            /** @description The counter behind the journey's `ETag` */
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            archivedAt: string | null;
-                        };
+                        version: components["schemas"]["JourneyVersion"];
+                        journey: components["schemas"]["Journey"];
                     };
                 };
             };
@@ -5733,20 +5804,9 @@ export interface operations {
                         error: string;
                         message: string;
                         /** @description Present on validation errors: every problem found, with where it is */
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
+                        issues?: components["schemas"]["ValidationIssue"][];
                         /** @description With `invalid_content`: every diagnostic of the version, errors and warnings, as validate returns them */
-                        diagnostics?: {
-                            /** @enum {string} */
-                            severity: "error" | "warning" | "info";
-                            /** @enum {string} */
-                            code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
-                            message: string;
-                            /** @description JSON Pointer (RFC 6901) into the version's `content` */
-                            path: string;
-                        }[];
+                        diagnostics?: components["schemas"]["JourneyDiagnostic"][];
                     };
                 };
             };
@@ -5818,99 +5878,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    content: {
-                        /** @constant */
-                        schema: 1;
-                        stages: {
-                            id: string;
-                            titleEn?: string;
-                            titleAr?: string;
-                            microJourneyPairs: {
-                                /** Format: uuid */
-                                journeyId: string;
-                                /** Format: uuid */
-                                versionId?: string;
-                            }[];
-                        }[];
-                        rows: ({
-                            id: string;
-                            titleEn?: string;
-                            titleAr?: string;
-                            /** @constant */
-                            type: "text";
-                        } | {
-                            id: string;
-                            titleEn?: string;
-                            titleAr?: string;
-                            /** @constant */
-                            type: "emotion";
-                        } | {
-                            id: string;
-                            titleEn?: string;
-                            titleAr?: string;
-                            /** @constant */
-                            type: "channels";
-                        } | {
-                            id: string;
-                            titleEn?: string;
-                            titleAr?: string;
-                            /** @constant */
-                            type: "items";
-                            /** @enum {string} */
-                            kind: "pain" | "gain" | "opportunity" | "insight" | "action" | "touchpoint";
-                        } | {
-                            id: string;
-                            titleEn?: string;
-                            titleAr?: string;
-                            /** @constant */
-                            type: "metric";
-                        } | {
-                            id: string;
-                            titleEn?: string;
-                            titleAr?: string;
-                            /** @constant */
-                            type: "links";
-                        })[];
-                        cells: {
-                            [key: string]: {
-                                textEn?: string;
-                                textAr?: string;
-                            } | {
-                                score: number;
-                                noteEn?: string;
-                                noteAr?: string;
-                            } | {
-                                channels: ("web" | "mobile_app" | "email" | "phone" | "sms" | "whatsapp" | "chat" | "social" | "branch" | "kiosk" | "mail" | "other")[];
-                            } | {
-                                items: {
-                                    id: string;
-                                    textEn?: string;
-                                    textAr?: string;
-                                }[];
-                            } | {
-                                value?: number;
-                                unit?: string;
-                                target?: number;
-                                /** @enum {string} */
-                                goodDirection?: "up" | "down";
-                                source?: {
-                                    /** Format: uuid */
-                                    surveyId: string;
-                                    questionId: string;
-                                    /** Format: uuid */
-                                    versionId?: string;
-                                    /** @enum {string} */
-                                    measure: "nps" | "csat" | "ces" | "mean" | "topBox";
-                                };
-                            } | {
-                                refs: {
-                                    /** @enum {string} */
-                                    kind: "idea" | "sop" | "survey" | "journey";
-                                    id: string;
-                                }[];
-                            };
-                        };
-                    };
+                    content: components["schemas"]["JourneyContent"];
                 };
             };
         };
@@ -5934,15 +5902,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        diagnostics: {
-                            /** @enum {string} */
-                            severity: "error" | "warning" | "info";
-                            /** @enum {string} */
-                            code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
-                            message: string;
-                            /** @description JSON Pointer (RFC 6901) into the version's `content` */
-                            path: string;
-                        }[];
+                        diagnostics: components["schemas"]["JourneyDiagnostic"][];
                     };
                 };
             };
@@ -6059,55 +6019,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        articles: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            categoryId: string;
-                            slug: string;
-                            /** @enum {string} */
-                            sourceLanguage: "en" | "ar";
-                            /** @enum {string} */
-                            status: "draft" | "published" | "unpublished";
-                            /** @enum {string} */
-                            visibility: "public" | "internal";
-                            tags: string[];
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            summaryEn: string | null;
-                            summaryAr: string | null;
-                            /** @description The revision readers see; null when not live */
-                            liveRevision: number | null;
-                            /** @description The revision the draft becomes when published; equals the latest revision while it has no unpublished changes */
-                            draftRevision: number;
-                            hasUnpublishedChanges: boolean;
-                            translations: {
-                                /** @enum {string} */
-                                en: "complete" | "partial" | "outdated" | "missing";
-                                /** @enum {string} */
-                                ar: "complete" | "partial" | "outdated" | "missing";
-                            };
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                        }[];
-                        pagination: {
-                            limit: number;
-                            offset: number;
-                            total: number;
-                            hasMore: boolean;
-                            /** @description Pass as `cursor` to get the next page; null on the last page */
-                            nextCursor: string | null;
-                        };
+                        articles: components["schemas"]["ArticleSummary"][];
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -6195,550 +6108,7 @@ export interface operations {
                     visibility?: "public" | "internal";
                     /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens */
                     slug?: string;
-                    blocks?: ({
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "paragraph";
-                        text: {
-                            en?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                            ar?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                        };
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "heading";
-                        level: number;
-                        text: {
-                            en?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                            ar?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                        };
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "callout";
-                        /** @enum {string} */
-                        tone: "info" | "warning" | "success" | "danger";
-                        text: {
-                            en?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                            ar?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                        };
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "quote";
-                        text: {
-                            en?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                            ar?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                        };
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "list";
-                        ordered: boolean;
-                        items: {
-                            en?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                            ar?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                        }[];
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "table";
-                        rows: {
-                            en?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                            ar?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                        }[][];
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "faq";
-                        question: {
-                            en?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                            ar?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                        };
-                        answer: {
-                            en?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                            ar?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                        };
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "image";
-                        /**
-                         * Format: uri
-                         * @description An https URL
-                         */
-                        url: string;
-                        alt?: {
-                            en?: string;
-                            ar?: string;
-                        };
-                        caption?: {
-                            en?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                            ar?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                        };
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "code";
-                        language?: string;
-                        code: string;
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "embed";
-                        /**
-                         * Format: uri
-                         * @description An https URL
-                         */
-                        url: string;
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "divider";
-                    })[];
+                    blocks?: components["schemas"]["Block"][];
                 };
             };
         };
@@ -6768,651 +6138,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        article: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            categoryId: string;
-                            slug: string;
-                            /** @enum {string} */
-                            sourceLanguage: "en" | "ar";
-                            /** @enum {string} */
-                            status: "draft" | "published" | "unpublished";
-                            /** @enum {string} */
-                            visibility: "public" | "internal";
-                            tags: string[];
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            summaryEn: string | null;
-                            summaryAr: string | null;
-                            /** @description The revision readers see; null when not live */
-                            liveRevision: number | null;
-                            /** @description The revision the draft becomes when published; equals the latest revision while it has no unpublished changes */
-                            draftRevision: number;
-                            hasUnpublishedChanges: boolean;
-                            translations: {
-                                /** @enum {string} */
-                                en: "complete" | "partial" | "outdated" | "missing";
-                                /** @enum {string} */
-                                ar: "complete" | "partial" | "outdated" | "missing";
-                            };
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            /**
-                             * @description Which content this is: the draft or the live revision
-                             * @enum {string}
-                             */
-                            view: "draft" | "live";
-                            blocks: ({
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "paragraph";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "heading";
-                                level: number;
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "callout";
-                                /** @enum {string} */
-                                tone: "info" | "warning" | "success" | "danger";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "quote";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "list";
-                                ordered: boolean;
-                                items: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                }[];
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "table";
-                                rows: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                }[][];
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "faq";
-                                question: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                answer: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "image";
-                                /**
-                                 * Format: uri
-                                 * @description An https URL
-                                 */
-                                url: string;
-                                alt?: {
-                                    en?: string;
-                                    ar?: string;
-                                };
-                                caption?: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "code";
-                                language?: string;
-                                code: string;
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "embed";
-                                /**
-                                 * Format: uri
-                                 * @description An https URL
-                                 */
-                                url: string;
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "divider";
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            })[];
-                        };
+                        article: components["schemas"]["Article"];
                     };
                 };
             };
@@ -7535,651 +6261,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        article: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            categoryId: string;
-                            slug: string;
-                            /** @enum {string} */
-                            sourceLanguage: "en" | "ar";
-                            /** @enum {string} */
-                            status: "draft" | "published" | "unpublished";
-                            /** @enum {string} */
-                            visibility: "public" | "internal";
-                            tags: string[];
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            summaryEn: string | null;
-                            summaryAr: string | null;
-                            /** @description The revision readers see; null when not live */
-                            liveRevision: number | null;
-                            /** @description The revision the draft becomes when published; equals the latest revision while it has no unpublished changes */
-                            draftRevision: number;
-                            hasUnpublishedChanges: boolean;
-                            translations: {
-                                /** @enum {string} */
-                                en: "complete" | "partial" | "outdated" | "missing";
-                                /** @enum {string} */
-                                ar: "complete" | "partial" | "outdated" | "missing";
-                            };
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            /**
-                             * @description Which content this is: the draft or the live revision
-                             * @enum {string}
-                             */
-                            view: "draft" | "live";
-                            blocks: ({
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "paragraph";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "heading";
-                                level: number;
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "callout";
-                                /** @enum {string} */
-                                tone: "info" | "warning" | "success" | "danger";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "quote";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "list";
-                                ordered: boolean;
-                                items: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                }[];
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "table";
-                                rows: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                }[][];
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "faq";
-                                question: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                answer: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "image";
-                                /**
-                                 * Format: uri
-                                 * @description An https URL
-                                 */
-                                url: string;
-                                alt?: {
-                                    en?: string;
-                                    ar?: string;
-                                };
-                                caption?: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "code";
-                                language?: string;
-                                code: string;
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "embed";
-                                /**
-                                 * Format: uri
-                                 * @description An https URL
-                                 */
-                                url: string;
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "divider";
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            })[];
-                        };
+                        article: components["schemas"]["Article"];
                     };
                 };
             };
@@ -8394,651 +6476,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        article: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            categoryId: string;
-                            slug: string;
-                            /** @enum {string} */
-                            sourceLanguage: "en" | "ar";
-                            /** @enum {string} */
-                            status: "draft" | "published" | "unpublished";
-                            /** @enum {string} */
-                            visibility: "public" | "internal";
-                            tags: string[];
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            summaryEn: string | null;
-                            summaryAr: string | null;
-                            /** @description The revision readers see; null when not live */
-                            liveRevision: number | null;
-                            /** @description The revision the draft becomes when published; equals the latest revision while it has no unpublished changes */
-                            draftRevision: number;
-                            hasUnpublishedChanges: boolean;
-                            translations: {
-                                /** @enum {string} */
-                                en: "complete" | "partial" | "outdated" | "missing";
-                                /** @enum {string} */
-                                ar: "complete" | "partial" | "outdated" | "missing";
-                            };
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            /**
-                             * @description Which content this is: the draft or the live revision
-                             * @enum {string}
-                             */
-                            view: "draft" | "live";
-                            blocks: ({
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "paragraph";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "heading";
-                                level: number;
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "callout";
-                                /** @enum {string} */
-                                tone: "info" | "warning" | "success" | "danger";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "quote";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "list";
-                                ordered: boolean;
-                                items: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                }[];
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "table";
-                                rows: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                }[][];
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "faq";
-                                question: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                answer: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "image";
-                                /**
-                                 * Format: uri
-                                 * @description An https URL
-                                 */
-                                url: string;
-                                alt?: {
-                                    en?: string;
-                                    ar?: string;
-                                };
-                                caption?: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "code";
-                                language?: string;
-                                code: string;
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "embed";
-                                /**
-                                 * Format: uri
-                                 * @description An https URL
-                                 */
-                                url: string;
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "divider";
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            })[];
-                        };
+                        article: components["schemas"]["Article"];
                     };
                 };
             };
@@ -9148,12 +6586,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        backlinks: {
-                            /** Format: uuid */
-                            articleId: string;
-                            /** @description Where the link is: in the live revision of that article, in its draft, or both */
-                            views: ("live" | "draft")[];
-                        }[];
+                        backlinks: components["schemas"]["ArticleBacklink"][];
                     };
                 };
             };
@@ -9234,550 +6667,7 @@ export interface operations {
                     titleAr?: string | null;
                     summaryEn?: string | null;
                     summaryAr?: string | null;
-                    blocks?: ({
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "paragraph";
-                        text: {
-                            en?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                            ar?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                        };
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "heading";
-                        level: number;
-                        text: {
-                            en?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                            ar?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                        };
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "callout";
-                        /** @enum {string} */
-                        tone: "info" | "warning" | "success" | "danger";
-                        text: {
-                            en?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                            ar?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                        };
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "quote";
-                        text: {
-                            en?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                            ar?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                        };
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "list";
-                        ordered: boolean;
-                        items: {
-                            en?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                            ar?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                        }[];
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "table";
-                        rows: {
-                            en?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                            ar?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                        }[][];
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "faq";
-                        question: {
-                            en?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                            ar?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                        };
-                        answer: {
-                            en?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                            ar?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                        };
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "image";
-                        /**
-                         * Format: uri
-                         * @description An https URL
-                         */
-                        url: string;
-                        alt?: {
-                            en?: string;
-                            ar?: string;
-                        };
-                        caption?: {
-                            en?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                            ar?: {
-                                text: string;
-                                marks?: ("bold" | "italic" | "code")[];
-                                link?: {
-                                    /**
-                                     * Format: uri
-                                     * @description External link: http, https or mailto
-                                     */
-                                    href: string;
-                                } | {
-                                    /** Format: uuid */
-                                    articleId: string;
-                                    /** @description A block id in the target article */
-                                    anchor?: string;
-                                } | {
-                                    /** Format: uuid */
-                                    categoryId: string;
-                                } | {
-                                    record: {
-                                        /** @enum {string} */
-                                        kind: "idea" | "sop" | "survey" | "journey";
-                                        id: string;
-                                    };
-                                };
-                            }[];
-                        };
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "code";
-                        language?: string;
-                        code: string;
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "embed";
-                        /**
-                         * Format: uri
-                         * @description An https URL
-                         */
-                        url: string;
-                    } | {
-                        /** @description The block's id: keep it when sending the block back, so its translation status follows it */
-                        id?: string;
-                        /** @constant */
-                        type: "divider";
-                    })[];
+                    blocks?: components["schemas"]["Block"][];
                 };
             };
         };
@@ -9803,651 +6693,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        article: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            categoryId: string;
-                            slug: string;
-                            /** @enum {string} */
-                            sourceLanguage: "en" | "ar";
-                            /** @enum {string} */
-                            status: "draft" | "published" | "unpublished";
-                            /** @enum {string} */
-                            visibility: "public" | "internal";
-                            tags: string[];
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            summaryEn: string | null;
-                            summaryAr: string | null;
-                            /** @description The revision readers see; null when not live */
-                            liveRevision: number | null;
-                            /** @description The revision the draft becomes when published; equals the latest revision while it has no unpublished changes */
-                            draftRevision: number;
-                            hasUnpublishedChanges: boolean;
-                            translations: {
-                                /** @enum {string} */
-                                en: "complete" | "partial" | "outdated" | "missing";
-                                /** @enum {string} */
-                                ar: "complete" | "partial" | "outdated" | "missing";
-                            };
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            /**
-                             * @description Which content this is: the draft or the live revision
-                             * @enum {string}
-                             */
-                            view: "draft" | "live";
-                            blocks: ({
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "paragraph";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "heading";
-                                level: number;
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "callout";
-                                /** @enum {string} */
-                                tone: "info" | "warning" | "success" | "danger";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "quote";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "list";
-                                ordered: boolean;
-                                items: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                }[];
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "table";
-                                rows: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                }[][];
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "faq";
-                                question: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                answer: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "image";
-                                /**
-                                 * Format: uri
-                                 * @description An https URL
-                                 */
-                                url: string;
-                                alt?: {
-                                    en?: string;
-                                    ar?: string;
-                                };
-                                caption?: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "code";
-                                language?: string;
-                                code: string;
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "embed";
-                                /**
-                                 * Format: uri
-                                 * @description An https URL
-                                 */
-                                url: string;
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "divider";
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            })[];
-                        };
+                        article: components["schemas"]["Article"];
                     };
                 };
             };
@@ -10568,22 +6814,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        links: {
-                            id: string;
-                            blockId: string;
-                            /** @enum {string} */
-                            kind: "article" | "category" | "record" | "external";
-                            /** @description Article or category id, `<kind>:<id>` for a record, the URL of an external link */
-                            target: string;
-                            anchor?: string;
-                            /**
-                             * @description Internal article and category links: checked on every read (`ok`, `broken` = gone, `unpublished`). External links: `unchecked` until the link checker runs. Record links: `unchecked`.
-                             * @enum {string}
-                             */
-                            status: "ok" | "broken" | "unpublished" | "unchecked" | "redirected";
-                            httpStatus: number | null;
-                            checkedAt: string | null;
-                        }[];
+                        links: components["schemas"]["ArticleLink"][];
                     };
                 };
             };
@@ -10680,651 +6911,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        article: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            categoryId: string;
-                            slug: string;
-                            /** @enum {string} */
-                            sourceLanguage: "en" | "ar";
-                            /** @enum {string} */
-                            status: "draft" | "published" | "unpublished";
-                            /** @enum {string} */
-                            visibility: "public" | "internal";
-                            tags: string[];
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            summaryEn: string | null;
-                            summaryAr: string | null;
-                            /** @description The revision readers see; null when not live */
-                            liveRevision: number | null;
-                            /** @description The revision the draft becomes when published; equals the latest revision while it has no unpublished changes */
-                            draftRevision: number;
-                            hasUnpublishedChanges: boolean;
-                            translations: {
-                                /** @enum {string} */
-                                en: "complete" | "partial" | "outdated" | "missing";
-                                /** @enum {string} */
-                                ar: "complete" | "partial" | "outdated" | "missing";
-                            };
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            /**
-                             * @description Which content this is: the draft or the live revision
-                             * @enum {string}
-                             */
-                            view: "draft" | "live";
-                            blocks: ({
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "paragraph";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "heading";
-                                level: number;
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "callout";
-                                /** @enum {string} */
-                                tone: "info" | "warning" | "success" | "danger";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "quote";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "list";
-                                ordered: boolean;
-                                items: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                }[];
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "table";
-                                rows: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                }[][];
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "faq";
-                                question: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                answer: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "image";
-                                /**
-                                 * Format: uri
-                                 * @description An https URL
-                                 */
-                                url: string;
-                                alt?: {
-                                    en?: string;
-                                    ar?: string;
-                                };
-                                caption?: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "code";
-                                language?: string;
-                                code: string;
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "embed";
-                                /**
-                                 * Format: uri
-                                 * @description An https URL
-                                 */
-                                url: string;
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "divider";
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            })[];
-                        };
+                        article: components["schemas"]["Article"];
                     };
                 };
             };
@@ -11430,28 +7017,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        revisions: {
-                            revision: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            publishedAt: string;
-                            /** @description The id of the Developer key that published it */
-                            publishedBy: string;
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            summaryEn: string | null;
-                            summaryAr: string | null;
-                        }[];
-                        pagination: {
-                            limit: number;
-                            offset: number;
-                            total: number;
-                            hasMore: boolean;
-                            /** @description Pass as `cursor` to get the next page; null on the last page */
-                            nextCursor: string | null;
-                        };
+                        revisions: components["schemas"]["ArticleRevisionSummary"][];
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -11544,619 +7111,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        revision: {
-                            revision: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            publishedAt: string;
-                            /** @description The id of the Developer key that published it */
-                            publishedBy: string;
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            summaryEn: string | null;
-                            summaryAr: string | null;
-                            blocks: ({
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "paragraph";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "heading";
-                                level: number;
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "callout";
-                                /** @enum {string} */
-                                tone: "info" | "warning" | "success" | "danger";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "quote";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "list";
-                                ordered: boolean;
-                                items: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                }[];
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "table";
-                                rows: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                }[][];
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "faq";
-                                question: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                answer: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "image";
-                                /**
-                                 * Format: uri
-                                 * @description An https URL
-                                 */
-                                url: string;
-                                alt?: {
-                                    en?: string;
-                                    ar?: string;
-                                };
-                                caption?: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "code";
-                                language?: string;
-                                code: string;
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "embed";
-                                /**
-                                 * Format: uri
-                                 * @description An https URL
-                                 */
-                                url: string;
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "divider";
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            })[];
-                        };
+                        revision: components["schemas"]["ArticleRevision"];
                     };
                 };
             };
@@ -12254,651 +7209,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        article: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            categoryId: string;
-                            slug: string;
-                            /** @enum {string} */
-                            sourceLanguage: "en" | "ar";
-                            /** @enum {string} */
-                            status: "draft" | "published" | "unpublished";
-                            /** @enum {string} */
-                            visibility: "public" | "internal";
-                            tags: string[];
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            summaryEn: string | null;
-                            summaryAr: string | null;
-                            /** @description The revision readers see; null when not live */
-                            liveRevision: number | null;
-                            /** @description The revision the draft becomes when published; equals the latest revision while it has no unpublished changes */
-                            draftRevision: number;
-                            hasUnpublishedChanges: boolean;
-                            translations: {
-                                /** @enum {string} */
-                                en: "complete" | "partial" | "outdated" | "missing";
-                                /** @enum {string} */
-                                ar: "complete" | "partial" | "outdated" | "missing";
-                            };
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            /**
-                             * @description Which content this is: the draft or the live revision
-                             * @enum {string}
-                             */
-                            view: "draft" | "live";
-                            blocks: ({
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "paragraph";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "heading";
-                                level: number;
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "callout";
-                                /** @enum {string} */
-                                tone: "info" | "warning" | "success" | "danger";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "quote";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "list";
-                                ordered: boolean;
-                                items: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                }[];
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "table";
-                                rows: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                }[][];
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "faq";
-                                question: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                answer: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "image";
-                                /**
-                                 * Format: uri
-                                 * @description An https URL
-                                 */
-                                url: string;
-                                alt?: {
-                                    en?: string;
-                                    ar?: string;
-                                };
-                                caption?: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "code";
-                                language?: string;
-                                code: string;
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "embed";
-                                /**
-                                 * Format: uri
-                                 * @description An https URL
-                                 */
-                                url: string;
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "divider";
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            })[];
-                        };
+                        article: components["schemas"]["Article"];
                     };
                 };
             };
@@ -13004,651 +7315,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        article: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            categoryId: string;
-                            slug: string;
-                            /** @enum {string} */
-                            sourceLanguage: "en" | "ar";
-                            /** @enum {string} */
-                            status: "draft" | "published" | "unpublished";
-                            /** @enum {string} */
-                            visibility: "public" | "internal";
-                            tags: string[];
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            summaryEn: string | null;
-                            summaryAr: string | null;
-                            /** @description The revision readers see; null when not live */
-                            liveRevision: number | null;
-                            /** @description The revision the draft becomes when published; equals the latest revision while it has no unpublished changes */
-                            draftRevision: number;
-                            hasUnpublishedChanges: boolean;
-                            translations: {
-                                /** @enum {string} */
-                                en: "complete" | "partial" | "outdated" | "missing";
-                                /** @enum {string} */
-                                ar: "complete" | "partial" | "outdated" | "missing";
-                            };
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            /**
-                             * @description Which content this is: the draft or the live revision
-                             * @enum {string}
-                             */
-                            view: "draft" | "live";
-                            blocks: ({
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "paragraph";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "heading";
-                                level: number;
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "callout";
-                                /** @enum {string} */
-                                tone: "info" | "warning" | "success" | "danger";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "quote";
-                                text: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "list";
-                                ordered: boolean;
-                                items: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                }[];
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "table";
-                                rows: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                }[][];
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "faq";
-                                question: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                answer: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "image";
-                                /**
-                                 * Format: uri
-                                 * @description An https URL
-                                 */
-                                url: string;
-                                alt?: {
-                                    en?: string;
-                                    ar?: string;
-                                };
-                                caption?: {
-                                    en?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                    ar?: {
-                                        text: string;
-                                        marks?: ("bold" | "italic" | "code")[];
-                                        link?: {
-                                            /**
-                                             * Format: uri
-                                             * @description External link: http, https or mailto
-                                             */
-                                            href: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            articleId: string;
-                                            /** @description A block id in the target article */
-                                            anchor?: string;
-                                        } | {
-                                            /** Format: uuid */
-                                            categoryId: string;
-                                        } | {
-                                            record: {
-                                                /** @enum {string} */
-                                                kind: "idea" | "sop" | "survey" | "journey";
-                                                id: string;
-                                            };
-                                        };
-                                    }[];
-                                };
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "code";
-                                language?: string;
-                                code: string;
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "embed";
-                                /**
-                                 * Format: uri
-                                 * @description An https URL
-                                 */
-                                url: string;
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            } | {
-                                /** @description The block's id */
-                                id: string;
-                                /** @constant */
-                                type: "divider";
-                                /**
-                                 * @description This block in the language that is not the article's source: complete, missing or outdated
-                                 * @enum {string}
-                                 */
-                                translation: "complete" | "missing" | "outdated";
-                            })[];
-                        };
+                        article: components["schemas"]["Article"];
                     };
                 };
             };
@@ -13747,33 +7414,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        categories: {
-                            /** Format: uuid */
-                            id: string;
-                            parentId: string | null;
-                            /** @description 1 for a top-level category, at most 3 */
-                            depth: number;
-                            nameEn: string | null;
-                            nameAr: string | null;
-                            descriptionEn: string | null;
-                            descriptionAr: string | null;
-                            slug: string;
-                            position: number;
-                            /** @enum {string} */
-                            visibility: "public" | "internal";
-                            articleCount: number;
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        }[];
+                        categories: components["schemas"]["Category"][];
                     };
                 };
             };
@@ -13887,33 +7528,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        category: {
-                            /** Format: uuid */
-                            id: string;
-                            parentId: string | null;
-                            /** @description 1 for a top-level category, at most 3 */
-                            depth: number;
-                            nameEn: string | null;
-                            nameAr: string | null;
-                            descriptionEn: string | null;
-                            descriptionAr: string | null;
-                            slug: string;
-                            position: number;
-                            /** @enum {string} */
-                            visibility: "public" | "internal";
-                            articleCount: number;
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        };
+                        category: components["schemas"]["Category"];
                     };
                 };
             };
@@ -14025,33 +7640,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        category: {
-                            /** Format: uuid */
-                            id: string;
-                            parentId: string | null;
-                            /** @description 1 for a top-level category, at most 3 */
-                            depth: number;
-                            nameEn: string | null;
-                            nameAr: string | null;
-                            descriptionEn: string | null;
-                            descriptionAr: string | null;
-                            slug: string;
-                            position: number;
-                            /** @enum {string} */
-                            visibility: "public" | "internal";
-                            articleCount: number;
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        };
+                        category: components["schemas"]["Category"];
                     };
                 };
             };
@@ -14266,33 +7855,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        category: {
-                            /** Format: uuid */
-                            id: string;
-                            parentId: string | null;
-                            /** @description 1 for a top-level category, at most 3 */
-                            depth: number;
-                            nameEn: string | null;
-                            nameAr: string | null;
-                            descriptionEn: string | null;
-                            descriptionAr: string | null;
-                            slug: string;
-                            position: number;
-                            /** @enum {string} */
-                            visibility: "public" | "internal";
-                            articleCount: number;
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        };
+                        category: components["schemas"]["Category"];
                     };
                 };
             };
@@ -14417,14 +7980,7 @@ export interface operations {
                             detail: string | null;
                             articles: string[];
                         }[];
-                        pagination: {
-                            limit: number;
-                            offset: number;
-                            total: number;
-                            hasMore: boolean;
-                            /** @description Pass as `cursor` to get the next page; null on the last page */
-                            nextCursor: string | null;
-                        };
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -14727,38 +8283,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        articles: {
-                            /** Format: uuid */
-                            id: string;
-                            slug: string;
-                            /** Format: uuid */
-                            categoryId: string;
-                            /** @enum {string} */
-                            sourceLanguage: "en" | "ar";
-                            /** @enum {string} */
-                            status: "draft" | "published" | "unpublished";
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            translations: {
-                                /** @enum {string} */
-                                en: "complete" | "partial" | "outdated" | "missing";
-                                /** @enum {string} */
-                                ar: "complete" | "partial" | "outdated" | "missing";
-                            };
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        }[];
-                        pagination: {
-                            limit: number;
-                            offset: number;
-                            total: number;
-                            hasMore: boolean;
-                            /** @description Pass as `cursor` to get the next page; null on the last page */
-                            nextCursor: string | null;
-                        };
+                        articles: components["schemas"]["ArticleTranslationStatus"][];
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -14967,44 +8493,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        sops: {
-                            id: string;
-                            /** @description Department serial: unique within the department (or, without a department, within the workspace) and never reused. Moving an SOP to another department gives it the next serial there. */
-                            serial: number;
-                            /** @enum {string} */
-                            status: "draft" | "under_review" | "published";
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            /** @enum {string} */
-                            type: "inquiry" | "complaint" | "request" | "incident" | "general";
-                            departmentId: string | null;
-                            descriptionEn: string | null;
-                            descriptionAr: string | null;
-                            steps: {
-                                titleEn: string | null;
-                                titleAr: string | null;
-                                body: string | null;
-                            }[];
-                            escalationLevel1: string | null;
-                            escalationLevel2: string | null;
-                            escalationLevel3: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            /** @description When the SOP was submitted for review; null while it is a draft */
-                            submittedAt: string | null;
-                            /** @description When the SOP was approved; null unless it is published */
-                            publishedAt: string | null;
-                            /** @description Id of the Developer key that approved it; null unless it is published */
-                            approvedBy: string | null;
-                        }[];
+                        sops: components["schemas"]["Sop"][];
                     };
                 };
             };
@@ -15128,44 +8617,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        sop: {
-                            id: string;
-                            /** @description Department serial: unique within the department (or, without a department, within the workspace) and never reused. Moving an SOP to another department gives it the next serial there. */
-                            serial: number;
-                            /** @enum {string} */
-                            status: "draft" | "under_review" | "published";
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            /** @enum {string} */
-                            type: "inquiry" | "complaint" | "request" | "incident" | "general";
-                            departmentId: string | null;
-                            descriptionEn: string | null;
-                            descriptionAr: string | null;
-                            steps: {
-                                titleEn: string | null;
-                                titleAr: string | null;
-                                body: string | null;
-                            }[];
-                            escalationLevel1: string | null;
-                            escalationLevel2: string | null;
-                            escalationLevel3: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            /** @description When the SOP was submitted for review; null while it is a draft */
-                            submittedAt: string | null;
-                            /** @description When the SOP was approved; null unless it is published */
-                            publishedAt: string | null;
-                            /** @description Id of the Developer key that approved it; null unless it is published */
-                            approvedBy: string | null;
-                        };
+                        sop: components["schemas"]["Sop"];
                     };
                 };
             };
@@ -15266,57 +8718,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        sop: {
-                            id: string;
-                            /** @description Department serial: unique within the department (or, without a department, within the workspace) and never reused. Moving an SOP to another department gives it the next serial there. */
-                            serial: number;
-                            /** @enum {string} */
-                            status: "draft" | "under_review" | "published";
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            /** @enum {string} */
-                            type: "inquiry" | "complaint" | "request" | "incident" | "general";
-                            departmentId: string | null;
-                            descriptionEn: string | null;
-                            descriptionAr: string | null;
-                            steps: {
-                                titleEn: string | null;
-                                titleAr: string | null;
-                                body: string | null;
-                            }[];
-                            escalationLevel1: string | null;
-                            escalationLevel2: string | null;
-                            escalationLevel3: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            /** @description When the SOP was submitted for review; null while it is a draft */
-                            submittedAt: string | null;
-                            /** @description When the SOP was approved; null unless it is published */
-                            publishedAt: string | null;
-                            /** @description Id of the Developer key that approved it; null unless it is published */
-                            approvedBy: string | null;
-                        };
-                        comments: {
-                            id: string;
-                            /** @constant */
-                            kind: "send_back";
-                            feedback: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /** @description Id of the Developer key that sent the SOP back */
-                            createdBy: string;
-                        }[];
+                        sop: components["schemas"]["Sop"];
+                        comments: components["schemas"]["SopComment"][];
                     };
                 };
             };
@@ -15442,44 +8845,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        sop: {
-                            id: string;
-                            /** @description Department serial: unique within the department (or, without a department, within the workspace) and never reused. Moving an SOP to another department gives it the next serial there. */
-                            serial: number;
-                            /** @enum {string} */
-                            status: "draft" | "under_review" | "published";
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            /** @enum {string} */
-                            type: "inquiry" | "complaint" | "request" | "incident" | "general";
-                            departmentId: string | null;
-                            descriptionEn: string | null;
-                            descriptionAr: string | null;
-                            steps: {
-                                titleEn: string | null;
-                                titleAr: string | null;
-                                body: string | null;
-                            }[];
-                            escalationLevel1: string | null;
-                            escalationLevel2: string | null;
-                            escalationLevel3: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            /** @description When the SOP was submitted for review; null while it is a draft */
-                            submittedAt: string | null;
-                            /** @description When the SOP was approved; null unless it is published */
-                            publishedAt: string | null;
-                            /** @description Id of the Developer key that approved it; null unless it is published */
-                            approvedBy: string | null;
-                        };
+                        sop: components["schemas"]["Sop"];
                     };
                 };
             };
@@ -15671,44 +9037,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        sop: {
-                            id: string;
-                            /** @description Department serial: unique within the department (or, without a department, within the workspace) and never reused. Moving an SOP to another department gives it the next serial there. */
-                            serial: number;
-                            /** @enum {string} */
-                            status: "draft" | "under_review" | "published";
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            /** @enum {string} */
-                            type: "inquiry" | "complaint" | "request" | "incident" | "general";
-                            departmentId: string | null;
-                            descriptionEn: string | null;
-                            descriptionAr: string | null;
-                            steps: {
-                                titleEn: string | null;
-                                titleAr: string | null;
-                                body: string | null;
-                            }[];
-                            escalationLevel1: string | null;
-                            escalationLevel2: string | null;
-                            escalationLevel3: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            /** @description When the SOP was submitted for review; null while it is a draft */
-                            submittedAt: string | null;
-                            /** @description When the SOP was approved; null unless it is published */
-                            publishedAt: string | null;
-                            /** @description Id of the Developer key that approved it; null unless it is published */
-                            approvedBy: string | null;
-                        };
+                        sop: components["schemas"]["Sop"];
                     };
                 };
             };
@@ -15807,44 +9136,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        sop: {
-                            id: string;
-                            /** @description Department serial: unique within the department (or, without a department, within the workspace) and never reused. Moving an SOP to another department gives it the next serial there. */
-                            serial: number;
-                            /** @enum {string} */
-                            status: "draft" | "under_review" | "published";
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            /** @enum {string} */
-                            type: "inquiry" | "complaint" | "request" | "incident" | "general";
-                            departmentId: string | null;
-                            descriptionEn: string | null;
-                            descriptionAr: string | null;
-                            steps: {
-                                titleEn: string | null;
-                                titleAr: string | null;
-                                body: string | null;
-                            }[];
-                            escalationLevel1: string | null;
-                            escalationLevel2: string | null;
-                            escalationLevel3: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            /** @description When the SOP was submitted for review; null while it is a draft */
-                            submittedAt: string | null;
-                            /** @description When the SOP was approved; null unless it is published */
-                            publishedAt: string | null;
-                            /** @description Id of the Developer key that approved it; null unless it is published */
-                            approvedBy: string | null;
-                        };
+                        sop: components["schemas"]["Sop"];
                     };
                 };
             };
@@ -15945,44 +9237,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        sop: {
-                            id: string;
-                            /** @description Department serial: unique within the department (or, without a department, within the workspace) and never reused. Moving an SOP to another department gives it the next serial there. */
-                            serial: number;
-                            /** @enum {string} */
-                            status: "draft" | "under_review" | "published";
-                            titleEn: string | null;
-                            titleAr: string | null;
-                            /** @enum {string} */
-                            type: "inquiry" | "complaint" | "request" | "incident" | "general";
-                            departmentId: string | null;
-                            descriptionEn: string | null;
-                            descriptionAr: string | null;
-                            steps: {
-                                titleEn: string | null;
-                                titleAr: string | null;
-                                body: string | null;
-                            }[];
-                            escalationLevel1: string | null;
-                            escalationLevel2: string | null;
-                            escalationLevel3: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            /** @description When the SOP was submitted for review; null while it is a draft */
-                            submittedAt: string | null;
-                            /** @description When the SOP was approved; null unless it is published */
-                            publishedAt: string | null;
-                            /** @description Id of the Developer key that approved it; null unless it is published */
-                            approvedBy: string | null;
-                        };
+                        sop: components["schemas"]["Sop"];
                     };
                 };
             };
@@ -16072,21 +9327,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        people: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            email: string;
-                            active: boolean;
-                            sourceUserId: string | null;
-                        }[];
-                        teams: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            active: boolean;
-                            sourceDepartmentId: string | null;
-                        }[];
+                        people: components["schemas"]["DirectoryPerson"][];
+                        teams: components["schemas"]["DirectoryTeam"][];
                     };
                 };
             };
@@ -16183,58 +9425,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        surveys: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            name: string;
-                            nameAr: string | null;
-                            /** @enum {string} */
-                            language: "en" | "ar";
-                            /** @description The counter behind the survey's ETag */
-                            version: number;
-                            /** @enum {string} */
-                            status: "draft" | "published" | "closed" | "archived";
-                            themeLogoUrl: string | null;
-                            themePrimaryColor: string | null;
-                            designId: string | null;
-                            targetingRules: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{attribute, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                filters: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    attribute: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                            } | null;
-                            publishedVersionId: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            archivedAt: string | null;
-                        }[];
-                        pagination: {
-                            limit: number;
-                            offset: number;
-                            total: number;
-                            hasMore: boolean;
-                            /** @description Pass as `cursor` to get the next page; null on the last page */
-                            nextCursor: string | null;
-                        };
+                        surveys: components["schemas"]["Survey"][];
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -16342,764 +9534,9 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        survey: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            name: string;
-                            nameAr: string | null;
-                            /** @enum {string} */
-                            language: "en" | "ar";
-                            /** @description The counter behind the survey's ETag */
-                            version: number;
-                            /** @enum {string} */
-                            status: "draft" | "published" | "closed" | "archived";
-                            themeLogoUrl: string | null;
-                            themePrimaryColor: string | null;
-                            designId: string | null;
-                            targetingRules: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{attribute, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                filters: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    attribute: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                            } | null;
-                            publishedVersionId: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            archivedAt: string | null;
-                        };
-                        version: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            surveyId: string;
-                            number: number;
-                            /** @enum {string} */
-                            status: "draft" | "published" | "superseded";
-                            basedOnVersionId: string | null;
-                            /** @description Id of the Developer key that made it */
-                            createdBy: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            publishedAt: string | null;
-                            /** @description Bumped by every save; the version's ETag */
-                            revision: number;
-                            /** @description Questions in order, each with optional `visibleIf`, `optionFilter` and `routes` (first match wins, forward only); running past the last question reaches the first ending. */
-                            definition: {
-                                languages: ("en" | "ar")[];
-                                questions: ({
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "openText";
-                                    /** @enum {string} */
-                                    inputType?: "text" | "email" | "url" | "number" | "phone";
-                                    maxLength?: number;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    placeholder?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "singleChoice";
-                                    options: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    allowOther?: boolean;
-                                    shuffle?: boolean;
-                                    optionFilter?: {
-                                        /** @description A later question id or an ending id */
-                                        sourceQuestionId: string;
-                                        /** @enum {string} */
-                                        mode: "selected" | "unselected";
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "multipleChoice";
-                                    options: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    allowOther?: boolean;
-                                    shuffle?: boolean;
-                                    optionFilter?: {
-                                        /** @description A later question id or an ending id */
-                                        sourceQuestionId: string;
-                                        /** @enum {string} */
-                                        mode: "selected" | "unselected";
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "nps";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "rating";
-                                    scale: number;
-                                    /** @enum {string} */
-                                    style: "star" | "number" | "smiley";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "csat";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "ces";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "date";
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "matrix";
-                                    rows: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    columns: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "ranking";
-                                    options: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    shuffle?: boolean;
-                                    optionFilter?: {
-                                        /** @description A later question id or an ending id */
-                                        sourceQuestionId: string;
-                                        /** @enum {string} */
-                                        mode: "selected" | "unselected";
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "consent";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    label?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "statement";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    buttonLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                })[];
-                                endings: {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                }[];
-                            };
-                            issues: {
-                                /** @enum {string} */
-                                severity: "error" | "warning";
-                                code: string;
-                                message: string;
-                                /** @description JSON Pointer into the definition */
-                                path: string;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        };
-                        designs: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            name: string;
-                            primaryColor: string;
-                            backgroundColor: string | null;
-                            logoUrl: string | null;
-                            font: string | null;
-                            isDefault: boolean;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        }[];
+                        survey: components["schemas"]["Survey"];
+                        version: components["schemas"]["SurveyVersion"];
+                        designs: components["schemas"]["SurveyDesign"][];
                     };
                 };
             };
@@ -17212,97 +9649,9 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        survey: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            name: string;
-                            nameAr: string | null;
-                            /** @enum {string} */
-                            language: "en" | "ar";
-                            /** @description The counter behind the survey's ETag */
-                            version: number;
-                            /** @enum {string} */
-                            status: "draft" | "published" | "closed" | "archived";
-                            themeLogoUrl: string | null;
-                            themePrimaryColor: string | null;
-                            designId: string | null;
-                            targetingRules: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{attribute, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                filters: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    attribute: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                            } | null;
-                            publishedVersionId: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            archivedAt: string | null;
-                        };
-                        versions: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            surveyId: string;
-                            number: number;
-                            /** @enum {string} */
-                            status: "draft" | "published" | "superseded";
-                            basedOnVersionId: string | null;
-                            /** @description Id of the Developer key that made it */
-                            createdBy: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            publishedAt: string | null;
-                        }[];
-                        designs: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            name: string;
-                            primaryColor: string;
-                            backgroundColor: string | null;
-                            logoUrl: string | null;
-                            font: string | null;
-                            isDefault: boolean;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        }[];
+                        survey: components["schemas"]["Survey"];
+                        versions: components["schemas"]["SurveyVersionSummary"][];
+                        designs: components["schemas"]["SurveyDesign"][];
                     };
                 };
             };
@@ -17527,50 +9876,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        survey: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            name: string;
-                            nameAr: string | null;
-                            /** @enum {string} */
-                            language: "en" | "ar";
-                            /** @description The counter behind the survey's ETag */
-                            version: number;
-                            /** @enum {string} */
-                            status: "draft" | "published" | "closed" | "archived";
-                            themeLogoUrl: string | null;
-                            themePrimaryColor: string | null;
-                            designId: string | null;
-                            targetingRules: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{attribute, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                filters: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    attribute: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                            } | null;
-                            publishedVersionId: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            archivedAt: string | null;
-                        };
+                        survey: components["schemas"]["Survey"];
                     };
                 };
             };
@@ -17683,50 +9989,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        survey: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            name: string;
-                            nameAr: string | null;
-                            /** @enum {string} */
-                            language: "en" | "ar";
-                            /** @description The counter behind the survey's ETag */
-                            version: number;
-                            /** @enum {string} */
-                            status: "draft" | "published" | "closed" | "archived";
-                            themeLogoUrl: string | null;
-                            themePrimaryColor: string | null;
-                            designId: string | null;
-                            targetingRules: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{attribute, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                filters: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    attribute: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                            } | null;
-                            publishedVersionId: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            archivedAt: string | null;
-                        };
+                        survey: components["schemas"]["Survey"];
                     };
                 };
             };
@@ -18119,741 +10382,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        survey: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            name: string;
-                            nameAr: string | null;
-                            /** @enum {string} */
-                            language: "en" | "ar";
-                            /** @description The counter behind the survey's ETag */
-                            version: number;
-                            /** @enum {string} */
-                            status: "draft" | "published" | "closed" | "archived";
-                            themeLogoUrl: string | null;
-                            themePrimaryColor: string | null;
-                            designId: string | null;
-                            targetingRules: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{attribute, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                filters: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    attribute: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                            } | null;
-                            publishedVersionId: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            publishedAt: string | null;
-                            archivedAt: string | null;
-                        };
-                        version: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            surveyId: string;
-                            number: number;
-                            /** @enum {string} */
-                            status: "draft" | "published" | "superseded";
-                            basedOnVersionId: string | null;
-                            /** @description Id of the Developer key that made it */
-                            createdBy: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            publishedAt: string | null;
-                            /** @description Bumped by every save; the version's ETag */
-                            revision: number;
-                            /** @description Questions in order, each with optional `visibleIf`, `optionFilter` and `routes` (first match wins, forward only); running past the last question reaches the first ending. */
-                            definition: {
-                                languages: ("en" | "ar")[];
-                                questions: ({
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "openText";
-                                    /** @enum {string} */
-                                    inputType?: "text" | "email" | "url" | "number" | "phone";
-                                    maxLength?: number;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    placeholder?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "singleChoice";
-                                    options: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    allowOther?: boolean;
-                                    shuffle?: boolean;
-                                    optionFilter?: {
-                                        /** @description A later question id or an ending id */
-                                        sourceQuestionId: string;
-                                        /** @enum {string} */
-                                        mode: "selected" | "unselected";
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "multipleChoice";
-                                    options: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    allowOther?: boolean;
-                                    shuffle?: boolean;
-                                    optionFilter?: {
-                                        /** @description A later question id or an ending id */
-                                        sourceQuestionId: string;
-                                        /** @enum {string} */
-                                        mode: "selected" | "unselected";
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "nps";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "rating";
-                                    scale: number;
-                                    /** @enum {string} */
-                                    style: "star" | "number" | "smiley";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "csat";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "ces";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "date";
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "matrix";
-                                    rows: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    columns: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "ranking";
-                                    options: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    shuffle?: boolean;
-                                    optionFilter?: {
-                                        /** @description A later question id or an ending id */
-                                        sourceQuestionId: string;
-                                        /** @enum {string} */
-                                        mode: "selected" | "unselected";
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "consent";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    label?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "statement";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    buttonLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                })[];
-                                endings: {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                }[];
-                            };
-                            issues: {
-                                /** @enum {string} */
-                                severity: "error" | "warning";
-                                code: string;
-                                message: string;
-                                /** @description JSON Pointer into the definition */
-                                path: string;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        };
+                        survey: components["schemas"]["Survey"];
+                        version: components["schemas"]["SurveyVersion"];
                     };
                 };
             };
@@ -18870,17 +10400,7 @@ export interface operations {
                         error: string;
                         message: string;
                         /** @description With `invalid_definition`: the errors found; with `invalid_body`: what breaks the schema (`path` and `message` only) */
-                        issues?: ({
-                            /** @enum {string} */
-                            severity: "error" | "warning";
-                            code: string;
-                            message: string;
-                            /** @description JSON Pointer into the definition */
-                            path: string;
-                        } | {
-                            path: string;
-                            message: string;
-                        })[];
+                        issues?: (components["schemas"]["SurveyIssue"] | components["schemas"]["ValidationIssue"])[];
                     };
                 };
             };
@@ -18924,10 +10444,7 @@ export interface operations {
                         error: string;
                         message: string;
                         /** @description Present on validation errors: every problem found, with where it is */
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
+                        issues?: components["schemas"]["ValidationIssue"][];
                         /** @description With `breaking_changes`: what publishing would break for the answers collected so far */
                         changes?: {
                             /** @description question_removed, type_changed, option_removed, option_reided, row_removed, column_removed, scale_changed, input_type_changed, or journey_metric_unbound (a published journey version computes a metric from a question this removes or retypes) */
@@ -19021,61 +10538,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        responses: ({
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            surveyId: string;
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            versionId: string;
-                            /** @enum {string} */
-                            status: "partial" | "finished";
-                            answers: {
-                                [key: string]: string | number | boolean | string[] | {
-                                    [key: string]: string;
-                                };
-                            };
-                            /** @description The questions shown, in order */
-                            path: string[];
-                            /** @description The ending reached; null until finished */
-                            ending: string | null;
-                            /** @enum {string} */
-                            language: "en" | "ar";
-                            respondent: {
-                                externalId: string | null;
-                                email: string | null;
-                            };
-                            attributes: {
-                                [key: string]: string | number | boolean;
-                            } | null;
-                            meta: {
-                                source?: string;
-                                channel?: string;
-                            } | null;
-                            /** @description 1 on create, +1 on each change; the ETag */
-                            revision: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            finishedAt: string | null;
-                            secondsToFinish: number | null;
-                        } | {
+                        responses: (components["schemas"]["SurveyResponse"] | {
                             /**
                              * Format: uuid
                              * @description Only responses pinned to this version
@@ -19089,14 +10552,7 @@ export interface operations {
                              */
                             deletedAt: string;
                         })[];
-                        pagination: {
-                            limit: number;
-                            offset: number;
-                            total: number;
-                            hasMore: boolean;
-                            /** @description Pass as `cursor` to get the next page; null on the last page */
-                            nextCursor: string | null;
-                        };
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -19227,61 +10683,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        response: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            surveyId: string;
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            versionId: string;
-                            /** @enum {string} */
-                            status: "partial" | "finished";
-                            answers: {
-                                [key: string]: string | number | boolean | string[] | {
-                                    [key: string]: string;
-                                };
-                            };
-                            /** @description The questions shown, in order */
-                            path: string[];
-                            /** @description The ending reached; null until finished */
-                            ending: string | null;
-                            /** @enum {string} */
-                            language: "en" | "ar";
-                            respondent: {
-                                externalId: string | null;
-                                email: string | null;
-                            };
-                            attributes: {
-                                [key: string]: string | number | boolean;
-                            } | null;
-                            meta: {
-                                source?: string;
-                                channel?: string;
-                            } | null;
-                            /** @description 1 on create, +1 on each change; the ETag */
-                            revision: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            finishedAt: string | null;
-                            secondsToFinish: number | null;
-                        };
+                        response: components["schemas"]["SurveyResponse"];
                     };
                 };
             };
@@ -19405,61 +10807,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        response: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            surveyId: string;
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            versionId: string;
-                            /** @enum {string} */
-                            status: "partial" | "finished";
-                            answers: {
-                                [key: string]: string | number | boolean | string[] | {
-                                    [key: string]: string;
-                                };
-                            };
-                            /** @description The questions shown, in order */
-                            path: string[];
-                            /** @description The ending reached; null until finished */
-                            ending: string | null;
-                            /** @enum {string} */
-                            language: "en" | "ar";
-                            respondent: {
-                                externalId: string | null;
-                                email: string | null;
-                            };
-                            attributes: {
-                                [key: string]: string | number | boolean;
-                            } | null;
-                            meta: {
-                                source?: string;
-                                channel?: string;
-                            } | null;
-                            /** @description 1 on create, +1 on each change; the ETag */
-                            revision: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            finishedAt: string | null;
-                            secondsToFinish: number | null;
-                        };
+                        response: components["schemas"]["SurveyResponse"];
                     };
                 };
             };
@@ -19669,61 +11017,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        response: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            surveyId: string;
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            versionId: string;
-                            /** @enum {string} */
-                            status: "partial" | "finished";
-                            answers: {
-                                [key: string]: string | number | boolean | string[] | {
-                                    [key: string]: string;
-                                };
-                            };
-                            /** @description The questions shown, in order */
-                            path: string[];
-                            /** @description The ending reached; null until finished */
-                            ending: string | null;
-                            /** @enum {string} */
-                            language: "en" | "ar";
-                            respondent: {
-                                externalId: string | null;
-                                email: string | null;
-                            };
-                            attributes: {
-                                [key: string]: string | number | boolean;
-                            } | null;
-                            meta: {
-                                source?: string;
-                                channel?: string;
-                            } | null;
-                            /** @description 1 on create, +1 on each change; the ETag */
-                            revision: number;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            finishedAt: string | null;
-                            secondsToFinish: number | null;
-                        };
+                        response: components["schemas"]["SurveyResponse"];
                     };
                 };
             };
@@ -20017,697 +11311,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        version: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            surveyId: string;
-                            number: number;
-                            /** @enum {string} */
-                            status: "draft" | "published" | "superseded";
-                            basedOnVersionId: string | null;
-                            /** @description Id of the Developer key that made it */
-                            createdBy: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            publishedAt: string | null;
-                            /** @description Bumped by every save; the version's ETag */
-                            revision: number;
-                            /** @description Questions in order, each with optional `visibleIf`, `optionFilter` and `routes` (first match wins, forward only); running past the last question reaches the first ending. */
-                            definition: {
-                                languages: ("en" | "ar")[];
-                                questions: ({
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "openText";
-                                    /** @enum {string} */
-                                    inputType?: "text" | "email" | "url" | "number" | "phone";
-                                    maxLength?: number;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    placeholder?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "singleChoice";
-                                    options: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    allowOther?: boolean;
-                                    shuffle?: boolean;
-                                    optionFilter?: {
-                                        /** @description A later question id or an ending id */
-                                        sourceQuestionId: string;
-                                        /** @enum {string} */
-                                        mode: "selected" | "unselected";
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "multipleChoice";
-                                    options: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    allowOther?: boolean;
-                                    shuffle?: boolean;
-                                    optionFilter?: {
-                                        /** @description A later question id or an ending id */
-                                        sourceQuestionId: string;
-                                        /** @enum {string} */
-                                        mode: "selected" | "unselected";
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "nps";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "rating";
-                                    scale: number;
-                                    /** @enum {string} */
-                                    style: "star" | "number" | "smiley";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "csat";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "ces";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "date";
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "matrix";
-                                    rows: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    columns: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "ranking";
-                                    options: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    shuffle?: boolean;
-                                    optionFilter?: {
-                                        /** @description A later question id or an ending id */
-                                        sourceQuestionId: string;
-                                        /** @enum {string} */
-                                        mode: "selected" | "unselected";
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "consent";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    label?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "statement";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    buttonLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                })[];
-                                endings: {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                }[];
-                            };
-                            issues: {
-                                /** @enum {string} */
-                                severity: "error" | "warning";
-                                code: string;
-                                message: string;
-                                /** @description JSON Pointer into the definition */
-                                path: string;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        };
+                        version: components["schemas"]["SurveyVersion"];
                     };
                 };
             };
@@ -20822,697 +11426,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        version: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            surveyId: string;
-                            number: number;
-                            /** @enum {string} */
-                            status: "draft" | "published" | "superseded";
-                            basedOnVersionId: string | null;
-                            /** @description Id of the Developer key that made it */
-                            createdBy: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            publishedAt: string | null;
-                            /** @description Bumped by every save; the version's ETag */
-                            revision: number;
-                            /** @description Questions in order, each with optional `visibleIf`, `optionFilter` and `routes` (first match wins, forward only); running past the last question reaches the first ending. */
-                            definition: {
-                                languages: ("en" | "ar")[];
-                                questions: ({
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "openText";
-                                    /** @enum {string} */
-                                    inputType?: "text" | "email" | "url" | "number" | "phone";
-                                    maxLength?: number;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    placeholder?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "singleChoice";
-                                    options: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    allowOther?: boolean;
-                                    shuffle?: boolean;
-                                    optionFilter?: {
-                                        /** @description A later question id or an ending id */
-                                        sourceQuestionId: string;
-                                        /** @enum {string} */
-                                        mode: "selected" | "unselected";
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "multipleChoice";
-                                    options: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    allowOther?: boolean;
-                                    shuffle?: boolean;
-                                    optionFilter?: {
-                                        /** @description A later question id or an ending id */
-                                        sourceQuestionId: string;
-                                        /** @enum {string} */
-                                        mode: "selected" | "unselected";
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "nps";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "rating";
-                                    scale: number;
-                                    /** @enum {string} */
-                                    style: "star" | "number" | "smiley";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "csat";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "ces";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "date";
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "matrix";
-                                    rows: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    columns: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "ranking";
-                                    options: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    shuffle?: boolean;
-                                    optionFilter?: {
-                                        /** @description A later question id or an ending id */
-                                        sourceQuestionId: string;
-                                        /** @enum {string} */
-                                        mode: "selected" | "unselected";
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "consent";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    label?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "statement";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    buttonLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                })[];
-                                endings: {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                }[];
-                            };
-                            issues: {
-                                /** @enum {string} */
-                                severity: "error" | "warning";
-                                code: string;
-                                message: string;
-                                /** @description JSON Pointer into the definition */
-                                path: string;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        };
+                        version: components["schemas"]["SurveyVersion"];
                     };
                 };
             };
@@ -21592,658 +11506,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Questions in order, each with optional `visibleIf`, `optionFilter` and `routes` (first match wins, forward only); running past the last question reaches the first ending. */
-                    definition: {
-                        languages: ("en" | "ar")[];
-                        questions: ({
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "openText";
-                            /** @enum {string} */
-                            inputType?: "text" | "email" | "url" | "number" | "phone";
-                            maxLength?: number;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            placeholder?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "singleChoice";
-                            options: {
-                                /** @description A later question id or an ending id */
-                                id: string;
-                                /** @description Shown text per language; every language of `languages` must be present */
-                                label: {
-                                    en?: string;
-                                    ar?: string;
-                                };
-                            }[];
-                            allowOther?: boolean;
-                            shuffle?: boolean;
-                            optionFilter?: {
-                                /** @description A later question id or an ending id */
-                                sourceQuestionId: string;
-                                /** @enum {string} */
-                                mode: "selected" | "unselected";
-                            };
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "multipleChoice";
-                            options: {
-                                /** @description A later question id or an ending id */
-                                id: string;
-                                /** @description Shown text per language; every language of `languages` must be present */
-                                label: {
-                                    en?: string;
-                                    ar?: string;
-                                };
-                            }[];
-                            allowOther?: boolean;
-                            shuffle?: boolean;
-                            optionFilter?: {
-                                /** @description A later question id or an ending id */
-                                sourceQuestionId: string;
-                                /** @enum {string} */
-                                mode: "selected" | "unselected";
-                            };
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "nps";
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            lowerLabel?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            upperLabel?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "rating";
-                            scale: number;
-                            /** @enum {string} */
-                            style: "star" | "number" | "smiley";
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            lowerLabel?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            upperLabel?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "csat";
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            lowerLabel?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            upperLabel?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "ces";
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            lowerLabel?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            upperLabel?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "date";
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "matrix";
-                            rows: {
-                                /** @description A later question id or an ending id */
-                                id: string;
-                                /** @description Shown text per language; every language of `languages` must be present */
-                                label: {
-                                    en?: string;
-                                    ar?: string;
-                                };
-                            }[];
-                            columns: {
-                                /** @description A later question id or an ending id */
-                                id: string;
-                                /** @description Shown text per language; every language of `languages` must be present */
-                                label: {
-                                    en?: string;
-                                    ar?: string;
-                                };
-                            }[];
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "ranking";
-                            options: {
-                                /** @description A later question id or an ending id */
-                                id: string;
-                                /** @description Shown text per language; every language of `languages` must be present */
-                                label: {
-                                    en?: string;
-                                    ar?: string;
-                                };
-                            }[];
-                            shuffle?: boolean;
-                            optionFilter?: {
-                                /** @description A later question id or an ending id */
-                                sourceQuestionId: string;
-                                /** @enum {string} */
-                                mode: "selected" | "unselected";
-                            };
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "consent";
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            label?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "statement";
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            buttonLabel?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                        })[];
-                        endings: {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                        }[];
-                    };
+                    definition: components["schemas"]["SurveyDefinition"];
                 };
             };
         };
@@ -22269,697 +11532,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        version: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            surveyId: string;
-                            number: number;
-                            /** @enum {string} */
-                            status: "draft" | "published" | "superseded";
-                            basedOnVersionId: string | null;
-                            /** @description Id of the Developer key that made it */
-                            createdBy: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            publishedAt: string | null;
-                            /** @description Bumped by every save; the version's ETag */
-                            revision: number;
-                            /** @description Questions in order, each with optional `visibleIf`, `optionFilter` and `routes` (first match wins, forward only); running past the last question reaches the first ending. */
-                            definition: {
-                                languages: ("en" | "ar")[];
-                                questions: ({
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "openText";
-                                    /** @enum {string} */
-                                    inputType?: "text" | "email" | "url" | "number" | "phone";
-                                    maxLength?: number;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    placeholder?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "singleChoice";
-                                    options: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    allowOther?: boolean;
-                                    shuffle?: boolean;
-                                    optionFilter?: {
-                                        /** @description A later question id or an ending id */
-                                        sourceQuestionId: string;
-                                        /** @enum {string} */
-                                        mode: "selected" | "unselected";
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "multipleChoice";
-                                    options: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    allowOther?: boolean;
-                                    shuffle?: boolean;
-                                    optionFilter?: {
-                                        /** @description A later question id or an ending id */
-                                        sourceQuestionId: string;
-                                        /** @enum {string} */
-                                        mode: "selected" | "unselected";
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "nps";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "rating";
-                                    scale: number;
-                                    /** @enum {string} */
-                                    style: "star" | "number" | "smiley";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "csat";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "ces";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    lowerLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    upperLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "date";
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "matrix";
-                                    rows: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    columns: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "ranking";
-                                    options: {
-                                        /** @description A later question id or an ending id */
-                                        id: string;
-                                        /** @description Shown text per language; every language of `languages` must be present */
-                                        label: {
-                                            en?: string;
-                                            ar?: string;
-                                        };
-                                    }[];
-                                    shuffle?: boolean;
-                                    optionFilter?: {
-                                        /** @description A later question id or an ending id */
-                                        sourceQuestionId: string;
-                                        /** @enum {string} */
-                                        mode: "selected" | "unselected";
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "consent";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    label?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                } | {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    required: boolean;
-                                    /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                    visibleIf?: {
-                                        all: Record<string, never>[];
-                                    } | {
-                                        any: Record<string, never>[];
-                                    } | {
-                                        question: string;
-                                        /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                        value?: string | number | boolean | string[];
-                                    };
-                                    routes?: {
-                                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                        when: {
-                                            all: Record<string, never>[];
-                                        } | {
-                                            any: Record<string, never>[];
-                                        } | {
-                                            question: string;
-                                            /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                            value?: string | number | boolean | string[];
-                                        };
-                                        /** @description A later question id or an ending id */
-                                        goTo: string;
-                                    }[];
-                                    /** @constant */
-                                    type: "statement";
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    buttonLabel?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                })[];
-                                endings: {
-                                    /** @description A later question id or an ending id */
-                                    id: string;
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    headline: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                    /** @description Shown text per language; every language of `languages` must be present */
-                                    description?: {
-                                        en?: string;
-                                        ar?: string;
-                                    };
-                                }[];
-                            };
-                            issues: {
-                                /** @enum {string} */
-                                severity: "error" | "warning";
-                                code: string;
-                                message: string;
-                                /** @description JSON Pointer into the definition */
-                                path: string;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        };
+                        version: components["schemas"]["SurveyVersion"];
                     };
                 };
             };
@@ -23404,29 +11977,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        designs: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            name: string;
-                            primaryColor: string;
-                            backgroundColor: string | null;
-                            logoUrl: string | null;
-                            font: string | null;
-                            isDefault: boolean;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        }[];
+                        designs: components["schemas"]["SurveyDesign"][];
                     };
                 };
             };
@@ -23543,29 +12094,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        design: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            name: string;
-                            primaryColor: string;
-                            backgroundColor: string | null;
-                            logoUrl: string | null;
-                            font: string | null;
-                            isDefault: boolean;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        };
+                        design: components["schemas"]["SurveyDesign"];
                     };
                 };
             };
@@ -23690,29 +12219,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        design: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            name: string;
-                            primaryColor: string;
-                            backgroundColor: string | null;
-                            logoUrl: string | null;
-                            font: string | null;
-                            isDefault: boolean;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        };
+                        design: components["schemas"]["SurveyDesign"];
                     };
                 };
             };
@@ -23903,658 +12410,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Questions in order, each with optional `visibleIf`, `optionFilter` and `routes` (first match wins, forward only); running past the last question reaches the first ending. */
-                    definition: {
-                        languages: ("en" | "ar")[];
-                        questions: ({
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "openText";
-                            /** @enum {string} */
-                            inputType?: "text" | "email" | "url" | "number" | "phone";
-                            maxLength?: number;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            placeholder?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "singleChoice";
-                            options: {
-                                /** @description A later question id or an ending id */
-                                id: string;
-                                /** @description Shown text per language; every language of `languages` must be present */
-                                label: {
-                                    en?: string;
-                                    ar?: string;
-                                };
-                            }[];
-                            allowOther?: boolean;
-                            shuffle?: boolean;
-                            optionFilter?: {
-                                /** @description A later question id or an ending id */
-                                sourceQuestionId: string;
-                                /** @enum {string} */
-                                mode: "selected" | "unselected";
-                            };
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "multipleChoice";
-                            options: {
-                                /** @description A later question id or an ending id */
-                                id: string;
-                                /** @description Shown text per language; every language of `languages` must be present */
-                                label: {
-                                    en?: string;
-                                    ar?: string;
-                                };
-                            }[];
-                            allowOther?: boolean;
-                            shuffle?: boolean;
-                            optionFilter?: {
-                                /** @description A later question id or an ending id */
-                                sourceQuestionId: string;
-                                /** @enum {string} */
-                                mode: "selected" | "unselected";
-                            };
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "nps";
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            lowerLabel?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            upperLabel?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "rating";
-                            scale: number;
-                            /** @enum {string} */
-                            style: "star" | "number" | "smiley";
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            lowerLabel?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            upperLabel?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "csat";
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            lowerLabel?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            upperLabel?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "ces";
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            lowerLabel?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            upperLabel?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "date";
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "matrix";
-                            rows: {
-                                /** @description A later question id or an ending id */
-                                id: string;
-                                /** @description Shown text per language; every language of `languages` must be present */
-                                label: {
-                                    en?: string;
-                                    ar?: string;
-                                };
-                            }[];
-                            columns: {
-                                /** @description A later question id or an ending id */
-                                id: string;
-                                /** @description Shown text per language; every language of `languages` must be present */
-                                label: {
-                                    en?: string;
-                                    ar?: string;
-                                };
-                            }[];
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "ranking";
-                            options: {
-                                /** @description A later question id or an ending id */
-                                id: string;
-                                /** @description Shown text per language; every language of `languages` must be present */
-                                label: {
-                                    en?: string;
-                                    ar?: string;
-                                };
-                            }[];
-                            shuffle?: boolean;
-                            optionFilter?: {
-                                /** @description A later question id or an ending id */
-                                sourceQuestionId: string;
-                                /** @enum {string} */
-                                mode: "selected" | "unselected";
-                            };
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "consent";
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            label?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                        } | {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            required: boolean;
-                            /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                            visibleIf?: {
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                question: string;
-                                /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                value?: string | number | boolean | string[];
-                            };
-                            routes?: {
-                                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
-                                when: {
-                                    all: Record<string, never>[];
-                                } | {
-                                    any: Record<string, never>[];
-                                } | {
-                                    question: string;
-                                    /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "isAnswered" | "isSkipped" | "greaterThan" | "lessThan" | "atLeast" | "atMost" | "includesAny" | "includesAll" | "excludesAll" | "before" | "after";
-                                    value?: string | number | boolean | string[];
-                                };
-                                /** @description A later question id or an ending id */
-                                goTo: string;
-                            }[];
-                            /** @constant */
-                            type: "statement";
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            buttonLabel?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                        })[];
-                        endings: {
-                            /** @description A later question id or an ending id */
-                            id: string;
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            headline: {
-                                en?: string;
-                                ar?: string;
-                            };
-                            /** @description Shown text per language; every language of `languages` must be present */
-                            description?: {
-                                en?: string;
-                                ar?: string;
-                            };
-                        }[];
-                    };
+                    definition: components["schemas"]["SurveyDefinition"];
                 };
             };
         };
@@ -24578,14 +12434,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        issues: {
-                            /** @enum {string} */
-                            severity: "error" | "warning";
-                            code: string;
-                            message: string;
-                            /** @description JSON Pointer into the definition */
-                            path: string;
-                        }[];
+                        issues: components["schemas"]["SurveyIssue"][];
                     };
                 };
             };
@@ -24693,31 +12542,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        webhooks: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            name: string;
-                            url: string;
-                            /** @description The first 10 characters of the current secret */
-                            secretPrefix: string;
-                            /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
-                            authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
-                            enabled: boolean;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        }[];
+                        webhooks: components["schemas"]["Webhook"][];
                     };
                 };
             };
@@ -24827,33 +12652,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        webhook: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            name: string;
-                            url: string;
-                            /** @description The first 10 characters of the current secret */
-                            secretPrefix: string;
-                            /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
-                            authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
-                            enabled: boolean;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            /** @description The Bearer secret (`whsec_…`), shown only in this response: store it now */
-                            secret: string;
-                        };
+                        webhook: components["schemas"]["WebhookWithSecret"];
                     };
                 };
             };
@@ -24964,31 +12763,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        webhook: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            name: string;
-                            url: string;
-                            /** @description The first 10 characters of the current secret */
-                            secretPrefix: string;
-                            /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
-                            authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
-                            enabled: boolean;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        };
+                        webhook: components["schemas"]["Webhook"];
                     };
                 };
             };
@@ -25186,31 +12961,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        webhook: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            name: string;
-                            url: string;
-                            /** @description The first 10 characters of the current secret */
-                            secretPrefix: string;
-                            /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
-                            authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
-                            enabled: boolean;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        };
+                        webhook: components["schemas"]["Webhook"];
                     };
                 };
             };
@@ -25317,41 +13068,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        deliveries: {
-                            /** @description The delivery id: its event id, as there is one delivery per webhook and event */
-                            id: string;
-                            /** @description Sent as the `webhook-id` header on every attempt */
-                            eventId: string;
-                            /** @enum {string} */
-                            eventType: "idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished";
-                            /** @enum {string} */
-                            outcome: "pending" | "retrying" | "delivered" | "failed" | "cancelled";
-                            /** @description Attempts made so far */
-                            attempt: number;
-                            responseStatus: number | null;
-                            durationMs: number | null;
-                            error: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            lastAttemptAt: string | null;
-                            nextAttemptAt: string | null;
-                            attempts: {
-                                attempt: number;
-                                /**
-                                 * Format: date-time
-                                 * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                                 */
-                                at: string;
-                                /** @enum {string} */
-                                outcome: "delivered" | "failed";
-                                responseStatus: number | null;
-                                durationMs: number;
-                                error: string | null;
-                            }[];
-                        }[];
+                        deliveries: components["schemas"]["WebhookDelivery"][];
                         pagination: {
                             limit: number;
                             offset: number;
@@ -25553,31 +13270,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        webhook: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            name: string;
-                            url: string;
-                            /** @description The first 10 characters of the current secret */
-                            secretPrefix: string;
-                            /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
-                            authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
-                            enabled: boolean;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        };
+                        webhook: components["schemas"]["Webhook"];
                     };
                 };
             };
@@ -25670,31 +13363,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        webhook: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            name: string;
-                            url: string;
-                            /** @description The first 10 characters of the current secret */
-                            secretPrefix: string;
-                            /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
-                            authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
-                            enabled: boolean;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                        };
+                        webhook: components["schemas"]["Webhook"];
                     };
                 };
             };
@@ -25796,33 +13465,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        webhook: {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
-                            id: string;
-                            name: string;
-                            url: string;
-                            /** @description The first 10 characters of the current secret */
-                            secretPrefix: string;
-                            /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
-                            authenticationConfigured: boolean;
-                            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
-                            enabled: boolean;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
-                             */
-                            updatedAt: string;
-                            /** @description The Bearer secret (`whsec_…`), shown only in this response: store it now */
-                            secret: string;
-                        };
+                        webhook: components["schemas"]["WebhookWithSecret"];
                     };
                 };
             };

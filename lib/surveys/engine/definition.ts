@@ -5,7 +5,7 @@
  * `issues` a draft may be saved with (see validate.ts).
  */
 import * as z from 'zod/mini';
-import { atMostCharacters } from '../../platform/schemas.ts';
+import { atMostCharacters, named } from '../../platform/schemas.ts';
 
 export const DEFINITION_LIMITS = {
   questions: 200,
@@ -199,7 +199,7 @@ function bounded<T>(schema: z.ZodMiniType<T>) {
   );
 }
 
-const questionCondition = bounded(conditionSchema('question'));
+const questionCondition = named('SurveyCondition', bounded(conditionSchema('question')));
 
 const option = z.strictObject({ id: itemId, label: shownText });
 export type ChoiceOption = z.output<typeof option>;
@@ -280,38 +280,31 @@ const ranking = z.strictObject({
 const consent = z.strictObject({ ...base, type: z.literal('consent'), label: z.optional(shownText) });
 const statement = z.strictObject({ ...base, type: z.literal('statement'), buttonLabel: z.optional(shownText) });
 
-const question = z.discriminatedUnion('type', [
-  openText,
-  singleChoice,
-  multipleChoice,
-  nps,
-  rating,
-  csat,
-  ces,
-  date,
-  matrix,
-  ranking,
-  consent,
-  statement,
-]);
+const question = named(
+  'SurveyQuestion',
+  z.discriminatedUnion('type', [openText, singleChoice, multipleChoice, nps, rating, csat, ces, date, matrix, ranking, consent, statement]),
+);
 export type Question = z.output<typeof question>;
 
-const ending = z.strictObject({ id: itemId, headline: shownText, description: z.optional(shownText) });
+const ending = named('SurveyEnding', z.strictObject({ id: itemId, headline: shownText, description: z.optional(shownText) }));
 
-export const surveyDefinition = z
-  .strictObject({
-    languages: z.array(z.enum(LANGUAGES)).check(
-      z.minLength(1),
-      z.maxLength(LANGUAGES.length),
-      z.refine((languages) => new Set(languages).size === languages.length, 'must not repeat a language'),
-    ),
-    questions: z.array(question).check(z.maxLength(DEFINITION_LIMITS.questions)),
-    endings: z.array(ending).check(z.minLength(1), z.maxLength(DEFINITION_LIMITS.endings)),
-  })
-  .register(z.globalRegistry, {
-    description:
-      'Questions in order, each with optional `visibleIf`, `optionFilter` and `routes` (first match wins, forward only); running past the last question reaches the first ending.',
-  });
+export const surveyDefinition = named(
+  'SurveyDefinition',
+  z
+    .strictObject({
+      languages: z.array(z.enum(LANGUAGES)).check(
+        z.minLength(1),
+        z.maxLength(LANGUAGES.length),
+        z.refine((languages) => new Set(languages).size === languages.length, 'must not repeat a language'),
+      ),
+      questions: z.array(question).check(z.maxLength(DEFINITION_LIMITS.questions)),
+      endings: z.array(ending).check(z.minLength(1), z.maxLength(DEFINITION_LIMITS.endings)),
+    })
+    .register(z.globalRegistry, {
+      description:
+        'Questions in order, each with optional `visibleIf`, `optionFilter` and `routes` (first match wins, forward only); running past the last question reaches the first ending.',
+    }),
+);
 export type SurveyDefinition = z.output<typeof surveyDefinition>;
 
 /** What a new survey's first draft holds: no questions yet and a thank-you ending. */

@@ -4,7 +4,7 @@
  * answers make sense for the survey is the engine's (lib/surveys/engine/response.ts).
  */
 import * as z from 'zod/mini';
-import { pageQueryShape, timestamp, uuid } from '../../platform/schemas.ts';
+import { named, pageQueryShape, timestamp, uuid } from '../../platform/schemas.ts';
 import { LANGUAGES } from '../engine/definition.ts';
 
 /** Answers beyond this much UTF-8 JSON are 413 `response_too_large`. */
@@ -79,24 +79,27 @@ export const listResponsesQuery = z.strictObject({
 export const eraseBody = z.union([z.strictObject({ externalId }), z.strictObject({ email })]);
 export type EraseBody = z.output<typeof eraseBody>;
 
-export const surveyResponse = z.object({
-  id: uuid,
-  surveyId: uuid,
-  versionId: uuid,
-  status: z.enum(RESPONSE_STATUSES),
-  answers: z.record(z.string(), answerValue),
-  path: z.array(z.string()).register(z.globalRegistry, { description: 'The questions shown, in order' }),
-  ending: z.nullable(z.string()).register(z.globalRegistry, { description: 'The ending reached; null until finished' }),
-  language: z.enum(LANGUAGES),
-  respondent: z.object({ externalId: z.nullable(z.string()), email: z.nullable(z.string()) }),
-  attributes: z.nullable(z.record(z.string(), attributeValue)),
-  meta: z.nullable(z.object({ source: z.optional(z.string()), channel: z.optional(z.string()) })),
-  revision: z.int().register(z.globalRegistry, { description: '1 on create, +1 on each change; the ETag' }),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-  finishedAt: z.nullable(timestamp),
-  secondsToFinish: z.nullable(z.number()),
-});
+export const surveyResponse = named(
+  'SurveyResponse',
+  z.object({
+    id: uuid,
+    surveyId: uuid,
+    versionId: uuid,
+    status: z.enum(RESPONSE_STATUSES),
+    answers: z.record(z.string(), answerValue),
+    path: z.array(z.string()).register(z.globalRegistry, { description: 'The questions shown, in order' }),
+    ending: z.nullable(z.string()).register(z.globalRegistry, { description: 'The ending reached; null until finished' }),
+    language: z.enum(LANGUAGES),
+    respondent: z.object({ externalId: z.nullable(z.string()), email: z.nullable(z.string()) }),
+    attributes: z.nullable(z.record(z.string(), attributeValue)),
+    meta: z.nullable(z.object({ source: z.optional(z.string()), channel: z.optional(z.string()) })),
+    revision: z.int().register(z.globalRegistry, { description: '1 on create, +1 on each change; the ETag' }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    finishedAt: z.nullable(timestamp),
+    secondsToFinish: z.nullable(z.number()),
+  }),
+);
 export type SurveyResponse = z.output<typeof surveyResponse>;
 
 export const responseTombstone = z.object({ id: uuid, deleted: z.literal(true), deletedAt: timestamp });
