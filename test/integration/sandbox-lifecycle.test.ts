@@ -120,6 +120,20 @@ describe('npm start', { timeout: 180_000 }, () => {
     await expectAllGone(run);
   });
 
+  it('stops everything and releases DATA_DIR on SIGINT sent to npm (kill -INT, not only Ctrl-C)', async () => {
+    const run = await npmStart();
+    await ready(run);
+    const lockFile = join(run.dataDir, 'sandbox.lock');
+    expect(existsSync(lockFile)).toBe(true);
+    run.child.kill('SIGINT');
+    // npm passes SIGINT on to the script's process only; before `exec`, that was a shell that kept it.
+    const exited = await Promise.race([run.exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 20_000))]);
+    expect(exited, run.output()).not.toBe('timeout');
+    expect(run.output()).toContain('SIGINT: stopping the sandbox');
+    await expectAllGone(run);
+    expect(existsSync(lockFile)).toBe(false);
+  });
+
   it('refuses a taken port before starting anything: one line naming the variable, no stack, exit 1', async () => {
     // Another DynamoDB Local (or anything) already on the port: the sandbox must not use it.
     const taken: Server = createServer(() => undefined);
