@@ -108,4 +108,10 @@ if (!(await findWorkspace(sandbox.store, WORKSPACE))) {
   console.log(`\nWorkspace "${WORKSPACE}" already exists (its first key was printed on the first start).`);
   console.log(`Make another: npx cxctl key create --workspace ${WORKSPACE} --all\n`);
 }
+// cxctl finds the sandbox by PORT and DYNAMODB_PORT: the command names them when they are not the defaults.
+const apiPort = new URL(sandbox.apiUrl).port;
+const dynamodbPort = new URL(sandbox.dynamodbEndpoint).port;
+const portsPrefix = apiPort === '3000' && dynamodbPort === '8000' ? '' : `PORT=${apiPort} DYNAMODB_PORT=${dynamodbPort} `;
+console.log('Demo data (ideas, journeys, a survey with responses, SOPs, a help centre in English and Arabic):\n');
+console.log(`  ${portsPrefix}npx cxctl demo ${WORKSPACE}\n`);
 console.log('Ctrl-C stops everything.');

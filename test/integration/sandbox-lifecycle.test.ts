@@ -102,6 +102,8 @@ describe('npm start', { timeout: 180_000 }, () => {
     await ready(run);
     // The banner links the reference page a newcomer reads first.
     expect(run.output()).toContain(`Reference    http://127.0.0.1:${run.ports.PORT}/api/v1/docs`);
+    // …and the command that fills it with demo data, for the ports this sandbox listens on.
+    expect(run.output()).toContain(`  PORT=${run.ports.PORT} DYNAMODB_PORT=${run.ports.DYNAMODB_PORT} npx cxctl demo your-workspace\n`);
     expect(jvmsOf(run)).toHaveLength(1);
     for (const port of Object.values(run.ports)) {
       expect(await listening(port), `port ${port} on 127.0.0.1`).toBe(true);
