@@ -44,7 +44,7 @@ export interface DemoResult {
 }
 
 /** The workspace, created when missing, with the idea labels the demo's ideas use added to its own. */
-async function prepareWorkspace(store: Store, slug: string): Promise<boolean> {
+async function prepareWorkspace(store: Store, slug: string, log: (line: string) => void): Promise<boolean> {
   let workspace = await findWorkspace(store, slug);
   const created = !workspace;
   if (!workspace) workspace = await createWorkspace(store, slug);
@@ -56,6 +56,7 @@ async function prepareWorkspace(store: Store, slug: string): Promise<boolean> {
       statuses: [...workspace.ideaLabels.statuses, ...statuses],
       modules: [...workspace.ideaLabels.modules, ...modules],
     });
+    log(`Added the idea labels the demo uses to ${slug}: ${[...statuses, ...modules].join(', ')}.`);
   }
   return created;
 }
@@ -93,7 +94,7 @@ async function keyForRun(
 export async function runDemo(store: Store, options: DemoOptions): Promise<DemoResult> {
   const { workspace, log } = options;
   const host = workspaceHostOf(workspace);
-  const workspaceCreated = await prepareWorkspace(store, workspace);
+  const workspaceCreated = await prepareWorkspace(store, workspace, log);
   if (workspaceCreated) log(`Created workspace ${workspace} (X-Service-Workspace-Host: ${host}).`);
   const runKey = await keyForRun(store, options);
   const api = new DemoApi(options.apiUrl, workspace, host, runKey.key);
@@ -158,6 +159,8 @@ export function nextSteps(result: DemoResult, apiUrl: string): string {
       '',
       `  curl -s -X POST ${apiUrl}/webhooks/${result.webhookId}/enable -H 'X-Service-Workspace-Host: ${result.host}' -H 'Authorization: Bearer ${key}'`,
     );
+  } else {
+    lines.push('', `The webhook's secret was shown when it was made; POST /webhooks/${result.webhookId}/rotate gives a new one.`);
   }
   return lines.join('\n');
 }
