@@ -31,6 +31,7 @@ import {
 import { config } from '../lib/platform/config.ts';
 import { workspaceHostOf } from '../lib/platform/http/workspace-host.ts';
 import { moduleOfPermission, PERMISSIONS } from '../lib/platform/permissions.ts';
+import { nextSteps, runDemo } from './demo/run.ts';
 
 /** Lines of at most 100 characters, each starting with the indent. */
 function wrap(text: string, indent: string): string {
@@ -62,6 +63,10 @@ ${wrap(PERMISSIONS.join(', '), '                                                
 Ideas and SOPs
   labels set <slug> [--statuses a,b] [--modules x,y]
   directory import <slug> --file directory.json     {people:[{name,email,active,sourceUserId?}], teams:[{name,active,sourceDepartmentId?}]}
+Demo data
+  demo <slug> [--api URL] [--key cxk_…]           fill a workspace (created if missing) with bilingual demo data through
+                                                    the API at --api (default http://127.0.0.1:$PORT/api/v1); running it
+                                                    again changes nothing. Without --key it makes a key (printed once)
 Surveys
   audience set <slug> --file audience.json          {attributes:[{key, type: string|number|date|boolean, values?}]}: what targeting may use
 
@@ -91,6 +96,8 @@ const { values: options, positionals } = (() => {
         table: { type: 'string' },
         endpoint: { type: 'string' },
         json: { type: 'boolean' },
+        api: { type: 'string' },
+        key: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -119,6 +126,12 @@ function print(json: unknown, human: string): void {
 
 async function run(store: Store): Promise<void> {
   const [area, action, target] = positionals;
+  if (area === 'demo') {
+    const apiUrl = options.api ?? `http://127.0.0.1:${config.integer('PORT', 3000, 1)}/api/v1`;
+    const log = options.json ? () => {} : (line: string) => console.log(line);
+    const result = await runDemo(store, { workspace: need(action, '<slug>'), apiUrl, key: options.key, log });
+    return print(result, nextSteps(result, apiUrl));
+  }
   const command = `${area ?? ''} ${action ?? ''}`.trim();
   switch (command) {
     case 'workspace create': {

@@ -13,15 +13,21 @@ const WORKSPACE = 'your-workspace';
 const started = performance.now();
 
 /**
- * `npm start` forwards only SIGINT and SIGTERM, to the shell it runs the script in, and that shell
- * passes nothing on: a SIGTERM or SIGHUP sent to npm would leave this process (and the JVM) running.
- * So when the shell or npm above it goes away, the sandbox stops too.
+ * npm forwards SIGINT and SIGTERM to the process its script runs as, and nothing else (a SIGHUP
+ * kills npm alone). The start script is `exec node …` so that process is this one: without the
+ * `exec`, it is the `sh -c` npm starts, and dash catches SIGINT while waiting for its child and
+ * passes nothing on, so `kill -INT <npm>` did nothing. So that whatever kills npm (or a shell still
+ * between us) stops the sandbox too, we watch the parent, and the grandparent when the parent is a
+ * shell (npm before the `exec`, or a wrapper script).
  */
 function watchAncestors(onGone: () => void): void {
   const parent = process.ppid;
   const ancestors = [parent];
-  const grandparent = Number(spawnSync('ps', ['-o', 'ppid=', '-p', String(parent)], { encoding: 'utf8' }).stdout?.trim());
-  if (Number.isInteger(grandparent) && grandparent > 1) ancestors.push(grandparent);
+  const ps = (field: string, pid: number) => spawnSync('ps', ['-o', `${field}=`, '-p', String(pid)], { encoding: 'utf8' }).stdout?.trim();
+  if (/^-?(sh|dash|bash|zsh)$/.test(ps('comm', parent) ?? '')) {
+    const grandparent = Number(ps('ppid', parent));
+    if (Number.isInteger(grandparent) && grandparent > 1) ancestors.push(grandparent);
+  }
   const alive = (pid: number) => {
     try {
       process.kill(pid, 0);
@@ -102,4 +108,10 @@ if (!(await findWorkspace(sandbox.store, WORKSPACE))) {
   console.log(`\nWorkspace "${WORKSPACE}" already exists (its first key was printed on the first start).`);
   console.log(`Make another: npx cxctl key create --workspace ${WORKSPACE} --all\n`);
 }
+// cxctl finds the sandbox by PORT and DYNAMODB_PORT: the command names them when they are not the defaults.
+const apiPort = new URL(sandbox.apiUrl).port;
+const dynamodbPort = new URL(sandbox.dynamodbEndpoint).port;
+const portsPrefix = apiPort === '3000' && dynamodbPort === '8000' ? '' : `PORT=${apiPort} DYNAMODB_PORT=${dynamodbPort} `;
+console.log('Demo data (ideas, journeys, a survey with responses, SOPs, a help centre in English and Arabic):\n');
+console.log(`  ${portsPrefix}npx cxctl demo ${WORKSPACE}\n`);
 console.log('Ctrl-C stops everything.');

@@ -102,6 +102,8 @@ describe('npm start', { timeout: 180_000 }, () => {
     await ready(run);
     // The banner links the reference page a newcomer reads first.
     expect(run.output()).toContain(`Reference    http://127.0.0.1:${run.ports.PORT}/api/v1/docs`);
+    // …and the command that fills it with demo data, for the ports this sandbox listens on.
+    expect(run.output()).toContain(`  PORT=${run.ports.PORT} DYNAMODB_PORT=${run.ports.DYNAMODB_PORT} npx cxctl demo your-workspace\n`);
     expect(jvmsOf(run)).toHaveLength(1);
     for (const port of Object.values(run.ports)) {
       expect(await listening(port), `port ${port} on 127.0.0.1`).toBe(true);
@@ -118,6 +120,20 @@ describe('npm start', { timeout: 180_000 }, () => {
     run.child.kill('SIGHUP');
     await run.exited;
     await expectAllGone(run);
+  });
+
+  it('stops everything and releases DATA_DIR on SIGINT sent to npm (kill -INT, not only Ctrl-C)', async () => {
+    const run = await npmStart();
+    await ready(run);
+    const lockFile = join(run.dataDir, 'sandbox.lock');
+    expect(existsSync(lockFile)).toBe(true);
+    run.child.kill('SIGINT');
+    // npm passes SIGINT on to the script's process only; before `exec`, that was a shell that kept it.
+    const exited = await Promise.race([run.exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 20_000))]);
+    expect(exited, run.output()).not.toBe('timeout');
+    expect(run.output()).toContain('SIGINT: stopping the sandbox');
+    await expectAllGone(run);
+    expect(existsSync(lockFile)).toBe(false);
   });
 
   it('refuses a taken port before starting anything: one line naming the variable, no stack, exit 1', async () => {

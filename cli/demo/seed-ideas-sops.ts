@@ -1,0 +1,105 @@
+/**
+ * Ideas, SOPs and the webhook of the demo, through the API. Each item is looked up by its natural
+ * key first (title, name), so a second run finds everything and writes nothing; an item a failed
+ * run left half-way (an SOP still in review) is taken the rest of the way.
+ */
+import { importDirectory, parseDirectoryImport } from '../../lib/admin/directory.ts';
+import type { Store } from '../../lib/admin/store.ts';
+import type { DemoApi, Tally } from './api.ts';
+import { type DemoSop, DIRECTORY, IDEAS, SOPS, WEBHOOK } from './data.ts';
+
+export async function seedIdeas(api: DemoApi, tally: Tally): Promise<void> {
+  const existing = new Set((await api.listAll<{ title: string }>('/ideas', 'data')).map((idea) => idea.title));
+  let created = 0;
+  for (const [i, idea] of IDEAS.entries()) {
+    if (existing.has(idea.title)) continue;
+    await api.post('/ideas', { ...idea, submitter: { name: 'Demo customer', externalId: `demo-idea-${i + 1}` } }, `idea-${i + 1}`);
+    created++;
+  }
+  tally.note('ideas', created, IDEAS.length - created, 'with statuses and modules');
+}
+
+interface Directory {
+  people: { id: string; name: string; active: boolean }[];
+  teams: { id: string; name: string; active: boolean }[];
+}
+
+/**
+ * The SOP directory, imported (as `cxctl directory import` does) only into a workspace that has
+ * none: an import marks everyone it does not list inactive, which would undo someone's real one.
+ */
+async function directoryFor(api: DemoApi, store: Store): Promise<Directory> {
+  const current = (await api.get<Directory>('/sops/directory')).body;
+  if (current.people.length > 0 || current.teams.length > 0) return current;
+  await importDirectory(store, api.workspace, parseDirectoryImport(DIRECTORY));
+  return (await api.get<Directory>('/sops/directory')).body;
+}
+
+function sopBody(sop: DemoSop, directory: Directory, withFeedbackStep: boolean) {
+  const team = directory.teams.find((t) => t.active && t.name === sop.team);
+  const person = directory.people.find((p) => p.active && p.name === sop.escalateTo);
+  const steps = withFeedbackStep && sop.sendBack ? [...sop.steps, sop.sendBack.stepAfterFeedback] : sop.steps;
+  return {
+    titleEn: sop.titleEn,
+    titleAr: sop.titleAr,
+    type: sop.type,
+    descriptionEn: sop.descriptionEn,
+    descriptionAr: sop.descriptionAr,
+    steps,
+    ...(team ? { departmentId: team.id } : {}),
+    // A workspace whose own directory lacks the demo's people gets a legacy role reference instead.
+    ...(sop.escalateTo ? { escalationLevel1: person ? person.id : `role:${sop.escalateTo}` } : {}),
+  };
+}
+
+interface SopRecord {
+  id: string;
+  status: 'draft' | 'under_review' | 'published';
+  titleEn: string | null;
+  steps: { titleEn: string | null }[];
+}
+
+/** Draft → review (→ sent back with feedback → edited → review again) → published. */
+async function publishSop(api: DemoApi, sop: DemoSop, record: SopRecord, directory: Directory): Promise<void> {
+  let status = record.status;
+  const hasFeedbackStep = (r: SopRecord) => r.steps.some((s) => s.titleEn === sop.sendBack?.stepAfterFeedback.titleEn);
+  if (status === 'draft' && sop.sendBack && !hasFeedbackStep(record)) {
+    await api.post(`/sops/${record.id}/submit`);
+    await api.post(`/sops/${record.id}/send-back`, { feedback: sop.sendBack.feedback });
+    await api.send('PUT', `/sops/${record.id}`, { body: sopBody(sop, directory, true) });
+  }
+  if (status === 'draft') {
+    await api.post(`/sops/${record.id}/submit`);
+    status = 'under_review';
+  }
+  if (status === 'under_review') await api.post(`/sops/${record.id}/approve`);
+}
+
+export async function seedSops(api: DemoApi, store: Store, tally: Tally): Promise<void> {
+  const directory = await directoryFor(api, store);
+  const sops = (await api.get<{ sops: SopRecord[] }>('/sops')).body.sops;
+  let created = 0;
+  for (const sop of SOPS) {
+    let record = sops.find((s) => s.titleEn === sop.titleEn);
+    if (record?.status === 'published') continue;
+    if (!record) {
+      record = (await api.post<{ sop: SopRecord }>('/sops', sopBody(sop, directory, false))).body.sop;
+      created++;
+    }
+    await publishSop(api, sop, record, directory);
+  }
+  tally.note('SOPs', created, SOPS.length - created, 'published after review, one sent back once');
+}
+
+/** The webhook, disabled until its receiver runs (enabling sends a verification first). Its secret, when new. */
+export async function seedWebhook(api: DemoApi, tally: Tally): Promise<{ id: string; secret: string | null }> {
+  const webhooks = (await api.get<{ webhooks: { id: string; name: string }[] }>('/webhooks')).body.webhooks;
+  const found = webhooks.find((w) => w.name === WEBHOOK.name);
+  if (found) {
+    tally.note('webhook', 0, 1, WEBHOOK.url);
+    return { id: found.id, secret: null };
+  }
+  const { webhook } = (await api.post<{ webhook: { id: string; secret: string } }>('/webhooks', WEBHOOK, 'webhook')).body;
+  tally.note('webhook', 1, 0, `${WEBHOOK.url}, disabled until the receiver runs`);
+  return { id: webhook.id, secret: webhook.secret };
+}
