@@ -2,10 +2,11 @@
 # Ideas: labels, submit, list, read, change with If-Match, delete.
 source "$(dirname "$0")/lib.sh"
 
-# The statuses and modules this workspace accepts (an operator sets them with cxctl)
-cxctl labels set "$WORKSPACE" --statuses new,planned,done --modules mobile-app,website > /dev/null
+# The statuses and modules this workspace accepts. An operator sets them with cxctl; these are the
+# ones `npm start` gives your-workspace (a workspace made with `cxctl workspace create` has none).
+cxctl labels set "$WORKSPACE" --statuses new,under_review,planned,in_progress,done,declined --modules general,billing,mobile-app,website > /dev/null
 api GET /ideas/labels | json 'JSON.stringify(v.data)'
-#> {"statuses":["new","planned","done"],"modules":["mobile-app","website"]}
+#> {"statuses":["new","under_review","planned","in_progress","done","declined"],"modules":["general","billing","mobile-app","website"]}
 
 # Submit an idea: 201, private and pending moderation, version 1 (ETag: "1")
 IDEA=$(api POST /ideas -H "Idempotency-Key: $(node -p 'crypto.randomUUID()')" \

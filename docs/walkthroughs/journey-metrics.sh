@@ -32,11 +32,7 @@ api PUT "/journeys/$J/versions/$D/content" -H 'If-Match: "1"' -d "{\"content\":{
 #> []
 
 # 4. The stage's NPS over the last 90 days, with its margin and weekly trend (once all 5 are counted)
-for _ in $(seq 60); do
-  api GET "/journeys/$J/versions/$D/metrics?interval=week" > "$WORK/metrics.json"
-  [ "$(json 'v.metrics[0].n' < "$WORK/metrics.json")" = 5 ] && break
-  sleep 1
-done
+poll "/journeys/$J/versions/$D/metrics?interval=week" 'v.metrics[0].n' 5 > "$WORK/metrics.json"
 json 'v.metrics.map(({ series, ...m }) => JSON.stringify(m) + "\n" + JSON.stringify(series.at(-1)))[0]' < "$WORK/metrics.json"
 #> {"cellKey":"nps:sign-up","stageId":"sign-up","measure":"nps","value":40,"n":5,"marginOfError95":78.4,"target":30,"meetsTarget":true}
 #> {"start":"…","value":40,"n":5}

@@ -20,11 +20,7 @@ api POST "/knowledge-bank/articles/$ART/publish" | json v.article.status
 
 # Every word must match; the last one may be unfinished; "pasword" finds "password". A published
 # article is searchable within seconds (the index builder follows the table stream).
-for _ in $(seq 60); do
-  api GET "/knowledge-bank/search?q=reset%20pasword&limit=5" > "$WORK/results.json"
-  [ "$(json v.total < "$WORK/results.json")" = 1 ] && break
-  sleep 1
-done
+poll "/knowledge-bank/search?q=reset%20pasword&limit=5" v.total 1 > "$WORK/results.json"
 json 'v.results.map(({ articleId, categoryId, score, ...r }) => JSON.stringify(r)).join("\n") + "\ntotal " + v.total' < "$WORK/results.json"
 #> {"slug":"reset-your-password","title":"Reset your password","snippet":{"text":"Get back into your account when you forget your password. Open the sign-in page and choose \"Forgot password\". We email you a link that is valid for 30 minutes. No email? See our…","highlights":[[48,56],[99,107]]}}
 #> total 1
@@ -36,10 +32,6 @@ api GET "/knowledge-bank/search?q=$(node -p 'encodeURIComponent("كلمه الم
 # External links: check now (202), then read what the checker found
 api POST /knowledge-bank/links/check -o /dev/null -w '%{http_code}\n'
 #> 202
-for _ in $(seq 60); do
-  api GET "/knowledge-bank/links?status=broken" > "$WORK/links.json"
-  [ "$(json v.pagination.total < "$WORK/links.json")" = 1 ] && break
-  sleep 1
-done
+poll "/knowledge-bank/links?status=broken" v.pagination.total 1 > "$WORK/links.json"
 json 'v.links.map((l) => [l.url === "'"$GONE"'" ? "<the link>" : l.url, l.status, l.httpStatus, String(l.redirectTo), l.articles.length].join(" ")).join("\n")' < "$WORK/links.json"
 #> <the link> broken 404 null 1

@@ -37,6 +37,18 @@ header() {
   tr -d '\r' | sed -n "s/^$1: //Ip" | head -n 1
 }
 
+# poll PATH EXPR VALUE: GETs PATH once a second until `json EXPR` of the answer prints VALUE, at most a
+# minute (the stream's consumers take seconds), and prints that last answer.
+poll() {
+  local path=$1 expr=$2 value=$3 body
+  for _ in $(seq 60); do
+    body=$(api GET "$path")
+    [ "$(json "$expr" <<< "$body")" = "$value" ] && break
+    sleep 1
+  done
+  printf '%s\n' "$body"
+}
+
 # cxctl …: the operator CLI, as `npx cxctl …` without npm's start-up.
 cxctl() {
   node "$ROOT/bin/cxctl.mjs" "$@"

@@ -6,20 +6,7 @@ source "$(dirname "$0")/lib.sh"
 api POST /surveys -d '{"name":"Onboarding","language":"en"}' > "$WORK/survey.json"
 S=$(json v.survey.id < "$WORK/survey.json")
 V1=$(json v.version.id < "$WORK/survey.json")
-api PUT "/surveys/$S/versions/$V1" -H 'If-Match: "1"' -d '{"definition":{"languages":["en"],
- "questions":[
-  {"id":"plan","type":"singleChoice","headline":{"en":"Which plan are you on?"},"required":true,
-   "options":[{"id":"free","label":{"en":"Free"}},{"id":"pro","label":{"en":"Pro"}},{"id":"team","label":{"en":"Team"}}],
-   "routes":[{"when":{"question":"plan","operator":"equals","value":"team"},"goTo":"team-thanks"}]},
-  {"id":"channels","type":"multipleChoice","headline":{"en":"Which channels do you use?"},"required":false,
-   "options":[{"id":"chat","label":{"en":"Chat"}},{"id":"mail","label":{"en":"E-mail"}}]},
-  {"id":"favourite","type":"singleChoice","headline":{"en":"Your favourite?"},"required":true,
-   "options":[{"id":"chat","label":{"en":"Chat"}},{"id":"mail","label":{"en":"E-mail"}}],
-   "optionFilter":{"sourceQuestionId":"channels","mode":"selected"}},
-  {"id":"score","type":"nps","headline":{"en":"How likely are you to recommend us?"},"required":true},
-  {"id":"why","type":"openText","headline":{"en":"What should we improve?"},"required":false,
-   "visibleIf":{"question":"score","operator":"atMost","value":6}}],
- "endings":[{"id":"thanks","headline":{"en":"Thank you!"}},{"id":"team-thanks","headline":{"en":"Your account manager will call"}}]}}' > /dev/null
+api PUT "/surveys/$S/versions/$V1" -H 'If-Match: "1"' -d @"$ROOT/docs/walkthroughs/onboarding-survey.json" > /dev/null
 api POST "/surveys/$S/publish" -d "{\"versionId\":\"$V1\"}" > /dev/null
 
 # 1. A respondent starts: a partial response (finished:false), pinned to the version published now.
@@ -68,11 +55,7 @@ api GET "/surveys/$S/responses?updatedSince=$SINCE" | json 'v.responses.map((r) 
 #    no answer text and no respondent in it. Default: the published version, every day. The aggregator
 #    counts responses from the table stream within seconds.
 TODAY=$(date -u +%F)
-for _ in $(seq 60); do
-  api GET "/surveys/$S/summary?from=$TODAY&to=$TODAY" > "$WORK/summary.json"
-  [ "$(json 'v.summary.responses.started' < "$WORK/summary.json")" = 2 ] && break
-  sleep 1
-done
+poll "/surveys/$S/summary?from=$TODAY&to=$TODAY" 'v.summary.responses.started' 2 > "$WORK/summary.json"
 json 'JSON.stringify(v.summary.responses)' < "$WORK/summary.json"
 #> {"started":2,"finished":1,"completionRate":0.5,"secondsToFinish":{"p50":…,"p90":…}}
 json 'v.summary.questions.map((q) => `${q.questionId} shown ${q.shown} answered ${q.answered} droppedOff ${q.droppedOff}`).join("\n")' < "$WORK/summary.json"
@@ -94,11 +77,7 @@ head -n 1 "$WORK/export.txt" | tr -d '\r'
 LOCATION=$(header location < "$WORK/export.txt")
 echo "$LOCATION"
 #> /api/v1/surveys/…/exports/…
-for _ in $(seq 60); do
-  api GET "${LOCATION#/api/v1}" > "$WORK/export.json"
-  [ "$(json v.export.status < "$WORK/export.json")" = done ] && break
-  sleep 1
-done
+poll "${LOCATION#/api/v1}" v.export.status done > "$WORK/export.json"
 json '`${v.export.status} ${v.export.rows} rows`' < "$WORK/export.json"
 #> done 2 rows
 # The file: a presigned S3 GET, valid 15 minutes; read the export again for a new one

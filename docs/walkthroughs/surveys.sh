@@ -19,23 +19,8 @@ api PATCH "/surveys/$S" -d "{\"designId\":\"$DESIGN\"}" | json "v.survey.designI
 # 3. Questions with routing: team customers jump to their own ending, the improvement question only
 #    shows to low scores, and `favourite` offers only the channels chosen before. Saving a draft needs
 #    If-Match with the revision you read; the answer has the new revision (ETag "2") and fresh issues.
-cat > "$WORK/definition.json" <<'JSON'
-{"definition":{"languages":["en"],
- "questions":[
-  {"id":"plan","type":"singleChoice","headline":{"en":"Which plan are you on?"},"required":true,
-   "options":[{"id":"free","label":{"en":"Free"}},{"id":"pro","label":{"en":"Pro"}},{"id":"team","label":{"en":"Team"}}],
-   "routes":[{"when":{"question":"plan","operator":"equals","value":"team"},"goTo":"team-thanks"}]},
-  {"id":"channels","type":"multipleChoice","headline":{"en":"Which channels do you use?"},"required":false,
-   "options":[{"id":"chat","label":{"en":"Chat"}},{"id":"mail","label":{"en":"E-mail"}}]},
-  {"id":"favourite","type":"singleChoice","headline":{"en":"Your favourite?"},"required":true,
-   "options":[{"id":"chat","label":{"en":"Chat"}},{"id":"mail","label":{"en":"E-mail"}}],
-   "optionFilter":{"sourceQuestionId":"channels","mode":"selected"}},
-  {"id":"score","type":"nps","headline":{"en":"How likely are you to recommend us?"},"required":true},
-  {"id":"why","type":"openText","headline":{"en":"What should we improve?"},"required":false,
-   "visibleIf":{"question":"score","operator":"atMost","value":6}}],
- "endings":[{"id":"thanks","headline":{"en":"Thank you!"}},{"id":"team-thanks","headline":{"en":"Your account manager will call"}}]}}
-JSON
-api PUT "/surveys/$S/versions/$V1" -H 'If-Match: "1"' -d @"$WORK/definition.json" | json 'JSON.stringify(v.version.issues)'
+#    The definition: onboarding-survey.json, beside this script.
+api PUT "/surveys/$S/versions/$V1" -H 'If-Match: "1"' -d @"$ROOT/docs/walkthroughs/onboarding-survey.json" | json 'JSON.stringify(v.version.issues)'
 #> [{"severity":"warning","code":"option_filter_may_empty","message":"favourite is required but its option filter can leave it no options, and then it is skipped","path":"/questions/2/optionFilter"}]
 
 # 4. Simulate a respondent: the path, what was skipped, the options offered, the ending, problems
@@ -50,7 +35,7 @@ api POST "/surveys/$S/publish" -d "{\"versionId\":\"$V1\"}" | json v.survey.stat
 # 6. Change it: a new draft copied from the published version (published versions never change),
 #    then remove the "team" option and its route, and save (If-Match "1": the new draft's revision)
 V2=$(api POST "/surveys/$S/versions" -d '{}' | json v.version.id)
-json '(v.definition.questions[0].options.pop(), (v.definition.questions[0].routes = []), JSON.stringify(v))' < "$WORK/definition.json" > "$WORK/definition2.json"
+json '(v.definition.questions[0].options.pop(), (v.definition.questions[0].routes = []), JSON.stringify(v))' < "$ROOT/docs/walkthroughs/onboarding-survey.json" > "$WORK/definition2.json"
 api PUT "/surveys/$S/versions/$V2" -H 'If-Match: "1"' -d @"$WORK/definition2.json" | json v.version.revision
 #> 2
 

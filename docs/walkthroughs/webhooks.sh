@@ -30,16 +30,12 @@ api POST "/webhooks/$HOOK/enable" | json '`enabled ${v.webhook.enabled}`'
 #> enabled true
 
 # 4. Change ideas and watch the receiver: idea.submitted, then idea.status_changed new → planned
-cxctl labels set "$WORKSPACE" --statuses new,planned,done > /dev/null
+cxctl labels set "$WORKSPACE" --statuses new,under_review,planned,in_progress,done,declined --modules general,billing,mobile-app,website > /dev/null   # as ideas.sh
 IDEA=$(api POST /ideas -d '{"title":"Dark mode","status":"new"}' | json v.data.id)
 api PATCH "/ideas/$IDEA" -d '{"status":"planned"}' > /dev/null
 
 # 5. What happened to each event, newest first (limit/offset pages), once both are delivered
-for _ in $(seq 60); do
-  api GET "/webhooks/$HOOK/deliveries" > "$WORK/deliveries.json"
-  [ "$(json 'v.deliveries.filter((d) => d.outcome === "delivered").length' < "$WORK/deliveries.json")" = 2 ] && break
-  sleep 1
-done
+poll "/webhooks/$HOOK/deliveries" 'v.deliveries.filter((d) => d.outcome === "delivered").length' 2 > "$WORK/deliveries.json"
 json 'v.deliveries.map((d) => `${d.eventType} ${d.outcome} attempt ${d.attempt} → ${d.responseStatus}`).join("\n")' < "$WORK/deliveries.json"
 #> idea.status_changed delivered attempt 1 → 204
 #> idea.submitted delivered attempt 1 → 204
