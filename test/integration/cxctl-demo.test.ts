@@ -24,8 +24,8 @@ async function demo(slug: string, ...args: string[]): Promise<string> {
 }
 
 /**
- * The documented knowledge-bank search examples, wherever the guide lives now, as paths below the
- * API (a shell-encoded query, `$(node -p 'encodeURIComponent("…")')`, encoded the same way).
+ * The documented knowledge-bank search examples, wherever the guide lives now (`"$API/…"` in prose,
+ * `api GET "/…"` or `poll "/…"` in a walkthrough script), as paths below the API (a shell-encoded query, `$(node -p 'encodeURIComponent("…")')`, encoded the same way).
  */
 function documentedSearches(): string[] {
   const guides = [join(ROOT, 'README.md')];
@@ -38,8 +38,10 @@ function documentedSearches(): string[] {
   }
   const text = guides.map((file) => readFileSync(file, 'utf8')).join('\n');
   const encoded = /^\$\(node -p 'encodeURIComponent\("([^"]+)"\)'\)/;
-  return [...text.matchAll(/"\$API(\/knowledge-bank\/search\?q=(?:\$\(node -p 'encodeURIComponent\("[^"]+"\)'\)|[^"&\s]+)[^"\s]*)"/g)].map(
-    ([, path]) => (path as string).replace(/(?<=q=).*?(?=&|$)/, (q) => q.replace(encoded, (_, words: string) => encodeURIComponent(words))),
+  return [
+    ...text.matchAll(/"(?:\$API)?(\/knowledge-bank\/search\?q=(?:\$\(node -p 'encodeURIComponent\("[^"]+"\)'\)|[^"&\s]+)[^"\s]*)"/g),
+  ].map(([, path]) =>
+    (path as string).replace(/(?<=q=).*?(?=&|$)/, (q) => q.replace(encoded, (_, words: string) => encodeURIComponent(words))),
   );
 }
 
