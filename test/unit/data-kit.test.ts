@@ -14,6 +14,7 @@ let kit: {
   batch: typeof import('../../lib/platform/data/batch.ts');
   update: typeof import('../../lib/platform/data/update.ts');
   walk: typeof import('../../lib/platform/data/list-walk.ts');
+  conditionalUpdate: typeof import('../../lib/platform/data/conditional-update.ts');
   idempotency: typeof import('../../lib/platform/data/idempotency.ts');
   client: typeof import('../../lib/platform/data/client.ts');
   lib: typeof import('@aws-sdk/lib-dynamodb');
@@ -27,6 +28,7 @@ beforeAll(async () => {
     batch: await import('../../lib/platform/data/batch.ts'),
     update: await import('../../lib/platform/data/update.ts'),
     walk: await import('../../lib/platform/data/list-walk.ts'),
+    conditionalUpdate: await import('../../lib/platform/data/conditional-update.ts'),
     idempotency: await import('../../lib/platform/data/idempotency.ts'),
     client: await import('../../lib/platform/data/client.ts'),
     lib: await import('@aws-sdk/lib-dynamodb'),
@@ -226,6 +228,26 @@ describe('update builder', () => {
         counter: kit.transact.counterAdd({ pk, sk: 'NONE' }, 'count', 1, { condition: { expression: 'attribute_exists(pk)' } }),
       }),
     ).rejects.toThrow(/counter ConditionalCheckFailed/);
+  });
+
+  it('updateItem answers the item as written, or the item as it stood when its condition failed', async () => {
+    const pk = partition();
+    await kit.transact.transact({ seed: put({ pk, sk: 'REC', status: 'draft', version: 1 }) });
+    const step = (sk: string, from: string, to: string) => {
+      const changed = kit.update.update().set('status', to).increment('version');
+      return {
+        TableName: kit.client.tableName,
+        Key: { pk, sk },
+        ...changed.build({ expression: `${changed.placeholder('status')} = :from`, values: { ':from': from } }),
+      };
+    };
+    const written = await kit.conditionalUpdate.updateItem(step('REC', 'draft', 'review'));
+    expect(written).toEqual({ written: { pk, sk: 'REC', status: 'review', version: 2 } });
+    const refused = await kit.conditionalUpdate.updateItem(step('REC', 'draft', 'review'));
+    expect(refused).toEqual({ refused: { current: { pk, sk: 'REC', status: 'review', version: 2 } } });
+    const absent = await kit.conditionalUpdate.updateItem(step('NONE', 'draft', 'review'));
+    expect(absent).toEqual({ refused: { current: undefined } });
+    expect(await read({ pk, sk: 'NONE' })).toBeUndefined();
   });
 
   it('refuses an update with nothing to write', () => {

@@ -6,10 +6,8 @@
  * send back: 2 (reads the SOP it answers with, then one transaction).
  */
 import { randomUUID } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { dynamo, tableName } from '../../platform/data/client.ts';
-import { isConditionFailure, retryTransactionConflicts } from '../../platform/data/conditions.ts';
+import { tableName } from '../../platform/data/client.ts';
+import { updateItem } from '../../platform/data/conditional-update.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { type UpdateBuilder, update } from '../../platform/data/update.ts';
@@ -37,23 +35,10 @@ async function transition(workspace: string, id: string, step: WorkflowStep, set
   const now = new Date().toISOString();
   const changed = update();
   for (const [name, value] of Object.entries(set(now))) changed.set(name, value);
-  try {
-    const { Attributes } = await retryTransactionConflicts(
-      () =>
-        dynamo.send(
-          new UpdateCommand({
-            ...stepUpdate(workspace, id, step, now, changed),
-            ReturnValues: 'ALL_NEW',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        ),
-      SOP_WRITE_ATTEMPTS,
-    );
-    return toSop(Attributes!);
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    throw stepRefusal(step, error.Item && unmarshall(error.Item)) ?? error;
-  }
+  const outcome = await updateItem(stepUpdate(workspace, id, step, now, changed), SOP_WRITE_ATTEMPTS);
+  if (outcome.written) return toSop(outcome.written);
+  // Found at the step's starting status yet refused: a change raced the write; the client may retry.
+  throw stepRefusal(step, outcome.refused.current) ?? new Error(`SOP ${workspace}/${id}: the ${step.to} write raced another change`);
 }
 
 /** draft → under_review. */

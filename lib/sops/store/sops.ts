@@ -9,10 +9,10 @@
  * transaction; one more per 100 comments beyond 99).
  */
 import { randomUUID } from 'node:crypto';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../../platform/data/client.ts';
-import { conflictBackoff, isConditionFailure, isTransactionConflict, retryTransactionConflicts } from '../../platform/data/conditions.ts';
+import { updateItem } from '../../platform/data/conditional-update.ts';
+import { conflictBackoff, isTransactionConflict } from '../../platform/data/conditions.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { queryAll } from '../../platform/data/query-all.ts';
 import { TABLE } from '../../platform/data/table.ts';
@@ -136,30 +136,16 @@ function replacement(workspace: string, id: string, content: SopContent, now: st
 export async function replaceSop(workspace: string, id: string, content: SopContent): Promise<Sop> {
   for (let round = 1; ; round++) {
     const now = new Date().toISOString();
-    try {
-      const { Attributes } = await retryTransactionConflicts(
-        () =>
-          dynamo.send(
-            new UpdateCommand({
-              ...replacement(workspace, id, content, now, content.departmentId),
-              ReturnValues: 'ALL_NEW',
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            }),
-          ),
-        SOP_WRITE_ATTEMPTS,
-      );
-      return toSop(Attributes!);
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const current = error.Item && unmarshall(error.Item);
-      const refused = editRefusal(current);
-      if (refused) throw refused;
-      // Neither absent nor under review: the SOP is in another department.
-      const moved = await moveSop(workspace, id, content, current!, now);
-      if (moved) return moved;
-      // The SOP changed between the two writes; look again unless that keeps happening.
-      if (round >= SOP_WRITE_ATTEMPTS) throw new Error(`SOP ${workspace}/${id} kept changing during a department move`);
-    }
+    const outcome = await updateItem(replacement(workspace, id, content, now, content.departmentId), SOP_WRITE_ATTEMPTS);
+    if (outcome.written) return toSop(outcome.written);
+    const { current } = outcome.refused;
+    const refused = editRefusal(current);
+    if (refused) throw refused;
+    // Neither absent nor under review: the SOP is in another department.
+    const moved = await moveSop(workspace, id, content, current!, now);
+    if (moved) return moved;
+    // The SOP changed between the two writes; look again unless that keeps happening.
+    if (round >= SOP_WRITE_ATTEMPTS) throw new Error(`SOP ${workspace}/${id} kept changing during a department move`);
   }
 }
 
