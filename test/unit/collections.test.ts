@@ -5,7 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { collectionFlow } from '../../clients/collections/flow.ts';
 import { HTTP_FILES, httpFile, POSTMAN_FILE, postmanCollectionText } from '../../clients/collections/generate.ts';
+import recorded from '../../lib/api-examples.json' with { type: 'json' };
 import { routes } from '../../lib/manifest.ts';
 
 describe('clients/postman and clients/http', () => {
@@ -36,6 +38,17 @@ describe('clients/postman and clients/http', () => {
     }
     expect(undefinedUses).toEqual([]);
     expect(routes.map((route) => route.operationId).filter((operationId) => !named.includes(operationId))).toEqual([]);
+  });
+
+  it('places an operation the flow does not name yet last in its area, so a new route is in the collections at once', () => {
+    const getIdea = routes.find((route) => route.operationId === 'getIdea')!;
+    const added = { ...getIdea, operationId: 'getIdeaTwice' };
+    const flow = collectionFlow([...routes, added], { ...recorded, getIdeaTwice: recorded.getIdea });
+    const ideas = flow.find(({ folder }) => folder === 'Ideas')!.requests.map((request) => request.name);
+    expect(ideas.at(-1)).toBe('getIdeaTwice');
+    expect(ideas.at(-2)).toBe('deleteIdea');
+    // It reads the idea the flow created, as getIdea does.
+    expect(flow.find(({ folder }) => folder === 'Ideas')!.requests.at(-1)!.path).toMatch(/^\/ideas\/\{\{id_\w+\}\}$/);
   });
 
   it('the JetBrains .http file sets each id in a response handler before a later request uses it', () => {
