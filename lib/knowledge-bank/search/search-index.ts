@@ -7,7 +7,7 @@
 import MiniSearch, { type Options, type Query, type SearchResult } from 'minisearch';
 import type { Language } from '../blocks.ts';
 import { documentId, type SearchDocument } from './documents.ts';
-import { normaliseText, termsOf, tokenize } from './normalise.ts';
+import { termsOf, tokenize } from './normalise.ts';
 
 /** Title > summary > tags > body. */
 export const FIELD_BOOST = { title: 6, summary: 3, tags: 2, body: 1 } as const;
@@ -15,13 +15,18 @@ const FIELDS = Object.keys(FIELD_BOOST) as Array<keyof typeof FIELD_BOOST>;
 const STORED_FIELDS = ['articleId', 'locale', 'slug', 'categoryId', 'visibility', 'sourceLanguage'] as const;
 type StoredFields = Pick<SearchDocument, (typeof STORED_FIELDS)[number]>;
 
-/** Typo tolerance starts at this many letters: shorter words have too many one-edit neighbours. */
+/**
+ * Typo tolerance starts at this many letters, counted on each term (a word's stem and the word
+ * itself are judged apart): shorter terms have too many one-edit neighbours. Judging by the word
+ * let a long word's short stem ("الحسابات" → "حساب") match every term one edit from the stem
+ * ("حسام"), which ranked those above the exact word (the bench's relevance table) and slowed queries.
+ */
 const FUZZY_MIN_LETTERS = 5;
 /** More terms than this are ignored: each one is a pass over the index. */
 const MAX_QUERY_TERMS = 12;
 
 /** Bumped whenever the index's shape or term pipeline changes: an older segment is rebuilt, not read. */
-export const INDEX_FORMAT = 2;
+export const INDEX_FORMAT = 3;
 
 export type TermPipeline = (word: string) => string[];
 
@@ -99,34 +104,29 @@ export interface SearchHit extends StoredFields {
   terms: string[];
 }
 
-interface QueryWord {
-  word: string;
-  letters: number;
-}
-
 /** The words of a query that can match anything (stop words and punctuation dropped). */
-function queryWords(q: string): QueryWord[] {
+function queryWords(q: string): string[] {
   return tokenize(q)
     .filter((word) => termsOf(word).length > 0)
-    .slice(0, MAX_QUERY_TERMS)
-    .map((word) => ({ word, letters: [...normaliseText(word)].length }));
+    .slice(0, MAX_QUERY_TERMS);
 }
+
+const fuzzyOf = (term: string) => ([...term].length >= FUZZY_MIN_LETTERS ? 1 : 0);
 
 /**
  * Every word must match (AND); the last one also as a prefix (the reader may still be typing);
- * words of FUZZY_MIN_LETTERS or more letters also within one edit. Each word is its own sub-query,
- * because MiniSearch would otherwise decide fuzziness on the stemmed term rather than on the word
- * the reader typed.
+ * terms of FUZZY_MIN_LETTERS or more letters also within one edit. Each word is its own sub-query
+ * so that its two terms (its stem and itself) are alternatives: either matching is enough, and an
+ * article with the exact word matches both, so it ranks above one that shares only the stem.
  */
-function queryOf(words: readonly QueryWord[]): Query {
+function queryOf(words: readonly string[]): Query {
   return {
     combineWith: 'AND',
-    queries: words.map(({ word, letters }, position) => ({
-      // A word may stand for two terms (its stem and itself): either one matching is enough.
+    queries: words.map((word, position) => ({
       combineWith: 'OR',
       queries: [word],
       prefix: position === words.length - 1,
-      fuzzy: letters >= FUZZY_MIN_LETTERS ? 1 : 0,
+      fuzzy: fuzzyOf,
     })),
   };
 }
