@@ -7,6 +7,7 @@
 import MiniSearch, { type Options, type Query, type SearchResult } from 'minisearch';
 import type { Language } from '../blocks.ts';
 import { documentId, type SearchDocument } from './documents.ts';
+import { loadCompact, serialiseCompact } from './index-codec.ts';
 import { termsOf, tokenize } from './normalise.ts';
 
 /** Title > summary > tags > body. */
@@ -26,7 +27,7 @@ const FUZZY_MIN_LETTERS = 5;
 const MAX_QUERY_TERMS = 12;
 
 /** Bumped whenever the index's shape or term pipeline changes: an older segment is rebuilt, not read. */
-export const INDEX_FORMAT = 3;
+export const INDEX_FORMAT = 4;
 
 export type TermPipeline = (word: string) => string[];
 
@@ -76,17 +77,13 @@ export function articleCount(index: SearchIndex): number {
   return Math.ceil(index.documentCount / 2);
 }
 
-export function serialiseIndex(index: SearchIndex): string {
-  return JSON.stringify(index);
+/** The index as stored in a base segment (index-codec.ts: postings as one array of numbers). */
+export function serialiseIndex(index: SearchIndex): Uint8Array {
+  return serialiseCompact(index, STORED_FIELDS);
 }
 
-export function loadIndex(json: string, pipeline?: TermPipeline): SearchIndex {
-  return MiniSearch.loadJSON<SearchDocument>(json, pipeline ? optionsWith(pipeline) : OPTIONS);
-}
-
-/** As loadIndex, from JSON already parsed (the bench times the parse apart). */
-export function loadParsedIndex(parsed: unknown): SearchIndex {
-  return MiniSearch.loadJS<SearchDocument>(parsed as Parameters<typeof MiniSearch.loadJS>[0], OPTIONS);
+export function loadIndex(bytes: Uint8Array, pipeline?: TermPipeline): SearchIndex {
+  return loadCompact(bytes, pipeline ? optionsWith(pipeline) : OPTIONS);
 }
 
 export interface SearchQuery {
