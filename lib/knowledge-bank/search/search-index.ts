@@ -4,7 +4,7 @@
  * term pipeline. Lean: it stores only what filters and result identity need (no titles, no text),
  * so loading it is mostly building the inverted index. Pure: no I/O.
  */
-import MiniSearch, { type Options, type Query, type SearchResult } from 'minisearch';
+import MiniSearch, { type Options, type Query, type SearchOptions } from 'minisearch';
 import type { Language } from '../blocks.ts';
 import { documentId, type SearchDocument } from './documents.ts';
 import { loadCompact, serialiseCompact } from './index-codec.ts';
@@ -128,30 +128,56 @@ function queryOf(words: readonly string[]): Query {
   };
 }
 
-/** The page of best hits (one per article) and how many articles match in all. */
+/** A document's raw match, as MiniSearch's query evaluation answers it before `search` dresses it. */
+interface RawMatch {
+  score: number;
+  /** The query terms it matched. */
+  terms: string[];
+  /** Document term → fields it matched in. */
+  match: Record<string, string[]>;
+}
+
+interface QueryInternals {
+  executeQuery(query: Query, options: SearchOptions): Map<number, RawMatch>;
+  _storedFields: Map<number, StoredFields>;
+}
+
+/**
+ * The page of best hits (one per article) and how many articles match in all. Scores are what
+ * MiniSearch's `search` gives (its score times the number of query terms matched), but a query of
+ * common words matches thousands of documents, and `search` builds a result object for each and sorts
+ * them all; here each document is only compared with its article's best, and objects are made for the
+ * page alone. That evaluation step is MiniSearch's internal `executeQuery` (7.x), as its `search`
+ * calls it; the unit tests pin the answers.
+ */
 export function searchIndex(index: SearchIndex, query: SearchQuery): { hits: SearchHit[]; total: number } {
   const words = queryWords(query.q);
   if (words.length === 0) return { hits: [], total: 0 };
-  const matches = index.search(queryOf(words), {
-    boost: FIELD_BOOST,
-    filter: (result) => {
-      const stored = result as unknown as StoredFields;
-      return (
-        (!query.locale || stored.locale === query.locale) &&
-        (!query.categoryId || stored.categoryId === query.categoryId) &&
-        (!query.visibility || stored.visibility === query.visibility)
-      );
-    },
-  });
-  // Both locales of an article may match: it is listed once, at its better-scoring locale.
-  const best = new Map<string, SearchResult>();
-  for (const match of matches) {
-    const articleId = (match as unknown as StoredFields).articleId;
-    if (!best.has(articleId)) best.set(articleId, match);
+  const engine = index as unknown as QueryInternals;
+  const raw = engine.executeQuery(queryOf(words), { boost: FIELD_BOOST });
+  // Both locales of an article may match: it is listed once, at its better-scoring locale (the first on a tie).
+  const best = new Map<string, { score: number; order: number; stored: StoredFields; match: RawMatch }>();
+  let order = 0;
+  for (const [docId, match] of raw) {
+    order++;
+    const stored = engine._storedFields.get(docId);
+    if (
+      !stored ||
+      (query.locale && stored.locale !== query.locale) ||
+      (query.categoryId && stored.categoryId !== query.categoryId) ||
+      (query.visibility && stored.visibility !== query.visibility)
+    )
+      continue;
+    const score = match.score * (match.terms.length || 1);
+    const current = best.get(stored.articleId);
+    if (!current || score > current.score) best.set(stored.articleId, { score, order, stored, match });
   }
-  const hits = [...best.values()].slice(0, query.limit).map((match) => {
-    const { articleId, locale, slug, categoryId, visibility, sourceLanguage } = match as unknown as StoredFields;
-    return { articleId, locale, slug, categoryId, visibility, sourceLanguage, score: match.score, terms: match.terms };
-  });
+  const hits = [...best.values()]
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .slice(0, query.limit)
+    .map(({ score, stored, match }) => {
+      const { articleId, locale, slug, categoryId, visibility, sourceLanguage } = stored;
+      return { articleId, locale, slug, categoryId, visibility, sourceLanguage, score, terms: Object.keys(match.match) };
+    });
   return { hits, total: best.size };
 }
