@@ -1,8 +1,8 @@
 /**
  * The per-workspace search index: MiniSearch (chosen over Orama by the measurement in
  * bench/knowledge-bank-search-engines.ts, summarised in the README), with our normalisation as its
- * term pipeline. Lean: it stores only what filters and result identity need (no titles, no text),
- * so loading it is mostly building the inverted index. Pure: no I/O.
+ * term pipeline. Lean: it stores only what filters and result identity need (no titles, no text);
+ * stored, its postings are decoded term by term as queries reach them (index-codec.ts). Pure: no I/O.
  */
 import MiniSearch, { type Options, type Query, type SearchOptions } from 'minisearch';
 import type { Language } from '../blocks.ts';
