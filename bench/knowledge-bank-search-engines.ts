@@ -29,8 +29,9 @@ const typoQueries = sample.map((a) => {
 interface Engine {
   name: string;
   build(docs: SearchDocument[]): Promise<unknown>;
-  serialise(index: unknown): string;
-  load(json: string): Promise<unknown>;
+  /** Its stored form: JSON for Orama, our segment layout (index-codec.ts) for MiniSearch. */
+  serialise(index: unknown): string | Uint8Array;
+  load(stored: string | Uint8Array): Promise<unknown>;
   /** Article ids of the top 10. */
   query(index: unknown, q: string): Promise<string[]>;
 }
@@ -39,7 +40,7 @@ const miniSearch: Engine = {
   name: 'MiniSearch + our pipeline',
   build: async (docs) => createIndex(docs),
   serialise: (index) => serialiseIndex(index as ReturnType<typeof createIndex>),
-  load: async (json) => loadIndex(json),
+  load: async (stored) => loadIndex(stored as Uint8Array),
   query: async (index, q) => searchIndex(index as ReturnType<typeof createIndex>, { q, limit: 10 }).hits.map((hit) => hit.articleId),
 };
 
@@ -94,7 +95,7 @@ function orama(name: string, ourPipeline: boolean): Engine {
     serialise: (db) => JSON.stringify(save(db as Orama<typeof SCHEMA>)),
     load: async (json) => {
       const db = make();
-      load(db, JSON.parse(json));
+      load(db, JSON.parse(json as string));
       return db;
     },
     query: async (db, q) => {

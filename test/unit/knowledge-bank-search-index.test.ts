@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Block } from '../../lib/knowledge-bank/blocks.ts';
-import { type LiveContent, type PublishedArticle, searchDocumentsOf } from '../../lib/knowledge-bank/search/documents.ts';
+import {
+  type LiveContent,
+  type PublishedArticle,
+  type SearchDocument,
+  searchDocumentsOf,
+} from '../../lib/knowledge-bank/search/documents.ts';
 import { resultsOf } from '../../lib/knowledge-bank/search/results.ts';
 import {
   applyChanges,
@@ -121,6 +126,36 @@ describe('knowledge-bank search: matching', () => {
   it('ignores stop words and answers nothing for a query of stop words only', () => {
     expect(ids('how do I reset my password')).toEqual(['reset-password']);
     expect(search('the of and')).toEqual({ results: [], total: 0 });
+  });
+});
+
+describe('knowledge-bank search: ranking exact forms', () => {
+  const arabicArticle = (id: string, titleAr: string, body: string): SearchDocument[] =>
+    searchDocumentsOf(
+      { id, slug: id, categoryId: CATEGORY.general, visibility: 'public', sourceLanguage: 'ar', tags: [] },
+      {
+        titleEn: null,
+        titleAr,
+        summaryEn: null,
+        summaryAr: null,
+        blocks: [{ id: 'b0', type: 'paragraph', text: { en: [], ar: [{ text: body }] } } as unknown as Block],
+      },
+    );
+  const small = createIndex([
+    ...arabicArticle('accounts', 'إدارة الفريق', 'راجع الحسابات المفتوحة كل شهر.'),
+    ...arabicArticle('account', 'إعدادات المتجر', 'راجع حسابها من صفحة التسجيل.'),
+    ...arabicArticle('hossam', 'حسام', 'مقالة عن فريق الدعم.'),
+  ]);
+  const found = (q: string) => searchIndex(small, { q, limit: 10 }).hits.map((hit) => hit.articleId);
+
+  it('ranks the word as typed above a word that only shares its stem', () => {
+    expect(found('الحسابات')).toEqual(['accounts', 'account']);
+  });
+
+  it('does not stretch a long word\'s short stem by a typo: "الحسابات" does not find "حسام"', () => {
+    expect(found('الحسابات')).not.toContain('hossam');
+    // The stem alone is exact, so a reader who types it still finds both forms.
+    expect(found('حساب').sort()).toEqual(['account', 'accounts']);
   });
 });
 

@@ -10,12 +10,13 @@
 /** Longest first, so "وال" wins over "و". */
 const PREFIXES = ['وال', 'بال', 'كال', 'فال', 'لل', 'ال', 'و'];
 /**
- * Possessive, dual, plural and nisba endings (ية is يه once normalised). Lucene also strips a lone
- * ه, ة and ي, and every suffix in turn; measured on the judged queries (the bench), that cut words
- * to two letters ("تعيين" → "تع") whose one-edit neighbours are half the vocabulary, so here one
- * suffix comes off and a stem keeps three letters.
+ * Possessive, dual, plural and nisba endings (ية is يه once normalised), and a final ه (taa marbuta
+ * once normalised, or the possessive "his"), so a singular in ة meets its plural in ات ("مهمة" and
+ * "مهمات" both stem to "مهم"). Lucene also strips a lone ي and every suffix in turn; measured on
+ * the judged queries (the bench), that cut words to two letters ("تعيين" → "تع") whose one-edit
+ * neighbours are half the vocabulary, so here one suffix comes off and a stem keeps three letters.
  */
-const SUFFIXES = ['ها', 'ان', 'ات', 'ون', 'ين', 'يه'];
+const SUFFIXES = ['ها', 'ان', 'ات', 'ون', 'ين', 'يه', 'ه'];
 const MIN_STEM = 3;
 
 function withoutPrefix(word: string): string {

@@ -1,13 +1,14 @@
 /**
  * The per-workspace search index: MiniSearch (chosen over Orama by the measurement in
  * bench/knowledge-bank-search-engines.ts, summarised in the README), with our normalisation as its
- * term pipeline. Lean: it stores only what filters and result identity need (no titles, no text),
- * so loading it is mostly building the inverted index. Pure: no I/O.
+ * term pipeline. Lean: it stores only what filters and result identity need (no titles, no text);
+ * stored, its postings are decoded term by term as queries reach them (index-codec.ts). Pure: no I/O.
  */
-import MiniSearch, { type Options, type Query, type SearchResult } from 'minisearch';
+import MiniSearch, { type Options, type Query, type SearchOptions } from 'minisearch';
 import type { Language } from '../blocks.ts';
 import { documentId, type SearchDocument } from './documents.ts';
-import { normaliseText, termsOf, tokenize } from './normalise.ts';
+import { loadCompact, serialiseCompact } from './index-codec.ts';
+import { termsOf, tokenize } from './normalise.ts';
 
 /** Title > summary > tags > body. */
 export const FIELD_BOOST = { title: 6, summary: 3, tags: 2, body: 1 } as const;
@@ -15,13 +16,18 @@ const FIELDS = Object.keys(FIELD_BOOST) as Array<keyof typeof FIELD_BOOST>;
 const STORED_FIELDS = ['articleId', 'locale', 'slug', 'categoryId', 'visibility', 'sourceLanguage'] as const;
 type StoredFields = Pick<SearchDocument, (typeof STORED_FIELDS)[number]>;
 
-/** Typo tolerance starts at this many letters: shorter words have too many one-edit neighbours. */
+/**
+ * Typo tolerance starts at this many letters, counted on each term (a word's stem and the word
+ * itself are judged apart): shorter terms have too many one-edit neighbours. Judging by the word
+ * let a long word's short stem ("الحسابات" → "حساب") match every term one edit from the stem
+ * ("حسام"), which ranked those above the exact word (the bench's relevance table) and slowed queries.
+ */
 const FUZZY_MIN_LETTERS = 5;
 /** More terms than this are ignored: each one is a pass over the index. */
 const MAX_QUERY_TERMS = 12;
 
 /** Bumped whenever the index's shape or term pipeline changes: an older segment is rebuilt, not read. */
-export const INDEX_FORMAT = 2;
+export const INDEX_FORMAT = 4;
 
 export type TermPipeline = (word: string) => string[];
 
@@ -71,17 +77,13 @@ export function articleCount(index: SearchIndex): number {
   return Math.ceil(index.documentCount / 2);
 }
 
-export function serialiseIndex(index: SearchIndex): string {
-  return JSON.stringify(index);
+/** The index as stored in a base segment (index-codec.ts: postings as one array of numbers). */
+export function serialiseIndex(index: SearchIndex): Uint8Array {
+  return serialiseCompact(index, STORED_FIELDS);
 }
 
-export function loadIndex(json: string, pipeline?: TermPipeline): SearchIndex {
-  return MiniSearch.loadJSON<SearchDocument>(json, pipeline ? optionsWith(pipeline) : OPTIONS);
-}
-
-/** As loadIndex, from JSON already parsed (the bench times the parse apart). */
-export function loadParsedIndex(parsed: unknown): SearchIndex {
-  return MiniSearch.loadJS<SearchDocument>(parsed as Parameters<typeof MiniSearch.loadJS>[0], OPTIONS);
+export function loadIndex(bytes: Uint8Array, pipeline?: TermPipeline): SearchIndex {
+  return loadCompact(bytes, pipeline ? optionsWith(pipeline) : OPTIONS);
 }
 
 export interface SearchQuery {
@@ -99,62 +101,83 @@ export interface SearchHit extends StoredFields {
   terms: string[];
 }
 
-interface QueryWord {
-  word: string;
-  letters: number;
-}
-
 /** The words of a query that can match anything (stop words and punctuation dropped). */
-function queryWords(q: string): QueryWord[] {
+function queryWords(q: string): string[] {
   return tokenize(q)
     .filter((word) => termsOf(word).length > 0)
-    .slice(0, MAX_QUERY_TERMS)
-    .map((word) => ({ word, letters: [...normaliseText(word)].length }));
+    .slice(0, MAX_QUERY_TERMS);
 }
+
+const fuzzyOf = (term: string) => ([...term].length >= FUZZY_MIN_LETTERS ? 1 : 0);
 
 /**
  * Every word must match (AND); the last one also as a prefix (the reader may still be typing);
- * words of FUZZY_MIN_LETTERS or more letters also within one edit. Each word is its own sub-query,
- * because MiniSearch would otherwise decide fuzziness on the stemmed term rather than on the word
- * the reader typed.
+ * terms of FUZZY_MIN_LETTERS or more letters also within one edit. Each word is its own sub-query
+ * so that its two terms (its stem and itself) are alternatives: either matching is enough, and an
+ * article with the exact word matches both, so it ranks above one that shares only the stem.
  */
-function queryOf(words: readonly QueryWord[]): Query {
+function queryOf(words: readonly string[]): Query {
   return {
     combineWith: 'AND',
-    queries: words.map(({ word, letters }, position) => ({
-      // A word may stand for two terms (its stem and itself): either one matching is enough.
+    queries: words.map((word, position) => ({
       combineWith: 'OR',
       queries: [word],
       prefix: position === words.length - 1,
-      fuzzy: letters >= FUZZY_MIN_LETTERS ? 1 : 0,
+      fuzzy: fuzzyOf,
     })),
   };
 }
 
-/** The page of best hits (one per article) and how many articles match in all. */
+/** A document's raw match, as MiniSearch's query evaluation answers it before `search` dresses it. */
+interface RawMatch {
+  score: number;
+  /** The query terms it matched. */
+  terms: string[];
+  /** Document term → fields it matched in. */
+  match: Record<string, string[]>;
+}
+
+interface QueryInternals {
+  executeQuery(query: Query, options: SearchOptions): Map<number, RawMatch>;
+  _storedFields: Map<number, StoredFields>;
+}
+
+/**
+ * The page of best hits (one per article) and how many articles match in all. Scores are what
+ * MiniSearch's `search` gives (its score times the number of query terms matched), but a query of
+ * common words matches thousands of documents, and `search` builds a result object for each and sorts
+ * them all; here each document is only compared with its article's best, and objects are made for the
+ * page alone. That evaluation step is MiniSearch's internal `executeQuery` (7.x), as its `search`
+ * calls it; the unit tests pin the answers.
+ */
 export function searchIndex(index: SearchIndex, query: SearchQuery): { hits: SearchHit[]; total: number } {
   const words = queryWords(query.q);
   if (words.length === 0) return { hits: [], total: 0 };
-  const matches = index.search(queryOf(words), {
-    boost: FIELD_BOOST,
-    filter: (result) => {
-      const stored = result as unknown as StoredFields;
-      return (
-        (!query.locale || stored.locale === query.locale) &&
-        (!query.categoryId || stored.categoryId === query.categoryId) &&
-        (!query.visibility || stored.visibility === query.visibility)
-      );
-    },
-  });
-  // Both locales of an article may match: it is listed once, at its better-scoring locale.
-  const best = new Map<string, SearchResult>();
-  for (const match of matches) {
-    const articleId = (match as unknown as StoredFields).articleId;
-    if (!best.has(articleId)) best.set(articleId, match);
+  const engine = index as unknown as QueryInternals;
+  const raw = engine.executeQuery(queryOf(words), { boost: FIELD_BOOST });
+  // Both locales of an article may match: it is listed once, at its better-scoring locale (the first on a tie).
+  const best = new Map<string, { score: number; order: number; stored: StoredFields; match: RawMatch }>();
+  let order = 0;
+  for (const [docId, match] of raw) {
+    order++;
+    const stored = engine._storedFields.get(docId);
+    if (
+      !stored ||
+      (query.locale && stored.locale !== query.locale) ||
+      (query.categoryId && stored.categoryId !== query.categoryId) ||
+      (query.visibility && stored.visibility !== query.visibility)
+    )
+      continue;
+    const score = match.score * (match.terms.length || 1);
+    const current = best.get(stored.articleId);
+    if (!current || score > current.score) best.set(stored.articleId, { score, order, stored, match });
   }
-  const hits = [...best.values()].slice(0, query.limit).map((match) => {
-    const { articleId, locale, slug, categoryId, visibility, sourceLanguage } = match as unknown as StoredFields;
-    return { articleId, locale, slug, categoryId, visibility, sourceLanguage, score: match.score, terms: match.terms };
-  });
+  const hits = [...best.values()]
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .slice(0, query.limit)
+    .map(({ score, stored, match }) => {
+      const { articleId, locale, slug, categoryId, visibility, sourceLanguage } = stored;
+      return { articleId, locale, slug, categoryId, visibility, sourceLanguage, score, terms: Object.keys(match.match) };
+    });
   return { hits, total: best.size };
 }

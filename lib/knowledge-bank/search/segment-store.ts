@@ -1,7 +1,7 @@
 /**
  * The S3 side of a workspace's index, under `search-index/<workspace>/`: its segments
- * (`base-<uuid>.json.br`, `delta-<uuid>.json.br`, brotli-compressed, never overwritten: a new key
- * each time, so a reader can never see half of a change) and `manifest.json`, a copy of the
+ * (`base-<uuid>.idx.br` in index-codec.ts's layout, `delta-<uuid>.json.br`; brotli-compressed, never
+ * overwritten: a new key each time, so a reader can never see half of a change) and `manifest.json`, a copy of the
  * table's manifest that search functions revalidate with a conditional GET on its ETag (a 304
  * moves no body and costs no DynamoDB read).
  */
@@ -67,7 +67,7 @@ async function putInParts(key: string, body: Uint8Array): Promise<void> {
 
 /** Stores a new segment object and answers its key. */
 export async function putSegment(workspace: string, kind: 'base' | 'delta', body: Uint8Array): Promise<string> {
-  const key = `${PREFIX}${workspace}/${kind}-${randomUUID()}.json.br`;
+  const key = `${PREFIX}${workspace}/${kind}-${randomUUID()}.${kind === 'base' ? 'idx' : 'json'}.br`;
   if (body.length > PART_BYTES) await putInParts(key, body);
   else await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'application/octet-stream' }));
   return key;
