@@ -47,6 +47,7 @@ describe("the page's curl samples", () => {
       });
     expect(run(listIdeas)).toBe('200');
     // Without the variables it is the sandbox's default address, not a placeholder host.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's parameter expansion, as the sample prints it
     expect(listIdeas).toContain('${BASE_URL:-http://127.0.0.1:3000/api/v1}/ideas');
   });
 });

@@ -43,7 +43,9 @@ describe.skipIf(!available)('the reference page in headless Chromium', () => {
   });
 
   it('shows a curl sample that calls the server the reader picks, the sandbox by default', () => {
+    // biome-ignore-start lint/suspicious/noTemplateCurlyInString: the shell's parameter expansion, as the page shows it
     expect(visit.text).toContain('curl -X GET "${BASE_URL:-http://127.0.0.1:3000/api/v1}/ideas?limit=1"');
     expect(visit.text).toContain('X-Service-Workspace-Host: ${WORKSPACE_HOST:-your-workspace.localhost}');
+    // biome-ignore-end lint/suspicious/noTemplateCurlyInString: the shell's parameter expansion
   });
 });
