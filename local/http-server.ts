@@ -15,12 +15,14 @@ import { type InvocationStats, invocationStats } from './instrumentation.ts';
 import { FunctionTimeoutError, invokeWithTimeout, loadHandler } from './lambda-runtime.ts';
 
 /**
- * The largest body a request can carry to a function. Lambda's synchronous invocation payload is
- * 6 MB (https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html), lower than API
- * Gateway's own 10 MB (https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-quotas.html),
- * so Lambda's limit is the one a client meets.
+ * Lambda's limit on a synchronous invocation's request payload, 6 MB
+ * (https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html): 6,291,456 bytes of the
+ * whole event API Gateway sends (body, headers, request context; a binary body base64-encoded), lower
+ * than API Gateway's own 10 MB (https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-quotas.html),
+ * so it is the limit a client meets. A body alone past it is refused before it is buffered whole.
  */
-const MAX_BODY_BYTES = 6 * 1024 * 1024;
+const LAMBDA_REQUEST_PAYLOAD_BYTES = 6 * 1024 * 1024;
+const MAX_BODY_BYTES = LAMBDA_REQUEST_PAYLOAD_BYTES;
 
 const router = routeMatcher(routes);
 
@@ -129,10 +131,11 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
     try {
       const url = new URL(req.url ?? '/', 'http://sandbox');
       const body = await readBody(req);
-      if (body === 'too-large') {
-        options.log?.(`${req.method} ${url.pathname} → 413 by API Gateway (body over Lambda's 6 MB payload limit)`);
-        return gatewayAnswer(res, 413, 'Request Too Long', gatewayRequestId);
-      }
+      const tooLong = () => {
+        options.log?.(`${req.method} ${url.pathname} → 413 by API Gateway (event over Lambda's 6 MB payload limit)`);
+        gatewayAnswer(res, 413, 'Request Too Long', gatewayRequestId);
+      };
+      if (body === 'too-large') return tooLong();
       const method = (req.method ?? 'GET').toUpperCase();
       const found = router.match(method, url.pathname);
       const routeKey = found ? `${found.route.method} ${API_PREFIX}${found.route.path}` : '$default';
@@ -145,6 +148,8 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
         found?.route.path.includes('{') ? found.params : undefined,
         gatewayRequestId,
       );
+      // A body just under 6 MB still fails in AWS once the event around it passes the limit.
+      if (Buffer.byteLength(JSON.stringify(event)) > LAMBDA_REQUEST_PAYLOAD_BYTES) return tooLong();
       const handler = await loadHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(handlerFile);
       // Its DynamoDB requests are checked against the synthesized policy of the function deploying `handlerFile`.
       const stats: InvocationStats = { dynamodbCalls: 0, dynamodbCommands: [], handler: handlerFile };

@@ -77,6 +77,16 @@ describe("413: a body past Lambda's 6 MB payload limit", () => {
     expect(after.body.pagination.total).toBe(before.body.pagination.total);
   });
 
+  it('counts the whole event, as Lambda does: a body just under 6 MB whose event passes it is refused too', async () => {
+    const before = await api.get('/ideas');
+    const body = JSON.stringify({ titleEn: 'x', descriptionEn: 'y'.repeat(6 * 1024 * 1024 - 200) });
+    expect(Buffer.byteLength(body)).toBeLessThan(6 * 1024 * 1024);
+    const res = await api.post('/ideas', { rawBody: body });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ message: 'Request Too Long' });
+    expect((await api.get('/ideas')).body.pagination.total).toBe(before.body.pagination.total);
+  });
+
   it("every answer names API Gateway's request id in apigw-requestid", async () => {
     const res = await fetch(`${sandbox.apiUrl}/openapi.json`);
     expect(res.headers.get('apigw-requestid')).toMatch(/^[0-9a-f-]{36}$/);
