@@ -164,7 +164,7 @@ export const simulateBody = z.strictObject({
   answers: z
     .record(z.string().check(z.maxLength(64)), answerValue)
     .check(z.refine((answers) => Object.keys(answers).length <= 200, 'at most 200 answers'))
-    .register(z.globalRegistry, { description: "Answers by question id (see the README for each type's value)" }),
+    .register(z.globalRegistry, { description: "Answers by question id (docs/surveys.md, Simulation answers, gives each type's value)" }),
   language: z.optional(z.enum(LANGUAGES)),
 });
 

@@ -1340,7 +1340,7 @@ export interface paths {
         };
         /**
          * Summarise a survey
-         * @description Counts, completion, time to finish (p50/p90 from a histogram) and, per question, how often it was shown, answered and where respondents stopped, option counts, score distributions and NPS, CSAT and CES with 95 % margins of error (README: Survey summaries). Responses count on the UTC day they were started. Kept incrementally from the table stream: a write shows here within seconds. No answer text and no respondent appears, so `surveys:read` is enough.
+         * @description Counts, completion, time to finish (p50/p90 from a histogram) and, per question, how often it was shown, answered and where respondents stopped, option counts, score distributions and NPS, CSAT and CES with 95 % margins of error (docs/survey-responses.md: Survey summaries). Responses count on the UTC day they were started. Kept incrementally from the table stream: a write shows here within seconds. No answer text and no respondent appears, so `surveys:read` is enough.
          *
          *     Permission: surveys:read.
          *
@@ -2546,7 +2546,7 @@ export interface components {
             themePrimaryColor: string | null;
             designId: string | null;
             targetingRules: {
-                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{attribute, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
+                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{attribute, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the surveys guide (docs/surveys.md, Logic). */
                 filters: {
                     all: Record<string, never>[];
                 } | {
@@ -2572,7 +2572,7 @@ export interface components {
             publishedAt: string | null;
             archivedAt: string | null;
         };
-        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
+        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the surveys guide (docs/surveys.md, Logic). */
         SurveyCondition: {
             all: Record<string, never>[];
         } | {
@@ -9839,7 +9839,7 @@ export interface operations {
                     themePrimaryColor?: string | null;
                     designId?: string | null;
                     targetingRules?: {
-                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{attribute, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the README (Surveys, Logic). */
+                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{attribute, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the surveys guide (docs/surveys.md, Logic). */
                         filters: {
                             all: Record<string, never>[];
                         } | {
@@ -11739,7 +11739,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Answers by question id (see the README for each type's value) */
+                    /** @description Answers by question id (docs/surveys.md, Simulation answers, gives each type's value) */
                     answers: {
                         [key: string]: string | number | boolean | null | string[] | {
                             [key: string]: string;

@@ -139,7 +139,7 @@ function conditionJsonSchema(subject: 'question' | 'attribute'): Record<string, 
   return {
     description:
       `A condition: \`{all:[…]}\`, \`{any:[…]}\` or \`{${subject}, operator, value?}\`; at most ${DEFINITION_LIMITS.conditionDepth} nested all/any levels. ` +
-      'Which operators fit which type, and what value each takes, is in the README (Surveys, Logic).',
+      'Which operators fit which type, and what value each takes, is in the surveys guide (docs/surveys.md, Logic).',
     anyOf: [
       group('all'),
       group('any'),

@@ -15,7 +15,7 @@ export const getSurveySummary = defineRoute({
   summary: 'Summarise a survey',
   description:
     'Counts, completion, time to finish (p50/p90 from a histogram) and, per question, how often it was shown, answered and ' +
-    'where respondents stopped, option counts, score distributions and NPS, CSAT and CES with 95 % margins of error (README: ' +
+    'where respondents stopped, option counts, score distributions and NPS, CSAT and CES with 95 % margins of error (docs/survey-responses.md: ' +
     'Survey summaries). Responses count on the UTC day they were started. Kept incrementally from the table stream: a ' +
     'write shows here within seconds. No answer text and no respondent appears, so `surveys:read` is enough.',
   module: 'surveys',
