@@ -215,57 +215,72 @@ const soundAnswers = fc.dictionary(
   ),
 );
 
+// Thousands of generated definitions each: seconds of CPU on a loaded 2-core machine, far past vitest's 5 s default.
+const PROPERTY_TIMEOUT_MS = 60_000;
+
 describe('survey engine properties', () => {
-  it('on definitions without errors, every question and ending a simulated path reaches is reported reachable', () => {
-    fc.assert(
-      fc.property(soundDefinition, soundAnswers, (def, given) => {
-        const { model, reach, issues } = analyse(def);
-        expect(issues.filter((issue) => issue.severity === 'error')).toEqual([]);
-        const run = simulate(def, given);
-        for (const id of run.path)
-          expect(reach.questions[model.indexById.get(id) as number]?.shown, `${id} was shown by simulation`).toBe(true);
-        if (run.ending !== null) expect(reach.endings.has(run.ending)).toBe(true);
-      }),
-      { numRuns: 1500 },
-    );
-  });
+  it(
+    'on definitions without errors, every question and ending a simulated path reaches is reported reachable',
+    () => {
+      fc.assert(
+        fc.property(soundDefinition, soundAnswers, (def, given) => {
+          const { model, reach, issues } = analyse(def);
+          expect(issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+          const run = simulate(def, given);
+          for (const id of run.path)
+            expect(reach.questions[model.indexById.get(id) as number]?.shown, `${id} was shown by simulation`).toBe(true);
+          if (run.ending !== null) expect(reach.endings.has(run.ending)).toBe(true);
+        }),
+        { numRuns: 1500 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it('validate and simulate never throw on any definition and answers', () => {
-    fc.assert(
-      fc.property(definition, answers, (def, given) => {
-        const { issues } = analyse(def);
-        for (const issue of issues) expect(issue.path.startsWith('/')).toBe(true);
-        const run = simulate(def, given);
-        expect(new Set(run.path).size).toBe(run.path.length);
-        for (const id of run.path) expect(run.skipped).not.toContain(id);
-      }),
-      { numRuns: 400 },
-    );
-  });
+  it(
+    'validate and simulate never throw on any definition and answers',
+    () => {
+      fc.assert(
+        fc.property(definition, answers, (def, given) => {
+          const { issues } = analyse(def);
+          for (const issue of issues) expect(issue.path.startsWith('/')).toBe(true);
+          const run = simulate(def, given);
+          expect(new Set(run.path).size).toBe(run.path.length);
+          for (const id of run.path) expect(run.skipped).not.toContain(id);
+        }),
+        { numRuns: 400 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it('every question a simulated path shows, and the ending it reaches, is reported reachable', () => {
-    fc.assert(
-      fc.property(definition, answers, (def, given) => {
-        const { model, reach } = analyse(def);
-        const run = simulate(def, given);
-        for (const id of run.path) {
-          const index = model.indexById.get(id) as number;
-          expect(reach.questions[index]?.shown, `${id} was shown by simulation`).toBe(true);
-        }
-        if (run.ending !== null) expect(reach.endings.has(run.ending), `${run.ending} was reached`).toBe(true);
-        const warned = new Set(
-          analyse(def)
-            .issues.filter((issue) => issue.code === 'unreachable_question')
-            .map((issue) => issue.path),
-        );
-        for (const id of run.path) {
-          const position = def.questions.findIndex((q) => q.id === id);
-          expect(warned.has(`/questions/${position}`)).toBe(false);
-        }
-      }),
-      { numRuns: 1500 },
-    );
-  });
+  it(
+    'every question a simulated path shows, and the ending it reaches, is reported reachable',
+    () => {
+      fc.assert(
+        fc.property(definition, answers, (def, given) => {
+          const { model, reach } = analyse(def);
+          const run = simulate(def, given);
+          for (const id of run.path) {
+            const index = model.indexById.get(id) as number;
+            expect(reach.questions[index]?.shown, `${id} was shown by simulation`).toBe(true);
+          }
+          if (run.ending !== null) expect(reach.endings.has(run.ending), `${run.ending} was reached`).toBe(true);
+          const warned = new Set(
+            analyse(def)
+              .issues.filter((issue) => issue.code === 'unreachable_question')
+              .map((issue) => issue.path),
+          );
+          for (const id of run.path) {
+            const position = def.questions.findIndex((q) => q.id === id);
+            expect(warned.has(`/questions/${position}`)).toBe(false);
+          }
+        }),
+        { numRuns: 1500 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
   it('a definition compared with itself has no breaking changes', () => {
     fc.assert(
