@@ -71,27 +71,31 @@ function verifyDelivery(req: IncomingMessage, res: ServerResponse, body: string)
 
 const LOCAL_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
 
+/** The verifier for the secret a `PUT /secret` hands over, or why it is refused. */
+function verifierFrom(req: IncomingMessage, body: string): Verifier | { refused: number; message: string } {
+  if (fixedSecret) return { refused: 409, message: 'This receiver was started with WEBHOOK_SECRET, which it keeps.' };
+  if (!LOCAL_HOST.test(req.headers.host ?? '')) return { refused: 403, message: 'Only a client on this machine may set the secret.' };
+  if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) {
+    return { refused: 415, message: 'Send {"secret":"whsec_…"} as application/json.' };
+  }
+  try {
+    const { secret } = JSON.parse(body) as { secret?: unknown };
+    if (typeof secret === 'string' && secret.startsWith('whsec_')) return verifierOf(secret);
+  } catch {
+    // Not JSON, or not base64 after whsec_: refused below.
+  }
+  return { refused: 400, message: 'Send {"secret":"whsec_…"}: a webhook secret.' };
+}
+
 function takeSecret(req: IncomingMessage, res: ServerResponse, body: string): void {
-  const refuse = (code: number, message: string) => {
-    console.log(`${new Date().toISOString()} PUT /secret refused (${code}): ${message}`);
-    res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`${message}\n`);
-  };
-  if (fixedSecret) return refuse(409, 'This receiver was started with WEBHOOK_SECRET, which it keeps.');
-  if (!LOCAL_HOST.test(req.headers.host ?? '')) return refuse(403, 'Only a client on this machine may set the secret.');
-  if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) return refuse(415, 'Send {"secret":"whsec_…"} as application/json.');
-  let secret: unknown;
-  try {
-    secret = (JSON.parse(body) as { secret?: unknown }).secret;
-  } catch {
-    secret = undefined;
+  const given = verifierFrom(req, body);
+  if ('refused' in given) {
+    console.log(`${new Date().toISOString()} PUT /secret refused (${given.refused}): ${given.message}`);
+    res.writeHead(given.refused, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`${given.message}\n`);
+    return;
   }
-  if (typeof secret !== 'string' || !secret.startsWith('whsec_')) return refuse(400, 'Send {"secret":"whsec_…"}: a webhook secret.');
-  try {
-    verifier = verifierOf(secret);
-  } catch {
-    return refuse(400, 'That is not a webhook secret (whsec_ and base64).');
-  }
-  console.log(`${new Date().toISOString()} PUT /secret: verifying with ${secret.slice(0, 10)}… from now on`);
+  verifier = given;
+  console.log(`${new Date().toISOString()} PUT /secret: verifying with the new secret from now on`);
   res.writeHead(204).end();
 }
 
