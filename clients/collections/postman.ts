@@ -32,12 +32,28 @@ const IF_MATCH_SCRIPT = [
   "if (etag) pm.request.headers.upsert({ key: 'If-Match', value: etag });",
 ];
 
+/**
+ * After a request that shows a webhook's secret: hands it to the sample receiver (`npm run
+ * webhook-receiver`, started without one), so that it verifies the enable step's signed event. Only
+ * to a receiver on this machine over plain HTTP: a secret never leaves for a URL someone typed in.
+ */
+const RECEIVER_SECRET_SCRIPT = [
+  "const receiver = /^http:\\/\\/(127\\.0\\.0\\.1|localhost)(:\\d+)?(?=\\/)/.exec(pm.variables.get('webhookUrl') || '');",
+  'if (receiver && body.webhook && body.webhook.secret) {',
+  '  pm.sendRequest(',
+  "    { url: receiver[0] + '/secret', method: 'PUT', header: { 'Content-Type': 'application/json' }, body: { mode: 'raw', raw: JSON.stringify({ secret: body.webhook.secret }) } },",
+  "    (error, res) => console.log(error || res.code !== 204 ? 'The sample receiver did not take the secret: ' + (error ? error.message : res.code) : 'The sample receiver has the new secret'),",
+  '  );',
+  '}',
+];
+
 function testScript(request: FlowRequest): string[] {
   const at = (path: readonly (string | number)[]) =>
     `${JSON.stringify(path)}.reduce((value, key) => (value == null ? undefined : value[key]), body)`;
   return [
     `pm.test('answers ${request.status}', () => pm.response.to.have.status(${request.status}));`,
-    ...(request.captures.length > 0 || request.until ? ['const body = pm.response.json();'] : []),
+    ...(request.captures.length > 0 || request.until || request.showsWebhookSecret ? ['const body = pm.response.json();'] : []),
+    ...(request.showsWebhookSecret ? RECEIVER_SECRET_SCRIPT : []),
     ...(request.until
       ? [
           // Again in half a second, 20 times at most, until what it waits for is there.
