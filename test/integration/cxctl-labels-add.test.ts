@@ -26,7 +26,7 @@ async function workspaceWithLabels(statuses: string[], modules: string[]): Promi
   return slug;
 }
 
-describe('cxctl labels add', () => {
+describe('cxctl labels add', { timeout: 120_000 }, () => {
   it("adds the missing labels after the workspace's own, keeping their order, and says which", async () => {
     const slug = await workspaceWithLabels(['open', 'new'], ['billing']);
     const result = await cxctl('labels', 'add', slug, '--statuses', 'new,planned', '--modules', 'website,billing', '--json');
