@@ -106,27 +106,22 @@ export async function seedSops(api: DemoApi, store: Store, tally: Tally): Promis
   const sops = (await api.get<{ sops: SopRecord[] }>('/sops')).body.sops;
   let created = 0;
   for (const sop of SOPS) {
-    let record = sops.find((s) => s.titleEn === sop.titleEn);
-    const published = { ...sopBody(sop, directory, true, false), status: 'published' };
-    if (record && record.status !== 'published') {
-      // A run that stopped half-way left it in review: taken on while its content is the demo's own.
-      const own = [false, true].some(
-        (withFeedbackStep) => differencesFrom(sopBody(sop, directory, withFeedbackStep, false), record).length === 0,
-      );
-      if (!own) tally.compare(`SOP "${sop.titleEn}"`, published, record);
-      else {
-        await publishSop(api, sop, record, directory);
-        tally.changed++;
-      }
+    const record = sops.find((s) => s.titleEn === sop.titleEn);
+    if (!record) {
+      await publishSop(api, sop, (await api.post<{ sop: SopRecord }>('/sops', sopBody(sop, directory, false))).body.sop, directory);
+      created++;
       continue;
     }
-    if (record) {
-      tally.compare(`SOP "${sop.titleEn}"`, published, record);
+    // One a run that stopped half-way left in draft or review is taken on while its content is the demo's own.
+    const halfWay =
+      record.status !== 'published' &&
+      [false, true].some((withFeedbackStep) => differencesFrom(sopBody(sop, directory, withFeedbackStep, false), record).length === 0);
+    if (!halfWay) {
+      tally.compare(`SOP "${sop.titleEn}"`, { ...sopBody(sop, directory, true, false), status: 'published' }, record);
       continue;
     }
-    record = (await api.post<{ sop: SopRecord }>('/sops', sopBody(sop, directory, false))).body.sop;
-    created++;
     await publishSop(api, sop, record, directory);
+    tally.changed++;
   }
   tally.note('SOPs', created, SOPS.length - created, 'published after review, one sent back once');
 }
