@@ -59,7 +59,7 @@ const ok = (res: ApiResponse) => {
 };
 
 describe('cxctl demo', { timeout: 360_000 }, () => {
-  it('fills a new workspace so the documented examples answer, and a second run changes nothing', async () => {
+  it('fills a new workspace so the documented examples answer, a second run changes nothing, and a run after real changes names them', async () => {
     const slug = uniqueSlug('demo');
     const first = JSON.parse(await demo(slug, '--json'));
     expect(first).toMatchObject({ workspace: slug, host: `${slug}.localhost`, workspaceCreated: true, existing: 0, temporaryKey: false });
