@@ -18,6 +18,7 @@ import {
   rotateDeveloperKey,
 } from '../lib/admin/developer-keys.ts';
 import { importDirectory, parseDirectoryImport } from '../lib/admin/directory.ts';
+import { addIdeaLabels } from '../lib/admin/idea-labels.ts';
 import { AdminError, createLocalStore, createStore, type Store } from '../lib/admin/store.ts';
 import {
   changeModules,
@@ -61,7 +62,8 @@ ${wrap(PERMISSIONS.join(', '), '                                                
   key revoke <id>                                   the next request with it gets 401
   key rotate <id>                                   new secret; the old one stops working at once
 Ideas and SOPs
-  labels set <slug> [--statuses a,b] [--modules x,y]
+  labels set <slug> [--statuses a,b] [--modules x,y]   replace the idea statuses and/or modules
+  labels add <slug> [--statuses a,b] [--modules x,y]   add the missing ones, keeping the workspace's own
   directory import <slug> --file directory.json     {people:[{name,email,active,sourceUserId?}], teams:[{name,active,sourceDepartmentId?}]}
 Demo data
   demo <slug> [--api URL] [--key cxk_…]           fill a workspace (created if missing) with bilingual demo data through
@@ -107,12 +109,25 @@ const { values: options, positionals } = (() => {
   }
 })();
 
+/** The sandbox's DynamoDB Local, where cxctl goes without --table or --endpoint: npm start's DYNAMODB_PORT. */
+const sandboxEndpoint = () => `http://127.0.0.1:${config.integer('DYNAMODB_PORT', 8000, 1)}`;
+
 function storeFromOptions(): Store {
   if (options.table) {
     return createStore(options.table, options.endpoint ? { endpoint: options.endpoint } : {});
   }
-  const endpoint = options.endpoint ?? `http://127.0.0.1:${config.integer('DYNAMODB_PORT', 8000, 1)}`;
-  return createLocalStore(process.env.TABLE_NAME ?? 'cx-portal', endpoint);
+  return createLocalStore(process.env.TABLE_NAME ?? 'cx-portal', options.endpoint ?? sandboxEndpoint());
+}
+
+/** Why nothing answered, by where cxctl looked: a sandbox on other ports is the usual reason. */
+function unreachableHint(): string {
+  if (options.table && !options.endpoint) return '';
+  if (options.endpoint) return ` (nothing answers at --endpoint ${options.endpoint})`;
+  const port = process.env.DYNAMODB_PORT ? `DYNAMODB_PORT=${process.env.DYNAMODB_PORT}` : 'DYNAMODB_PORT, default 8000';
+  return (
+    ` (nothing answers at ${sandboxEndpoint()} (${port}): is the sandbox running? Start it with: npm start. ` +
+    'If it runs on other ports, give cxctl the same DYNAMODB_PORT (and PORT for demo) as npm start, as its banner shows)'
+  );
 }
 
 function need(value: string | undefined, what: string): string {
@@ -224,6 +239,18 @@ async function run(store: Store): Promise<void> {
         `Idea statuses: ${ws.ideaLabels.statuses.join(', ') || 'none'}\nIdea modules: ${ws.ideaLabels.modules.join(', ') || 'none'}`,
       );
     }
+    case 'labels add': {
+      const statuses = parseLabels(options.statuses, 'status');
+      const modules = parseLabels(options.modules, 'module');
+      if (!statuses && !modules) throw new UsageError('give --statuses and/or --modules');
+      const { labels, added } = await addIdeaLabels(store, need(target, '<slug>'), { statuses, modules });
+      const addedAll = [...added.statuses, ...added.modules];
+      return print(
+        { ...labels, added },
+        `${addedAll.length > 0 ? `Added ${addedAll.join(', ')}` : 'Nothing to add'}\n` +
+          `Idea statuses: ${labels.statuses.join(', ') || 'none'}\nIdea modules: ${labels.modules.join(', ') || 'none'}`,
+      );
+    }
     case 'directory import': {
       const file = need(options.file, '--file <path>');
       let json: unknown;
@@ -284,7 +311,7 @@ if (options.help) {
         e.name === 'ResourceNotFoundException'
           ? ' (does the table exist? Is the sandbox running: npm start?)'
           : /ECONNREFUSED|fetch failed/.test(`${e.message} ${(e as { code?: string }).code ?? ''}`)
-            ? ' (is the sandbox running? Start it with: npm start)'
+            ? unreachableHint()
             : '';
       console.error(`cxctl: ${e.name ?? 'Error'}: ${e.message}${hint}`);
       process.exitCode = 1;

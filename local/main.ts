@@ -79,6 +79,13 @@ try {
 stopSandbox = sandbox.stop;
 
 const host = `${WORKSPACE}.${config.workspaceDomain()}`;
+// cxctl finds the sandbox by DYNAMODB_PORT (its table) and PORT (the API, for demo): every command the
+// banner suggests names them when they are not the defaults, so it works as copied.
+const apiPort = new URL(sandbox.apiUrl).port;
+const dynamodbPort = new URL(sandbox.dynamodbEndpoint).port;
+const tablePrefix = dynamodbPort === '8000' ? '' : `DYNAMODB_PORT=${dynamodbPort} `;
+const demoPrefix = apiPort === '3000' && dynamodbPort === '8000' ? '' : `PORT=${apiPort} DYNAMODB_PORT=${dynamodbPort} `;
+const newKeyCommand = `${tablePrefix}npx cxctl key create --workspace ${WORKSPACE} --all`;
 console.log(`\nSandbox ready in ${Math.round(performance.now() - started)} ms`);
 console.log(`  API          ${sandbox.apiUrl}   (OpenAPI: ${sandbox.apiUrl}/openapi.json)`);
 console.log(`  Reference    ${sandbox.apiUrl}/docs   (every operation, its permissions, errors and examples)`);
@@ -104,14 +111,11 @@ if (!(await findWorkspace(sandbox.store, WORKSPACE))) {
   console.log(
     `  curl -s ${sandbox.apiUrl}/me \\\n    -H 'X-Service-Workspace-Host: ${host}' \\\n    -H 'Authorization: Bearer ${key.key}'\n`,
   );
+  console.log(`Lost the key? ${newKeyCommand}\n`);
 } else {
   console.log(`\nWorkspace "${WORKSPACE}" already exists (its first key was printed on the first start).`);
-  console.log(`Make another: npx cxctl key create --workspace ${WORKSPACE} --all\n`);
+  console.log(`Make another: ${newKeyCommand}\n`);
 }
-// cxctl finds the sandbox by PORT and DYNAMODB_PORT: the command names them when they are not the defaults.
-const apiPort = new URL(sandbox.apiUrl).port;
-const dynamodbPort = new URL(sandbox.dynamodbEndpoint).port;
-const portsPrefix = apiPort === '3000' && dynamodbPort === '8000' ? '' : `PORT=${apiPort} DYNAMODB_PORT=${dynamodbPort} `;
 console.log('Demo data (ideas, journeys, a survey with responses, SOPs, a help centre in English and Arabic):\n');
-console.log(`  ${portsPrefix}npx cxctl demo ${WORKSPACE}\n`);
+console.log(`  ${demoPrefix}npx cxctl demo ${WORKSPACE}\n`);
 console.log('Ctrl-C stops everything.');

@@ -8,7 +8,7 @@ import { type CfnResource, Duration, RemovalPolicy, Validations } from 'aws-cdk-
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { TABLE } from '../../lib/platform/data/table.ts';
@@ -67,6 +67,8 @@ export class HouseFunction extends NodejsFunction {
         minify: true,
         sourceMap: true,
         mainFields: ['module', 'main'],
+        // esbuild's warnings and errors, not each bundle's sizes (several lines a function, hundreds a synth).
+        logLevel: LogLevel.WARNING,
         // middy and Powertools are ESM; a few dependencies still call require().
         banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
         ...props.bundling,

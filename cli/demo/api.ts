@@ -4,6 +4,7 @@
  * of the API. A refusal stops the run with the API's own error code and message.
  */
 import { AdminError } from '../../lib/admin/store.ts';
+import { type Difference, describeDifferences, differencesFrom } from './compare.ts';
 
 export interface Answer<T = unknown> {
   status: number;
@@ -42,7 +43,8 @@ export class DemoApi {
       });
     } catch (error) {
       throw new AdminError(
-        `Cannot reach the API at ${this.apiUrl} (${(error as Error).message}). Is the sandbox running? Start it with: npm start`,
+        `Cannot reach the API at ${this.apiUrl} (${(error as Error).message}). Is the sandbox running? Start it with: npm start. ` +
+          'If it runs on other ports, give cxctl the same PORT and DYNAMODB_PORT as npm start (its banner shows them), or --api',
       );
     }
     const text = await res.text();
@@ -84,16 +86,35 @@ export class DemoApi {
   }
 }
 
-/** What one area did: the demo prints one line per area. */
+/** A demo record that is not as the demo writes it, and where. */
+export interface DemoDifference extends Difference {
+  /** Which record: `idea "Track my refund"`, `SOP directory: Omar Saleh`. */
+  record: string;
+}
+
+/** What one area did: the demo prints one line per area, then every record that differs from the data set. */
 export class Tally {
   readonly lines: string[] = [];
   created = 0;
   existing = 0;
+  /** Writes to records that were there: labels added, an item a failed run left half-way taken on. */
+  changed = 0;
+  readonly differences: DemoDifference[] = [];
+  readonly differenceLines: string[] = [];
 
   note(area: string, created: number, existing: number, detail = ''): void {
     this.created += created;
     this.existing += existing;
     const parts = [created ? `${created} created` : '', existing ? `${existing} already there` : ''].filter(Boolean);
     this.lines.push(`  ${area.padEnd(16)} ${parts.join(', ')}${detail ? `  (${detail})` : ''}`);
+  }
+
+  /** Compares a record found again with what the demo writes (compare.ts), noting each difference. */
+  compare(record: string, expected: unknown, actual: unknown): boolean {
+    const differences = differencesFrom(expected, actual);
+    if (differences.length === 0) return true;
+    this.differences.push(...differences.map((difference) => ({ record, ...difference })));
+    this.differenceLines.push(`  ${describeDifferences(record, differences)}`);
+    return false;
   }
 }

@@ -2,15 +2,18 @@
  * `cxctl demo <workspace>`: fills a workspace of the running sandbox with the demo data set, through
  * the API over HTTP (every check, transaction, stream consumer and index builder runs as for any
  * client). Idempotent: every item is found again by its natural key, and creates carry an
- * Idempotency-Key derived from the workspace and the item, so a second run creates nothing.
+ * Idempotency-Key derived from the workspace and the item, so a second run creates nothing. A record
+ * found again is compared with what the demo would write (compare.ts): the run reports every
+ * difference and restores nothing, so "nothing changed" means the data is as the demo wrote it.
  */
 import { createDeveloperKey, listDeveloperKeys, revokeDeveloperKey } from '../../lib/admin/developer-keys.ts';
+import { addIdeaLabels } from '../../lib/admin/idea-labels.ts';
 import type { Store } from '../../lib/admin/store.ts';
-import { createWorkspace, findWorkspace, setIdeaLabels } from '../../lib/admin/workspaces.ts';
+import { createWorkspace, findWorkspace } from '../../lib/admin/workspaces.ts';
 import { config } from '../../lib/platform/config.ts';
 import { workspaceHostOf } from '../../lib/platform/http/workspace-host.ts';
 import { PERMISSIONS } from '../../lib/platform/permissions.ts';
-import { DemoApi, Tally } from './api.ts';
+import { DemoApi, type DemoDifference, Tally } from './api.ts';
 import { IDEA_LABELS } from './data.ts';
 import { seedIdeas, seedSops, seedWebhook } from './seed-ideas-sops.ts';
 import { seedJourneys, seedSurvey } from './seed-journeys-surveys.ts';
@@ -35,6 +38,10 @@ export interface DemoResult {
   workspaceCreated: boolean;
   created: number;
   existing: number;
+  /** Records that were there and this run wrote to: idea labels added, an item a failed run left half-way. */
+  changed: number;
+  /** Where records found again differ from what the demo writes; each is left as it is. */
+  differences: DemoDifference[];
   /** The demo key, when this run created it (shown only now). */
   key: string | null;
   /** No --key and the demo key exists already: the run used a temporary key, revoked at its end. */
@@ -44,19 +51,14 @@ export interface DemoResult {
 }
 
 /** The workspace, created when missing, with the idea labels the demo's ideas use added to its own. */
-async function prepareWorkspace(store: Store, slug: string, log: (line: string) => void): Promise<boolean> {
-  let workspace = await findWorkspace(store, slug);
-  const created = !workspace;
-  if (!workspace) workspace = await createWorkspace(store, slug);
-  const missing = (have: string[], want: string[]) => want.filter((label) => !have.includes(label));
-  const statuses = missing(workspace.ideaLabels.statuses, IDEA_LABELS.statuses);
-  const modules = missing(workspace.ideaLabels.modules, IDEA_LABELS.modules);
-  if (statuses.length > 0 || modules.length > 0) {
-    await setIdeaLabels(store, slug, {
-      statuses: [...workspace.ideaLabels.statuses, ...statuses],
-      modules: [...workspace.ideaLabels.modules, ...modules],
-    });
-    log(`Added the idea labels the demo uses to ${slug}: ${[...statuses, ...modules].join(', ')}.`);
+async function prepareWorkspace(store: Store, slug: string, tally: Tally, log: (line: string) => void): Promise<boolean> {
+  const created = !(await findWorkspace(store, slug));
+  if (created) await createWorkspace(store, slug);
+  const { added } = await addIdeaLabels(store, slug, IDEA_LABELS);
+  const labels = [...added.statuses, ...added.modules];
+  if (labels.length > 0) {
+    if (!created) tally.changed++;
+    log(`Added the idea labels the demo uses to ${slug}: ${labels.join(', ')}.`);
   }
   return created;
 }
@@ -94,11 +96,11 @@ async function keyForRun(
 export async function runDemo(store: Store, options: DemoOptions): Promise<DemoResult> {
   const { workspace, log } = options;
   const host = workspaceHostOf(workspace);
-  const workspaceCreated = await prepareWorkspace(store, workspace, log);
+  const tally = new Tally();
+  const workspaceCreated = await prepareWorkspace(store, workspace, tally, log);
   if (workspaceCreated) log(`Created workspace ${workspace} (X-Service-Workspace-Host: ${host}).`);
   const runKey = await keyForRun(store, options);
   const api = new DemoApi(options.apiUrl, workspace, host, runKey.key);
-  const tally = new Tally();
   let webhook: { id: string; secret: string | null };
   try {
     await api.get('/me');
@@ -115,20 +117,33 @@ export async function runDemo(store: Store, options: DemoOptions): Promise<DemoR
   } finally {
     await runKey.release();
   }
-  log(tally.created === 0 ? `Everything already exists in ${workspace}: nothing changed.` : `Demo data in ${workspace}:`);
+  const wrote = tally.created > 0 || tally.changed > 0;
+  if (!wrote && tally.differences.length === 0) log(`Everything already exists in ${workspace}: nothing changed.`);
+  else if (!wrote) log(`The demo data exists in ${workspace} and this run wrote nothing, but not all of it is as the demo wrote it:`);
+  else log(`Demo data in ${workspace}:`);
   for (const line of tally.lines) log(line);
+  if (tally.differences.length > 0) {
+    log('');
+    log(`Changed since the demo wrote them, and left as they are (npx cxctl demo <another workspace> makes a fresh copy):`);
+    for (const line of tally.differenceLines) log(line);
+  }
   return {
     workspace,
     host,
     workspaceCreated,
     created: tally.created,
     existing: tally.existing,
+    changed: tally.changed,
+    differences: tally.differences,
     key: runKey.shown ? runKey.key : null,
     temporaryKey: runKey.temporary,
     webhookId: webhook.id,
     webhookSecret: webhook.secret,
   };
 }
+
+/** cxctl finds the sandbox's table by DYNAMODB_PORT: a hint to copy names it when this run had it. */
+const sandboxPorts = () => (process.env.DYNAMODB_PORT ? `DYNAMODB_PORT=${process.env.DYNAMODB_PORT} ` : '');
 
 /** What to try next: the key (when new), a first search, the webhook receiver. */
 export function nextSteps(result: DemoResult, apiUrl: string): string {
@@ -138,7 +153,7 @@ export function nextSteps(result: DemoResult, apiUrl: string): string {
   else if (result.temporaryKey) {
     lines.push(
       `This run used a temporary key, revoked now. Use your key of ${result.workspace}`,
-      `(lost it? npx cxctl key create --workspace ${result.workspace} --all).`,
+      `(lost it? ${sandboxPorts()}npx cxctl key create --workspace ${result.workspace} --all).`,
       '',
     );
   }

@@ -1,18 +1,29 @@
 /**
  * Ideas, SOPs and the webhook of the demo, through the API. Each item is looked up by its natural
- * key first (title, name), so a second run finds everything and writes nothing; an item a failed
- * run left half-way (an SOP still in review) is taken the rest of the way.
+ * key first (title, name), so a second run finds everything and writes nothing, and compares what it
+ * finds with what it would write (compare.ts); an item a failed run left half-way (an SOP still in
+ * review, its content the demo's) is taken the rest of the way.
  */
 import { importDirectory, parseDirectoryImport } from '../../lib/admin/directory.ts';
 import type { Store } from '../../lib/admin/store.ts';
 import type { DemoApi, Tally } from './api.ts';
+import { differencesFrom } from './compare.ts';
 import { type DemoSop, DIRECTORY, IDEAS, SOPS, WEBHOOK } from './data.ts';
 
+interface IdeaRecord {
+  title: string;
+}
+
 export async function seedIdeas(api: DemoApi, tally: Tally): Promise<void> {
-  const existing = new Set((await api.listAll<{ title: string }>('/ideas', 'data')).map((idea) => idea.title));
+  const existing = new Map<string, IdeaRecord>();
+  for (const idea of await api.listAll<IdeaRecord>('/ideas', 'data')) if (!existing.has(idea.title)) existing.set(idea.title, idea);
   let created = 0;
   for (const [i, idea] of IDEAS.entries()) {
-    if (existing.has(idea.title)) continue;
+    const found = existing.get(idea.title);
+    if (found) {
+      tally.compare(`idea "${idea.title}"`, idea, found);
+      continue;
+    }
     await api.post('/ideas', { ...idea, submitter: { name: 'Demo customer', externalId: `demo-idea-${i + 1}` } }, `idea-${i + 1}`);
     created++;
   }
@@ -20,24 +31,39 @@ export async function seedIdeas(api: DemoApi, tally: Tally): Promise<void> {
 }
 
 interface Directory {
-  people: { id: string; name: string; active: boolean }[];
+  people: { id: string; name: string; email: string; active: boolean }[];
   teams: { id: string; name: string; active: boolean }[];
 }
 
 /**
  * The SOP directory, imported (as `cxctl directory import` does) only into a workspace that has
  * none: an import marks everyone it does not list inactive, which would undo someone's real one.
+ * A directory the demo imported is compared with the data set; one of the workspace's own, holding
+ * none of the demo's people and teams, is not the demo's to judge.
  */
-async function directoryFor(api: DemoApi, store: Store): Promise<Directory> {
+async function directoryFor(api: DemoApi, store: Store, tally: Tally): Promise<Directory> {
   const current = (await api.get<Directory>('/sops/directory')).body;
-  if (current.people.length > 0 || current.teams.length > 0) return current;
+  if (current.people.length > 0 || current.teams.length > 0) {
+    const people = DIRECTORY.people.map((entry) => ({ entry, found: current.people.find((p) => p.email === entry.email) }));
+    const teams = DIRECTORY.teams.map((entry) => ({ entry, found: current.teams.find((t) => t.name === entry.name) }));
+    if ([...people, ...teams].some(({ found }) => found)) {
+      for (const { entry, found } of [...people, ...teams]) tally.compare(`SOP directory: ${entry.name}`, entry, found);
+    }
+    return current;
+  }
   await importDirectory(store, api.workspace, parseDirectoryImport(DIRECTORY));
+  tally.changed++;
   return (await api.get<Directory>('/sops/directory')).body;
 }
 
-function sopBody(sop: DemoSop, directory: Directory, withFeedbackStep: boolean) {
-  const team = directory.teams.find((t) => t.active && t.name === sop.team);
-  const person = directory.people.find((p) => p.active && p.name === sop.escalateTo);
+/**
+ * The body the demo writes for an SOP. To create one it references only active entries (an inactive
+ * one is refused); to compare, the entries it referenced, active or not any more.
+ */
+function sopBody(sop: DemoSop, directory: Directory, withFeedbackStep: boolean, activeOnly = true) {
+  const usable = (entry: { active: boolean }) => entry.active || !activeOnly;
+  const team = directory.teams.find((t) => usable(t) && t.name === sop.team);
+  const person = directory.people.find((p) => usable(p) && p.name === sop.escalateTo);
   const steps = withFeedbackStep && sop.sendBack ? [...sop.steps, sop.sendBack.stepAfterFeedback] : sop.steps;
   return {
     titleEn: sop.titleEn,
@@ -76,26 +102,37 @@ async function publishSop(api: DemoApi, sop: DemoSop, record: SopRecord, directo
 }
 
 export async function seedSops(api: DemoApi, store: Store, tally: Tally): Promise<void> {
-  const directory = await directoryFor(api, store);
+  const directory = await directoryFor(api, store, tally);
   const sops = (await api.get<{ sops: SopRecord[] }>('/sops')).body.sops;
   let created = 0;
   for (const sop of SOPS) {
-    let record = sops.find((s) => s.titleEn === sop.titleEn);
-    if (record?.status === 'published') continue;
+    const record = sops.find((s) => s.titleEn === sop.titleEn);
     if (!record) {
-      record = (await api.post<{ sop: SopRecord }>('/sops', sopBody(sop, directory, false))).body.sop;
+      await publishSop(api, sop, (await api.post<{ sop: SopRecord }>('/sops', sopBody(sop, directory, false))).body.sop, directory);
       created++;
+      continue;
+    }
+    // One a run that stopped half-way left in draft or review is taken on while its content is the demo's own.
+    const halfWay =
+      record.status !== 'published' &&
+      [false, true].some((withFeedbackStep) => differencesFrom(sopBody(sop, directory, withFeedbackStep, false), record).length === 0);
+    if (!halfWay) {
+      tally.compare(`SOP "${sop.titleEn}"`, { ...sopBody(sop, directory, true, false), status: 'published' }, record);
+      continue;
     }
     await publishSop(api, sop, record, directory);
+    tally.changed++;
   }
   tally.note('SOPs', created, SOPS.length - created, 'published after review, one sent back once');
 }
 
 /** The webhook, disabled until its receiver runs (enabling sends a verification first). Its secret, when new. */
 export async function seedWebhook(api: DemoApi, tally: Tally): Promise<{ id: string; secret: string | null }> {
-  const webhooks = (await api.get<{ webhooks: { id: string; name: string }[] }>('/webhooks')).body.webhooks;
+  const webhooks = (await api.get<{ webhooks: { id: string; name: string; url: string; events: string[] }[] }>('/webhooks')).body.webhooks;
   const found = webhooks.find((w) => w.name === WEBHOOK.name);
   if (found) {
+    // Enabled or not is the receiver's business: the demo makes it disabled and says how to enable it.
+    tally.compare(`webhook "${WEBHOOK.name}"`, { url: WEBHOOK.url, events: WEBHOOK.events }, found);
     tally.note('webhook', 0, 1, WEBHOOK.url);
     return { id: found.id, secret: null };
   }

@@ -181,6 +181,8 @@ export interface FlowRequest {
   /** The status the recorded call got: the operation's success. */
   status: number;
   until: JsonPath | undefined;
+  /** Its response shows a webhook's secret (a create or a rotation): the receiver must learn it before an enable. */
+  showsWebhookSecret: boolean;
 }
 
 export interface Flow {
@@ -250,6 +252,7 @@ export function collectionFlow(allRoutes: readonly RouteDefinition[] = routes, r
       captures: [],
       status: response.status,
       until: options?.until,
+      showsWebhookSecret: typeof (response.body as { webhook?: { secret?: unknown } } | undefined)?.webhook?.secret === 'string',
     };
     const used = new Set(JSON.stringify(request).match(RECORDED_ID_IN_TEXT) ?? []);
     for (const [id, at] of idsIn(response.body)) {

@@ -3,8 +3,9 @@
 source "$(dirname "$0")/lib.sh"
 
 # The statuses and modules this workspace accepts. An operator sets them with cxctl; these are the
-# ones `npm start` gives your-workspace (a workspace made with `cxctl workspace create` has none).
-cxctl labels set "$WORKSPACE" --statuses new,under_review,planned,in_progress,done,declined --modules general,billing,mobile-app,website > /dev/null
+# ones `npm start` and `cxctl demo` give a workspace (one made with `cxctl workspace create` has none).
+# `labels add` adds those missing and keeps the rest (`labels set` replaces them).
+cxctl labels add "$WORKSPACE" --statuses new,under_review,planned,in_progress,done,declined --modules general,billing,mobile-app,website > /dev/null
 api GET /ideas/labels | json 'JSON.stringify(v.data)'
 #> {"statuses":["new","under_review","planned","in_progress","done","declined"],"modules":["general","billing","mobile-app","website"]}
 
@@ -12,10 +13,11 @@ api GET /ideas/labels | json 'JSON.stringify(v.data)'
 IDEA=$(api POST /ideas -H "Idempotency-Key: $(node -p 'crypto.randomUUID()')" \
   -d '{"title":"Dark mode","status":"new","module":"mobile-app","submitter":{"email":"ann@example.com"}}' | json v.data.id)
 
-# List, newest first: {ok, data:[…], pagination:{limit, offset, total, hasMore}}
-api GET "/ideas?limit=10&offset=0" | json 'v.data.map((i) => `${i.title} ${i.moderationStatus} ${i.visibility}`).join("\n") + "\n" + JSON.stringify(v.pagination)'
+# List, newest first: {ok, data:[…], pagination}. The first is the idea just submitted; `total` counts
+# every idea of the workspace (1 in a new one, 7 with the demo data).
+api GET "/ideas?limit=10&offset=0" | json '`${v.data[0].title} ${v.data[0].moderationStatus} ${v.data[0].visibility}\n${JSON.stringify(v.pagination)}`'
 #> Dark mode pending private
-#> {"limit":10,"offset":0,"total":1,"hasMore":false,"nextCursor":null}
+#> {"limit":10,"offset":0,"total":…,"hasMore":false,"nextCursor":null}
 
 # Read one (-i shows its ETag), then change it only if nobody else did in between
 api GET "/ideas/$IDEA" -i | header etag

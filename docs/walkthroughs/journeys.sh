@@ -45,9 +45,10 @@ MICRO=$(api POST "/journeys/$J/micro-journeys" -d '{"titleEn":"Sign-up","stageId
 api GET "/journeys/$MICRO" | json '`${v.journey.kind} ${v.journey.stageId}`'
 #> micro buy
 
-# Everything else: list (?kind=macro|micro), read, rename, versions (with content), dry-run diagnostics, archive
-api GET "/journeys?kind=macro&limit=10" | json 'v.journeys.map((j) => j.titleEn).join("\n")'
-#> Opening an account
+# Everything else: list (?kind=macro|micro, newest first: the one just made), read, rename, versions
+# (with content), dry-run diagnostics, archive
+api GET "/journeys?kind=macro&limit=1" | json '`${v.journeys[0].id === "'"$J"'"} ${v.journeys[0].titleEn}`'
+#> true Opening an account
 api GET "/journeys/$J/versions?limit=5" | json 'v.versions.map((x) => x.label).join("\n")'
 #> Simpler sign-up
 #> Draft 1
@@ -59,3 +60,4 @@ api DELETE "/journeys/$J"; echo
 #> {"ok":true}
 api GET "/journeys/$J" | json 'v.journey.archivedAt !== null'
 #> true
+api DELETE "/journeys/$MICRO" -f > /dev/null   # a micro journey is archived on its own, not with its macro journey

@@ -3,18 +3,26 @@
 #   BASE            the API's base URL                     default http://127.0.0.1:3000/api/v1 (npm start)
 #   WORKSPACE       the workspace's slug                   default your-workspace
 #   WORKSPACE_HOST  sent as X-Service-Workspace-Host       default $WORKSPACE.localhost
-#   KEY             a Developer key with every permission  required: what `npm start` printed, or
+#   KEY             a Developer key with every permission  required: what `npm start` or `cxctl demo` printed, or
 #                   KEY=$(npx cxctl key create --workspace your-workspace --all --json | node -pe 'JSON.parse(require("fs").readFileSync(0)).key')
+#   DYNAMODB_PORT   where cxctl finds the sandbox's table  default 8000: set it as you did for `npm start`, like BASE
+#   POLL_SECONDS    how long `poll` waits                  default 60
 #
-# A walkthrough writes files only into $WORK, a temporary folder removed when it ends, and stops at
-# the first command that fails. Lines `#> …` after a command are what it prints (`…` stands for
-# ids, ETags and times); test/integration/walkthroughs.test.ts runs every walkthrough and holds it to them.
+# A walkthrough prints the same in a new workspace, in one holding the demo data (`cxctl demo`) and when
+# run again: it prints only what it made and changes nothing it did not make (sops.sh makes a workspace of
+# its own for that; the knowledge-bank ones delete what they made, whose slugs would change on a second
+# run). It writes files only into $WORK, a temporary folder removed when it ends, and stops at the first
+# command that fails. Lines `#> …` after a command are what it prints (`…` stands for ids, ETags, times
+# and counts of what the workspace held before); test/integration/walkthroughs.test.ts runs every
+# walkthrough in a new workspace and twice in the demo's, and holds it to them.
 set -euo pipefail
 BASE=${BASE:-http://127.0.0.1:3000/api/v1}
 WORKSPACE=${WORKSPACE:-your-workspace}
 WORKSPACE_HOST=${WORKSPACE_HOST:-$WORKSPACE.localhost}
 : "${KEY:?Set KEY to a Developer key with every permission: npx cxctl key create --workspace your-workspace --all}"
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# The project's own Node (24, the Lambda runtime's), as for every npm script, not whatever `node` the shell has.
+PATH="$ROOT/node_modules/.bin:$PATH"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -28,8 +36,18 @@ api() {
 }
 
 # json EXPR: reads JSON from stdin as `v` and prints EXPR (a string as is, anything else as node shows it).
+# When EXPR cannot be read from it (most often an error answer), it says so with the answer, and fails.
 json() {
-  node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(new Function("v", `return (${process.argv[1]})`)(JSON.parse(s))))' "$1"
+  node -e '
+    let s = "";
+    process.stdin.on("data", (d) => (s += d)).on("end", () => {
+      try {
+        console.log(new Function("v", `return (${process.argv[1]})`)(JSON.parse(s)));
+      } catch (error) {
+        console.error(`✖ json ${process.argv[1]}: ${error.message}, in:\n${s.slice(0, 2000)}`);
+        process.exit(1);
+      }
+    });' "$1"
 }
 
 # header NAME: reads a response printed with -i from stdin and prints that header's value.
@@ -37,19 +55,20 @@ header() {
   tr -d '\r' | sed -n "s/^$1: //Ip" | head -n 1
 }
 
-# poll PATH EXPR VALUE: GETs PATH once a second until `json EXPR` of the answer prints VALUE, at most a
-# minute (the stream's consumers take seconds), and prints that last answer.
+# poll PATH EXPR VALUE: GETs PATH once a second until `json EXPR` of the answer prints VALUE (the stream's
+# consumers take seconds), and prints that answer. After POLL_SECONDS it says what it waited for and fails.
 poll() {
   local path=$1 expr=$2 value=$3 body
-  for _ in $(seq 60); do
+  for _ in $(seq "${POLL_SECONDS:-60}"); do
     body=$(api GET "$path")
-    [ "$(json "$expr" <<< "$body")" = "$value" ] && break
+    [ "$(json "$expr" <<< "$body" 2> /dev/null)" = "$value" ] && printf '%s\n' "$body" && return 0
     sleep 1
   done
-  printf '%s\n' "$body"
+  echo "✖ poll: after ${POLL_SECONDS:-60} s, $expr of GET $path is still not $value; the last answer: ${body:0:2000}" >&2
+  return 1
 }
 
-# cxctl …: the operator CLI, as `npx cxctl …` without npm's start-up.
+# cxctl …: the operator CLI, as `npx cxctl …` without npm's start-up (it finds the table by DYNAMODB_PORT).
 cxctl() {
   node "$ROOT/bin/cxctl.mjs" "$@"
 }

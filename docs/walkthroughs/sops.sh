@@ -2,6 +2,13 @@
 # SOPs: the directory, three keys, draft → review → send back → edit → review → publish.
 source "$(dirname "$0")/lib.sh"
 
+# This walkthrough makes a workspace of its own (and leaves it; `cxctl workspace list` shows it): a
+# directory import replaces a workspace's whole SOP directory, marking whoever its file does not list
+# inactive, and department serials count every SOP of a team. In your workspace it would undo your
+# directory (or the demo's) and print other serials.
+WORKSPACE=sops-walkthrough-$(node -p 'crypto.randomBytes(4).toString("hex")')
+WORKSPACE_HOST=$(cxctl workspace create "$WORKSPACE" --json | json v.host)
+
 # 1. The directory SOPs reference: one person, one team.
 echo '{"people": [{"name": "Amal Haddad", "email": "amal@example.com", "active": true}],
        "teams": [{"name": "Customer Care", "active": true}]}' > "$WORK/directory.json"

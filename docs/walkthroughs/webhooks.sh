@@ -2,7 +2,7 @@
 # Webhooks: create, a local receiver, enable (verification), idea events, deliveries, redeliver,
 # rotate, change, disable, delete.
 source "$(dirname "$0")/lib.sh"
-RECEIVER_PORT=${RECEIVER_PORT:-4000}
+RECEIVER_PORT=${RECEIVER_PORT:-4001}   # not 4000, where the demo's webhook sends: its receiver may be running
 
 # 1. Create the webhook: 201 (Location: /api/v1/webhooks/<id>), disabled, with its secret shown this once
 #    (store it). With an Idempotency-Key a retry creates nothing and answers with that webhook and its
@@ -30,7 +30,7 @@ api POST "/webhooks/$HOOK/enable" | json '`enabled ${v.webhook.enabled}`'
 #> enabled true
 
 # 4. Change ideas and watch the receiver: idea.submitted, then idea.status_changed new → planned
-cxctl labels set "$WORKSPACE" --statuses new,under_review,planned,in_progress,done,declined --modules general,billing,mobile-app,website > /dev/null   # as ideas.sh
+cxctl labels add "$WORKSPACE" --statuses new,under_review,planned,in_progress,done,declined --modules general,billing,mobile-app,website > /dev/null   # as ideas.sh
 IDEA=$(api POST /ideas -d '{"title":"Dark mode","status":"new"}' | json v.data.id)
 api PATCH "/ideas/$IDEA" -d '{"status":"planned"}' > /dev/null
 
@@ -58,3 +58,4 @@ api POST "/webhooks/$HOOK/disable" | json '`enabled ${v.webhook.enabled}`'
 #> enabled false
 api DELETE "/webhooks/$HOOK"; echo
 #> {"ok":true}
+api DELETE "/ideas/$IDEA" -f > /dev/null   # the idea was only there to make events

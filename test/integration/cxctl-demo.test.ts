@@ -1,31 +1,26 @@
 /**
  * `cxctl demo` as a newcomer runs it against the sandbox: the README's search examples then find
  * their article, the survey summary and the journey's metric count the responses, everything is
- * published, and a second run changes nothing (same records, same versions, same ETags).
+ * published, a second run changes nothing (same records, same versions, same ETags), and a run after
+ * someone changed the demo's records says which and how, changing nothing.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { listDeveloperKeys } from '../../lib/admin/developer-keys.ts';
+import { demo, demoSnapshot } from '../support/demo.ts';
 import { type ApiResponse, adminStore, clientFor, sandbox, uniqueSlug } from '../support/fixtures.ts';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
 
-async function demo(slug: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run(
-    process.execPath,
-    ['bin/cxctl.mjs', 'demo', slug, '--api', sandbox.apiUrl, '--endpoint', sandbox.dynamodbEndpoint, ...args],
-    { cwd: ROOT, env: { ...process.env, TABLE_NAME: sandbox.tableName, WORKSPACE_DOMAIN: 'localhost' } },
-  );
-  return stdout;
-}
-
 /**
  * The documented knowledge-bank search examples, wherever the guide lives now (`"$API/…"` in prose,
- * `api GET "/…"` or `poll "/…"` in a walkthrough script), as paths below the API (a shell-encoded query, `$(node -p 'encodeURIComponent("…")')`, encoded the same way).
+ * `api GET "/…"` or `poll "/…"` in a walkthrough script), as paths below the API (a shell-encoded query, `$(node -p 'encodeURIComponent("…")')`, encoded the same way),
+ * without the walkthrough's filter on the category it made.
  */
 function documentedSearches(): string[] {
   const guides = [join(ROOT, 'README.md')];
@@ -41,7 +36,10 @@ function documentedSearches(): string[] {
   return [
     ...text.matchAll(/"(?:\$API)?(\/knowledge-bank\/search\?q=(?:\$\(node -p 'encodeURIComponent\("[^"]+"\)'\)|[^"&\s]+)[^"\s]*)"/g),
   ].map(([, path]) =>
-    (path as string).replace(/(?<=q=).*?(?=&|$)/, (q) => q.replace(encoded, (_, words: string) => encodeURIComponent(words))),
+    (path as string)
+      .replace(/(?<=q=).*?(?=&|$)/, (q) => q.replace(encoded, (_, words: string) => encodeURIComponent(words)))
+      // The search walkthrough keeps to the category it made (`categoryId=$CAT`); the demo's article is in its own.
+      .replace(/&categoryId=\$\w+/, ''),
   );
 }
 
@@ -60,28 +58,8 @@ const ok = (res: ApiResponse) => {
   return res.body;
 };
 
-/** Every record the demo writes, with the field that changes on any write to it. */
-async function snapshot(api: ReturnType<typeof clientFor>) {
-  const pick = <T extends Record<string, unknown>>(list: T[], ...fields: string[]) =>
-    list.map((item) => fields.map((f) => String(item[f])).join(' ')).sort();
-  const surveys = ok(await api.get('/surveys?limit=100')).surveys;
-  const responses = ok(await api.get(`/surveys/${surveys[0].id}/responses?limit=100`));
-  const article = await api.get(`/knowledge-bank/articles/${ok(await api.get('/knowledge-bank/articles?limit=100')).articles[0].id}`);
-  return {
-    ideas: pick(ok(await api.get('/ideas?limit=100')).data, 'id', 'version', 'status'),
-    journeys: pick(ok(await api.get('/journeys?limit=100')).journeys, 'id', 'version', 'publishedVersionId'),
-    surveys: pick(surveys, 'id', 'version', 'status', 'nameAr'),
-    responses: pick(responses.responses, 'id', 'revision'),
-    sops: pick(ok(await api.get('/sops')).sops, 'id', 'status', 'updatedAt'),
-    categories: pick(ok(await api.get('/knowledge-bank/categories')).categories, 'id', 'version', 'articleCount'),
-    articles: pick(ok(await api.get('/knowledge-bank/articles?limit=100')).articles, 'id', 'version', 'liveRevision'),
-    webhooks: pick(ok(await api.get('/webhooks')).webhooks, 'id', 'updatedAt', 'enabled'),
-    articleEtag: article.headers.get('etag'),
-  };
-}
-
-describe('cxctl demo', { timeout: 180_000 }, () => {
-  it('fills a new workspace so the documented examples answer, and a second run changes nothing', async () => {
+describe('cxctl demo', { timeout: 360_000 }, () => {
+  it('fills a new workspace so the documented examples answer, a second run changes nothing, and a run after real changes names them', async () => {
     const slug = uniqueSlug('demo');
     const first = JSON.parse(await demo(slug, '--json'));
     expect(first).toMatchObject({ workspace: slug, host: `${slug}.localhost`, workspaceCreated: true, existing: 0, temporaryKey: false });
@@ -145,15 +123,70 @@ describe('cxctl demo', { timeout: 180_000 }, () => {
     expect(first.created).toBe(6 + 1 + 20 + 2 + 2 + 3 + 4 + 1);
 
     // Again: nothing is created or changed, the first key still works, the run's own key is revoked.
-    const before = await snapshot(api);
+    const before = await demoSnapshot(api);
     const second = await demo(slug);
     expect(second).toContain(`Everything already exists in ${slug}: nothing changed.`);
     expect(second).not.toContain('created');
-    expect(await snapshot(api)).toEqual(before);
+    expect(await demoSnapshot(api)).toEqual(before);
     const keys = await listDeveloperKeys(adminStore(), slug);
     expect(keys.map((k) => [k.name, Boolean(k.revokedAt)]).sort()).toEqual([
       ['Demo data (cxctl demo)', false],
       ['cxctl demo (temporary, revoked after the run)', true],
     ]);
+
+    // Someone changes the demo's data: an idea's status, an article's draft, and the SOP directory
+    // (an import that lists one person, as sops.sh did: everyone else becomes inactive).
+    const idea = (ok(await api.get('/ideas?limit=100')).data as { id: string; title: string; version: number }[]).find(
+      (i) => i.title === 'Track my refund',
+    )!;
+    expect((await api.patch(`/ideas/${idea.id}`, { body: { status: 'planned' } })).status).toBe(200);
+    const article = (ok(await api.get('/knowledge-bank/articles?limit=100')).articles as { id: string; slug: string }[]).find(
+      (a) => a.slug === 'pay-an-invoice',
+    )!;
+    const draft = await api.get(`/knowledge-bank/articles/${article.id}`);
+    const { titleAr, summaryEn, summaryAr, blocks } = draft.body.article;
+    const saved = await api.put(`/knowledge-bank/articles/${article.id}/draft`, {
+      // The draft as read (blocks without the translation states the API adds), with a new English title.
+      body: {
+        titleEn: 'Pay an invoice online',
+        titleAr,
+        summaryEn,
+        summaryAr,
+        blocks: blocks.map(({ translation: _, ...block }: Record<string, unknown>) => block),
+      },
+      headers: { 'If-Match': draft.headers.get('etag')! },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    const dir = mkdtempSync(join(tmpdir(), 'demo-'));
+    writeFileSync(
+      join(dir, 'directory.json'),
+      JSON.stringify({ people: [{ name: 'Amal Haddad', email: 'amal@example.com', active: true }], teams: [] }),
+    );
+    await run(
+      process.execPath,
+      ['bin/cxctl.mjs', 'directory', 'import', slug, '--file', join(dir, 'directory.json'), '--endpoint', sandbox.dynamodbEndpoint],
+      {
+        cwd: ROOT,
+        env: { ...process.env, TABLE_NAME: sandbox.tableName },
+      },
+    );
+
+    // The demo now says what differs, record by record, and changes nothing.
+    const changed = await demoSnapshot(api);
+    const third = await demo(slug);
+    expect(third).not.toContain('nothing changed');
+    expect(third).toContain(`The demo data exists in ${slug} and this run wrote nothing, but not all of it is as the demo wrote it:`);
+    const reported = third.slice(third.indexOf('Changed since the demo wrote them')).split('\n\n')[0]!.split('\n').slice(1);
+    expect(reported).toEqual([
+      '  idea "Track my refund": status is "planned", the demo wrote "new"',
+      '  SOP directory: Omar Saleh: active is false, the demo wrote true',
+      '  SOP directory: Customer Care: active is false, the demo wrote true',
+      '  SOP directory: Billing: active is false, the demo wrote true',
+      '  knowledge-bank article "pay-an-invoice": hasUnpublishedChanges is true, the demo wrote false',
+    ]);
+    expect(await demoSnapshot(api)).toEqual(changed);
+    const asJson = JSON.parse(await demo(slug, '--json'));
+    expect(asJson).toMatchObject({ created: 0, changed: 0 });
+    expect(asJson.differences).toContainEqual({ record: 'idea "Track my refund"', path: 'status', expected: 'new', actual: 'planned' });
   });
 });

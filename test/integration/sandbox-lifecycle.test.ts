@@ -104,6 +104,10 @@ describe('npm start', { timeout: 180_000 }, () => {
     expect(run.output()).toContain(`Reference    http://127.0.0.1:${run.ports.PORT}/api/v1/docs`);
     // …and the command that fills it with demo data, for the ports this sandbox listens on.
     expect(run.output()).toContain(`  PORT=${run.ports.PORT} DYNAMODB_PORT=${run.ports.DYNAMODB_PORT} npx cxctl demo your-workspace\n`);
+    // The lost-key hint beside it works as copied too: cxctl finds the table by DYNAMODB_PORT.
+    expect(run.output()).toContain(
+      `Lost the key? DYNAMODB_PORT=${run.ports.DYNAMODB_PORT} npx cxctl key create --workspace your-workspace --all\n`,
+    );
     expect(jvmsOf(run)).toHaveLength(1);
     for (const port of Object.values(run.ports)) {
       expect(await listening(port), `port ${port} on 127.0.0.1`).toBe(true);

@@ -1,16 +1,20 @@
 /**
- * The guides' walkthroughs are shell scripts (docs/walkthroughs/); each runs here against the sandbox,
- * in a fresh workspace made with cxctl as the guides say, and must print exactly the lines its
- * `#> ` comments document (`…` stands for ids, ETags and times). A walkthrough that drifts from the
- * code fails here. They run one after another: each takes seconds, and the machine is shared.
+ * The guides' walkthroughs are shell scripts (docs/walkthroughs/); each runs here against the sandbox
+ * as a reader runs it: `bash` with the shell's own PATH (whatever `node` it finds first, which lib.sh
+ * must not use), in a new workspace made with cxctl as the guides say, and in a workspace filled by
+ * `cxctl demo`, where the README sends readers, twice. Each time it must print exactly the lines its
+ * `#> ` comments document (`…` stands for ids, ETags, times and counts), nothing on stderr, and exit
+ * 0; between its two runs in the demo's workspace, a demo run must find its data as it wrote it.
+ * They run one after another: each takes seconds, and the machine is shared.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
-import { sandbox, uniqueSlug } from '../support/fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { demo, demoSnapshot } from '../support/demo.ts';
+import { clientFor, sandbox, uniqueSlug } from '../support/fixtures.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const FOLDER = join(ROOT, 'docs/walkthroughs');
@@ -39,10 +43,20 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * A reader's shell: npm and vitest put the project's Node 24 (node_modules/.bin) first on PATH, a
+ * terminal does not, so the first `node` there is whatever the machine has (Node 20 prints the AWS
+ * SDK's version warning on every cxctl call).
+ */
+const readerPath = (process.env.PATH ?? '')
+  .split(':')
+  .filter((dir) => !dir.includes('/node_modules/'))
+  .join(':');
+
 /** The environment of a reader who has `npm start` running: cxctl finds its DynamoDB by DYNAMODB_PORT. */
 const environment = {
   ...process.env,
-  PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
+  PATH: readerPath,
   DYNAMODB_PORT: new URL(sandbox.dynamodbEndpoint).port,
   TABLE_NAME: sandbox.tableName,
   WORKSPACE_DOMAIN: 'localhost',
@@ -52,6 +66,36 @@ const environment = {
 async function cxctl(...args: string[]): Promise<string> {
   const { stdout } = await run(process.execPath, ['bin/cxctl.mjs', ...args], { cwd: ROOT, env: environment });
   return stdout;
+}
+
+interface Ran {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+async function bash(script: string, env: Record<string, string>, args: string[] = []): Promise<Ran> {
+  const result = await run('bash', [script, ...args], { cwd: ROOT, env: { ...environment, ...env }, timeout: 150_000 }).catch(
+    (error: Ran) => error,
+  );
+  return { stdout: result.stdout, stderr: result.stderr, code: 'code' in result ? Number(result.code) : 0 };
+}
+
+/** Runs a walkthrough in `workspace` and holds it to its documented lines, a clean stderr and exit 0. */
+async function expectAsDocumented(name: string, workspace: string, key: string): Promise<void> {
+  const before = readdirSync(ROOT).sort();
+  const result = await bash(join(FOLDER, name), { WORKSPACE: workspace, KEY: key, RECEIVER_PORT: String(await freePort()) });
+  const documented = documentedOutput(readFileSync(join(FOLDER, name), 'utf8'));
+  const printed = result.stdout.replace(/\n$/, '').split('\n');
+  // Where a printed line matches, show the documented one, so the diff shows only real drift.
+  expect(
+    printed.map((line, i) => (documented[i] !== undefined && matches(documented[i], line) ? documented[i] : line)),
+    result.stderr,
+  ).toEqual(documented);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  // It wrote nothing into the repository (its files go to a temporary folder).
+  expect(readdirSync(ROOT).sort()).toEqual(before);
 }
 
 describe('walkthroughs', () => {
@@ -77,27 +121,52 @@ describe('walkthroughs', () => {
     expect(matches('a.b', 'axb')).toBe(false);
   });
 
+  it('fails a walkthrough whose wait runs out, saying what it waited for (lib.sh poll)', { timeout: 90_000 }, async () => {
+    const workspace = uniqueSlug('walk');
+    await cxctl('workspace', 'create', workspace);
+    const { key } = JSON.parse(await cxctl('key', 'create', '--workspace', workspace, '--all', '--json')) as { key: string };
+    const result = await bash('-c', { WORKSPACE: workspace, KEY: key, POLL_SECONDS: '2' }, [
+      `source ${join(FOLDER, 'lib.sh')}; poll /me v.data.authenticated false > /dev/null; echo 'not reached'`,
+    ]);
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^✖ poll: after 2 s, v\.data\.authenticated of GET \/me is still not false; the last answer: \{"ok":true,/,
+    );
+  });
+});
+
+describe('walkthroughs in a new workspace', () => {
   it.each(walkthroughs)('%s prints what it documents', { timeout: 180_000 }, async (name) => {
     const workspace = uniqueSlug('walk');
     await cxctl('workspace', 'create', workspace);
     const { key } = JSON.parse(await cxctl('key', 'create', '--workspace', workspace, '--all', '--json')) as { key: string };
-    const before = readdirSync(ROOT).sort();
+    await expectAsDocumented(name, workspace, key);
+  });
+});
 
-    const result = await run('bash', [join(FOLDER, name)], {
-      cwd: ROOT,
-      env: { ...environment, WORKSPACE: workspace, KEY: key, RECEIVER_PORT: String(await freePort()) },
-      timeout: 150_000,
-    }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+describe('walkthroughs in a workspace filled by cxctl demo', () => {
+  const workspace = uniqueSlug('walkdemo');
+  let key: string;
+  let before: Awaited<ReturnType<typeof demoSnapshot>>;
 
-    const documented = documentedOutput(readFileSync(join(FOLDER, name), 'utf8'));
-    const printed = result.stdout.replace(/\n$/, '').split('\n');
-    // Where a printed line matches, show the documented one, so the diff shows only real drift.
-    expect(
-      printed.map((line, i) => (documented[i] !== undefined && matches(documented[i], line) ? documented[i] : line)),
-      result.stderr,
-    ).toEqual(documented);
-    expect('code' in result ? result.code : 0, result.stderr).toBe(0);
-    // It wrote nothing into the repository (its files go to a temporary folder).
-    expect(readdirSync(ROOT).sort()).toEqual(before);
+  beforeAll(async () => {
+    key = JSON.parse(await demo(workspace, '--json')).key;
+    before = await demoSnapshot(clientFor({ host: `${workspace}.localhost`, key }));
+  }, 180_000);
+
+  it.each(walkthroughs)('%s prints what it documents', { timeout: 180_000 }, async (name) => {
+    await expectAsDocumented(name, workspace, key);
+  });
+
+  it("leaves the demo's data as the demo wrote it: a demo run then changes nothing and finds nothing changed", async () => {
+    const again = await demo(workspace);
+    expect(again).toContain(`Everything already exists in ${workspace}: nothing changed.`);
+    expect(again).not.toContain('Changed since the demo wrote them');
+    expect(await demoSnapshot(clientFor({ host: `${workspace}.localhost`, key }))).toEqual(before);
+  }, 120_000);
+
+  it.each(walkthroughs)('%s prints the same when run again', { timeout: 180_000 }, async (name) => {
+    await expectAsDocumented(name, workspace, key);
   });
 });
