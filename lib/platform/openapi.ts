@@ -4,6 +4,7 @@
  * openapi.json by `npm run openapi`.
  */
 import * as z from 'zod/mini';
+import { jsonSchemaOf } from './json-schema.ts';
 import { ComponentSchemas } from './openapi-components.ts';
 import { API_PREFIX, type RouteDefinition, type Schema, SVG_RESPONSE_HEADERS } from './route.ts';
 import { errorEnvelope } from './schemas.ts';
@@ -27,6 +28,7 @@ const TAG_DESCRIPTIONS: Record<RouteDefinition['tag'], string> = {
   SOPs: 'Standard operating procedures: drafts, review, publication and the directory of people and teams',
   Webhooks: 'Signed HTTP callbacks on idea changes: management, verification and delivery history',
   'Knowledge Bank': 'Articles and their categories for agents and customers',
+  MCP: 'A remote Model Context Protocol server: the reads and safe writes of this API as tools for AI agents, under the same key',
 };
 
 /** One recorded call of an operation: its request and its response. */
@@ -78,28 +80,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 
 /** The schema as JSON Schema, its named shapes (lib/platform/schemas.ts, named) adopted into `components`. */
 function toJsonSchema(components: ComponentSchemas, schema: Schema, io: 'input' | 'output'): JsonSchema {
-  const json = z.toJSONSchema(schema, {
-    io,
-    target: 'draft-2020-12',
-    unrepresentable: 'any',
-    override: (ctx) => {
-      // Query integers are validated as digit strings but documented as the integers they are,
-      // default included (zod renders the string the parser starts from).
-      const json = ctx.jsonSchema as JsonSchema;
-      // zod renders a tuple as `prefixItems` with `items: false`; Spectral wants `items` to be a
-      // schema, so it states the elements' common type (maxItems still says nothing follows them).
-      if (json.type === 'array' && Array.isArray(json.prefixItems) && (json.items === undefined || json.items === false)) {
-        const types = new Set((json.prefixItems as JsonSchema[]).map((item) => item.type));
-        json.items = types.size === 1 ? { type: [...types][0] } : {};
-      }
-      if (json.type === 'integer') {
-        delete json.pattern;
-        if (typeof json.default === 'string' && /^\d+$/.test(json.default)) json.default = Number(json.default);
-      }
-    },
-  }) as JsonSchema;
-  delete json.$schema;
-  return components.adopt(json, io);
+  return components.adopt(jsonSchemaOf(schema, io), io);
 }
 
 function parametersOf(components: ComponentSchemas, route: RouteDefinition): JsonSchema[] {
