@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { jsonSchemaOf } from './json-schema.ts';
 import { ComponentSchemas } from './openapi-components.ts';
+import { type WebhookCatalog, webhooksOf } from './openapi-webhooks.ts';
 import { API_PREFIX, type RouteDefinition, type Schema, SVG_RESPONSE_HEADERS } from './route.ts';
 import { errorEnvelope } from './schemas.ts';
 import { API_VERSION } from './version.ts';
@@ -261,8 +262,15 @@ function operationOf(components: ComponentSchemas, route: RouteDefinition, examp
   };
 }
 
-/** The document of the given routes (the manifest, lib/manifest.ts), with their recorded examples by operationId. */
-export function buildOpenApiDocument(routes: readonly RouteDefinition[], examples: Readonly<Record<string, ApiExample>> = {}): JsonSchema {
+/**
+ * The document of the given routes (the manifest, lib/manifest.ts), with their recorded examples by
+ * operationId, and the events the API sends to webhook receivers (its `webhooks` section).
+ */
+export function buildOpenApiDocument(
+  routes: readonly RouteDefinition[],
+  examples: Readonly<Record<string, ApiExample>> = {},
+  webhookCatalog?: WebhookCatalog,
+): JsonSchema {
   const components = new ComponentSchemas();
   // The envelope every error status shares (named `Error`): referenced by each operation that adds nothing to it.
   toJsonSchema(components, errorEnvelope, 'output');
@@ -272,7 +280,8 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], example
     const path = route.path || '/';
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(components, route, examples[route.operationId]) };
   }
-  const named = components.resolve(paths);
+  const events = webhookCatalog ? webhooksOf(components, webhookCatalog) : undefined;
+  const named = components.resolve({ paths, webhooks: events?.webhooks });
   return {
     openapi: '3.1.0',
     info: {
@@ -304,10 +313,12 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], example
     ],
     tags: Object.entries(TAG_DESCRIPTIONS).map(([name, description]) => ({ name, description })),
     security: [{ developerKey: [] }],
-    paths: named.document,
+    paths: named.document.paths,
+    ...(named.document.webhooks ? { webhooks: named.document.webhooks } : {}),
     components: {
       securitySchemes: {
         developerKey: { type: 'http', scheme: 'bearer', description: 'A Developer key: `cxk_…`, issued with cxctl' },
+        ...events?.securitySchemes,
       },
       schemas: named.schemas,
     },
