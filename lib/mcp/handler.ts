@@ -89,7 +89,10 @@ export function mcpHandler(route: RouteDefinition, tools: () => readonly AgentTo
       ? tools().filter(({ route: operation }) => operation.module !== null && modules.includes(operation.module))
       : tools();
     const exchange: Exchange = { tools: offered, api, workspace: undefined };
-    if (message.method !== 'tools/call') {
+    if (message.method === 'tools/call') {
+      // The API checks the key; the server needs only the tool called (an unknown name finds none).
+      exchange.tools = offered.filter((tool) => tool.name === message.params?.name);
+    } else {
       const grant = await grantOf(api);
       exchange.tools = toolsOfGrant(exchange.tools, grant);
       exchange.workspace = grant.workspace;

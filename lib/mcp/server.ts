@@ -24,7 +24,7 @@ import type { AgentTool } from './tools.ts';
 
 /** What one MCP request may use, and what it learned on the way. */
 export interface Exchange {
-  /** The tools `tools/list` shows: those the caller's key and workspace allow (all of them for a tool call, which the API checks). */
+  /** The tools `tools/list` shows (those the caller's key and workspace allow), or for a tool call the one called (the API checks the key). */
   tools: readonly AgentTool[];
   api: ApiCalls;
   /** The caller's workspace, when its `GET /me` was read. */

@@ -19,7 +19,8 @@ export interface AgentTool {
   access: 'read' | 'write';
   title: string;
   description: string;
-  inputSchema: JsonSchema;
+  /** Rendered when first read: a tool call renders only its own tool's (a cold start pays for what it uses). */
+  readonly inputSchema: JsonSchema;
   annotations: { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
   /** Where each argument goes in the request. */
   arguments: { path: readonly string[]; query: readonly string[]; body: boolean; ifMatch: boolean; idempotencyKey: boolean };
@@ -81,13 +82,17 @@ function toolOf(route: RouteDefinition, access: 'read' | 'write'): AgentTool {
       z.string().check(z.minLength(1), z.maxLength(255)).register(z.globalRegistry, { description: IDEMPOTENCY_GUIDE }),
     );
   }
+  let inputSchema: JsonSchema | undefined;
   return {
     name: toolNameOf(route.operationId),
     route,
     access,
     title: route.summary,
     description: descriptionOf(route, access, ifMatchHeader !== undefined),
-    inputSchema: jsonSchemaOf(z.strictObject(shape), 'input'),
+    get inputSchema() {
+      inputSchema ??= jsonSchemaOf(z.strictObject(shape), 'input');
+      return inputSchema;
+    },
     annotations:
       access === 'read'
         ? { readOnlyHint: true, openWorldHint: false }

@@ -1,4 +1,6 @@
 /** The MCP server's tools follow from the manifest by one rule (lib/mcp/tool-rule.ts), with inputs from the routes' own schemas. */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { routes } from '../../lib/manifest.ts';
@@ -120,5 +122,14 @@ describe('the MCP tools', () => {
       ).length;
     expect(size(tools)).toBeLessThan(160_000);
     expect(size(tools.filter((tool) => tool.route.module === 'ideas'))).toBeLessThan(8_000);
+  });
+});
+
+describe('docs/mcp.md', () => {
+  it('lists exactly the tools the rule gives, with their kind and permission', () => {
+    const guide = readFileSync(resolve(import.meta.dirname, '../../docs/mcp.md'), 'utf8');
+    const table = guide.slice(guide.indexOf('<!-- tools:'));
+    const rows = [...table.matchAll(/^\| `(\w+)` \| (read|write) \| ([^|]+) \|$/gm)].map((m) => [m[1], m[2], m[3]!.trim()]);
+    expect(rows).toEqual(tools.map((tool) => [tool.name, tool.access, tool.route.permissions.join(', ')]));
   });
 });
