@@ -22,7 +22,7 @@ export interface WebhookEventDocument {
 }
 
 /** What every delivery has in common: how it is authenticated and signed, and what the receiver's answer means. */
-export interface WebhookDeliveryDocument {
+interface WebhookDeliveryDocument {
   /** Said of every event, after its own description: retries, ordering, duplicates. */
   description: string;
   /** The request headers beside `Authorization`, each with what it holds. */
