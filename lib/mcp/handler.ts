@@ -54,11 +54,14 @@ class BrowserOriginRefused extends ApiError {
   }
 }
 
-/** The web-standard Request the SDK serves: the same headers (but the key, which only the API reads) and the parsed body. */
+/** The headers the SDK reads: the media types and MCP's own (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Param-*`…); never the key. */
+const MCP_HEADER = /^(content-type|accept|last-event-id|mcp-.+)$/;
+
+/** The web-standard Request the SDK serves: the MCP headers and the body the chain already parsed. */
 function requestOf(event: APIGatewayProxyEventV2, url: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(event.headers ?? {})) {
-    if (value !== undefined && name !== 'authorization' && name !== 'cookie') headers.set(name, value);
+    if (value !== undefined && MCP_HEADER.test(name)) headers.set(name, value);
   }
   return new Request(url, { method: 'POST', headers, body: JSON.stringify(event.body) });
 }
