@@ -11,7 +11,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { config } from '../platform/config.ts';
-import { ApiError } from '../platform/errors.ts';
 import type { LambdaHandler } from '../platform/http/api-handler.ts';
 import type { ApiContext } from '../platform/http/context.ts';
 import { type HandlerResult, httpEnvelope } from '../platform/http/middleware/http-envelope.ts';
@@ -19,50 +18,32 @@ import { jsonBody } from '../platform/http/middleware/json-body.ts';
 import { validateRequest } from '../platform/http/middleware/validate-request.ts';
 import { logger } from '../platform/logger.ts';
 import type { RouteDefinition } from '../platform/route.ts';
-import { type ApiAnswer, ApiCalls, callerOf } from './api-calls.ts';
+import { ApiCalls, callerOf } from './api-calls.ts';
+import { BrowserOriginRefused, RefusedByApi } from './errors.ts';
 import type { McpMessage, McpQuery } from './schemas.ts';
 import { type Exchange, serveMcp } from './server.ts';
-import { refusalOfAnswer } from './tool-calls.ts';
 import { type AgentTool, type Grant, toolsOfGrant } from './tools.ts';
 
 /** Time kept back from the function's deadline for answering after the API's call gave up. */
 const DEADLINE_MARGIN_MS = 1_000;
 
-/** Headers of the API's refusal that say how to recover from it. */
-const REFUSAL_HEADERS = ['Retry-After', 'WWW-Authenticate'];
-
-/** The API refused the caller's key or workspace: the MCP request is refused with the same answer. */
-class RefusedByApi extends ApiError {
-  constructor(answer: ApiAnswer) {
-    const { error, message, issues, ok: _, ...details } = refusalOfAnswer(answer);
-    const headers = Object.fromEntries(
-      REFUSAL_HEADERS.flatMap((name) => [answer.headers.get(name)].flatMap((v) => (v ? [[name, v]] : []))),
-    );
-    // API Gateway's own 5xx (not our envelope) is this route's 502, like any failure it cannot explain.
-    super(answer.status >= 500 ? 502 : answer.status, error, message, headers, issues, details);
-  }
-}
-
-/**
- * MCP says a server must check `Origin` (a browser page rebound to the server's address must get
- * nothing). The API serves no browser: it sends no CORS headers, and a key is never ambient. So a
- * request a browser sent, which carries `Origin`, is refused.
- */
-class BrowserOriginRefused extends ApiError {
-  constructor() {
-    super(403, 'origin_not_allowed', 'The MCP server takes no requests from web pages (Origin): connect from an MCP client');
-  }
-}
-
 /** The headers the SDK reads: the media types and MCP's own (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Param-*`…); never the key. */
 const MCP_HEADER = /^(content-type|accept|last-event-id|mcp-.+)$/;
 
-/** The web-standard Request the SDK serves: the MCP headers and the body the chain already parsed. */
+/** An `Accept` that takes a JSON answer: none, `*\/*`, `application/*` or `application/json`. */
+const TAKES_JSON = /(^|,)\s*(\*\/\*|application\/\*|application\/json)\s*(;|,|$)/i;
+
+/**
+ * The web-standard Request the SDK serves: the MCP headers and the body the chain already parsed.
+ * MCP clients accept `application/json, text/event-stream`, as the transport asks; this server only
+ * ever answers JSON, so any caller that takes JSON (curl's `*\/*`, Postman's) is served as one of them.
+ */
 function requestOf(event: APIGatewayProxyEventV2, url: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (value !== undefined && MCP_HEADER.test(name)) headers.set(name, value);
   }
+  if (TAKES_JSON.test(headers.get('accept') ?? '*/*')) headers.set('accept', 'application/json, text/event-stream');
   return new Request(url, { method: 'POST', headers, body: JSON.stringify(event.body) });
 }
 

@@ -17,8 +17,8 @@ export const mcpServer = defineRoute({
   summary: 'The remote MCP server (Streamable HTTP)',
   description:
     'A [Model Context Protocol](https://modelcontextprotocol.io) server for AI agents, over the Streamable HTTP transport: ' +
-    'stateless (no session, no `GET` stream), one JSON-RPC message per request, one JSON response (send ' +
-    '`Accept: application/json, text/event-stream`, as MCP clients do); `202` with no body for a notification. ' +
+    'stateless (no session, no `GET` stream), one JSON-RPC message per request, one JSON response (to any `Accept` that ' +
+    'takes JSON; MCP clients send `application/json, text/event-stream`); `202` with no body for a notification. ' +
     'It speaks the 2026-07-28 revision and the 2025 revisions (`initialize`). ' +
     "Its tools are this API's reads and safe writes, generated from the route manifest (which ones and why: docs/mcp.md); " +
     '`tools/list` shows only those the key holds every permission of, in a module the workspace has on. ' +

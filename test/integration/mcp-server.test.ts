@@ -184,6 +184,18 @@ describe('the MCP server and its caller', () => {
     expect(res.body).toMatchObject({ ok: false, error: 'origin_not_allowed' });
   });
 
+  it('answers any caller that takes JSON, curl and Postman as well as MCP clients', async () => {
+    const res = await call('POST', '/mcp', {
+      host: ws.host,
+      key: ws.key,
+      headers: { Accept: '*/*' },
+      body: { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_idea_labels', arguments: {} } },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 7, result: { structuredContent: { ok: true } } });
+  });
+
   it('answers GET (no stream) and DELETE (no session) with 405, as a stateless server does', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await call(method, '/mcp', { host: ws.host, key: ws.key });
