@@ -2,7 +2,7 @@
  * The arrows of the house (README, "Layout"): functions → lib/<area> → lib/platform. `npm test`
  * runs this through `npm run arch`; a violation names the offending import.
  */
-const AREAS = 'ideas|sops|webhooks|journeys|surveys|knowledge-bank|introduction';
+const AREAS = 'ideas|sops|webhooks|journeys|surveys|knowledge-bank|introduction|mcp';
 
 module.exports = {
   forbidden: [

@@ -152,6 +152,11 @@ export class PortalApiStack extends Stack {
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
 
+    // Where a function that calls the API (the MCP server) calls it: the shared edge on a custom domain
+    // (which works with execute-api closed), else execute-api. Fixed here, never taken from a request.
+    const apiBaseUrl = props.customDomain
+      ? `https://${SHARED_EDGE_LABEL}.${props.customDomain.domainName}${API_PREFIX}`
+      : `${this.api.apiEndpoint}${API_PREFIX}`;
     const stackNames = [...new Set(routes.map(stackOf))];
     for (const tag of stackNames) {
       const areaRoutes = routes.filter((route) => stackOf(route) === tag);
@@ -163,6 +168,7 @@ export class PortalApiStack extends Stack {
         deliveryQueue: this.webhooks.deliveryQueue,
         cursorSigningKey: this.cursorSigningKey,
         environment,
+        apiBaseUrl,
         alarmAction,
       });
       this.areas.set(tag, area);

@@ -8,6 +8,7 @@ import * as introduction from './introduction/routes.ts';
 import * as journeys from './journeys/routes.ts';
 import * as knowledgeBank from './knowledge-bank/routes.ts';
 import * as knowledgeBankSearch from './knowledge-bank/search/routes.ts';
+import * as mcp from './mcp/routes.ts';
 import type { RouteDefinition } from './platform/route.ts';
 import * as sops from './sops/routes.ts';
 import * as surveyExports from './surveys/exports/routes.ts';
@@ -33,6 +34,7 @@ export const routes: readonly RouteDefinition[] = [
   ...Object.values(webhooks),
   ...Object.values(knowledgeBank),
   ...Object.values(knowledgeBankSearch),
+  ...Object.values(mcp),
 ];
 
 export type { RouteDefinition } from './platform/route.ts';

@@ -205,6 +205,10 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         }),
     );
     const { port } = server.address() as AddressInfo;
+    const apiUrl = `http://127.0.0.1:${port}/api/v1`;
+    // What the stack gives a function that calls the API (the MCP server): the API's own address,
+    // known only now that it listens (PORT 0 picks one).
+    process.env.API_BASE_URL = apiUrl;
 
     // The webhook pipeline's event source mappings, on the very handlers Lambda runs.
     if (!streamArn) throw new Error(`Table ${tableName} has no stream`);
@@ -253,7 +257,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     });
 
     return {
-      apiUrl: `http://127.0.0.1:${port}/api/v1`,
+      apiUrl,
       dynamodbEndpoint: dynamodb.endpoint,
       dynamodbPid: dynamodb.pid,
       sqsEndpoint: sqs.endpoint,

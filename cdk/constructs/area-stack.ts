@@ -15,6 +15,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { API_PREFIX, type RouteDefinition } from '../../lib/manifest.ts';
 import { acceptsCursor } from '../../lib/platform/pagination.ts';
+import { authenticatesItself } from '../../lib/platform/route.ts';
 import { HouseFunction, type HouseFunctionProps } from './api-function.ts';
 import { alarmOnFunctionFailures } from './service-alarms.ts';
 
@@ -35,6 +36,8 @@ export interface AreaStackProps extends NestedStackProps {
   cursorSigningKey: ISecret;
   /** Environment every function of the service gets. */
   environment: Record<string, string>;
+  /** The API's own base URL, for routes that call the API (`needs: ['api-base-url']`, the MCP server). */
+  apiBaseUrl: string;
   alarmAction?: IAlarmAction;
 }
 
@@ -51,8 +54,11 @@ export class AreaStack extends NestedStack {
         ...(builtFilesOf(route).length > 0 ? { bundling: builtFilesBundling(builtFilesOf(route)) } : {}),
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
       });
-      const authenticates = route.auth !== 'none';
+      // A route whose key the API's own routes check (auth `forwarded`) and that declares no table
+      // action gets no grant and no table name: the MCP server's function holds no table permission.
+      const authenticates = authenticatesItself(route);
       if (authenticates || route.table) fn.useTable(props.table, route.table ?? [], { authenticates });
+      if (route.needs?.includes('api-base-url')) fn.addEnvironment('API_BASE_URL', props.apiBaseUrl);
       if (route.needs?.includes('webhook-delivery-queue')) {
         fn.addEnvironment('WEBHOOK_DELIVERY_QUEUE_URL', props.deliveryQueue.queueUrl);
         props.deliveryQueue.grantSendMessages(fn);

@@ -6,11 +6,23 @@
  *   const { data, error } = await api.GET('/ideas', { params: { query: { limit: 100 } } });
  */
 import createClient, { type Client } from 'openapi-fetch';
-import type { paths } from './generated/schema.ts';
+import type { paths, webhooks } from './generated/schema.ts';
 
-// `paths`, `operations`, `components`, and every record and shared shape of the document by its
-// name (`Idea`, `Survey`, `JourneyVersion`, `Pagination`…: its components.schemas).
+// `paths`, `operations`, `components`, `webhooks`, and every record, shared shape and webhook event
+// of the document by its name (`Idea`, `Survey`, `Pagination`, `IdeaStatusChangedEvent`…: its
+// components.schemas).
 export type * from './generated/schema.ts';
+
+/**
+ * The body of a webhook delivery (the document's `webhooks` section): any event, or the one named,
+ * e.g. `WebhookEvent<'idea.status_changed'>`. Narrow a received one by its `type`:
+ *
+ *   const event = JSON.parse(rawBody) as WebhookEvent;   // after verifying its signature
+ *   if (event.type === 'idea.status_changed') console.log(event.data.previousStatus, '→', event.data.status);
+ */
+export type WebhookEvent<Type extends keyof webhooks = keyof webhooks> = {
+  [T in Type]: NonNullable<webhooks[T]['post']> extends { requestBody: { content: { 'application/json': infer Body } } } ? Body : never;
+}[Type];
 
 export interface PortalClientOptions {
   /** e.g. `http://127.0.0.1:3000/api/v1` (the sandbox) or `https://acme.portal.example.com/api/v1`. */

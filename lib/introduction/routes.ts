@@ -1,5 +1,6 @@
 /** Routes of the Introduction area: who am I, and the API's own description. */
 import * as z from 'zod/mini';
+import { MODULES, PERMISSIONS } from '../platform/permissions.ts';
 import { defineRoute } from '../platform/route.ts';
 
 export const getMe = defineRoute({
@@ -9,14 +10,24 @@ export const getMe = defineRoute({
   handler: 'functions/me/get-me.ts',
   tag: 'Introduction',
   summary: 'Check a Developer key',
-  description: 'Confirms that the key is valid for the selected workspace. Needs no permission.',
+  description:
+    'Confirms that the key is valid for the selected workspace, and says what it may do there: the permissions it holds and the ' +
+    'modules the workspace has switched on (an operation needs both its permission and its module). Needs no permission. The MCP ' +
+    'server (`POST /mcp`) reads it to list only the tools a key can use.',
   module: null,
   permissions: [],
   response: {
     status: 200,
     body: z.object({
       ok: z.literal(true),
-      data: z.object({ workspace: z.string(), authenticated: z.boolean() }),
+      data: z.object({
+        workspace: z.string(),
+        authenticated: z.boolean(),
+        permissions: z.array(z.enum(PERMISSIONS)).register(z.globalRegistry, { description: 'Every permission the key holds, sorted' }),
+        modules: z
+          .array(z.enum(MODULES))
+          .register(z.globalRegistry, { description: 'The modules switched on in this workspace (`cxctl workspace modules`), sorted' }),
+      }),
     }),
   },
 });

@@ -29,6 +29,18 @@ function flag(name: string): boolean {
   throw new Error(`Environment variable ${name} must be true or false, got "${raw}"`);
 }
 
+function absoluteHttpUrl(name: string): string {
+  const value = required(name);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`Environment variable ${name} must be an absolute URL, got "${value}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`Environment variable ${name} must be an http(s) URL`);
+  return value.replace(/\/+$/, '');
+}
+
 export const config = {
   /** The single DynamoDB table. */
   tableName: () => required('TABLE_NAME'),
@@ -60,6 +72,12 @@ export const config = {
   /** The API reference page (docs/…html rendered by scripts/build-docs.ts) that GET /docs serves. */
   apiReferenceFile: () => required('API_REFERENCE_FILE'),
   openApiDocumentFile: () => required('OPENAPI_DOCUMENT_FILE'),
+  /**
+   * The API's own base URL (`https://api.<domain>/api/v1`, or the execute-api endpoint, or the sandbox's
+   * `http://127.0.0.1:<PORT>/api/v1`), which the MCP server calls with its caller's key. Set by the stack
+   * (or the sandbox) and never taken from a request, so no caller can point the server elsewhere.
+   */
+  apiBaseUrl: () => absoluteHttpUrl('API_BASE_URL'),
   /** Survey exports: the bucket their files go to, and the queue the export writer takes jobs from. */
   surveyExportBucket: () => required('SURVEY_EXPORT_BUCKET'),
   surveyExportQueueUrl: () => required('SURVEY_EXPORT_QUEUE_URL'),

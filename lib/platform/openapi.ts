@@ -4,7 +4,9 @@
  * openapi.json by `npm run openapi`.
  */
 import * as z from 'zod/mini';
+import { jsonSchemaOf } from './json-schema.ts';
 import { ComponentSchemas } from './openapi-components.ts';
+import { type WebhookCatalog, webhooksOf } from './openapi-webhooks.ts';
 import { API_PREFIX, type RouteDefinition, type Schema, SVG_RESPONSE_HEADERS } from './route.ts';
 import { errorEnvelope } from './schemas.ts';
 import { API_VERSION } from './version.ts';
@@ -27,6 +29,7 @@ const TAG_DESCRIPTIONS: Record<RouteDefinition['tag'], string> = {
   SOPs: 'Standard operating procedures: drafts, review, publication and the directory of people and teams',
   Webhooks: 'Signed HTTP callbacks on idea changes: management, verification and delivery history',
   'Knowledge Bank': 'Articles and their categories for agents and customers',
+  MCP: 'A remote Model Context Protocol server: the reads and safe writes of this API as tools for AI agents, under the same key',
 };
 
 /** One recorded call of an operation: its request and its response. */
@@ -78,28 +81,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 
 /** The schema as JSON Schema, its named shapes (lib/platform/schemas.ts, named) adopted into `components`. */
 function toJsonSchema(components: ComponentSchemas, schema: Schema, io: 'input' | 'output'): JsonSchema {
-  const json = z.toJSONSchema(schema, {
-    io,
-    target: 'draft-2020-12',
-    unrepresentable: 'any',
-    override: (ctx) => {
-      // Query integers are validated as digit strings but documented as the integers they are,
-      // default included (zod renders the string the parser starts from).
-      const json = ctx.jsonSchema as JsonSchema;
-      // zod renders a tuple as `prefixItems` with `items: false`; Spectral wants `items` to be a
-      // schema, so it states the elements' common type (maxItems still says nothing follows them).
-      if (json.type === 'array' && Array.isArray(json.prefixItems) && (json.items === undefined || json.items === false)) {
-        const types = new Set((json.prefixItems as JsonSchema[]).map((item) => item.type));
-        json.items = types.size === 1 ? { type: [...types][0] } : {};
-      }
-      if (json.type === 'integer') {
-        delete json.pattern;
-        if (typeof json.default === 'string' && /^\d+$/.test(json.default)) json.default = Number(json.default);
-      }
-    },
-  }) as JsonSchema;
-  delete json.$schema;
-  return components.adopt(json, io);
+  return components.adopt(jsonSchemaOf(schema, io), io);
 }
 
 function parametersOf(components: ComponentSchemas, route: RouteDefinition): JsonSchema[] {
@@ -280,8 +262,15 @@ function operationOf(components: ComponentSchemas, route: RouteDefinition, examp
   };
 }
 
-/** The document of the given routes (the manifest, lib/manifest.ts), with their recorded examples by operationId. */
-export function buildOpenApiDocument(routes: readonly RouteDefinition[], examples: Readonly<Record<string, ApiExample>> = {}): JsonSchema {
+/**
+ * The document of the given routes (the manifest, lib/manifest.ts), with their recorded examples by
+ * operationId, and the events the API sends to webhook receivers (its `webhooks` section).
+ */
+export function buildOpenApiDocument(
+  routes: readonly RouteDefinition[],
+  examples: Readonly<Record<string, ApiExample>> = {},
+  webhookCatalog?: WebhookCatalog,
+): JsonSchema {
   const components = new ComponentSchemas();
   // The envelope every error status shares (named `Error`): referenced by each operation that adds nothing to it.
   toJsonSchema(components, errorEnvelope, 'output');
@@ -291,7 +280,8 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], example
     const path = route.path || '/';
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(components, route, examples[route.operationId]) };
   }
-  const named = components.resolve(paths);
+  const events = webhookCatalog ? webhooksOf(components, webhookCatalog) : undefined;
+  const named = components.resolve({ paths, webhooks: events?.webhooks });
   return {
     openapi: '3.1.0',
     info: {
@@ -323,10 +313,12 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], example
     ],
     tags: Object.entries(TAG_DESCRIPTIONS).map(([name, description]) => ({ name, description })),
     security: [{ developerKey: [] }],
-    paths: named.document,
+    paths: named.document.paths,
+    ...(named.document.webhooks ? { webhooks: named.document.webhooks } : {}),
     components: {
       securitySchemes: {
         developerKey: { type: 'http', scheme: 'bearer', description: 'A Developer key: `cxk_…`, issued with cxctl' },
+        ...events?.securitySchemes,
       },
       schemas: named.schemas,
     },

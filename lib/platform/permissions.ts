@@ -3,7 +3,7 @@
  * (scopes) a Developer key can hold. Routes, cxctl and the key check all read these lists.
  */
 
-const MODULES = ['ideas', 'journeys', 'surveys', 'sops', 'webhooks', 'knowledge-bank'] as const;
+export const MODULES = ['ideas', 'journeys', 'surveys', 'sops', 'webhooks', 'knowledge-bank'] as const;
 export type ModuleName = (typeof MODULES)[number];
 
 export const PERMISSIONS = [

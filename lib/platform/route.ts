@@ -17,7 +17,7 @@ export const DEFAULT_TIMEOUT_SECONDS = 10;
 export const API_PREFIX = '/api/v1';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-type Tag = 'Introduction' | 'Ideas' | 'Journeys' | 'Surveys' | 'SOPs' | 'Webhooks' | 'Knowledge Bank';
+type Tag = 'Introduction' | 'Ideas' | 'Journeys' | 'Surveys' | 'SOPs' | 'Webhooks' | 'Knowledge Bank' | 'MCP';
 export type Schema = z.ZodMiniType;
 
 /** The DynamoDB actions a route may declare (see `RouteDefinition.table`). */
@@ -38,9 +38,14 @@ export type TableAction =
  */
 const AUTHENTICATION_TABLE_ACTIONS: readonly TableAction[] = ['BatchGetItem', 'UpdateItem'];
 
+/** Whether the route's own function checks the Developer key (reading the workspace and the key from the table). */
+export function authenticatesItself(route: Pick<RouteDefinition, 'auth'>): boolean {
+  return (route.auth ?? 'developer-key') === 'developer-key';
+}
+
 /** What authentication itself sends for a route (the CDK stack grants it; the sandbox evaluates the grant). */
 export function authenticationActionsOf(route: Pick<RouteDefinition, 'auth'>): readonly TableAction[] {
-  return route.auth === 'none' ? [] : AUTHENTICATION_TABLE_ACTIONS;
+  return authenticatesItself(route) ? AUTHENTICATION_TABLE_ACTIONS : [];
 }
 
 export interface RouteDefinition {
@@ -62,8 +67,13 @@ export interface RouteDefinition {
   deployedIn?: string;
   summary: string;
   description?: string;
-  /** `developer-key` (the default) runs the workspace, key, permission and rate-limit checks. */
-  auth?: 'developer-key' | 'none';
+  /**
+   * `developer-key` (the default) runs the workspace, key, permission and rate-limit checks. `forwarded`
+   * takes the same key and workspace but checks neither itself: the function passes them on with each
+   * call it makes to the API's own routes (the MCP server, lib/mcp/), which check them, so it needs no
+   * table permission at all. `none` is public.
+   */
+  auth?: 'developer-key' | 'forwarded' | 'none';
   /** The module a workspace can switch off; null for routes every workspace has. */
   module: ModuleName | null;
   /** Every one of these must be held by the key. */
@@ -101,7 +111,7 @@ export interface RouteDefinition {
   /** Statuses beyond the ones every authenticated route can return (400, 401, 403, 404, 429, 502). */
   errors?: readonly (409 | 413)[];
   /** What an error status means for this route in particular (its codes), added to OpenAPI's generic text. */
-  errorNotes?: Partial<Record<400 | 404 | 409 | 413, string>>;
+  errorNotes?: Partial<Record<400 | 403 | 404 | 409 | 413, string>>;
   /**
    * The members an error status of this route can carry beside `ok`, `error` and `message`: the
    * `details` of the ApiError its handler throws (`diagnostics`, `changes`), or `issues` richer than
@@ -128,9 +138,10 @@ export interface RouteDefinition {
    * Extra environment, grants or files a handler needs: the webhook delivery queue, a file rendered
    * at build time beside its bundle (the API reference page, scripts/build-docs.ts, or the OpenAPI
    * document, scripts/write-openapi.ts), or the server secret a keyed hash of an identifier is
-   * derived from (lib/platform/keyed-hash.ts).
+   * derived from (lib/platform/keyed-hash.ts), or the API's own base URL (`API_BASE_URL`, set by the
+   * stack: a function that calls the API, the MCP server).
    */
-  needs?: readonly ('webhook-delivery-queue' | 'api-reference-page' | 'openapi-document' | 'keyed-hash')[];
+  needs?: readonly ('webhook-delivery-queue' | 'api-reference-page' | 'openapi-document' | 'keyed-hash' | 'api-base-url')[];
   /** Lambda timeout when the default (DEFAULT_TIMEOUT_SECONDS, 10 s) is too short, e.g. an operation that calls out over HTTP. */
   timeoutSeconds?: number;
   /**

@@ -8,10 +8,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { DynamoDBRecord } from 'aws-lambda';
+import * as z from 'zod/mini';
 import { ideaChangeOf } from '../ideas/stream.ts';
 import { type AuthContext, holds } from '../platform/auth/context.ts';
 import { ForbiddenError } from '../platform/errors.ts';
 import type { Permission } from '../platform/permissions.ts';
+import { named, uuid } from '../platform/schemas.ts';
 import { surveyResponseChangeOf } from '../surveys/stream.ts';
 
 export const WEBHOOK_EVENT_TYPES = [
@@ -24,34 +26,74 @@ export const WEBHOOK_EVENT_TYPES = [
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Sent by the enable step only; no webhook subscribes to it. */
-export const VERIFICATION_EVENT_TYPE = 'webhook.verification';
+export const VERIFICATION_EVENT_TYPE = 'webhook.verification' as const;
 
-interface IdeaEventData {
-  ideaId: string;
-  workspace: string;
-  previousStatus?: string | null;
-  status?: string | null;
+// The payloads, one schema each: the OpenAPI document's `webhooks` section and the typed client are
+// generated from them, and what the pipeline sends is typed by them (WebhookEvent below).
+
+const workspace = z.string().register(z.globalRegistry, { description: 'The workspace (its slug)' });
+const ideaId = z.string().register(z.globalRegistry, { description: 'The idea: `GET /ideas/{id}` reads it (after `idea.deleted`, 404)' });
+const ideaStatus = (description: string) => z.nullable(z.string()).register(z.globalRegistry, { description });
+
+const ideaEventData = named('IdeaEventData', z.object({ ideaId, workspace }));
+const ideaStatusChangedEventData = named(
+  'IdeaStatusChangedEventData',
+  z.object({
+    ideaId,
+    workspace,
+    previousStatus: ideaStatus('The status before the change; null when it had none'),
+    status: ideaStatus('The status now; null when it was cleared'),
+  }),
+);
+const surveyResponseFinishedEventData = named(
+  'SurveyResponseFinishedEventData',
+  z.object({
+    workspace,
+    surveyId: uuid,
+    versionId: uuid.register(z.globalRegistry, { description: 'The survey version the response was given to' }),
+    responseId: uuid.register(z.globalRegistry, {
+      description: 'The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)',
+    }),
+  }),
+);
+const verificationEventData = named('WebhookVerificationEventData', z.object({ webhookId: uuid, workspace }));
+
+function eventSchema<const T extends string, D extends z.ZodMiniType>(name: string, type: T, data: D) {
+  return named(
+    name,
+    z.object({
+      type: z.literal(type),
+      timestamp: z.iso
+        .datetime()
+        .register(z.globalRegistry, { description: 'When the change was committed (for the verification event: when it was sent)' }),
+      data,
+    }),
+  );
 }
 
-interface SurveyResponseEventData {
-  workspace: string;
-  surveyId: string;
-  versionId: string;
-  responseId: string;
-}
+/** Each event kind's body, as every receiver gets it: `{type, timestamp, data}`, identifiers only. */
+export const WEBHOOK_EVENT_SCHEMAS = {
+  'idea.submitted': eventSchema('IdeaSubmittedEvent', 'idea.submitted', ideaEventData),
+  'idea.status_changed': eventSchema('IdeaStatusChangedEvent', 'idea.status_changed', ideaStatusChangedEventData),
+  'idea.updated': eventSchema('IdeaUpdatedEvent', 'idea.updated', ideaEventData),
+  'idea.deleted': eventSchema('IdeaDeletedEvent', 'idea.deleted', ideaEventData),
+  'survey.response.finished': eventSchema('SurveyResponseFinishedEvent', 'survey.response.finished', surveyResponseFinishedEventData),
+} satisfies Record<WebhookEventType, z.ZodMiniType>;
 
-export interface WebhookEvent {
-  /** Stable for the stream record it comes from: retries and duplicate stream deliveries share it. */
-  id: string;
-  type: WebhookEventType;
-  /** When the change was committed. */
-  timestamp: string;
-  data: IdeaEventData | SurveyResponseEventData;
-}
+/** The event the enable step sends, which every receiver must answer 2xx before the webhook is enabled. */
+export const verificationEventSchema = eventSchema('WebhookVerificationEvent', VERIFICATION_EVENT_TYPE, verificationEventData);
+
+/** A body a receiver gets, of any kind the pipeline sends. */
+export type WebhookEventBody = { [K in WebhookEventType]: z.output<(typeof WEBHOOK_EVENT_SCHEMAS)[K]> }[WebhookEventType];
+export type VerificationEventBody = z.output<typeof verificationEventSchema>;
+
+/** An event of the pipeline: its body, and an id stable for the stream record it comes from (retries and duplicates share it). */
+export type WebhookEvent = WebhookEventBody & { id: string };
 
 /** The JSON body every receiver gets. */
-export function eventBody(event: Pick<WebhookEvent, 'type' | 'timestamp' | 'data'>): string {
-  return JSON.stringify({ type: event.type, timestamp: event.timestamp, data: event.data });
+export function eventBody(event: WebhookEvent): string {
+  const { type, timestamp, data } = event;
+  return JSON.stringify({ type, timestamp, data });
 }
 
 /**
@@ -78,8 +120,12 @@ export function eventFromStreamRecord(record: DynamoDBRecord): WebhookEvent | nu
   }
   const change = ideaChangeOf(record);
   if (!change) return null;
-  const { kind, ideaId, workspace, timestamp, ...status } = change;
-  return { id: eventIdOf(record), type: `idea.${kind}`, timestamp, data: { ideaId, workspace, ...status } };
+  const { kind, ideaId, workspace, timestamp } = change;
+  if (kind === 'status_changed') {
+    const status = { previousStatus: change.previousStatus ?? null, status: change.status ?? null };
+    return { id: eventIdOf(record), type: 'idea.status_changed', timestamp, data: { ideaId, workspace, ...status } };
+  }
+  return { id: eventIdOf(record), type: `idea.${kind}`, timestamp, data: { ideaId, workspace } };
 }
 
 /** The permission beyond the route's own that subscribing to an event kind needs: its events reveal that area's activity. */

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { BadRequestError } from '../platform/errors.ts';
 import { type PostOptions, postJson } from '../platform/outbound/http-post.ts';
 import { assertUrlAllowed, BlockedDestinationError, UnresolvableHostError } from '../platform/outbound/ssrf.ts';
-import { VERIFICATION_EVENT_TYPE } from './events.ts';
+import { VERIFICATION_EVENT_TYPE, type VerificationEventBody } from './events.ts';
 import type { WebhookRecord } from './record.ts';
 import { deliveryHeaders } from './signing.ts';
 
@@ -28,11 +28,12 @@ export async function checkReceiverUrl(url: string): Promise<void> {
  */
 export async function verifyReceiver(webhook: WebhookRecord, options: PostOptions = {}): Promise<void> {
   const eventId = `evt_verification_${randomBytes(12).toString('hex')}`;
-  const body = JSON.stringify({
+  const event: VerificationEventBody = {
     type: VERIFICATION_EVENT_TYPE,
     timestamp: new Date().toISOString(),
     data: { webhookId: webhook.id, workspace: webhook.workspace },
-  });
+  };
+  const body = JSON.stringify(event);
   const outcome = await postJson(webhook.url, body, deliveryHeaders(webhook.secret, eventId, body), options);
   if (!outcome.ok) {
     throw new BadRequestError(

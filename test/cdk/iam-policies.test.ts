@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../lib/manifest.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
+import { authenticatesItself } from '../../lib/platform/route.ts';
 import { cloudAssembly } from '../../local/iam/cloud-assembly.ts';
 import { type FunctionPolicy, functionPolicies } from '../../local/iam/function-policies.ts';
 import { checkDynamoDbRequest } from '../../local/iam/policy-check.ts';
@@ -19,7 +20,7 @@ beforeAll(async () => {
 });
 
 const WRITES = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'];
-const readRoutes = routes.filter((r) => r.auth !== 'none' && !r.table?.some((a) => WRITES.includes(a)));
+const readRoutes = routes.filter((r) => authenticatesItself(r) && !r.table?.some((a) => WRITES.includes(a)));
 const TableName = account.tableName;
 const keyItem = keys.developerKey('acme', 'AAAAAAAAAAAA');
 

@@ -484,6 +484,15 @@ describe('API examples (lib/api-examples.json)', () => {
     await record('deleteKnowledgeBankArticle', `/knowledge-bank/articles/${articleId}`);
     await record('deleteKnowledgeBankCategory', `/knowledge-bank/categories/${spare.body.category.id}`);
 
+    // MCP: one tool call (a tools/list of every tool would be most of the document), and a web page's request.
+    const mcp = { Accept: 'application/json, text/event-stream' };
+    const toolCall = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_idea_labels', arguments: {} } };
+    await refuse('callMcpServer', '/mcp', { headers: { ...mcp, Origin: 'https://app.example.com' }, body: toolCall }, [
+      403,
+      'origin_not_allowed',
+    ]);
+    await record('callMcpServer', '/mcp', { headers: mcp, body: toolCall });
+
     const missing = routes.map((r) => r.operationId).filter((op) => !walk.recorded.has(op));
     expect(missing, 'operations without an example: add a step for each to this walk').toEqual([]);
     expect(

@@ -3,9 +3,10 @@ import { request } from 'node:http';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listDeveloperKeys, revokeDeveloperKey, rotateDeveloperKey } from '../../lib/admin/developer-keys.ts';
-import { setWorkspaceStatus } from '../../lib/admin/workspaces.ts';
+import { changeModules, setWorkspaceStatus } from '../../lib/admin/workspaces.ts';
 import { newToken } from '../../lib/platform/auth/developer-key-token.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
+import { DEFAULT_PERMISSIONS, MODULES, PERMISSIONS } from '../../lib/platform/permissions.ts';
 import {
   adminStore,
   call,
@@ -28,11 +29,27 @@ describe('GET /me', () => {
   it('answers 200 with the workspace for a valid key, with a request id and rate-limit headers', async () => {
     const res = await call('GET', '/me', { host: ws.host, key: ws.key });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true, data: { workspace: ws.slug, authenticated: true } });
+    expect(res.body).toEqual({
+      ok: true,
+      data: { workspace: ws.slug, authenticated: true, permissions: [...PERMISSIONS].sort(), modules: [...MODULES].sort() },
+    });
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('x-request-id')).toMatch(/.+/);
     expect(res.headers.get('ratelimit-limit')).toBe('10000');
     expect(Number(res.headers.get('ratelimit-remaining'))).toBeLessThan(10000);
+  });
+
+  it('says what the key may do: its own permissions and the modules the workspace has on', async () => {
+    const reader = await newWorkspace('auth-reader');
+    const readOnly = await newKey(reader.slug, [...DEFAULT_PERMISSIONS]);
+    await changeModules(adminStore(), reader.slug, { disable: ['surveys', 'webhooks'] });
+    const res = await call('GET', '/me', { host: reader.host, key: readOnly.key });
+    expect(res.body.data).toEqual({
+      workspace: reader.slug,
+      authenticated: true,
+      permissions: [...DEFAULT_PERMISSIONS].sort(),
+      modules: ['ideas', 'journeys', 'knowledge-bank', 'sops'],
+    });
   });
 
   it('accepts the bare slug in X-Service-Workspace-Host', async () => {

@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allPages, createPortalClient, type PortalClient } from '../../clients/typescript/index.ts';
+import { PERMISSIONS, MODULES as WORKSPACE_MODULES } from '../../lib/platform/permissions.ts';
 import { sandbox, type TestWorkspace } from '../support/fixtures.ts';
 import { ideasWorkspace, MODULES, STATUSES } from '../support/ideas.ts';
 
@@ -19,7 +20,10 @@ beforeAll(async () => {
 describe('clients/typescript against the sandbox', () => {
   it('Introduction: checks its key and reads the OpenAPI document', async () => {
     const { data, response } = await api.GET('/me');
-    expect(data).toEqual({ ok: true, data: { workspace: ws.slug, authenticated: true } });
+    expect(data).toEqual({
+      ok: true,
+      data: { workspace: ws.slug, authenticated: true, permissions: [...PERMISSIONS].sort(), modules: [...WORKSPACE_MODULES].sort() },
+    });
     expect(response.headers.get('api-version')).toBe('1.0.0');
     const { data: document } = await api.GET('/openapi.json');
     expect(document?.openapi).toBe('3.1.0');

@@ -11,6 +11,7 @@ type JsonSchema = Record<string, unknown>;
 
 const document = apiDocument() as {
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }> }>>;
+  webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: JsonSchema }> } } }>;
   components: { schemas: Record<string, JsonSchema> };
 };
 
@@ -38,8 +39,19 @@ export function undocumentedIn(
   if (!response) return `${route.operationId} does not document status ${status}`;
   const schema = response.content?.['application/json']?.schema;
   if (!schema) return null;
+  return violationOf(`${route.operationId} ${status}`, schema, body);
+}
+
+function violationOf(what: string, schema: JsonSchema, body: unknown): string | null {
   // `#/components/...` references resolve against the document registered above.
   const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"document#/components/')));
   if (validate(body)) return null;
-  return `${route.operationId} ${status}: ${ajv.errorsText(validate.errors, { dataVar: 'body' })}`;
+  return `${what}: ${ajv.errorsText(validate.errors, { dataVar: 'body' })}`;
+}
+
+/** Null when `body` is what the document's `webhooks` section says an event of its `type` carries; otherwise why not. */
+export function undocumentedEvent(body: { type?: unknown; [member: string]: unknown }): string | null {
+  const event = document.webhooks[String(body.type)];
+  if (!event) return `the document lists no event ${String(body.type)}`;
+  return violationOf(String(body.type), event.post.requestBody.content['application/json']!.schema, body);
 }

@@ -21,11 +21,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe.skipIf(!available)('the reference page in headless Chromium', () => {
   let visit: { requests: string[]; text: string };
   let introduction: { requests: string[]; text: string };
+  let events: { requests: string[]; text: string };
   beforeAll(async () => {
     await renderApiReference(page);
     visit = await pageVisit(`${page}#/ideas/listideas`, 8000);
     introduction = await pageVisit(page, 8000);
-  }, 180_000);
+    events = await pageVisit(`${page}#/webhooks/ideastatuschangedevent`, 8000);
+  }, 240_000);
 
   it('fetches nothing from the network: no CDN script, font or logo', () => {
     const outside = visit.requests.filter((url) => !/^(file|data|blob|about):/.test(url));
@@ -47,5 +49,21 @@ describe.skipIf(!available)('the reference page in headless Chromium', () => {
     expect(visit.text).toContain('curl -X GET "${BASE_URL:-http://127.0.0.1:3000/api/v1}/ideas?limit=1"');
     expect(visit.text).toContain('X-Service-Workspace-Host: ${WORKSPACE_HOST:-your-workspace.localhost}');
     // biome-ignore-end lint/suspicious/noTemplateCurlyInString: the shell's parameter expansion
+  });
+
+  it("shows the document's webhook events under Webhooks, with their headers and payload", () => {
+    for (const event of [
+      'An idea was submitted',
+      "An idea's status changed",
+      'An idea was changed',
+      'An idea was deleted',
+      'A survey response was finished',
+      'Verification, before a webhook is enabled',
+    ]) {
+      expect(events.text).toContain(event);
+    }
+    for (const detail of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'At least once, in no guaranteed order']) {
+      expect(events.text).toContain(detail);
+    }
   });
 });

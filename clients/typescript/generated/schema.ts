@@ -881,6 +881,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The remote MCP server (Streamable HTTP)
+         * @description A [Model Context Protocol](https://modelcontextprotocol.io) server for AI agents, over the Streamable HTTP transport: stateless (no session, no `GET` stream), one JSON-RPC message per request, one JSON response (to any `Accept` that takes JSON; MCP clients send `application/json, text/event-stream`); `202` with no body for a notification. It speaks the 2026-07-28 revision and the 2025 revisions (`initialize`). Its tools are this API's reads and safe writes, generated from the route manifest (which ones and why: docs/mcp.md); `tools/list` shows only those the key holds every permission of, in a module the workspace has on. A tool call runs its operation through this API with the caller's key and workspace, so its checks, rate limit and errors are the operation's own: a refusal is a tool result with `isError: true` whose structured content is the operation's error body. Each request makes one call to the API and counts once against the key's rate limit: the tool's operation, or `GET /me` for anything else. A key the API refuses is refused here with the same answer (401, 403 `workspace_suspended`, 429).
+         *
+         *     Permission: none.
+         */
+        post: operations["callMcpServer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/me": {
         parameters: {
             query?: never;
@@ -890,7 +912,7 @@ export interface paths {
         };
         /**
          * Check a Developer key
-         * @description Confirms that the key is valid for the selected workspace. Needs no permission.
+         * @description Confirms that the key is valid for the selected workspace, and says what it may do there: the permissions it holds and the modules the workspace has switched on (an operation needs both its permission and its module). Needs no permission. The MCP server (`POST /mcp`) reads it to list only the tools a key can use.
          *
          *     Permission: none.
          */
@@ -1764,7 +1786,176 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "idea.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An idea was submitted
+         * @description An idea was created (`POST /ideas`, or in the portal).
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         */
+        post: operations["ideaSubmittedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "idea.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An idea's status changed
+         * @description An idea's `status` changed, alone or with other fields (then this event, not `idea.updated`).
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         */
+        post: operations["ideaStatusChangedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "idea.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An idea was changed
+         * @description Any other change of an idea (`PATCH`, `PUT`) that gave it a new version.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         */
+        post: operations["ideaUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "idea.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An idea was deleted
+         * @description An idea was deleted; reading it now answers 404.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         */
+        post: operations["ideaDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "survey.response.finished": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A survey response was finished
+         * @description A survey response was submitted finished, or a continuation finished it: once per response, never for a partial one. Subscribing to it needs the permission `survey-responses:read` besides the webhook permissions, since it reveals respondent activity.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         */
+        post: operations["surveyResponseFinishedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verification, before a webhook is enabled
+         * @description `POST /webhooks/{id}/enable` sends it to the receiver, signed and authenticated like any delivery; only a 2xx answer enables the webhook, and it is not retried. No webhook subscribes to it: answer it 2xx and ignore it.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         */
+        post: operations["webhookVerificationEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Article: {
@@ -2225,6 +2416,22 @@ export interface components {
              */
             updatedAt: string;
         };
+        IdeaDeletedEvent: {
+            /** @constant */
+            type: "idea.deleted";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["IdeaEventData"];
+        };
+        IdeaEventData: {
+            /** @description The idea: `GET /ideas/{id}` reads it (after `idea.deleted`, 404) */
+            ideaId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+        };
         IdeaLabels: {
             statuses: string[];
             modules: string[];
@@ -2237,6 +2444,46 @@ export interface components {
             status?: string | null;
             /** @description One of the workspace's configured modules (GET /ideas/labels); null for none */
             module?: string | null;
+        };
+        IdeaStatusChangedEvent: {
+            /** @constant */
+            type: "idea.status_changed";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["IdeaStatusChangedEventData"];
+        };
+        IdeaStatusChangedEventData: {
+            /** @description The idea: `GET /ideas/{id}` reads it (after `idea.deleted`, 404) */
+            ideaId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+            /** @description The status before the change; null when it had none */
+            previousStatus: string | null;
+            /** @description The status now; null when it was cleared */
+            status: string | null;
+        };
+        IdeaSubmittedEvent: {
+            /** @constant */
+            type: "idea.submitted";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["IdeaEventData"];
+        };
+        IdeaUpdatedEvent: {
+            /** @constant */
+            type: "idea.updated";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["IdeaEventData"];
         };
         IdeaWrite: {
             title: string;
@@ -2439,6 +2686,42 @@ export interface components {
             legacyOrigin: string | null;
             diagnostics: components["schemas"]["JourneyDiagnostic"][];
         };
+        /** @description One JSON-RPC 2.0 request or notification of the Model Context Protocol, e.g. `{"jsonrpc":"2.0","id":1,"method":"tools/list"}` */
+        McpMessage: {
+            /** @constant */
+            jsonrpc: "2.0";
+            /** @description Present on a request, absent on a notification */
+            id?: string | number;
+            method: string;
+            params?: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        McpResponse: ({
+            /** @constant */
+            jsonrpc: "2.0";
+            id: string | number;
+            result: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /** @constant */
+            jsonrpc: "2.0";
+            id: (string | number) | null;
+            error: {
+                code: number;
+                message: string;
+                data?: unknown;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        });
         Pagination: {
             limit: number;
             offset: number;
@@ -2531,7 +2814,7 @@ export interface components {
         Survey: {
             /**
              * Format: uuid
-             * @description Only responses pinned to this version
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
              */
             id: string;
             name: string;
@@ -2592,7 +2875,7 @@ export interface components {
         SurveyDesign: {
             /**
              * Format: uuid
-             * @description Only responses pinned to this version
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
              */
             id: string;
             name: string;
@@ -3031,17 +3314,17 @@ export interface components {
         SurveyResponse: {
             /**
              * Format: uuid
-             * @description Only responses pinned to this version
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
              */
             id: string;
             /**
              * Format: uuid
-             * @description Only responses pinned to this version
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
              */
             surveyId: string;
             /**
              * Format: uuid
-             * @description Only responses pinned to this version
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
              */
             versionId: string;
             /** @enum {string} */
@@ -3083,15 +3366,44 @@ export interface components {
             finishedAt: string | null;
             secondsToFinish: number | null;
         };
+        SurveyResponseFinishedEvent: {
+            /** @constant */
+            type: "survey.response.finished";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["SurveyResponseFinishedEventData"];
+        };
+        SurveyResponseFinishedEventData: {
+            /** @description The workspace (its slug) */
+            workspace: string;
+            /**
+             * Format: uuid
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             */
+            surveyId: string;
+            /**
+             * Format: uuid
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             */
+            versionId: string;
+            /**
+             * Format: uuid
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             */
+            responseId: string;
+        };
         SurveyVersion: {
             /**
              * Format: uuid
-             * @description Only responses pinned to this version
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
              */
             id: string;
             /**
              * Format: uuid
-             * @description Only responses pinned to this version
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
              */
             surveyId: string;
             number: number;
@@ -3119,12 +3431,12 @@ export interface components {
         SurveyVersionSummary: {
             /**
              * Format: uuid
-             * @description Only responses pinned to this version
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
              */
             id: string;
             /**
              * Format: uuid
-             * @description Only responses pinned to this version
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
              */
             surveyId: string;
             number: number;
@@ -3147,7 +3459,7 @@ export interface components {
         Webhook: {
             /**
              * Format: uuid
-             * @description Only responses pinned to this version
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
              */
             id: string;
             name: string;
@@ -3205,10 +3517,29 @@ export interface components {
             durationMs: number;
             error: string | null;
         };
+        WebhookVerificationEvent: {
+            /** @constant */
+            type: "webhook.verification";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookVerificationEventData"];
+        };
+        WebhookVerificationEventData: {
+            /**
+             * Format: uuid
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             */
+            webhookId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+        };
         WebhookWithSecret: {
             /**
              * Format: uuid
-             * @description Only responses pinned to this version
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
              */
             id: string;
             name: string;
@@ -3254,8 +3585,14 @@ export type DirectoryPerson = components['schemas']['DirectoryPerson'];
 export type DirectoryTeam = components['schemas']['DirectoryTeam'];
 export type Error = components['schemas']['Error'];
 export type Idea = components['schemas']['Idea'];
+export type IdeaDeletedEvent = components['schemas']['IdeaDeletedEvent'];
+export type IdeaEventData = components['schemas']['IdeaEventData'];
 export type IdeaLabels = components['schemas']['IdeaLabels'];
 export type IdeaPatch = components['schemas']['IdeaPatch'];
+export type IdeaStatusChangedEvent = components['schemas']['IdeaStatusChangedEvent'];
+export type IdeaStatusChangedEventData = components['schemas']['IdeaStatusChangedEventData'];
+export type IdeaSubmittedEvent = components['schemas']['IdeaSubmittedEvent'];
+export type IdeaUpdatedEvent = components['schemas']['IdeaUpdatedEvent'];
 export type IdeaWrite = components['schemas']['IdeaWrite'];
 export type Journey = components['schemas']['Journey'];
 export type JourneyContent = components['schemas']['JourneyContent'];
@@ -3263,6 +3600,8 @@ export type JourneyDiagnostic = components['schemas']['JourneyDiagnostic'];
 export type JourneyDiff = components['schemas']['JourneyDiff'];
 export type JourneyMetricSource = components['schemas']['JourneyMetricSource'];
 export type JourneyVersion = components['schemas']['JourneyVersion'];
+export type McpMessage = components['schemas']['McpMessage'];
+export type McpResponse = components['schemas']['McpResponse'];
 export type Pagination = components['schemas']['Pagination'];
 export type RichText = components['schemas']['RichText'];
 export type RichTextSpan = components['schemas']['RichTextSpan'];
@@ -3277,12 +3616,16 @@ export type SurveyEnding = components['schemas']['SurveyEnding'];
 export type SurveyIssue = components['schemas']['SurveyIssue'];
 export type SurveyQuestion = components['schemas']['SurveyQuestion'];
 export type SurveyResponse = components['schemas']['SurveyResponse'];
+export type SurveyResponseFinishedEvent = components['schemas']['SurveyResponseFinishedEvent'];
+export type SurveyResponseFinishedEventData = components['schemas']['SurveyResponseFinishedEventData'];
 export type SurveyVersion = components['schemas']['SurveyVersion'];
 export type SurveyVersionSummary = components['schemas']['SurveyVersionSummary'];
 export type ValidationIssue = components['schemas']['ValidationIssue'];
 export type Webhook = components['schemas']['Webhook'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookDeliveryAttempt = components['schemas']['WebhookDeliveryAttempt'];
+export type WebhookVerificationEvent = components['schemas']['WebhookVerificationEvent'];
+export type WebhookVerificationEventData = components['schemas']['WebhookVerificationEventData'];
 export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -8346,6 +8689,111 @@ export interface operations {
             };
         };
     };
+    callMcpServer: {
+        parameters: {
+            query?: {
+                /** @description Only the tools of these modules, comma-separated (ideas, journeys, surveys, sops, webhooks, knowledge-bank); all of them when absent */
+                modules?: string;
+            };
+            header?: {
+                /** @description The negotiated protocol revision, which MCP clients send after connecting */
+                "MCP-Protocol-Version"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpMessage"];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response (a tool's refusal is a result with `isError: true`); `202` and no body for a notification */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpResponse"];
+                };
+            };
+            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. The MCP layer answers a request it cannot serve (an unsupported `MCP-Protocol-Version`, a malformed 2026-07-28 `_meta` envelope) with a JSON-RPC error response, as MCP clients expect */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`). `origin_not_allowed`: the request came from a web page (it carries `Origin`); connect from an MCP client */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -8377,6 +8825,10 @@ export interface operations {
                         data: {
                             workspace: string;
                             authenticated: boolean;
+                            /** @description Every permission the key holds, sorted */
+                            permissions: ("ideas:read" | "ideas:write" | "ideas:delete" | "journeys:read" | "journeys:write" | "journeys:delete" | "surveys:read" | "surveys:write" | "surveys:delete" | "survey-responses:read" | "survey-responses:write" | "survey-responses:delete" | "sops:read" | "sops:write" | "sops:delete" | "sops:approve" | "webhooks:read" | "webhooks:write" | "knowledge-bank:read" | "knowledge-bank:write" | "knowledge-bank:delete")[];
+                            /** @description The modules switched on in this workspace (`cxctl workspace modules`), sorted */
+                            modules: ("ideas" | "journeys" | "surveys" | "sops" | "webhooks" | "knowledge-bank")[];
                         };
                     };
                 };
@@ -9621,7 +10073,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -9721,7 +10173,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -9825,7 +10277,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -9961,7 +10413,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -10068,7 +10520,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -10083,7 +10535,7 @@ export interface operations {
                     format: "csv" | "jsonl";
                     /**
                      * Format: uuid
-                     * @description Only responses pinned to this version
+                     * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
                      */
                     versionId?: string;
                     /**
@@ -10233,9 +10685,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 exportId: string;
             };
             cookie?: never;
@@ -10343,7 +10795,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -10353,7 +10805,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uuid
-                     * @description Only responses pinned to this version
+                     * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
                      */
                     versionId: string;
                     acknowledgeBreakingChanges?: boolean;
@@ -10501,7 +10953,7 @@ export interface operations {
                 offset?: number;
                 /** @description Opaque: `pagination.nextCursor` of the previous page. Continues where it stopped, reading only this page (unlike `offset`, which re-reads every earlier record). Bound to the workspace and the list; do not combine with `offset`. */
                 cursor?: string;
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 versionId?: string;
                 /** @description Only partial or only finished responses */
                 status?: "partial" | "finished";
@@ -10512,7 +10964,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -10541,7 +10993,7 @@ export interface operations {
                         responses: (components["schemas"]["SurveyResponse"] | {
                             /**
                              * Format: uuid
-                             * @description Only responses pinned to this version
+                             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
                              */
                             id: string;
                             /** @constant */
@@ -10622,7 +11074,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -10777,9 +11229,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 responseId: string;
             };
             cookie?: never;
@@ -10874,9 +11326,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 responseId: string;
             };
             cookie?: never;
@@ -10971,9 +11423,9 @@ export interface operations {
                 "If-Match": string;
             };
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 responseId: string;
             };
             cookie?: never;
@@ -11118,7 +11570,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -11271,7 +11723,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -11281,7 +11733,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uuid
-                     * @description Only responses pinned to this version
+                     * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
                      */
                     fromVersionId?: string;
                 };
@@ -11396,9 +11848,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 versionId: string;
             };
             cookie?: never;
@@ -11496,9 +11948,9 @@ export interface operations {
                 "If-Match": string;
             };
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 versionId: string;
             };
             cookie?: never;
@@ -11626,9 +12078,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 versionId: string;
             };
             cookie?: never;
@@ -11729,9 +12181,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 versionId: string;
             };
             cookie?: never;
@@ -12179,7 +12631,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 designId: string;
             };
             cookie?: never;
@@ -12737,7 +13189,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -12830,7 +13282,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -12922,7 +13374,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13042,7 +13494,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13142,7 +13594,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
                 deliveryId: string;
             };
@@ -13244,7 +13696,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13337,7 +13789,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13439,7 +13891,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13524,6 +13976,318 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    ideaSubmittedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaSubmittedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ideaStatusChangedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ideaUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ideaDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    surveyResponseFinishedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SurveyResponseFinishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookVerificationEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookVerificationEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -1,0 +1,103 @@
+/**
+ * The MCP server's one way to the data: the API itself, over HTTP, with the caller's own key and
+ * workspace. Every check (key, workspace, permission, module, rate limit, validation, If-Match)
+ * stays on the API's routes, and the server's function needs no table permission at all.
+ *
+ * Where it calls is the API's own base URL from the stack (config.apiBaseUrl), never anything a
+ * request says, and each path is a route's template with its parameters encoded into single
+ * segments (tool-calls.ts refuses `.` and `..`), so no caller can make it call anywhere else.
+ */
+import { workspaceSlugFrom } from '../platform/http/workspace-host.ts';
+
+/** One HTTP request to the API, below its base URL. */
+export interface ApiRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Below `/api/v1`, encoded, with its query string. */
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** The API's answer: its status, its headers and its JSON body (null when it sent none or no JSON). */
+export interface ApiAnswer {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+/** Who is calling, as their request to the MCP server says: passed on untouched for the API to check. */
+export interface Caller {
+  authorization: string | undefined;
+  workspaceHost: string | undefined;
+}
+
+/**
+ * The caller's key and workspace. The workspace is their `X-Service-Workspace-Host`, or, when they
+ * called on a workspace host, that host's workspace (the API's own rule, workspace-host.ts), so the
+ * call to the API's base URL selects the same workspace the caller's request did.
+ */
+export function callerOf(headers: Record<string, string | undefined>): Caller {
+  const selected = headers['x-service-workspace-host'];
+  let workspaceHost = selected;
+  if (selected === undefined && headers.host !== undefined) {
+    try {
+      workspaceHost = workspaceSlugFrom({ host: headers.host });
+    } catch {
+      // Not a workspace host: send none, and the API answers `missing_workspace_host` as it would to the caller.
+    }
+  }
+  return { authorization: headers.authorization, workspaceHost };
+}
+
+/** The rate-limit headers of the API's latest answer, which the MCP response passes on. */
+const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+export class ApiCalls {
+  /** The rate-limit headers of the latest answer, for the MCP response. */
+  rateLimit: Record<string, string> = {};
+
+  constructor(
+    private readonly options: {
+      baseUrl: string;
+      caller: Caller;
+      /** The MCP request's id, sent on as `X-Request-Id` so the API's logs join the server's. */
+      requestId: string;
+      /** When the function must have answered (epoch ms): each call gives up before it. */
+      deadline: number;
+    },
+  ) {}
+
+  async send(request: ApiRequest): Promise<ApiAnswer> {
+    const { caller, requestId, baseUrl, deadline } = this.options;
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      'User-Agent': 'cx-portal-mcp',
+      'X-Request-Id': requestId,
+      ...request.headers,
+    };
+    if (caller.authorization !== undefined) headers.Authorization = caller.authorization;
+    if (caller.workspaceHost !== undefined) headers['X-Service-Workspace-Host'] = caller.workspaceHost;
+    if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+    const response = await fetch(`${baseUrl}${request.path}`, {
+      method: request.method,
+      headers,
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      // The API never redirects an operation; anything else is not the API.
+      redirect: 'error',
+      signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
+    });
+    const text = await response.text();
+    let body: unknown = null;
+    try {
+      body = text === '' ? null : JSON.parse(text);
+    } catch {
+      body = null;
+    }
+    const rateLimit = RATE_LIMIT_HEADERS.flatMap((name) => {
+      const value = response.headers.get(name);
+      return value === null ? [] : [[name, value] as const];
+    });
+    if (rateLimit.length > 0) this.rateLimit = Object.fromEntries(rateLimit);
+    return { status: response.status, headers: response.headers, body };
+  }
+}

@@ -1,0 +1,52 @@
+/** The MCP area: one route, the remote MCP server (docs/mcp.md). */
+import { defineRoute } from '../platform/route.ts';
+import { mcpMessage, mcpQuery, mcpResponse } from './schemas.ts';
+
+/**
+ * Under API Gateway's 30 s: the server waits for one call to the API (a tool's operation, each with
+ * its own 10 s timeout, or `GET /me`), and answers before the gateway gives up on it.
+ */
+const MCP_TIMEOUT_SECONDS = 28;
+
+export const mcpServer = defineRoute({
+  operationId: 'callMcpServer',
+  method: 'POST',
+  path: '/mcp',
+  handler: 'functions/mcp/mcp-server.ts',
+  tag: 'MCP',
+  summary: 'The remote MCP server (Streamable HTTP)',
+  description:
+    'A [Model Context Protocol](https://modelcontextprotocol.io) server for AI agents, over the Streamable HTTP transport: ' +
+    'stateless (no session, no `GET` stream), one JSON-RPC message per request, one JSON response (to any `Accept` that ' +
+    'takes JSON; MCP clients send `application/json, text/event-stream`); `202` with no body for a notification. ' +
+    'It speaks the 2026-07-28 revision and the 2025 revisions (`initialize`). ' +
+    "Its tools are this API's reads and safe writes, generated from the route manifest (which ones and why: docs/mcp.md); " +
+    '`tools/list` shows only those the key holds every permission of, in a module the workspace has on. ' +
+    "A tool call runs its operation through this API with the caller's key and workspace, so its checks, rate limit and errors " +
+    "are the operation's own: a refusal is a tool result with `isError: true` whose structured content is the operation's error body. " +
+    "Each request makes one call to the API and counts once against the key's rate limit: the tool's operation, or `GET /me` for anything else. " +
+    'A key the API refuses is refused here with the same answer (401, 403 `workspace_suspended`, 429).',
+  auth: 'forwarded',
+  module: null,
+  permissions: [],
+  request: {
+    query: mcpQuery,
+    body: mcpMessage,
+    headers: {
+      'MCP-Protocol-Version': { description: 'The negotiated protocol revision, which MCP clients send after connecting' },
+    },
+  },
+  response: {
+    status: 200,
+    body: mcpResponse,
+    description: "The JSON-RPC response (a tool's refusal is a result with `isError: true`); `202` and no body for a notification",
+  },
+  errorNotes: {
+    400:
+      'The MCP layer answers a request it cannot serve (an unsupported `MCP-Protocol-Version`, a malformed 2026-07-28 `_meta` ' +
+      'envelope) with a JSON-RPC error response, as MCP clients expect',
+    403: '`origin_not_allowed`: the request came from a web page (it carries `Origin`); connect from an MCP client',
+  },
+  needs: ['api-base-url'],
+  timeoutSeconds: MCP_TIMEOUT_SECONDS,
+});

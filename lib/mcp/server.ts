@@ -1,0 +1,117 @@
+/**
+ * One MCP exchange, served by the official SDK (`@modelcontextprotocol/server`): a fresh server per
+ * request, holding nothing between requests (stateless Streamable HTTP), answering with one JSON body.
+ *
+ * Both protocol eras the SDK speaks are served: the 2026-07-28 revision (no handshake; `server/discover`)
+ * by its `createMcpHandler`, and 2025-era clients (the `initialize` handshake) by its
+ * `WebStandardStreamableHTTPServerTransport` without sessions. The two are told apart by the SDK's own
+ * `isLegacyRequest`, as its documentation shows; the handler's built-in legacy leg is not used because
+ * it answers 2025-era requests as an event stream, and this server answers JSON.
+ */
+import {
+  createMcpHandler,
+  fromJsonSchema,
+  isLegacyRequest,
+  type JsonSchemaValidator,
+  type jsonSchemaValidator,
+  McpServer,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import { API_VERSION } from '../platform/version.ts';
+import type { ApiAnswer, ApiCalls } from './api-calls.ts';
+import { isRefusal, requestOf, resultOf, type ToolResult, toolError } from './tool-calls.ts';
+import type { AgentTool } from './tools.ts';
+
+/** What one MCP request may use, and what it learned on the way. */
+export interface Exchange {
+  /** The tools `tools/list` shows (those the caller's key and workspace allow), or for a tool call the one called (the API checks the key). */
+  tools: readonly AgentTool[];
+  api: ApiCalls;
+  /** The caller's workspace, when its `GET /me` was read. */
+  workspace: string | undefined;
+  /** The API refused a tool call's key: the MCP request itself is then answered 401, as every route answers a bad key. */
+  unauthenticated?: ApiAnswer;
+}
+
+/**
+ * Tool arguments are the API's to check (it answers `invalid_body` and friends with the issues a
+ * model can act on); the SDK's own validation, which would answer first in other words, passes them.
+ */
+const argumentsCheckedByTheApi: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
+
+/** How long a client may keep `tools/list` (2026-07-28 cache hints): a key's permissions rarely change. */
+const TOOLS_LIST_TTL_MS = 5 * 60_000;
+
+function instructionsOf(workspace: string | undefined): string {
+  return [
+    `Tools of the Customer Experience Portal API${workspace ? ` for the workspace "${workspace}"` : ''}: its ideas, customer journeys, ` +
+      'surveys (definitions and summaries; never what a respondent answered), standard operating procedures and knowledge bank.',
+    "Each tool is one API operation run with the caller's Developer key: it can do what the key's permissions allow and nothing more.",
+    'Lists take `limit` and `cursor`: pass `pagination.nextCursor` of one page as `cursor` to get the next.',
+    'A write that takes `ifMatch` wants the `etag` of your latest read of that record.',
+    "A refused call is a tool error whose text starts with the API's error code (`missing_permission`, `invalid_body`, `not_found`, " +
+      "`version_conflict`, `rate_limited`…) and whose structured content is the API's error body.",
+  ].join(' ');
+}
+
+async function callTool(exchange: Exchange, tool: AgentTool, args: Record<string, unknown>): Promise<ToolResult> {
+  const request = requestOf(tool, args);
+  if (isRefusal(request)) return toolError(request);
+  let answer: ApiAnswer;
+  try {
+    answer = await exchange.api.send(request);
+  } catch {
+    return toolError({ ok: false, error: 'internal_error', message: 'The API did not answer in time; nothing is known to have changed' });
+  }
+  if (answer.status === 401) exchange.unauthenticated = answer;
+  return resultOf(answer);
+}
+
+function serverOf(exchange: Exchange): McpServer {
+  const server = new McpServer(
+    { name: 'cx-portal', title: 'Customer Experience Portal', version: API_VERSION },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions: instructionsOf(exchange.workspace),
+      cacheHints: { 'tools/list': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'private' } },
+    },
+  );
+  for (const tool of exchange.tools) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: fromJsonSchema<Record<string, unknown>>(tool.inputSchema, argumentsCheckedByTheApi),
+        annotations: tool.annotations,
+      },
+      (args) => callTool(exchange, tool, args),
+    );
+  }
+  return server;
+}
+
+/** Serves one MCP request (a web-standard Request whose JSON body is already parsed) and answers it. */
+export async function serveMcp(request: Request, parsedBody: unknown, exchange: Exchange): Promise<Response> {
+  if (await isLegacyRequest(request, parsedBody)) {
+    const server = serverOf(exchange);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { parsedBody });
+    } finally {
+      await server.close();
+    }
+  }
+  // `auto` answers one JSON body unless a tool sends a notification before its result, which none does.
+  const modern = createMcpHandler(() => serverOf(exchange), { legacy: 'reject' });
+  try {
+    return await modern.fetch(request, { parsedBody });
+  } finally {
+    await modern.close();
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * A tool call as one request to the API and the API's answer as the tool's result: a success is the
+ * response body as structured content (with the record's `etag`, which a later write sends back as
+ * `ifMatch`); a refusal is a tool error carrying the API's own envelope, so an agent reads the same
+ * `error` code and message an integrator would (`missing_permission`, `invalid_body` with its
+ * `issues`, `version_conflict`…). Checking the arguments is the API's job: only what is needed to
+ * build the request is checked here.
+ */
+import type { ValidationIssue } from '../platform/errors.ts';
+import type { ApiAnswer, ApiRequest } from './api-calls.ts';
+import { type AgentTool, BODY_ARGUMENT, IDEMPOTENCY_KEY_ARGUMENT, IF_MATCH_ARGUMENT } from './tools.ts';
+
+/** The API's error envelope, as a tool error's structured content. */
+export interface Refusal {
+  ok: false;
+  error: string;
+  message: string;
+  issues?: ValidationIssue[];
+  [member: string]: unknown;
+}
+
+export interface ToolResult {
+  content: { type: 'text'; text: string }[];
+  structuredContent: Record<string, unknown>;
+  isError?: true;
+  [member: string]: unknown;
+}
+
+function refusal(error: string, issues: ValidationIssue[]): Refusal {
+  const first = issues[0]!;
+  return { ok: false, error, message: `${first.path}: ${first.message}`, issues };
+}
+
+function scalar(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return undefined;
+}
+
+/** The request a tool call makes, or the refusal of arguments it cannot even be built from. */
+export function requestOf(tool: AgentTool, args: Record<string, unknown>): ApiRequest | Refusal {
+  const { path, query, body, ifMatch, idempotencyKey } = tool.arguments;
+  const known = new Set([
+    ...path,
+    ...query,
+    ...(body ? [BODY_ARGUMENT] : []),
+    ...(ifMatch ? [IF_MATCH_ARGUMENT] : []),
+    ...(idempotencyKey ? [IDEMPOTENCY_KEY_ARGUMENT] : []),
+  ]);
+  const unknown = Object.keys(args).filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    const hint = body ? ` (the request body goes in \`${BODY_ARGUMENT}\`)` : '';
+    return refusal('invalid_body', [{ path: 'arguments', message: `unknown argument ${unknown.map((n) => `"${n}"`).join(', ')}${hint}` }]);
+  }
+  const pathIssues: ValidationIssue[] = [];
+  const filled = tool.route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = scalar(args[name]);
+    // One segment each: encodeURIComponent encodes `/`, and `.` and `..` would walk to another route.
+    if (value === undefined || value === '' || value === '.' || value === '..') {
+      pathIssues.push({ path: `path.${name}`, message: value === undefined ? 'required, a string' : 'is not an identifier' });
+      return '';
+    }
+    return encodeURIComponent(value);
+  });
+  if (pathIssues.length > 0) return refusal('invalid_path', pathIssues);
+  const search = new URLSearchParams();
+  for (const name of query) {
+    if (args[name] === undefined || args[name] === null) continue;
+    const value = scalar(args[name]);
+    if (value === undefined) return refusal('invalid_query', [{ path: `query.${name}`, message: 'must be a string, number or boolean' }]);
+    search.set(name, value);
+  }
+  const headers: Record<string, string> = {};
+  const ifMatchValue = args[IF_MATCH_ARGUMENT];
+  if (typeof ifMatchValue === 'string') headers['If-Match'] = ifMatchValue;
+  const keyValue = args[IDEMPOTENCY_KEY_ARGUMENT];
+  if (typeof keyValue === 'string') headers['Idempotency-Key'] = keyValue;
+  const queryString = search.size > 0 ? `?${search}` : '';
+  return {
+    method: tool.route.method,
+    path: `${filled}${queryString}`,
+    ...(body ? { body: args[BODY_ARGUMENT] ?? null } : {}),
+    headers,
+  };
+}
+
+export function isRefusal(value: ApiRequest | Refusal): value is Refusal {
+  return 'ok' in value;
+}
+
+/** A refusal as the tool error a model reads: the code and message first, then each issue. */
+export function toolError(envelope: Refusal): ToolResult {
+  const lines = [`${envelope.error}: ${envelope.message}`, ...(envelope.issues ?? []).map((issue) => `- ${issue.path}: ${issue.message}`)];
+  return { isError: true, content: [{ type: 'text', text: lines.join('\n') }], structuredContent: envelope };
+}
+
+/**
+ * An answer of the API that is not our envelope: API Gateway's own (a function past its timeout, the
+ * stage throttle), or no JSON at all. The agent learns the status, and nothing made up.
+ */
+export function refusalOfAnswer(answer: ApiAnswer): Refusal {
+  const body = answer.body as Partial<Refusal> | null;
+  if (body && body.ok === false && typeof body.error === 'string' && typeof body.message === 'string') return body as Refusal;
+  const code = answer.status === 429 ? 'rate_limited' : 'internal_error';
+  const retryAfter = answer.headers.get('Retry-After');
+  return {
+    ok: false,
+    error: code,
+    message: `The API answered ${answer.status}${retryAfter ? `; retry after ${retryAfter} s` : ''}`,
+  };
+}
+
+/** The API's answer to a tool's request as the tool's result. */
+export function resultOf(answer: ApiAnswer): ToolResult {
+  if (answer.status >= 300) return toolError(refusalOfAnswer(answer));
+  const body = answer.body ?? { ok: true };
+  if (typeof body !== 'object' || Array.isArray(body)) return toolError(refusalOfAnswer(answer));
+  const etag = answer.headers.get('ETag');
+  const structuredContent = { ...(body as Record<string, unknown>), ...(etag ? { etag } : {}) };
+  return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
+}

@@ -1,0 +1,144 @@
+/**
+ * The event catalog the OpenAPI document publishes (its `webhooks` section, lib/platform/openapi-webhooks.ts):
+ * every event kind with its payload schema (events.ts), and what every delivery has in common, from the
+ * code that does it (the headers of signing.ts, the waits of retry-schedule.ts), so the document
+ * cannot say something the pipeline does not do. docs/webhooks.md tells the same in prose.
+ */
+import type { WebhookCatalog, WebhookEventDocument } from '../platform/openapi-webhooks.ts';
+import {
+  VERIFICATION_EVENT_TYPE,
+  type VerificationEventBody,
+  verificationEventSchema,
+  WEBHOOK_EVENT_SCHEMAS,
+  type WebhookEventBody,
+  type WebhookEventType,
+} from './events.ts';
+import { attemptsPerRound, DEFAULT_RETRY_DELAYS_SECONDS } from './retry-schedule.ts';
+import { signature } from './signing.ts';
+
+const WORKSPACE = 'your-workspace';
+const TIMESTAMP = '2026-01-05T09:30:00.000Z';
+const IDEA = '01a216c6-9b3d-7e0c-b626-27d41c03b467';
+
+/** What each kind means, and one body of it as it is sent. */
+const EVENTS: { [K in WebhookEventType]: { summary: string; description: string; example: Extract<WebhookEventBody, { type: K }> } } = {
+  'idea.submitted': {
+    summary: 'An idea was submitted',
+    description: 'An idea was created (`POST /ideas`, or in the portal).',
+    example: { type: 'idea.submitted', timestamp: TIMESTAMP, data: { ideaId: IDEA, workspace: WORKSPACE } },
+  },
+  'idea.status_changed': {
+    summary: "An idea's status changed",
+    description: "An idea's `status` changed, alone or with other fields (then this event, not `idea.updated`).",
+    example: {
+      type: 'idea.status_changed',
+      timestamp: TIMESTAMP,
+      data: { ideaId: IDEA, workspace: WORKSPACE, previousStatus: 'new', status: 'planned' },
+    },
+  },
+  'idea.updated': {
+    summary: 'An idea was changed',
+    description: 'Any other change of an idea (`PATCH`, `PUT`) that gave it a new version.',
+    example: { type: 'idea.updated', timestamp: TIMESTAMP, data: { ideaId: IDEA, workspace: WORKSPACE } },
+  },
+  'idea.deleted': {
+    summary: 'An idea was deleted',
+    description: 'An idea was deleted; reading it now answers 404.',
+    example: { type: 'idea.deleted', timestamp: TIMESTAMP, data: { ideaId: IDEA, workspace: WORKSPACE } },
+  },
+  'survey.response.finished': {
+    summary: 'A survey response was finished',
+    description:
+      'A survey response was submitted finished, or a continuation finished it: once per response, never for a partial one. ' +
+      'Subscribing to it needs the permission `survey-responses:read` besides the webhook permissions, since it reveals respondent activity.',
+    example: {
+      type: 'survey.response.finished',
+      timestamp: TIMESTAMP,
+      data: {
+        workspace: WORKSPACE,
+        surveyId: '0f6d4a52-7c1e-4b8a-9a53-1e2f3a4b5c6d',
+        versionId: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+        responseId: '01a216c7-0c4e-7d21-9b3a-5c6d7e8f9a0b',
+      },
+    },
+  },
+};
+
+const VERIFICATION: WebhookEventDocument & { example: VerificationEventBody } = {
+  type: VERIFICATION_EVENT_TYPE,
+  summary: 'Verification, before a webhook is enabled',
+  description:
+    '`POST /webhooks/{id}/enable` sends it to the receiver, signed and authenticated like any delivery; only a 2xx answer enables ' +
+    'the webhook, and it is not retried. No webhook subscribes to it: answer it 2xx and ignore it.',
+  body: verificationEventSchema,
+  example: {
+    type: VERIFICATION_EVENT_TYPE,
+    timestamp: TIMESTAMP,
+    data: { webhookId: '5b1e9c2a-3d4f-4e6a-8b7c-9d0e1f2a3b4c', workspace: WORKSPACE },
+  },
+};
+
+/** `5 s, 30 s, 2 min, …, 24 h`. */
+function waits(seconds: readonly number[]): string {
+  return seconds
+    .map((s) => (s < 60 ? `${s} s` : s < 3600 ? `${s / 60} min` : `${s / 3600} h`))
+    .join(', ')
+    .replace(/, ([^,]+)$/, ' and $1');
+}
+
+const EXAMPLE_SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+const EXAMPLE_ID = 'evt_0t8fxc00000000000000000000000000001f4a9c2';
+const EXAMPLE_SECONDS = Date.parse(TIMESTAMP) / 1000;
+
+export const webhookCatalog: WebhookCatalog = {
+  events: [
+    ...(Object.keys(EVENTS) as WebhookEventType[]).map((type) => ({ type, ...EVENTS[type], body: WEBHOOK_EVENT_SCHEMAS[type] })),
+    VERIFICATION,
+  ],
+  delivery: {
+    tag: 'Webhooks',
+    description: [
+      '**Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), ' +
+        'both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the ' +
+        'signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").',
+      `**Retries**: a failed attempt is tried again after ${waits(DEFAULT_RETRY_DELAYS_SECONDS)} (±20 % jitter): ` +
+        `${attemptsPerRound(DEFAULT_RETRY_DELAYS_SECONDS)} attempts over about two days, each signed afresh; a \`Retry-After\` answer ` +
+        '(seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), ' +
+        'and `POST …/redeliver` sends it again.',
+      '**At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same ' +
+        '`webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, ' +
+        'and `timestamp` says when it was committed. Events are sent within about a second of the change.',
+      '**Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the ' +
+        'record through the API with its id.',
+    ].join('\n\n'),
+    headers: {
+      'webhook-id': {
+        description:
+          'The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change',
+        example: EXAMPLE_ID,
+      },
+      'webhook-timestamp': {
+        description: 'When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock',
+        example: String(EXAMPLE_SECONDS),
+      },
+      'webhook-signature': {
+        description:
+          '`v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of ' +
+          'the secret after `whsec_` (Standard Webhooks)',
+        example: signature(EXAMPLE_SECRET, EXAMPLE_ID, EXAMPLE_SECONDS, JSON.stringify(EVENTS['idea.submitted'].example)),
+      },
+    },
+    responses: {
+      '2XX': 'Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read).',
+      '410': 'Gone: the webhook is disabled (enable it again to receive events).',
+      default:
+        'Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above.',
+    },
+    credential: {
+      name: 'webhookSecret',
+      description:
+        "The webhook's secret (`whsec_…`), shown once by `POST /webhooks` and `POST /webhooks/{id}/rotate`: every delivery carries " +
+        'it as `Authorization: Bearer <secret>`',
+    },
+  },
+};

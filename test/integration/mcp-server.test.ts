@@ -1,0 +1,206 @@
+/**
+ * The remote MCP server (POST /api/v1/mcp) driven by the official SDK's own client over Streamable
+ * HTTP, in both protocol eras it speaks: 2025 (`initialize`) and 2026-07-28 (no handshake). Every
+ * tool call runs through the API with the caller's key, so what it does is found through REST.
+ */
+import { Client, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PERMISSIONS } from '../../lib/platform/permissions.ts';
+import { call, clientFor, newKey, newWorkspace, sandbox, type TestWorkspace } from '../support/fixtures.ts';
+
+const MCP_URL = new URL(`${sandbox.apiUrl}/mcp`);
+const ERAS = { legacy: {}, modern: { versionNegotiation: { mode: { pin: '2026-07-28' } } } } as const;
+
+let ws: TestWorkspace;
+let readOnlyKey: string;
+const open: Client[] = [];
+
+/** Every answer the server gave this test, to look at its headers. */
+const answers: Response[] = [];
+
+async function connect(era: keyof typeof ERAS, key: string, options: { host?: string; url?: URL } = {}): Promise<Client> {
+  const client = new Client({ name: 'mcp-server.test', version: '1.0.0' }, ERAS[era]);
+  const transport = new StreamableHTTPClientTransport(options.url ?? MCP_URL, {
+    requestInit: { headers: { Authorization: `Bearer ${key}`, 'X-Service-Workspace-Host': options.host ?? ws.host } },
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      answers.push(response.clone());
+      return response;
+    },
+  });
+  await client.connect(transport);
+  open.push(client);
+  return client;
+}
+
+beforeAll(async () => {
+  ws = await newWorkspace('mcp');
+  readOnlyKey = (await newKey(ws.slug, [...DEFAULT_PERMISSIONS])).key;
+});
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((client) => client.close()));
+  answers.length = 0;
+});
+
+describe.each(Object.keys(ERAS) as (keyof typeof ERAS)[])('the MCP server, %s era', (era) => {
+  it('speaks the era the client asked for, with the JSON responses of a stateless server', async () => {
+    const client = await connect(era, ws.key);
+    expect(client.getProtocolEra()).toBe(era);
+    expect(client.getServerVersion()).toMatchObject({ name: 'cx-portal', version: '1.0.0' });
+    await client.listTools();
+    const withBodies = answers.filter((answer) => answer.status === 200);
+    expect(withBodies.length).toBeGreaterThan(0);
+    for (const answer of withBodies) expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(answers.some((answer) => answer.headers.has('mcp-session-id'))).toBe(false);
+  });
+
+  it('lists the tools a key may use: a read-only key gets the reads, an all-permissions key the writes too', async () => {
+    const [all, readOnly] = await Promise.all([connect(era, ws.key), connect(era, readOnlyKey)]);
+    const [allTools, readTools] = await Promise.all([all.listTools(), readOnly.listTools()]);
+    const names = (list: typeof allTools) => list.tools.map((tool) => tool.name);
+    expect(names(allTools)).toEqual(expect.arrayContaining(['create_idea', 'update_idea', 'publish_knowledge_bank_article', 'list_ideas']));
+    expect(names(readTools)).toEqual(expect.arrayContaining(['list_ideas', 'get_idea', 'get_survey_summary', 'search_knowledge_bank']));
+    expect(names(readTools)).not.toContain('create_idea');
+    expect(names(readTools).every((name) => names(allTools).includes(name))).toBe(true);
+    expect(readTools.tools.length).toBeLessThan(allTools.tools.length);
+    expect(readTools.tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
+    const createIdea = allTools.tools.find((tool) => tool.name === 'create_idea')!;
+    expect(createIdea.inputSchema).toMatchObject({ type: 'object', required: ['body'] });
+    expect(createIdea.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+  });
+
+  it('runs a write and a read through the API with the caller’s key: the idea is there through REST', async () => {
+    const client = await connect(era, ws.key);
+    const created = await client.callTool({ name: 'create_idea', arguments: { body: { title: `Dark mode (${era})` } } });
+    expect(created.isError).toBeFalsy();
+    const idea = (created.structuredContent as { data: { id: string; version: number }; etag: string }).data;
+    expect((created.structuredContent as { etag: string }).etag).toBe('"1"');
+    const rest = await clientFor(ws).get(`/ideas/${idea.id}`);
+    expect(rest.body.data).toMatchObject({ id: idea.id, title: `Dark mode (${era})`, version: 1 });
+
+    const changed = await client.callTool({
+      name: 'update_idea',
+      arguments: { id: idea.id, ifMatch: '"1"', body: { description: 'From an agent' } },
+    });
+    expect(changed.structuredContent).toMatchObject({ data: { description: 'From an agent', version: 2 }, etag: '"2"' });
+    const read = await client.callTool({ name: 'get_idea', arguments: { id: idea.id } });
+    expect(read.structuredContent).toMatchObject({ data: { id: idea.id, description: 'From an agent' } });
+    expect(JSON.parse((read.content as { text: string }[])[0]!.text)).toEqual(read.structuredContent);
+  });
+
+  it("answers a missing permission and bad input with the operation's own error code and message", async () => {
+    const readOnly = await connect(era, readOnlyKey);
+    const refused = await readOnly.callTool({ name: 'create_idea', arguments: { body: { title: 'Not allowed' } } });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toEqual({
+      ok: false,
+      error: 'missing_permission',
+      message: 'The Developer key lacks the permission ideas:write',
+    });
+    expect((refused.content as { text: string }[])[0]!.text).toBe('missing_permission: The Developer key lacks the permission ideas:write');
+
+    const client = await connect(era, ws.key);
+    const invalid = await client.callTool({ name: 'create_idea', arguments: { body: { title: 'x'.repeat(161) } } });
+    expect(invalid).toMatchObject({
+      isError: true,
+      structuredContent: { ok: false, error: 'invalid_body', issues: [{ path: 'body.title' }] },
+    });
+    const stale = await client.callTool({ name: 'update_idea', arguments: { id: 'no-such-idea', body: {} } });
+    expect(stale.structuredContent).toMatchObject({ error: 'not_found' });
+    const misplaced = await client.callTool({ name: 'create_idea', arguments: { title: 'Dark mode' } });
+    expect(misplaced.structuredContent).toMatchObject({ error: 'invalid_body', message: expect.stringMatching(/goes in `body`/) });
+  });
+});
+
+describe('the MCP server and its caller', () => {
+  it('refuses a key the API refuses, with its answer: the client fails to connect', async () => {
+    const error = await connect('legacy', 'cxk_not-a-real-key').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SdkHttpError);
+    expect((error as SdkHttpError).status).toBe(401);
+    const raw = await call('POST', '/mcp', {
+      host: ws.host,
+      key: 'cxk_not-a-real-key',
+      headers: { Accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_ideas', arguments: {} } },
+    });
+    expect(raw.status).toBe(401);
+    expect(raw.body).toMatchObject({ ok: false, error: 'invalid_key' });
+    expect(raw.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+
+  it('makes no DynamoDB call itself: its function holds no table permission, and every read is the API’s', async () => {
+    const client = await connect('legacy', ws.key);
+    await client.callTool({ name: 'list_ideas', arguments: { limit: 1 } });
+    expect(answers.length).toBeGreaterThan(2);
+    for (const answer of answers) expect(answer.headers.get('x-sandbox-dynamodb-calls')).toBe('0');
+  });
+
+  it('counts each MCP request once against the key’s rate limit, and passes the limit on', async () => {
+    const limited = await newKey(ws.slug, ['ideas:read'], { rateLimitPerMinute: 4 });
+    // So the next few seconds fall inside one rate-limit window (as test/integration/platform-auth.test.ts does).
+    const probe = await call('GET', '/me', { host: ws.host, key: ws.key });
+    const reset = Number(probe.headers.get('ratelimit-reset'));
+    if (reset < 15) await new Promise((r) => setTimeout(r, (reset + 0.5) * 1000));
+    const remaining = () => answers.at(-1)!.headers.get('ratelimit-remaining');
+    const client = await connect('modern', limited.key); // server/discover → GET /me: 1
+    expect(remaining()).toBe('3');
+    await client.listTools(); // GET /me: 2
+    expect(remaining()).toBe('2');
+    const first = await client.callTool({ name: 'list_ideas', arguments: {} }); // GET /ideas: 3
+    expect(first.isError).toBeFalsy();
+    expect(remaining()).toBe('1');
+    await client.callTool({ name: 'get_idea_labels', arguments: {} }); // GET /ideas/labels: 4
+    expect(remaining()).toBe('0');
+    const over = await client.callTool({ name: 'list_ideas', arguments: {} });
+    expect(over).toMatchObject({ isError: true, structuredContent: { ok: false, error: 'rate_limited' } });
+    expect((over.content as { text: string }[])[0]!.text).toMatch(/^rate_limited: Rate limit exceeded; retry after \d+ s$/);
+  });
+
+  it('offers only the modules asked for in `?modules=`', async () => {
+    const url = new URL(`${MCP_URL}?modules=ideas,knowledge-bank`);
+    const client = await connect('modern', ws.key, { url });
+    const { tools } = await client.listTools();
+    const modules = new Set(
+      tools.map((tool) => (tool.name.includes('knowledge_bank') ? 'knowledge-bank' : tool.name.includes('idea') ? 'ideas' : tool.name)),
+    );
+    expect([...modules].sort()).toEqual(['ideas', 'knowledge-bank']);
+    const bad = await call('POST', '/mcp?modules=ideas,nothing', {
+      host: ws.host,
+      key: ws.key,
+      body: { jsonrpc: '2.0', id: 1, method: 'ping' },
+    });
+    expect(bad.body).toMatchObject({ ok: false, error: 'invalid_query' });
+  });
+
+  it('refuses a request a web page sent (Origin), as MCP asks of a server', async () => {
+    const res = await call('POST', '/mcp', {
+      host: ws.host,
+      key: ws.key,
+      headers: { Origin: 'https://evil.example', Accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ ok: false, error: 'origin_not_allowed' });
+  });
+
+  it('answers any caller that takes JSON, curl and Postman as well as MCP clients', async () => {
+    const res = await call('POST', '/mcp', {
+      host: ws.host,
+      key: ws.key,
+      headers: { Accept: '*/*' },
+      body: { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_idea_labels', arguments: {} } },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 7, result: { structuredContent: { ok: true } } });
+  });
+
+  it('answers GET (no stream) and DELETE (no session) with 405, as a stateless server does', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await call(method, '/mcp', { host: ws.host, key: ws.key });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+    }
+  });
+});

@@ -1,0 +1,135 @@
+/** The MCP server's tools follow from the manifest by one rule (lib/mcp/tool-rule.ts), with inputs from the routes' own schemas. */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { routes } from '../../lib/manifest.ts';
+import { agentAccessOf } from '../../lib/mcp/tool-rule.ts';
+import { agentTools, toolNameOf, toolsOfGrant } from '../../lib/mcp/tools.ts';
+import { DEFAULT_PERMISSIONS, MODULES, PERMISSIONS } from '../../lib/platform/permissions.ts';
+import { defineRoute, type RouteDefinition } from '../../lib/platform/route.ts';
+
+const tools = agentTools(routes);
+const byName = new Map(tools.map((tool) => [tool.name, tool]));
+const withheld = (operationId: string) => {
+  const access = agentAccessOf(routes.find((r) => r.operationId === operationId)!, routes);
+  return 'withheld' in access ? access.withheld : undefined;
+};
+
+describe('the MCP tool rule', () => {
+  it('gives an agent the reads and safe writes the issue names: ideas, survey summaries, journeys, the knowledge bank', () => {
+    for (const name of ['list_ideas', 'get_idea', 'get_survey_summary', 'list_journeys', 'get_journey_version', 'search_knowledge_bank']) {
+      expect(byName.get(name)?.access, name).toBe('read');
+    }
+    for (const name of ['create_idea', 'update_idea', 'publish_knowledge_bank_article', 'save_knowledge_bank_draft', 'submit_sop']) {
+      expect(byName.get(name)?.access, name).toBe('write');
+    }
+    // A POST that needs only a read permission changes nothing: it is a read.
+    expect(byName.get('validate_survey_definition')?.access).toBe('read');
+    expect(byName.get('simulate_survey_version')?.annotations.readOnlyHint).toBe(true);
+  });
+
+  it('withholds what destroys, approves, reaches personal data or sets up an integration, with the reason', () => {
+    expect(withheld('deleteIdea')).toMatch(/destroys/);
+    expect(withheld('archiveSurvey')).toMatch(/destroys/);
+    expect(withheld('deleteJourneyVersion')).toMatch(/DELETE/);
+    expect(withheld('approveSop')).toMatch(/sign-off/);
+    expect(withheld('sendBackSop')).toMatch(/sign-off/);
+    expect(withheld('listSurveyResponses')).toMatch(/personal data/);
+    expect(withheld('eraseSurveyRespondent')).toMatch(/personal data/);
+    expect(withheld('createSurveyExport')).toMatch(/personal data/);
+    expect(withheld('listWebhooks')).toMatch(/outside address/);
+    expect(withheld('createWebhook')).toMatch(/outside address/);
+    expect(withheld('replaceIdea')).toMatch(/PATCH/);
+    expect(withheld('getJourneyMapPicture')).toMatch(/image\/svg\+xml/);
+    expect(withheld('getMe')).toMatch(/no permission/);
+    expect(withheld('getOpenApiDocument')).toMatch(/not an operation of a workspace/);
+    expect(withheld('callMcpServer')).toMatch(/not an operation of a workspace/);
+    for (const tool of tools) {
+      expect(tool.route.method, tool.name).not.toBe('DELETE');
+      expect(
+        tool.route.permissions.some((p) => /^(webhooks|survey-responses):|:(delete|approve)$/.test(p)),
+        tool.name,
+      ).toBe(false);
+    }
+  });
+
+  it('makes a new operation a tool (or not) by what it is, without listing it anywhere', () => {
+    const base = {
+      handler: 'functions/x.ts',
+      tag: 'Ideas',
+      summary: 'X',
+      module: 'ideas',
+      response: { status: 200, body: z.object({}) },
+    } as const;
+    const read = defineRoute({
+      ...base,
+      operationId: 'getIdeaScore',
+      method: 'GET',
+      path: '/ideas/{id}/score',
+      permissions: ['ideas:read'],
+    });
+    const gone = defineRoute({ ...base, operationId: 'purgeIdeas', method: 'POST', path: '/ideas/purge', permissions: ['ideas:delete'] });
+    const more = agentTools([...routes, read, gone] as RouteDefinition[]);
+    expect(more.find((tool) => tool.name === 'get_idea_score')?.access).toBe('read');
+    expect(more.some((tool) => tool.name === 'purge_ideas')).toBe(false);
+  });
+});
+
+describe('the MCP tools', () => {
+  it('are named for a model (snake case, MCP name characters, unique) and described with their permission', () => {
+    expect(toolNameOf('searchKnowledgeBank')).toBe('search_knowledge_bank');
+    expect(new Set(tools.map((tool) => tool.name)).size).toBe(tools.length);
+    for (const tool of tools) {
+      expect(tool.name).toMatch(/^[a-z][a-z0-9_]{0,127}$/);
+      expect(tool.description).toContain(`Needs the permission ${tool.route.permissions.join(' and ')}`);
+      expect(tool.title).toBe(tool.route.summary);
+    }
+  });
+
+  it('take the path and query parameters as arguments, the body under `body`, If-Match as `ifMatch`, and nothing else', () => {
+    const patch = byName.get('update_idea')!;
+    expect(patch.inputSchema).toMatchObject({ type: 'object', additionalProperties: false, required: ['id', 'body'] });
+    expect(Object.keys(patch.inputSchema.properties as object).sort()).toEqual(['body', 'id', 'ifMatch']);
+    // A route that requires If-Match requires `ifMatch`.
+    expect(byName.get('save_knowledge_bank_draft')!.inputSchema.required).toEqual(['articleId', 'body', 'ifMatch']);
+    expect(byName.get('publish_knowledge_bank_article')!.inputSchema.required).toEqual(['articleId']);
+    const list = byName.get('list_ideas')!;
+    expect(list.inputSchema.properties).toMatchObject({ limit: { type: 'integer', default: 25, maximum: 100 } });
+    expect(list.inputSchema.required).toBeUndefined();
+    expect(Object.keys(byName.get('create_idea')!.inputSchema.properties as object).sort()).toEqual(['body', 'idempotencyKey']);
+  });
+
+  it('are shown to a key only where it holds every permission and the module is on', () => {
+    const readOnly = toolsOfGrant(tools, { permissions: DEFAULT_PERMISSIONS, modules: MODULES });
+    expect(readOnly.length).toBeGreaterThan(20);
+    expect(readOnly.every((tool) => tool.access === 'read')).toBe(true);
+    const everything = toolsOfGrant(tools, { permissions: PERMISSIONS, modules: MODULES });
+    expect(everything).toEqual(tools);
+    const noKnowledgeBank = toolsOfGrant(tools, { permissions: PERMISSIONS, modules: MODULES.filter((m) => m !== 'knowledge-bank') });
+    expect(noKnowledgeBank.some((tool) => tool.route.module === 'knowledge-bank')).toBe(false);
+    expect(toolsOfGrant(tools, { permissions: ['ideas:read'], modules: MODULES }).map((tool) => tool.name)).toEqual([
+      'get_idea',
+      'get_idea_labels',
+      'list_ideas',
+    ]);
+  });
+
+  it("fit an agent's context: every tool of every permission in under 160 KB of tools/list, ideas alone under 8 KB", () => {
+    const size = (list: typeof tools) =>
+      JSON.stringify(
+        list.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations })),
+      ).length;
+    expect(size(tools)).toBeLessThan(160_000);
+    expect(size(tools.filter((tool) => tool.route.module === 'ideas'))).toBeLessThan(8_000);
+  });
+});
+
+describe('docs/mcp.md', () => {
+  it('lists exactly the tools the rule gives, with their kind and permission', () => {
+    const guide = readFileSync(resolve(import.meta.dirname, '../../docs/mcp.md'), 'utf8');
+    const table = guide.slice(guide.indexOf('<!-- tools:'));
+    const rows = [...table.matchAll(/^\| `(\w+)` \| (read|write) \| ([^|]+) \|$/gm)].map((m) => [m[1], m[2], m[3]!.trim()]);
+    expect(rows).toEqual(tools.map((tool) => [tool.name, tool.access, tool.route.permissions.join(', ')]));
+  });
+});
