@@ -177,7 +177,8 @@ export const archiveJourney = defineRoute({
   summary: 'Archive a journey',
   description:
     'Archives: the journey leaves the list, its versions are kept and stay readable (with `archivedAt`), and every later write is a 409 ' +
-    '`journey_archived`. Refused while the published version of another unarchived journey pairs it.',
+    '`journey_archived`. Its published metrics no longer hold back the publish of a survey they follow (`journey_metric_unbound`). ' +
+    'Refused while the published version of another unarchived journey pairs it.',
   module: 'journeys',
   permissions: ['journeys:delete'],
   request: { params: journeyIdParams, headers: OPTIONAL_IF_MATCH('journey') },
@@ -187,7 +188,8 @@ export const archiveJourney = defineRoute({
     404: JOURNEY_404,
     409: `${ARCHIVED_409} (already archived); \`journey_in_use\`: another journey's published version pairs it; \`version_conflict\`: If-Match is stale`,
   },
-  table: ['GetItem', 'UpdateItem'],
+  // DeleteItem: the survey publish gate's binding items of the surveys it followed (store/metric-follows.ts), in the transaction.
+  table: ['GetItem', 'UpdateItem', 'DeleteItem'],
 });
 
 export const createMicroJourney = defineRoute({
@@ -336,7 +338,7 @@ export const publishJourneyVersion = defineRoute({
     },
   },
   // GetItem: the survey versions bound metric cells name (lib/surveys/question-lookup.ts); PutItem and
-  // DeleteItem: the survey publish gate's binding items (lib/journeys/survey-bindings.ts), in the transaction.
+  // DeleteItem: the survey publish gate's binding items (store/metric-follows.ts), in the transaction.
   table: ['BatchGetItem', 'GetItem', 'PutItem', 'DeleteItem', 'UpdateItem'],
 });
 

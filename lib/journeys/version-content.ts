@@ -16,6 +16,7 @@ import type { Journey, JourneyVersion } from './schemas.ts';
 import { assertRevision, assertWritable } from './state-rules.ts';
 import { writeContent } from './store/drafts.ts';
 import { readJourneyAndVersion } from './store/items.ts';
+import { publishedMetricSurveysOf } from './store/metric-follows.ts';
 import { writePublication } from './store/publishing.ts';
 import { loadReferenceFacts, readForSave } from './store/references.ts';
 
@@ -97,9 +98,7 @@ export async function publishVersion(
     previousPairs: pairsFromAttribute(journey.publishedPairs),
     bindings: resolvedBindingsOf(content, facts.surveys ?? new Map()),
     followed: followedBindingsOf(content),
-    previouslyFollowed: new Set<string>(
-      typeof journey.publishedMetricSurveys === 'string' ? JSON.parse(journey.publishedMetricSurveys) : [],
-    ),
+    previouslyFollowed: new Set(publishedMetricSurveysOf(journey)),
     now,
   });
   return {
