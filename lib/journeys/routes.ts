@@ -59,7 +59,8 @@ const CONFLICT_409 =
   '`version_conflict`: `If-Match` names a revision the version has moved on from; the response carries the current `ETag`';
 const IDEMPOTENT_409 = '`idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body';
 const TOO_LARGE_413 =
-  '`content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or its compressed form would not fit one version (about 350 KB)';
+  '`content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or the version would not fit one DynamoDB item (400 KB: the ' +
+  'compressed content, each distinct micro-journey pair target, and room for diagnostics); nothing is written';
 const CONTENT_400 =
   '`invalid_body` lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, ' +
   'cell keys not `<rowId>:<stageId>`, scores outside -2..2, lengths); what is well-formed but inconsistent is saved and reported in `diagnostics`';
