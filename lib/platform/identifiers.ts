@@ -151,7 +151,7 @@ export function identifierProblem(value: string): string | null {
 }
 
 /** The rule as a sentence, for the document's schema descriptions and for messages. */
-export const IDENTIFIER_RULE =
+const IDENTIFIER_RULE =
   'Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); ' +
   'no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends.';
 
