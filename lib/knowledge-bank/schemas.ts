@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { identifierSchema } from '../platform/identifiers.ts';
-import { atMostCharacters, characterCount, named, pageQueryShape, timestamp } from '../platform/schemas.ts';
+import { atMostCharacters, named, pageQueryShape, timestamp } from '../platform/schemas.ts';
 import { blockIdSchema, blockSchemas, blocksInput, LANGUAGES } from './blocks.ts';
 import { SLUG_MAX, SLUG_PATTERN } from './slugs.ts';
 
