@@ -10,7 +10,8 @@
  *      a duplicate or stale message finds the attempt made or taken and is dropped;
  *   3. webhook deleted or disabled? the delivery is cancelled;
  *   4. POST through the SSRF guard, signed with the webhook's current secret;
- *   5. 2xx: delivered. 410: failed, and the webhook is disabled. Otherwise the next attempt is
+ *   5. 2xx: delivered. 410: failed, and the webhook is disabled with its other waiting retries
+ *      cancelled (lib/webhooks/disabling.ts, as a disable request does). Otherwise the next attempt is
  *      queued (backoff with jitter, at least Retry-After) or, with no attempts left, the message
  *      goes to the dead-letter queue and the delivery is failed. The next message is queued
  *      before the result is written: a crash in between repeats the attempt, never loses it.
@@ -34,10 +35,11 @@ import {
   sendDeadLetter,
   sendDeliveryMessage,
 } from '../../lib/webhooks/delivery-queue.ts';
+import { disableAndCancelRetries } from '../../lib/webhooks/disabling.ts';
 import { DELIVERY_LEASE_SECONDS } from '../../lib/webhooks/pipeline.ts';
 import { nextRetryDelaySeconds, parseRetryAfter, parseRetryDelays } from '../../lib/webhooks/retry-schedule.ts';
 import { deliveryHeaders } from '../../lib/webhooks/signing.ts';
-import { disableGoneWebhook, findWebhookRecord } from '../../lib/webhooks/store.ts';
+import { findWebhookRecord } from '../../lib/webhooks/store.ts';
 
 const queueUrl = config.webhookDeliveryQueueUrl();
 const deadLetterQueueUrl = config.webhookDeadLetterQueueUrl();
@@ -98,7 +100,8 @@ async function attemptDelivery(message: DeliveryMessage): Promise<Verdict> {
     return 'done';
   }
   if (outcome.status === 410) {
-    const disabled = await disableGoneWebhook(message.workspace, message.webhookId, webhook.url);
+    // As POST …/disable does: the webhook's other waiting retries are cancelled too, before this result is written.
+    const disabled = await disableAndCancelRetries(message.workspace, message.webhookId, { by: 'receiver-gone', url: webhook.url });
     attempt.error = `the receiver answered 410 Gone${disabled ? '; the webhook was disabled' : ''}`;
     if (await record(delivery, { attempt, outcome: 'failed' })) countBusinessEvent('WebhookDeliveriesFailed');
     return 'done';

@@ -5,14 +5,11 @@
 
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
-import { cancelWaitingRetries } from '../../lib/webhooks/deliveries.ts';
+import { disableAndCancelRetries } from '../../lib/webhooks/disabling.ts';
 import { disableWebhook as route } from '../../lib/webhooks/routes.ts';
-import { disableWebhook as disable } from '../../lib/webhooks/store.ts';
 
 export async function disableWebhook({ auth, params }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const webhook = await disable(auth.workspace.slug, params.id);
-  // After the webhook is disabled, so that a retry claimed from now on is cancelled by its attempt.
-  await cancelWaitingRetries(auth.workspace.slug, params.id, 'the webhook was disabled');
+  const webhook = await disableAndCancelRetries(auth.workspace.slug, params.id, { by: 'request' });
   return { body: { ok: true, webhook } };
 }
 

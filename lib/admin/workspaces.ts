@@ -4,10 +4,13 @@ import { isConditionFailure } from '../platform/data/conditions.ts';
 import { keys } from '../platform/data/keys.ts';
 import { toWorkspace, type Workspace } from '../platform/data/workspace-record.ts';
 import { SHARED_EDGE_LABEL, SLUG_PATTERN, workspaceHostOf } from '../platform/http/workspace-host.ts';
+import { identifierProblem, normaliseIdentifier, shownSafely } from '../platform/identifiers.ts';
 import { isModuleName, type ModuleName } from '../platform/permissions.ts';
 import { AdminError, type Store } from './store.ts';
 
+/** 1-100 characters, no commas (they separate labels), no space at either end or two in a row. */
 const LABEL_PATTERN = /^[^\s,](?:[^,]{0,98}[^\s,])?$/;
+const DOUBLE_SPACE = /\s{2}/;
 
 export async function createWorkspace(store: Store, slug: string, name = slug): Promise<Workspace & { host: string }> {
   if (!SLUG_PATTERN.test(slug)) {
@@ -127,16 +130,27 @@ export function changeModules(store: Store, slug: string, change: { disable?: Mo
   return updateWorkspace(store, slug, parts.join(' '), values);
 }
 
+/**
+ * The labels of a comma-separated list, as identifiers (lib/platform/identifiers.ts): each NFKC-normalised,
+ * refused when it holds an invisible or bidi-control character or a word mixing scripts, and refused
+ * when two are the same once normalised (`new` and a fullwidth `ｎｅｗ`).
+ */
 export function parseLabels(list: string | undefined, what: string): string[] | undefined {
   if (list === undefined) return undefined;
-  const labels = list
+  const typed = list
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  for (const label of labels) {
-    if (!LABEL_PATTERN.test(label)) throw new AdminError(`Invalid ${what} "${label}": 1-100 characters, no commas`);
+  for (const label of typed) {
+    const problem = identifierProblem(label);
+    if (problem) throw new AdminError(`Invalid ${what} "${shownSafely(label)}": it ${problem}`);
   }
-  if (new Set(labels).size !== labels.length) throw new AdminError(`Duplicate ${what} in "${list}"`);
+  const labels = typed.map((label) => normaliseIdentifier(label).trim());
+  for (const label of labels) {
+    if (!LABEL_PATTERN.test(label) || DOUBLE_SPACE.test(label))
+      throw new AdminError(`Invalid ${what} "${label}": 1-100 characters, no commas, one space between words`);
+  }
+  if (new Set(labels).size !== labels.length) throw new AdminError(`Duplicate ${what} in "${list}" (the same once normalised to NFKC)`);
   return labels;
 }
 

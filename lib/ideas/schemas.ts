@@ -26,19 +26,27 @@ const title = text(IDEA_LIMITS.title).check(
 /** Optional text fields take `null` too, so a client can send back what GET returned. */
 const optionalText = (max: number) => z.optional(z.nullable(text(max)));
 
+/**
+ * A status or module: an identifier (lib/platform/identifiers.ts), so it is compared with the
+ * configured labels, and stored, in its NFKC form (a fullwidth or decomposed spelling names the same label).
+ */
+const label = (description: string) =>
+  z.optional(
+    z
+      .nullable(
+        z
+          .string()
+          .check(z.normalize('NFKC'), atMostCharacters(IDEA_LIMITS.label))
+          .register(z.globalRegistry, { maxLength: IDEA_LIMITS.label }),
+      )
+      .register(z.globalRegistry, { description: `${description}; compared in its Unicode NFKC form; null for none` }),
+  );
+
 const editable = {
   titleAr: optionalText(IDEA_LIMITS.titleAr),
   description: optionalText(IDEA_LIMITS.description),
-  status: z.optional(
-    z.nullable(text(IDEA_LIMITS.label)).register(z.globalRegistry, {
-      description: "One of the workspace's configured statuses (GET /ideas/labels); null for none",
-    }),
-  ),
-  module: z.optional(
-    z.nullable(text(IDEA_LIMITS.label)).register(z.globalRegistry, {
-      description: "One of the workspace's configured modules (GET /ideas/labels); null for none",
-    }),
-  ),
+  status: label("One of the workspace's configured statuses (GET /ideas/labels)"),
+  module: label("One of the workspace's configured modules (GET /ideas/labels)"),
 };
 
 const submitter = z

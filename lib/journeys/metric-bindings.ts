@@ -152,6 +152,12 @@ export function bindingsAttribute(bindings: readonly ResolvedBinding[]): string 
   return JSON.stringify(bindings);
 }
 
+/** The longest `bindings` attribute `content` can get, before the surveys are read: every bound cell resolved, with the widest range. */
+export function largestBindingsAttribute(content: JourneyContent): string {
+  const widest = { min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER };
+  return bindingsAttribute(boundCellsOf(content).map(({ cellKey }) => ({ cellKey, scale: widest })));
+}
+
 export function bindingsFromAttribute(value: unknown): ResolvedBinding[] {
   return typeof value === 'string' ? (JSON.parse(value) as ResolvedBinding[]) : [];
 }

@@ -1,7 +1,7 @@
 /**
  * Journey and version items <-> API records. Content and diagnostics are stored compressed
- * (codec.ts) in Binary attributes; the pairs of a version are also kept uncompressed (`pairs`, a
- * JSON string) so the reference loader can read them with a projection, without the content.
+ * (codec.ts) in Binary attributes; the distinct pair targets of a version are also kept uncompressed
+ * (`pairs`, a JSON string) so the reference loader can read them with a projection, without the content.
  */
 import { randomBytes } from 'node:crypto';
 import { compressJson } from '../platform/data/compressed-json.ts';
@@ -16,7 +16,7 @@ export const VERSION_ENTITY = 'JourneyVersion';
 
 /** Stored diagnostics are capped, so the item and every response stay bounded (errors are kept first). */
 const MAX_STORED_DIAGNOSTICS = 500;
-const DIAGNOSTICS_LIMITS = { raw: 1_048_576, compressed: 40 * 1024 } as const;
+export const DIAGNOSTICS_LIMITS = { raw: 1_048_576, compressed: 40 * 1024 } as const;
 
 /** UUIDv7: time-ordered, so sort keys built from ids sort by creation. */
 export function newJourneyId(nowMs = Date.now()): string {
@@ -93,8 +93,18 @@ export function storedDiagnostics(diagnostics: readonly Diagnostic[]): { kept: D
   return { kept, bytes: encoded.compressed, rawBytes: encoded.rawBytes };
 }
 
+/**
+ * The pair targets as stored (a version's `pairs`, a journey's `publishedPairs`): each distinct target
+ * once, in first-seen order. Whoever reads them walks targets (references.ts, cycles.ts), so a micro
+ * journey paired in many stages takes its bytes once, not once per stage.
+ */
 export function pairsAttribute(pairs: readonly PairTarget[]): string {
-  return JSON.stringify(pairs);
+  const distinct = new Map<string, PairTarget>();
+  for (const pair of pairs) {
+    const key = `${pair.journeyId}/${pair.versionId ?? ''}`;
+    if (!distinct.has(key)) distinct.set(key, pair);
+  }
+  return JSON.stringify([...distinct.values()]);
 }
 
 export function pairsFromAttribute(value: unknown): PairTarget[] {

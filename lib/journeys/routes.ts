@@ -59,7 +59,8 @@ const CONFLICT_409 =
   '`version_conflict`: `If-Match` names a revision the version has moved on from; the response carries the current `ETag`';
 const IDEMPOTENT_409 = '`idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body';
 const TOO_LARGE_413 =
-  '`content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or its compressed form would not fit one version (about 350 KB)';
+  '`content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or the version would not fit one DynamoDB item (400 KB: the ' +
+  'compressed content, each distinct micro-journey pair target, and room for diagnostics); nothing is written';
 const CONTENT_400 =
   '`invalid_body` lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, ' +
   'cell keys not `<rowId>:<stageId>`, scores outside -2..2, lengths); what is well-formed but inconsistent is saved and reported in `diagnostics`';
@@ -177,7 +178,8 @@ export const archiveJourney = defineRoute({
   summary: 'Archive a journey',
   description:
     'Archives: the journey leaves the list, its versions are kept and stay readable (with `archivedAt`), and every later write is a 409 ' +
-    '`journey_archived`. Refused while the published version of another unarchived journey pairs it.',
+    '`journey_archived`. Its published metrics no longer hold back the publish of a survey they follow (`journey_metric_unbound`). ' +
+    'Refused while the published version of another unarchived journey pairs it.',
   module: 'journeys',
   permissions: ['journeys:delete'],
   request: { params: journeyIdParams, headers: OPTIONAL_IF_MATCH('journey') },
@@ -187,7 +189,8 @@ export const archiveJourney = defineRoute({
     404: JOURNEY_404,
     409: `${ARCHIVED_409} (already archived); \`journey_in_use\`: another journey's published version pairs it; \`version_conflict\`: If-Match is stale`,
   },
-  table: ['GetItem', 'UpdateItem'],
+  // DeleteItem: the survey publish gate's binding items of the surveys it followed (store/metric-follows.ts), in the transaction.
+  table: ['GetItem', 'UpdateItem', 'DeleteItem'],
 });
 
 export const createMicroJourney = defineRoute({
@@ -336,7 +339,7 @@ export const publishJourneyVersion = defineRoute({
     },
   },
   // GetItem: the survey versions bound metric cells name (lib/surveys/question-lookup.ts); PutItem and
-  // DeleteItem: the survey publish gate's binding items (lib/journeys/survey-bindings.ts), in the transaction.
+  // DeleteItem: the survey publish gate's binding items (store/metric-follows.ts), in the transaction.
   table: ['BatchGetItem', 'GetItem', 'PutItem', 'DeleteItem', 'UpdateItem'],
 });
 

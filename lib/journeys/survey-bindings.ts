@@ -2,9 +2,11 @@
  * Which published journey versions bind a survey's questions: the one function the surveys area
  * asks (contract §3) before publishing a survey version that removes or retypes questions. Each
  * journey publish keeps one index item per survey its metric cells bind without pinning a version
- * (`keys.surveyMetricBinding`), in the publish's own transaction; this reads them with one Query.
+ * (`keys.surveyMetricBinding`), in the publish's own transaction, and archive deletes them in its
+ * own (store/metric-follows.ts); this reads them with one Query.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { getMany } from '../platform/data/batch.ts';
 import { dynamo, tableName } from '../platform/data/client.ts';
 import { keys } from '../platform/data/keys.ts';
 
@@ -22,8 +24,25 @@ export interface UnboundMetric {
 }
 
 /**
+ * The binding items whose journey is still there and not archived. Archives before binding items
+ * were deleted with the journey left theirs behind, so the items that would hold a publish back
+ * are checked against their journeys: one BatchGetItem, only when the Query found any.
+ */
+async function withoutArchivedJourneys(workspace: string, items: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+  if (items.length === 0) return items;
+  const journeyIds = [...new Set(items.map((item) => item.journeyId as string))];
+  const journeys = await getMany(
+    journeyIds.map((journeyId) => keys.journey(workspace, journeyId)),
+    { attributes: ['archivedAt'] },
+  );
+  const live = new Set(journeyIds.filter((_, n) => journeys[n] && journeys[n].archivedAt === undefined));
+  return items.filter((item) => live.has(item.journeyId as string));
+}
+
+/**
  * The metrics of published journey versions that `changes` (a survey publish's breaking changes)
- * would unbind: one Query of the survey's binding items, none when no change touches a question.
+ * would unbind: one Query of the survey's binding items (and a BatchGetItem of their journeys when it
+ * finds any), none when no change touches a question.
  */
 export async function unboundJourneyMetrics(
   workspace: string,
@@ -47,7 +66,8 @@ export async function unboundJourneyMetrics(
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
-  return items.flatMap((item) =>
+  const live = await withoutArchivedJourneys(workspace, items);
+  return live.flatMap((item) =>
     ((item.questionIds ?? []) as string[])
       .filter((questionId) => changed.has(questionId))
       .map((questionId) => ({

@@ -10,26 +10,45 @@ import { CONTENT_LIMITS, decodeJson, encodeContent } from './codec.ts';
 import type { JourneyContent } from './content.ts';
 import { type Diagnostic, diagnoseContent, pairTargetsOf } from './diagnostics.ts';
 import { journeyArchived, journeyNotFound, versionNotFound } from './errors.ts';
-import { followedBindingsOf, resolvedBindingsOf } from './metric-bindings.ts';
+import { followedBindingsOf, largestBindingsAttribute, resolvedBindingsOf } from './metric-bindings.ts';
 import { pairsFromAttribute, storedDiagnostics, toJourney, toVersion, toVersionMetadata } from './record.ts';
 import type { Journey, JourneyVersion } from './schemas.ts';
 import { assertRevision, assertWritable } from './state-rules.ts';
 import { writeContent } from './store/drafts.ts';
 import { readJourneyAndVersion } from './store/items.ts';
+import { publishedMetricSurveysOf } from './store/metric-follows.ts';
 import { writePublication } from './store/publishing.ts';
 import { loadReferenceFacts, readForSave } from './store/references.ts';
+import { largestVersionItemBytes } from './store/versions.ts';
 
-/** The content encoded, or the 413 it answers when it does not fit a version. */
+/**
+ * The content encoded, or the 413 it answers when it does not fit a version: more than 1 MB of JSON,
+ * or a version item (the compressed content, its distinct pair targets, room for diagnostics and
+ * metric bindings, the metadata at their longest) past DynamoDB's item limit, which DynamoDB itself
+ * would refuse with a ValidationException (a 502). Checked before anything is read.
+ */
 function encodeOrThrow(content: JourneyContent) {
   const encoded = encodeContent(content);
-  if (!encoded.ok) {
+  if (!encoded.ok && encoded.limit === 'rawBytes')
+    throw new ContentTooLargeError(`content is ${encoded.bytes} bytes of JSON; at most ${CONTENT_LIMITS.rawBytes} are accepted`);
+  const pairs = pairTargetsOf(content);
+  const itemBytes = encoded.ok
+    ? largestVersionItemBytes({
+        content: encoded.compressed,
+        contentBytes: encoded.rawBytes,
+        pairs,
+        bindings: largestBindingsAttribute(content),
+      })
+    : encoded.bytes;
+  if (!encoded.ok || itemBytes > CONTENT_LIMITS.itemBytes) {
+    const compressed = encoded.ok ? encoded.compressed.byteLength : encoded.bytes;
     throw new ContentTooLargeError(
-      encoded.limit === 'rawBytes'
-        ? `content is ${encoded.bytes} bytes of JSON; at most ${CONTENT_LIMITS.rawBytes} are accepted`
-        : `content compresses to ${encoded.bytes} bytes; a version holds at most ${CONTENT_LIMITS.compressedBytes} compressed`,
+      `content does not fit one version: it compresses to ${compressed} bytes, and with its ${new Set(pairs.map((p) => `${p.journeyId}/${p.versionId}`)).size} ` +
+        `distinct micro-journey pairs, room for diagnostics and the version's other attributes the version would take ${itemBytes} bytes; ` +
+        `DynamoDB holds at most ${CONTENT_LIMITS.itemBytes} in one item`,
     );
   }
-  return encoded;
+  return { encoded, pairs };
 }
 
 /**
@@ -43,7 +62,7 @@ export async function saveContent(
   content: JourneyContent,
   precondition: VersionPrecondition,
 ): Promise<JourneyVersion> {
-  const encoded = encodeOrThrow(content);
+  const { encoded, pairs } = encodeOrThrow(content);
   const { journey, version, facts } = await readForSave(workspace, journeyId, versionId, content);
   assertWritable(journey, version);
   const read = Number(version.revision);
@@ -51,7 +70,7 @@ export async function saveContent(
   const diagnostics = storedDiagnostics(diagnoseContent(content, facts, journeyId));
   const now = new Date().toISOString();
   const bindings = resolvedBindingsOf(content, facts.surveys ?? new Map());
-  await writeContent(workspace, journeyId, versionId, { encoded, diagnostics, pairs: pairTargetsOf(content), bindings, read, now });
+  await writeContent(workspace, journeyId, versionId, { encoded, diagnostics, pairs, bindings, read, now });
   return { ...toVersionMetadata(version), revision: read + 1, updatedAt: now, content, diagnostics: diagnostics.kept };
 }
 
@@ -97,9 +116,7 @@ export async function publishVersion(
     previousPairs: pairsFromAttribute(journey.publishedPairs),
     bindings: resolvedBindingsOf(content, facts.surveys ?? new Map()),
     followed: followedBindingsOf(content),
-    previouslyFollowed: new Set<string>(
-      typeof journey.publishedMetricSurveys === 'string' ? JSON.parse(journey.publishedMetricSurveys) : [],
-    ),
+    previouslyFollowed: new Set(publishedMetricSurveysOf(journey)),
     now,
   });
   return {

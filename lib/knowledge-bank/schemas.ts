@@ -3,7 +3,8 @@
  * returns. Blocks and spans are in blocks.ts (shared with the pure rules). Lengths are characters.
  */
 import * as z from 'zod/mini';
-import { atMostCharacters, characterCount, named, pageQueryShape, timestamp } from '../platform/schemas.ts';
+import { identifierSchema } from '../platform/identifiers.ts';
+import { atMostCharacters, named, pageQueryShape, timestamp } from '../platform/schemas.ts';
 import { blockIdSchema, blockSchemas, blocksInput, LANGUAGES } from './blocks.ts';
 import { SLUG_MAX, SLUG_PATTERN } from './slugs.ts';
 
@@ -18,17 +19,12 @@ const words = (max: number) => text(max).check(z.refine((value) => value.trim().
 /** Optional text a client may clear with null (and send back as GET returned it). */
 const optional = (schema: z.ZodMiniType<string>) => z.optional(z.nullable(schema));
 
-const slug = z
-  .string()
-  .check(
-    z.minLength(1),
-    z.refine((value) => characterCount(value) <= SLUG_MAX, `must be at most ${SLUG_MAX} characters`),
-    z.regex(SLUG_PATTERN, 'must be lowercase letters (any script) and digits, in words joined by single hyphens'),
-  )
-  .register(z.globalRegistry, {
-    description: 'Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens',
-    maxLength: SLUG_MAX,
-  });
+const slug = identifierSchema({
+  pattern: SLUG_PATTERN,
+  patternMessage: 'must be lowercase letters (any script) and digits, in words joined by single hyphens',
+  maxCharacters: SLUG_MAX,
+  description: 'Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens',
+});
 
 const visibility = z.enum(['public', 'internal']);
 const language = z.enum(LANGUAGES as ['en', 'ar']);

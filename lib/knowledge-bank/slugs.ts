@@ -3,7 +3,11 @@
  * segment, and browsers show Unicode paths as written); marks that do not change the word are
  * dropped so the same title always gives the same slug: Arabic diacritics (tashkeel), tatweel and
  * Latin accents. Hamza forms (أ إ ئ ؤ) are letters and stay. Arabic-Indic digits become ASCII digits.
+ * A slug is an identifier (lib/platform/identifiers.ts: NFKC, nothing invisible, one script a word),
+ * whether typed or made here from a title: invisible characters of the title are dropped, and a word
+ * that mixes scripts (a look-alike) is left out of the slug.
  */
+import { identifierProblem, normaliseIdentifier, withoutIgnorable } from '../platform/identifiers.ts';
 
 export const SLUG_MAX = 80;
 
@@ -28,12 +32,15 @@ function latinWithoutAccents(character: string): string {
 
 /** A slug from a title, or '' when the title has no letters or digits. */
 export function slugify(title: string): string {
-  const words = asciiDigits(title)
+  const words = asciiDigits(withoutIgnorable(normaliseIdentifier(title)))
     .replace(/[\u064B-\u065F\u0670\u0640]/g, '') // tashkeel and tatweel: no change to the word
     .replace(/[^\u0600-\u06FF]/gu, latinWithoutAccents)
     .toLowerCase()
-    .split(/[^\p{L}\p{Nd}]+/u)
-    .filter((word) => word.length > 0);
+    // What SLUG_PATTERN does not take separates words: also modifier letters (ゝ, ʼ) and capitals with no lower case.
+    .split(/[^\p{Ll}\p{Lo}\p{Nd}]+/u)
+    // Composed again (NFKD took Hangul syllables apart), and a word mixing scripts left out.
+    .map(normaliseIdentifier)
+    .filter((word) => word.length > 0 && identifierProblem(word) === null);
   let slug = '';
   for (const word of words) {
     const next = slug ? `${slug}-${word}` : word;

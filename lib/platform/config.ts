@@ -81,6 +81,14 @@ export const config = {
   /** Survey exports: the bucket their files go to, and the queue the export writer takes jobs from. */
   surveyExportBucket: () => required('SURVEY_EXPORT_BUCKET'),
   surveyExportQueueUrl: () => required('SURVEY_EXPORT_QUEUE_URL'),
+  /**
+   * Bytes of heap the search function's index cache may fill (lib/knowledge-bank/search/index-cache.ts):
+   * by default half the function's memory (Lambda sets AWS_LAMBDA_FUNCTION_MEMORY_SIZE, in MB; 512
+   * outside Lambda). Lambda's Node.js bootstrap gives V8's old space about 90 % of it; the other half
+   * is for the runtime, the SDK, a cold load's buffers and a page of live content.
+   */
+  searchIndexCacheBytes: () =>
+    integer('KB_SEARCH_CACHE_BYTES', Math.floor((integer('AWS_LAMBDA_FUNCTION_MEMORY_SIZE', 512, 128) * 1024 * 1024) / 2), 1),
   flag,
   required,
   integer,

@@ -85,8 +85,9 @@ export const ideaEventFanOut: StreamConsumerDefinition = {
 export const webhookDelivery: QueueConsumerDefinition = {
   handler: 'functions/webhooks/deliver-webhooks.ts',
   timeoutSeconds: DELIVERY_FUNCTION_TIMEOUT_SECONDS,
-  // The webhook (secret, URL), and the delivery's claim, outcome or cancellation.
-  table: ['GetItem', 'UpdateItem'],
+  // The webhook (secret, URL), and the delivery's claim, outcome or cancellation; after a 410, the
+  // webhook's disable and the Query of its waiting retries (cancelled in a transaction of UpdateItems).
+  table: ['GetItem', 'UpdateItem', 'Query'],
   queue: webhookDeliveryQueue,
   batchSize: 10,
   maxBatchingWindowSeconds: 0,

@@ -266,7 +266,7 @@ export const listWebhookDeliveries = defineRoute({
   description:
     'Newest first, kept 30 days. One delivery per event: its `outcome` (`pending`, `retrying`, `delivered`, `failed` once the attempts are used up or the receiver answered 410, `cancelled` when the webhook was disabled or deleted first), ' +
     "the number of attempts made with the latest one's response status, duration and error, when the next attempt is due, and every attempt (newest first). " +
-    'A failed attempt is retried after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter; longer if the receiver sends Retry-After). A 410 answer disables the webhook.',
+    'A failed attempt is retried after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter; longer if the receiver sends Retry-After). A 410 answer disables the webhook and cancels its other waiting retries, as POST /webhooks/{id}/disable does.',
   module: 'webhooks',
   permissions: READ,
   request: { params: idParams, query: z.strictObject(pageQueryShape) },

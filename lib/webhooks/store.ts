@@ -272,32 +272,23 @@ export async function enableVerifiedWebhook(workspace: string, verified: Webhook
   }
 }
 
-export async function disableWebhook(workspace: string, id: string): Promise<Webhook> {
+/**
+ * Disable a webhook; with `whileUrl`, only if that is still its URL (a receiver's 410 Gone is about
+ * the URL it was sent to: if the URL changed since, the answer says nothing about the new one).
+ * Null when the URL changed; 404 when there is no such webhook.
+ */
+export async function disableWebhook(workspace: string, id: string, whileUrl?: string): Promise<Webhook | null> {
   try {
     return toWebhook(
       await updateExisting(workspace, id, {
         expression: 'SET enabled = :false, updatedAt = :now',
-        values: { ':false': false, ':now': new Date().toISOString() },
+        values: { ':false': false, ':now': new Date().toISOString(), ...(whileUrl === undefined ? {} : { ':url': whileUrl }) },
+        ...(whileUrl === undefined ? {} : { names: { '#url': 'url' }, condition: '#url = :url' }),
       }),
     );
   } catch (error) {
-    if (isConditionFailure(error)) throw webhookNotFound();
-    throw error;
-  }
-}
-
-/** A receiver answered 410 Gone: disable the webhook, unless its URL changed since (then the 410 was about the old one). */
-export async function disableGoneWebhook(workspace: string, id: string, url: string): Promise<boolean> {
-  try {
-    await updateExisting(workspace, id, {
-      expression: 'SET enabled = :false, updatedAt = :now',
-      names: { '#url': 'url' },
-      values: { ':false': false, ':now': new Date().toISOString(), ':url': url },
-      condition: '#url = :url',
-    });
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
+    if (!isConditionFailure(error)) throw error;
+    if (!error.Item) throw webhookNotFound();
+    return null;
   }
 }

@@ -106,6 +106,25 @@ describe('cxctl', () => {
     expect(ws?.ideaLabels).toEqual({ statuses: ['new', 'planned'], modules: ['billing'] });
   });
 
+  it('sets idea labels as identifiers: normalised to NFKC, and refused with invisible, bidi-control or look-alike characters', async () => {
+    const slug = uniqueSlug('cli');
+    await cxctlJson('workspace', 'create', slug);
+    for (const [list, reason] of [
+      ['new,new\u3164', /Invalid status "new<U\+3164>": it contains U\+3164, an invisible or control character/],
+      ['\u202Eweb', /Invalid status "<U\+202E>web": it contains U\+202E, a bidirectional control character/],
+      ['passw\u043Erd', /mixes the letters of several scripts/],
+      ['new,\uFF4E\uFF45\uFF57', /Duplicate status/],
+    ] as const) {
+      const refused = await cxctl('labels', 'set', slug, '--statuses', list);
+      expect(refused.code, refused.stdout).not.toBe(0);
+      expect(refused.stderr).toMatch(reason);
+    }
+    expect((await findWorkspace(adminStore(), slug))?.ideaLabels.statuses).toEqual([]);
+    expect(await cxctlJson('labels', 'set', slug, '--statuses', '\uFF4E\uFF45\uFF57,In review')).toMatchObject({
+      statuses: ['new', 'In review'],
+    });
+  });
+
   it('imports the SOP directory with ids that survive a re-import, deactivating entries no longer listed', async () => {
     const slug = uniqueSlug('cli');
     await cxctlJson('workspace', 'create', slug);

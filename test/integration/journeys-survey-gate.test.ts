@@ -1,6 +1,8 @@
 /** The survey publish gate: a survey version that removes or retypes a question published journey metrics follow is a breaking change. */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+import { keys } from '../../lib/platform/data/keys.ts';
+import { adminStore, clientFor, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { metricContent, publishedScoredSurvey, scoredDefinition } from '../support/journey-metrics.ts';
 import { type Api, type MadeJourney, makeJourney, publish, save } from '../support/journeys.ts';
 
@@ -79,6 +81,36 @@ describe('survey publish gate', () => {
     const nextMade = { journeyId: made.journeyId, versionId: next.body.version.id as string };
     await save(api, nextMade, metricContent({ a: { value: 10 } }));
     expect((await publish(api, nextMade)).status).toBe(200);
+
+    const res = await publishBreakingDraft(survey);
+    expect(res.status, res.text).toBe(409);
+    expect(unbound(res.body.changes)).toEqual([]);
+  });
+
+  it('lets an archived journey go: its last published version no longer holds the survey back', async () => {
+    const survey = await publishedScoredSurvey(api);
+    const kept = await publishedJourney({ a: { source: { surveyId: survey.surveyId, questionId: 'score', measure: 'nps' } } });
+    const archived = await publishedJourney({ a: { source: { surveyId: survey.surveyId, questionId: 'stars', measure: 'topBox' } } });
+    const archive = await api.delete(`/journeys/${archived.journeyId}`);
+    expect(archive.status, archive.text).toBe(200);
+
+    const res = await publishBreakingDraft(survey);
+    expect(res.status, res.text).toBe(409);
+    // Only the journey people can still see is named; nobody can open the archived one to fix it.
+    expect(unbound(res.body.changes).map((change) => (change as { journeyId?: string }).journeyId)).toEqual([kept.journeyId]);
+  });
+
+  it('ignores what an archive before this release left behind: a binding item of a journey already archived', async () => {
+    const survey = await publishedScoredSurvey(api);
+    const archived = await publishedJourney({ a: { source: { surveyId: survey.surveyId, questionId: 'score', measure: 'nps' } } });
+    const bindingKey = keys.surveyMetricBinding(ws.slug, survey.surveyId, archived.journeyId);
+    const { Item: left } = await adminStore().db.send(
+      new GetCommand({ TableName: adminStore().table, Key: bindingKey, ConsistentRead: true }),
+    );
+    expect(left).toMatchObject({ journeyId: archived.journeyId, questionIds: ['score'] });
+    expect((await api.delete(`/journeys/${archived.journeyId}`)).status).toBe(200);
+    // Archives used to keep the item: put it back as one of them would have left it.
+    await adminStore().db.send(new PutCommand({ TableName: adminStore().table, Item: left }));
 
     const res = await publishBreakingDraft(survey);
     expect(res.status, res.text).toBe(409);

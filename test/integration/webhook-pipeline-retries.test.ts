@@ -107,6 +107,38 @@ describe('retries', () => {
     expect((await pipeline.api.get(`/webhooks/${hook.id}`)).body.webhook.enabled).toBe(false);
   });
 
+  it('cancels the webhook’s other waiting retries when the receiver answers 410 Gone, as disabling does', async () => {
+    // The first idea's event is refused with a retry an hour away; the second one's is answered 410.
+    let firstIdea: string | undefined;
+    const target = await pipeline.receiver((request) => {
+      if (request.json?.type === 'webhook.verification') return { status: 200 };
+      return request.json?.data?.ideaId === firstIdea ? { status: 503, headers: { 'Retry-After': '3600' } } : { status: 410 };
+    });
+    const hook = await pipeline.enabledWebhook(target);
+    firstIdea = await putIdea(pipeline.ws.slug);
+    await target.waitForRequests(1, { filter: eventsFor(firstIdea) });
+    await eventually(
+      () => pipeline.deliveries(hook.id),
+      (l) => l.some((d) => d.outcome === 'retrying'),
+    );
+    const gone = await putIdea(pipeline.ws.slug);
+    await target.waitForRequests(1, { filter: eventsFor(gone) });
+    // The 410's own delivery is written last, so once it reads `failed` the other retries are settled.
+    const deliveries = await eventually(
+      () => pipeline.deliveries(hook.id),
+      (l) => l.some((d) => d.outcome === 'failed'),
+    );
+    const byOutcome = Object.fromEntries(deliveries.map((d) => [d.outcome, d]));
+    expect(byOutcome.failed).toMatchObject({ responseStatus: 410, error: 'the receiver answered 410 Gone; the webhook was disabled' });
+    expect(byOutcome.cancelled, JSON.stringify(deliveries)).toMatchObject({
+      attempt: 1,
+      responseStatus: 503,
+      error: 'the webhook was disabled: its receiver answered 410 Gone',
+      nextAttemptAt: null,
+    });
+    expect(deliveries).toHaveLength(2);
+  });
+
   it('treats a redirect as a failure and never follows it', async () => {
     const elsewhere = await pipeline.receiver();
     const target = await pipeline.receiver((request) =>

@@ -197,7 +197,7 @@ export interface paths {
         post?: never;
         /**
          * Archive a journey
-         * @description Archives: the journey leaves the list, its versions are kept and stay readable (with `archivedAt`), and every later write is a 409 `journey_archived`. Refused while the published version of another unarchived journey pairs it.
+         * @description Archives: the journey leaves the list, its versions are kept and stay readable (with `archivedAt`), and every later write is a 409 `journey_archived`. Its published metrics no longer hold back the publish of a survey they follow (`journey_metric_unbound`). Refused while the published version of another unarchived journey pairs it.
          *
          *     Permission: journeys:delete.
          *
@@ -1674,7 +1674,7 @@ export interface paths {
         };
         /**
          * List the deliveries of a webhook
-         * @description Newest first, kept 30 days. One delivery per event: its `outcome` (`pending`, `retrying`, `delivered`, `failed` once the attempts are used up or the receiver answered 410, `cancelled` when the webhook was disabled or deleted first), the number of attempts made with the latest one's response status, duration and error, when the next attempt is due, and every attempt (newest first). A failed attempt is retried after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter; longer if the receiver sends Retry-After). A 410 answer disables the webhook.
+         * @description Newest first, kept 30 days. One delivery per event: its `outcome` (`pending`, `retrying`, `delivered`, `failed` once the attempts are used up or the receiver answered 410, `cancelled` when the webhook was disabled or deleted first), the number of attempts made with the latest one's response status, duration and error, when the next attempt is due, and every attempt (newest first). A failed attempt is retried after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter; longer if the receiver sends Retry-After). A 410 answer disables the webhook and cancels its other waiting retries, as POST /webhooks/{id}/disable does.
          *
          *     Permission: webhooks:read.
          *
@@ -2440,9 +2440,9 @@ export interface components {
             title?: string;
             titleAr?: string | null;
             description?: string | null;
-            /** @description One of the workspace's configured statuses (GET /ideas/labels); null for none */
+            /** @description One of the workspace's configured statuses (GET /ideas/labels); compared in its Unicode NFKC form; null for none */
             status?: string | null;
-            /** @description One of the workspace's configured modules (GET /ideas/labels); null for none */
+            /** @description One of the workspace's configured modules (GET /ideas/labels); compared in its Unicode NFKC form; null for none */
             module?: string | null;
         };
         IdeaStatusChangedEvent: {
@@ -2489,9 +2489,9 @@ export interface components {
             title: string;
             titleAr?: string | null;
             description?: string | null;
-            /** @description One of the workspace's configured statuses (GET /ideas/labels); null for none */
+            /** @description One of the workspace's configured statuses (GET /ideas/labels); compared in its Unicode NFKC form; null for none */
             status?: string | null;
-            /** @description One of the workspace's configured modules (GET /ideas/labels); null for none */
+            /** @description One of the workspace's configured modules (GET /ideas/labels); compared in its Unicode NFKC form; null for none */
             module?: string | null;
             /** @description Who submitted the idea. Stored for the portal, never returned by this API. */
             submitter?: {
@@ -5735,7 +5735,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is too large. `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or its compressed form would not fit one version (about 350 KB) */
+            /** @description The request body is too large. `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or the version would not fit one DynamoDB item (400 KB: the compressed content, each distinct micro-journey pair target, and room for diagnostics); nothing is written */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6285,7 +6285,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is too large. `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or its compressed form would not fit one version (about 350 KB) */
+            /** @description The request body is too large. `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or the version would not fit one DynamoDB item (400 KB: the compressed content, each distinct micro-journey pair target, and room for diagnostics); nothing is written */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6449,7 +6449,7 @@ export interface operations {
                     tags?: string[];
                     /** @enum {string} */
                     visibility?: "public" | "internal";
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
                     slug?: string;
                     blocks?: components["schemas"]["Block"][];
                 };
@@ -6792,7 +6792,7 @@ export interface operations {
                     tags?: string[];
                     /** @enum {string} */
                     visibility?: "public" | "internal";
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
                     slug?: string;
                 };
             };
@@ -7837,7 +7837,7 @@ export interface operations {
                     nameAr?: string | null;
                     descriptionEn?: string | null;
                     descriptionAr?: string | null;
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
                     slug?: string;
                     position?: number;
                     /** @enum {string} */
@@ -8168,7 +8168,7 @@ export interface operations {
                     nameAr?: string | null;
                     descriptionEn?: string | null;
                     descriptionAr?: string | null;
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
                     slug?: string;
                     position?: number;
                     /** @enum {string} */

@@ -21,6 +21,7 @@ import { JOURNEY_ENTITY, newJourneyId, pairsFromAttribute, storedDiagnostics, to
 import type { Journey, JourneyVersion } from '../schemas.ts';
 import { assertArchivable, titleChangeRefusal } from '../state-rules.ts';
 import { COUNTER_ENTITY } from './items.ts';
+import { publishedMetricSurveysOf, unfollowAll } from './metric-follows.ts';
 import { distinctJourneys, stopPairingAll } from './pairing.ts';
 import { newVersionItem } from './versions.ts';
 
@@ -166,9 +167,13 @@ export async function updateJourneyTitles(
 }
 
 /**
- * Archive: the journey leaves the list (its gsi1 entry is removed and the count drops) and stops
- * pairing others, in one transaction. Refused while another unarchived journey's published
- * version pairs it (`pairedBy`, kept by publish and archive). One read first, for its pairs.
+ * Archive: the journey leaves the list (its gsi1 entry is removed and the count drops), stops
+ * pairing others and lets go of the surveys its published version's metric cells follow (their
+ * `keys.surveyMetricBinding` items, the survey publish gate's index), in one transaction: a journey
+ * nobody can see or change no longer holds a survey's publish back. Refused while another
+ * unarchived journey's published version pairs it (`pairedBy`, kept by publish and archive). One
+ * read first, for its pairs and followed surveys. The transaction stays within DynamoDB's 100
+ * items: publish keeps paired journeys plus followed surveys at 48 (diagnostics.ts).
  */
 export async function archiveJourney(workspace: string, journeyId: string, precondition: VersionPrecondition, attempt = 1): Promise<void> {
   const journey = await getJourneyItem(workspace, journeyId);
@@ -177,6 +182,7 @@ export async function archiveJourney(workspace: string, journeyId: string, preco
 
   const now = new Date().toISOString();
   const unpaired = distinctJourneys(pairsFromAttribute(journey.publishedPairs)).filter((id) => id !== journeyId);
+  const followedSurveys = publishedMetricSurveysOf(journey);
   try {
     await transact({
       journey: {
@@ -189,6 +195,7 @@ export async function archiveJourney(workspace: string, journeyId: string, preco
             .increment('version')
             .remove('gsi1pk')
             .remove('gsi1sk')
+            .remove('publishedMetricSurveys')
             .build({
               expression:
                 'attribute_exists(pk) AND attribute_not_exists(archivedAt) AND attribute_not_exists(pairedBy) AND #version = :read',
@@ -201,6 +208,7 @@ export async function archiveJourney(workspace: string, journeyId: string, preco
         Update: { TableName: tableName, Key: keys.journeyCounter(workspace), ...countChange(workspace, journey.kind as JourneyKind, -1) },
       },
       ...stopPairingAll(workspace, unpaired, journeyId),
+      ...unfollowAll(workspace, followedSurveys, journeyId),
     });
   } catch (error) {
     if (error instanceof TransactionCancelledError && error.failed('journey')) {

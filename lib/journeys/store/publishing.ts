@@ -13,9 +13,9 @@ import type { PairTarget } from '../cycles.ts';
 import { journeyArchived, journeyNotFound } from '../errors.ts';
 import { bindingsAttribute, type ResolvedBinding } from '../metric-bindings.ts';
 import { pairsAttribute } from '../record.ts';
-import { METRIC_BINDING_ENTITY } from '../survey-bindings.ts';
 import { versionFailure } from './drafts.ts';
 import { versionKey } from './items.ts';
+import { followAll, unfollowAll } from './metric-follows.ts';
 import { distinctJourneys, startPairingAll, stopPairingAll } from './pairing.ts';
 
 /** What publishing writes: fresh diagnostics, the pairs it follows and those it followed, at the revision read. */
@@ -74,33 +74,12 @@ export async function writePublication(workspace: string, journeyId: string, ver
             .build({ expression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)' }),
         },
       },
-      // The survey publish gate's index (lib/journeys/survey-bindings.ts): what this version follows, nothing else.
-      ...Object.fromEntries(
-        [...write.followed].map(([surveyId, questionIds]) => [
-          `follow ${surveyId}`,
-          {
-            Put: {
-              TableName: tableName,
-              Item: {
-                ...keys.surveyMetricBinding(workspace, surveyId, journeyId),
-                entity: METRIC_BINDING_ENTITY,
-                surveyId,
-                journeyId,
-                versionId,
-                questionIds,
-                updatedAt: now,
-              },
-            },
-          },
-        ]),
-      ),
-      ...Object.fromEntries(
-        [...write.previouslyFollowed]
-          .filter((surveyId) => !write.followed.has(surveyId))
-          .map((surveyId) => [
-            `unfollow ${surveyId}`,
-            { Delete: { TableName: tableName, Key: keys.surveyMetricBinding(workspace, surveyId, journeyId) } },
-          ]),
+      // The survey publish gate's index (metric-follows.ts): what this version follows, nothing else.
+      ...followAll(workspace, write.followed, journeyId, versionId, now),
+      ...unfollowAll(
+        workspace,
+        [...write.previouslyFollowed].filter((surveyId) => !write.followed.has(surveyId)),
+        journeyId,
       ),
       ...startPairingAll(
         workspace,

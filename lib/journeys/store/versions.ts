@@ -7,6 +7,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getMany, type Item } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
+import { itemBytes } from '../../platform/data/item-size.ts';
 import { keys } from '../../platform/data/keys.ts';
 import type { PageKey, PageStart } from '../../platform/pagination.ts';
 import { decodeJson } from '../codec.ts';
@@ -15,7 +16,7 @@ import type { PairTarget } from '../cycles.ts';
 import { diffContent, type JourneyDiff } from '../diff.ts';
 import { journeyNotFound, versionNotFound } from '../errors.ts';
 import { bindingsFromAttribute, type ResolvedBinding } from '../metric-bindings.ts';
-import { estimatedResponseBytes, pairsAttribute, toVersion, VERSION_ENTITY, type VersionMetadata } from '../record.ts';
+import { DIAGNOSTICS_LIMITS, estimatedResponseBytes, pairsAttribute, toVersion, VERSION_ENTITY, type VersionMetadata } from '../record.ts';
 import type { JourneyVersion } from '../schemas.ts';
 import { MAX_ITEMS_PER_QUERY, versionKey } from './items.ts';
 
@@ -147,6 +148,50 @@ export function newVersionItem(
     diagnosticsBytes,
     pairs: pairsAttribute(pairs),
   };
+}
+
+/** What a version item holds that depends on its content. */
+export interface ContentParts {
+  content: Uint8Array;
+  contentBytes: number;
+  pairs: readonly PairTarget[];
+  /** The `bindings` attribute, or the largest it can become once the bound cells resolve. */
+  bindings: string;
+}
+
+const SOME_ID = 'ffffffff-ffff-7fff-bfff-ffffffffffff';
+const SOME_TIME = '2099-12-31T23:59:59.999Z';
+
+/**
+ * The bytes of the largest item a version holding `parts` can become, by DynamoDB's rules
+ * (lib/platform/data/item-size.ts): its own keys and metadata at their longest (a 63-character
+ * workspace, a 100-character label of 4-byte characters, published, branched), diagnostics at their
+ * cap (publish writes them afresh, a branch copies them), `pairs` and `bindings`. A content save
+ * that keeps this within DynamoDB's item limit can never be the cause of a later publish, relabel or
+ * branch failing on it. Pure: no read.
+ */
+export function largestVersionItemBytes(parts: ContentParts): number {
+  const metadata: VersionMetadata = {
+    id: SOME_ID,
+    journeyId: SOME_ID,
+    label: '𝌆'.repeat(100),
+    parentVersionId: SOME_ID,
+    createdBy: 'k'.repeat(64),
+    createdAt: SOME_TIME,
+    updatedAt: SOME_TIME,
+    publishedAt: SOME_TIME,
+    revision: Number.MAX_SAFE_INTEGER,
+    sourceRevision: Number.MAX_SAFE_INTEGER,
+    legacyOrigin: null,
+  };
+  const item = newVersionItem('w'.repeat(63), metadata, {
+    content: parts.content,
+    contentBytes: parts.contentBytes,
+    diagnostics: new Uint8Array(DIAGNOSTICS_LIMITS.compressed),
+    diagnosticsBytes: DIAGNOSTICS_LIMITS.raw,
+    pairs: parts.pairs,
+  });
+  return itemBytes({ ...item, bindings: parts.bindings });
 }
 
 /** Both versions in one BatchGetItem; what changed from `against` to `versionId`. */

@@ -4,13 +4,27 @@
  * loads the base segment and the deltas its manifest lists; later ones revalidate the manifest copy
  * with a conditional GET on its ETag at most once a second (one small request, no body until it
  * changes) and then fetch only what is new: the deltas appended since, applied in place. A merge
- * does not make an instance reload when the new base is the one it holds plus deltas it has applied.
- * So a publish shows in search within the builder's delay plus a second.
+ * does not make an instance reload when the new base is the one it holds plus deltas it has applied,
+ * unless its index has gathered as many discarded documents as a merge is made for: then it loads
+ * the merged base, which the builder has vacuumed. An instance never vacuums: a vacuum decodes every
+ * term, the cost of a full decode on the request that happened to trigger it; loading the merged
+ * base is a cold load, which decodes none. So a publish shows in search within the builder's delay
+ * plus a second.
+ *
+ * The cache is bounded by bytes, not by a count of workspaces: one help centre of 10,000 bilingual
+ * articles takes about 42 MB loaded and 181 MB with every term decoded, one of 100 articles under
+ * 1 MB. Each index's heap is estimated as it changes (index-footprint.ts, calibrated by
+ * `npm run bench:search-memory`), and the least recently used indexes are dropped while the total
+ * is past the budget (config: KB_SEARCH_CACHE_BYTES, by default half the function's memory, 256 MB
+ * of the API functions' 512 MB). The index in use is never dropped, even alone past the budget.
  */
+import { config } from '../../platform/config.ts';
+import { logger } from '../../platform/logger.ts';
+import { estimatedIndexBytes, leastRecentlyUsedPastBudget } from './index-footprint.ts';
 import { allPublishedDocuments } from './published-articles.ts';
-import { applyChanges, compact, createIndex, INDEX_FORMAT, type SearchIndex } from './search-index.ts';
+import { applyChanges, createIndex, INDEX_FORMAT, type SearchIndex } from './search-index.ts';
 import { fetchManifestCopy, getSegment } from './segment-store.ts';
-import { decodeBase, decodeDelta, type Manifest } from './segments.ts';
+import { decodeBase, decodeDelta, isPastVacuumPoint, type Manifest } from './segments.ts';
 
 const REVALIDATE_AFTER_MS = 1_000;
 /**
@@ -20,10 +34,8 @@ const REVALIDATE_AFTER_MS = 1_000;
  * only this often.
  */
 const REBUILD_AFTER_MS = 60_000;
-/** Indexes kept per instance, least recently used dropped first: memory is bounded by a few large ones. */
-const MAX_WORKSPACES = 8;
-/** Applied deltas leave discarded documents behind; past this share of the index they are vacuumed. */
-const MAX_DIRT_FACTOR = 0.1;
+/** The heap the cached indexes may take together, estimated (index-footprint.ts). */
+const CACHE_BUDGET_BYTES = config.searchIndexCacheBytes();
 
 interface Cached {
   index: SearchIndex;
@@ -36,13 +48,28 @@ interface Cached {
   checkedAt: number;
 }
 
+/** Workspace → its index, least recently used first. */
 const cache = new Map<string, Cached>();
 
+/**
+ * Keeps `entry` as the most recently used, then drops the least recently used others while the
+ * indexes' estimated heap is past the budget. Estimates are read now, so the terms earlier searches
+ * decoded count.
+ */
 function remember(workspace: string, entry: Cached): SearchIndex {
   cache.delete(workspace);
   cache.set(workspace, entry);
-  while (cache.size > MAX_WORKSPACES) cache.delete(cache.keys().next().value as string);
+  const sizes = [...cache].map(([key, cached]) => [key, estimatedIndexBytes(cached.index)] as const);
+  for (const dropped of leastRecentlyUsedPastBudget(sizes, CACHE_BUDGET_BYTES)) {
+    cache.delete(dropped);
+    logger.info('search index dropped from the cache', { workspace: dropped, budget: CACHE_BUDGET_BYTES });
+  }
   return entry.index;
+}
+
+/** What the cache holds, least recently used first, with each index's estimated heap (what the tests look at). */
+export function cachedIndexes(): Array<{ workspace: string; bytes: number }> {
+  return [...cache].map(([workspace, cached]) => ({ workspace, bytes: estimatedIndexBytes(cached.index) }));
 }
 
 /** A segment another writer deleted between our manifest read and our GET (a merge): read the manifest again. */
@@ -67,14 +94,15 @@ async function follow(cached: Cached | undefined, manifest: Manifest): Promise<P
     (cached?.base != null &&
       manifest.base.mergedFrom === cached.base &&
       manifest.base.through !== null &&
-      cached.applied.includes(manifest.base.through));
+      cached.applied.includes(manifest.base.through) &&
+      // A merged base is a vacuumed one: worth a cold load once this index has gathered as much dirt.
+      !isPastVacuumPoint(cached.index));
   if (cached && holdsBase) {
     const seen = new Set(cached.applied);
     await applyDeltas(
       cached.index,
       listed.filter((key) => !seen.has(key)),
     );
-    if (cached.index.dirtFactor > MAX_DIRT_FACTOR) await compact(cached.index);
     return { index: cached.index, base: manifest.base.key, applied: listed };
   }
   const [base, ...deltas] = await Promise.all([manifest.base.key, ...listed].map(segment));

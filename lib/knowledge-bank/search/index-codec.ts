@@ -14,6 +14,7 @@
  */
 import MiniSearch, { type Options } from 'minisearch';
 import type { SearchDocument } from './documents.ts';
+import { footprintOf } from './index-footprint.ts';
 
 /** What MiniSearch keeps per index (its private fields, as of 7.x). */
 interface Internals {
@@ -60,21 +61,26 @@ interface Header {
  */
 class TermPostings extends Map<number, Map<number, number>> {
   #bytes: Uint8Array | null;
+  /** The index's counts (index-footprint.ts): a decode moves this term's postings from bytes to Maps. */
+  readonly #footprint: ReturnType<typeof footprintOf>;
 
-  constructor(bytes: Uint8Array) {
+  constructor(bytes: Uint8Array, footprint: ReturnType<typeof footprintOf>) {
     super();
     this.#bytes = bytes;
+    this.#footprint = footprint;
   }
 
   #decode(): void {
     const bytes = this.#bytes;
     if (bytes === null) return;
     this.#bytes = null;
+    this.#footprint.undecodedTerms--;
     const reader = { bytes, at: 0 };
     const fields = readVarint(reader);
     for (let f = 0; f < fields; f++) {
       const fieldId = readVarint(reader);
       const documents = readVarint(reader);
+      this.#footprint.postings += documents;
       const docIds: number[] = new Array(documents);
       let docId = 0;
       for (let d = 0; d < documents; d++) {
@@ -108,6 +114,7 @@ class TermPostings extends Map<number, Map<number, number>> {
     return super.delete(key);
   }
   override clear() {
+    if (this.#bytes !== null) this.#footprint.undecodedTerms--;
     this.#bytes = null;
     super.clear();
   }
@@ -260,9 +267,12 @@ export function loadCompact(bytes: Uint8Array, options: Options<SearchDocument>)
     state._storedFields.set(shortId, fields);
   }
   let at = 4 + headerLength;
+  const footprint = footprintOf(index);
+  footprint.segmentBytes = bytes.byteLength;
+  footprint.undecodedTerms = header.terms.length;
   header.terms.forEach((term, n) => {
     const length = header.termBytes[n]!;
-    state._index.set(term, new TermPostings(view.subarray(at, at + length)));
+    state._index.set(term, new TermPostings(view.subarray(at, at + length), footprint));
     at += length;
   });
   return index;

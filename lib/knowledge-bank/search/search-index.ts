@@ -8,6 +8,7 @@ import MiniSearch, { type Options, type Query, type SearchOptions } from 'minise
 import type { Language } from '../blocks.ts';
 import { documentId, type SearchDocument } from './documents.ts';
 import { loadCompact, serialiseCompact } from './index-codec.ts';
+import { footprintOf } from './index-footprint.ts';
 import { termsOf, tokenize } from './normalise.ts';
 
 /** Title > summary > tags > body. */
@@ -38,7 +39,7 @@ function optionsWith(processTerm: TermPipeline): Options<SearchDocument> {
     storeFields: [...STORED_FIELDS],
     tokenize,
     processTerm,
-    // Changes vacuum explicitly (compact), never on a timer inside a Lambda.
+    // Vacuumed explicitly (compact) by the builder's merge only: never on a timer, never in a search instance.
     autoVacuum: false,
   };
 }
@@ -51,20 +52,39 @@ export type SearchIndex = MiniSearch<SearchDocument>;
 export function createIndex(documents: Iterable<SearchDocument>, pipeline?: TermPipeline): SearchIndex {
   const index = new MiniSearch<SearchDocument>(pipeline ? optionsWith(pipeline) : OPTIONS);
   index.addAll([...documents]);
+  // Every posting is in memory: counted once, from each term's fields (no posting is visited).
+  let postings = 0;
+  for (const [, fields] of (index as unknown as { _index: Iterable<[string, Map<number, Map<number, number>>]> })._index)
+    for (const frequencies of fields.values()) postings += frequencies.size;
+  footprintOf(index).postings = postings;
   return index;
+}
+
+/** The postings `documents` add to an index: one per distinct term of each field, as MiniSearch indexes them. */
+function postingsOf(documents: readonly SearchDocument[]): number {
+  let postings = 0;
+  for (const document of documents)
+    for (const field of FIELDS) if (document[field]) postings += new Set(tokenize(document[field]).flatMap(termsOf)).size;
+  return postings;
 }
 
 /** An article's documents as they are now: none when it is unpublished or deleted. */
 export type ArticleDocuments = readonly [articleId: string, documents: readonly SearchDocument[]];
 
-/** Puts each article's documents in the index in place of whatever it held for that article. */
+/**
+ * Puts each article's documents in the index in place of whatever it held for that article. The
+ * replaced documents are discarded, not removed: their postings stay until a vacuum, which only the
+ * builder's merge runs (a search instance loads the merged base instead, index-cache.ts).
+ */
 export function applyChanges(index: SearchIndex, changes: Iterable<ArticleDocuments>): void {
+  const footprint = footprintOf(index);
   for (const [articleId, documents] of changes) {
     for (const locale of ['en', 'ar'] as const) {
       const id = documentId(articleId, locale);
       if (index.has(id)) index.discard(id);
     }
     index.addAll([...documents]);
+    footprint.postings += postingsOf(documents);
   }
 }
 

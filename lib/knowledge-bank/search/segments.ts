@@ -35,12 +35,41 @@ export interface Manifest {
 
 /** Deltas are merged into the base once there are this many … */
 export const MERGE_AFTER_DELTAS = 24;
-/** … or once they hold this many bytes (compressed), whichever comes first. */
+/** … or once they hold this many bytes (compressed) … */
 const MERGE_AFTER_DELTA_BYTES = 512 * 1024;
+/**
+ * … or once they would leave discarded documents past this share of an index that applies them
+ * (each article a delta touches replaces its documents, and the replaced ones stay until a vacuum),
+ * and at least MIN_DISCARDED_ARTICLES of them, as MiniSearch's own vacuum conditions read
+ * (its defaults: 10 %, 20 documents, two per bilingual article). Whichever comes first.
+ *
+ * The merge is the vacuum: it loads the base, applies the deltas and compacts, in the builder. A
+ * search instance never vacuums (that decodes every term on the request path); one whose index has
+ * gathered as much dirt loads the merged base instead (index-cache.ts), which the builder has always
+ * written by then: the articles the deltas touch count every article an instance has discarded.
+ */
+const MAX_DISCARDED_SHARE = 0.1;
+const MIN_DISCARDED_ARTICLES = 10;
+
+/** Articles the listed deltas touch, counted as often as touched: an upper bound of what an index applying them discards. */
+function touchedArticles(manifest: Manifest): number {
+  return manifest.deltas.reduce((sum, delta) => sum + delta.articles, 0);
+}
+
+/**
+ * Whether an index applying deltas has discarded as much as a merge is made for: then a merged base
+ * (vacuumed by the builder) is worth loading in its place. In documents, two to an article.
+ */
+export function isPastVacuumPoint(index: SearchIndex): boolean {
+  return index.dirtCount >= 2 * MIN_DISCARDED_ARTICLES && index.dirtFactor > MAX_DISCARDED_SHARE;
+}
 
 export function needsMerge(manifest: Manifest): boolean {
+  const touched = touchedArticles(manifest);
   return (
-    manifest.deltas.length >= MERGE_AFTER_DELTAS || manifest.deltas.reduce((sum, delta) => sum + delta.bytes, 0) >= MERGE_AFTER_DELTA_BYTES
+    manifest.deltas.length >= MERGE_AFTER_DELTAS ||
+    manifest.deltas.reduce((sum, delta) => sum + delta.bytes, 0) >= MERGE_AFTER_DELTA_BYTES ||
+    (touched >= MIN_DISCARDED_ARTICLES && touched >= MAX_DISCARDED_SHARE * manifest.base.articles)
   );
 }
 
