@@ -5,11 +5,12 @@
  * match what the API does, so they cannot drift.
  */
 import recorded from './api-examples.json' with { type: 'json' };
+import { errorCatalog } from './error-codes.ts';
 import { routes } from './manifest.ts';
 import { type ApiExample, buildOpenApiDocument } from './platform/openapi.ts';
 
 const examples: Readonly<Record<string, ApiExample>> = recorded;
 
 export function apiDocument(): Record<string, unknown> {
-  return buildOpenApiDocument(routes, examples);
+  return buildOpenApiDocument(routes, examples, errorCatalog);
 }

@@ -4,7 +4,9 @@
  * openapi.json by `npm run openapi`.
  */
 import * as z from 'zod/mini';
+import { type ErrorCatalog, platformErrorCodes } from './error-codes.ts';
 import { ComponentSchemas } from './openapi-components.ts';
+import { errorResponsesOf } from './openapi-errors.ts';
 import { API_PREFIX, type RouteDefinition, type Schema, SVG_RESPONSE_HEADERS } from './route.ts';
 import { errorEnvelope } from './schemas.ts';
 import { API_VERSION } from './version.ts';
@@ -63,18 +65,6 @@ function curlOf(route: RouteDefinition, example: ApiExample): string {
 }
 
 const recordedExample = (value: unknown) => ({ recorded: { summary: 'Recorded from the sandbox by the tests', value } });
-
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule',
-  401: 'Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key',
-  403: 'The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`)',
-  404: 'Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found',
-  409: 'The record changed since it was read (`version_conflict`) or the request conflicts with another',
-  413: 'The request body is too large',
-  415: 'The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted',
-  429: 'Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After`',
-  502: 'Unexpected server error (`internal_error`); no internal detail is returned',
-};
 
 /** The schema as JSON Schema, its named shapes (lib/platform/schemas.ts, named) adopted into `components`. */
 function toJsonSchema(components: ComponentSchemas, schema: Schema, io: 'input' | 'output'): JsonSchema {
@@ -198,9 +188,13 @@ function errorSchemaOf(components: ComponentSchemas, route: RouteDefinition, sta
   return toJsonSchema(components, z.extend(errorEnvelope, optional), 'output');
 }
 
-function operationOf(components: ComponentSchemas, route: RouteDefinition, example: ApiExample | undefined): JsonSchema {
+function operationOf(
+  components: ComponentSchemas,
+  route: RouteDefinition,
+  example: ApiExample | undefined,
+  catalog: ErrorCatalog,
+): JsonSchema {
   const isPublic = route.auth === 'none';
-  const statuses = isPublic ? [] : [400, 401, 403, 404, 429, 502, ...(route.request?.body ? [415] : []), ...(route.errors ?? [])].sort();
   const responses: Record<string, JsonSchema> = {
     [route.response.status]: {
       description: route.response.description ?? 'Success',
@@ -230,10 +224,11 @@ function operationOf(components: ComponentSchemas, route: RouteDefinition, examp
       },
     },
   };
-  for (const status of statuses) {
+  for (const { status, description, codes } of errorResponsesOf(route, catalog)) {
     const refusals = (example?.errors ?? []).filter((error) => error.response.status === status);
     responses[status] = {
-      description: [ERROR_DESCRIPTIONS[status], route.errorNotes?.[status as keyof typeof route.errorNotes]].filter(Boolean).join('. '),
+      description,
+      'x-error-codes': codes,
       ...(status === 429 ? { headers: { 'Retry-After': { description: 'Whole seconds to wait', schema: { type: 'integer' } } } } : {}),
       content: {
         'application/json': {
@@ -280,8 +275,15 @@ function operationOf(components: ComponentSchemas, route: RouteDefinition, examp
   };
 }
 
-/** The document of the given routes (the manifest, lib/manifest.ts), with their recorded examples by operationId. */
-export function buildOpenApiDocument(routes: readonly RouteDefinition[], examples: Readonly<Record<string, ApiExample>> = {}): JsonSchema {
+/**
+ * The document of the given routes (the manifest, lib/manifest.ts), with their recorded examples by
+ * operationId, and the error catalog (lib/error-codes.ts) that says what each area's codes mean.
+ */
+export function buildOpenApiDocument(
+  routes: readonly RouteDefinition[],
+  examples: Readonly<Record<string, ApiExample>> = {},
+  catalog: ErrorCatalog = platformErrorCodes,
+): JsonSchema {
   const components = new ComponentSchemas();
   // The envelope every error status shares (named `Error`): referenced by each operation that adds nothing to it.
   toJsonSchema(components, errorEnvelope, 'output');
@@ -289,7 +291,7 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], example
   for (const route of routes) {
     // OpenAPI paths start with `/`: the API's root (`''` in the manifest) is `/` below the server URL.
     const path = route.path || '/';
-    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(components, route, examples[route.operationId]) };
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(components, route, examples[route.operationId], catalog) };
   }
   const named = components.resolve(paths);
   return {

@@ -22,8 +22,10 @@ function pathOf(route: RouteDefinition): string {
   const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
   const values: Record<string, string> = {};
   for (const name of names) {
-    values[name] = [randomUUID(), '1', 'x1'].find((value) =>
-      z.safeParse(route.request!.params!, { ...Object.fromEntries(names.map((n) => [n, values[n] ?? randomUUID()])), [name]: value }).success,
+    values[name] = [randomUUID(), '1', 'x1'].find(
+      (value) =>
+        z.safeParse(route.request!.params!, { ...Object.fromEntries(names.map((n) => [n, values[n] ?? randomUUID()])), [name]: value })
+          .success,
     )!;
   }
   return route.path.replace(/\{(\w+)\}/g, (_, name: string) => values[name]!);

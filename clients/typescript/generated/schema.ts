@@ -3379,7 +3379,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`, `invalid_cursor`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3388,7 +3388,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3397,7 +3397,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3406,7 +3406,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3415,7 +3415,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -3426,7 +3426,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3482,7 +3482,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `Idempotency-Key` is 400 `invalid_header`; an unconfigured status or module is 400 `invalid_body` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`)
+             *     - `invalid_body`: also a `status` or `module` that is not one of the configured idea labels
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3491,7 +3494,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3500,7 +3503,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3509,7 +3512,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3518,7 +3521,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /** @description Conflicts with the record as it is now (`idempotency_key_reused`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3527,7 +3530,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3536,7 +3539,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -3547,7 +3550,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3595,7 +3598,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3604,7 +3607,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3613,7 +3616,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3622,7 +3625,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3631,7 +3637,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -3642,7 +3648,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3697,7 +3703,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`)
+             *     - `invalid_body`: also a `status` or `module` that is not one of the configured idea labels
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3706,7 +3715,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3715,7 +3724,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3724,7 +3733,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3733,7 +3745,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the idea is no longer at; the response carries the current `ETag` */
+            /** @description Conflicts with the record as it is now (`version_conflict`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3742,7 +3754,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3751,7 +3763,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -3762,7 +3774,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3810,7 +3822,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3819,7 +3831,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3828,7 +3840,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3837,7 +3849,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3846,7 +3861,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the idea is no longer at; the response carries the current `ETag` */
+            /** @description Conflicts with the record as it is now (`version_conflict`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3855,7 +3870,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -3866,7 +3881,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3921,7 +3936,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`)
+             *     - `invalid_body`: also a `status` or `module` that is not one of the configured idea labels
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3930,7 +3948,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3939,7 +3957,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3948,7 +3966,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3957,7 +3978,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the idea is no longer at; the response carries the current `ETag` */
+            /** @description Conflicts with the record as it is now (`version_conflict`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3966,7 +3987,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3975,7 +3996,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -3986,7 +4007,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4029,7 +4050,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4038,7 +4059,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4047,7 +4068,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4056,7 +4077,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4065,7 +4086,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -4076,7 +4097,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4126,7 +4147,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`, `invalid_cursor`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4135,7 +4156,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4144,7 +4165,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4153,7 +4174,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4162,7 +4183,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -4173,7 +4194,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4233,7 +4254,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`)
+             *     - `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4242,7 +4266,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4251,7 +4275,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4260,7 +4284,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4269,7 +4293,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /** @description Conflicts with the record as it is now (`idempotency_key_reused`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4278,7 +4302,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4287,7 +4311,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -4298,7 +4322,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4345,7 +4369,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4354,7 +4378,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4363,7 +4387,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4372,7 +4396,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4381,7 +4408,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -4392,7 +4419,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4439,7 +4466,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4448,7 +4475,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4457,7 +4484,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4466,7 +4493,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4475,7 +4505,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes (already archived); `journey_in_use`: another journey's published version pairs it; `version_conflict`: If-Match is stale */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `journey_archived`: already archived
+             *     - `journey_in_use`: another journey's published version pairs it
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4484,7 +4518,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -4495,7 +4529,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4553,7 +4587,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters, or a change that would leave no title */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`)
+             *     - `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters, or a change that would leave no title
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4562,7 +4599,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4571,7 +4608,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4580,7 +4617,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4589,7 +4629,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `version_conflict`: If-Match is stale */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `journey_archived`: the journey is archived, so it no longer changes
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4598,7 +4641,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4607,7 +4650,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -4618,7 +4661,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4681,7 +4724,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`)
+             *     - `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4690,7 +4736,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4699,7 +4745,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4708,7 +4754,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4717,7 +4766,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `journey_archived`: the journey is archived, so it no longer changes
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4726,7 +4778,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4735,7 +4787,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -4746,7 +4798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4797,7 +4849,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`, `invalid_cursor`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4806,7 +4858,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4815,7 +4867,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4824,7 +4876,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4833,7 +4888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -4844,7 +4899,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4904,7 +4959,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4913,7 +4968,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4922,7 +4977,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4931,7 +4986,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace (`fromVersionId` included) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such journey, or no such version of it, in this workspace (`fromVersionId` included)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4940,7 +4998,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `journey_archived`: the journey is archived, so it no longer changes
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4949,7 +5010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4958,7 +5019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -4969,7 +5030,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5017,7 +5078,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5026,7 +5087,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5035,7 +5096,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5044,7 +5105,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such journey, or no such version of it, in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5053,7 +5117,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -5064,7 +5128,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5112,7 +5176,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5121,7 +5185,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5130,7 +5194,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5139,7 +5203,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such journey, or no such version of it, in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5148,7 +5215,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `version_locked`: the version is published, and published versions never change; `version_conflict`: `If-Match` names a revision the version has moved on from; the response carries the current `ETag`; `last_version`: it is the journey's only version */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `journey_archived`: the journey is archived, so it no longer changes
+             *     - `version_locked`: the version is published, and published versions never change
+             *     - `last_version`: it is the journey's only version
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5157,7 +5229,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -5168,7 +5240,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5225,7 +5297,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5234,7 +5306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5243,7 +5315,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5252,7 +5324,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such journey, or no such version of it, in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5261,7 +5336,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `version_locked`: the version is published, and published versions never change; `version_conflict`: `If-Match` names a revision the version has moved on from; the response carries the current `ETag` */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `journey_archived`: the journey is archived, so it no longer changes
+             *     - `version_locked`: the version is published, and published versions never change
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5270,7 +5349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5279,7 +5358,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -5290,7 +5369,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5347,7 +5426,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body` lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, cell keys not `<rowId>:<stageId>`, scores outside -2..2, lengths); what is well-formed but inconsistent is saved and reported in `diagnostics`; `if_match_required`: no If-Match */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `if_match_required`)
+             *     - `invalid_body`: lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, cell keys not `<rowId>:<stageId>`, scores outside -2..2, lengths); what is well-formed but inconsistent is saved and reported in `diagnostics`
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5356,7 +5438,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5365,7 +5447,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5374,7 +5456,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such journey, or no such version of it, in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5383,7 +5468,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `version_locked`: the version is published, and published versions never change; `version_conflict`: `If-Match` names a revision the version has moved on from; the response carries the current `ETag` */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `journey_archived`: the journey is archived, so it no longer changes
+             *     - `version_locked`: the version is published, and published versions never change
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5392,7 +5481,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is too large. `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or its compressed form would not fit one version (about 350 KB) */
+            /**
+             * @description Too large
+             *     - `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or its compressed form would not fit one version (about 350 KB)
+             */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5401,7 +5493,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5410,7 +5502,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -5421,7 +5513,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5469,7 +5561,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5478,7 +5570,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5487,7 +5579,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5496,7 +5588,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace (`against` included) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such journey, or no such version of it, in this workspace (`against` included)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5505,7 +5600,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -5516,7 +5611,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5568,7 +5663,10 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them, or a locale other than `en` or `ar` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`)
+             *     - `invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them, or a locale other than `en` or `ar`
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5577,7 +5675,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5586,7 +5684,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5595,7 +5693,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such journey, or no such version of it, in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5604,7 +5705,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -5615,7 +5716,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5692,7 +5793,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them, or an interval other than `day`, `week` or `month` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`)
+             *     - `invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them, or an interval other than `day`, `week` or `month`
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5701,7 +5805,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5710,7 +5814,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5719,7 +5823,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such journey, or no such version of it, in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5728,7 +5835,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -5739,7 +5846,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5791,7 +5898,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_content`: error diagnostics (listed in `diagnostics`); `if_match_required`: no If-Match */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`, `if_match_required`)
+             *     - `invalid_content`: error diagnostics, every one listed in `diagnostics`
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5810,7 +5920,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5819,7 +5929,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5828,7 +5938,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such journey, or no such version of it, in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5837,7 +5950,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `version_conflict`: `If-Match` names a revision the version has moved on from; the response carries the current `ETag`; `references_changed`: a paired journey was archived meanwhile */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `journey_archived`: the journey is archived, so it no longer changes
+             *     - `references_changed`: a paired journey was archived meanwhile
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5846,7 +5963,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -5857,7 +5974,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5906,7 +6023,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body` lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, cell keys not `<rowId>:<stageId>`, scores outside -2..2, lengths); what is well-formed but inconsistent is saved and reported in `diagnostics` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`)
+             *     - `invalid_body`: lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, cell keys not `<rowId>:<stageId>`, scores outside -2..2, lengths); what is well-formed but inconsistent is saved and reported in `diagnostics`
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5915,7 +6035,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5924,7 +6044,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5933,7 +6053,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5942,7 +6062,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is too large. `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or its compressed form would not fit one version (about 350 KB) */
+            /**
+             * @description Too large
+             *     - `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or its compressed form would not fit one version (about 350 KB)
+             */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5951,7 +6074,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5960,7 +6083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -5971,7 +6094,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6024,7 +6147,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`, `invalid_cursor`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6033,7 +6156,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6042,7 +6165,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6051,7 +6174,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6060,7 +6183,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -6071,7 +6194,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6142,7 +6265,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `category_not_found`; `invalid_body` (unknown fields, a block of an unknown type, more than 500 blocks, a bad link); `duplicate_block_id`; `too_many_links` (more than 40 distinct linked articles and categories) */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`)
+             *     - `invalid_body`: unknown fields, a block of an unknown type, more than 500 blocks, a bad link
+             *     - `category_not_found`: `categoryId` names no category of this workspace
+             *     - `duplicate_block_id`: two blocks of the article share an id
+             *     - `too_many_links`: the article links more than 40 distinct articles and categories
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6151,7 +6280,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6160,7 +6289,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6169,7 +6298,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6178,7 +6307,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `slug_taken`; `idempotency_key_reused` */
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `slug_taken`: another article or category (the same kind) of this workspace has the slug
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6187,7 +6319,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is too large. `content_too_large`: the draft is over 1,048,576 bytes of UTF-8 JSON (or does not compress into one stored item) */
+            /**
+             * @description Too large
+             *     - `content_too_large`: the draft is over 1,048,576 bytes of UTF-8 JSON (or does not compress into one stored item)
+             */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6196,7 +6331,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6205,7 +6340,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -6216,7 +6351,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6265,7 +6400,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6274,7 +6409,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6283,7 +6418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6292,7 +6427,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now; also `?view=live` of an article with no live revision */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now; also `?view=live` of an article with no live revision
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6301,7 +6439,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -6312,7 +6450,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6362,7 +6500,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6371,7 +6509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6380,7 +6518,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6389,7 +6527,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6398,7 +6539,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `article_linked`; `version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag` */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `article_linked`: published articles link to this one: remove the links, or delete with `?force=true`
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6407,7 +6551,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -6418,7 +6562,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6480,7 +6624,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `category_not_found`; `invalid_body`. A malformed `If-Match` is 400 `invalid_header` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`)
+             *     - `category_not_found`: `categoryId` names no category of this workspace
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6489,7 +6636,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6498,7 +6645,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6507,7 +6654,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6516,7 +6666,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag`; `slug_taken` */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `slug_taken`: another article or category (the same kind) of this workspace has the slug
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6525,7 +6678,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6534,7 +6687,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -6545,7 +6698,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6590,7 +6743,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6599,7 +6752,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6608,7 +6761,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6617,7 +6770,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6626,7 +6782,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -6637,7 +6793,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6697,7 +6853,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `if_match_required`; `invalid_body` (unknown fields, a block of an unknown type, more than 500 blocks, a bad link); `duplicate_block_id`; `too_many_links` (more than 40 distinct linked articles and categories). A malformed `If-Match` is 400 `invalid_header` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `if_match_required`)
+             *     - `invalid_body`: unknown fields, a block of an unknown type, more than 500 blocks, a bad link
+             *     - `duplicate_block_id`: two blocks of the article share an id
+             *     - `too_many_links`: the article links more than 40 distinct articles and categories
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6706,7 +6867,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6715,7 +6876,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6724,7 +6885,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6733,7 +6897,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag` */
+            /** @description Conflicts with the record as it is now (`version_conflict`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6742,7 +6906,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is too large. `content_too_large`: the draft is over 1,048,576 bytes of UTF-8 JSON (or does not compress into one stored item) */
+            /**
+             * @description Too large
+             *     - `content_too_large`: the draft is over 1,048,576 bytes of UTF-8 JSON (or does not compress into one stored item)
+             */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6751,7 +6918,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6760,7 +6927,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -6771,7 +6938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6818,7 +6985,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6827,7 +6994,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6836,7 +7003,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6845,7 +7012,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6854,7 +7024,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -6865,7 +7035,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6915,7 +7085,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `not_publishable` (no title or no text in the source language); `invalid_links`, with `issues` naming each bad link by block */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`)
+             *     - `not_publishable`: the draft has no title, or no block with text, in its source language; `issues` says which
+             *     - `invalid_links`: with `issues` naming each bad link by block
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6924,7 +7098,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6933,7 +7107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6942,7 +7116,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6951,7 +7128,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag` */
+            /** @description Conflicts with the record as it is now (`version_conflict`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6960,7 +7137,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -6971,7 +7148,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7022,7 +7199,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`, `invalid_cursor`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7031,7 +7208,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7040,7 +7217,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7049,7 +7226,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7058,7 +7238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -7069,7 +7249,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7115,7 +7295,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7124,7 +7304,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7133,7 +7313,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7142,7 +7322,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now; or no such revision */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now; or no such revision
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7151,7 +7334,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -7162,7 +7345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7213,7 +7396,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7222,7 +7405,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7231,7 +7414,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7240,7 +7423,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now; or no such revision */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now; or no such revision
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7249,7 +7435,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag` */
+            /** @description Conflicts with the record as it is now (`version_conflict`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7258,7 +7444,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -7269,7 +7455,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7319,7 +7505,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7328,7 +7514,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7337,7 +7523,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7346,7 +7532,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7355,7 +7544,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `not_published`; `version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag` */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `not_published`: the article is not published
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7364,7 +7556,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -7375,7 +7567,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7418,7 +7610,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7427,7 +7619,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7436,7 +7628,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7445,7 +7637,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7454,7 +7646,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -7465,7 +7657,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7532,7 +7724,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `parent_not_found`; `category_too_deep` (a 4th level); `invalid_body`; a malformed Idempotency-Key is `invalid_header` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`, `invalid_body`)
+             *     - `parent_not_found`: `parentId` names no category of this workspace
+             *     - `category_too_deep`: a 4th level
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7541,7 +7737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7550,7 +7746,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7559,7 +7755,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7568,7 +7764,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `slug_taken`; `idempotency_key_reused`; `tree_changed` (the tree moved during the request: retry) */
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `slug_taken`: another article or category (the same kind) of this workspace has the slug
+             *     - `tree_changed`: the category tree changed while the request ran: send it again
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7577,7 +7777,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7586,7 +7786,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -7597,7 +7797,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7644,7 +7844,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7653,7 +7853,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7662,7 +7862,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7671,7 +7871,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no category with this id in this workspace (another workspace's ids are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no category with this id in this workspace (another workspace's ids are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7680,7 +7883,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -7691,7 +7894,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7738,7 +7941,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7747,7 +7950,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7756,7 +7959,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7765,7 +7968,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no category with this id in this workspace (another workspace's ids are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no category with this id in this workspace (another workspace's ids are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7774,7 +7980,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `category_not_empty`: it still holds categories or articles; `version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag` */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `category_not_empty`: the category still holds categories or articles: move or delete them first
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7783,7 +7992,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -7794,7 +8003,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7859,7 +8068,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `category_cycle`; `category_too_deep`; `parent_not_found`; clearing both names is `invalid_body`. A malformed `If-Match` is 400 `invalid_header` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`)
+             *     - `invalid_body`: also clearing both names
+             *     - `category_cycle`: A category cannot move under itself or one of its subcategories
+             *     - `category_too_deep`: categories nest at most 3 levels deep
+             *     - `parent_not_found`: `parentId` names no category of this workspace
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7868,7 +8083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7877,7 +8092,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7886,7 +8101,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no category with this id in this workspace (another workspace's ids are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no category with this id in this workspace (another workspace's ids are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7895,7 +8113,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag`; `slug_taken`; `tree_changed` (retry) */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `slug_taken`: another article or category (the same kind) of this workspace has the slug
+             *     - `tree_changed`: the category tree changed while the request ran: send it again
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7904,7 +8126,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7913,7 +8135,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -7924,7 +8146,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7984,7 +8206,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`, `invalid_cursor`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7993,7 +8215,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8002,7 +8224,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8011,7 +8233,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8020,7 +8242,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8031,7 +8253,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8073,7 +8295,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8082,7 +8304,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8091,7 +8313,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8100,7 +8322,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8109,7 +8331,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8120,7 +8342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8190,7 +8412,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_query`: `q` missing, blank or over 200 characters; `limit` outside 1–50; an unknown parameter */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`)
+             *     - `invalid_query`: `q` missing, blank or over 200 characters; `limit` outside 1–50; an unknown parameter
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8199,7 +8424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8208,7 +8433,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8217,7 +8442,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8226,7 +8451,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8237,7 +8462,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8288,7 +8513,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`, `invalid_cursor`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8297,7 +8522,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8306,7 +8531,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8315,7 +8540,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8324,7 +8549,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8335,7 +8560,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8381,7 +8606,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8390,7 +8615,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8399,7 +8624,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8408,7 +8633,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8417,7 +8642,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8428,7 +8653,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8497,7 +8722,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8506,7 +8731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8515,7 +8740,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8524,7 +8749,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8533,7 +8758,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8544,7 +8769,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8621,7 +8846,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8630,7 +8855,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8639,7 +8864,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8648,7 +8873,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8657,7 +8882,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8666,7 +8891,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8677,7 +8902,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8723,7 +8948,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8732,7 +8957,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8741,7 +8966,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8750,7 +8975,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no SOP with this id in this workspace, or (to a read-only key) one that is not published
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8759,7 +8987,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8770,7 +8998,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8849,7 +9077,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`)
+             *     - `invalid_state`: the SOP is under review: approve or send it back first
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8858,7 +9089,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8867,7 +9098,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8876,7 +9107,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no SOP with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8885,7 +9119,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8894,7 +9128,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8905,7 +9139,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8949,7 +9183,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8958,7 +9192,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8967,7 +9201,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8976,7 +9210,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no SOP with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8985,7 +9222,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8996,7 +9233,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9041,7 +9278,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`)
+             *     - `invalid_state`: only an SOP under review is approved
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9050,7 +9290,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9059,7 +9299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9068,7 +9308,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no SOP with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9077,7 +9320,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -9088,7 +9331,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9140,7 +9383,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`)
+             *     - `invalid_state`: only an SOP under review is sent back
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9149,7 +9395,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9158,7 +9404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9167,7 +9413,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no SOP with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9176,7 +9425,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -9185,7 +9434,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -9196,7 +9445,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9241,7 +9490,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`)
+             *     - `invalid_state`: only a draft is submitted
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9250,7 +9502,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9259,7 +9511,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9268,7 +9520,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no SOP with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9277,7 +9532,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -9288,7 +9543,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9332,7 +9587,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9341,7 +9596,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9350,7 +9605,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9359,7 +9614,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9368,7 +9623,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -9379,7 +9634,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9430,7 +9685,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`, `invalid_cursor`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9439,7 +9694,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9448,7 +9703,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9457,7 +9712,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9466,7 +9721,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -9477,7 +9732,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9540,7 +9795,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9549,7 +9804,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9558,7 +9813,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9567,7 +9822,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9576,7 +9831,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /** @description Conflicts with the record as it is now (`idempotency_key_reused`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9585,7 +9840,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -9594,7 +9849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -9605,7 +9860,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9655,7 +9910,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9664,7 +9919,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9673,7 +9928,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9682,7 +9937,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9691,7 +9949,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -9702,7 +9960,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9750,7 +10008,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9759,7 +10017,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9768,7 +10026,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9777,7 +10035,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9786,7 +10047,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `survey_archived`: the survey is archived and read-only (already archived); `version_conflict`: `If-Match` names another version */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `survey_archived`: already archived
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9795,7 +10059,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -9806,7 +10070,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9880,7 +10144,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body`: also a `designId` that is no design of this workspace, or targeting problems (each in `issues`); a malformed `If-Match` is `invalid_header` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`)
+             *     - `invalid_body`: also a `designId` that is no design of this workspace, or targeting problems (each in `issues`)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9889,7 +10156,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9898,7 +10165,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9907,7 +10174,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9916,7 +10186,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names another version; `survey_archived`: the survey is archived and read-only */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `survey_archived`: the survey is archived and read-only
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9925,7 +10198,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -9934,7 +10207,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -9945,7 +10218,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9993,7 +10266,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_state`: the survey is not published */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`)
+             *     - `invalid_state`: the survey is not published
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10002,7 +10278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10011,7 +10287,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10020,7 +10296,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10029,7 +10308,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `survey_archived`: the survey is archived and read-only; `version_conflict`: the survey changed while closing */
+            /**
+             * @description Conflicts with the record as it is now
+             *     - `survey_archived`: the survey is archived and read-only
+             *     - `version_conflict`: the survey changed while closing
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10038,7 +10321,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -10049,7 +10332,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -10152,7 +10435,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10161,7 +10444,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10170,7 +10453,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10179,7 +10462,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version `versionId` in it */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace, or no version `versionId` in it
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10188,7 +10474,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /** @description Conflicts with the record as it is now (`idempotency_key_reused`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10197,7 +10483,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -10206,7 +10492,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -10217,7 +10503,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -10280,7 +10566,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10289,7 +10575,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10298,7 +10584,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10307,7 +10593,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such export of this survey in this workspace, or it expired (24 hours after it was asked for) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such export of this survey in this workspace, or it expired (24 hours after it was asked for)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10316,7 +10605,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -10327,7 +10616,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -10387,7 +10676,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_definition`: the version has errors, listed in `issues` (each with `severity`, `code`, `message`, `path`) */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`)
+             *     - `invalid_definition`: the version has errors, listed in `issues` (each with `severity`, `code`, `message`, `path`)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10404,7 +10696,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10413,7 +10705,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10422,7 +10714,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version with this id in it */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10431,7 +10726,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `breaking_changes`: listed in `changes` (with `journey_metric_unbound` for each published journey version whose metric follows a question removed or retyped), send `acknowledgeBreakingChanges: true` to publish anyway; `version_locked`: the version is superseded; `survey_archived`: the survey is archived and read-only; `version_conflict`: the survey or version changed while publishing */
+            /**
+             * @description Conflicts with the record as it is now
+             *     - `breaking_changes`: listed in `changes` (with `journey_metric_unbound` for each published journey version whose metric follows a question removed or retyped); send `acknowledgeBreakingChanges: true` to publish anyway
+             *     - `version_locked`: the version is superseded
+             *     - `survey_archived`: the survey is archived and read-only
+             *     - `version_conflict`: the survey or version changed while publishing
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10463,7 +10764,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -10472,7 +10773,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -10483,7 +10784,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -10556,7 +10857,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_query`: `updatedSince` with another filter, or `cursor` with `offset`; `invalid_cursor` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_cursor`)
+             *     - `invalid_query`: `updatedSince` with another filter, or `cursor` with `offset`
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10565,7 +10869,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10574,7 +10878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10583,7 +10887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`, `not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10592,7 +10896,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -10603,7 +10907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -10687,7 +10991,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` `/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, `required_unanswered`, `no_answers`, `no_ending`; `respondent_not_targeted`: the respondent's attributes do not meet the survey's targeting rules */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`)
+             *     - `invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` `/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, `required_unanswered`, `no_answers`, `no_ending`
+             *     - `respondent_not_targeted`: the respondent’s attributes do not meet the survey’s targeting rules
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10696,7 +11004,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10705,7 +11013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10714,7 +11022,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10723,7 +11034,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `survey_not_collecting`: the survey is a draft, closed or archived; only a published survey collects; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `survey_not_collecting`: the survey is a draft, closed or archived: only a published survey collects responses
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10732,7 +11046,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is too large. `response_too_large`: the answers are over 64 KB of UTF-8 JSON */
+            /**
+             * @description Too large
+             *     - `response_too_large`: the answers are over 64 KB of UTF-8 JSON
+             */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10741,7 +11058,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -10750,7 +11067,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -10761,7 +11078,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -10811,7 +11128,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10820,7 +11137,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10829,7 +11146,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10838,7 +11155,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no response with this id in this survey of this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no response with this id in this survey of this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10847,7 +11167,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -10858,7 +11178,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -10905,7 +11225,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10914,7 +11234,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10923,7 +11243,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10932,7 +11252,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no response with this id in this survey of this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no response with this id in this survey of this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10941,7 +11264,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -10952,7 +11275,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11021,7 +11344,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` `/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, `required_unanswered`, `no_answers`, `no_ending`; `if_match_required`: no If-Match */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`, `if_match_required`)
+             *     - `invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` `/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, `required_unanswered`, `no_answers`, `no_ending`
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11030,7 +11356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11039,7 +11365,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11048,7 +11374,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no response with this id in this survey of this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no response with this id in this survey of this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11057,7 +11386,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: the response changed since it was read (ETag holds the current revision); `response_finished`: a finished response never changes; `survey_not_collecting`: the survey is a draft, closed or archived; only a published survey collects */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `response_finished`: A finished response never changes
+             *     - `survey_not_collecting`: the survey is a draft, closed or archived: only a published survey collects responses
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11066,7 +11399,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is too large. `response_too_large`: the answers are over 64 KB of UTF-8 JSON */
+            /**
+             * @description Too large
+             *     - `response_too_large`: the answers are over 64 KB of UTF-8 JSON
+             */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11075,7 +11411,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11084,7 +11420,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -11095,7 +11431,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11205,7 +11541,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_query`: `versionId` not a UUID or `all`, a date not YYYY-MM-DD, or `from` after `to` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`)
+             *     - `invalid_query`: `versionId` not a UUID or `all`, a date not YYYY-MM-DD, or `from` after `to`
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11214,7 +11553,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11223,7 +11562,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11232,7 +11571,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version `versionId` in it (other workspaces' surveys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace, or no version `versionId` in it (other workspaces' surveys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11241,7 +11583,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -11252,7 +11594,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11315,7 +11657,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body`: `fromVersionId` names no version of this survey */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`)
+             *     - `invalid_body`: `fromVersionId` names no version of this survey
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11324,7 +11669,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11333,7 +11678,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11342,7 +11687,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11351,7 +11699,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `survey_archived`: the survey is archived and read-only; `version_limit`: the survey has 50 versions; `version_conflict`: other versions were being created at once; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `survey_archived`: the survey is archived and read-only
+             *     - `version_limit`: the survey already keeps 50 versions: delete a draft first
+             *     - `version_conflict`: other versions were being created at once
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11360,7 +11713,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11369,7 +11722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -11380,7 +11733,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11430,7 +11783,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11439,7 +11792,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11448,7 +11801,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11457,7 +11810,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version with this id in it */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11466,7 +11822,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -11477,7 +11833,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11536,7 +11892,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `if_match_required`: no `If-Match`; `invalid_header`: a malformed one; `invalid_body`: also `definition.languages` without the survey's language */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `if_match_required`)
+             *     - `invalid_body`: also `definition.languages` without the survey's language
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11545,7 +11904,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11554,7 +11913,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11563,7 +11922,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version with this id in it */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11572,7 +11934,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: the draft is at another revision (the response's `ETag` is the current one); `version_locked`: the version is published or superseded; `survey_archived`: the survey is archived and read-only */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `version_locked`: the version is published or superseded
+             *     - `survey_archived`: the survey is archived and read-only
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11581,7 +11947,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is too large. `definition_too_large`: the definition is over 1 MB of UTF-8 JSON, or does not fit one version even compressed */
+            /**
+             * @description Too large
+             *     - `definition_too_large`: the definition is over 1 MB of UTF-8 JSON, or does not fit one version even compressed
+             */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11590,7 +11959,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11599,7 +11968,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -11610,7 +11979,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11657,7 +12026,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11666,7 +12035,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11675,7 +12044,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11684,7 +12053,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version with this id in it */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11693,7 +12065,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_locked`: the version is published or superseded; `survey_archived`: the survey is archived and read-only */
+            /**
+             * @description Conflicts with the record as it is now
+             *     - `version_locked`: the version is published or superseded
+             *     - `survey_archived`: the survey is archived and read-only
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11702,7 +12078,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -11713,7 +12089,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11787,7 +12163,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11796,7 +12172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11805,7 +12181,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11814,7 +12190,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version with this id in it */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11823,7 +12202,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11832,7 +12211,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -11843,7 +12222,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11891,7 +12270,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11900,7 +12279,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11909,7 +12288,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11918,7 +12297,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11927,7 +12306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -11938,7 +12317,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11981,7 +12360,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11990,7 +12369,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11999,7 +12378,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12008,7 +12387,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12017,7 +12396,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -12028,7 +12407,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12098,7 +12477,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12107,7 +12486,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12116,7 +12495,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12125,7 +12504,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12134,7 +12513,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `design_limit`: the workspace already has 50 designs besides the default; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `design_limit`: the workspace already has 50 designs besides the default
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12143,7 +12525,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12152,7 +12534,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -12163,7 +12545,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12223,7 +12605,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12232,7 +12614,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12241,7 +12623,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12250,7 +12632,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no design with this id in this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no design with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12259,7 +12644,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12268,7 +12653,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -12279,7 +12664,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12333,7 +12718,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12342,7 +12727,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12351,7 +12736,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12360,7 +12745,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12369,7 +12754,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12378,7 +12763,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -12389,7 +12774,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12438,7 +12823,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12447,7 +12832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12456,7 +12841,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12465,7 +12850,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12474,7 +12859,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is too large. `definition_too_large`: the definition is over 1 MB of UTF-8 JSON, or does not fit one version even compressed */
+            /**
+             * @description Too large
+             *     - `definition_too_large`: the definition is over 1 MB of UTF-8 JSON, or does not fit one version even compressed
+             */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12483,7 +12871,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12492,7 +12880,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -12503,7 +12891,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12546,7 +12934,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12555,7 +12943,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12564,7 +12952,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12573,7 +12961,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12582,7 +12970,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -12593,7 +12981,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12656,7 +13044,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. The SSRF guard refused the URL (`webhook_url_not_allowed`) or its host does not resolve (`webhook_url_unresolvable`); the workspace already has 50 webhooks (`webhook_limit_reached`); a malformed `Idempotency-Key` (`invalid_header`) */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`, `invalid_body`)
+             *     - `webhook_url_not_allowed`: the SSRF guard refused the URL: not https, with credentials, or resolving to a loopback, private, link-local, CGNAT, multicast or reserved address
+             *     - `webhook_url_unresolvable`: the URL’s host does not resolve
+             *     - `webhook_limit_reached`: the workspace already has 50 webhooks: delete one first
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12665,7 +13058,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12674,7 +13067,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12683,7 +13076,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. Only for a repeated Idempotency-Key: the webhook it created has been deleted since (`not_found`) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: only for a repeated Idempotency-Key: the webhook it created has been deleted since
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12692,7 +13088,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /** @description Conflicts with the record as it is now (`idempotency_key_reused`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12701,7 +13097,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12710,7 +13106,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -12721,7 +13117,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12767,7 +13163,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12776,7 +13172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12785,7 +13181,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12794,7 +13190,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. No webhook with this id in this workspace (`not_found`) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no webhook with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12803,7 +13202,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -12814,7 +13213,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12859,7 +13258,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12868,7 +13267,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12877,7 +13276,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12886,7 +13285,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. No webhook with this id in this workspace (`not_found`) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no webhook with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12895,7 +13297,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -12906,7 +13308,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12965,7 +13367,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. The SSRF guard refused the URL (`webhook_url_not_allowed`) or its host does not resolve (`webhook_url_unresolvable`) */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`)
+             *     - `webhook_url_not_allowed`: the SSRF guard refused the URL: not https, with credentials, or resolving to a loopback, private, link-local, CGNAT, multicast or reserved address
+             *     - `webhook_url_unresolvable`: the URL’s host does not resolve
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12974,7 +13380,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12983,7 +13389,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12992,7 +13398,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. No webhook with this id in this workspace (`not_found`) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no webhook with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13001,7 +13410,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -13010,7 +13419,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -13021,7 +13430,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -13079,7 +13488,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`, `invalid_cursor`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13088,7 +13497,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13097,7 +13506,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13106,7 +13515,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. No webhook with this id in this workspace (`not_found`) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no webhook with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13115,7 +13527,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -13126,7 +13538,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -13172,7 +13584,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. The webhook is disabled (`webhook_disabled`) */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`)
+             *     - `webhook_disabled`: the webhook is disabled: enable it first
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13181,7 +13596,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13190,7 +13605,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13199,7 +13614,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. No such webhook, or no such delivery for it (`not_found`) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such webhook, or no such delivery for it
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13208,7 +13626,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. An attempt of this delivery is being made right now (`delivery_in_progress`) */
+            /**
+             * @description Conflicts with the record as it is now
+             *     - `delivery_in_progress`: an attempt of this delivery is being made at this moment
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13217,7 +13638,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -13228,7 +13649,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -13274,7 +13695,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13283,7 +13704,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13292,7 +13713,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13301,7 +13722,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. No webhook with this id in this workspace (`not_found`) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no webhook with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13310,7 +13734,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -13321,7 +13745,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -13367,7 +13791,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. The receiver did not answer the verification event with a 2xx (`webhook_verification_failed`, the message says why) */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`)
+             *     - `webhook_verification_failed`: the receiver did not answer the verification event with a 2xx within 10 s (the message says what it got); the webhook stays disabled
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13376,7 +13803,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13385,7 +13812,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13394,7 +13821,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. No webhook with this id in this workspace (`not_found`) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no webhook with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13403,7 +13833,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. The URL or secret changed while the receiver was being verified (`webhook_changed`) */
+            /**
+             * @description Conflicts with the record as it is now
+             *     - `webhook_changed`: the webhook’s URL or secret changed while its receiver was being verified
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13412,7 +13845,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -13423,7 +13856,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -13469,7 +13902,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13478,7 +13911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13487,7 +13920,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13496,7 +13929,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. No webhook with this id in this workspace (`not_found`) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no webhook with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13505,7 +13941,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -13516,7 +13952,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;

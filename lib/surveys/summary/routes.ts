@@ -22,9 +22,11 @@ export const getSurveySummary = defineRoute({
   permissions: ['surveys:read'],
   request: { params: surveyIdParams, query: summaryQuery },
   response: { status: 200, body: z.object({ ok: z.literal(true), summary: surveySummary }) },
-  errorNotes: {
-    400: '`invalid_query`: `versionId` not a UUID or `all`, a date not YYYY-MM-DD, or `from` after `to`',
-    404: "`not_found`: no survey with this id in this workspace, or no version `versionId` in it (other workspaces' surveys are never visible)",
+  errors: {
+    400: { invalid_query: '`versionId` not a UUID or `all`, a date not YYYY-MM-DD, or `from` after `to`' },
+    404: {
+      not_found: "no survey with this id in this workspace, or no version `versionId` in it (other workspaces' surveys are never visible)",
+    },
   },
   // The survey (BatchGetItem, with the designs as GET /surveys/{id} reads it) beside one Query of the day buckets.
   table: ['BatchGetItem', 'Query'],
