@@ -2572,6 +2572,15 @@ export interface components {
             publishedAt: string | null;
             archivedAt: string | null;
         };
+        SurveyAnswerIssue: {
+            /** @constant */
+            severity: "error";
+            /** @enum {string} */
+            code: "unknown_question" | "answer_not_shown" | "option_not_offered" | "invalid_answer" | "required_unanswered" | "no_answers" | "no_ending";
+            message: string;
+            /** @description JSON Pointer into the request body, e.g. `/answers/plan` */
+            path: string;
+        };
         /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the surveys guide (docs/surveys.md, Logic). */
         SurveyCondition: {
             all: Record<string, never>[];
@@ -3270,6 +3279,7 @@ export type Sop = components['schemas']['Sop'];
 export type SopComment = components['schemas']['SopComment'];
 export type SopStep = components['schemas']['SopStep'];
 export type Survey = components['schemas']['Survey'];
+export type SurveyAnswerIssue = components['schemas']['SurveyAnswerIssue'];
 export type SurveyCondition = components['schemas']['SurveyCondition'];
 export type SurveyDefinition = components['schemas']['SurveyDefinition'];
 export type SurveyDesign = components['schemas']['SurveyDesign'];
@@ -11001,7 +11011,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        /** @description Stable machine-readable error code */
+                        error: string;
+                        message: string;
+                        /** @description With `invalid_answers`: every answer issue found; with `invalid_body`: what breaks the schema (`path` and `message` only) */
+                        issues?: (components["schemas"]["SurveyAnswerIssue"] | components["schemas"]["ValidationIssue"])[];
+                    };
                 };
             };
             /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
@@ -11353,7 +11371,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        /** @description Stable machine-readable error code */
+                        error: string;
+                        message: string;
+                        /** @description With `invalid_answers`: every answer issue found; with `invalid_body`: what breaks the schema (`path` and `message` only) */
+                        issues?: (components["schemas"]["SurveyAnswerIssue"] | components["schemas"]["ValidationIssue"])[];
+                    };
                 };
             };
             /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */

@@ -6,7 +6,8 @@
  */
 import * as z from 'zod/mini';
 import { defineRoute } from '../../platform/route.ts';
-import { okOnly, pagination } from '../../platform/schemas.ts';
+import { named, okOnly, pagination, validationIssue } from '../../platform/schemas.ts';
+import { ANSWER_ISSUE_CODES } from '../engine/response.ts';
 import { surveyIdParams } from '../schemas.ts';
 import {
   continueResponseBody,
@@ -35,8 +36,29 @@ const SURVEY_404 = { not_found: "no survey with this id in this workspace (other
 const RESPONSE_404 = { not_found: 'no response with this id in this survey of this workspace' };
 const INVALID_ANSWERS =
   'the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` ' +
-  '`/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, ' +
-  '`required_unanswered`, `no_answers`, `no_ending`';
+  `\`/answers/<questionId>\` and \`code\` one of ${ANSWER_ISSUE_CODES.map((code) => `\`${code}\``).join(', ')}`;
+/** The 400's `issues`: a response's answer issues (`invalid_answers`), or the schema's `{path, message}` (`invalid_body`). */
+const ANSWER_ISSUES_400 = {
+  issues: z
+    .array(
+      z.union([
+        named(
+          'SurveyAnswerIssue',
+          z.object({
+            severity: z.literal('error'),
+            code: z.enum(ANSWER_ISSUE_CODES),
+            message: z.string(),
+            path: z.string().register(z.globalRegistry, { description: 'JSON Pointer into the request body, e.g. `/answers/plan`' }),
+          }),
+        ),
+        validationIssue,
+      ]),
+    )
+    .register(z.globalRegistry, {
+      description:
+        'With `invalid_answers`: every answer issue found; with `invalid_body`: what breaks the schema (`path` and `message` only)',
+    }),
+};
 const VALIDATION =
   'The answers are replayed on the version as a respondent would go through it (the engine `simulate` runs): an answer to a question ' +
   'never shown on the path the answers produce (hidden by `visibleIf`, jumped over by a route), an option the option filter does not ' +
@@ -76,6 +98,7 @@ export const submitSurveyResponse = defineRoute({
     409: { survey_not_collecting: true },
     413: { response_too_large: true },
   },
+  errorMembers: { 400: ANSWER_ISSUES_400 },
   // GetItem and BatchGetItem: the survey and its version on a cold instance only.
   table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
   needs: ['keyed-hash'],
@@ -104,6 +127,7 @@ export const continueSurveyResponse = defineRoute({
     409: { response_finished: true, survey_not_collecting: true },
     413: { response_too_large: true },
   },
+  errorMembers: { 400: ANSWER_ISSUES_400 },
   // GetItem: the response, and its version on a cold instance.
   table: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
 });
