@@ -45,7 +45,7 @@ const VERSION_STATUSES = ['draft', 'published', 'superseded'] as const;
 
 // ---- path and query ---------------------------------------------------------------------------
 
-export const surveyIdParams = z.strictObject({ id: uuid });
+export const surveyIdParams = z.strictObject({ id: z.uuid().register(z.globalRegistry, { description: 'The survey id' }) });
 export const versionParams = z.strictObject({ id: uuid, versionId: uuid });
 export const designIdParams = z.strictObject({ designId: uuid });
 export const listSurveysQuery = z.strictObject({

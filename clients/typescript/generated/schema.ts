@@ -1793,12 +1793,12 @@ export interface components {
             version: number;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
             publishedAt: string | null;
@@ -1975,7 +1975,7 @@ export interface components {
             revision: number;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             publishedAt: string;
             /** @description The id of the Developer key that published it */
@@ -1990,7 +1990,7 @@ export interface components {
             revision: number;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             publishedAt: string;
             /** @description The id of the Developer key that published it */
@@ -2026,12 +2026,12 @@ export interface components {
             version: number;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
             publishedAt: string | null;
@@ -2057,7 +2057,7 @@ export interface components {
             translations: components["schemas"]["ArticleTranslations"];
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
         };
@@ -2164,12 +2164,12 @@ export interface components {
             version: number;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
         };
@@ -2216,12 +2216,12 @@ export interface components {
             version: number;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
         };
@@ -2274,12 +2274,12 @@ export interface components {
             version: number;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
             archivedAt: string | null;
@@ -2424,12 +2424,12 @@ export interface components {
             createdBy: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
             publishedAt: string | null;
@@ -2495,12 +2495,12 @@ export interface components {
             escalationLevel3: string | null;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -2517,7 +2517,7 @@ export interface components {
             feedback: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /** @description Id of the Developer key that sent the SOP back */
@@ -2529,10 +2529,7 @@ export interface components {
             body: string | null;
         };
         Survey: {
-            /**
-             * Format: uuid
-             * @description Only responses pinned to this version
-             */
+            /** Format: uuid */
             id: string;
             name: string;
             nameAr: string | null;
@@ -2561,12 +2558,12 @@ export interface components {
             publishedVersionId: string | null;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
             publishedAt: string | null;
@@ -2599,10 +2596,7 @@ export interface components {
             endings: components["schemas"]["SurveyEnding"][];
         };
         SurveyDesign: {
-            /**
-             * Format: uuid
-             * @description Only responses pinned to this version
-             */
+            /** Format: uuid */
             id: string;
             name: string;
             primaryColor: string;
@@ -2612,12 +2606,12 @@ export interface components {
             isDefault: boolean;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
         };
@@ -3038,20 +3032,11 @@ export interface components {
             };
         };
         SurveyResponse: {
-            /**
-             * Format: uuid
-             * @description Only responses pinned to this version
-             */
+            /** Format: uuid */
             id: string;
-            /**
-             * Format: uuid
-             * @description Only responses pinned to this version
-             */
+            /** Format: uuid */
             surveyId: string;
-            /**
-             * Format: uuid
-             * @description Only responses pinned to this version
-             */
+            /** Format: uuid */
             versionId: string;
             /** @enum {string} */
             status: "partial" | "finished";
@@ -3081,27 +3066,21 @@ export interface components {
             revision: number;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
             finishedAt: string | null;
             secondsToFinish: number | null;
         };
         SurveyVersion: {
-            /**
-             * Format: uuid
-             * @description Only responses pinned to this version
-             */
+            /** Format: uuid */
             id: string;
-            /**
-             * Format: uuid
-             * @description Only responses pinned to this version
-             */
+            /** Format: uuid */
             surveyId: string;
             number: number;
             /** @enum {string} */
@@ -3111,7 +3090,7 @@ export interface components {
             createdBy: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             publishedAt: string | null;
@@ -3121,20 +3100,14 @@ export interface components {
             issues: components["schemas"]["SurveyIssue"][];
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
         };
         SurveyVersionSummary: {
-            /**
-             * Format: uuid
-             * @description Only responses pinned to this version
-             */
+            /** Format: uuid */
             id: string;
-            /**
-             * Format: uuid
-             * @description Only responses pinned to this version
-             */
+            /** Format: uuid */
             surveyId: string;
             number: number;
             /** @enum {string} */
@@ -3144,7 +3117,7 @@ export interface components {
             createdBy: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             publishedAt: string | null;
@@ -3154,10 +3127,7 @@ export interface components {
             message: string;
         };
         Webhook: {
-            /**
-             * Format: uuid
-             * @description Only responses pinned to this version
-             */
+            /** Format: uuid */
             id: string;
             name: string;
             url: string;
@@ -3169,12 +3139,12 @@ export interface components {
             enabled: boolean;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
         };
@@ -3194,7 +3164,7 @@ export interface components {
             error: string | null;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             lastAttemptAt: string | null;
@@ -3205,7 +3175,7 @@ export interface components {
             attempt: number;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             at: string;
             /** @enum {string} */
@@ -3215,10 +3185,7 @@ export interface components {
             error: string | null;
         };
         WebhookWithSecret: {
-            /**
-             * Format: uuid
-             * @description Only responses pinned to this version
-             */
+            /** Format: uuid */
             id: string;
             name: string;
             url: string;
@@ -3230,12 +3197,12 @@ export interface components {
             enabled: boolean;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
             /** @description The Bearer secret (`whsec_…`), shown only in this response: store it now */
@@ -9886,7 +9853,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -9989,7 +9956,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -10099,7 +10066,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -10244,7 +10211,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -10361,7 +10328,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -10376,7 +10343,7 @@ export interface operations {
                     format: "csv" | "jsonl";
                     /**
                      * Format: uuid
-                     * @description Only responses pinned to this version
+                     * @description Only responses to this version (default: every version)
                      */
                     versionId?: string;
                     /**
@@ -10438,7 +10405,7 @@ export interface operations {
                             downloadUrl: string | null;
                             /**
                              * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             * @description When the file and this export are deleted (24 h after the request)
                              */
                             expiresAt: string;
                         };
@@ -10529,9 +10496,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
                 id: string;
-                /** @description Only responses pinned to this version */
                 exportId: string;
             };
             cookie?: never;
@@ -10569,7 +10534,7 @@ export interface operations {
                             downloadUrl: string | null;
                             /**
                              * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             * @description When the file and this export are deleted (24 h after the request)
                              */
                             expiresAt: string;
                         };
@@ -10642,7 +10607,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -10650,10 +10615,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description Only responses pinned to this version
-                     */
+                    /** Format: uuid */
                     versionId: string;
                     acknowledgeBreakingChanges?: boolean;
                 };
@@ -10823,7 +10785,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -10850,16 +10812,13 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         responses: (components["schemas"]["SurveyResponse"] | {
-                            /**
-                             * Format: uuid
-                             * @description Only responses pinned to this version
-                             */
+                            /** Format: uuid */
                             id: string;
                             /** @constant */
                             deleted: true;
                             /**
                              * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             * @description ISO 8601 UTC date-time
                              */
                             deletedAt: string;
                         })[];
@@ -10936,7 +10895,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -10955,7 +10914,6 @@ export interface operations {
                     /** @enum {string} */
                     language?: "en" | "ar";
                     respondent?: {
-                        /** @description Only this respondent's responses (their externalId) */
                         externalId?: string;
                         /** Format: email */
                         email?: string;
@@ -11112,9 +11070,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
                 id: string;
-                /** @description Only responses pinned to this version */
                 responseId: string;
             };
             cookie?: never;
@@ -11212,9 +11168,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
                 id: string;
-                /** @description Only responses pinned to this version */
                 responseId: string;
             };
             cookie?: never;
@@ -11312,9 +11266,7 @@ export interface operations {
                 "If-Match": string;
             };
             path: {
-                /** @description Only responses pinned to this version */
                 id: string;
-                /** @description Only responses pinned to this version */
                 responseId: string;
             };
             cookie?: never;
@@ -11480,7 +11432,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -11639,7 +11591,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Only responses pinned to this version */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -11647,10 +11599,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description Only responses pinned to this version
-                     */
+                    /** Format: uuid */
                     fromVersionId?: string;
                 };
             };
@@ -11775,9 +11724,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
                 id: string;
-                /** @description Only responses pinned to this version */
                 versionId: string;
             };
             cookie?: never;
@@ -11878,9 +11825,7 @@ export interface operations {
                 "If-Match": string;
             };
             path: {
-                /** @description Only responses pinned to this version */
                 id: string;
-                /** @description Only responses pinned to this version */
                 versionId: string;
             };
             cookie?: never;
@@ -12021,9 +11966,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
                 id: string;
-                /** @description Only responses pinned to this version */
                 versionId: string;
             };
             cookie?: never;
@@ -12131,9 +12074,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
                 id: string;
-                /** @description Only responses pinned to this version */
                 versionId: string;
             };
             cookie?: never;
@@ -12587,7 +12528,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
                 designId: string;
             };
             cookie?: never;
@@ -12711,7 +12651,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Only this respondent's responses (their externalId) */
                     externalId: string;
                 } | {
                     /** Format: email */
@@ -13159,7 +13098,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -13255,7 +13193,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -13350,7 +13287,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -13477,7 +13413,6 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -13580,7 +13515,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
                 id: string;
                 deliveryId: string;
             };
@@ -13691,7 +13625,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -13787,7 +13720,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
@@ -13898,7 +13830,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Only responses pinned to this version */
                 id: string;
             };
             cookie?: never;
