@@ -43,7 +43,8 @@ export const GATEWAY_ANSWERS = {
   throttled: {
     status: 429,
     message: 'Too Many Requests',
-    when: "past the stage's throttle (by default 1,000 requests a second, bursts of 2,000: cdk/portal-api-stack.ts)",
+    // The CDK stack's default (cdk/portal-api-stack.ts, `throttle`).
+    when: "past the stage's throttle (by default 1,000 requests a second, bursts of 2,000)",
     inSandbox: false,
   },
   functionFailed: {

@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import { type ErrorCatalog, platformErrorCodes } from './error-codes.ts';
 import { ComponentSchemas } from './openapi-components.ts';
 import { errorResponsesOf } from './openapi-errors.ts';
+import { apiOverview, apiTags } from './openapi-overview.ts';
 import { API_PREFIX, type RouteDefinition, type Schema, SVG_RESPONSE_HEADERS } from './route.ts';
 import { errorEnvelope } from './schemas.ts';
 import { API_VERSION } from './version.ts';
@@ -19,17 +20,6 @@ export { API_VERSION };
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 /** The reference page rendered from the document (getApiReference). */
 export const API_REFERENCE_PATH = `${API_PREFIX}/docs`;
-
-/** One line per tag of the manifest (RouteDefinition.tag), so a reader of the document knows each area. */
-const TAG_DESCRIPTIONS: Record<RouteDefinition['tag'], string> = {
-  Introduction: 'Where to start: the API index, this document, and checking a Developer key',
-  Ideas: 'Ideas submitted by customers and staff: moderation, labels, optimistic concurrency and safe retries',
-  Journeys: 'Customer journeys: stages, touchpoints and their versions',
-  Surveys: 'Surveys, their questions and logic, and their responses',
-  SOPs: 'Standard operating procedures: drafts, review, publication and the directory of people and teams',
-  Webhooks: 'Signed HTTP callbacks on idea changes: management, verification and delivery history',
-  'Knowledge Bank': 'Articles and their categories for agents and customers',
-};
 
 /** One recorded call of an operation: its request and its response. */
 interface RecordedCall {
@@ -302,9 +292,7 @@ export function buildOpenApiDocument(
       contact: { name: 'Customer Experience Portal API team' },
       // Words, not an SPDX reference: the reference page shows the name as it is.
       license: { name: 'Proprietary: all rights reserved' },
-      description:
-        'Workspace-bound external business API. Every call acts on one workspace (X-Service-Workspace-Host) ' +
-        'and is authorised by a Developer key (Authorization: Bearer). Errors are `{ok:false, error, message}`.',
+      description: apiOverview(),
     },
     // The sandbox first: it is where a reader starts, and the page's samples follow this order.
     servers: [
@@ -323,7 +311,7 @@ export function buildOpenApiDocument(
         },
       },
     ],
-    tags: Object.entries(TAG_DESCRIPTIONS).map(([name, description]) => ({ name, description })),
+    tags: apiTags(),
     security: [{ developerKey: [] }],
     paths: named.document,
     components: {

@@ -30,7 +30,7 @@ export interface paths {
         };
         /**
          * This API's reference page (HTML)
-         * @description Public: needs neither a workspace nor a key. One static page rendered from this document with Redoc (`npm run docs`): every operation with its permissions, errors and examples.
+         * @description Public: needs neither a workspace nor a key. One static page rendered from this document with Redoc: every operation with its permissions, errors and examples.
          */
         get: operations["getApiReference"];
         put?: never;
@@ -1340,7 +1340,7 @@ export interface paths {
         };
         /**
          * Summarise a survey
-         * @description Counts, completion, time to finish (p50/p90 from a histogram) and, per question, how often it was shown, answered and where respondents stopped, option counts, score distributions and NPS, CSAT and CES with 95 % margins of error (docs/survey-responses.md: Survey summaries). Responses count on the UTC day they were started. Kept incrementally from the table stream: a write shows here within seconds. No answer text and no respondent appears, so `surveys:read` is enough.
+         * @description Counts, completion, time to finish (p50/p90 from a histogram) and, per question, how often it was shown, answered and where respondents stopped, option counts, score distributions and NPS, CSAT and CES with 95 % margins of error (the guide “Survey responses”, section “Survey summaries and exports”). Responses count on the UTC day they were started. Kept incrementally from the table stream: a write shows here within seconds. No answer text and no respondent appears, so `surveys:read` is enough.
          *
          *     Permission: surveys:read.
          *
@@ -2543,7 +2543,7 @@ export interface components {
             themePrimaryColor: string | null;
             designId: string | null;
             targetingRules: {
-                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{attribute, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the surveys guide (docs/surveys.md, Logic). */
+                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{attribute, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes: the guide “Surveys”, its “Logic”. */
                 filters: {
                     all: Record<string, never>[];
                 } | {
@@ -2578,7 +2578,7 @@ export interface components {
             /** @description JSON Pointer into the request body, e.g. `/answers/plan` */
             path: string;
         };
-        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the surveys guide (docs/surveys.md, Logic). */
+        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes: the guide “Surveys”, its “Logic”. */
         SurveyCondition: {
             all: Record<string, never>[];
         } | {
@@ -10080,7 +10080,7 @@ export interface operations {
                     themePrimaryColor?: string | null;
                     designId?: string | null;
                     targetingRules?: {
-                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{attribute, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the surveys guide (docs/surveys.md, Logic). */
+                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{attribute, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes: the guide “Surveys”, its “Logic”. */
                         filters: {
                             all: Record<string, never>[];
                         } | {
@@ -12082,7 +12082,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Answers by question id (docs/surveys.md, Simulation answers, gives each type's value) */
+                    /** @description Answers by question id (each type's value: the guide “Surveys”, its “Simulation answers”) */
                     answers: {
                         [key: string]: string | number | boolean | null | string[] | {
                             [key: string]: string;

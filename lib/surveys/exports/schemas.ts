@@ -1,6 +1,6 @@
 /** Request and response shapes of the survey export routes. */
 import * as z from 'zod/mini';
-import { timestamp, uuid } from '../../platform/schemas.ts';
+import { uuid } from '../../platform/schemas.ts';
 
 const UTC_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const utcDate = (description: string) =>

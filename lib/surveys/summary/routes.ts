@@ -1,5 +1,6 @@
 /** The survey summary route (module `surveys`): scores from the day buckets, never an answer's text. */
 import * as z from 'zod/mini';
+import { guideLink } from '../../platform/guides.ts';
 import { defineRoute } from '../../platform/route.ts';
 import { surveyIdParams } from '../schemas.ts';
 import { summaryQuery, surveySummary } from './schemas.ts';
@@ -15,8 +16,9 @@ export const getSurveySummary = defineRoute({
   summary: 'Summarise a survey',
   description:
     'Counts, completion, time to finish (p50/p90 from a histogram) and, per question, how often it was shown, answered and ' +
-    'where respondents stopped, option counts, score distributions and NPS, CSAT and CES with 95 % margins of error (docs/survey-responses.md: ' +
-    'Survey summaries). Responses count on the UTC day they were started. Kept incrementally from the table stream: a ' +
+    'where respondents stopped, option counts, score distributions and NPS, CSAT and CES with 95 % margins of error ' +
+    `(the guide ${guideLink('survey-responses.md', 'Survey responses', 'Survey summaries and exports')}). ` +
+    'Responses count on the UTC day they were started. Kept incrementally from the table stream: a ' +
     'write shows here within seconds. No answer text and no respondent appears, so `surveys:read` is enough.',
   module: 'surveys',
   permissions: ['surveys:read'],
