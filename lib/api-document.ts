@@ -6,6 +6,7 @@
  * to receivers (lib/webhooks/event-catalog.ts).
  */
 import recorded from './api-examples.json' with { type: 'json' };
+import { errorCatalog } from './error-codes.ts';
 import { routes } from './manifest.ts';
 import { type ApiExample, buildOpenApiDocument } from './platform/openapi.ts';
 import { webhookCatalog } from './webhooks/event-catalog.ts';
@@ -13,5 +14,5 @@ import { webhookCatalog } from './webhooks/event-catalog.ts';
 const examples: Readonly<Record<string, ApiExample>> = recorded;
 
 export function apiDocument(): Record<string, unknown> {
-  return buildOpenApiDocument(routes, examples, webhookCatalog);
+  return buildOpenApiDocument(routes, examples, { errors: errorCatalog, webhooks: webhookCatalog });
 }

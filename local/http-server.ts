@@ -6,8 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { API_PREFIX, NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
+import { GATEWAY_ANSWERS, GATEWAY_HEADER_BYTES, type GatewayAnswer } from '../lib/platform/gateway-answers.ts';
 import { routeMatcher } from '../lib/platform/http/route-match.ts';
 import { DEFAULT_TIMEOUT_SECONDS } from '../lib/platform/route.ts';
 import { costLogFile, logCost } from './consumed-capacity.ts';
@@ -23,6 +25,21 @@ import { FunctionTimeoutError, invokeWithTimeout, loadHandler } from './lambda-r
  */
 const LAMBDA_REQUEST_PAYLOAD_BYTES = 6 * 1024 * 1024;
 const MAX_BODY_BYTES = LAMBDA_REQUEST_PAYLOAD_BYTES;
+
+/**
+ * How much of a request's head (request line, header names and values) Node parses: far more than
+ * API Gateway's 10,240 bytes of request line and header values (gateway-answers.ts), so every
+ * request API Gateway would take is parsed and measured by that rule. A head past even this (a
+ * 2 MB header) is answered the same 431 from `clientError`, not Node's empty one or a reset.
+ */
+const SANDBOX_HEAD_BYTES = 64 * 1024;
+
+/** What API Gateway counts against its header quota: the request line and every header's value (names not included). */
+function requestLineAndHeaderValueBytes(req: IncomingMessage): number {
+  let bytes = Buffer.byteLength(`${req.method} ${req.url} HTTP/${req.httpVersion}`);
+  for (let i = 1; i < req.rawHeaders.length; i += 2) bytes += Buffer.byteLength(req.rawHeaders[i]!);
+  return bytes;
+}
 
 const router = routeMatcher(routes);
 
@@ -116,24 +133,47 @@ function writeResult(
 /**
  * What API Gateway itself answers when it refuses a request before or around the function: its own
  * `{"message": …}` body, never our envelope, and no `X-Request-Id` (only its `apigw-requestid`).
- * For a body past Lambda's payload limit that is a 413 `{"message":"Request Too Long"}`.
  */
-function gatewayAnswer(res: ServerResponse, status: number, message: string, gatewayRequestId: string): void {
-  res.writeHead(status, { 'Content-Type': 'application/json', [GATEWAY_REQUEST_ID]: gatewayRequestId });
-  res.end(JSON.stringify({ message }));
+function gatewayAnswer(res: ServerResponse, answer: GatewayAnswer, gatewayRequestId: string): void {
+  res.writeHead(answer.status, { 'Content-Type': 'application/json', [GATEWAY_REQUEST_ID]: gatewayRequestId });
+  res.end(JSON.stringify({ message: answer.message }));
+}
+
+/**
+ * The 431 for a head Node stops parsing (past SANDBOX_HEAD_BYTES), written on the socket as
+ * gatewayAnswer writes it. The client is still sending its head: the rest is read and dropped, and
+ * the socket ends once the client ends, so it reads the answer instead of meeting a reset.
+ */
+function headTooLargeAnswer(socket: Duplex): void {
+  const { status, message } = GATEWAY_ANSWERS.headersTooLarge;
+  const body = JSON.stringify({ message });
+  socket.write(
+    `HTTP/1.1 ${status} ${message}\r\nContent-Type: application/json\r\n${GATEWAY_REQUEST_ID}: ${randomUUID()}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  socket.on('end', () => socket.end());
+  socket.resume();
+  // A client that never stops sending is cut off.
+  setTimeout(() => socket.destroy(), 10_000).unref();
 }
 
 export function createApiServer(options: { log?: (line: string) => void } = {}): Server {
   const costLog = costLogFile();
-  return createServer(async (req, res) => {
+  const server = createServer({ maxHeaderSize: SANDBOX_HEAD_BYTES }, async (req, res) => {
     const started = performance.now();
     const gatewayRequestId = randomUUID();
     try {
       const url = new URL(req.url ?? '/', 'http://sandbox');
+      if (requestLineAndHeaderValueBytes(req) > GATEWAY_HEADER_BYTES) {
+        options.log?.(
+          `${req.method} ${url.pathname} → 431 by API Gateway (request line and header values over ${GATEWAY_HEADER_BYTES} bytes)`,
+        );
+        return gatewayAnswer(res, GATEWAY_ANSWERS.headersTooLarge, gatewayRequestId);
+      }
       const body = await readBody(req);
       const tooLong = () => {
         options.log?.(`${req.method} ${url.pathname} → 413 by API Gateway (event over Lambda's 6 MB payload limit)`);
-        gatewayAnswer(res, 413, 'Request Too Long', gatewayRequestId);
+        gatewayAnswer(res, GATEWAY_ANSWERS.requestTooLong, gatewayRequestId);
       };
       if (body === 'too-large') return tooLong();
       const method = (req.method ?? 'GET').toUpperCase();
@@ -179,13 +219,27 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
       if (error instanceof FunctionTimeoutError && !res.headersSent) {
         // What API Gateway answers when the function times out: its own body, not our envelope.
         options.log?.(`${req.method} ${req.url} → function ${error.message}`);
-        return gatewayAnswer(res, 500, 'Internal Server Error', gatewayRequestId);
+        return gatewayAnswer(res, GATEWAY_ANSWERS.functionFailed, gatewayRequestId);
       }
       // What API Gateway answers when the function fails outside our code (it threw past the
       // middleware, or could not load): its own 500; the details stay in our console, as in CloudWatch.
       options.log?.(`Integration failure: ${(error as Error).stack ?? String(error)}`);
-      if (!res.headersSent) gatewayAnswer(res, 500, 'Internal Server Error', gatewayRequestId);
+      if (!res.headersSent) gatewayAnswer(res, GATEWAY_ANSWERS.functionFailed, gatewayRequestId);
       else res.end();
     }
   });
+  // Node's parser reports each further chunk of a refused head again: the first report answers it.
+  const refused = new WeakSet<Duplex>();
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (refused.has(socket)) return;
+    if (error.code === 'HPE_HEADER_OVERFLOW' && socket.writable) {
+      refused.add(socket);
+      options.log?.(`A request head over ${SANDBOX_HEAD_BYTES} bytes → 431 by API Gateway`);
+      return headTooLargeAnswer(socket);
+    }
+    // Node's own answer to anything else it cannot parse (a 400, or nothing for a reset connection).
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+  return server;
 }

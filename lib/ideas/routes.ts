@@ -21,10 +21,8 @@ const LABEL_NOTE =
   "`status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`.";
 const PRIVACY_NOTE = 'Submitter data (`submitter`) and `customerContext` are stored for the portal but never returned by any operation.';
 
-const HEADER_400 = 'A malformed `If-Match` is 400 `invalid_header`';
-const NOT_FOUND_404 = '`not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)';
-const VERSION_CONFLICT_409 =
-  '`version_conflict`: `If-Match` names a version the idea is no longer at; the response carries the current `ETag`';
+const NOT_FOUND_404 = { not_found: 'no idea with this id in this workspace (ideas of other workspaces are never visible)' };
+const LABEL_400 = { invalid_body: 'also a `status` or `module` that is not one of the configured idea labels' };
 
 export const listIdeas = defineRoute({
   operationId: 'listIdeas',
@@ -68,11 +66,7 @@ export const createIdea = defineRoute({
     description: 'Created (or, for a repeated Idempotency-Key, the first response again)',
     headers: ETAG_HEADER,
   },
-  errors: [409],
-  errorNotes: {
-    400: 'A malformed `Idempotency-Key` is 400 `invalid_header`; an unconfigured status or module is 400 `invalid_body`',
-    409: '`idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body',
-  },
+  errors: { 400: LABEL_400 },
   table: ['BatchGetItem', 'PutItem', 'UpdateItem'],
 });
 
@@ -102,7 +96,7 @@ export const getIdea = defineRoute({
   permissions: ['ideas:read'],
   request: { params: ideaIdParams },
   response: { status: 200, body: ideaResponse, headers: ETAG_HEADER },
-  errorNotes: { 404: NOT_FOUND_404 },
+  errors: { 404: NOT_FOUND_404 },
   table: ['GetItem'],
 });
 
@@ -121,8 +115,7 @@ export const replaceIdea = defineRoute({
   permissions: ['ideas:write'],
   request: { params: ideaIdParams, body: ideaWrite, headers: IF_MATCH },
   response: { status: 200, body: ideaResponse, headers: ETAG_HEADER },
-  errors: [409],
-  errorNotes: { 400: HEADER_400, 404: NOT_FOUND_404, 409: VERSION_CONFLICT_409 },
+  errors: { 400: LABEL_400, 404: NOT_FOUND_404 },
   table: ['UpdateItem'],
 });
 
@@ -140,8 +133,7 @@ export const updateIdea = defineRoute({
   permissions: ['ideas:write'],
   request: { params: ideaIdParams, body: ideaPatch, headers: IF_MATCH },
   response: { status: 200, body: ideaResponse, headers: ETAG_HEADER },
-  errors: [409],
-  errorNotes: { 400: HEADER_400, 404: NOT_FOUND_404, 409: VERSION_CONFLICT_409 },
+  errors: { 400: LABEL_400, 404: NOT_FOUND_404 },
   table: ['GetItem', 'UpdateItem'],
 });
 
@@ -157,7 +149,6 @@ export const deleteIdea = defineRoute({
   permissions: ['ideas:delete'],
   request: { params: ideaIdParams, headers: IF_MATCH },
   response: { status: 200, body: okOnly },
-  errors: [409],
-  errorNotes: { 400: HEADER_400, 404: NOT_FOUND_404, 409: VERSION_CONFLICT_409 },
+  errors: { 404: NOT_FOUND_404 },
   table: ['DeleteItem', 'UpdateItem'],
 });

@@ -81,7 +81,7 @@ export const getApiReference = defineRoute({
   tag: 'Introduction',
   summary: "This API's reference page (HTML)",
   description:
-    'Public: needs neither a workspace nor a key. One static page rendered from this document with Redoc (`npm run docs`): ' +
+    'Public: needs neither a workspace nor a key. One static page rendered from this document with Redoc: ' +
     'every operation with its permissions, errors and examples.',
   auth: 'none',
   module: null,

@@ -1,5 +1,17 @@
-/** The Journeys area's own error answers, on the platform's typed errors. */
+/** The Journeys area's own error answers, on the platform's typed errors, and the codes it adds to the catalog. */
+import { defineErrorCodes } from '../platform/error-codes.ts';
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
+
+export const journeyErrorCodes = defineErrorCodes({
+  invalid_content: { status: 400, meaning: 'The version has error diagnostics, so it is not published; `diagnostics` lists every one' },
+  journey_archived: { status: 409, meaning: 'The journey is archived: it can be read, but no longer changes' },
+  journey_in_use: { status: 409, meaning: 'The published version of another journey pairs this one: unpair it first' },
+  last_version: { status: 409, meaning: 'A journey keeps at least one version: its only one is not deleted' },
+  references_changed: {
+    status: 409,
+    meaning: 'A journey this version pairs was archived while publishing: publish again for fresh diagnostics',
+  },
+});
 
 /** Another workspace's id answers exactly like one that never existed. */
 export const journeyNotFound = () => new NotFoundError('not_found', 'No journey with this id in this workspace');

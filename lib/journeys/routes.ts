@@ -51,24 +51,21 @@ const REQUIRED_IF_MATCH = {
   },
 };
 
-const JOURNEY_404 = "`not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)";
-const VERSION_404 = '`not_found`: no such journey, or no such version of it, in this workspace';
-const ARCHIVED_409 = '`journey_archived`: the journey is archived, so it no longer changes';
-const LOCKED_409 = '`version_locked`: the version is published, and published versions never change';
-const CONFLICT_409 =
-  '`version_conflict`: `If-Match` names a revision the version has moved on from; the response carries the current `ETag`';
-const IDEMPOTENT_409 = '`idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body';
+const JOURNEY_404 = "no journey with this id in this workspace (another workspace's journeys are never visible)";
+const VERSION_404 = 'no such journey, or no such version of it, in this workspace';
+const ARCHIVED_409 = 'the journey is archived, so it no longer changes';
+const LOCKED_409 = 'the version is published, and published versions never change';
 const TOO_LARGE_413 =
-  '`content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or the version would not fit one DynamoDB item (400 KB: the ' +
+  'the content passed 1,048,576 bytes of UTF-8 JSON, or the version would not fit one DynamoDB item (400 KB: the ' +
   'compressed content, each distinct micro-journey pair target, and room for diagnostics); nothing is written';
 const CONTENT_400 =
-  '`invalid_body` lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, ' +
+  'lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, ' +
   'cell keys not `<rowId>:<stageId>`, scores outside -2..2, lengths); what is well-formed but inconsistent is saved and reported in `diagnostics`';
 const ORDER =
   'Checks run in this order: body size and shape (413, 400), not found (404), archived (409 `journey_archived`), published (409 `version_locked`), ' +
   'missing If-Match (400), stale If-Match (409 `version_conflict`).';
-const RANGE_400 = '`invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them';
-const TITLE_400 = '`invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters';
+const RANGE_400 = 'a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them';
+const TITLE_400 = 'no title, `title` together with `titleEn`, or a title over 200 characters';
 
 export const listJourneys = defineRoute({
   operationId: 'listJourneys',
@@ -103,8 +100,7 @@ export const createJourney = defineRoute({
   idempotent: true,
   request: { body: journeyCreateBody },
   response: { status: 200, body: journeyCreatedResponse, headers: VERSION_ETAG },
-  errors: [409],
-  errorNotes: { 400: TITLE_400, 409: IDEMPOTENT_409 },
+  errors: { 400: { invalid_body: TITLE_400 } },
   table: ['BatchGetItem', 'PutItem', 'UpdateItem'],
 });
 
@@ -122,8 +118,7 @@ export const validateJourneyContent = defineRoute({
   permissions: ['journeys:read'],
   request: { body: contentBody },
   response: { status: 200, body: diagnosticsResponse },
-  errors: [413],
-  errorNotes: { 400: CONTENT_400, 413: TOO_LARGE_413 },
+  errors: { 400: { invalid_body: CONTENT_400 }, 413: { content_too_large: TOO_LARGE_413 } },
   // GetItem: the survey versions bound metric cells name (lib/surveys/question-lookup.ts).
   table: ['BatchGetItem', 'GetItem'],
 });
@@ -140,7 +135,7 @@ export const getJourney = defineRoute({
   permissions: ['journeys:read'],
   request: { params: journeyIdParams },
   response: { status: 200, body: journeyResponse, headers: JOURNEY_ETAG },
-  errorNotes: { 404: JOURNEY_404 },
+  errors: { 404: { not_found: JOURNEY_404 } },
   table: ['GetItem'],
 });
 
@@ -159,11 +154,10 @@ export const updateJourney = defineRoute({
   permissions: ['journeys:write'],
   request: { params: journeyIdParams, body: journeyPatchBody, headers: OPTIONAL_IF_MATCH('journey') },
   response: { status: 200, body: journeyResponse, headers: JOURNEY_ETAG },
-  errors: [409],
-  errorNotes: {
-    400: `${TITLE_400}, or a change that would leave no title`,
-    404: JOURNEY_404,
-    409: `${ARCHIVED_409}; \`version_conflict\`: If-Match is stale`,
+  errors: {
+    400: { invalid_body: `${TITLE_400}, or a change that would leave no title` },
+    404: { not_found: JOURNEY_404 },
+    409: { journey_archived: ARCHIVED_409 },
   },
   // GetItem: an empty patch writes nothing and answers the journey as it is.
   table: ['UpdateItem', 'GetItem'],
@@ -184,10 +178,9 @@ export const archiveJourney = defineRoute({
   permissions: ['journeys:delete'],
   request: { params: journeyIdParams, headers: OPTIONAL_IF_MATCH('journey') },
   response: { status: 200, body: okOnly },
-  errors: [409],
-  errorNotes: {
-    404: JOURNEY_404,
-    409: `${ARCHIVED_409} (already archived); \`journey_in_use\`: another journey's published version pairs it; \`version_conflict\`: If-Match is stale`,
+  errors: {
+    404: { not_found: JOURNEY_404 },
+    409: { journey_archived: 'already archived', journey_in_use: "another journey's published version pairs it" },
   },
   // DeleteItem: the survey publish gate's binding items of the surveys it followed (store/metric-follows.ts), in the transaction.
   table: ['GetItem', 'UpdateItem', 'DeleteItem'],
@@ -208,8 +201,7 @@ export const createMicroJourney = defineRoute({
   idempotent: true,
   request: { params: journeyIdParams, body: microJourneyCreateBody },
   response: { status: 200, body: journeyCreatedResponse, headers: VERSION_ETAG },
-  errors: [409],
-  errorNotes: { 400: TITLE_400, 404: JOURNEY_404, 409: `${ARCHIVED_409}; ${IDEMPOTENT_409}` },
+  errors: { 400: { invalid_body: TITLE_400 }, 404: { not_found: JOURNEY_404 }, 409: { journey_archived: ARCHIVED_409 } },
   table: ['BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem'],
 });
 
@@ -227,7 +219,7 @@ export const listJourneyVersions = defineRoute({
   permissions: ['journeys:read'],
   request: { params: journeyIdParams, query: versionListQuery },
   response: { status: 200, body: versionListResponse },
-  errorNotes: { 404: JOURNEY_404 },
+  errors: { 404: { not_found: JOURNEY_404 } },
   // GetItem: a cursor page reads the journey (404, total) beside its Query.
   table: ['GetItem', 'Query'],
 });
@@ -247,8 +239,7 @@ export const createJourneyVersion = defineRoute({
   idempotent: true,
   request: { params: journeyIdParams, body: versionCreateBody },
   response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
-  errors: [409],
-  errorNotes: { 404: `${VERSION_404} (\`fromVersionId\` included)`, 409: `${ARCHIVED_409}; ${IDEMPOTENT_409}` },
+  errors: { 404: { not_found: `${VERSION_404} (\`fromVersionId\` included)` }, 409: { journey_archived: ARCHIVED_409 } },
   table: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem'],
 });
 
@@ -264,7 +255,7 @@ export const getJourneyVersion = defineRoute({
   permissions: ['journeys:read'],
   request: { params: versionIdParams },
   response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
-  errorNotes: { 404: VERSION_404 },
+  errors: { 404: { not_found: VERSION_404 } },
   table: ['GetItem'],
 });
 
@@ -280,8 +271,7 @@ export const updateJourneyVersion = defineRoute({
   permissions: ['journeys:write'],
   request: { params: versionIdParams, body: versionPatchBody, headers: OPTIONAL_IF_MATCH('version') },
   response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
-  errors: [409],
-  errorNotes: { 404: VERSION_404, 409: `${ARCHIVED_409}; ${LOCKED_409}; ${CONFLICT_409}` },
+  errors: { 404: { not_found: VERSION_404 }, 409: { journey_archived: ARCHIVED_409, version_locked: LOCKED_409 } },
   table: ['BatchGetItem', 'ConditionCheckItem', 'UpdateItem'],
 });
 
@@ -299,12 +289,11 @@ export const saveJourneyVersionContent = defineRoute({
   permissions: ['journeys:write'],
   request: { params: versionIdParams, body: contentBody, headers: REQUIRED_IF_MATCH },
   response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
-  errors: [409, 413],
-  errorNotes: {
-    400: `${CONTENT_400}; \`if_match_required\`: no If-Match`,
-    404: VERSION_404,
-    409: `${ARCHIVED_409}; ${LOCKED_409}; ${CONFLICT_409}`,
-    413: TOO_LARGE_413,
+  errors: {
+    400: { invalid_body: CONTENT_400 },
+    404: { not_found: VERSION_404 },
+    409: { journey_archived: ARCHIVED_409, version_locked: LOCKED_409 },
+    413: { content_too_large: TOO_LARGE_413 },
   },
   // GetItem: the survey versions bound metric cells name (lib/surveys/question-lookup.ts).
   table: ['BatchGetItem', 'GetItem', 'ConditionCheckItem', 'UpdateItem'],
@@ -325,11 +314,10 @@ export const publishJourneyVersion = defineRoute({
   permissions: ['journeys:write'],
   request: { params: versionIdParams, headers: REQUIRED_IF_MATCH },
   response: { status: 200, body: publishResponse, headers: VERSION_ETAG },
-  errors: [409],
-  errorNotes: {
-    400: '`invalid_content`: error diagnostics (listed in `diagnostics`); `if_match_required`: no If-Match',
-    404: VERSION_404,
-    409: `${ARCHIVED_409}; ${CONFLICT_409}; \`references_changed\`: a paired journey was archived meanwhile`,
+  errors: {
+    400: { invalid_content: 'error diagnostics, every one listed in `diagnostics`' },
+    404: { not_found: VERSION_404 },
+    409: { journey_archived: ARCHIVED_409, references_changed: 'a paired journey was archived meanwhile' },
   },
   errorMembers: {
     400: {
@@ -355,10 +343,9 @@ export const deleteJourneyVersion = defineRoute({
   permissions: ['journeys:write'],
   request: { params: versionIdParams, headers: OPTIONAL_IF_MATCH('version') },
   response: { status: 200, body: okOnly },
-  errors: [409],
-  errorNotes: {
-    404: VERSION_404,
-    409: `${ARCHIVED_409}; ${LOCKED_409}; ${CONFLICT_409}; \`last_version\`: it is the journey's only version`,
+  errors: {
+    404: { not_found: VERSION_404 },
+    409: { journey_archived: ARCHIVED_409, version_locked: LOCKED_409, last_version: "it is the journey's only version" },
   },
   table: ['BatchGetItem', 'DeleteItem', 'UpdateItem'],
 });
@@ -378,7 +365,7 @@ export const diffJourneyVersions = defineRoute({
   permissions: ['journeys:read'],
   request: { params: versionIdParams, query: diffQuery },
   response: { status: 200, body: diffResponse },
-  errorNotes: { 404: `${VERSION_404} (\`against\` included)` },
+  errors: { 404: { not_found: `${VERSION_404} (\`against\` included)` } },
   table: ['BatchGetItem'],
 });
 
@@ -401,7 +388,7 @@ export const getJourneyMapPicture = defineRoute({
   permissions: ['journeys:read'],
   request: { params: versionIdParams, query: mapQuery },
   response: { status: 200, body: mapSvgResponse, contentType: 'image/svg+xml' },
-  errorNotes: { 400: `${RANGE_400}, or a locale other than \`en\` or \`ar\``, 404: VERSION_404 },
+  errors: { 400: { invalid_query: `${RANGE_400}, or a locale other than \`en\` or \`ar\`` }, 404: { not_found: VERSION_404 } },
   // Query: the day buckets of each bound survey question (lib/surveys/summary/question-scores.ts).
   table: ['GetItem', 'Query'],
 });
@@ -423,7 +410,10 @@ export const getJourneyVersionMetrics = defineRoute({
   permissions: ['journeys:read'],
   request: { params: versionIdParams, query: metricsQuery },
   response: { status: 200, body: metricsResponse },
-  errorNotes: { 400: `${RANGE_400}, or an interval other than \`day\`, \`week\` or \`month\``, 404: VERSION_404 },
+  errors: {
+    400: { invalid_query: `${RANGE_400}, or an interval other than \`day\`, \`week\` or \`month\`` },
+    404: { not_found: VERSION_404 },
+  },
   // Query: the day buckets of each bound survey question (lib/surveys/summary/question-scores.ts).
   table: ['GetItem', 'Query'],
 });

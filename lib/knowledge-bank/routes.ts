@@ -53,14 +53,14 @@ const IF_MATCH_REQUIRED = {
 const categoryResponse = z.object({ ok: z.literal(true), category });
 const articleResponse = z.object({ ok: z.literal(true), article });
 
-const CATEGORY_404 = "`not_found`: no category with this id in this workspace (another workspace's ids are never visible)";
-const ARTICLE_404 = '`not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now';
-const VERSION_409 = '`version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag`';
-const HEADER_400 = 'A malformed `If-Match` is 400 `invalid_header`';
-const CONTENT_400 =
-  '`invalid_body` (unknown fields, a block of an unknown type, more than 500 blocks, a bad link); `duplicate_block_id`; ' +
-  '`too_many_links` (more than 40 distinct linked articles and categories)';
-const CONTENT_413 = '`content_too_large`: the draft is over 1,048,576 bytes of UTF-8 JSON (or does not compress into one stored item)';
+const CATEGORY_404 = { not_found: "no category with this id in this workspace (another workspace's ids are never visible)" };
+const ARTICLE_404 = 'no article with this id in this workspace; for a read-only key also an article that is not published now';
+const CONTENT_400 = {
+  invalid_body: 'unknown fields, a block of an unknown type, more than 500 blocks, a bad link',
+  duplicate_block_id: true,
+  too_many_links: true,
+} as const;
+const CONTENT_413 = { content_too_large: 'the draft is over 1,048,576 bytes of UTF-8 JSON (or does not compress into one stored item)' };
 const VIEW_NOTE =
   '`?view=draft` (the default for keys holding `knowledge-bank:write`) or `?view=live` (the default, and the only view, for read-only keys: ' +
   'a read-only key asking for the draft gets 403 `missing_permission`, and an article that is not published now is a 404 to it).';
@@ -100,10 +100,9 @@ export const createKnowledgeBankCategory = defineRoute({
   idempotent: true,
   request: { body: categoryCreate },
   response: { status: 201, body: categoryResponse, headers: ETAG, location: '/knowledge-bank/categories/{category.id}' },
-  errors: [409],
-  errorNotes: {
-    400: '`parent_not_found`; `category_too_deep` (a 4th level); `invalid_body`; a malformed Idempotency-Key is `invalid_header`',
-    409: '`slug_taken`; `idempotency_key_reused`; `tree_changed` (the tree moved during the request: retry)',
+  errors: {
+    400: { parent_not_found: true, category_too_deep: 'a 4th level' },
+    409: { slug_taken: true, tree_changed: true },
   },
   table: ['BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
 });
@@ -119,7 +118,7 @@ export const getKnowledgeBankCategory = defineRoute({
   permissions: ['knowledge-bank:read'],
   request: { params: categoryIdParams },
   response: { status: 200, body: categoryResponse, headers: ETAG },
-  errorNotes: { 404: CATEGORY_404 },
+  errors: { 404: CATEGORY_404 },
   table: ['Query'],
 });
 
@@ -137,11 +136,10 @@ export const updateKnowledgeBankCategory = defineRoute({
   permissions: ['knowledge-bank:write'],
   request: { params: categoryIdParams, body: categoryPatch, headers: IF_MATCH },
   response: { status: 200, body: categoryResponse, headers: ETAG },
-  errors: [409],
-  errorNotes: {
-    400: `\`category_cycle\`; \`category_too_deep\`; \`parent_not_found\`; clearing both names is \`invalid_body\`. ${HEADER_400}`,
+  errors: {
+    400: { category_cycle: true, category_too_deep: true, parent_not_found: true, invalid_body: 'also clearing both names' },
     404: CATEGORY_404,
-    409: `${VERSION_409}; \`slug_taken\`; \`tree_changed\` (retry)`,
+    409: { slug_taken: true, tree_changed: true },
   },
   table: ['Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
 });
@@ -157,12 +155,7 @@ export const deleteKnowledgeBankCategory = defineRoute({
   permissions: ['knowledge-bank:delete'],
   request: { params: categoryIdParams, headers: IF_MATCH },
   response: { status: 200, body: okOnly },
-  errors: [409],
-  errorNotes: {
-    400: HEADER_400,
-    404: CATEGORY_404,
-    409: `\`category_not_empty\`: it still holds categories or articles; ${VERSION_409}`,
-  },
+  errors: { 404: CATEGORY_404, 409: { category_not_empty: true } },
   // UpdateItem: deleting a sub-category lowers its parent's childCount in the same transaction.
   table: ['Query', 'DeleteItem', 'UpdateItem'],
 });
@@ -200,8 +193,7 @@ export const createKnowledgeBankArticle = defineRoute({
   idempotent: true,
   request: { body: articleCreate },
   response: { status: 201, body: articleResponse, headers: ETAG, location: '/knowledge-bank/articles/{article.id}' },
-  errors: [409, 413],
-  errorNotes: { 400: `\`category_not_found\`; ${CONTENT_400}`, 409: '`slug_taken`; `idempotency_key_reused`', 413: CONTENT_413 },
+  errors: { 400: { category_not_found: true, ...CONTENT_400 }, 409: { slug_taken: true }, 413: CONTENT_413 },
   table: ['BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
 });
 
@@ -217,7 +209,7 @@ export const getKnowledgeBankArticle = defineRoute({
   permissions: ['knowledge-bank:read'],
   request: { params: articleIdParams, query: viewQuery },
   response: { status: 200, body: articleResponse, headers: ETAG },
-  errorNotes: { 404: `${ARTICLE_404}; also \`?view=live\` of an article with no live revision` },
+  errors: { 404: { not_found: `${ARTICLE_404}; also \`?view=live\` of an article with no live revision` } },
   table: ['BatchGetItem'],
 });
 
@@ -233,8 +225,7 @@ export const updateKnowledgeBankArticle = defineRoute({
   permissions: ['knowledge-bank:write'],
   request: { params: articleIdParams, body: articlePatch, headers: IF_MATCH },
   response: { status: 200, body: articleResponse, headers: ETAG },
-  errors: [409],
-  errorNotes: { 400: `\`category_not_found\`; \`invalid_body\`. ${HEADER_400}`, 404: ARTICLE_404, 409: `${VERSION_409}; \`slug_taken\`` },
+  errors: { 400: { category_not_found: true }, 404: { not_found: ARTICLE_404 }, 409: { slug_taken: true } },
   table: ['BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
 });
 
@@ -252,8 +243,7 @@ export const saveKnowledgeBankDraft = defineRoute({
   permissions: ['knowledge-bank:write'],
   request: { params: articleIdParams, body: draftWrite, headers: IF_MATCH_REQUIRED },
   response: { status: 200, body: articleResponse, headers: ETAG },
-  errors: [409, 413],
-  errorNotes: { 400: `\`if_match_required\`; ${CONTENT_400}. ${HEADER_400}`, 404: ARTICLE_404, 409: VERSION_409, 413: CONTENT_413 },
+  errors: { 400: CONTENT_400, 404: { not_found: ARTICLE_404 }, 413: CONTENT_413 },
   table: ['BatchGetItem', 'PutItem', 'DeleteItem'],
 });
 
@@ -272,11 +262,9 @@ export const publishKnowledgeBankArticle = defineRoute({
   permissions: ['knowledge-bank:write'],
   request: { params: articleIdParams, headers: IF_MATCH },
   response: { status: 200, body: articleResponse, headers: ETAG },
-  errors: [409],
-  errorNotes: {
-    400: '`not_publishable` (no title or no text in the source language); `invalid_links`, with `issues` naming each bad link by block',
-    404: ARTICLE_404,
-    409: VERSION_409,
+  errors: {
+    400: { not_publishable: true, invalid_links: 'with `issues` naming each bad link by block' },
+    404: { not_found: ARTICLE_404 },
   },
   table: ['BatchGetItem', 'PutItem', 'DeleteItem'],
 });
@@ -293,8 +281,7 @@ export const unpublishKnowledgeBankArticle = defineRoute({
   permissions: ['knowledge-bank:write'],
   request: { params: articleIdParams, headers: IF_MATCH },
   response: { status: 200, body: articleResponse, headers: ETAG },
-  errors: [409],
-  errorNotes: { 404: ARTICLE_404, 409: `\`not_published\`; ${VERSION_409}` },
+  errors: { 404: { not_found: ARTICLE_404 }, 409: { not_published: true } },
   table: ['BatchGetItem', 'PutItem', 'DeleteItem'],
 });
 
@@ -310,8 +297,7 @@ export const deleteKnowledgeBankArticle = defineRoute({
   permissions: ['knowledge-bank:delete'],
   request: { params: articleIdParams, query: deleteArticleQuery, headers: IF_MATCH },
   response: { status: 200, body: okOnly },
-  errors: [409],
-  errorNotes: { 400: HEADER_400, 404: ARTICLE_404, 409: `\`article_linked\`; ${VERSION_409}` },
+  errors: { 404: { not_found: ARTICLE_404 }, 409: { article_linked: true } },
   table: ['BatchGetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
 });
 
@@ -326,7 +312,7 @@ export const listKnowledgeBankRevisions = defineRoute({
   permissions: ['knowledge-bank:read'],
   request: { params: articleIdParams, query: pageQuery },
   response: { status: 200, body: z.object({ ok: z.literal(true), revisions: z.array(revisionSummary), pagination }) },
-  errorNotes: { 404: ARTICLE_404 },
+  errors: { 404: { not_found: ARTICLE_404 } },
   table: ['GetItem', 'Query'],
 });
 
@@ -341,7 +327,7 @@ export const getKnowledgeBankRevision = defineRoute({
   permissions: ['knowledge-bank:read'],
   request: { params: revisionParams },
   response: { status: 200, body: z.object({ ok: z.literal(true), revision }) },
-  errorNotes: { 404: `${ARTICLE_404}; or no such revision` },
+  errors: { 404: { not_found: `${ARTICLE_404}; or no such revision` } },
   table: ['BatchGetItem'],
 });
 
@@ -358,8 +344,7 @@ export const restoreKnowledgeBankRevision = defineRoute({
   permissions: ['knowledge-bank:write'],
   request: { params: revisionParams, headers: IF_MATCH },
   response: { status: 200, body: articleResponse, headers: ETAG },
-  errors: [409],
-  errorNotes: { 400: HEADER_400, 404: `${ARTICLE_404}; or no such revision`, 409: VERSION_409 },
+  errors: { 404: { not_found: `${ARTICLE_404}; or no such revision` } },
   table: ['BatchGetItem', 'PutItem'],
 });
 
@@ -375,7 +360,7 @@ export const listKnowledgeBankLinks = defineRoute({
   permissions: ['knowledge-bank:read'],
   request: { params: articleIdParams, query: viewQuery },
   response: { status: 200, body: z.object({ ok: z.literal(true), links: z.array(link) }) },
-  errorNotes: { 404: ARTICLE_404 },
+  errors: { 404: { not_found: ARTICLE_404 } },
   table: ['BatchGetItem'],
 });
 
@@ -391,7 +376,7 @@ export const listKnowledgeBankBacklinks = defineRoute({
   permissions: ['knowledge-bank:read'],
   request: { params: articleIdParams },
   response: { status: 200, body: z.object({ ok: z.literal(true), backlinks: z.array(backlink) }) },
-  errorNotes: { 404: ARTICLE_404 },
+  errors: { 404: { not_found: ARTICLE_404 } },
   table: ['GetItem', 'Query'],
 });
 

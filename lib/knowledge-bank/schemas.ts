@@ -14,8 +14,11 @@ function text(max: number) {
   return z.string().check(atMostCharacters(max)).register(z.globalRegistry, { maxLength: max });
 }
 
-/** A name or title: not blank when given. */
-const words = (max: number) => text(max).check(z.refine((value) => value.trim().length > 0, 'must not be blank'));
+/**
+ * A name, title or tag: not blank when given. Said as a pattern (a character other than white
+ * space, as `trim` counts it), so the document refuses what the API refuses.
+ */
+const words = (max: number) => text(max).check(z.regex(/\S/, 'must not be blank'));
 /** Optional text a client may clear with null (and send back as GET returned it). */
 const optional = (schema: z.ZodMiniType<string>) => z.optional(z.nullable(schema));
 

@@ -1,7 +1,13 @@
 /** The MCP area's own answers, on the platform's typed errors (rendered once, by the envelope). */
+import { type ErrorCode, type ErrorCodes, type ErrorStatus, defineErrorCodes } from '../platform/error-codes.ts';
 import { ApiError } from '../platform/errors.ts';
 import type { ApiAnswer } from './api-calls.ts';
 import { refusalOfAnswer } from './tool-calls.ts';
+
+/** The codes the MCP area adds to the error catalog. */
+export const mcpErrorCodes = defineErrorCodes({
+  origin_not_allowed: { status: 403, meaning: 'The request came from a web page (it carries `Origin`): connect from an MCP client' },
+});
 
 /** Headers of the API's refusal that say how to recover from it. */
 const REFUSAL_HEADERS = ['Retry-After', 'WWW-Authenticate'];
@@ -14,7 +20,9 @@ export class RefusedByApi extends ApiError {
       REFUSAL_HEADERS.flatMap((name) => [answer.headers.get(name)].flatMap((v) => (v ? [[name, v]] : []))),
     );
     // API Gateway's own 5xx (not our envelope) is this route's 502, like any failure it cannot explain.
-    super(answer.status >= 500 ? 502 : answer.status, error, message, headers, issues, details);
+    const status: ErrorStatus = answer.status >= 500 ? 502 : (answer.status as ErrorStatus);
+    // Relayed as the API answered it: a code the catalog declares, with the status the API gave it.
+    super(status as ErrorCodes[ErrorCode], error as ErrorCode, message, headers, issues, details);
   }
 }
 

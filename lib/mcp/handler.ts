@@ -56,7 +56,7 @@ async function grantOf(api: ApiCalls): Promise<Grant & { workspace: string }> {
 export function mcpHandler(route: RouteDefinition, tools: () => readonly AgentTool[]): LambdaHandler {
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>()
     .use(httpEnvelope(route.response.status))
-    .use(jsonBody())
+    .use(jsonBody(route))
     .use(validateRequest(route));
   return chain.handler(async (event, context): Promise<APIGatewayProxyStructuredResultV2> => {
     if (event.headers?.origin !== undefined) throw new BrowserOriginRefused();

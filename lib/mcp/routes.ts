@@ -41,11 +41,13 @@ export const mcpServer = defineRoute({
     body: mcpResponse,
     description: "The JSON-RPC response (a tool's refusal is a result with `isError: true`); `202` and no body for a notification",
   },
-  errorNotes: {
-    400:
-      'The MCP layer answers a request it cannot serve (an unsupported `MCP-Protocol-Version`, a malformed 2026-07-28 `_meta` ' +
-      'envelope) with a JSON-RPC error response, as MCP clients expect',
-    403: '`origin_not_allowed`: the request came from a web page (it carries `Origin`); connect from an MCP client',
+  errors: {
+    400: {
+      invalid_body:
+        'The MCP layer answers a request it cannot serve (an unsupported `MCP-Protocol-Version`, a malformed 2026-07-28 `_meta` ' +
+        'envelope) with a JSON-RPC error response, as MCP clients expect; a body that is no JSON-RPC message is `invalid_body`',
+    },
+    403: { origin_not_allowed: true },
   },
   needs: ['api-base-url'],
   timeoutSeconds: MCP_TIMEOUT_SECONDS,

@@ -69,6 +69,18 @@ export const config = {
   webhookAllowPrivateNetworks: () => flag('WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
   /** Accepts plain `http:` webhook URLs besides `https:` (the local sandbox). */
   webhookAllowHttp: () => flag('WEBHOOK_ALLOW_HTTP'),
+  /**
+   * Where the guides (docs/*.md) are published, e.g. `https://github.com/acme/cx-portal-api/blob/main/docs/`:
+   * the OpenAPI document links them there (guides.ts), read when the document is built (the sandbox at
+   * start, CDK's bundling, `npm run openapi`). Unset, the document names a guide without a link, as a
+   * repository path would mean nothing to a reader of a deployed copy.
+   */
+  docsBaseUrl: () => {
+    const raw = process.env.DOCS_BASE_URL;
+    if (raw === undefined || raw === '') return undefined;
+    if (!/^https?:\/\/[^/\s]+(\/\S*)?$/.test(raw)) throw new Error(`DOCS_BASE_URL must be an absolute http(s) URL, got "${raw}"`);
+    return raw.endsWith('/') ? raw : `${raw}/`;
+  },
   /** The API reference page (docs/…html rendered by scripts/build-docs.ts) that GET /docs serves. */
   apiReferenceFile: () => required('API_REFERENCE_FILE'),
   openApiDocumentFile: () => required('OPENAPI_DOCUMENT_FILE'),

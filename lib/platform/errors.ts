@@ -2,7 +2,9 @@
  * The typed errors of the API. Throw them anywhere; the one error renderer, in the envelope
  * middleware (lib/platform/http/middleware/http-envelope.ts), turns each into the spec's envelope
  * `{ok:false, error, message}` with its status. Anything else becomes a 502 with no internals.
+ * Every code is one of the catalog (error-codes.ts), and only with its declared status.
  */
+import type { CodeOf, ErrorCode, ErrorCodes } from './error-codes.ts';
 
 export interface ValidationIssue {
   /** Where the problem is, e.g. `body.title` or `query.limit`. */
@@ -19,11 +21,11 @@ export type ErrorDetails = Readonly<Record<string, unknown>>;
 
 const RESERVED_MEMBERS = new Set(['ok', 'error', 'message']);
 
-export class ApiError extends Error {
+export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
   constructor(
-    readonly status: number,
+    readonly status: ErrorCodes[C],
     /** Stable, documented machine-readable code. */
-    readonly code: string,
+    readonly code: C,
     message: string,
     readonly headers: Record<string, string> = {},
     readonly issues?: ValidationIssue[],
@@ -41,7 +43,7 @@ export class ApiError extends Error {
 
 /** 400: the request is malformed or breaks a rule. */
 export class BadRequestError extends ApiError {
-  constructor(code: string, message: string, issues?: ValidationIssue[], details?: ErrorDetails) {
+  constructor(code: CodeOf<400>, message: string, issues?: ValidationIssue[], details?: ErrorDetails) {
     super(400, code, message, {}, issues, details);
   }
 }
@@ -68,7 +70,7 @@ export class ForbiddenError extends ApiError {
 }
 
 export class NotFoundError extends ApiError {
-  constructor(code = 'not_found', message = 'The requested record does not exist') {
+  constructor(code: CodeOf<404> = 'not_found', message = 'The requested record does not exist') {
     super(404, code, message);
   }
 }
@@ -92,7 +94,7 @@ export class UnsupportedMediaTypeError extends ApiError {
 }
 
 export class ConflictError extends ApiError {
-  constructor(code: string, message: string, details?: ErrorDetails) {
+  constructor(code: CodeOf<409>, message: string, details?: ErrorDetails) {
     super(409, code, message, {}, undefined, details);
   }
 }
@@ -115,7 +117,7 @@ export class VersionConflictError extends ApiError {
  * Surveys answer it under their documented code `definition_too_large`.
  */
 export class ContentTooLargeError extends ApiError {
-  constructor(message: string, code: 'content_too_large' | 'definition_too_large' = 'content_too_large') {
+  constructor(message: string, code: CodeOf<413> = 'content_too_large') {
     super(413, code, message);
   }
 }

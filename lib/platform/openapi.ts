@@ -4,8 +4,11 @@
  * openapi.json by `npm run openapi`.
  */
 import * as z from 'zod/mini';
+import { type ErrorCatalog, platformErrorCodes } from './error-codes.ts';
 import { jsonSchemaOf } from './json-schema.ts';
 import { ComponentSchemas } from './openapi-components.ts';
+import { errorResponsesOf } from './openapi-errors.ts';
+import { apiOverview, apiTags } from './openapi-overview.ts';
 import { type WebhookCatalog, webhooksOf } from './openapi-webhooks.ts';
 import { API_PREFIX, type RouteDefinition, type Schema, SVG_RESPONSE_HEADERS } from './route.ts';
 import { errorEnvelope } from './schemas.ts';
@@ -19,18 +22,6 @@ export { API_VERSION };
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 /** The reference page rendered from the document (getApiReference). */
 export const API_REFERENCE_PATH = `${API_PREFIX}/docs`;
-
-/** One line per tag of the manifest (RouteDefinition.tag), so a reader of the document knows each area. */
-const TAG_DESCRIPTIONS: Record<RouteDefinition['tag'], string> = {
-  Introduction: 'Where to start: the API index, this document, and checking a Developer key',
-  Ideas: 'Ideas submitted by customers and staff: moderation, labels, optimistic concurrency and safe retries',
-  Journeys: 'Customer journeys: stages, touchpoints and their versions',
-  Surveys: 'Surveys, their questions and logic, and their responses',
-  SOPs: 'Standard operating procedures: drafts, review, publication and the directory of people and teams',
-  Webhooks: 'Signed HTTP callbacks on idea changes: management, verification and delivery history',
-  'Knowledge Bank': 'Articles and their categories for agents and customers',
-  MCP: 'A remote Model Context Protocol server: the reads and safe writes of this API as tools for AI agents, under the same key',
-};
 
 /** One recorded call of an operation: its request and its response. */
 interface RecordedCall {
@@ -66,18 +57,6 @@ function curlOf(route: RouteDefinition, example: ApiExample): string {
 }
 
 const recordedExample = (value: unknown) => ({ recorded: { summary: 'Recorded from the sandbox by the tests', value } });
-
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule',
-  401: 'Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key',
-  403: 'The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`)',
-  404: 'Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found',
-  409: 'The record changed since it was read (`version_conflict`) or the request conflicts with another',
-  413: 'The request body is too large',
-  415: 'The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted',
-  429: 'Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After`',
-  502: 'Unexpected server error (`internal_error`); no internal detail is returned',
-};
 
 /** The schema as JSON Schema, its named shapes (lib/platform/schemas.ts, named) adopted into `components`. */
 function toJsonSchema(components: ComponentSchemas, schema: Schema, io: 'input' | 'output'): JsonSchema {
@@ -180,9 +159,13 @@ function errorSchemaOf(components: ComponentSchemas, route: RouteDefinition, sta
   return toJsonSchema(components, z.extend(errorEnvelope, optional), 'output');
 }
 
-function operationOf(components: ComponentSchemas, route: RouteDefinition, example: ApiExample | undefined): JsonSchema {
+function operationOf(
+  components: ComponentSchemas,
+  route: RouteDefinition,
+  example: ApiExample | undefined,
+  catalog: ErrorCatalog,
+): JsonSchema {
   const isPublic = route.auth === 'none';
-  const statuses = isPublic ? [] : [400, 401, 403, 404, 429, 502, ...(route.request?.body ? [415] : []), ...(route.errors ?? [])].sort();
   const responses: Record<string, JsonSchema> = {
     [route.response.status]: {
       description: route.response.description ?? 'Success',
@@ -212,10 +195,11 @@ function operationOf(components: ComponentSchemas, route: RouteDefinition, examp
       },
     },
   };
-  for (const status of statuses) {
+  for (const { status, description, codes } of errorResponsesOf(route, catalog)) {
     const refusals = (example?.errors ?? []).filter((error) => error.response.status === status);
     responses[status] = {
-      description: [ERROR_DESCRIPTIONS[status], route.errorNotes?.[status as keyof typeof route.errorNotes]].filter(Boolean).join('. '),
+      description,
+      'x-error-codes': codes,
       ...(status === 429 ? { headers: { 'Retry-After': { description: 'Whole seconds to wait', schema: { type: 'integer' } } } } : {}),
       content: {
         'application/json': {
@@ -264,13 +248,16 @@ function operationOf(components: ComponentSchemas, route: RouteDefinition, examp
 
 /**
  * The document of the given routes (the manifest, lib/manifest.ts), with their recorded examples by
- * operationId, and the events the API sends to webhook receivers (its `webhooks` section).
+ * operationId; the error catalog (lib/error-codes.ts) says what each area's codes mean, and the webhook
+ * catalog (lib/webhooks/event-catalog.ts) the events the API sends to receivers (its `webhooks` section).
  */
 export function buildOpenApiDocument(
   routes: readonly RouteDefinition[],
   examples: Readonly<Record<string, ApiExample>> = {},
-  webhookCatalog?: WebhookCatalog,
+  catalogs: { errors?: ErrorCatalog; webhooks?: WebhookCatalog } = {},
 ): JsonSchema {
+  const catalog = catalogs.errors ?? platformErrorCodes;
+  const webhookCatalog = catalogs.webhooks;
   const components = new ComponentSchemas();
   // The envelope every error status shares (named `Error`): referenced by each operation that adds nothing to it.
   toJsonSchema(components, errorEnvelope, 'output');
@@ -278,7 +265,7 @@ export function buildOpenApiDocument(
   for (const route of routes) {
     // OpenAPI paths start with `/`: the API's root (`''` in the manifest) is `/` below the server URL.
     const path = route.path || '/';
-    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(components, route, examples[route.operationId]) };
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(components, route, examples[route.operationId], catalog) };
   }
   const events = webhookCatalog ? webhooksOf(components, webhookCatalog) : undefined;
   const named = components.resolve({ paths, webhooks: events?.webhooks });
@@ -290,9 +277,7 @@ export function buildOpenApiDocument(
       contact: { name: 'Customer Experience Portal API team' },
       // Words, not an SPDX reference: the reference page shows the name as it is.
       license: { name: 'Proprietary: all rights reserved' },
-      description:
-        'Workspace-bound external business API. Every call acts on one workspace (X-Service-Workspace-Host) ' +
-        'and is authorised by a Developer key (Authorization: Bearer). Errors are `{ok:false, error, message}`.',
+      description: apiOverview(),
     },
     // The sandbox first: it is where a reader starts, and the page's samples follow this order.
     servers: [
@@ -311,7 +296,7 @@ export function buildOpenApiDocument(
         },
       },
     ],
-    tags: Object.entries(TAG_DESCRIPTIONS).map(([name, description]) => ({ name, description })),
+    tags: apiTags(),
     security: [{ developerKey: [] }],
     paths: named.document.paths,
     ...(named.document.webhooks ? { webhooks: named.document.webhooks } : {}),

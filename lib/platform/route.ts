@@ -4,6 +4,7 @@
  * down once, here, and nowhere else.
  */
 import type * as z from 'zod/mini';
+import type { CodeOf } from './error-codes.ts';
 import type { ModuleName, Permission } from './permissions.ts';
 import type { Deprecation } from './version.ts';
 
@@ -47,6 +48,12 @@ export function authenticatesItself(route: Pick<RouteDefinition, 'auth'>): boole
 export function authenticationActionsOf(route: Pick<RouteDefinition, 'auth'>): readonly TableAction[] {
   return authenticatesItself(route) ? AUTHENTICATION_TABLE_ACTIONS : [];
 }
+
+/** The statuses a route declares codes for; the others' codes are the same for every route (route-errors.ts). */
+type DeclaredErrorStatus = 400 | 403 | 404 | 409 | 413;
+
+/** A route's own error codes by status: each code with what it means for this route, or `true` for the catalog's meaning. */
+type RouteErrors = { readonly [S in DeclaredErrorStatus]?: { readonly [C in CodeOf<S>]?: string | true } };
 
 export interface RouteDefinition {
   operationId: string;
@@ -108,10 +115,14 @@ export interface RouteDefinition {
    * the OpenAPI document lists the header and `Idempotent-Replayed`.
    */
   idempotent?: true;
-  /** Statuses beyond the ones every authenticated route can return (400, 401, 403, 404, 429, 502). */
-  errors?: readonly (409 | 413)[];
-  /** What an error status means for this route in particular (its codes), added to OpenAPI's generic text. */
-  errorNotes?: Partial<Record<400 | 403 | 404 | 409 | 413, string>>;
+  /**
+   * The error codes this route answers beyond those every route of its shape answers
+   * (route-errors.ts: a body brings `invalid_body`, a path id `not_found`, …), by status: each with
+   * what it means here, or `true` for the catalog's meaning (error-codes.ts). A code may also be
+   * repeated here to say what it means for this route. The document lists each status's codes
+   * (`x-error-codes`) and a 409 or 413 declared here is one of the route's statuses.
+   */
+  errors?: RouteErrors;
   /**
    * The members an error status of this route can carry beside `ok`, `error` and `message`: the
    * `details` of the ApiError its handler throws (`diagnostics`, `changes`), or `issues` richer than

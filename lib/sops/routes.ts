@@ -12,6 +12,7 @@ const sopResponse = z.object({ ok: z.literal(true), sop: sopRecord });
 const VISIBILITY =
   'Keys holding sops:write or sops:approve see SOPs in every state; a key holding sops:read alone sees only published SOPs.';
 
+const SOP_404 = { not_found: 'no SOP with this id in this workspace' };
 const WRITE_BODY_RULES =
   `Body rules: at least one of titleEn/titleAr (each at most ${SOP_LIMITS.title} characters); type is one of inquiry, ` +
   'complaint, request, incident, general; escalationLevel1 is required unless type is inquiry, and a level needs the ' +
@@ -91,6 +92,7 @@ export const getSop = defineRoute({
   permissions: ['sops:read'],
   request: { params: sopIdParams },
   response: { status: 200, body: z.object({ ok: z.literal(true), sop: sopRecord, comments: z.array(sopComment) }) },
+  errors: { 404: { not_found: 'no SOP with this id in this workspace, or (to a read-only key) one that is not published' } },
   table: ['GetItem', 'Query'],
 });
 
@@ -110,6 +112,7 @@ export const replaceSop = defineRoute({
   permissions: ['sops:write'],
   request: { params: sopIdParams, body: sopWriteBody },
   response: { status: 200, body: sopResponse },
+  errors: { 400: { invalid_state: 'the SOP is under review: approve or send it back first' }, 404: SOP_404 },
   table: ['GetItem', 'BatchGetItem', 'UpdateItem'],
 });
 
@@ -127,6 +130,7 @@ export const deleteSop = defineRoute({
   permissions: ['sops:delete'],
   request: { params: sopIdParams },
   response: { status: 200, body: okOnly },
+  errors: { 404: SOP_404 },
   table: ['Query', 'DeleteItem'],
 });
 
@@ -142,6 +146,7 @@ export const submitSop = defineRoute({
   permissions: ['sops:write'],
   request: { params: sopIdParams },
   response: { status: 200, body: sopResponse },
+  errors: { 400: { invalid_state: 'only a draft is submitted' }, 404: SOP_404 },
   table: ['UpdateItem'],
 });
 
@@ -160,6 +165,7 @@ export const approveSop = defineRoute({
   permissions: ['sops:approve'],
   request: { params: sopIdParams },
   response: { status: 200, body: sopResponse },
+  errors: { 400: { invalid_state: 'only an SOP under review is approved' }, 404: SOP_404 },
   table: ['UpdateItem'],
 });
 
@@ -177,5 +183,6 @@ export const sendBackSop = defineRoute({
   permissions: ['sops:approve'],
   request: { params: sopIdParams, body: sendBackBody },
   response: { status: 200, body: sopResponse },
+  errors: { 400: { invalid_state: 'only an SOP under review is sent back' }, 404: SOP_404 },
   table: ['GetItem', 'PutItem', 'UpdateItem'],
 });

@@ -54,16 +54,16 @@ const REQUIRED_IF_MATCH = {
   },
 };
 
-const SURVEY_404 = "`not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)";
-const VERSION_404 = '`not_found`: no survey with this id in this workspace, or no version with this id in it';
-const ARCHIVED_409 = '`survey_archived`: the survey is archived and read-only';
-const DEFINITION_413 = '`definition_too_large`: the definition is over 1 MB of UTF-8 JSON, or does not fit one version even compressed';
+const SURVEY_404 = { not_found: "no survey with this id in this workspace (other workspaces' surveys are never visible)" };
+const VERSION_404 = { not_found: 'no survey with this id in this workspace, or no version with this id in it' };
+const ARCHIVED_409 = 'the survey is archived and read-only';
+const LOCKED_409 = 'the version is published or superseded';
+const DEFINITION_413 = { definition_too_large: true } as const;
 const DEFINITION_NOTE =
   'The definition is checked for shape and limits (≤ 200 questions, conditions ≤ 5 all/any levels: beyond is 400 `invalid_body`); ' +
   'its logic is then validated and every problem returned in `issues` (errors and warnings, each with a JSON Pointer `path`).';
 
 const IDEMPOTENT_NOTE = 'Send an `Idempotency-Key` to retry safely (the same key and body within 24 hours return the first response).';
-const REUSED_409 = '`idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body';
 
 const surveyResponse = z.object({ ok: z.literal(true), survey });
 const versionResponse = z.object({ ok: z.literal(true), version: surveyVersion });
@@ -106,8 +106,6 @@ export const createSurvey = defineRoute({
     body: z.object({ ok: z.literal(true), survey, version: surveyVersion, designs: z.array(surveyDesign) }),
     headers: SURVEY_ETAG,
   },
-  errors: [409],
-  errorNotes: { 409: '`idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body' },
   table: ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
 });
 
@@ -138,8 +136,7 @@ export const createSurveyDesign = defineRoute({
   idempotent: true,
   request: { body: createDesignBody },
   response: { status: 200, body: z.object({ ok: z.literal(true), design: surveyDesign }) },
-  errors: [409],
-  errorNotes: { 409: `\`design_limit\`: the workspace already has 50 designs besides the default; ${REUSED_409}` },
+  errors: { 409: { design_limit: true } },
   table: ['BatchGetItem', 'UpdateItem', 'PutItem'],
 });
 
@@ -155,7 +152,7 @@ export const updateSurveyDesign = defineRoute({
   permissions: WRITE,
   request: { params: designIdParams, body: updateDesignBody },
   response: { status: 200, body: z.object({ ok: z.literal(true), design: surveyDesign }) },
-  errorNotes: { 404: '`not_found`: no design with this id in this workspace' },
+  errors: { 404: { not_found: 'no design with this id in this workspace' } },
   table: ['UpdateItem'],
 });
 
@@ -171,8 +168,7 @@ export const validateSurveyDefinition = defineRoute({
   permissions: READ,
   request: { body: validateBody },
   response: { status: 200, body: z.object({ ok: z.literal(true), issues: z.array(issue) }) },
-  errors: [413],
-  errorNotes: { 413: DEFINITION_413 },
+  errors: { 413: DEFINITION_413 },
 });
 
 export const listAudienceAttributes = defineRoute({
@@ -209,7 +205,7 @@ export const getSurvey = defineRoute({
     body: z.object({ ok: z.literal(true), survey, versions: z.array(versionSummary), designs: z.array(surveyDesign) }),
     headers: SURVEY_ETAG,
   },
-  errorNotes: { 404: SURVEY_404 },
+  errors: { 404: SURVEY_404 },
   table: ['BatchGetItem'],
 });
 
@@ -230,11 +226,10 @@ export const updateSurvey = defineRoute({
   permissions: WRITE,
   request: { params: surveyIdParams, body: updateSurveyBody, headers: OPTIONAL_IF_MATCH },
   response: { status: 200, body: surveyResponse, headers: SURVEY_ETAG },
-  errors: [409],
-  errorNotes: {
-    400: '`invalid_body`: also a `designId` that is no design of this workspace, or targeting problems (each in `issues`); a malformed `If-Match` is `invalid_header`',
+  errors: {
+    400: { invalid_body: 'also a `designId` that is no design of this workspace, or targeting problems (each in `issues`)' },
     404: SURVEY_404,
-    409: `\`version_conflict\`: \`If-Match\` names another version; ${ARCHIVED_409}`,
+    409: { survey_archived: ARCHIVED_409 },
   },
   table: ['BatchGetItem', 'UpdateItem'],
 });
@@ -252,8 +247,7 @@ export const archiveSurvey = defineRoute({
   permissions: ['surveys:delete'],
   request: { params: surveyIdParams, headers: OPTIONAL_IF_MATCH },
   response: { status: 200, body: okOnly },
-  errors: [409],
-  errorNotes: { 404: SURVEY_404, 409: `${ARCHIVED_409} (already archived); \`version_conflict\`: \`If-Match\` names another version` },
+  errors: { 404: SURVEY_404, 409: { survey_archived: 'already archived' } },
   table: ['GetItem', 'UpdateItem'],
 });
 
@@ -269,7 +263,7 @@ export const getSurveyVersion = defineRoute({
   permissions: READ,
   request: { params: versionParams },
   response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
-  errorNotes: { 404: VERSION_404 },
+  errors: { 404: VERSION_404 },
   table: ['GetItem'],
 });
 
@@ -286,11 +280,10 @@ export const createSurveyVersion = defineRoute({
   idempotent: true,
   request: { params: surveyIdParams, body: createVersionBody },
   response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
-  errors: [409],
-  errorNotes: {
-    400: '`invalid_body`: `fromVersionId` names no version of this survey',
+  errors: {
+    400: { invalid_body: '`fromVersionId` names no version of this survey' },
     404: SURVEY_404,
-    409: `${ARCHIVED_409}; \`version_limit\`: the survey has 50 versions; \`version_conflict\`: other versions were being created at once; ${REUSED_409}`,
+    409: { survey_archived: ARCHIVED_409, version_limit: true, version_conflict: 'other versions were being created at once' },
   },
   table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'],
 });
@@ -307,11 +300,10 @@ export const replaceSurveyVersion = defineRoute({
   permissions: WRITE,
   request: { params: versionParams, body: replaceVersionBody, headers: REQUIRED_IF_MATCH },
   response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
-  errors: [409, 413],
-  errorNotes: {
-    400: "`if_match_required`: no `If-Match`; `invalid_header`: a malformed one; `invalid_body`: also `definition.languages` without the survey's language",
+  errors: {
+    400: { invalid_body: "also `definition.languages` without the survey's language" },
     404: VERSION_404,
-    409: `\`version_conflict\`: the draft is at another revision (the response's \`ETag\` is the current one); \`version_locked\`: the version is published or superseded; ${ARCHIVED_409}`,
+    409: { version_locked: LOCKED_409, survey_archived: ARCHIVED_409 },
     413: DEFINITION_413,
   },
   table: ['UpdateItem'],
@@ -329,8 +321,7 @@ export const deleteSurveyVersion = defineRoute({
   permissions: WRITE,
   request: { params: versionParams },
   response: { status: 200, body: okOnly },
-  errors: [409],
-  errorNotes: { 404: VERSION_404, 409: `\`version_locked\`: the version is published or superseded; ${ARCHIVED_409}` },
+  errors: { 404: VERSION_404, 409: { version_locked: LOCKED_409, survey_archived: ARCHIVED_409 } },
   table: ['DeleteItem', 'UpdateItem'],
 });
 
@@ -351,7 +342,7 @@ export const simulateSurveyVersion = defineRoute({
   permissions: READ,
   request: { params: versionParams, body: simulateBody },
   response: { status: 200, body: z.object({ ok: z.literal(true), run: simulationRun }) },
-  errorNotes: { 404: VERSION_404 },
+  errors: { 404: VERSION_404 },
   table: ['GetItem'],
 });
 
@@ -371,11 +362,17 @@ export const publishSurvey = defineRoute({
   permissions: WRITE,
   request: { params: surveyIdParams, body: publishBody },
   response: { status: 200, body: z.object({ ok: z.literal(true), survey, version: surveyVersion }), headers: SURVEY_ETAG },
-  errors: [409],
-  errorNotes: {
-    400: '`invalid_definition`: the version has errors, listed in `issues` (each with `severity`, `code`, `message`, `path`)',
+  errors: {
+    400: { invalid_definition: 'the version has errors, listed in `issues` (each with `severity`, `code`, `message`, `path`)' },
     404: VERSION_404,
-    409: `\`breaking_changes\`: listed in \`changes\` (with \`journey_metric_unbound\` for each published journey version whose metric follows a question removed or retyped), send \`acknowledgeBreakingChanges: true\` to publish anyway; \`version_locked\`: the version is superseded; ${ARCHIVED_409}; \`version_conflict\`: the survey or version changed while publishing`,
+    409: {
+      breaking_changes:
+        'listed in `changes` (with `journey_metric_unbound` for each published journey version whose metric follows a question removed ' +
+        'or retyped); send `acknowledgeBreakingChanges: true` to publish anyway',
+      version_locked: 'the version is superseded',
+      survey_archived: ARCHIVED_409,
+      version_conflict: 'the survey or version changed while publishing',
+    },
   },
   errorMembers: {
     400: {
@@ -405,11 +402,10 @@ export const closeSurvey = defineRoute({
   permissions: WRITE,
   request: { params: surveyIdParams },
   response: { status: 200, body: surveyResponse, headers: SURVEY_ETAG },
-  errors: [409],
-  errorNotes: {
-    400: '`invalid_state`: the survey is not published',
+  errors: {
+    400: { invalid_state: 'the survey is not published' },
     404: SURVEY_404,
-    409: `${ARCHIVED_409}; \`version_conflict\`: the survey changed while closing`,
+    409: { survey_archived: ARCHIVED_409, version_conflict: 'the survey changed while closing' },
   },
   table: ['GetItem', 'UpdateItem'],
 });

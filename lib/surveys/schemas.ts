@@ -4,6 +4,7 @@
  * definition means (validation, simulation, breaking changes) is the engine's.
  */
 import * as z from 'zod/mini';
+import { guideLink } from '../platform/guides.ts';
 import { atMostCharacters, named, pageQueryShape, timestamp, uuid } from '../platform/schemas.ts';
 import { LANGUAGES, surveyDefinition } from './engine/definition.ts';
 import { audienceAttribute, targetingRules } from './engine/targeting.ts';
@@ -45,7 +46,7 @@ const VERSION_STATUSES = ['draft', 'published', 'superseded'] as const;
 
 // ---- path and query ---------------------------------------------------------------------------
 
-export const surveyIdParams = z.strictObject({ id: uuid });
+export const surveyIdParams = z.strictObject({ id: z.uuid().register(z.globalRegistry, { description: 'The survey id' }) });
 export const versionParams = z.strictObject({ id: uuid, versionId: uuid });
 export const designIdParams = z.strictObject({ designId: uuid });
 export const listSurveysQuery = z.strictObject({
@@ -164,7 +165,9 @@ export const simulateBody = z.strictObject({
   answers: z
     .record(z.string().check(z.maxLength(64)), answerValue)
     .check(z.refine((answers) => Object.keys(answers).length <= 200, 'at most 200 answers'))
-    .register(z.globalRegistry, { description: "Answers by question id (docs/surveys.md, Simulation answers, gives each type's value)" }),
+    .register(z.globalRegistry, {
+      description: `Answers by question id (each type's value: the guide ${guideLink('surveys.md', 'Surveys')}, its “Simulation answers”)`,
+    }),
   language: z.optional(z.enum(LANGUAGES)),
 });
 

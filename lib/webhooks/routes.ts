@@ -60,8 +60,8 @@ const webhookWithSecret = named(
 );
 
 const idParams = z.strictObject({ id: uuid });
-const NOT_FOUND_404 = 'No webhook with this id in this workspace (`not_found`)';
-const URL_400 = 'The SSRF guard refused the URL (`webhook_url_not_allowed`) or its host does not resolve (`webhook_url_unresolvable`)';
+const NOT_FOUND_404 = { not_found: 'no webhook with this id in this workspace' };
+const URL_400 = { webhook_url_not_allowed: true, webhook_url_unresolvable: true } as const;
 const webhookBody = z.object({ ok: z.literal(true), webhook });
 
 const attempt = named(
@@ -117,11 +117,9 @@ export const createWebhook = defineRoute({
     description: 'Created (or, for a repeated Idempotency-Key, the webhook as it is now, with its current secret)',
     location: '/webhooks/{webhook.id}',
   },
-  errors: [409],
-  errorNotes: {
-    400: `${URL_400}; the workspace already has ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks (\`webhook_limit_reached\`); a malformed \`Idempotency-Key\` (\`invalid_header\`)`,
-    404: 'Only for a repeated Idempotency-Key: the webhook it created has been deleted since (`not_found`)',
-    409: '`idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body',
+  errors: {
+    400: { ...URL_400, webhook_limit_reached: true },
+    404: { not_found: 'only for a repeated Idempotency-Key: the webhook it created has been deleted since' },
   },
   table: ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
 });
@@ -152,7 +150,7 @@ export const getWebhook = defineRoute({
   permissions: READ,
   request: { params: idParams },
   response: { status: 200, body: webhookBody },
-  errorNotes: { 404: NOT_FOUND_404 },
+  errors: { 404: NOT_FOUND_404 },
   table: ['GetItem'],
 });
 
@@ -175,7 +173,7 @@ export const updateWebhook = defineRoute({
       .register(z.globalRegistry, { minProperties: 1 }),
   },
   response: { status: 200, body: webhookBody },
-  errorNotes: { 400: URL_400, 404: NOT_FOUND_404 },
+  errors: { 400: URL_400, 404: NOT_FOUND_404 },
   table: ['UpdateItem'],
 });
 
@@ -191,7 +189,7 @@ export const deleteWebhook = defineRoute({
   permissions: WRITE,
   request: { params: idParams },
   response: { status: 200, body: okOnly },
-  errorNotes: { 404: NOT_FOUND_404 },
+  errors: { 404: NOT_FOUND_404 },
   table: ['DeleteItem', 'UpdateItem'],
 });
 
@@ -208,7 +206,7 @@ export const rotateWebhookSecret = defineRoute({
   permissions: WRITE,
   request: { params: idParams },
   response: { status: 200, body: z.object({ ok: z.literal(true), webhook: webhookWithSecret }) },
-  errorNotes: { 404: NOT_FOUND_404 },
+  errors: { 404: NOT_FOUND_404 },
   table: ['UpdateItem'],
 });
 
@@ -227,12 +225,7 @@ export const enableWebhook = defineRoute({
   permissions: WRITE,
   request: { params: idParams },
   response: { status: 200, body: webhookBody },
-  errors: [409],
-  errorNotes: {
-    400: 'The receiver did not answer the verification event with a 2xx (`webhook_verification_failed`, the message says why)',
-    404: NOT_FOUND_404,
-    409: 'The URL or secret changed while the receiver was being verified (`webhook_changed`)',
-  },
+  errors: { 400: { webhook_verification_failed: true }, 404: NOT_FOUND_404, 409: { webhook_changed: true } },
   table: ['GetItem', 'UpdateItem'],
   timeoutSeconds: 20,
 });
@@ -251,7 +244,7 @@ export const disableWebhook = defineRoute({
   permissions: WRITE,
   request: { params: idParams },
   response: { status: 200, body: webhookBody },
-  errorNotes: { 404: NOT_FOUND_404 },
+  errors: { 404: NOT_FOUND_404 },
   // UpdateItem also covers the cancelling transaction (IAM checks each of its items' actions).
   table: ['UpdateItem', 'Query'],
 });
@@ -278,7 +271,7 @@ export const listWebhookDeliveries = defineRoute({
       pagination: z.object({ limit: z.int(), offset: z.int(), hasMore: z.boolean(), nextCursor }),
     }),
   },
-  errorNotes: { 404: NOT_FOUND_404 },
+  errors: { 404: NOT_FOUND_404 },
   table: ['GetItem', 'Query'],
 });
 
@@ -298,11 +291,10 @@ export const redeliverWebhookDelivery = defineRoute({
     params: z.strictObject({ id: uuid, deliveryId: z.string().check(z.regex(/^evt_[0-9a-z]{39}$/, 'must be a delivery id (evt_…)')) }),
   },
   response: { status: 202, body: okOnly, description: 'Queued' },
-  errors: [409],
-  errorNotes: {
-    400: 'The webhook is disabled (`webhook_disabled`)',
-    404: 'No such webhook, or no such delivery for it (`not_found`)',
-    409: 'An attempt of this delivery is being made right now (`delivery_in_progress`)',
+  errors: {
+    400: { webhook_disabled: true },
+    404: { not_found: 'no such webhook, or no such delivery for it' },
+    409: { delivery_in_progress: true },
   },
   table: ['GetItem', 'UpdateItem'],
   needs: ['webhook-delivery-queue'],

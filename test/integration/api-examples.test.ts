@@ -351,6 +351,13 @@ describe('API examples (lib/api-examples.json)', () => {
       [409, 'idempotency_key_reused'],
       false,
     );
+    // Answers no respondent could give: refused with every issue, each `{severity, code, message, path}` as the 400 declares.
+    await refuse(
+      'submitSurveyResponse',
+      `/surveys/${surveyId}/responses`,
+      { body: { answers: { plan: 'enterprise', score: 11 }, finished: false } },
+      [400, 'invalid_answers'],
+    );
     const responseUrl = `/surveys/${surveyId}/responses/${submitted.body.response.id}`;
     // Answers past 64 KB of JSON are refused before anything is read or replayed (not kept as examples).
     const hugeAnswers = { answers: Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`q${i}`, 'x'.repeat(15_000)])) };
@@ -504,5 +511,6 @@ describe('API examples (lib/api-examples.json)', () => {
     if (process.env.RECORD_EXAMPLES === '1') writeFileSync(EXAMPLES_FILE, `${JSON.stringify(fresh, null, 2)}\n`);
     const committed = JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8'));
     expect(committed, 'lib/api-examples.json differs from a fresh recording: run `npm run docs:examples` and commit it').toEqual(fresh);
-  }, 120_000);
+    // About 2 minutes for every operation and its refusals on an idle machine; the shared one runs several suites at once.
+  }, 300_000);
 });

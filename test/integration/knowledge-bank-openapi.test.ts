@@ -16,9 +16,13 @@ describe('knowledge bank in OpenAPI', () => {
       const op = doc.paths[route.path][route.method.toLowerCase()];
       expect(op.tags).toEqual(['Knowledge Bank']);
       expect(op['x-permissions']).toEqual(route.permissions);
-      for (const status of route.errors ?? []) expect(op.responses[String(status)], `${route.operationId} ${status}`).toBeDefined();
-      for (const [status, note] of Object.entries(route.errorNotes ?? {})) {
-        expect(op.responses[status].description, `${route.operationId} ${status}`).toContain(note);
+      for (const [status, codes] of Object.entries(route.errors ?? {})) {
+        const response = op.responses[status];
+        expect(response, `${route.operationId} ${status}`).toBeDefined();
+        for (const [code, note] of Object.entries(codes ?? {})) {
+          expect(response['x-error-codes'], `${route.operationId} ${status}`).toContain(code);
+          expect(response.description, `${route.operationId} ${status}`).toContain(typeof note === 'string' ? note : `\`${code}\``);
+        }
       }
     }
     const create = doc.paths['/knowledge-bank/articles'].post;

@@ -81,6 +81,22 @@ describe('middleware chain', () => {
     expect(parsed(res)).toMatchObject({ ok: false, error: 'invalid_json' });
   });
 
+  it('decodes a base64-encoded body (how API Gateway sends a type it does not take for text) strictly: not UTF-8 is 400 invalid_json', async () => {
+    const event = (bytes: Buffer) => ({
+      ...apiEvent({
+        method: 'POST',
+        headers: { 'x-service-workspace-host': ws.host, authorization: `Bearer ${ws.key}`, 'content-type': 'application/json' },
+        body: bytes.toString('base64'),
+      }),
+      isBase64Encoded: true,
+    });
+    const ok = await handler(event(Buffer.from('{"title":"héé"}')), lambdaContext());
+    expect([ok.statusCode, parsed(ok)]).toEqual([201, { ok: true, title: 'héé' }]);
+    const bad = await handler(event(Buffer.from([...Buffer.from('{"title":"h'), 0xc3, 0x28, ...Buffer.from('"}')])), lambdaContext());
+    expect(bad.statusCode).toBe(400);
+    expect(parsed(bad)).toMatchObject({ ok: false, error: 'invalid_json', message: 'The request body is not valid UTF-8' });
+  });
+
   it('answers 400 invalid_body with every issue for a body that breaks the schema, and for unknown fields', async () => {
     const res = await invoke(handler, { body: '{"title":"too long","extra":1}' });
     expect(res.statusCode).toBe(400);

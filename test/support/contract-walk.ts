@@ -67,8 +67,8 @@ export class ContractWalk {
     expect(res.status, `${operationId}: ${res.text}`).toBe(route.response.status);
     if (first) {
       await this.replayIdempotently(route, path, options, res);
-      // The document's own example shows its head only.
-      const body = operationId === 'getOpenApiDocument' ? { openapi: '3.1.0', info: res.body.info } : res.body;
+      // The document's own example shows its head only, without the overview the document opens with anyway.
+      const body = operationId === 'getOpenApiDocument' ? { openapi: '3.1.0', info: { ...res.body.info, description: '…' } } : res.body;
       this.recorded.set(operationId, recordedCall(path, options, res, body));
     }
     return res;

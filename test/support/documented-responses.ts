@@ -10,7 +10,10 @@ import type { RouteDefinition } from '../../lib/platform/route.ts';
 type JsonSchema = Record<string, unknown>;
 
 const document = apiDocument() as {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { 'x-error-codes'?: string[]; content?: Record<string, { schema: JsonSchema }> }> }>
+  >;
   webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: JsonSchema }> } } }>;
   components: { schemas: Record<string, JsonSchema> };
 };
@@ -28,7 +31,8 @@ export function documentedStatuses(route: Pick<RouteDefinition, 'path' | 'method
 
 /**
  * Null when `body` is what the document allows for the route's `status`; otherwise why not (the
- * status is undocumented, or the body breaks its schema, e.g. a member the schema does not declare).
+ * status is undocumented, the body breaks its schema, e.g. a member the schema does not declare, or
+ * its `error` is no code the document lists for that status, `x-error-codes`).
  */
 export function undocumentedIn(
   route: Pick<RouteDefinition, 'path' | 'method' | 'operationId'>,
@@ -37,6 +41,11 @@ export function undocumentedIn(
 ): string | null {
   const response = document.paths[route.path || '/']?.[route.method.toLowerCase()]?.responses[status];
   if (!response) return `${route.operationId} does not document status ${status}`;
+  const codes = response['x-error-codes'];
+  const code = (body as { error?: unknown } | null)?.error;
+  if (codes && !codes.includes(code as string)) {
+    return `${route.operationId} ${status}: error ${JSON.stringify(code)} is none of the codes the document lists (${codes.join(', ')})`;
+  }
   const schema = response.content?.['application/json']?.schema;
   if (!schema) return null;
   return violationOf(`${route.operationId} ${status}`, schema, body);

@@ -75,8 +75,8 @@ export interface CallOptions {
   host?: string;
   key?: string;
   body?: unknown;
-  /** Sent as-is instead of JSON-encoding `body`. */
-  rawBody?: string;
+  /** Sent as-is instead of JSON-encoding `body`: bytes too, to send what is not UTF-8. */
+  rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -85,7 +85,7 @@ export async function call(method: string, path: string, options: CallOptions = 
   const headers: Record<string, string> = { ...options.headers };
   if (options.host !== undefined) headers['X-Service-Workspace-Host'] = options.host;
   if (options.key !== undefined) headers.Authorization = `Bearer ${options.key}`;
-  let body: string | undefined;
+  let body: string | Uint8Array | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import type { RouteDefinition } from '../../lib/platform/route.ts';
+import { errorCodesOf } from '../../lib/platform/route-errors.ts';
 import { type ApiResponse, type CallOptions, call } from './fixtures.ts';
 
 /** One refusal to send: what it is, what the document promises for it, and how to send it. */
@@ -117,7 +118,7 @@ export function probesOf(route: RouteDefinition, request: WalkRequest, caller: P
       send: send(request.path, { ...as, host: undefined }),
     });
   }
-  if (route.request?.headers?.['If-Match'] && route.errors?.includes(409)) {
+  if (errorCodesOf(route).get(409)?.has('version_conflict') && route.request?.headers?.['If-Match']) {
     probes.push({
       why: 'with a stale If-Match',
       status: 409,

@@ -83,6 +83,7 @@ describe('every recorded example (lib/api-examples.json), against its operation 
         'publishJourneyVersion 400 invalid_content',
         'publishSurvey 409 breaking_changes',
         'publishSurvey 400 invalid_definition',
+        'submitSurveyResponse 400 invalid_answers',
       ]),
     );
   });

@@ -31,8 +31,8 @@ describe('renderError', () => {
       message: 'acknowledge them',
       changes,
     });
-    expect(() => new ConflictError('x', 'y', { ok: true })).toThrow(TypeError);
-    expect(() => new ConflictError('x', 'y', { message: 'forged' })).toThrow(TypeError);
+    expect(() => new ConflictError('version_conflict', 'y', { ok: true })).toThrow(TypeError);
+    expect(() => new ConflictError('version_conflict', 'y', { message: 'forged' })).toThrow(TypeError);
   });
 
   it('turns anything unexpected into a 502 that reveals nothing', () => {

@@ -30,7 +30,7 @@ export interface paths {
         };
         /**
          * This API's reference page (HTML)
-         * @description Public: needs neither a workspace nor a key. One static page rendered from this document with Redoc (`npm run docs`): every operation with its permissions, errors and examples.
+         * @description Public: needs neither a workspace nor a key. One static page rendered from this document with Redoc: every operation with its permissions, errors and examples.
          */
         get: operations["getApiReference"];
         put?: never;
@@ -197,7 +197,7 @@ export interface paths {
         post?: never;
         /**
          * Archive a journey
-         * @description Archives: the journey leaves the list, its versions are kept and stay readable (with `archivedAt`), and every later write is a 409 `journey_archived`. Its published metrics no longer hold back the publish of a survey they follow (`journey_metric_unbound`). Refused while the published version of another unarchived journey pairs it.
+         * @description Archives: the journey leaves the list, its versions are kept and stay readable (with `archivedAt`), and every later write is a 409 `journey_archived`. Refused while the published version of another unarchived journey pairs it.
          *
          *     Permission: journeys:delete.
          *
@@ -881,28 +881,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/mcp": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * The remote MCP server (Streamable HTTP)
-         * @description A [Model Context Protocol](https://modelcontextprotocol.io) server for AI agents, over the Streamable HTTP transport: stateless (no session, no `GET` stream), one JSON-RPC message per request, one JSON response (to any `Accept` that takes JSON; MCP clients send `application/json, text/event-stream`); `202` with no body for a notification. It speaks the 2026-07-28 revision and the 2025 revisions (`initialize`). Its tools are this API's reads and safe writes, generated from the route manifest (which ones and why: docs/mcp.md); `tools/list` shows only those the key holds every permission of, in a module the workspace has on. A tool call runs its operation through this API with the caller's key and workspace, so its checks, rate limit and errors are the operation's own: a refusal is a tool result with `isError: true` whose structured content is the operation's error body. Each request makes one call to the API and counts once against the key's rate limit: the tool's operation, or `GET /me` for anything else. A key the API refuses is refused here with the same answer (401, 403 `workspace_suspended`, 429).
-         *
-         *     Permission: none.
-         */
-        post: operations["callMcpServer"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/me": {
         parameters: {
             query?: never;
@@ -912,7 +890,7 @@ export interface paths {
         };
         /**
          * Check a Developer key
-         * @description Confirms that the key is valid for the selected workspace, and says what it may do there: the permissions it holds and the modules the workspace has switched on (an operation needs both its permission and its module). Needs no permission. The MCP server (`POST /mcp`) reads it to list only the tools a key can use.
+         * @description Confirms that the key is valid for the selected workspace. Needs no permission.
          *
          *     Permission: none.
          */
@@ -1362,7 +1340,7 @@ export interface paths {
         };
         /**
          * Summarise a survey
-         * @description Counts, completion, time to finish (p50/p90 from a histogram) and, per question, how often it was shown, answered and where respondents stopped, option counts, score distributions and NPS, CSAT and CES with 95 % margins of error (docs/survey-responses.md: Survey summaries). Responses count on the UTC day they were started. Kept incrementally from the table stream: a write shows here within seconds. No answer text and no respondent appears, so `surveys:read` is enough.
+         * @description Counts, completion, time to finish (p50/p90 from a histogram) and, per question, how often it was shown, answered and where respondents stopped, option counts, score distributions and NPS, CSAT and CES with 95 % margins of error (the guide “Survey responses”, section “Survey summaries and exports”). Responses count on the UTC day they were started. Kept incrementally from the table stream: a write shows here within seconds. No answer text and no respondent appears, so `surveys:read` is enough.
          *
          *     Permission: surveys:read.
          *
@@ -1674,7 +1652,7 @@ export interface paths {
         };
         /**
          * List the deliveries of a webhook
-         * @description Newest first, kept 30 days. One delivery per event: its `outcome` (`pending`, `retrying`, `delivered`, `failed` once the attempts are used up or the receiver answered 410, `cancelled` when the webhook was disabled or deleted first), the number of attempts made with the latest one's response status, duration and error, when the next attempt is due, and every attempt (newest first). A failed attempt is retried after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter; longer if the receiver sends Retry-After). A 410 answer disables the webhook and cancels its other waiting retries, as POST /webhooks/{id}/disable does.
+         * @description Newest first, kept 30 days. One delivery per event: its `outcome` (`pending`, `retrying`, `delivered`, `failed` once the attempts are used up or the receiver answered 410, `cancelled` when the webhook was disabled or deleted first), the number of attempts made with the latest one's response status, duration and error, when the next attempt is due, and every attempt (newest first). A failed attempt is retried after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter; longer if the receiver sends Retry-After). A 410 answer disables the webhook.
          *
          *     Permission: webhooks:read.
          *
@@ -1786,176 +1764,7 @@ export interface paths {
         trace?: never;
     };
 }
-export interface webhooks {
-    "idea.submitted": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An idea was submitted
-         * @description An idea was created (`POST /ideas`, or in the portal).
-         *
-         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
-         *
-         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
-         *
-         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
-         *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
-         */
-        post: operations["ideaSubmittedEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "idea.status_changed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An idea's status changed
-         * @description An idea's `status` changed, alone or with other fields (then this event, not `idea.updated`).
-         *
-         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
-         *
-         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
-         *
-         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
-         *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
-         */
-        post: operations["ideaStatusChangedEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "idea.updated": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An idea was changed
-         * @description Any other change of an idea (`PATCH`, `PUT`) that gave it a new version.
-         *
-         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
-         *
-         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
-         *
-         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
-         *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
-         */
-        post: operations["ideaUpdatedEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "idea.deleted": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An idea was deleted
-         * @description An idea was deleted; reading it now answers 404.
-         *
-         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
-         *
-         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
-         *
-         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
-         *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
-         */
-        post: operations["ideaDeletedEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "survey.response.finished": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A survey response was finished
-         * @description A survey response was submitted finished, or a continuation finished it: once per response, never for a partial one. Subscribing to it needs the permission `survey-responses:read` besides the webhook permissions, since it reveals respondent activity.
-         *
-         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
-         *
-         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
-         *
-         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
-         *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
-         */
-        post: operations["surveyResponseFinishedEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "webhook.verification": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Verification, before a webhook is enabled
-         * @description `POST /webhooks/{id}/enable` sends it to the receiver, signed and authenticated like any delivery; only a 2xx answer enables the webhook, and it is not retried. No webhook subscribes to it: answer it 2xx and ignore it.
-         *
-         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
-         *
-         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
-         *
-         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
-         *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
-         */
-        post: operations["webhookVerificationEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-}
+export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Article: {
@@ -1984,12 +1793,12 @@ export interface components {
             version: number;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
             publishedAt: string | null;
@@ -2166,7 +1975,7 @@ export interface components {
             revision: number;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             publishedAt: string;
             /** @description The id of the Developer key that published it */
@@ -2181,7 +1990,7 @@ export interface components {
             revision: number;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             publishedAt: string;
             /** @description The id of the Developer key that published it */
@@ -2217,12 +2026,12 @@ export interface components {
             version: number;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
             publishedAt: string | null;
@@ -2248,7 +2057,7 @@ export interface components {
             translations: components["schemas"]["ArticleTranslations"];
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
         };
@@ -2355,12 +2164,12 @@ export interface components {
             version: number;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
         };
@@ -2407,30 +2216,14 @@ export interface components {
             version: number;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
-        };
-        IdeaDeletedEvent: {
-            /** @constant */
-            type: "idea.deleted";
-            /**
-             * Format: date-time
-             * @description When the change was committed (for the verification event: when it was sent)
-             */
-            timestamp: string;
-            data: components["schemas"]["IdeaEventData"];
-        };
-        IdeaEventData: {
-            /** @description The idea: `GET /ideas/{id}` reads it (after `idea.deleted`, 404) */
-            ideaId: string;
-            /** @description The workspace (its slug) */
-            workspace: string;
         };
         IdeaLabels: {
             statuses: string[];
@@ -2440,58 +2233,18 @@ export interface components {
             title?: string;
             titleAr?: string | null;
             description?: string | null;
-            /** @description One of the workspace's configured statuses (GET /ideas/labels); compared in its Unicode NFKC form; null for none */
+            /** @description One of the workspace's configured statuses (GET /ideas/labels); null for none */
             status?: string | null;
-            /** @description One of the workspace's configured modules (GET /ideas/labels); compared in its Unicode NFKC form; null for none */
+            /** @description One of the workspace's configured modules (GET /ideas/labels); null for none */
             module?: string | null;
-        };
-        IdeaStatusChangedEvent: {
-            /** @constant */
-            type: "idea.status_changed";
-            /**
-             * Format: date-time
-             * @description When the change was committed (for the verification event: when it was sent)
-             */
-            timestamp: string;
-            data: components["schemas"]["IdeaStatusChangedEventData"];
-        };
-        IdeaStatusChangedEventData: {
-            /** @description The idea: `GET /ideas/{id}` reads it (after `idea.deleted`, 404) */
-            ideaId: string;
-            /** @description The workspace (its slug) */
-            workspace: string;
-            /** @description The status before the change; null when it had none */
-            previousStatus: string | null;
-            /** @description The status now; null when it was cleared */
-            status: string | null;
-        };
-        IdeaSubmittedEvent: {
-            /** @constant */
-            type: "idea.submitted";
-            /**
-             * Format: date-time
-             * @description When the change was committed (for the verification event: when it was sent)
-             */
-            timestamp: string;
-            data: components["schemas"]["IdeaEventData"];
-        };
-        IdeaUpdatedEvent: {
-            /** @constant */
-            type: "idea.updated";
-            /**
-             * Format: date-time
-             * @description When the change was committed (for the verification event: when it was sent)
-             */
-            timestamp: string;
-            data: components["schemas"]["IdeaEventData"];
         };
         IdeaWrite: {
             title: string;
             titleAr?: string | null;
             description?: string | null;
-            /** @description One of the workspace's configured statuses (GET /ideas/labels); compared in its Unicode NFKC form; null for none */
+            /** @description One of the workspace's configured statuses (GET /ideas/labels); null for none */
             status?: string | null;
-            /** @description One of the workspace's configured modules (GET /ideas/labels); compared in its Unicode NFKC form; null for none */
+            /** @description One of the workspace's configured modules (GET /ideas/labels); null for none */
             module?: string | null;
             /** @description Who submitted the idea. Stored for the portal, never returned by this API. */
             submitter?: {
@@ -2521,12 +2274,12 @@ export interface components {
             version: number;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
             archivedAt: string | null;
@@ -2671,12 +2424,12 @@ export interface components {
             createdBy: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
             publishedAt: string | null;
@@ -2686,42 +2439,6 @@ export interface components {
             legacyOrigin: string | null;
             diagnostics: components["schemas"]["JourneyDiagnostic"][];
         };
-        /** @description One JSON-RPC 2.0 request or notification of the Model Context Protocol, e.g. `{"jsonrpc":"2.0","id":1,"method":"tools/list"}` */
-        McpMessage: {
-            /** @constant */
-            jsonrpc: "2.0";
-            /** @description Present on a request, absent on a notification */
-            id?: string | number;
-            method: string;
-            params?: {
-                [key: string]: unknown;
-            };
-        } & {
-            [key: string]: unknown;
-        };
-        McpResponse: ({
-            /** @constant */
-            jsonrpc: "2.0";
-            id: string | number;
-            result: {
-                [key: string]: unknown;
-            };
-        } & {
-            [key: string]: unknown;
-        }) | ({
-            /** @constant */
-            jsonrpc: "2.0";
-            id: (string | number) | null;
-            error: {
-                code: number;
-                message: string;
-                data?: unknown;
-            } & {
-                [key: string]: unknown;
-            };
-        } & {
-            [key: string]: unknown;
-        });
         Pagination: {
             limit: number;
             offset: number;
@@ -2778,12 +2495,12 @@ export interface components {
             escalationLevel3: string | null;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
             /** @description When the SOP was submitted for review; null while it is a draft */
@@ -2800,7 +2517,7 @@ export interface components {
             feedback: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /** @description Id of the Developer key that sent the SOP back */
@@ -2812,10 +2529,7 @@ export interface components {
             body: string | null;
         };
         Survey: {
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             id: string;
             name: string;
             nameAr: string | null;
@@ -2829,7 +2543,7 @@ export interface components {
             themePrimaryColor: string | null;
             designId: string | null;
             targetingRules: {
-                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{attribute, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the surveys guide (docs/surveys.md, Logic). */
+                /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{attribute, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes: the guide “Surveys”, its “Logic”. */
                 filters: {
                     all: Record<string, never>[];
                 } | {
@@ -2844,18 +2558,27 @@ export interface components {
             publishedVersionId: string | null;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
             publishedAt: string | null;
             archivedAt: string | null;
         };
-        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the surveys guide (docs/surveys.md, Logic). */
+        SurveyAnswerIssue: {
+            /** @constant */
+            severity: "error";
+            /** @enum {string} */
+            code: "unknown_question" | "answer_not_shown" | "option_not_offered" | "invalid_answer" | "required_unanswered" | "no_answers" | "no_ending";
+            message: string;
+            /** @description JSON Pointer into the request body, e.g. `/answers/plan` */
+            path: string;
+        };
+        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{question, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes: the guide “Surveys”, its “Logic”. */
         SurveyCondition: {
             all: Record<string, never>[];
         } | {
@@ -2873,10 +2596,7 @@ export interface components {
             endings: components["schemas"]["SurveyEnding"][];
         };
         SurveyDesign: {
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             id: string;
             name: string;
             primaryColor: string;
@@ -2886,12 +2606,12 @@ export interface components {
             isDefault: boolean;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
         };
@@ -3312,20 +3032,11 @@ export interface components {
             };
         };
         SurveyResponse: {
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             id: string;
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             surveyId: string;
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             versionId: string;
             /** @enum {string} */
             status: "partial" | "finished";
@@ -3355,56 +3066,21 @@ export interface components {
             revision: number;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
             finishedAt: string | null;
             secondsToFinish: number | null;
         };
-        SurveyResponseFinishedEvent: {
-            /** @constant */
-            type: "survey.response.finished";
-            /**
-             * Format: date-time
-             * @description When the change was committed (for the verification event: when it was sent)
-             */
-            timestamp: string;
-            data: components["schemas"]["SurveyResponseFinishedEventData"];
-        };
-        SurveyResponseFinishedEventData: {
-            /** @description The workspace (its slug) */
-            workspace: string;
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
-            surveyId: string;
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
-            versionId: string;
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
-            responseId: string;
-        };
         SurveyVersion: {
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             id: string;
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             surveyId: string;
             number: number;
             /** @enum {string} */
@@ -3414,7 +3090,7 @@ export interface components {
             createdBy: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             publishedAt: string | null;
@@ -3424,20 +3100,14 @@ export interface components {
             issues: components["schemas"]["SurveyIssue"][];
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
         };
         SurveyVersionSummary: {
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             id: string;
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             surveyId: string;
             number: number;
             /** @enum {string} */
@@ -3447,7 +3117,7 @@ export interface components {
             createdBy: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             publishedAt: string | null;
@@ -3457,10 +3127,7 @@ export interface components {
             message: string;
         };
         Webhook: {
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             id: string;
             name: string;
             url: string;
@@ -3472,12 +3139,12 @@ export interface components {
             enabled: boolean;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
         };
@@ -3497,7 +3164,7 @@ export interface components {
             error: string | null;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             lastAttemptAt: string | null;
@@ -3508,7 +3175,7 @@ export interface components {
             attempt: number;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             at: string;
             /** @enum {string} */
@@ -3517,30 +3184,8 @@ export interface components {
             durationMs: number;
             error: string | null;
         };
-        WebhookVerificationEvent: {
-            /** @constant */
-            type: "webhook.verification";
-            /**
-             * Format: date-time
-             * @description When the change was committed (for the verification event: when it was sent)
-             */
-            timestamp: string;
-            data: components["schemas"]["WebhookVerificationEventData"];
-        };
-        WebhookVerificationEventData: {
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
-            webhookId: string;
-            /** @description The workspace (its slug) */
-            workspace: string;
-        };
         WebhookWithSecret: {
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             id: string;
             name: string;
             url: string;
@@ -3552,12 +3197,12 @@ export interface components {
             enabled: boolean;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+             * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
             /** @description The Bearer secret (`whsec_…`), shown only in this response: store it now */
@@ -3585,14 +3230,8 @@ export type DirectoryPerson = components['schemas']['DirectoryPerson'];
 export type DirectoryTeam = components['schemas']['DirectoryTeam'];
 export type Error = components['schemas']['Error'];
 export type Idea = components['schemas']['Idea'];
-export type IdeaDeletedEvent = components['schemas']['IdeaDeletedEvent'];
-export type IdeaEventData = components['schemas']['IdeaEventData'];
 export type IdeaLabels = components['schemas']['IdeaLabels'];
 export type IdeaPatch = components['schemas']['IdeaPatch'];
-export type IdeaStatusChangedEvent = components['schemas']['IdeaStatusChangedEvent'];
-export type IdeaStatusChangedEventData = components['schemas']['IdeaStatusChangedEventData'];
-export type IdeaSubmittedEvent = components['schemas']['IdeaSubmittedEvent'];
-export type IdeaUpdatedEvent = components['schemas']['IdeaUpdatedEvent'];
 export type IdeaWrite = components['schemas']['IdeaWrite'];
 export type Journey = components['schemas']['Journey'];
 export type JourneyContent = components['schemas']['JourneyContent'];
@@ -3600,8 +3239,6 @@ export type JourneyDiagnostic = components['schemas']['JourneyDiagnostic'];
 export type JourneyDiff = components['schemas']['JourneyDiff'];
 export type JourneyMetricSource = components['schemas']['JourneyMetricSource'];
 export type JourneyVersion = components['schemas']['JourneyVersion'];
-export type McpMessage = components['schemas']['McpMessage'];
-export type McpResponse = components['schemas']['McpResponse'];
 export type Pagination = components['schemas']['Pagination'];
 export type RichText = components['schemas']['RichText'];
 export type RichTextSpan = components['schemas']['RichTextSpan'];
@@ -3609,6 +3246,7 @@ export type Sop = components['schemas']['Sop'];
 export type SopComment = components['schemas']['SopComment'];
 export type SopStep = components['schemas']['SopStep'];
 export type Survey = components['schemas']['Survey'];
+export type SurveyAnswerIssue = components['schemas']['SurveyAnswerIssue'];
 export type SurveyCondition = components['schemas']['SurveyCondition'];
 export type SurveyDefinition = components['schemas']['SurveyDefinition'];
 export type SurveyDesign = components['schemas']['SurveyDesign'];
@@ -3616,16 +3254,12 @@ export type SurveyEnding = components['schemas']['SurveyEnding'];
 export type SurveyIssue = components['schemas']['SurveyIssue'];
 export type SurveyQuestion = components['schemas']['SurveyQuestion'];
 export type SurveyResponse = components['schemas']['SurveyResponse'];
-export type SurveyResponseFinishedEvent = components['schemas']['SurveyResponseFinishedEvent'];
-export type SurveyResponseFinishedEventData = components['schemas']['SurveyResponseFinishedEventData'];
 export type SurveyVersion = components['schemas']['SurveyVersion'];
 export type SurveyVersionSummary = components['schemas']['SurveyVersionSummary'];
 export type ValidationIssue = components['schemas']['ValidationIssue'];
 export type Webhook = components['schemas']['Webhook'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookDeliveryAttempt = components['schemas']['WebhookDeliveryAttempt'];
-export type WebhookVerificationEvent = components['schemas']['WebhookVerificationEvent'];
-export type WebhookVerificationEventData = components['schemas']['WebhookVerificationEventData'];
 export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -3722,7 +3356,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`, `invalid_cursor`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3731,7 +3365,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3740,7 +3374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3749,7 +3383,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3758,7 +3392,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -3769,7 +3403,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3825,7 +3459,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `Idempotency-Key` is 400 `invalid_header`; an unconfigured status or module is 400 `invalid_body` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`)
+             *     - `invalid_body`: also a `status` or `module` that is not one of the configured idea labels
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3834,7 +3471,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3843,7 +3480,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3852,7 +3489,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3861,7 +3498,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /** @description Conflicts with the record as it is now (`idempotency_key_reused`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3870,7 +3507,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3879,7 +3516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -3890,7 +3527,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3938,7 +3575,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3947,7 +3584,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3956,7 +3593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3965,7 +3602,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3974,7 +3614,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -3985,7 +3625,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4040,7 +3680,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`)
+             *     - `invalid_body`: also a `status` or `module` that is not one of the configured idea labels
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4049,7 +3692,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4058,7 +3701,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4067,7 +3710,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4076,7 +3722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the idea is no longer at; the response carries the current `ETag` */
+            /** @description Conflicts with the record as it is now (`version_conflict`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4085,7 +3731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4094,7 +3740,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -4105,7 +3751,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4153,7 +3799,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4162,7 +3808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4171,7 +3817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4180,7 +3826,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4189,7 +3838,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the idea is no longer at; the response carries the current `ETag` */
+            /** @description Conflicts with the record as it is now (`version_conflict`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4198,7 +3847,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -4209,7 +3858,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4264,7 +3913,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`)
+             *     - `invalid_body`: also a `status` or `module` that is not one of the configured idea labels
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4273,7 +3925,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4282,7 +3934,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4291,7 +3943,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4300,7 +3955,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the idea is no longer at; the response carries the current `ETag` */
+            /** @description Conflicts with the record as it is now (`version_conflict`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4309,7 +3964,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4318,7 +3973,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -4329,7 +3984,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4372,7 +4027,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4381,7 +4036,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4390,7 +4045,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4399,7 +4054,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4408,7 +4063,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -4419,7 +4074,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4469,7 +4124,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`, `invalid_cursor`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4478,7 +4133,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4487,7 +4142,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4496,7 +4151,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4505,7 +4160,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -4516,7 +4171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4576,7 +4231,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`)
+             *     - `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4585,7 +4243,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4594,7 +4252,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4603,7 +4261,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4612,7 +4270,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /** @description Conflicts with the record as it is now (`idempotency_key_reused`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4621,7 +4279,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4630,7 +4288,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -4641,7 +4299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4688,7 +4346,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4697,7 +4355,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4706,7 +4364,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4715,7 +4373,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4724,7 +4385,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -4735,7 +4396,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4782,7 +4443,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4791,7 +4452,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4800,7 +4461,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4809,7 +4470,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4818,7 +4482,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes (already archived); `journey_in_use`: another journey's published version pairs it; `version_conflict`: If-Match is stale */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `journey_archived`: already archived
+             *     - `journey_in_use`: another journey's published version pairs it
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4827,7 +4495,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -4838,7 +4506,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4896,7 +4564,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters, or a change that would leave no title */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`)
+             *     - `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters, or a change that would leave no title
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4905,7 +4576,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4914,7 +4585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4923,7 +4594,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4932,7 +4606,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `version_conflict`: If-Match is stale */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `journey_archived`: the journey is archived, so it no longer changes
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4941,7 +4618,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4950,7 +4627,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -4961,7 +4638,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5024,7 +4701,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`)
+             *     - `invalid_body`: no title, `title` together with `titleEn`, or a title over 200 characters
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5033,7 +4713,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5042,7 +4722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5051,7 +4731,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5060,7 +4743,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `journey_archived`: the journey is archived, so it no longer changes
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5069,7 +4755,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5078,7 +4764,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -5089,7 +4775,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5140,7 +4826,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`, `invalid_cursor`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5149,7 +4835,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5158,7 +4844,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5167,7 +4853,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5176,7 +4865,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -5187,7 +4876,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5247,7 +4936,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5256,7 +4945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5265,7 +4954,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5274,7 +4963,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace (`fromVersionId` included) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such journey, or no such version of it, in this workspace (`fromVersionId` included)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5283,7 +4975,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `journey_archived`: the journey is archived, so it no longer changes
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5292,7 +4987,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5301,7 +4996,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -5312,7 +5007,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5360,7 +5055,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5369,7 +5064,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5378,7 +5073,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5387,7 +5082,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such journey, or no such version of it, in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5396,7 +5094,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -5407,7 +5105,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5455,7 +5153,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5464,7 +5162,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5473,7 +5171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5482,7 +5180,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such journey, or no such version of it, in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5491,7 +5192,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `version_locked`: the version is published, and published versions never change; `version_conflict`: `If-Match` names a revision the version has moved on from; the response carries the current `ETag`; `last_version`: it is the journey's only version */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `journey_archived`: the journey is archived, so it no longer changes
+             *     - `version_locked`: the version is published, and published versions never change
+             *     - `last_version`: it is the journey's only version
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5500,7 +5206,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -5511,7 +5217,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5568,7 +5274,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5577,7 +5283,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5586,7 +5292,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5595,7 +5301,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such journey, or no such version of it, in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5604,7 +5313,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `version_locked`: the version is published, and published versions never change; `version_conflict`: `If-Match` names a revision the version has moved on from; the response carries the current `ETag` */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `journey_archived`: the journey is archived, so it no longer changes
+             *     - `version_locked`: the version is published, and published versions never change
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5613,7 +5326,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5622,7 +5335,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -5633,7 +5346,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5690,7 +5403,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body` lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, cell keys not `<rowId>:<stageId>`, scores outside -2..2, lengths); what is well-formed but inconsistent is saved and reported in `diagnostics`; `if_match_required`: no If-Match */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `if_match_required`)
+             *     - `invalid_body`: lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, cell keys not `<rowId>:<stageId>`, scores outside -2..2, lengths); what is well-formed but inconsistent is saved and reported in `diagnostics`
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5699,7 +5415,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5708,7 +5424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5717,7 +5433,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such journey, or no such version of it, in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5726,7 +5445,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `version_locked`: the version is published, and published versions never change; `version_conflict`: `If-Match` names a revision the version has moved on from; the response carries the current `ETag` */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `journey_archived`: the journey is archived, so it no longer changes
+             *     - `version_locked`: the version is published, and published versions never change
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5735,7 +5458,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is too large. `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or the version would not fit one DynamoDB item (400 KB: the compressed content, each distinct micro-journey pair target, and room for diagnostics); nothing is written */
+            /**
+             * @description Too large
+             *     - `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or its compressed form would not fit one version (about 350 KB)
+             */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5744,7 +5470,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5753,7 +5479,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -5764,7 +5490,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5812,7 +5538,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5821,7 +5547,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5830,7 +5556,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5839,7 +5565,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace (`against` included) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such journey, or no such version of it, in this workspace (`against` included)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5848,7 +5577,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -5859,7 +5588,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5911,7 +5640,10 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them, or a locale other than `en` or `ar` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`)
+             *     - `invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them, or a locale other than `en` or `ar`
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5920,7 +5652,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5929,7 +5661,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5938,7 +5670,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such journey, or no such version of it, in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5947,7 +5682,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -5958,7 +5693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6035,7 +5770,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them, or an interval other than `day`, `week` or `month` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`)
+             *     - `invalid_query`: a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them, or an interval other than `day`, `week` or `month`
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6044,7 +5782,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6053,7 +5791,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6062,7 +5800,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such journey, or no such version of it, in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6071,7 +5812,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -6082,7 +5823,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6134,7 +5875,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_content`: error diagnostics (listed in `diagnostics`); `if_match_required`: no If-Match */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`, `if_match_required`)
+             *     - `invalid_content`: error diagnostics, every one listed in `diagnostics`
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6153,7 +5897,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6162,7 +5906,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6171,7 +5915,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such journey, or no such version of it, in this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such journey, or no such version of it, in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6180,7 +5927,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `journey_archived`: the journey is archived, so it no longer changes; `version_conflict`: `If-Match` names a revision the version has moved on from; the response carries the current `ETag`; `references_changed`: a paired journey was archived meanwhile */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `journey_archived`: the journey is archived, so it no longer changes
+             *     - `references_changed`: a paired journey was archived meanwhile
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6189,7 +5940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -6200,7 +5951,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6249,7 +6000,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body` lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, cell keys not `<rowId>:<stageId>`, scores outside -2..2, lengths); what is well-formed but inconsistent is saved and reported in `diagnostics` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`)
+             *     - `invalid_body`: lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, cell keys not `<rowId>:<stageId>`, scores outside -2..2, lengths); what is well-formed but inconsistent is saved and reported in `diagnostics`
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6258,7 +6012,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6267,7 +6021,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6276,7 +6030,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6285,7 +6039,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is too large. `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or the version would not fit one DynamoDB item (400 KB: the compressed content, each distinct micro-journey pair target, and room for diagnostics); nothing is written */
+            /**
+             * @description Too large
+             *     - `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or its compressed form would not fit one version (about 350 KB)
+             */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6294,7 +6051,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6303,7 +6060,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -6314,7 +6071,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6367,7 +6124,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`, `invalid_cursor`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6376,7 +6133,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6385,7 +6142,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6394,7 +6151,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6403,7 +6160,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -6414,7 +6171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6449,7 +6206,7 @@ export interface operations {
                     tags?: string[];
                     /** @enum {string} */
                     visibility?: "public" | "internal";
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens */
                     slug?: string;
                     blocks?: components["schemas"]["Block"][];
                 };
@@ -6485,7 +6242,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `category_not_found`; `invalid_body` (unknown fields, a block of an unknown type, more than 500 blocks, a bad link); `duplicate_block_id`; `too_many_links` (more than 40 distinct linked articles and categories) */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`)
+             *     - `invalid_body`: unknown fields, a block of an unknown type, more than 500 blocks, a bad link
+             *     - `category_not_found`: `categoryId` names no category of this workspace
+             *     - `duplicate_block_id`: two blocks of the article share an id
+             *     - `too_many_links`: the article links more than 40 distinct articles and categories
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6494,7 +6257,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6503,7 +6266,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6512,7 +6275,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6521,7 +6284,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `slug_taken`; `idempotency_key_reused` */
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `slug_taken`: another article or category (the same kind) of this workspace has the slug
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6530,7 +6296,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is too large. `content_too_large`: the draft is over 1,048,576 bytes of UTF-8 JSON (or does not compress into one stored item) */
+            /**
+             * @description Too large
+             *     - `content_too_large`: the draft is over 1,048,576 bytes of UTF-8 JSON (or does not compress into one stored item)
+             */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6539,7 +6308,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6548,7 +6317,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -6559,7 +6328,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6608,7 +6377,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6617,7 +6386,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6626,7 +6395,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6635,7 +6404,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now; also `?view=live` of an article with no live revision */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now; also `?view=live` of an article with no live revision
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6644,7 +6416,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -6655,7 +6427,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6705,7 +6477,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6714,7 +6486,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6723,7 +6495,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6732,7 +6504,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6741,7 +6516,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `article_linked`; `version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag` */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `article_linked`: published articles link to this one: remove the links, or delete with `?force=true`
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6750,7 +6528,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -6761,7 +6539,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6792,7 +6570,7 @@ export interface operations {
                     tags?: string[];
                     /** @enum {string} */
                     visibility?: "public" | "internal";
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens */
                     slug?: string;
                 };
             };
@@ -6823,7 +6601,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `category_not_found`; `invalid_body`. A malformed `If-Match` is 400 `invalid_header` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`)
+             *     - `category_not_found`: `categoryId` names no category of this workspace
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6832,7 +6613,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6841,7 +6622,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6850,7 +6631,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6859,7 +6643,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag`; `slug_taken` */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `slug_taken`: another article or category (the same kind) of this workspace has the slug
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6868,7 +6655,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6877,7 +6664,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -6888,7 +6675,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -6933,7 +6720,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6942,7 +6729,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6951,7 +6738,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6960,7 +6747,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6969,7 +6759,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -6980,7 +6770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7040,7 +6830,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `if_match_required`; `invalid_body` (unknown fields, a block of an unknown type, more than 500 blocks, a bad link); `duplicate_block_id`; `too_many_links` (more than 40 distinct linked articles and categories). A malformed `If-Match` is 400 `invalid_header` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `if_match_required`)
+             *     - `invalid_body`: unknown fields, a block of an unknown type, more than 500 blocks, a bad link
+             *     - `duplicate_block_id`: two blocks of the article share an id
+             *     - `too_many_links`: the article links more than 40 distinct articles and categories
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7049,7 +6844,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7058,7 +6853,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7067,7 +6862,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7076,7 +6874,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag` */
+            /** @description Conflicts with the record as it is now (`version_conflict`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7085,7 +6883,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is too large. `content_too_large`: the draft is over 1,048,576 bytes of UTF-8 JSON (or does not compress into one stored item) */
+            /**
+             * @description Too large
+             *     - `content_too_large`: the draft is over 1,048,576 bytes of UTF-8 JSON (or does not compress into one stored item)
+             */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7094,7 +6895,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7103,7 +6904,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -7114,7 +6915,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7161,7 +6962,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7170,7 +6971,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7179,7 +6980,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7188,7 +6989,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7197,7 +7001,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -7208,7 +7012,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7258,7 +7062,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `not_publishable` (no title or no text in the source language); `invalid_links`, with `issues` naming each bad link by block */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`)
+             *     - `not_publishable`: the draft has no title, or no block with text, in its source language; `issues` says which
+             *     - `invalid_links`: with `issues` naming each bad link by block
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7267,7 +7075,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7276,7 +7084,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7285,7 +7093,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7294,7 +7105,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag` */
+            /** @description Conflicts with the record as it is now (`version_conflict`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7303,7 +7114,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -7314,7 +7125,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7365,7 +7176,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`, `invalid_cursor`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7374,7 +7185,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7383,7 +7194,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7392,7 +7203,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7401,7 +7215,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -7412,7 +7226,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7458,7 +7272,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7467,7 +7281,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7476,7 +7290,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7485,7 +7299,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now; or no such revision */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now; or no such revision
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7494,7 +7311,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -7505,7 +7322,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7556,7 +7373,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7565,7 +7382,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7574,7 +7391,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7583,7 +7400,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now; or no such revision */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now; or no such revision
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7592,7 +7412,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag` */
+            /** @description Conflicts with the record as it is now (`version_conflict`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7601,7 +7421,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -7612,7 +7432,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7662,7 +7482,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7671,7 +7491,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7680,7 +7500,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7689,7 +7509,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7698,7 +7521,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `not_published`; `version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag` */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `not_published`: the article is not published
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7707,7 +7533,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -7718,7 +7544,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7761,7 +7587,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7770,7 +7596,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7779,7 +7605,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7788,7 +7614,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7797,7 +7623,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -7808,7 +7634,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7837,7 +7663,7 @@ export interface operations {
                     nameAr?: string | null;
                     descriptionEn?: string | null;
                     descriptionAr?: string | null;
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens */
                     slug?: string;
                     position?: number;
                     /** @enum {string} */
@@ -7875,7 +7701,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `parent_not_found`; `category_too_deep` (a 4th level); `invalid_body`; a malformed Idempotency-Key is `invalid_header` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`, `invalid_body`)
+             *     - `parent_not_found`: `parentId` names no category of this workspace
+             *     - `category_too_deep`: a 4th level
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7884,7 +7714,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7893,7 +7723,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7902,7 +7732,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7911,7 +7741,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `slug_taken`; `idempotency_key_reused`; `tree_changed` (the tree moved during the request: retry) */
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `slug_taken`: another article or category (the same kind) of this workspace has the slug
+             *     - `tree_changed`: the category tree changed while the request ran: send it again
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7920,7 +7754,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7929,7 +7763,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -7940,7 +7774,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -7987,7 +7821,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7996,7 +7830,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8005,7 +7839,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8014,7 +7848,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no category with this id in this workspace (another workspace's ids are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no category with this id in this workspace (another workspace's ids are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8023,7 +7860,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8034,7 +7871,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8081,7 +7918,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. A malformed `If-Match` is 400 `invalid_header` */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8090,7 +7927,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8099,7 +7936,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8108,7 +7945,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no category with this id in this workspace (another workspace's ids are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no category with this id in this workspace (another workspace's ids are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8117,7 +7957,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `category_not_empty`: it still holds categories or articles; `version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag` */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `category_not_empty`: the category still holds categories or articles: move or delete them first
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8126,7 +7969,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8137,7 +7980,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8168,7 +8011,7 @@ export interface operations {
                     nameAr?: string | null;
                     descriptionEn?: string | null;
                     descriptionAr?: string | null;
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens */
                     slug?: string;
                     position?: number;
                     /** @enum {string} */
@@ -8202,7 +8045,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `category_cycle`; `category_too_deep`; `parent_not_found`; clearing both names is `invalid_body`. A malformed `If-Match` is 400 `invalid_header` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`)
+             *     - `invalid_body`: also clearing both names
+             *     - `category_cycle`: A category cannot move under itself or one of its subcategories
+             *     - `category_too_deep`: categories nest at most 3 levels deep
+             *     - `parent_not_found`: `parentId` names no category of this workspace
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8211,7 +8060,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8220,7 +8069,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8229,7 +8078,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no category with this id in this workspace (another workspace's ids are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no category with this id in this workspace (another workspace's ids are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8238,7 +8090,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names a version the record is no longer at; the response carries the current `ETag`; `slug_taken`; `tree_changed` (retry) */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `slug_taken`: another article or category (the same kind) of this workspace has the slug
+             *     - `tree_changed`: the category tree changed while the request ran: send it again
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8247,7 +8103,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8256,7 +8112,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8267,7 +8123,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8327,7 +8183,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`, `invalid_cursor`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8336,7 +8192,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8345,7 +8201,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8354,7 +8210,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8363,7 +8219,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8374,7 +8230,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8416,7 +8272,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8425,7 +8281,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8434,7 +8290,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8443,7 +8299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8452,7 +8308,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8463,7 +8319,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8533,7 +8389,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_query`: `q` missing, blank or over 200 characters; `limit` outside 1–50; an unknown parameter */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`)
+             *     - `invalid_query`: `q` missing, blank or over 200 characters; `limit` outside 1–50; an unknown parameter
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8542,7 +8401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8551,7 +8410,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8560,7 +8419,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8569,7 +8428,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8580,7 +8439,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8631,7 +8490,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`, `invalid_cursor`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8640,7 +8499,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8649,7 +8508,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8658,7 +8517,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8667,7 +8526,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8678,112 +8537,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    callMcpServer: {
-        parameters: {
-            query?: {
-                /** @description Only the tools of these modules, comma-separated (ideas, journeys, surveys, sops, webhooks, knowledge-bank); all of them when absent */
-                modules?: string;
-            };
-            header?: {
-                /** @description The negotiated protocol revision, which MCP clients send after connecting */
-                "MCP-Protocol-Version"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["McpMessage"];
-            };
-        };
-        responses: {
-            /** @description The JSON-RPC response (a tool's refusal is a result with `isError: true`); `202` and no body for a notification */
-            200: {
-                headers: {
-                    /** @description The version of this contract that answered (see the changelog) */
-                    "API-Version"?: string;
-                    /** @description Identifies the request in the service logs */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window for this key */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["McpResponse"];
-                };
-            };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. The MCP layer answers a request it cannot serve (an unsupported `MCP-Protocol-Version`, a malformed 2026-07-28 `_meta` envelope) with a JSON-RPC error response, as MCP clients expect */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`). `origin_not_allowed`: the request came from a web page (it carries `Origin`); connect from an MCP client */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8825,15 +8579,11 @@ export interface operations {
                         data: {
                             workspace: string;
                             authenticated: boolean;
-                            /** @description Every permission the key holds, sorted */
-                            permissions: ("ideas:read" | "ideas:write" | "ideas:delete" | "journeys:read" | "journeys:write" | "journeys:delete" | "surveys:read" | "surveys:write" | "surveys:delete" | "survey-responses:read" | "survey-responses:write" | "survey-responses:delete" | "sops:read" | "sops:write" | "sops:delete" | "sops:approve" | "webhooks:read" | "webhooks:write" | "knowledge-bank:read" | "knowledge-bank:write" | "knowledge-bank:delete")[];
-                            /** @description The modules switched on in this workspace (`cxctl workspace modules`), sorted */
-                            modules: ("ideas" | "journeys" | "surveys" | "sops" | "webhooks" | "knowledge-bank")[];
                         };
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8842,7 +8592,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8851,7 +8601,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8860,7 +8610,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8869,7 +8619,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8880,7 +8630,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -8949,7 +8699,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8958,7 +8708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8967,7 +8717,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8976,7 +8726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8985,7 +8735,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8996,7 +8746,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9073,7 +8823,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9082,7 +8832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9091,7 +8841,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9100,7 +8850,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9109,7 +8859,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -9118,7 +8868,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -9129,7 +8879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9175,7 +8925,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9184,7 +8934,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9193,7 +8943,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9202,7 +8952,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no SOP with this id in this workspace, or (to a read-only key) one that is not published
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9211,7 +8964,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -9222,7 +8975,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9301,7 +9054,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`)
+             *     - `invalid_state`: the SOP is under review: approve or send it back first
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9310,7 +9066,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9319,7 +9075,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9328,7 +9084,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no SOP with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9337,7 +9096,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -9346,7 +9105,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -9357,7 +9116,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9401,7 +9160,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9410,7 +9169,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9419,7 +9178,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9428,7 +9187,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no SOP with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9437,7 +9199,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -9448,7 +9210,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9493,7 +9255,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`)
+             *     - `invalid_state`: only an SOP under review is approved
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9502,7 +9267,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9511,7 +9276,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9520,7 +9285,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no SOP with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9529,7 +9297,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -9540,7 +9308,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9592,7 +9360,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`)
+             *     - `invalid_state`: only an SOP under review is sent back
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9601,7 +9372,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9610,7 +9381,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9619,7 +9390,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no SOP with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9628,7 +9402,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -9637,7 +9411,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -9648,7 +9422,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9693,7 +9467,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`)
+             *     - `invalid_state`: only a draft is submitted
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9702,7 +9479,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9711,7 +9488,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9720,7 +9497,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no SOP with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9729,7 +9509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -9740,7 +9520,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9784,7 +9564,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9793,7 +9573,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9802,7 +9582,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9811,7 +9591,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9820,7 +9600,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -9831,7 +9611,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9882,7 +9662,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`, `invalid_cursor`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9891,7 +9671,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9900,7 +9680,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9909,7 +9689,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9918,7 +9698,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -9929,7 +9709,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -9992,7 +9772,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10001,7 +9781,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10010,7 +9790,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10019,7 +9799,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10028,7 +9808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /** @description Conflicts with the record as it is now (`idempotency_key_reused`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10037,7 +9817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -10046,7 +9826,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -10057,7 +9837,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -10073,7 +9853,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -10107,7 +9887,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10116,7 +9896,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10125,7 +9905,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10134,7 +9914,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10143,7 +9926,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -10154,7 +9937,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -10173,7 +9956,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -10202,7 +9985,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10211,7 +9994,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10220,7 +10003,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10229,7 +10012,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10238,7 +10024,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `survey_archived`: the survey is archived and read-only (already archived); `version_conflict`: `If-Match` names another version */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `survey_archived`: already archived
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10247,7 +10036,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -10258,7 +10047,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -10277,7 +10066,7 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -10291,7 +10080,7 @@ export interface operations {
                     themePrimaryColor?: string | null;
                     designId?: string | null;
                     targetingRules?: {
-                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{attribute, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes, is in the surveys guide (docs/surveys.md, Logic). */
+                        /** @description A condition: `{all:[…]}`, `{any:[…]}` or `{attribute, operator, value?}`; at most 5 nested all/any levels. Which operators fit which type, and what value each takes: the guide “Surveys”, its “Logic”. */
                         filters: {
                             all: Record<string, never>[];
                         } | {
@@ -10332,7 +10121,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body`: also a `designId` that is no design of this workspace, or targeting problems (each in `issues`); a malformed `If-Match` is `invalid_header` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`)
+             *     - `invalid_body`: also a `designId` that is no design of this workspace, or targeting problems (each in `issues`)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10341,7 +10133,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10350,7 +10142,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10359,7 +10151,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10368,7 +10163,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: `If-Match` names another version; `survey_archived`: the survey is archived and read-only */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `survey_archived`: the survey is archived and read-only
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10377,7 +10175,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -10386,7 +10184,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -10397,7 +10195,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -10413,7 +10211,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -10445,7 +10243,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_state`: the survey is not published */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`)
+             *     - `invalid_state`: the survey is not published
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10454,7 +10255,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10463,7 +10264,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10472,7 +10273,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10481,7 +10285,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `survey_archived`: the survey is archived and read-only; `version_conflict`: the survey changed while closing */
+            /**
+             * @description Conflicts with the record as it is now
+             *     - `survey_archived`: the survey is archived and read-only
+             *     - `version_conflict`: the survey changed while closing
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10490,7 +10298,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -10501,7 +10309,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -10520,7 +10328,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -10535,7 +10343,7 @@ export interface operations {
                     format: "csv" | "jsonl";
                     /**
                      * Format: uuid
-                     * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+                     * @description Only responses to this version (default: every version)
                      */
                     versionId?: string;
                     /**
@@ -10597,14 +10405,14 @@ export interface operations {
                             downloadUrl: string | null;
                             /**
                              * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             * @description When the file and this export are deleted (24 h after the request)
                              */
                             expiresAt: string;
                         };
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10613,7 +10421,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10622,7 +10430,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10631,7 +10439,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version `versionId` in it */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace, or no version `versionId` in it
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10640,7 +10451,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /** @description Conflicts with the record as it is now (`idempotency_key_reused`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10649,7 +10460,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -10658,7 +10469,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -10669,7 +10480,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -10685,9 +10496,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 exportId: string;
             };
             cookie?: never;
@@ -10725,14 +10534,14 @@ export interface operations {
                             downloadUrl: string | null;
                             /**
                              * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             * @description When the file and this export are deleted (24 h after the request)
                              */
                             expiresAt: string;
                         };
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10741,7 +10550,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10750,7 +10559,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10759,7 +10568,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no such export of this survey in this workspace, or it expired (24 hours after it was asked for) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such export of this survey in this workspace, or it expired (24 hours after it was asked for)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10768,7 +10580,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -10779,7 +10591,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -10795,7 +10607,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -10803,10 +10615,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-                     */
+                    /** Format: uuid */
                     versionId: string;
                     acknowledgeBreakingChanges?: boolean;
                 };
@@ -10839,7 +10648,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_definition`: the version has errors, listed in `issues` (each with `severity`, `code`, `message`, `path`) */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`)
+             *     - `invalid_definition`: the version has errors, listed in `issues` (each with `severity`, `code`, `message`, `path`)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10856,7 +10668,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10865,7 +10677,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10874,7 +10686,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version with this id in it */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10883,7 +10698,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `breaking_changes`: listed in `changes` (with `journey_metric_unbound` for each published journey version whose metric follows a question removed or retyped), send `acknowledgeBreakingChanges: true` to publish anyway; `version_locked`: the version is superseded; `survey_archived`: the survey is archived and read-only; `version_conflict`: the survey or version changed while publishing */
+            /**
+             * @description Conflicts with the record as it is now
+             *     - `breaking_changes`: listed in `changes` (with `journey_metric_unbound` for each published journey version whose metric follows a question removed or retyped); send `acknowledgeBreakingChanges: true` to publish anyway
+             *     - `version_locked`: the version is superseded
+             *     - `survey_archived`: the survey is archived and read-only
+             *     - `version_conflict`: the survey or version changed while publishing
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10915,7 +10736,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -10924,7 +10745,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -10935,7 +10756,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -10953,7 +10774,7 @@ export interface operations {
                 offset?: number;
                 /** @description Opaque: `pagination.nextCursor` of the previous page. Continues where it stopped, reading only this page (unlike `offset`, which re-reads every earlier record). Bound to the workspace and the list; do not combine with `offset`. */
                 cursor?: string;
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
+                /** @description Only responses pinned to this version */
                 versionId?: string;
                 /** @description Only partial or only finished responses */
                 status?: "partial" | "finished";
@@ -10964,7 +10785,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -10991,16 +10812,13 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         responses: (components["schemas"]["SurveyResponse"] | {
-                            /**
-                             * Format: uuid
-                             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-                             */
+                            /** Format: uuid */
                             id: string;
                             /** @constant */
                             deleted: true;
                             /**
                              * Format: date-time
-                             * @description Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`
+                             * @description ISO 8601 UTC date-time
                              */
                             deletedAt: string;
                         })[];
@@ -11008,7 +10826,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_query`: `updatedSince` with another filter, or `cursor` with `offset`; `invalid_cursor` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_cursor`)
+             *     - `invalid_query`: `updatedSince` with another filter, or `cursor` with `offset`
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11017,7 +10838,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11026,7 +10847,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11035,7 +10856,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`, `not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11044,7 +10865,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -11055,7 +10876,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11074,7 +10895,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -11093,7 +10914,6 @@ export interface operations {
                     /** @enum {string} */
                     language?: "en" | "ar";
                     respondent?: {
-                        /** @description Only this respondent's responses (their externalId) */
                         externalId?: string;
                         /** Format: email */
                         email?: string;
@@ -11139,16 +10959,28 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` `/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, `required_unanswered`, `no_answers`, `no_ending`; `respondent_not_targeted`: the respondent's attributes do not meet the survey's targeting rules */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`)
+             *     - `invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` `/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, `required_unanswered`, `no_answers`, `no_ending`
+             *     - `respondent_not_targeted`: the respondent’s attributes do not meet the survey’s targeting rules
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        /** @description Stable machine-readable error code */
+                        error: string;
+                        message: string;
+                        /** @description With `invalid_answers`: every answer issue found; with `invalid_body`: what breaks the schema (`path` and `message` only) */
+                        issues?: (components["schemas"]["SurveyAnswerIssue"] | components["schemas"]["ValidationIssue"])[];
+                    };
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11157,7 +10989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11166,7 +10998,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11175,7 +11010,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `survey_not_collecting`: the survey is a draft, closed or archived; only a published survey collects; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `survey_not_collecting`: the survey is a draft, closed or archived: only a published survey collects responses
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11184,7 +11022,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is too large. `response_too_large`: the answers are over 64 KB of UTF-8 JSON */
+            /**
+             * @description Too large
+             *     - `response_too_large`: the answers are over 64 KB of UTF-8 JSON
+             */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11193,7 +11034,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11202,7 +11043,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -11213,7 +11054,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11229,9 +11070,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 responseId: string;
             };
             cookie?: never;
@@ -11263,7 +11102,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11272,7 +11111,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11281,7 +11120,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11290,7 +11129,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no response with this id in this survey of this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no response with this id in this survey of this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11299,7 +11141,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -11310,7 +11152,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11326,9 +11168,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 responseId: string;
             };
             cookie?: never;
@@ -11357,7 +11197,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11366,7 +11206,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11375,7 +11215,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11384,7 +11224,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no response with this id in this survey of this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no response with this id in this survey of this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11393,7 +11236,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -11404,7 +11247,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11423,9 +11266,7 @@ export interface operations {
                 "If-Match": string;
             };
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 responseId: string;
             };
             cookie?: never;
@@ -11473,16 +11314,27 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` `/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, `required_unanswered`, `no_answers`, `no_ending`; `if_match_required`: no If-Match */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`, `if_match_required`)
+             *     - `invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` `/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, `required_unanswered`, `no_answers`, `no_ending`
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        /** @description Stable machine-readable error code */
+                        error: string;
+                        message: string;
+                        /** @description With `invalid_answers`: every answer issue found; with `invalid_body`: what breaks the schema (`path` and `message` only) */
+                        issues?: (components["schemas"]["SurveyAnswerIssue"] | components["schemas"]["ValidationIssue"])[];
+                    };
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11491,7 +11343,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11500,7 +11352,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no response with this id in this survey of this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no response with this id in this survey of this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11509,7 +11364,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: the response changed since it was read (ETag holds the current revision); `response_finished`: a finished response never changes; `survey_not_collecting`: the survey is a draft, closed or archived; only a published survey collects */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `response_finished`: A finished response never changes
+             *     - `survey_not_collecting`: the survey is a draft, closed or archived: only a published survey collects responses
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11518,7 +11377,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is too large. `response_too_large`: the answers are over 64 KB of UTF-8 JSON */
+            /**
+             * @description Too large
+             *     - `response_too_large`: the answers are over 64 KB of UTF-8 JSON
+             */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11527,7 +11389,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11536,7 +11398,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -11547,7 +11409,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11570,7 +11432,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -11657,7 +11519,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_query`: `versionId` not a UUID or `all`, a date not YYYY-MM-DD, or `from` after `to` */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`)
+             *     - `invalid_query`: `versionId` not a UUID or `all`, a date not YYYY-MM-DD, or `from` after `to`
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11666,7 +11531,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11675,7 +11540,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11684,7 +11549,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version `versionId` in it (other workspaces' surveys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace, or no version `versionId` in it (other workspaces' surveys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11693,7 +11561,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -11704,7 +11572,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11723,7 +11591,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
+                /** @description The survey id */
                 id: string;
             };
             cookie?: never;
@@ -11731,10 +11599,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-                     */
+                    /** Format: uuid */
                     fromVersionId?: string;
                 };
             };
@@ -11767,7 +11632,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `invalid_body`: `fromVersionId` names no version of this survey */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`)
+             *     - `invalid_body`: `fromVersionId` names no version of this survey
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11776,7 +11644,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11785,7 +11653,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11794,7 +11662,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11803,7 +11674,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `survey_archived`: the survey is archived and read-only; `version_limit`: the survey has 50 versions; `version_conflict`: other versions were being created at once; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `survey_archived`: the survey is archived and read-only
+             *     - `version_limit`: the survey already keeps 50 versions: delete a draft first
+             *     - `version_conflict`: other versions were being created at once
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11812,7 +11688,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11821,7 +11697,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -11832,7 +11708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11848,9 +11724,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 versionId: string;
             };
             cookie?: never;
@@ -11882,7 +11756,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11891,7 +11765,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11900,7 +11774,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11909,7 +11783,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version with this id in it */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11918,7 +11795,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -11929,7 +11806,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -11948,9 +11825,7 @@ export interface operations {
                 "If-Match": string;
             };
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 versionId: string;
             };
             cookie?: never;
@@ -11988,7 +11863,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. `if_match_required`: no `If-Match`; `invalid_header`: a malformed one; `invalid_body`: also `definition.languages` without the survey's language */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `if_match_required`)
+             *     - `invalid_body`: also `definition.languages` without the survey's language
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11997,7 +11875,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12006,7 +11884,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12015,7 +11893,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version with this id in it */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12024,7 +11905,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_conflict`: the draft is at another revision (the response's `ETag` is the current one); `version_locked`: the version is published or superseded; `survey_archived`: the survey is archived and read-only */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `version_locked`: the version is published or superseded
+             *     - `survey_archived`: the survey is archived and read-only
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12033,7 +11918,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is too large. `definition_too_large`: the definition is over 1 MB of UTF-8 JSON, or does not fit one version even compressed */
+            /**
+             * @description Too large
+             *     - `definition_too_large`: the definition is over 1 MB of UTF-8 JSON, or does not fit one version even compressed
+             */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12042,7 +11930,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12051,7 +11939,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -12062,7 +11950,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12078,9 +11966,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 versionId: string;
             };
             cookie?: never;
@@ -12109,7 +11995,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12118,7 +12004,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12127,7 +12013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12136,7 +12022,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version with this id in it */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12145,7 +12034,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `version_locked`: the version is published or superseded; `survey_archived`: the survey is archived and read-only */
+            /**
+             * @description Conflicts with the record as it is now
+             *     - `version_locked`: the version is published or superseded
+             *     - `survey_archived`: the survey is archived and read-only
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12154,7 +12047,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -12165,7 +12058,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12181,9 +12074,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 versionId: string;
             };
             cookie?: never;
@@ -12191,7 +12082,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Answers by question id (docs/surveys.md, Simulation answers, gives each type's value) */
+                    /** @description Answers by question id (each type's value: the guide “Surveys”, its “Simulation answers”) */
                     answers: {
                         [key: string]: string | number | boolean | null | string[] | {
                             [key: string]: string;
@@ -12239,7 +12130,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12248,7 +12139,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12257,7 +12148,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12266,7 +12157,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no survey with this id in this workspace, or no version with this id in it */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12275,7 +12169,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12284,7 +12178,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -12295,7 +12189,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12343,7 +12237,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12352,7 +12246,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12361,7 +12255,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12370,7 +12264,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12379,7 +12273,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -12390,7 +12284,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12433,7 +12327,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12442,7 +12336,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12451,7 +12345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12460,7 +12354,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12469,7 +12363,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -12480,7 +12374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12550,7 +12444,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12559,7 +12453,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12568,7 +12462,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12577,7 +12471,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12586,7 +12480,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `design_limit`: the workspace already has 50 designs besides the default; `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `design_limit`: the workspace already has 50 designs besides the default
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12595,7 +12492,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12604,7 +12501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -12615,7 +12512,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12631,7 +12528,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 designId: string;
             };
             cookie?: never;
@@ -12675,7 +12571,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12684,7 +12580,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12693,7 +12589,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12702,7 +12598,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. `not_found`: no design with this id in this workspace */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no design with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12711,7 +12610,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12720,7 +12619,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -12731,7 +12630,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12752,7 +12651,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Only this respondent's responses (their externalId) */
                     externalId: string;
                 } | {
                     /** Format: email */
@@ -12785,7 +12683,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12794,7 +12692,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12803,7 +12701,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12812,7 +12710,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12821,7 +12719,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12830,7 +12728,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -12841,7 +12739,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12890,7 +12788,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`, `invalid_body`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12899,7 +12797,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12908,7 +12806,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12917,7 +12815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12926,7 +12824,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is too large. `definition_too_large`: the definition is over 1 MB of UTF-8 JSON, or does not fit one version even compressed */
+            /**
+             * @description Too large
+             *     - `definition_too_large`: the definition is over 1 MB of UTF-8 JSON, or does not fit one version even compressed
+             */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12935,7 +12836,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12944,7 +12845,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -12955,7 +12856,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -12998,7 +12899,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13007,7 +12908,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13016,7 +12917,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13025,7 +12926,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found */
+            /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13034,7 +12935,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -13045,7 +12946,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -13108,7 +13009,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. The SSRF guard refused the URL (`webhook_url_not_allowed`) or its host does not resolve (`webhook_url_unresolvable`); the workspace already has 50 webhooks (`webhook_limit_reached`); a malformed `Idempotency-Key` (`invalid_header`) */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`, `invalid_body`)
+             *     - `webhook_url_not_allowed`: the SSRF guard refused the URL: not https, with credentials, or resolving to a loopback, private, link-local, CGNAT, multicast or reserved address
+             *     - `webhook_url_unresolvable`: the URL’s host does not resolve
+             *     - `webhook_limit_reached`: the workspace already has 50 webhooks: delete one first
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13117,7 +13023,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13126,7 +13032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13135,7 +13041,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. Only for a repeated Idempotency-Key: the webhook it created has been deleted since (`not_found`) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: only for a repeated Idempotency-Key: the webhook it created has been deleted since
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13144,7 +13053,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body */
+            /** @description Conflicts with the record as it is now (`idempotency_key_reused`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13153,7 +13062,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -13162,7 +13071,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -13173,7 +13082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -13189,7 +13098,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13219,7 +13127,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13228,7 +13136,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13237,7 +13145,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13246,7 +13154,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. No webhook with this id in this workspace (`not_found`) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no webhook with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13255,7 +13166,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -13266,7 +13177,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -13282,7 +13193,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13311,7 +13221,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13320,7 +13230,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13329,7 +13239,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13338,7 +13248,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. No webhook with this id in this workspace (`not_found`) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no webhook with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13347,7 +13260,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -13358,7 +13271,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -13374,7 +13287,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13417,7 +13329,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. The SSRF guard refused the URL (`webhook_url_not_allowed`) or its host does not resolve (`webhook_url_unresolvable`) */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`)
+             *     - `webhook_url_not_allowed`: the SSRF guard refused the URL: not https, with credentials, or resolving to a loopback, private, link-local, CGNAT, multicast or reserved address
+             *     - `webhook_url_unresolvable`: the URL’s host does not resolve
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13426,7 +13342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13435,7 +13351,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13444,7 +13360,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. No webhook with this id in this workspace (`not_found`) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no webhook with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13453,7 +13372,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body was not sent with `Content-Type: application/json` (`unsupported_media_type`); a charset parameter is accepted */
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -13462,7 +13381,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -13473,7 +13392,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -13494,7 +13413,6 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13531,7 +13449,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`, `invalid_cursor`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13540,7 +13458,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13549,7 +13467,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13558,7 +13476,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. No webhook with this id in this workspace (`not_found`) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no webhook with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13567,7 +13488,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -13578,7 +13499,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -13594,7 +13515,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
                 deliveryId: string;
             };
@@ -13624,7 +13544,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. The webhook is disabled (`webhook_disabled`) */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`)
+             *     - `webhook_disabled`: the webhook is disabled: enable it first
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13633,7 +13556,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13642,7 +13565,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13651,7 +13574,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. No such webhook, or no such delivery for it (`not_found`) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such webhook, or no such delivery for it
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13660,7 +13586,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. An attempt of this delivery is being made right now (`delivery_in_progress`) */
+            /**
+             * @description Conflicts with the record as it is now
+             *     - `delivery_in_progress`: an attempt of this delivery is being made at this moment
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13669,7 +13598,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -13680,7 +13609,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -13696,7 +13625,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13726,7 +13654,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13735,7 +13663,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13744,7 +13672,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13753,7 +13681,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. No webhook with this id in this workspace (`not_found`) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no webhook with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13762,7 +13693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -13773,7 +13704,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -13789,7 +13720,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13819,7 +13749,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule. The receiver did not answer the verification event with a 2xx (`webhook_verification_failed`, the message says why) */
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`)
+             *     - `webhook_verification_failed`: the receiver did not answer the verification event with a 2xx within 10 s (the message says what it got); the webhook stays disabled
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13828,7 +13761,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13837,7 +13770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13846,7 +13779,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. No webhook with this id in this workspace (`not_found`) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no webhook with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13855,7 +13791,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The record changed since it was read (`version_conflict`) or the request conflicts with another. The URL or secret changed while the receiver was being verified (`webhook_changed`) */
+            /**
+             * @description Conflicts with the record as it is now
+             *     - `webhook_changed`: the webhook’s URL or secret changed while its receiver was being verified
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13864,7 +13803,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -13875,7 +13814,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -13891,7 +13830,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13921,7 +13859,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: malformed JSON (`invalid_json`), a body, query, path or header that breaks the schema (`invalid_body`, `invalid_query`, `invalid_path`, `invalid_header`), no workspace selected (`missing_workspace_host`), or a business rule */
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13930,7 +13868,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing (`missing_key`), malformed, unknown or wrong-workspace (`invalid_key`), expired (`key_expired`) or revoked (`key_revoked`) Developer key */
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13939,7 +13877,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks a permission (`missing_permission`), the module is disabled (`module_disabled`) or the workspace is suspended (`workspace_suspended`) */
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13948,7 +13886,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Record (`not_found`), workspace (`workspace_not_found`) or route (`route_not_found`) not found. No webhook with this id in this workspace (`not_found`) */
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no webhook with this id in this workspace
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13957,7 +13898,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`): retry after the number of seconds in `Retry-After` */
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -13968,7 +13909,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error (`internal_error`); no internal detail is returned */
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -13976,318 +13917,6 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
-            };
-        };
-    };
-    ideaSubmittedEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /**
-                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
-                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
-                 */
-                "webhook-id": string;
-                /**
-                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
-                 * @example 1767605400
-                 */
-                "webhook-timestamp": string;
-                /**
-                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
-                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
-                 */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["IdeaSubmittedEvent"];
-            };
-        };
-        responses: {
-            /** @description Gone: the webhook is disabled (enable it again to receive events). */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    ideaStatusChangedEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /**
-                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
-                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
-                 */
-                "webhook-id": string;
-                /**
-                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
-                 * @example 1767605400
-                 */
-                "webhook-timestamp": string;
-                /**
-                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
-                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
-                 */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["IdeaStatusChangedEvent"];
-            };
-        };
-        responses: {
-            /** @description Gone: the webhook is disabled (enable it again to receive events). */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    ideaUpdatedEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /**
-                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
-                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
-                 */
-                "webhook-id": string;
-                /**
-                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
-                 * @example 1767605400
-                 */
-                "webhook-timestamp": string;
-                /**
-                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
-                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
-                 */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["IdeaUpdatedEvent"];
-            };
-        };
-        responses: {
-            /** @description Gone: the webhook is disabled (enable it again to receive events). */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    ideaDeletedEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /**
-                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
-                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
-                 */
-                "webhook-id": string;
-                /**
-                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
-                 * @example 1767605400
-                 */
-                "webhook-timestamp": string;
-                /**
-                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
-                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
-                 */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["IdeaDeletedEvent"];
-            };
-        };
-        responses: {
-            /** @description Gone: the webhook is disabled (enable it again to receive events). */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    surveyResponseFinishedEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /**
-                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
-                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
-                 */
-                "webhook-id": string;
-                /**
-                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
-                 * @example 1767605400
-                 */
-                "webhook-timestamp": string;
-                /**
-                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
-                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
-                 */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SurveyResponseFinishedEvent"];
-            };
-        };
-        responses: {
-            /** @description Gone: the webhook is disabled (enable it again to receive events). */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    webhookVerificationEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /**
-                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
-                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
-                 */
-                "webhook-id": string;
-                /**
-                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
-                 * @example 1767605400
-                 */
-                "webhook-timestamp": string;
-                /**
-                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
-                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
-                 */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookVerificationEvent"];
-            };
-        };
-        responses: {
-            /** @description Gone: the webhook is disabled (enable it again to receive events). */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
         };
     };

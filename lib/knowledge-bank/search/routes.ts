@@ -29,7 +29,7 @@ export const searchKnowledgeBank = defineRoute({
   permissions: ['knowledge-bank:read'],
   request: { query: searchQuery },
   response: { status: 200, body: searchResponse },
-  errorNotes: { 400: '`invalid_query`: `q` missing, blank or over 200 characters; `limit` outside 1–50; an unknown parameter' },
+  errors: { 400: { invalid_query: '`q` missing, blank or over 200 characters; `limit` outside 1–50; an unknown parameter' } },
   // BatchGetItem: the live content of the page of results (titles, snippets). Query: only for a
   // workspace with no index yet, indexed from the table (index-cache.ts).
   table: ['BatchGetItem', 'Query'],

@@ -5,7 +5,8 @@
  *   2. authorize      workspace → key → rate limit → suspension/module/permission; for an
  *                     idempotent route sent an Idempotency-Key, the remembered response is read
  *                     in the same round trip as the workspace
- *   3. jsonBody       malformed JSON → 400 (after auth: anonymous callers learn nothing)
+ *   3. jsonBody       a body not sent as JSON → 415; not UTF-8, not JSON, a lone surrogate → 400
+ *                     `invalid_json` (after auth: anonymous callers learn nothing)
  *   4. validateRequest  zod on path, query and body
  *   5. the handler function, which gets typed input and returns `{ body, headers?, status? }`;
  *      a retry of a remembered create gets the handler's `replay` of its first answer instead,
@@ -59,7 +60,7 @@ export function apiHandler<R extends RouteDefinition>(route: R) {
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>()
     .use(httpEnvelope(route.response.status, route.deprecated ? deprecationHeaders(route.deprecated) : {}))
     .use(authorize(route))
-    .use(jsonBody())
+    .use(jsonBody(route))
     .use(validateRequest(route));
 
   return {

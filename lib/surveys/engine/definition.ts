@@ -5,6 +5,7 @@
  * `issues` a draft may be saved with (see validate.ts).
  */
 import * as z from 'zod/mini';
+import { guideLink } from '../../platform/guides.ts';
 import { atMostCharacters, named } from '../../platform/schemas.ts';
 
 export const DEFINITION_LIMITS = {
@@ -139,7 +140,7 @@ function conditionJsonSchema(subject: 'question' | 'attribute'): Record<string, 
   return {
     description:
       `A condition: \`{all:[…]}\`, \`{any:[…]}\` or \`{${subject}, operator, value?}\`; at most ${DEFINITION_LIMITS.conditionDepth} nested all/any levels. ` +
-      'Which operators fit which type, and what value each takes, is in the surveys guide (docs/surveys.md, Logic).',
+      `Which operators fit which type, and what value each takes: the guide ${guideLink('surveys.md', 'Surveys')}, its “Logic”.`,
     anyOf: [
       group('all'),
       group('any'),

@@ -8,14 +8,17 @@ import type { SurveyDefinition } from './definition.ts';
 import { compileModel, pointer } from './model.ts';
 import { walkAnswers } from './simulate.ts';
 
-type AnswerIssueCode =
-  | 'unknown_question'
-  | 'answer_not_shown'
-  | 'option_not_offered'
-  | 'invalid_answer'
-  | 'required_unanswered'
-  | 'no_answers'
-  | 'no_ending';
+/** What can be wrong with answers: the `code` of each issue of a 400 `invalid_answers` (its route's errorMembers). */
+export const ANSWER_ISSUE_CODES = [
+  'unknown_question',
+  'answer_not_shown',
+  'option_not_offered',
+  'invalid_answer',
+  'required_unanswered',
+  'no_answers',
+  'no_ending',
+] as const;
+type AnswerIssueCode = (typeof ANSWER_ISSUE_CODES)[number];
 
 interface AnswerIssue {
   severity: 'error';

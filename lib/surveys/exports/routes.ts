@@ -30,11 +30,7 @@ export const createSurveyExport = defineRoute({
     body: exportResponse,
     headers: { Location: { description: 'Where the export is read: `/api/v1/surveys/{id}/exports/{exportId}`' } },
   },
-  errors: [409],
-  errorNotes: {
-    404: '`not_found`: no survey with this id in this workspace, or no version `versionId` in it',
-    409: '`idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with a different body',
-  },
+  errors: { 404: { not_found: 'no survey with this id in this workspace, or no version `versionId` in it' } },
   // The survey (and version) checked in the transaction that puts the export record.
   // BatchGetItem: a retry's remembered response, read beside the workspace and the key.
   table: ['BatchGetItem', 'ConditionCheckItem', 'PutItem'],
@@ -54,6 +50,6 @@ export const getSurveyExport = defineRoute({
   permissions: ['survey-responses:read'],
   request: { params: exportParams },
   response: { status: 200, body: exportResponse },
-  errorNotes: { 404: '`not_found`: no such export of this survey in this workspace, or it expired (24 hours after it was asked for)' },
+  errors: { 404: { not_found: 'no such export of this survey in this workspace, or it expired (24 hours after it was asked for)' } },
   table: ['GetItem'],
 });

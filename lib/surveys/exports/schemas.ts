@@ -1,6 +1,6 @@
 /** Request and response shapes of the survey export routes. */
 import * as z from 'zod/mini';
-import { timestamp, uuid } from '../../platform/schemas.ts';
+import { uuid } from '../../platform/schemas.ts';
 
 const UTC_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const utcDate = (description: string) =>
@@ -11,7 +11,8 @@ export const createExportBody = z
     format: z.enum(['csv', 'jsonl']).register(z.globalRegistry, {
       description: 'CSV (UTF-8 with a byte-order mark, formula cells neutralised) or JSON Lines (one object per response)',
     }),
-    versionId: z.optional(uuid.register(z.globalRegistry, { description: 'Only responses to this version (default: every version)' })),
+    // Own instances: a description registered on the shared uuid or timestamp would read on every id and time.
+    versionId: z.optional(z.uuid().register(z.globalRegistry, { description: 'Only responses to this version (default: every version)' })),
     status: z.optional(
       z.enum(['partial', 'finished']).register(z.globalRegistry, { description: 'Only partial or only finished responses' }),
     ),
@@ -33,5 +34,7 @@ export const surveyExport = z.object({
   downloadUrl: z.nullable(z.string()).register(z.globalRegistry, {
     description: 'Once done: a presigned S3 GET of the file, valid for 15 minutes (read the export again for a fresh one)',
   }),
-  expiresAt: timestamp.register(z.globalRegistry, { description: 'When the file and this export are deleted (24 h after the request)' }),
+  expiresAt: z.iso
+    .datetime()
+    .register(z.globalRegistry, { description: 'When the file and this export are deleted (24 h after the request)' }),
 });

@@ -6,7 +6,8 @@
  */
 import * as z from 'zod/mini';
 import { defineRoute } from '../../platform/route.ts';
-import { okOnly, pagination } from '../../platform/schemas.ts';
+import { named, okOnly, pagination, validationIssue } from '../../platform/schemas.ts';
+import { ANSWER_ISSUE_CODES } from '../engine/response.ts';
 import { surveyIdParams } from '../schemas.ts';
 import {
   continueResponseBody,
@@ -31,14 +32,33 @@ const REQUIRED_IF_MATCH = {
       'current ETag, so two continuations never overwrite each other; missing is 400 `if_match_required`.',
   },
 };
-const SURVEY_404 = "`not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)";
-const RESPONSE_404 = '`not_found`: no response with this id in this survey of this workspace';
-const NOT_COLLECTING = '`survey_not_collecting`: the survey is a draft, closed or archived; only a published survey collects';
+const SURVEY_404 = { not_found: "no survey with this id in this workspace (other workspaces' surveys are never visible)" };
+const RESPONSE_404 = { not_found: 'no response with this id in this survey of this workspace' };
 const INVALID_ANSWERS =
-  '`invalid_answers`: the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` ' +
-  '`/answers/<questionId>` and `code` one of `unknown_question`, `answer_not_shown`, `option_not_offered`, `invalid_answer`, ' +
-  '`required_unanswered`, `no_answers`, `no_ending`';
-const TOO_LARGE = '`response_too_large`: the answers are over 64 KB of UTF-8 JSON';
+  'the answers do not replay on the survey; `issues` lists each `{severity, code, message, path}` with `path` ' +
+  `\`/answers/<questionId>\` and \`code\` one of ${ANSWER_ISSUE_CODES.map((code) => `\`${code}\``).join(', ')}`;
+/** The 400's `issues`: a response's answer issues (`invalid_answers`), or the schema's `{path, message}` (`invalid_body`). */
+const ANSWER_ISSUES_400 = {
+  issues: z
+    .array(
+      z.union([
+        named(
+          'SurveyAnswerIssue',
+          z.object({
+            severity: z.literal('error'),
+            code: z.enum(ANSWER_ISSUE_CODES),
+            message: z.string(),
+            path: z.string().register(z.globalRegistry, { description: 'JSON Pointer into the request body, e.g. `/answers/plan`' }),
+          }),
+        ),
+        validationIssue,
+      ]),
+    )
+    .register(z.globalRegistry, {
+      description:
+        'With `invalid_answers`: every answer issue found; with `invalid_body`: what breaks the schema (`path` and `message` only)',
+    }),
+};
 const VALIDATION =
   'The answers are replayed on the version as a respondent would go through it (the engine `simulate` runs): an answer to a question ' +
   'never shown on the path the answers produce (hidden by `visibleIf`, jumped over by a route), an option the option filter does not ' +
@@ -72,13 +92,13 @@ export const submitSurveyResponse = defineRoute({
     description: 'Created (or, for a repeated Idempotency-Key, the first response again)',
     headers: RESPONSE_ETAG,
   },
-  errors: [409, 413],
-  errorNotes: {
-    400: `${INVALID_ANSWERS}; \`respondent_not_targeted\`: the respondent's attributes do not meet the survey's targeting rules`,
+  errors: {
+    400: { invalid_answers: INVALID_ANSWERS, respondent_not_targeted: true },
     404: SURVEY_404,
-    409: `${NOT_COLLECTING}; \`idempotency_key_reused\`: the Idempotency-Key was used in the last 24 hours with a different body`,
-    413: TOO_LARGE,
+    409: { survey_not_collecting: true },
+    413: { response_too_large: true },
   },
+  errorMembers: { 400: ANSWER_ISSUES_400 },
   // GetItem and BatchGetItem: the survey and its version on a cold instance only.
   table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
   needs: ['keyed-hash'],
@@ -101,13 +121,13 @@ export const continueSurveyResponse = defineRoute({
   permissions: WRITE,
   request: { params: responseParams, body: continueResponseBody, headers: REQUIRED_IF_MATCH },
   response: { status: 200, body: responseBody, headers: RESPONSE_ETAG },
-  errors: [409, 413],
-  errorNotes: {
-    400: `${INVALID_ANSWERS}; \`if_match_required\`: no If-Match`,
+  errors: {
+    400: { invalid_answers: INVALID_ANSWERS },
     404: RESPONSE_404,
-    409: `\`version_conflict\`: the response changed since it was read (ETag holds the current revision); \`response_finished\`: a finished response never changes; ${NOT_COLLECTING}`,
-    413: TOO_LARGE,
+    409: { response_finished: true, survey_not_collecting: true },
+    413: { response_too_large: true },
   },
+  errorMembers: { 400: ANSWER_ISSUES_400 },
   // GetItem: the response, and its version on a cold instance.
   table: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
 });
@@ -135,7 +155,7 @@ export const listSurveyResponses = defineRoute({
     status: 200,
     body: z.object({ ok: z.literal(true), responses: z.array(z.union([surveyResponse, responseTombstone])), pagination }),
   },
-  errorNotes: { 400: '`invalid_query`: `updatedSince` with another filter, or `cursor` with `offset`; `invalid_cursor`' },
+  errors: { 400: { invalid_query: '`updatedSince` with another filter, or `cursor` with `offset`' } },
   table: ['Query', 'BatchGetItem'],
   needs: ['keyed-hash'],
 });
@@ -154,7 +174,7 @@ export const getSurveyResponse = defineRoute({
   permissions: READ,
   request: { params: responseParams },
   response: { status: 200, body: responseBody, headers: RESPONSE_ETAG },
-  errorNotes: { 404: RESPONSE_404 },
+  errors: { 404: RESPONSE_404 },
   table: ['GetItem'],
 });
 
@@ -173,7 +193,7 @@ export const deleteSurveyResponse = defineRoute({
   permissions: DELETE,
   request: { params: responseParams },
   response: { status: 200, body: okOnly },
-  errorNotes: { 404: RESPONSE_404 },
+  errors: { 404: RESPONSE_404 },
   table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
 });
 

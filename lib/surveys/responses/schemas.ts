@@ -31,11 +31,12 @@ const attributes = z
   .record(z.string().check(z.minLength(1), z.maxLength(64)), attributeValue)
   .check(z.refine((value) => Object.keys(value).length <= 50, 'at most 50 attributes'))
   .register(z.globalRegistry, { description: "The respondent's audience attributes, checked against the survey's targeting rules" });
-const externalId = z.string().check(z.minLength(1), z.maxLength(200));
+// A function, not one schema: a description registered on a shared instance would read on every use of it.
+const externalId = () => z.string().check(z.minLength(1), z.maxLength(200));
 const email = z.email().check(z.maxLength(254));
 
 const respondentInput = z.strictObject({
-  externalId: z.optional(externalId),
+  externalId: z.optional(externalId()),
   email: z.optional(email),
   attributes: z.optional(attributes),
 });
@@ -65,18 +66,18 @@ export type ContinueResponseBody = z.output<typeof continueResponseBody>;
 
 export const listResponsesQuery = z.strictObject({
   ...pageQueryShape,
-  versionId: z.optional(uuid.register(z.globalRegistry, { description: 'Only responses pinned to this version' })),
+  versionId: z.optional(z.uuid().register(z.globalRegistry, { description: 'Only responses pinned to this version' })),
   status: z.optional(z.enum(RESPONSE_STATUSES).register(z.globalRegistry, { description: 'Only partial or only finished responses' })),
-  respondent: z.optional(externalId.register(z.globalRegistry, { description: "Only this respondent's responses (their externalId)" })),
+  respondent: z.optional(externalId().register(z.globalRegistry, { description: "Only this respondent's responses (their externalId)" })),
   updatedSince: z.optional(
-    timestamp.register(z.globalRegistry, {
+    z.iso.datetime().register(z.globalRegistry, {
       description:
         'Change feed: responses created, changed, deleted or erased after this time, oldest change first; deletions as `{id, deleted: true, deletedAt}`',
     }),
   ),
 });
 
-export const eraseBody = z.union([z.strictObject({ externalId }), z.strictObject({ email })]);
+export const eraseBody = z.union([z.strictObject({ externalId: externalId() }), z.strictObject({ email })]);
 export type EraseBody = z.output<typeof eraseBody>;
 
 export const surveyResponse = named(

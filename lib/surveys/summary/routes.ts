@@ -1,5 +1,6 @@
 /** The survey summary route (module `surveys`): scores from the day buckets, never an answer's text. */
 import * as z from 'zod/mini';
+import { guideLink } from '../../platform/guides.ts';
 import { defineRoute } from '../../platform/route.ts';
 import { surveyIdParams } from '../schemas.ts';
 import { summaryQuery, surveySummary } from './schemas.ts';
@@ -15,16 +16,19 @@ export const getSurveySummary = defineRoute({
   summary: 'Summarise a survey',
   description:
     'Counts, completion, time to finish (p50/p90 from a histogram) and, per question, how often it was shown, answered and ' +
-    'where respondents stopped, option counts, score distributions and NPS, CSAT and CES with 95 % margins of error (docs/survey-responses.md: ' +
-    'Survey summaries). Responses count on the UTC day they were started. Kept incrementally from the table stream: a ' +
+    'where respondents stopped, option counts, score distributions and NPS, CSAT and CES with 95 % margins of error ' +
+    `(the guide ${guideLink('survey-responses.md', 'Survey responses', 'Survey summaries and exports')}). ` +
+    'Responses count on the UTC day they were started. Kept incrementally from the table stream: a ' +
     'write shows here within seconds. No answer text and no respondent appears, so `surveys:read` is enough.',
   module: 'surveys',
   permissions: ['surveys:read'],
   request: { params: surveyIdParams, query: summaryQuery },
   response: { status: 200, body: z.object({ ok: z.literal(true), summary: surveySummary }) },
-  errorNotes: {
-    400: '`invalid_query`: `versionId` not a UUID or `all`, a date not YYYY-MM-DD, or `from` after `to`',
-    404: "`not_found`: no survey with this id in this workspace, or no version `versionId` in it (other workspaces' surveys are never visible)",
+  errors: {
+    400: { invalid_query: '`versionId` not a UUID or `all`, a date not YYYY-MM-DD, or `from` after `to`' },
+    404: {
+      not_found: "no survey with this id in this workspace, or no version `versionId` in it (other workspaces' surveys are never visible)",
+    },
   },
   // The survey (BatchGetItem, with the designs as GET /surveys/{id} reads it) beside one Query of the day buckets.
   table: ['BatchGetItem', 'Query'],

@@ -1,13 +1,13 @@
 /**
  * Validates path parameters, query string and body against the route's zod schemas and puts the
  * parsed values on `request.context.input`. Routes without a query schema accept no query
- * parameters at all; a route without a body schema ignores the body, and one with a body schema
- * answers 415 to a body that was not sent as JSON.
+ * parameters at all; a route without a body schema ignores the body (jsonBody() answers a body not
+ * sent as JSON, or not JSON, before this).
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type * as z from 'zod/mini';
-import { UnsupportedMediaTypeError, ValidationError, type ValidationIssue } from '../../errors.ts';
+import { ValidationError, type ValidationIssue } from '../../errors.ts';
 import type { RouteDefinition, Schema } from '../../route.ts';
 import { noQuery } from '../../schemas.ts';
 import type { ApiContext } from '../context.ts';
@@ -40,11 +40,10 @@ export function validateRequest(
       if (params) input.params = parse(params, event.pathParameters ?? {}, 'path', 'invalid_path');
       input.query = parse(query ?? noQuery, event.queryStringParameters ?? {}, 'query', 'invalid_query');
       if (body) {
-        if (event.body === undefined || event.body === null || event.body === '') {
+        // jsonBody() parsed any body sent (a JSON string too, e.g. `"AAA"`); none at all is refused here.
+        if (event.body === undefined || event.body === '') {
           throw new ValidationError('invalid_body', [{ path: 'body', message: 'a JSON request body is required' }]);
         }
-        // jsonBody() parses only a JSON Content-Type (charset or not) and leaves any other body a string.
-        if (typeof event.body === 'string') throw new UnsupportedMediaTypeError(event.headers?.['content-type']);
         input.body = parse(body, event.body, 'body', 'invalid_body');
       }
       request.context.input = input;

@@ -1,0 +1,90 @@
+/**
+ * The catalog of error codes: every `error` an envelope can carry, with its one status and what it
+ * means. The platform's own codes are here; each area declares its codes in its `errors.ts`
+ * (`defineErrorCodes`), and lib/error-codes.ts adds them all to `ErrorCodes`, the type every typed
+ * error (errors.ts) takes its code from. So a code nobody declared does not compile, a code thrown
+ * with another status than its declared one does not compile, and the OpenAPI document and
+ * docs/errors.md read the same catalog.
+ */
+
+/** The statuses an error envelope is sent with. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 502;
+
+/** One code of a catalog: the status it is always sent with, and what it means wherever it is sent. */
+interface ErrorCodeEntry {
+  status: ErrorStatus;
+  meaning: string;
+}
+
+export type ErrorCatalog = Readonly<Record<string, ErrorCodeEntry>>;
+
+/** A catalog, its codes kept as literal types (the statuses too), so `ErrorCodes` can be built from it. */
+export function defineErrorCodes<const T extends ErrorCatalog>(catalog: T): T {
+  return catalog;
+}
+
+/** Code → status of a catalog: what `ErrorCodes` is made of. */
+export type StatusesOf<T extends ErrorCatalog> = { -readonly [C in keyof T]: T[C]['status'] };
+
+export const platformErrorCodes = defineErrorCodes({
+  invalid_json: {
+    status: 400,
+    meaning:
+      'The body is not JSON, or not the text sent: bytes that are not UTF-8, U+FFFD sent as such (escape it: `\\ufffd`), a lone surrogate',
+  },
+  invalid_body: { status: 400, meaning: 'The body breaks the operation’s schema or a rule of its fields; `issues` lists each problem' },
+  invalid_query: { status: 400, meaning: 'A query parameter is unknown, missing or out of range; `issues` lists each problem' },
+  invalid_path: { status: 400, meaning: 'A path parameter is malformed, e.g. an id that must be a UUID and is not' },
+  invalid_header: {
+    status: 400,
+    meaning: 'A malformed `X-Service-Workspace-Host`, `If-Match` or `Idempotency-Key` (a client that sent one relies on it)',
+  },
+  invalid_cursor: {
+    status: 400,
+    meaning: 'A `cursor` this list did not issue for this workspace and filters: pass `pagination.nextCursor` back as it came',
+  },
+  missing_workspace_host: { status: 400, meaning: 'No workspace selected: send `X-Service-Workspace-Host`, or call the workspace host' },
+  if_match_required: { status: 400, meaning: 'The operation changes a record only with `If-Match` naming the version last read' },
+  invalid_state: { status: 400, meaning: 'The record’s state does not allow this step' },
+  missing_key: { status: 401, meaning: 'No `Authorization: Bearer <Developer key>` header' },
+  invalid_key: {
+    status: 401,
+    meaning: 'A malformed, unknown or rotated-away key, a wrong secret, another workspace’s key, or no such workspace (one answer for all)',
+  },
+  key_expired: { status: 401, meaning: 'The Developer key has expired' },
+  key_revoked: { status: 401, meaning: 'The Developer key has been revoked' },
+  missing_permission: { status: 403, meaning: 'The key lacks a permission the operation (or this use of it) needs' },
+  module_disabled: { status: 403, meaning: 'The workspace has the operation’s module switched off' },
+  workspace_suspended: { status: 403, meaning: 'The workspace is suspended' },
+  not_found: { status: 404, meaning: 'No such record in this workspace (another workspace’s records answer the same)' },
+  workspace_not_found: { status: 404, meaning: 'No such workspace (told only to a caller whose key is valid for it)' },
+  route_not_found: { status: 404, meaning: 'No operation has this path' },
+  method_not_allowed: { status: 405, meaning: 'The path exists with other methods, listed in `Allow`' },
+  version_conflict: {
+    status: 409,
+    meaning: 'The record changed since it was read: `If-Match` names another version (the answer’s `ETag` holds the current one)',
+  },
+  idempotency_key_reused: { status: 409, meaning: 'The `Idempotency-Key` was used in the last 24 hours with a different request' },
+  version_locked: { status: 409, meaning: 'The version is published or superseded; only drafts change' },
+  content_too_large: { status: 413, meaning: 'The document sent is over its size limit, or would not fit one stored item compressed' },
+  unsupported_media_type: {
+    status: 415,
+    meaning: 'A body sent without `Content-Type: application/json` (a `charset` parameter is fine)',
+  },
+  rate_limited: {
+    status: 429,
+    meaning: 'The key’s rate limit, or too many failed authentications from one address; wait `Retry-After` seconds',
+  },
+  internal_error: { status: 502, meaning: 'Unexpected server error; details only in the logs, under the answer’s `X-Request-Id`' },
+});
+
+/**
+ * Every declared code and its status: the platform's here, each area's added by lib/error-codes.ts.
+ * The typed errors (errors.ts) accept only these codes, each only with its status.
+ */
+export interface ErrorCodes extends StatusesOf<typeof platformErrorCodes> {}
+
+export type ErrorCode = keyof ErrorCodes;
+
+/** The declared codes sent with `status`. */
+export type CodeOf<S extends ErrorStatus> = { [C in ErrorCode]: ErrorCodes[C] extends S ? C : never }[ErrorCode];

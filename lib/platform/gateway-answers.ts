@@ -1,0 +1,57 @@
+/**
+ * What API Gateway answers itself, before or around the function: its own `{"message": …}` body,
+ * never the envelope, and no `X-Request-Id` (no function ran), only its `apigw-requestid`. The
+ * sandbox (local/http-server.ts) answers with these, and docs/errors.md lists them.
+ */
+import { DEFAULT_TIMEOUT_SECONDS } from './route.ts';
+
+export interface GatewayAnswer {
+  status: number;
+  /** The body's `message`. */
+  message: string;
+  /** When API Gateway answers it. */
+  when: string;
+  /** Whether the sandbox answers it too (the others need AWS's fleet: a stage throttle, a 30 s gateway timeout). */
+  inSandbox: boolean;
+}
+
+/**
+ * API Gateway HTTP APIs refuse a request whose request line and header values together pass
+ * 10,240 bytes, a quota that cannot be raised
+ * (https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-quotas.html, "Total
+ * combined size of request line and header values"). The page gives no status; clients meet a 431
+ * (reported at https://backbencher.dev/solved-431-status-code-with-request-header-fields-too-large),
+ * and the body here is API Gateway's own shape with that status's reason phrase.
+ */
+export const GATEWAY_HEADER_BYTES = 10_240;
+
+export const GATEWAY_ANSWERS = {
+  headersTooLarge: {
+    status: 431,
+    message: 'Request Header Fields Too Large',
+    when: `the request line and header values together pass ${GATEWAY_HEADER_BYTES.toLocaleString('en')} bytes (an HTTP API quota AWS does not raise)`,
+    inSandbox: true,
+  },
+  requestTooLong: {
+    status: 413,
+    message: 'Request Too Long',
+    when:
+      "the event (body, headers and request context) passes Lambda's 6 MB payload limit, lower than API Gateway's 10 MB, so it is " +
+      'the one a client meets',
+    inSandbox: true,
+  },
+  throttled: {
+    status: 429,
+    message: 'Too Many Requests',
+    // The CDK stack's default (cdk/portal-api-stack.ts, `throttle`).
+    when: "past the stage's throttle (by default 1,000 requests a second, bursts of 2,000)",
+    inSandbox: false,
+  },
+  functionFailed: {
+    status: 500,
+    message: 'Internal Server Error',
+    when: `the function fails outside our code, or runs past its timeout (${DEFAULT_TIMEOUT_SECONDS} s unless its route says otherwise)`,
+    inSandbox: true,
+  },
+  gatewayTimeout: { status: 503, message: 'Service Unavailable', when: "past API Gateway's own 30 s", inSandbox: false },
+} as const satisfies Record<string, GatewayAnswer>;
