@@ -1,5 +1,5 @@
 /** The MCP area's own answers, on the platform's typed errors (rendered once, by the envelope). */
-import { type ErrorCode, type ErrorCodes, type ErrorStatus, defineErrorCodes } from '../platform/error-codes.ts';
+import { defineErrorCodes, type ErrorCode, type ErrorCodes, type ErrorStatus } from '../platform/error-codes.ts';
 import { ApiError } from '../platform/errors.ts';
 import type { ApiAnswer } from './api-calls.ts';
 import { refusalOfAnswer } from './tool-calls.ts';
