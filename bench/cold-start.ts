@@ -4,9 +4,10 @@
  * process with the source maps on (`NODE_OPTIONS=--enable-source-maps`, as every function has),
  * which is what Lambda's init phase does before the first request. Two ways of shipping the AWS SDK:
  *   - runtime SDK: `@aws-sdk/*` left out of the bundle and resolved, as Lambda's Node.js runtime
- *     provides it, from an installed copy (this repository's node_modules: the same packages, CommonJS
- *     files, one file per module);
- *   - SDK bundled: everything in one minified file (CDK's `bundleAwsSDK: true`).
+ *     provides it, from an installed copy (this repository's node_modules: the same packages, each
+ *     package's whole CommonJS build loaded as it is);
+ *   - SDK bundled: everything in one minified file (CDK's `bundleAwsSDK: true`), the SDK's ESM build
+ *     tree-shaken to the commands the function sends.
  * Each figure is the median, over fresh processes, of the CPU milliseconds from the process's start
  * to the end of the handler's import (initOnce says why CPU): Node's own start included, so a
  * hello-world bundle measured in the same run is the floor and the column beside it is what the

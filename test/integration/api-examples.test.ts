@@ -9,7 +9,7 @@
  * The same walk is the contract run (test/support/contract-walk.ts): each operation's documented
  * refusals are sent too, every answer must be documented and none a 5xx, and a documented error
  * status no call drove fails it, as does an operation the walk does not reach. Each operation's
- * example must also cost the DynamoDB calls and sequential depth docs/round-trips.md states for it.
+ * example must also cost the DynamoDB calls and sequential depth docs/latency.md states for it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -27,7 +27,7 @@ import { routedDefinition } from '../support/surveys.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 
 const EXAMPLES_FILE = resolve(import.meta.dirname, '../../lib/api-examples.json');
-const ROUND_TRIPS_FILE = resolve(import.meta.dirname, '../../docs/round-trips.md');
+const LATENCY_GUIDE = resolve(import.meta.dirname, '../../docs/latency.md');
 const RECEIVER_STAND_IN = 'https://hooks.example.com/portal';
 
 let ws: TestWorkspace;
@@ -499,16 +499,16 @@ describe('API examples (lib/api-examples.json)', () => {
     expect(committed, 'lib/api-examples.json differs from a fresh recording: run `npm run docs:examples` and commit it').toEqual(fresh);
   }, 120_000);
 
-  it('cost the DynamoDB calls and sequential depth docs/round-trips.md states, operation by operation', () => {
+  it('cost the DynamoDB calls and sequential depth docs/latency.md states, operation by operation', () => {
     const stated = new Map(
-      [...readFileSync(ROUND_TRIPS_FILE, 'utf8').matchAll(/^\| `(\w+)` \| `(\w+) ([^`]*)` \| (\d+) \| (\d+) \|/gm)].map(
+      [...readFileSync(LATENCY_GUIDE, 'utf8').matchAll(/^\| `(\w+)` \| `(\w+) ([^`]*)` \| (\d+) \| (\d+) \|/gm)].map(
         ([, operationId, method, path, calls, depth]) => [
           operationId!,
           { route: `${method} ${path}`, calls: Number(calls), depth: Number(depth) },
         ],
       ),
     );
-    expect([...stated.keys()].sort(), 'docs/round-trips.md must have one row per operation of the manifest').toEqual(
+    expect([...stated.keys()].sort(), 'docs/latency.md must have one row per operation of the manifest').toEqual(
       routes.map((r) => r.operationId).sort(),
     );
     const measured = routes.map((route) => ({
@@ -516,7 +516,7 @@ describe('API examples (lib/api-examples.json)', () => {
       route: `${route.method} ${API_PREFIX}${route.path}`,
       ...walk.roundTrips.get(route.operationId),
     }));
-    expect(measured, 'what the walk measured (X-Sandbox-DynamoDB-Calls, -Depth) differs from docs/round-trips.md').toEqual(
+    expect(measured, 'what the walk measured (X-Sandbox-DynamoDB-Calls, -Depth) differs from docs/latency.md').toEqual(
       routes.map((route) => ({ operationId: route.operationId, ...stated.get(route.operationId) })),
     );
   });

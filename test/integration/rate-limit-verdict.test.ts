@@ -4,9 +4,11 @@
  * a request over its limit read never reaches it; a write waits for the count, so nothing is written,
  * queued or sent for a request over its limit. Depths are the sandbox's X-Sandbox-DynamoDB-Depth.
  */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { revokeDeveloperKey } from '../../lib/admin/developer-keys.ts';
 import { setWorkspaceStatus } from '../../lib/admin/workspaces.ts';
+import { keys } from '../../lib/platform/data/keys.ts';
 import {
   type ApiResponse,
   adminStore,
@@ -56,6 +58,21 @@ describe('a read', () => {
     expect([dynamoDbCalls(read), depth(read)]).toEqual([3, 2]);
     const me = await call('GET', '/me', { host: ws.host, key: ws.key });
     expect([dynamoDbCalls(me), depth(me)]).toEqual([2, 2]);
+  });
+
+  it('starts a new rate-limit window with one call: the key read says the last count was in an older window', async () => {
+    const key = await newKey(ws.slug, [], { rateLimitPerMinute: 50 });
+    // The key's counter as 49 requests of a window long past left it.
+    await adminStore().db.send(
+      new UpdateCommand({
+        TableName: adminStore().table,
+        Key: keys.developerKey(ws.slug, key.id),
+        UpdateExpression: 'SET rlWindow = :old, rlCount = :count',
+        ExpressionAttributeValues: { ':old': 1, ':count': 49 },
+      }),
+    );
+    const first = await call('GET', '/me', { host: ws.host, key: key.key });
+    expect([first.status, dynamoDbCalls(first), depth(first), first.headers.get('ratelimit-remaining')]).toEqual([200, 2, 2, '49']);
   });
 
   it('over the limit is answered 429 with nothing of what it read, though the read ran', async () => {

@@ -53,7 +53,7 @@ export class ContractWalk {
   private readonly refusals = new Map<string, RecordedCall[]>();
   /**
    * The DynamoDB calls and sequential depth of each operation's first success, as the sandbox
-   * counted them (X-Sandbox-DynamoDB-Calls, X-Sandbox-DynamoDB-Depth): docs/round-trips.md states them.
+   * counted them (X-Sandbox-DynamoDB-Calls, X-Sandbox-DynamoDB-Depth): docs/latency.md states them.
    */
   readonly roundTrips = new Map<string, { calls: number; depth: number }>();
   /** The statuses each operation answered, to find documented errors the walk never drove. */
