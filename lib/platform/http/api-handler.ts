@@ -110,13 +110,3 @@ export function apiHandler<R extends RouteDefinition>(route: R) {
     },
   };
 }
-
-/** The same envelope for the few routes that take no Developer key (the OpenAPI document, not-found). */
-export function publicHandler(successStatus: number) {
-  const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>().use(httpEnvelope(successStatus));
-  return {
-    handler(fn: (event: APIGatewayProxyEventV2) => Promise<HandlerResult>): LambdaHandler {
-      return chain.handler(async (event) => (await fn(event)) as unknown as APIGatewayProxyStructuredResultV2) as unknown as LambdaHandler;
-    },
-  };
-}
