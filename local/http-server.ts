@@ -13,7 +13,7 @@ import { GATEWAY_ANSWERS, GATEWAY_HEADER_BYTES, type GatewayAnswer } from '../li
 import { routeMatcher } from '../lib/platform/http/route-match.ts';
 import { DEFAULT_TIMEOUT_SECONDS } from '../lib/platform/route.ts';
 import { costLogFile, logCost } from './consumed-capacity.ts';
-import { type InvocationStats, invocationStats } from './instrumentation.ts';
+import { type InvocationStats, invocationStats, sequentialDepth } from './instrumentation.ts';
 import { FunctionTimeoutError, invokeWithTimeout, loadHandler } from './lambda-runtime.ts';
 
 /**
@@ -125,6 +125,7 @@ function writeResult(
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
   if (result.cookies?.length) headers['Set-Cookie'] = result.cookies;
   headers['X-Sandbox-DynamoDB-Calls'] = String(stats.dynamodbCalls);
+  headers['X-Sandbox-DynamoDB-Depth'] = String(sequentialDepth(stats.dynamodbTimeline ?? []));
   const body = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
   res.writeHead(result.statusCode ?? 200, headers);
   res.end(body);
@@ -192,7 +193,7 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
       if (Buffer.byteLength(JSON.stringify(event)) > LAMBDA_REQUEST_PAYLOAD_BYTES) return tooLong();
       const handler = await loadHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(handlerFile);
       // Its DynamoDB requests are checked against the synthesized policy of the function deploying `handlerFile`.
-      const stats: InvocationStats = { dynamodbCalls: 0, dynamodbCommands: [], handler: handlerFile };
+      const stats: InvocationStats = { dynamodbCalls: 0, dynamodbCommands: [], dynamodbTimeline: [], handler: handlerFile };
       if (costLog) stats.capacity = { readUnits: 0, writeUnits: 0 };
       const invoked = performance.now();
       const timeoutSeconds = found?.route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
@@ -213,7 +214,7 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
         });
       }
       options.log?.(
-        `${method} ${url.pathname} → ${result.statusCode} (${Math.round(performance.now() - started)} ms, ${stats.dynamodbCalls} DynamoDB calls)`,
+        `${method} ${url.pathname} → ${result.statusCode} (${Math.round(performance.now() - started)} ms, ${stats.dynamodbCalls} DynamoDB calls, depth ${sequentialDepth(stats.dynamodbTimeline ?? [])})`,
       );
     } catch (error) {
       if (error instanceof FunctionTimeoutError && !res.headersSent) {
