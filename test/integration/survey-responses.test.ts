@@ -301,6 +301,14 @@ describe('list, change feed, delete, erase', () => {
     expect(partial.body.pagination.total).toBe(2);
     const byVersion = await api.get(`/surveys/${surveyId}/responses?versionId=${versionId}&status=finished`);
     expect(byVersion.body.pagination.total).toBe(3);
+    // versionId alone (issue 27 item 11): once a 502, the filter going out with empty ExpressionAttributeNames.
+    const versionOnly = await api.get(`/surveys/${surveyId}/responses?versionId=${versionId}`);
+    expect(versionOnly.status, versionOnly.text).toBe(200);
+    expect(versionOnly.body.responses.map((r: { id: string }) => r.id)).toEqual([...ids].reverse());
+    expect(versionOnly.body.pagination.total).toBe(5);
+    const otherVersion = await api.get(`/surveys/${surveyId}/responses?versionId=0190a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b`);
+    expect(otherVersion.status, otherVersion.text).toBe(200);
+    expect(otherVersion.body).toMatchObject({ responses: [], pagination: { total: 0, hasMore: false } });
     const alice = await api.get(`/surveys/${surveyId}/responses?respondent=alice`);
     expect(alice.body.responses.map((r: { id: string }) => r.id)).toEqual([ids[1], ids[0]]);
     expect(alice.body.pagination.total).toBe(2);

@@ -72,7 +72,8 @@ function filterExpression(
   // Counters pass the filter: the first page reads the total from them.
   return {
     FilterExpression: `entity = :counter OR (${parts.join(' AND ')})`,
-    ExpressionAttributeNames: names,
+    // DynamoDB refuses an empty ExpressionAttributeNames (a `versionId` filter alone names none).
+    ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
     ExpressionAttributeValues: { ...values, ':counter': COUNTER_ENTITY },
   };
 }
