@@ -108,6 +108,7 @@ function writeResult(
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
   if (result.cookies?.length) headers['Set-Cookie'] = result.cookies;
   headers['X-Sandbox-DynamoDB-Calls'] = String(stats.dynamodbCalls);
+  headers['X-Sandbox-DynamoDB-Round-Trips'] = String(stats.dynamodbRoundTrips ?? 0);
   const body = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
   res.writeHead(result.statusCode ?? 200, headers);
   res.end(body);
