@@ -32,7 +32,6 @@ import { config } from '../lib/platform/config.ts';
 import { workspaceHostOf } from '../lib/platform/http/workspace-host.ts';
 import { moduleOfPermission, PERMISSIONS } from '../lib/platform/permissions.ts';
 import { nextSteps, runDemo } from './demo/run.ts';
-import { runMigrate } from './migrate.ts';
 
 /** Lines of at most 100 characters, each starting with the indent. */
 function wrap(text: string, indent: string): string {
@@ -141,6 +140,8 @@ async function run(store: Store): Promise<void> {
   }
   if (area === 'migrate') {
     const local = !options.table || options.endpoint !== undefined;
+    // Loaded only for this command: every other command starts without the migrations' modules.
+    const { runMigrate } = await import('./migrate.ts');
     return runMigrate(store, { action, dryRun: options['dry-run'] === true, rate: options.rate, local, json: options.json === true });
   }
   const command = `${area ?? ''} ${action ?? ''}`.trim();
