@@ -44,9 +44,14 @@ function lastCost(): Omit<Cost, 'roundTrips'> {
   return { readUnits: last.readUnits, calls: last.calls };
 }
 
-async function measured(context: BenchContext, path: string): Promise<Cost & { body: any }> {
+interface Page {
+  responses: { id: string }[];
+  pagination: { nextCursor: string | null };
+}
+
+async function measured(context: BenchContext, path: string): Promise<Cost & { body: Page }> {
   const res = await send(context, 'GET', path);
-  const body = await res.json();
+  const body = (await res.json()) as Page;
   if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
   return { ...lastCost(), roundTrips: Number(res.headers.get('x-sandbox-dynamodb-round-trips')), body };
 }

@@ -52,6 +52,7 @@ function sh(command: string, args: string[], cwd = ROOT, env: NodeJS.ProcessEnv 
 }
 
 let key = '';
+// biome-ignore lint/suspicious/noExplicitAny: the API's JSON, read field by field as the walkthroughs do
 async function api(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> {
   const res = await fetch(`${API}${path}`, {
     method,
