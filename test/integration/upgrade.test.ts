@@ -266,7 +266,7 @@ describe('a table written by main at 80f9095', () => {
     expect(items.filter(isLegacyMarker)).toEqual([]);
     for (const survey of [a, b, c, d]) {
       const copies = items.filter((item) => String(item.sk).startsWith(`SURVEYSTATE#${survey.surveyId}#`));
-      expect(copies.map((copy) => copy.status)).toEqual(Array(16).fill(survey === c ? 'closed' : survey === d ? 'draft' : 'published'));
+      expect(copies.map((copy) => copy.status)).toEqual(Array(keys.surveyCollectingCopies).fill(survey === c ? 'closed' : survey === d ? 'draft' : 'published'));
     }
 
     // A response submitted now is the last record the stream readers meet (DynamoDB Local keeps one

@@ -65,7 +65,7 @@ const entities: Record<string, string[]> = {
   surveyResponse: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponse(SLUG, id, responseId).sk)),
   legacySurveyResponse: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.legacySurveyResponse(SLUG, id, responseId).sk)),
   surveyResponseCounter: UUIDS.flatMap((id) => [0, 7, 15, 63].map((shard) => keys.surveyResponseCounter(SLUG, id, shard).sk)),
-  surveyCollectingCopy: UUIDS.flatMap((id) => [0, 15].map((copy) => keys.surveyCollectingCopy(SLUG, id, copy).sk)),
+  surveyCollectingCopy: UUIDS.flatMap((id) => [0, 15, 31].map((copy) => keys.surveyCollectingCopy(SLUG, id, copy).sk)),
   surveyResponseTombstone: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponseTombstone(SLUG, id, responseId).sk)),
   surveyRespondent: ['-'.repeat(43), 'z'.repeat(43), 'A_b-9'.padEnd(43, '0')].flatMap((hash) =>
     UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyRespondent(SLUG, hash, id, responseId).sk)),

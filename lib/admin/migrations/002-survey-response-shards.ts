@@ -14,7 +14,7 @@
  *   a legacy marker     one transaction: Put at its new key (if absent), Delete at the legacy key (if
  *                       still at the lock read)
  *   a tombstone         one UpdateItem of its feed key (if still the legacy one)
- *   a survey            one transaction: its 16 collecting copies, on condition that the survey is
+ *   a survey            one transaction: its 32 collecting copies, on condition that the survey is
  *                       still at the version read
  * Counter items and summary buckets keep their keys: a total sums every counter item, and a summary
  * adds every bucket of its days.
@@ -235,7 +235,7 @@ export const surveyResponseShards: Migration = {
     "SURVEYRESPONSE#<survey>#<id> → SURVEYRESP#<survey>#<shard>#<id> (one of 64 ranges), its change-feed entry under one of 16 keys, its count into its range's counter",
     'SURVEYCOUNTED#<survey>#<id> → SURVEYCOUNTED#<survey>#<hash>#<id>',
     "a tombstone's change-feed entry → one of the 16 feed keys",
-    'every survey: 16 copies of its collecting state (SURVEYSTATE#<survey>#<nn>)',
+    'every survey: 32 copies of its collecting state (SURVEYSTATE#<survey>#<nn>)',
   ],
   async run(context: MigrationContext): Promise<boolean> {
     let startKey = context.dryRun ? undefined : context.resumeFrom;

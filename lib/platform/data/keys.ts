@@ -16,8 +16,13 @@ const TABLE_MIGRATIONS_PK = 'TABLE#MIGRATIONS';
 const SURVEY_RESPONSE_SHARDS = 64;
 /** The change feed's index entries: 1 unit per write, 5 per partial → continue → finish flow (2,000 a second). */
 const SURVEY_RESPONSE_FEED_SHARDS = 16;
-/** Copies of a survey's collecting state: 2 read units per submit, 3,000 a second per item. */
-const SURVEY_COLLECTING_COPIES = 16;
+/**
+ * Copies of a survey's collecting state, each checked by the submits and continuations whose response
+ * hashes to it: a check is billed as a transactional write of the item (2 units), so the partial →
+ * continue → finish flow (3 checks) at 2,000 a second is 12,000 units: 32 copies take 375 each, and
+ * 5,000 submits 312.
+ */
+const SURVEY_COLLECTING_COPIES = 32;
 /** Summary buckets of one survey, day and version at most (one per concurrent aggregator instance). */
 const SURVEY_DAY_BUCKET_SHARDS = 64;
 
@@ -188,7 +193,7 @@ export const keys = {
   //   SURVEYRESP#<survey>#<shard>#<id>   a response, in one of 64 ranges by a stable hash of its id: the
   //                                      list merges the ranges (ids are UUIDv7, so each range sorts by creation)
   //   SURVEYRESPONSE#<survey>$COUNT#<nn> the per-(version, status) counters, one item per range
-  //   SURVEYSTATE#<survey>#<nn>          16 copies of the survey's collecting state, which a submit checks
+  //   SURVEYSTATE#<survey>#<nn>          32 copies of the survey's collecting state, which a submit checks
   //                                      instead of the survey item (written with every change of that state)
   //   SURVEYRESPONSETOMB#<survey>#<id>   what the change feed keeps of a deleted response (TTL 30 days)
   //   SURVEYRESPONDENT#<hash>#<survey>#<id>  a respondent's responses, by a keyed hash, never the identifier

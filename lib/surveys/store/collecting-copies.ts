@@ -2,8 +2,9 @@
  * Copies of a survey's collecting state (`SURVEYSTATE#<survey>#<nn>`, keys.ts): its status, its
  * published version and a digest of its targeting rules, everything a response write was validated
  * against. A submit's transaction checks the copy its response id hashes to rather than the survey
- * item, so 5,000 submits a second read 16 items at 625 read units a second each instead of one item
- * at 10,000 (over DynamoDB's 3,000 per item). Every write that changes one of these fields writes all
+ * item: a check is billed as a transactional write of its item (2 units), so 5,000 submits a second
+ * would put 10,000 units on one item (DynamoDB serves 1,000 write units a second per partition), and
+ * put 312 on each of 32 copies. Every write that changes one of these fields writes all
  * the copies in its own transaction (publish, close, archive, a PATCH of the targeting rules), so a
  * copy never disagrees with the survey item. A copy without `status` (written only by a targeting
  * change of a survey never published since this layout, or none at all: a survey last changed before
