@@ -117,12 +117,13 @@ function handlerEnvironment(sandbox: {
 }
 
 /** One line when the table predates a layout change: it still works (the code reads both layouts), and how to migrate it. */
-async function reportPendingMigrations(store: Store, log: SandboxOptions['log']): Promise<void> {
+async function reportPendingMigrations(store: Store, log: SandboxOptions['log'], dynamodbPort: number): Promise<void> {
   const pending = await pendingMigrations(store);
   if (pending.length === 0) return;
+  const port = dynamodbPort === 8000 ? '' : `DYNAMODB_PORT=${dynamodbPort} `;
   (log ?? console.log)(
     `ℹ This table predates ${pending.length} layout change(s) (${pending.join(', ')}); it keeps working, reading both layouts. ` +
-      'Move its data with: npx cxctl migrate (with this sandbox running; docs/cxctl.md)',
+      `Move its data with: ${port}npx cxctl migrate (with this sandbox running; docs/cxctl.md)`,
   );
 }
 
@@ -179,7 +180,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     const store = createLocalStore(tableName, dynamodb.endpoint);
     // A new table has the current layout; an older DATA_DIR's may still hold data to migrate (docs/cxctl.md).
     if (created) await recordNewTable(store);
-    else await reportPendingMigrations(store, options.log);
+    else await reportPendingMigrations(store, options.log, Number(new URL(dynamodb.endpoint).port));
 
     const sqsAdmin = new SQSClient({ endpoint: sqs.endpoint, region, credentials });
     const localQueues = await ensureQueues(sqsAdmin, sqs.endpoint, WEBHOOK_QUEUES);
