@@ -246,6 +246,38 @@ describe('replay validation', () => {
   });
 });
 
+describe('collecting copies', () => {
+  it("refuses a warm instance's submit once the targeting rules changed, though it cached the survey without them", async () => {
+    await setAudienceAttributes(
+      adminStore(),
+      ws.slug,
+      parseAudienceFile({ attributes: [{ key: 'country', type: 'string', values: ['AE', 'EG'] }] }),
+    );
+    const { surveyId } = await publishedSurvey(api);
+    const cached = await api.post(`/surveys/${surveyId}/responses`, {
+      body: { answers: proAnswers, respondent: { attributes: { country: 'EG' } } },
+    });
+    expect(cached.status, cached.text).toBe(201);
+    const patched = await api.patch(`/surveys/${surveyId}`, {
+      body: { targetingRules: { filters: { attribute: 'country', operator: 'equals', value: 'AE' } } },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body.survey.targetingRules).toEqual({ filters: { attribute: 'country', operator: 'equals', value: 'AE' } });
+    // The submit's check reads one of the survey's copies, which the PATCH rewrote: the cached rules are stale.
+    expectErrorEnvelope(
+      await api.post(`/surveys/${surveyId}/responses`, { body: { answers: proAnswers, respondent: { attributes: { country: 'EG' } } } }),
+      400,
+      'respondent_not_targeted',
+    );
+    const cleared = await api.patch(`/surveys/${surveyId}`, { body: { targetingRules: null } });
+    expect(cleared.body.survey.targetingRules).toBeNull();
+    const again = await api.post(`/surveys/${surveyId}/responses`, {
+      body: { answers: proAnswers, respondent: { attributes: { country: 'EG' } } },
+    });
+    expect(again.status, again.text).toBe(201);
+  });
+});
+
 describe('concurrency', () => {
   it('lets one of two continuations with the same If-Match win', async () => {
     const { surveyId } = await publishedSurvey(api);
