@@ -9,7 +9,7 @@
  *     peak RSS above its level before (the writer runs in this process; DynamoDB Local does not).
  */
 import { randomUUID } from 'node:crypto';
-import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../lib/platform/data/keys.ts';
 import type { Sandbox } from '../local/sandbox.ts';
 import { type BenchContext, benchWorkspace, type Scenario, send } from './harness.ts';
@@ -109,10 +109,19 @@ export async function reportSurveyAggregation(sandbox: Sandbox): Promise<void> {
   while ((await startedCount(survey)) < count) await new Promise((resolve) => setTimeout(resolve, 100));
   const counted = performance.now();
   const day = new Date().toISOString().slice(0, 10);
-  const { Item } = await sandbox.store.db.send(
-    new GetCommand({ TableName: sandbox.store.table, Key: keys.surveyDayBucket(survey.slug, surveyId, day, versionId) }),
+  // The day's buckets of this version: one per aggregator instance that wrote (lib/surveys/summary/aggregator.ts).
+  const { Items = [] } = await sandbox.store.db.send(
+    new QueryCommand({
+      TableName: sandbox.store.table,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :bucket)',
+      ExpressionAttributeValues: {
+        ':pk': keys.workspacePk(survey.slug),
+        ':bucket': keys.surveyDayBucket(survey.slug, surveyId, day, versionId).sk,
+      },
+      ConsistentRead: true,
+    }),
   );
-  const bucketWrites = Number(Item?.lock ?? 0);
+  const bucketWrites = Items.reduce((sum, item) => sum + Number(item.lock ?? 0), 0);
   console.log('\n## Survey summary aggregation\n');
   console.log(`| responses | written in (ms) | all counted after (ms) | bucket writes | per 1,000 responses |\n|---:|---:|---:|---:|---:|`);
   console.log(

@@ -10,18 +10,16 @@ import { revokeDeveloperKey } from '../../lib/admin/developer-keys.ts';
 import { setWorkspaceStatus } from '../../lib/admin/workspaces.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
 import {
-  type ApiResponse,
   adminStore,
   call,
   dynamoDbCalls,
+  dynamoDbDepth,
   expectErrorEnvelope,
   newKey,
   newWorkspace,
   type TestWorkspace,
 } from '../support/fixtures.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
-
-const depth = (res: ApiResponse) => Number(res.headers.get('x-sandbox-dynamodb-depth'));
 
 let ws: TestWorkspace;
 
@@ -55,9 +53,9 @@ describe('a read', () => {
     expect(created.status, created.text).toBe(201);
     const read = await call('GET', `/ideas/${created.body.data.id}`, { host: ws.host, key: ws.key });
     expect(read.status).toBe(200);
-    expect([dynamoDbCalls(read), depth(read)]).toEqual([3, 2]);
+    expect([dynamoDbCalls(read), dynamoDbDepth(read)]).toEqual([3, 2]);
     const me = await call('GET', '/me', { host: ws.host, key: ws.key });
-    expect([dynamoDbCalls(me), depth(me)]).toEqual([2, 2]);
+    expect([dynamoDbCalls(me), dynamoDbDepth(me)]).toEqual([2, 2]);
   });
 
   it('starts a new rate-limit window with one call: the key read says the last count was in an older window', async () => {
@@ -72,7 +70,7 @@ describe('a read', () => {
       }),
     );
     const first = await call('GET', '/me', { host: ws.host, key: key.key });
-    expect([first.status, dynamoDbCalls(first), depth(first), first.headers.get('ratelimit-remaining')]).toEqual([200, 2, 2, '49']);
+    expect([first.status, dynamoDbCalls(first), dynamoDbDepth(first), first.headers.get('ratelimit-remaining')]).toEqual([200, 2, 2, '49']);
   });
 
   it('over the limit is answered 429 with nothing of what it read, though the read ran', async () => {
@@ -84,7 +82,7 @@ describe('a read', () => {
     expect(refused.text).not.toContain('Read over the limit');
     expect(refused.headers.get('ratelimit-remaining')).toBe('0');
     // The workspace and key, the count, and the idea's read that ran beside it: still two round trips.
-    expect([dynamoDbCalls(refused), depth(refused)]).toEqual([3, 2]);
+    expect([dynamoDbCalls(refused), dynamoDbDepth(refused)]).toEqual([3, 2]);
   });
 });
 
@@ -92,7 +90,7 @@ describe('a write', () => {
   it('waits for the count: a create costs three round trips one after the other', async () => {
     const created = await call('POST', '/ideas', { host: ws.host, key: ws.key, body: { title: 'Depth of a write' } });
     expect(created.status, created.text).toBe(201);
-    expect(depth(created)).toBe(3);
+    expect(dynamoDbDepth(created)).toBe(3);
   });
 
   it('never happens for a request over the limit, however many race for the last slots', async () => {

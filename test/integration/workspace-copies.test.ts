@@ -10,9 +10,16 @@ import { describe, expect, it } from 'vitest';
 import { changeModules, setIdeaLabels, setWorkspaceStatus, writeWorkspaceCopies } from '../../lib/admin/workspaces.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
 import { WORKSPACE_COPIES } from '../../lib/platform/data/workspace-record.ts';
-import { type ApiResponse, adminStore, call, dynamoDbCalls, expectErrorEnvelope, newWorkspace } from '../support/fixtures.ts';
+import {
+  type ApiResponse,
+  adminStore,
+  call,
+  dynamoDbCalls,
+  dynamoDbDepth,
+  expectErrorEnvelope,
+  newWorkspace,
+} from '../support/fixtures.ts';
 
-const depth = (res: ApiResponse) => Number(res.headers.get('x-sandbox-dynamodb-depth'));
 const COPIES = Array.from({ length: WORKSPACE_COPIES }, (_, copy) => copy);
 
 async function item(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
@@ -95,12 +102,12 @@ describe('workspace copies', () => {
     await asBeforeCopies(ws.slug);
     // The copy is missing: the item itself is read beside the count, then the list's own Query.
     const before = await call('GET', '/ideas?limit=1', { host: ws.host, key: ws.key });
-    expect([before.status, dynamoDbCalls(before), depth(before)]).toEqual([200, 4, 3]);
+    expect([before.status, dynamoDbCalls(before), dynamoDbDepth(before)]).toEqual([200, 4, 3]);
     // The migration writes them from the item as it stands.
     await writeWorkspaceCopies(adminStore(), ws.slug);
     await expectCopiesInStep(ws.slug);
     const after = await call('GET', '/ideas?limit=1', { host: ws.host, key: ws.key });
-    expect([after.status, dynamoDbCalls(after), depth(after)]).toEqual([200, 3, 2]);
+    expect([after.status, dynamoDbCalls(after), dynamoDbDepth(after)]).toEqual([200, 3, 2]);
     // So does an operator's first change of it.
     await asBeforeCopies(ws.slug);
     await setWorkspaceStatus(adminStore(), ws.slug, 'suspended');

@@ -116,6 +116,11 @@ export function dynamoDbCalls(res: ApiResponse): number {
   return Number(res.headers.get('x-sandbox-dynamodb-calls'));
 }
 
+/** The sequential depth of this request's DynamoDB calls (X-Sandbox-DynamoDB-Depth: calls sent together count once). */
+export function dynamoDbDepth(res: ApiResponse): number {
+  return Number(res.headers.get('x-sandbox-dynamodb-depth'));
+}
+
 /** The error envelope every failure must have. */
 export function expectErrorEnvelope(res: ApiResponse, status: number, code: string): void {
   if (res.status !== status || res.body?.ok !== false || res.body?.error !== code || typeof res.body?.message !== 'string') {

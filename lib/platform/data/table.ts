@@ -16,8 +16,9 @@ export const TABLE = {
      * or personal attribute (no key hash, no webhook secret, no submitter). `workspace` is what the
      * operator's key lookup by id reads; then an SOP record as GET /sops lists it, and a journey as GET /journeys lists it. A query
      * needing more fetches it from the table. DynamoDB cannot change an index's projection in place:
-     * a deployed table needs the index deleted and created again (two deploys), the sandbox a fresh
-     * `.data`. test/cdk and test/integration/index-projection.test.ts hold it to this.
+     * a deployed table needs the index deleted and created again (deploys: docs/cxctl.md, "Index
+     * changes"), the sandbox `cxctl migrate` (migration 001 rebuilds it in DynamoDB Local).
+     * test/cdk and test/integration/index-projection.test.ts hold it to this.
      */
     nonKeyAttributes: [
       'workspace',

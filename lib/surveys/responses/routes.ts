@@ -128,8 +128,9 @@ export const continueSurveyResponse = defineRoute({
     413: { response_too_large: true },
   },
   errorMembers: { 400: ANSWER_ISSUES_400 },
-  // GetItem: the response, and its version on a cold instance.
-  table: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
+  // GetItem: the response (BatchGetItem: at both its keys until migration 002 has finished, where a
+  // DeleteItem moves one still at its legacy key), and its version on a cold instance.
+  table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
 });
 
 export const listSurveyResponses = defineRoute({
@@ -156,7 +157,8 @@ export const listSurveyResponses = defineRoute({
     body: z.object({ ok: z.literal(true), responses: z.array(z.union([surveyResponse, responseTombstone])), pagination }),
   },
   errors: { 400: { invalid_query: '`updatedSince` with another filter, or `cursor` with `offset`' } },
-  table: ['Query', 'BatchGetItem'],
+  // GetItem: the layout migration's record, beside the Queries, until this instance has seen it finished.
+  table: ['Query', 'BatchGetItem', 'GetItem'],
   needs: ['keyed-hash'],
 });
 
@@ -175,7 +177,8 @@ export const getSurveyResponse = defineRoute({
   request: { params: responseParams },
   response: { status: 200, body: responseBody, headers: RESPONSE_ETAG },
   errors: { 404: RESPONSE_404 },
-  table: ['GetItem'],
+  // BatchGetItem: the response at both its keys until migration 002 has finished.
+  table: ['GetItem', 'BatchGetItem'],
 });
 
 export const deleteSurveyResponse = defineRoute({
@@ -194,7 +197,7 @@ export const deleteSurveyResponse = defineRoute({
   request: { params: responseParams },
   response: { status: 200, body: okOnly },
   errors: { 404: RESPONSE_404 },
-  table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+  table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
 });
 
 export const eraseSurveyRespondent = defineRoute({

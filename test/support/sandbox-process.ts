@@ -1,0 +1,86 @@
+/**
+ * A sandbox of its own for a test that needs one apart from the shared one (a given DATA_DIR, an older
+ * table): `npm start` in a child process on free ports, as a user runs it, and cxctl against it as an
+ * operator runs it (`bin/cxctl.mjs`, on this Node). Nothing of the test run's own sandbox leaks in.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { freePort } from '../../local/wait.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface SandboxProcess {
+  apiUrl: string;
+  dynamodbEndpoint: string;
+  ports: { PORT: number; DYNAMODB_PORT: number; SQS_PORT: number };
+  output(): string;
+  /** Ctrl-C, and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+function collect(child: ChildProcess): () => string {
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return () => output;
+}
+
+export async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export async function startSandboxProcess(dataDir: string): Promise<SandboxProcess> {
+  const ports = { PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort() };
+  const child = spawn('npm', ['start'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: dataDir,
+      // As the shared test sandbox: webhook receivers on 127.0.0.1, retries within seconds.
+      WEBHOOK_RETRY_DELAYS: '1,1,1',
+      ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = collect(child);
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  await until(output, (text) => text.includes('Ctrl-C stops everything.') || child.exitCode !== null, 'the sandbox to start', 240_000);
+  if (child.exitCode !== null) throw new Error(`The sandbox did not start:\n${output()}`);
+  return {
+    apiUrl: `http://127.0.0.1:${ports.PORT}/api/v1`,
+    dynamodbEndpoint: `http://127.0.0.1:${ports.DYNAMODB_PORT}`,
+    ports,
+    output,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGINT');
+      await exited;
+    },
+  };
+}
+
+export interface CxctlRun {
+  /** Lines printed so far (stdout and stderr). */
+  output(): string;
+  /** Exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+/** `cxctl …` against the sandbox at `dynamodbEndpoint`, running in the background. */
+export function cxctl(dynamodbEndpoint: string, ...args: string[]): CxctlRun {
+  const child = spawn(process.execPath, ['bin/cxctl.mjs', ...args, '--endpoint', dynamodbEndpoint], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TABLE_NAME: 'cx-portal', WORKSPACE_DOMAIN: 'localhost' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = collect(child);
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  return { output, exited, kill: (signal) => child.kill(signal) };
+}
