@@ -54,6 +54,11 @@ export interface SandboxOptions {
    * now on. Default: say so on stderr.
    */
   onFatal?: (description: string) => void;
+  /**
+   * Leave the idea and survey-response stream consumer (the webhook fan-out and the summary) to the
+   * caller: the capacity bench feeds it batches of the size AWS would deliver (bench/capacity-stream.ts).
+   */
+  holdStreamFanOut?: boolean;
 }
 
 export interface Sandbox {
@@ -209,15 +214,17 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     // The webhook pipeline's event source mappings, on the very handlers Lambda runs.
     if (!streamArn) throw new Error(`Table ${tableName} has no stream`);
     const streams = new DynamoDBStreamsClient({ endpoint: dynamodb.endpoint, region, credentials });
-    const fanOut = startStreamEventSource({
-      streams,
-      streamArn,
-      functionName: 'fanOutIdeaEvents',
-      definition: ideaEventFanOut,
-      onFailure: sendToQueue(sqsAdmin, queueOf(ideaEventFanOut.onFailure).url),
-      checkpointFile: options.dataDir && `${options.dataDir}/stream-checkpoints.json`,
-      log: options.log,
-    });
+    const fanOut = options.holdStreamFanOut
+      ? { stop: async () => undefined }
+      : startStreamEventSource({
+          streams,
+          streamArn,
+          functionName: 'fanOutIdeaEvents',
+          definition: ideaEventFanOut,
+          onFailure: sendToQueue(sqsAdmin, queueOf(ideaEventFanOut.onFailure).url),
+          checkpointFile: options.dataDir && `${options.dataDir}/stream-checkpoints.json`,
+          log: options.log,
+        });
     const delivery = startQueueEventSource({
       sqs: sqsAdmin,
       queueUrl: queueOf(webhookDelivery.queue).url,

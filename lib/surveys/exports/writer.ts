@@ -1,7 +1,8 @@
 /**
  * Writes one export: the columns from the versions in it, then the survey's responses page by page
  * (a Query of ≤ 1 MB at a time) into the object writer, so memory does not grow with the number of
- * responses. Respondent identifiers are never read.
+ * responses, at the read pace of pace.ts (each page's consumed capacity is spent before the next).
+ * Respondent identifiers are never read.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../../platform/data/client.ts';
@@ -12,6 +13,7 @@ import { findVersion } from '../store/versions.ts';
 import { columnsOf, type ExportedResponse, jsonRecordOf, RESPONSE_COLUMNS, rowOf } from './columns.ts';
 import { csvLine, UTF8_BOM } from './csv.ts';
 import { ObjectWriter } from './object-writer.ts';
+import { ReadPace } from './pace.ts';
 import type { StoredExport } from './record.ts';
 
 const EXPORTED_ATTRIBUTES = [
@@ -49,6 +51,7 @@ function selected(record: StoredExport, response: ExportedResponse): boolean {
 }
 
 async function* responsesOf(record: StoredExport): AsyncGenerator<ExportedResponse> {
+  const pace = new ReadPace();
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await dynamo.send(
@@ -60,8 +63,10 @@ async function* responsesOf(record: StoredExport): AsyncGenerator<ExportedRespon
         ExpressionAttributeNames: Object.fromEntries(EXPORTED_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
         ConsistentRead: true,
         ExclusiveStartKey: startKey,
+        ReturnConsumedCapacity: 'TOTAL',
       }),
     );
+    await pace.spent(page.ConsumedCapacity?.CapacityUnits ?? 0);
     for (const item of page.Items ?? []) {
       const response = { ...item, answers: item.answers ?? {}, path: item.path ?? [] } as ExportedResponse;
       if (selected(record, response)) yield response;

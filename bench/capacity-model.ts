@@ -1,0 +1,155 @@
+/**
+ * The capacity model's arithmetic: from every DynamoDB request a workload made (priced and placed by
+ * local/capacity/), the units each item and each ascending key range take per call of the workload,
+ * and so the workload's ceiling: the calls a second at which the first of them reaches a partition's
+ * limit, 1,000 write units or 3,000 read units a second
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html).
+ * Pure and deterministic: the ceiling comes from units per call, never from timing.
+ *
+ * Where units land (local/capacity/key-ranges.ts defines ranges and when one ascends):
+ *   - every unit lands on its item (or gsi1 entry): one item always lives in one partition;
+ *   - a unit on an item of a key range written in ascending order (or descending) also lands on that
+ *     range: its writes all reach its end, which DynamoDB keeps in one partition (it does not split
+ *     such a range);
+ *   - items and ranges are named by template (`SURVEYRESPONSE#<surveyId>#<id>`): the workload names
+ *     the values it knows (`<surveyId>`), other variable segments are named by their shape;
+ *   - the load of a template is that of its busiest member, except for copies chosen by a stable
+ *     hash (a segment of 1–3 digits, `<shard>`): a hash spreads evenly at scale, so each copy takes
+ *     the template's units divided by the number of copies (the code's count when the workload
+ *     declares it, else the copies seen), where a run of a few hundred calls would not be even.
+ */
+import { candidatePrefixes, OrderedRanges, type RangeRef, rangeId, shapeTemplate } from '../local/capacity/key-ranges.ts';
+import type { KeyRef, Landing } from '../local/capacity/pricing.ts';
+
+export const PARTITION_WRITE_UNITS = 1_000;
+export const PARTITION_READ_UNITS = 3_000;
+
+export interface Bucket {
+  kind: 'item' | 'range';
+  /** `<index> <pk template> <sk template>`; a range's sk template is its members'. */
+  template: string;
+  /** Read and write units per call on one member (see the header for hash-chosen copies). */
+  readPerCall: number;
+  writePerCall: number;
+  /** Calls a second at which this bucket reaches a partition's limit. */
+  ceiling: number;
+  members: number;
+}
+
+export interface WorkloadModel {
+  calls: number;
+  readPerCall: number;
+  writePerCall: number;
+  /** Every bucket, tightest first. */
+  buckets: Bucket[];
+  ceiling: number;
+  bottleneck: Bucket | undefined;
+}
+
+/** A key with the values the workload knows named (`<surveyId>`) and every other variable segment by its shape. */
+export function templateOf(key: string, names: ReadonlyMap<string, string>): string {
+  let named = key;
+  // Longest first, so a value that contains another is named as a whole.
+  for (const [value, name] of [...names].sort(([a], [b]) => b.length - a.length)) named = named.split(value).join(`<${name}>`);
+  return shapeTemplate(named);
+}
+
+const keyTemplate = (key: KeyRef, names: ReadonlyMap<string, string>) =>
+  `${key.index} ${templateOf(key.pk, names)} ${templateOf(key.sk, names)}`;
+
+interface Tally {
+  kind: Bucket['kind'];
+  template: string;
+  member: string;
+  read: number;
+  write: number;
+}
+
+export interface ModelOptions {
+  /** Values the workload knows, by the name its templates show (`surveyId`). */
+  names: ReadonlyMap<string, string>;
+  /** How many hash-chosen copies a template has, by template, where the code declares it. */
+  copies?: ReadonlyMap<string, number>;
+}
+
+/** Every landing of a workload's run, in the order they happened, and how many calls it made. */
+export function modelWorkload(landings: readonly Landing[], calls: number, options: ModelOptions): WorkloadModel {
+  const ranges = new OrderedRanges();
+  // A range is shown by the template of the keys created in it (its members), the latest one.
+  const createdTemplates = new Map<string, string>();
+  for (const landing of landings) {
+    if (!landing.created) continue;
+    ranges.created(landing.key);
+    const template = keyTemplate(landing.key, options.names);
+    for (const prefix of candidatePrefixes(landing.key.sk)) {
+      createdTemplates.set(rangeId({ index: landing.key.index, pk: landing.key.pk, prefix }), template);
+    }
+  }
+
+  const tallies = new Map<string, Tally>();
+  const add = (kind: Bucket['kind'], template: string, member: string, landing: Landing) => {
+    const id = `${kind}\u0000${member}`;
+    let tally = tallies.get(id);
+    if (!tally) {
+      tally = { kind, template, member, read: 0, write: 0 };
+      tallies.set(id, tally);
+    }
+    tally[landing.kind] += landing.units;
+  };
+  for (const landing of landings) {
+    const template = keyTemplate(landing.key, options.names);
+    add('item', template, `${landing.key.index}\u0000${landing.key.pk}\u0000${landing.key.sk}`, landing);
+    const range: RangeRef | undefined = ranges.orderedRangeOf(landing.key);
+    if (range) {
+      const id = rangeId(range);
+      add('range', createdTemplates.get(id) ?? template, id, landing);
+    }
+  }
+
+  const byTemplate = new Map<string, Tally[]>();
+  for (const tally of tallies.values()) {
+    const id = `${tally.kind} ${tally.template}`;
+    byTemplate.set(id, [...(byTemplate.get(id) ?? []), tally]);
+  }
+  const buckets: Bucket[] = [...byTemplate.values()].map((members) => {
+    const { kind, template } = members[0] as Tally;
+    const hashed = template.includes('<shard>');
+    const copies = Math.max(members.length, options.copies?.get(template) ?? 0);
+    const share = (pick: (tally: Tally) => number) =>
+      hashed ? members.reduce((sum, tally) => sum + pick(tally), 0) / copies : Math.max(...members.map(pick));
+    const readPerCall = share((tally) => tally.read) / calls;
+    const writePerCall = share((tally) => tally.write) / calls;
+    return {
+      kind,
+      template,
+      readPerCall,
+      writePerCall,
+      ceiling: ceilingOf(readPerCall, writePerCall),
+      members: hashed ? copies : members.length,
+    };
+  });
+  buckets.sort((a, b) => a.ceiling - b.ceiling || (a.kind === 'range' ? -1 : 1));
+  const sum = (kind: Landing['kind']) => landings.filter((l) => l.kind === kind).reduce((total, l) => total + l.units, 0) / calls;
+  return {
+    calls,
+    readPerCall: sum('read'),
+    writePerCall: sum('write'),
+    buckets,
+    ceiling: buckets[0]?.ceiling ?? Number.POSITIVE_INFINITY,
+    bottleneck: buckets[0],
+  };
+}
+
+export function ceilingOf(readPerCall: number, writePerCall: number): number {
+  return Math.min(
+    writePerCall > 0 ? PARTITION_WRITE_UNITS / writePerCall : Number.POSITIVE_INFINITY,
+    readPerCall > 0 ? PARTITION_READ_UNITS / readPerCall : Number.POSITIVE_INFINITY,
+  );
+}
+
+/** A bucket as the tables show it: `SURVEYRESPONSE#<surveyId>#<id>` (range), gsi1 entries prefixed. */
+export function bucketName(bucket: Pick<Bucket, 'kind' | 'template'>): string {
+  const [index, pk, sk] = bucket.template.split(' ') as [string, string, string];
+  const where = index === 'table' ? (pk === 'WS#<ws>' ? sk : `${pk} ${sk}`) : `gsi1 ${pk} / ${sk}`;
+  return bucket.kind === 'range' ? `${where} (range)` : where;
+}
