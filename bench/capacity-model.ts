@@ -11,6 +11,8 @@
  *   - a unit on an item of a key range written in ascending order (or descending) also lands on that
  *     range: its writes all reach its end, which DynamoDB keeps in one partition (it does not split
  *     such a range);
+ *   - a Query's units land on the range it read as a whole (`SURVEYRESPONSE#<surveyId>#…`): it reads
+ *     them from the partition holding that range, one page after another;
  *   - items and ranges are named by template (`SURVEYRESPONSE#<surveyId>#<id>`): the workload names
  *     the values it knows (`<surveyId>`), other variable segments are named by their shape;
  *   - the load of a template is that of its busiest member, except for copies chosen by a stable
@@ -99,10 +101,16 @@ export function modelWorkload(landings: readonly Landing[], calls: number, optio
   for (const landing of landings) {
     const template = keyTemplate(landing.key, options.names);
     add('item', template, `${landing.key.index}\u0000${landing.key.pk}\u0000${landing.key.sk}`, landing);
-    const range: RangeRef | undefined = ranges.orderedRangeOf(landing.key);
+    // A Query's units land on the range it read; any other unit on the range written in order that holds its item.
+    const range: RangeRef | undefined = landing.range ?? ranges.orderedRangeOf(landing.key);
     if (range) {
       const id = rangeId(range);
-      add('range', createdTemplates.get(id) ?? template, id, landing);
+      add(
+        'range',
+        createdTemplates.get(id) ?? `${range.index} ${templateOf(range.pk, options.names)} ${templateOf(range.prefix, options.names)}…`,
+        id,
+        landing,
+      );
     }
   }
 

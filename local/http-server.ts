@@ -13,6 +13,7 @@ import { DEFAULT_TIMEOUT_SECONDS } from '../lib/platform/route.ts';
 import { costLogFile, logCost } from './consumed-capacity.ts';
 import { type InvocationStats, invocationStats } from './instrumentation.ts';
 import { FunctionTimeoutError, invokeWithTimeout, loadHandler } from './lambda-runtime.ts';
+import { throttlesIn } from './partition-throttle.ts';
 
 /**
  * Lambda's limit on a synchronous invocation's request payload, 6 MB
@@ -108,6 +109,8 @@ function writeResult(
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
   if (result.cookies?.length) headers['Set-Cookie'] = result.cookies;
   headers['X-Sandbox-DynamoDB-Calls'] = String(stats.dynamodbCalls);
+  // With SANDBOX_PARTITION_SCALE: how many of those requests DynamoDB throttled (retried or not).
+  if (throttlesIn(stats) > 0) headers['X-Sandbox-DynamoDB-Throttles'] = String(throttlesIn(stats));
   const body = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
   res.writeHead(result.statusCode ?? 200, headers);
   res.end(body);
@@ -173,7 +176,7 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
         });
       }
       options.log?.(
-        `${method} ${url.pathname} → ${result.statusCode} (${Math.round(performance.now() - started)} ms, ${stats.dynamodbCalls} DynamoDB calls)`,
+        `${method} ${url.pathname} → ${result.statusCode} (${Math.round(performance.now() - started)} ms, ${stats.dynamodbCalls} DynamoDB calls${throttlesIn(stats) > 0 ? `, ${throttlesIn(stats)} throttled` : ''})`,
       );
     } catch (error) {
       if (error instanceof FunctionTimeoutError && !res.headersSent) {

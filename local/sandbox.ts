@@ -33,6 +33,7 @@ import { cloudAssembly } from './iam/cloud-assembly.ts';
 import { functionPolicies } from './iam/function-policies.ts';
 import { countDynamoDbCalls, invocationStats } from './instrumentation.ts';
 import { startKnowledgeBank } from './knowledge-bank.ts';
+import { installPartitionThrottle, partitionScaleFromEnvironment } from './partition-throttle.ts';
 import { assertPortsFree } from './ports.ts';
 import { ensureQueues } from './queues.ts';
 import { startSqsEmulator } from './sqs-local.ts';
@@ -59,6 +60,12 @@ export interface SandboxOptions {
    * caller: the capacity bench feeds it batches of the size AWS would deliver (bench/capacity-stream.ts).
    */
   holdStreamFanOut?: boolean;
+  /**
+   * Throttle the handlers' DynamoDB requests where DynamoDB would, every item and every key range
+   * written in order getting 1/N of a partition's units (local/partition-throttle.ts). Default:
+   * SANDBOX_PARTITION_SCALE, else off.
+   */
+  partitionScale?: number;
 }
 
 export interface Sandbox {
@@ -196,6 +203,16 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     const account = { region, accountId: '000000000000', tableName };
     countDynamoDbCalls(dynamo, { policies: functionPolicies(await assembly, account), account });
     if (costLogFile()) measureConsumedCapacity(dynamo, () => invocationStats.getStore()?.capacity);
+    const partitionScale = options.partitionScale ?? partitionScaleFromEnvironment();
+    if (partitionScale) {
+      // Its own client reads the images pricing needs: nothing counts, checks or throttles it.
+      const images = new DynamoDBClient({ endpoint: dynamodb.endpoint, region, credentials });
+      stoppers.push(async () => images.destroy());
+      installPartitionThrottle(dynamo, { scale: partitionScale, raw: images, tableName, region, accountId: account.accountId });
+      options.log?.(
+        `DynamoDB throttles as in AWS at 1/${partitionScale} of a partition's units per item and ordered key range (SANDBOX_PARTITION_SCALE)`,
+      );
+    }
 
     const server = createApiServer({ log: options.log });
     await new Promise<void>((resolve, reject) => {

@@ -30,6 +30,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { TABLE } from '../../lib/platform/data/table.ts';
 import { itemSize, pick, type WireItem } from './item-size.ts';
+import type { RangeRef } from './key-ranges.ts';
 
 export type IndexName = 'table' | typeof TABLE.gsi1.name;
 
@@ -46,6 +47,11 @@ export interface Landing {
   units: number;
   /** The write made this item or index entry (it did not exist before): what tells a key range that ascends. */
   created: boolean;
+  /**
+   * The key range a Query read: its units land there as a whole (the range it reads from one partition,
+   * or a few), besides their share on each item it evaluated.
+   */
+  range?: RangeRef;
 }
 
 /** One item a write touched, as it was before and after (undefined: absent). */
@@ -72,8 +78,8 @@ export type PricedRequest =
       /** Every item the request evaluated, full (or projected into gsi1), in order. */
       evaluated: WireItem[];
       consistent: boolean;
-      /** Where an empty Query's minimum lands: the start of the range it asked for. */
-      start: KeyRef;
+      /** The range it asked for (where an empty Query's minimum lands, at its start). */
+      range: RangeRef;
     }
   | { operation: 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem'; writes: ItemWrite[] }
   | { operation: 'TransactWriteItems'; writes: ItemWrite[] };
@@ -182,13 +188,17 @@ export function landingsOf(request: PricedRequest): Landing[] {
       const sizes = request.evaluated.map(itemSize);
       const total = sizes.reduce((sum, size) => sum + size, 0);
       const units = readUnits(total, consistent);
-      if (request.evaluated.length === 0) return [{ key: request.start, kind: 'read', units, created: false }];
+      const { range } = request;
+      if (request.evaluated.length === 0) {
+        return [{ key: { index: range.index, pk: range.pk, sk: range.prefix }, kind: 'read', units, created: false, range }];
+      }
       // The Query's units are shared by the items it read, in proportion to their bytes.
       return request.evaluated.map((item, i) => ({
         key: request.index === 'table' ? tableKeyOf(item) : (indexEntryOf(item)?.key ?? tableKeyOf(item)),
         kind: 'read',
         units: total === 0 ? units / sizes.length : (units * (sizes[i] as number)) / total,
         created: false,
+        range,
       }));
     }
     case 'TransactWriteItems':

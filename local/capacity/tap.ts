@@ -37,7 +37,10 @@ interface InstrumentableClient {
 
 /** The JSON body of a serialised request (the SDK hands it over as bytes). */
 export function bodyText(body: unknown): string {
-  return typeof body === 'string' ? body : Buffer.from(body as Uint8Array).toString('utf8');
+  if (typeof body === 'string') return body;
+  // By its bytes: Buffer.from(body) would call the SDK's adapter's valueOf, which warns.
+  const bytes = body as Uint8Array;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /** Errors after which DynamoDB still charged the request: it evaluated the items (a failed condition). */

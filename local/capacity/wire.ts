@@ -15,6 +15,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { TABLE } from '../../lib/platform/data/table.ts';
 import type { WireItem } from './item-size.ts';
+import type { RangeRef } from './key-ranges.ts';
 import { type IndexName, type ItemRead, type ItemWrite, type KeyRef, type PricedRequest, scalarText, tableKeyOf } from './pricing.ts';
 
 type Json = Record<string, unknown>;
@@ -149,25 +150,35 @@ function usedBy(expression: string, names: Json | undefined, values: Json | unde
   };
 }
 
-/** The partition key value and the first sort key bound a Query's key condition names: where its range starts. */
-export function queryStart(input: Json): KeyRef {
+/**
+ * The key range a Query asks for: its partition key value and the prefix every key it may read shares
+ * (a `begins_with` prefix, the common start of BETWEEN's bounds, the key itself for `=`, none for a
+ * one-sided comparison).
+ */
+export function queryRange(input: Json): RangeRef {
   const index: IndexName = input.IndexName === TABLE.gsi1.name ? TABLE.gsi1.name : 'table';
   const [pkName, skName] = index === 'table' ? [TABLE.partitionKey, TABLE.sortKey] : [TABLE.gsi1.partitionKey, TABLE.gsi1.sortKey];
   const expression = String(input.KeyConditionExpression ?? '');
   const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
   const values = (input.ExpressionAttributeValues ?? {}) as WireItem;
   const resolve = (name: string) => names[name] ?? name;
+  const value = (placeholder: string | undefined) => scalarText(values[placeholder ?? '']) ?? '';
   let pk = '';
-  let sk = '';
-  for (const match of expression.matchAll(/(#?[\w]+)\s*(?:=|<=|>=|<|>|BETWEEN)\s*(:[\w]+)/gi)) {
-    const name = resolve(match[1] as string);
-    const value = scalarText(values[match[2] as string]) ?? '';
-    if (name === pkName) pk = value;
-    else if (name === skName && sk === '') sk = value;
+  let prefix = '';
+  for (const match of expression.matchAll(/(#?\w+)\s*=\s*(:\w+)/g)) {
+    if (resolve(match[1] as string) === pkName) pk = value(match[2]);
+    else if (resolve(match[1] as string) === skName) prefix = value(match[2]);
   }
-  const prefix = /begins_with\s*\(\s*(#?[\w]+)\s*,\s*(:[\w]+)\s*\)/i.exec(expression);
-  if (prefix && resolve(prefix[1] as string) === skName) sk = scalarText(values[prefix[2] as string]) ?? '';
-  return { index, pk, sk };
+  const beginsWith = /begins_with\s*\(\s*(#?\w+)\s*,\s*(:\w+)\s*\)/i.exec(expression);
+  if (beginsWith && resolve(beginsWith[1] as string) === skName) prefix = value(beginsWith[2]);
+  const between = /(#?\w+)\s+BETWEEN\s+(:\w+)\s+AND\s+(:\w+)/i.exec(expression);
+  if (between && resolve(between[1] as string) === skName) {
+    const [from, to] = [value(between[2]), value(between[3])];
+    let common = 0;
+    while (common < from.length && from[common] === to[common]) common++;
+    prefix = from.slice(0, common);
+  }
+  return { index, pk, prefix };
 }
 
 /** Every item a Query (or Scan) evaluated: the same request without its filter, projection or COUNT. */
@@ -225,7 +236,7 @@ export async function pricedRead(
       index: input.IndexName === TABLE.gsi1.name ? TABLE.gsi1.name : 'table',
       evaluated: await evaluatedItems(raw, operation, input),
       consistent: input.ConsistentRead === true,
-      start: queryStart(input),
+      range: queryRange(input),
     };
   }
   const { keys, consistent } = plannedReads(operation, input);

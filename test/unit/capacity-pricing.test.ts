@@ -117,15 +117,17 @@ describe('where a request lands', () => {
 
   it('shares a Query’s units among the items it evaluated, rounded once', () => {
     const evaluated = [item('A#1', { t: 'x'.repeat(1000) }), item('A#2', { t: 'x'.repeat(3000) })];
-    const landings = landingsOf({ operation: 'Query', index: 'table', evaluated, consistent: true, start: key('A#') });
+    const range = { index: 'table' as const, pk: 'WS#acme', prefix: 'A#' };
+    const landings = landingsOf({ operation: 'Query', index: 'table', evaluated, consistent: true, range });
     // 1,015 + 3,015 bytes: one 4 KB unit for both, shared by their bytes.
     expect(totalUnits(landings, 'read')).toBeCloseTo(1);
     expect(landings.map((l) => [l.key.sk, Number(l.units.toFixed(3))])).toEqual([
       ['A#1', Number((1015 / 4030).toFixed(3))],
       ['A#2', Number((3015 / 4030).toFixed(3))],
     ]);
-    expect(landingsOf({ operation: 'Query', index: 'gsi1', evaluated: [], consistent: true, start: key('A#') })).toEqual([
-      { key: key('A#'), kind: 'read', units: 0.5, created: false },
+    expect(landings.every((landing) => landing.range === range)).toBe(true);
+    expect(landingsOf({ operation: 'Query', index: 'gsi1', evaluated: [], consistent: true, range })).toEqual([
+      { key: key('A#'), kind: 'read', units: 0.5, created: false, range },
     ]);
   });
 
