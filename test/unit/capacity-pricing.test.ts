@@ -6,6 +6,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { itemSize, numberSize } from '../../local/capacity/item-size.ts';
 import { type ItemWrite, type KeyRef, landingsOf, readUnits, totalUnits, writeUnits } from '../../local/capacity/pricing.ts';
+import { queryRange } from '../../local/capacity/wire.ts';
 
 const key = (sk: string): KeyRef => ({ index: 'table', pk: 'WS#acme', sk });
 
@@ -136,5 +137,31 @@ describe('where a request lands', () => {
     expect(
       landingsOf({ operation: 'TransactGetItems', reads: [{ key: key('X'), item: item('X', { t: 'x'.repeat(5000) }) }] })[0]?.units,
     ).toBe(4);
+  });
+});
+
+describe('the range a Query reads (wire.ts)', () => {
+  const values = (entries: Record<string, string>) => Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, { S: v }]));
+  it('is the begins_with prefix, the common start of BETWEEN’s bounds, or the whole partition for a one-sided bound', () => {
+    expect(
+      queryRange({
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+        ExpressionAttributeValues: values({ ':pk': 'WS#a', ':p': 'IDEA#' }),
+      }),
+    ).toEqual({ index: 'table', pk: 'WS#a', prefix: 'IDEA#' });
+    expect(
+      queryRange({
+        KeyConditionExpression: '#pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeNames: { '#pk': 'pk' },
+        ExpressionAttributeValues: values({ ':pk': 'WS#a', ':from': 'SURVEYRESPONSE#s1#', ':to': 'SURVEYRESPONSE#s1$COUNT#~' }),
+      }),
+    ).toEqual({ index: 'table', pk: 'WS#a', prefix: 'SURVEYRESPONSE#s1' });
+    expect(
+      queryRange({
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :feed AND gsi1sk > :since',
+        ExpressionAttributeValues: values({ ':feed': 'WS#a#SURVEYRESPONSES#s1', ':since': '2026-01-01T00:00:00.000Z#~' }),
+      }),
+    ).toEqual({ index: 'gsi1', pk: 'WS#a#SURVEYRESPONSES#s1', prefix: '' });
   });
 });
