@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DemoApi, Tally } from '../cli/demo/api.ts';
 import { seedKnowledgeBank } from '../cli/demo/seed-knowledge-bank.ts';
-import { keys } from '../lib/platform/data/keys.ts';
+import { DELIVERY_SHARDS, keys } from '../lib/platform/data/keys.ts';
 import type { Sandbox } from '../local/sandbox.ts';
 import type { WorkloadModel } from './capacity-model.ts';
 import { type Caller, newCaller, type Workload } from './capacity-workloads.ts';
@@ -174,6 +174,7 @@ export const webhookWorkload: Workload = {
   // What idea creates can produce: the idea-create workload's ceiling (its counter, 2 units a create).
   target: 500,
   targetNote: '500 (what idea creates can make), no key range as bottleneck',
+  copies: new Map([['table WS#<ws> WHDELIVERY#<webhookId>#<shard>#<key>', DELIVERY_SHARDS]]),
   check: (model: WorkloadModel) =>
     model.bottleneck?.kind === 'range' ? `its bottleneck is a key range written in order, ${model.bottleneck.template}` : null,
   async setup(sandbox) {

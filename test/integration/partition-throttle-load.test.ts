@@ -8,12 +8,12 @@
  *
  * With the keys this project had before issue 32 (one range of a survey's responses, written in order;
  * markers and the change feed the same; the survey item checked by every submit; the workspace item
- * read by every request), this load was throttled on every one of those, and most submits failed
- * after their retries: measured on main's keys, 1,000 submits sent at 50 a second on a 2-core machine
- * met THROTTLES_ON_MAIN throttled DynamoDB requests and FAILED_ON_MAIN of them answered 5xx (see the
- * numbers below). With the keys that spread, throttles that remain are absorbed by the SDK's and the
- * data kit's retries: every submit is answered 201, every response is listed once, and the list's
- * total and the summary count them all.
+ * read by every request), this load is throttled on every one of those and most submits fail after
+ * their retries. Measured on those keys (main at 80f9095, a shared 2-core machine at load ~30): of
+ * 1,000 submits, 2,355 DynamoDB requests were throttled and 826 submits answered 502; with submits
+ * waiting out their retries, the sandbox took 2.5 a second. With the keys that spread, throttles that
+ * remain are absorbed by the SDK's and the data kit's retries: every submit is answered 201, every
+ * response is listed once, and the list's total and the summary count them all.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
