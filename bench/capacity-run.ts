@@ -11,7 +11,7 @@ import type { TappedRequest } from '../local/capacity/tap.ts';
 import { matchesFilter } from '../local/event-source-mappings.ts';
 import { type Sandbox, startSandbox } from '../local/sandbox.ts';
 import { modelWorkload, type WorkloadModel } from './capacity-model.ts';
-import { awsBatchSize, StreamFeeder } from './capacity-stream.ts';
+import { awsStreamShape, StreamFeeder } from './capacity-stream.ts';
 import type { Workload } from './capacity-workloads.ts';
 
 export interface WorkloadResult {
@@ -21,8 +21,8 @@ export interface WorkloadResult {
   target: number;
   targetNote: string | undefined;
   model: WorkloadModel;
-  /** Stream records a call made for the fan-out consumer, and the batch size they were fed in. */
-  stream: { recordsPerCall: number; batchSize: number; batches: number };
+  /** Stream records a call made for the fan-out consumer, the stream's shards at the target rate, and the batch size they were fed in. */
+  stream: { recordsPerCall: number; shards: number; batchSize: number; batches: number };
   /** Why the workload misses its target (naming the bottleneck), or null when it meets it. */
   failure: string | null;
 }
@@ -82,7 +82,7 @@ export async function runCapacityModel(
         .flatMap((request) => request.landings)
         .filter((landing) => landing.kind === 'write' && landing.key.index === 'table')
         .reduce((sum, landing) => sum + landing.units, 0);
-      const batchSize = awsBatchSize(ideaEventFanOut, workload.target, handed.length / calls, tableWrites / calls);
+      const { shards, batchSize } = awsStreamShape(ideaEventFanOut, workload.target, handed.length / calls, tableWrites / calls);
       log(`${workload.id}: ${calls} calls made (${elapsed()}); feeding ${handed.length} stream records in batches of ${batchSize}`);
       const batches = await feeder.feed({
         definition: ideaEventFanOut,
@@ -96,7 +96,7 @@ export async function runCapacityModel(
       const model = modelWorkload(
         counted.flatMap((request) => request.landings),
         calls,
-        { names: prepared.names, copies: workload.copies },
+        { names: prepared.names, copies: workload.copies?.({ shards }) },
       );
       const failure = verdict(workload, model);
       log(`${workload.id}: done (${elapsed()}), ${calls} calls, ceiling ${Math.floor(model.ceiling)}/s${failure ? ` — ${failure}` : ''}`);
@@ -107,7 +107,7 @@ export async function runCapacityModel(
         target: workload.target,
         targetNote: workload.targetNote,
         model,
-        stream: { recordsPerCall: handed.length / calls, batchSize, batches },
+        stream: { recordsPerCall: handed.length / calls, shards, batchSize, batches },
         failure,
       });
     }

@@ -27,15 +27,16 @@ import { invoke, matchesFilter, toLambdaRecord } from '../local/event-source-map
 
 const POLLS_PER_SECOND = 4;
 
-export function awsBatchSize(
+/** The stream's shards at `rate` calls a second, and the records a batch holds. */
+export function awsStreamShape(
   definition: StreamConsumerDefinition,
   rate: number,
   recordsPerCall: number,
   tableWritesPerCall: number,
-): number {
+): { shards: number; batchSize: number } {
   const shards = Math.max(1, Math.ceil((rate * tableWritesPerCall) / 1_000));
   const perShardPerPoll = (rate * recordsPerCall) / shards / POLLS_PER_SECOND;
-  return Math.max(1, Math.min(definition.batchSize, Math.floor(perShardPerPoll)));
+  return { shards, batchSize: Math.max(1, Math.min(definition.batchSize, Math.floor(perShardPerPoll))) };
 }
 
 export class StreamFeeder {

@@ -174,7 +174,7 @@ export const webhookWorkload: Workload = {
   // What idea creates can produce: the idea-create workload's ceiling (its counter, 2 units a create).
   target: 500,
   targetNote: '500 (what idea creates can make), no key range as bottleneck',
-  copies: new Map([['table WS#<ws> WHDELIVERY#<webhookId>#<shard>#<key>', DELIVERY_SHARDS]]),
+  copies: () => new Map([['table WS#<ws> WHDELIVERY#<webhookId>#<shard>#<key>', DELIVERY_SHARDS]]),
   check: (model: WorkloadModel) =>
     model.bottleneck?.kind === 'range' ? `its bottleneck is a key range written in order, ${model.bottleneck.template}` : null,
   async setup(sandbox) {

@@ -9,9 +9,9 @@
  */
 import { createDeveloperKey, MAX_RATE_LIMIT_PER_MINUTE } from '../lib/admin/developer-keys.ts';
 import { createWorkspace, setIdeaLabels } from '../lib/admin/workspaces.ts';
+import { keys } from '../lib/platform/data/keys.ts';
 import { PERMISSIONS } from '../lib/platform/permissions.ts';
 import { EXPORT_PACE } from '../lib/surveys/exports/pace.ts';
-import { COUNTER_SHARDS } from '../lib/surveys/responses/record.ts';
 import type { Sandbox } from '../local/sandbox.ts';
 import type { WorkloadModel } from './capacity-model.ts';
 
@@ -39,8 +39,8 @@ export interface Workload {
   targetNote?: string;
   /** A further condition on the model: a reason the workload fails, or null. */
   check?: (model: WorkloadModel) => string | null;
-  /** Hash-chosen copies of a template the code declares (capacity-model.ts). */
-  copies?: Map<string, number>;
+  /** Copies of a template the code declares (capacity-model.ts), given the stream's shards at the target rate. */
+  copies?: (stream: { shards: number }) => Map<string, number>;
   setup(sandbox: Sandbox): Promise<PreparedWorkload>;
 }
 
@@ -161,8 +161,20 @@ const surveyNames = (caller: Caller, survey: { surveyId: string; versionId: stri
     [survey.versionId, 'versionId'],
   ]);
 
-/** The counter shards of a survey's responses (lib/surveys/responses/record.ts). */
-const responseCopies = new Map([['table WS#<ws> SURVEYRESPONSE#<surveyId>$COUNT#<shard>', COUNTER_SHARDS]]);
+/**
+ * The copies of a survey's response keys chosen by a stable hash (lib/platform/data/keys.ts): its response
+ * ranges and their counters, the change feed's partition keys, the collecting state's copies; and its
+ * day buckets, one per concurrent aggregator instance (lib/surveys/summary/aggregator.ts): as many as the
+ * stream has shards at the target rate, up to the buckets there are.
+ */
+const responseCopies = (stream: { shards: number }) =>
+  new Map([
+    ['table WS#<ws> SURVEYRESP#<surveyId>#<shard>#<id>', keys.surveyResponseShards],
+    ['table WS#<ws> SURVEYRESPONSE#<surveyId>$COUNT#<shard>', keys.surveyResponseShards],
+    ['table WS#<ws> SURVEYSTATE#<surveyId>#<shard>', keys.surveyCollectingCopies],
+    ['gsi1 WS#<ws>#SURVEYRESPONSES#<surveyId>#<shard> <time>#<id>', keys.surveyResponseFeedShards],
+    ['table WS#<ws> SURVEYDAY#<surveyId>#<day>#<versionId>#<shard>', Math.min(keys.surveyDayBucketShards, stream.shards)],
+  ]);
 
 export async function submitFinished(caller: Caller, surveyId: string, call: number): Promise<void> {
   await caller.json('POST', `/surveys/${surveyId}/responses`, 201, { answers: answers(call) });

@@ -32,6 +32,7 @@ import { config } from '../lib/platform/config.ts';
 import { workspaceHostOf } from '../lib/platform/http/workspace-host.ts';
 import { moduleOfPermission, PERMISSIONS } from '../lib/platform/permissions.ts';
 import { nextSteps, runDemo } from './demo/run.ts';
+import { runMigrate } from './migrate.ts';
 
 /** Lines of at most 100 characters, each starting with the indent. */
 function wrap(text: string, indent: string): string {
@@ -69,6 +70,10 @@ Demo data
                                                     again changes nothing. Without --key it makes a key (printed once)
 Surveys
   audience set <slug> --file audience.json          {attributes:[{key, type: string|number|date|boolean, values?}]}: what targeting may use
+Table layout (after a deploy or a pull that changes it; see docs/cxctl.md)
+  migrate [--dry-run] [--rate N]                    run the layout migrations this table has not finished, resumably,
+                                                    at most N item writes a second (default 200); --dry-run only counts
+  migrate status                                    which migrations this table has had, when, and how far
 
 Target (default: the local sandbox at http://127.0.0.1:$DYNAMODB_PORT, table cx-portal)
   --table NAME        a deployed table (AWS credentials and region from the environment)
@@ -98,6 +103,8 @@ const { values: options, positionals } = (() => {
         json: { type: 'boolean' },
         api: { type: 'string' },
         key: { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        rate: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -131,6 +138,10 @@ async function run(store: Store): Promise<void> {
     const log = options.json ? () => {} : (line: string) => console.log(line);
     const result = await runDemo(store, { workspace: need(action, '<slug>'), apiUrl, key: options.key, log });
     return print(result, nextSteps(result, apiUrl));
+  }
+  if (area === 'migrate') {
+    const local = !options.table || options.endpoint !== undefined;
+    return runMigrate(store, { action, dryRun: options['dry-run'] === true, rate: options.rate, local, json: options.json === true });
   }
   const command = `${area ?? ''} ${action ?? ''}`.trim();
   switch (command) {

@@ -109,6 +109,7 @@ function writeResult(
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
   if (result.cookies?.length) headers['Set-Cookie'] = result.cookies;
   headers['X-Sandbox-DynamoDB-Calls'] = String(stats.dynamodbCalls);
+  headers['X-Sandbox-DynamoDB-Round-Trips'] = String(stats.dynamodbRoundTrips ?? 0);
   // With SANDBOX_PARTITION_SCALE: how many of those requests DynamoDB throttled (retried or not).
   if (throttlesIn(stats) > 0) headers['X-Sandbox-DynamoDB-Throttles'] = String(throttlesIn(stats));
   const body = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;

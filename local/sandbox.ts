@@ -14,6 +14,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { renderApiReference } from '../lib/admin/api-reference.ts';
+import { recordNewTable } from '../lib/admin/migrations/index.ts';
+import { pendingMigrations } from '../lib/admin/migrations/runner.ts';
 import { createLocalStore, type Store } from '../lib/admin/store.ts';
 import { apiDocument } from '../lib/api-document.ts';
 import {
@@ -126,6 +128,16 @@ function handlerEnvironment(sandbox: {
   };
 }
 
+/** One line when the table predates a layout change: it still works (the code reads both layouts), and how to migrate it. */
+async function reportPendingMigrations(store: Store, log: SandboxOptions['log']): Promise<void> {
+  const pending = await pendingMigrations(store);
+  if (pending.length === 0) return;
+  (log ?? console.log)(
+    `ℹ This table predates ${pending.length} layout change(s) (${pending.join(', ')}); it keeps working, reading both layouts. ` +
+      'Move its data with: npx cxctl migrate (with this sandbox running; docs/cxctl.md)',
+  );
+}
+
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const stoppers: (() => Promise<void>)[] = [];
   const stop = async () => {
@@ -176,6 +188,10 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     const admin = new DynamoDBClient({ endpoint: dynamodb.endpoint, region, credentials });
     const { created, streamArn } = await ensureTable(admin, tableName);
     admin.destroy();
+    const store = createLocalStore(tableName, dynamodb.endpoint);
+    // A new table has the current layout; an older DATA_DIR's may still hold data to migrate (docs/cxctl.md).
+    if (created) await recordNewTable(store);
+    else await reportPendingMigrations(store, options.log);
 
     const sqsAdmin = new SQSClient({ endpoint: sqs.endpoint, region, credentials });
     const localQueues = await ensureQueues(sqsAdmin, sqs.endpoint, WEBHOOK_QUEUES);
@@ -284,7 +300,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       tableName,
       tableCreated: created,
       queues,
-      store: createLocalStore(tableName, dynamodb.endpoint),
+      store,
       stop,
     };
   } catch (error) {

@@ -2,7 +2,9 @@
  * What a DynamoDB stream record says about survey responses: the surveys area's one export for
  * other areas (the webhook pipeline), so only this area knows how a response is stored
  * (lib/surveys/responses/record.ts). A response is finished when it is created finished (INSERT)
- * or when a continuation moves it from partial to finished (MODIFY); nothing else is an event.
+ * or when a continuation moves it from partial to finished (MODIFY, or an INSERT at its new key when
+ * that continuation also moved it out of the legacy layout); nothing else is an event, neither a
+ * finished response moved by the migration nor the removal of its legacy item.
  */
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { RESPONSE_ENTITY } from './responses/entity.ts';
@@ -25,6 +27,9 @@ export function surveyResponseChangeOf(record: DynamoDBRecord): ResponseFinished
   const newImage = record.dynamodb?.NewImage;
   if (stringOf(newImage, 'entity') !== RESPONSE_ENTITY || stringOf(newImage, 'status') !== 'finished') return null;
   if (record.eventName === 'MODIFY' && stringOf(record.dynamodb?.OldImage, 'status') !== 'partial') return null;
+  // A response moved out of the legacy layout (responses/layout.ts) arrives as an INSERT at its new key:
+  // finished by that very write only if it was partial before the move (a continuation moved it).
+  if (record.eventName === 'INSERT' && stringOf(newImage, 'movedFromStatus') === 'finished') return null;
   if (record.eventName !== 'INSERT' && record.eventName !== 'MODIFY') return null;
   const workspace = stringOf(newImage, 'workspace');
   const surveyId = stringOf(newImage, 'surveyId');

@@ -57,8 +57,9 @@ export const ideaEventFanOut: StreamConsumerDefinition = {
   timeoutSeconds: 60,
   // The workspace, its enabled webhooks, and one new delivery item per (webhook, event); the survey
   // summary's aggregator (same reader, see the function): a version (GetItem), markers and buckets
-  // (BatchGetItem) and their conditional Puts in one transaction.
-  table: ['GetItem', 'Query', 'PutItem', 'BatchGetItem'],
+  // (BatchGetItem) and their conditional Puts in one transaction, which also deletes a marker's legacy
+  // key while migration 002 is unfinished (lib/surveys/summary/aggregator.ts).
+  table: ['GetItem', 'Query', 'PutItem', 'BatchGetItem', 'DeleteItem'],
   // 99: a batch of survey responses then folds into one transaction of DynamoDB's 100 items (99
   // markers and their day bucket), so 1,000 responses cost about ten bucket writes (lib/surveys/summary/).
   batchSize: 99,

@@ -8,6 +8,7 @@
  * each operation that no call answered, so a route added to the manifest fails the walk until it
  * is driven, with a message saying what to add.
  */
+import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { routes } from '../../lib/manifest.ts';
 import type { ApiExample } from '../../lib/platform/openapi.ts';
@@ -62,6 +63,7 @@ export class ContractWalk {
     const first = !this.recorded.has(operationId);
     const options = first ? this.withIdempotencyKey(route, given) : given;
     if (first) await this.probe(route, path, options);
+    if (first) await this.sendFilters(route, path, options);
     const res = await this.send(route, path, options);
     this.expectDocumented(route, 'success', res);
     expect(res.status, `${operationId}: ${res.text}`).toBe(route.response.status);
@@ -148,6 +150,27 @@ export class ContractWalk {
     }
   }
 
+  /**
+   * Each documented filter of a paged list, alone, in pairs and all together (issue 27 item 11: a
+   * filter that only ever went out beside another hid a 502). Whatever the combination, the answer
+   * is a documented one (a 200, or a documented 400 for filters that exclude each other), never a 5xx.
+   */
+  private async sendFilters(route: RouteDefinition, path: string, options: RequestOptions): Promise<void> {
+    const filters = listFilters(route, path);
+    const names = Object.keys(filters);
+    const combinations = [
+      ...names.map((name) => [name]),
+      ...names.flatMap((a, i) => names.slice(i + 1).map((b) => [a, b])),
+      ...(names.length > 2 ? [names] : []),
+    ];
+    const [pathOnly] = path.split('?');
+    for (const combination of combinations) {
+      const query = new URLSearchParams(combination.map((name) => [name, filters[name]!])).toString();
+      const res = await this.send(route, `${pathOnly}?${query}`, { headers: options.headers });
+      this.expectDocumented(route, `filtered by ${combination.join(' and ')}`, res);
+    }
+  }
+
   /** A creating POST's first call carries an Idempotency-Key, one per operation (the workspace is new on every run). */
   private withIdempotencyKey(route: RouteDefinition, options: RequestOptions): RequestOptions {
     if (!route.idempotent || options.headers?.['Idempotency-Key']) return options;
@@ -180,4 +203,43 @@ export class ContractWalk {
     const other = { ...options, body: varied(text[0], text[1] as string) };
     await this.refuse(route.operationId, path, other, [409, 'idempotency_key_reused'], false);
   }
+}
+
+const PAGE_PARAMETERS = new Set(['limit', 'offset', 'cursor']);
+
+type SchemaDefinition = {
+  type: string;
+  format?: string;
+  innerType?: { _zod: { def: SchemaDefinition } };
+  entries?: Record<string, string>;
+};
+
+/**
+ * The filters of a paged list (its query beside `limit`, `offset`, `cursor`), each with a value its
+ * schema accepts: the one the walk's own request sends, else the first of an enum, a UUID that names
+ * nothing, an hour ago for a time, a word for text.
+ */
+function listFilters(route: RouteDefinition, path: string): Record<string, string> {
+  const shape = (route.request?.query as { _zod?: { def?: { shape?: Record<string, { _zod: { def: SchemaDefinition } }> } } } | undefined)
+    ?._zod?.def?.shape;
+  if (route.method !== 'GET' || !shape?.cursor) return {};
+  const given = new URLSearchParams(path.split('?')[1] ?? '');
+  const filters: Record<string, string> = {};
+  for (const [name, schema] of Object.entries(shape)) {
+    if (PAGE_PARAMETERS.has(name)) continue;
+    let def = schema._zod.def;
+    while (def.innerType) def = def.innerType._zod.def;
+    filters[name] =
+      given.get(name) ??
+      (def.entries
+        ? Object.values(def.entries)[0]!
+        : def.format === 'uuid'
+          ? randomUUID()
+          : def.format === 'datetime'
+            ? new Date(Date.now() - 3_600_000).toISOString()
+            : def.format === 'date'
+              ? new Date().toISOString().slice(0, 10)
+              : 'walk');
+  }
+  return filters;
 }

@@ -116,6 +116,11 @@ export function dynamoDbCalls(res: ApiResponse): number {
   return Number(res.headers.get('x-sandbox-dynamodb-calls'));
 }
 
+/** Sequential DynamoDB round trips the sandbox counted for this request (calls sent together count once). */
+export function dynamoDbRoundTrips(res: ApiResponse): number {
+  return Number(res.headers.get('x-sandbox-dynamodb-round-trips'));
+}
+
 /** The error envelope every failure must have. */
 export function expectErrorEnvelope(res: ApiResponse, status: number, code: string): void {
   if (res.status !== status || res.body?.ok !== false || res.body?.error !== code || typeof res.body?.message !== 'string') {

@@ -66,7 +66,8 @@ export async function storedResponses(slug: string, surveyId: string): Promise<S
     new QueryCommand({
       TableName: adminStore().table,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ':prefix': `SURVEYRESPONSE#${surveyId}#` },
+      // Every range of the survey's responses starts with this (keys.ts `surveyResponseShardPrefix`).
+      ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ':prefix': `SURVEYRESP#${surveyId}#` },
       ConsistentRead: true,
     }),
   );

@@ -57,6 +57,22 @@ describe('survey.response.finished from the stream', () => {
     }
   });
 
+  it('is not announced again when migration 002 moves a finished response, and is when a continuation moves and finishes one', () => {
+    const moved = (status: 'partial' | 'finished', from: 'partial' | 'finished') => ({
+      ...response(status),
+      sk: { S: 'SURVEYRESP#s1#07#r1' },
+      movedFromStatus: { S: from },
+    });
+    expect(eventFromStreamRecord(record('INSERT', { new: moved('finished', 'finished') }))).toBeNull();
+    expect(eventFromStreamRecord(record('INSERT', { new: moved('partial', 'partial') }))).toBeNull();
+    expect(eventFromStreamRecord(record('INSERT', { new: moved('finished', 'partial') }))).toMatchObject({
+      type: 'survey.response.finished',
+      data: { responseId: 'r1' },
+    });
+    // The legacy item's removal is no event either (the aggregator reads it, to tell a move from a delete).
+    expect(eventFromStreamRecord(record('REMOVE', { old: response('finished') }))).toBeNull();
+  });
+
   it('is no webhook event for partial writes, deletions, tombstones and counters', () => {
     const ignored = [
       record('INSERT', { new: response('partial') }),

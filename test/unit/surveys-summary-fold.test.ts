@@ -105,6 +105,50 @@ describe('survey summary aggregation', () => {
     );
   });
 
+  it("adds up to the recount whichever of a day's buckets each batch writes new responses to", () => {
+    // Concurrent aggregator instances each write their own bucket of a day (aggregator.ts); a response
+    // stays in the bucket it was first counted in, so no bucket ever goes below zero.
+    fc.assert(
+      fc.property(
+        fc.array(historyArb, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.nat({ max: 3 }), { minLength: 1, maxLength: 30 }),
+        fc.integer(),
+        (histories, shards, seed) => {
+          const records = histories.flatMap((history, index) => recordsOf(`r${index}`, history));
+          const shuffled = fc.sample(fc.shuffledSubarray(records, { minLength: records.length }), { seed, numRuns: 1 })[0] ?? records;
+          const batches = shuffled.map((change, i) => [{ ...change, bucket: { ...change.bucket, shard: shards[i % shards.length] } }]);
+          const byShard = aggregate(batches);
+          for (const counts of Object.values(byShard)) for (const count of Object.values(counts)) expect(count).toBeGreaterThan(0);
+          const summed: Record<string, Counts> = {};
+          for (const [id, counts] of Object.entries(byShard)) {
+            const day = id.split('#').slice(0, 2).join('#');
+            summed[`${day}#-`] = addCounts(summed[`${day}#-`] ?? {}, counts);
+          }
+          for (const [id, counts] of Object.entries(summed)) if (Object.keys(counts).length === 0) delete summed[id];
+          expect(summed).toEqual(recount(histories));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps a counted response in its bucket: a later change touches that one bucket only', () => {
+    const first = { versionId: 'v1', day: '2026-11-01', shard: 1 };
+    const counted = new Map<string, CountedMarker>([
+      ['r', { revision: 1, removed: false, bucket: first, contribution: { 'r|started': 1 } }],
+    ]);
+    const finished: ResponseChange = {
+      responseId: 'r',
+      revision: 2,
+      removed: false,
+      bucket: { ...first, shard: 2 },
+      contribution: { 'r|started': 1, 'r|finished': 1 },
+    };
+    const fold = foldChanges(counted, [finished]);
+    expect([...fold.deltas.values()]).toEqual([{ bucket: first, counts: { 'r|finished': 1 } }]);
+    expect(fold.markers.get('r')?.bucket).toEqual(first);
+  });
+
   it('never counts a response again once deleted, even when its creation is replayed after', () => {
     const bucket = { versionId: 'v1', day: '2026-11-01' };
     const created: ResponseChange = {

@@ -63,15 +63,20 @@ const entities: Record<string, string[]> = {
   surveyAudience: [keys.surveyAudience(SLUG).sk],
   // Survey responses: respondent hashes are 43 base64url characters (lib/surveys/responses/record.ts).
   surveyResponse: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponse(SLUG, id, responseId).sk)),
-  surveyResponseCounter: UUIDS.flatMap((id) => [0, 7, 15].map((shard) => keys.surveyResponseCounter(SLUG, id, shard).sk)),
+  legacySurveyResponse: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.legacySurveyResponse(SLUG, id, responseId).sk)),
+  surveyResponseCounter: UUIDS.flatMap((id) => [0, 7, 15, 63].map((shard) => keys.surveyResponseCounter(SLUG, id, shard).sk)),
+  surveyCollectingCopy: UUIDS.flatMap((id) => [0, 15].map((copy) => keys.surveyCollectingCopy(SLUG, id, copy).sk)),
   surveyResponseTombstone: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponseTombstone(SLUG, id, responseId).sk)),
   surveyRespondent: ['-'.repeat(43), 'z'.repeat(43), 'A_b-9'.padEnd(43, '0')].flatMap((hash) =>
     UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyRespondent(SLUG, hash, id, responseId).sk)),
   ),
   surveyDayBucket: UUIDS.flatMap((id) =>
-    ['2026-01-01', '2026-12-31'].flatMap((day) => UUIDS.map((versionId) => keys.surveyDayBucket(SLUG, id, day, versionId).sk)),
+    ['2026-01-01', '2026-12-31'].flatMap((day) =>
+      UUIDS.flatMap((versionId) => [undefined, 0, 63].map((shard) => keys.surveyDayBucket(SLUG, id, day, versionId, shard).sk)),
+    ),
   ),
   surveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponseCounted(SLUG, id, responseId).sk)),
+  legacySurveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.legacySurveyResponseCounted(SLUG, id, responseId).sk)),
   surveyExport: UUIDS.flatMap((id) => UUIDS.map((exportId) => keys.surveyExport(SLUG, id, exportId).sk)),
   surveyMetricBinding: UUIDS.flatMap((id) => UUIDS.map((journeyId) => keys.surveyMetricBinding(SLUG, id, journeyId).sk)),
 };
@@ -92,12 +97,38 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
     may: ['sop', 'sopComment'],
   })),
   { name: 'the survey list', holds: between(keys.surveyListRange.from, keys.surveyListRange.to), may: ['survey', 'surveyCounter'] },
+  ...UUIDS.flatMap((id) =>
+    [0, 1, 62, 63].map((shard) => ({
+      name: `range ${shard} of the responses of survey ${id}`,
+      holds: between(keys.surveyResponseShardRange(id, shard).from, keys.surveyResponseShardRange(id, shard).to),
+      may: ['surveyResponse'],
+    })),
+  ),
   ...UUIDS.map((id) => ({
-    name: `the responses of survey ${id} and their counters`,
-    holds: between(keys.surveyResponseListRange(id).from, keys.surveyResponseListRange(id).to),
-    may: ['surveyResponse', 'surveyResponseCounter'],
+    name: `every range of the responses of survey ${id}`,
+    holds: prefix(keys.surveyResponsePrefix(id)),
+    may: ['surveyResponse'],
   })),
-  ...UUIDS.map((id) => ({ name: `the responses of survey ${id}`, holds: prefix(keys.surveyResponsePrefix(id)), may: ['surveyResponse'] })),
+  ...UUIDS.map((id) => ({
+    name: `the aggregator's markers of survey ${id}, in both layouts`,
+    holds: prefix(keys.surveyResponseCountedPrefix(id)),
+    may: ['surveyResponseCounted', 'legacySurveyResponseCounted'],
+  })),
+  ...UUIDS.map((id) => ({
+    name: `the legacy range of the responses of survey ${id}`,
+    holds: between(keys.legacySurveyResponseRange(id).from, keys.legacySurveyResponseRange(id).to),
+    may: ['legacySurveyResponse'],
+  })),
+  ...UUIDS.map((id) => ({
+    name: `the responses of survey ${id} in the legacy layout`,
+    holds: prefix(keys.legacySurveyResponsePrefix(id)),
+    may: ['legacySurveyResponse'],
+  })),
+  ...UUIDS.map((id) => ({
+    name: `the response counters of survey ${id}`,
+    holds: prefix(keys.surveyResponseCounterPrefix(id)),
+    may: ['surveyResponseCounter'],
+  })),
   ...['-'.repeat(43), 'z'.repeat(43)].flatMap((hash) => [
     { name: `the responses of respondent ${hash}`, holds: prefix(keys.surveyRespondentPrefix(hash)), may: ['surveyRespondent'] },
     ...UUIDS.map((id) => ({
@@ -165,6 +196,25 @@ describe('the table key map', () => {
     const collection = (id: string) => (sk: string) => sk >= keys.sop(SLUG, id).sk && sk <= keys.sopCollectionEnd(id);
     expect(collection('ab')(keys.sop(SLUG, 'abc').sk)).toBe(false);
     expect(collection('ab')(keys.sopComment(SLUG, 'abc', '2026', 'x').sk)).toBe(false);
+  });
+
+  it('spreads responses over every range, and finds each one in the range its key names', () => {
+    const ids = Array.from({ length: 6400 }, (_, i) => `0190a1b2-c3d4-7e5f-8a6b-${String(i).padStart(12, '0')}`);
+    const perRange = new Map<number, number>();
+    for (const responseId of ids) {
+      const shard = keys.surveyResponseShardOf(responseId);
+      const range = keys.surveyResponseShardRange(UUIDS[0]!, shard);
+      expect(between(range.from, range.to)(keys.surveyResponse(SLUG, UUIDS[0]!, responseId).sk)).toBe(true);
+      expect(keys.responseIdOfKey(keys.surveyResponse(SLUG, UUIDS[0]!, responseId).sk)).toBe(responseId);
+      perRange.set(shard, (perRange.get(shard) ?? 0) + 1);
+    }
+    // 100 expected per range; a stable hash keeps every range within a third of it.
+    expect(perRange.size).toBe(keys.surveyResponseShards);
+    for (const count of perRange.values()) expect(Math.abs(count - 100)).toBeLessThan(34);
+  });
+
+  it('keeps the layout migrations outside every workspace', () => {
+    expect(keys.tableMigration('002-survey-response-shards').pk).not.toMatch(/^WS#/);
   });
 
   it('puts every item of a workspace under its own partition', () => {

@@ -3,10 +3,32 @@
  * Conventions: `pk` is `WS#<slug>` for everything a workspace owns (tenant isolation by key);
  * `sk` starts with the entity's prefix; ids are opaque to DynamoDB.
  */
-
 import { createHash } from 'node:crypto';
 
 const workspacePk = (slug: string) => `WS#${slug}`;
+const TABLE_MIGRATIONS_PK = 'TABLE#MIGRATIONS';
+
+/**
+ * Shard counts of the survey-response keys, from the target of 5,000 finished 4 KB submits a second to
+ * one survey (docs/survey-responses.md has the arithmetic): 8 write units each (4 KB, twice in a
+ * transaction) is 40,000 a second, so at least 40 ranges of 1,000; 64 leaves 1.6× headroom.
+ */
+const SURVEY_RESPONSE_SHARDS = 64;
+/** The change feed's index entries: 1 unit per write, 5 per partial → continue → finish flow (2,000 a second). */
+const SURVEY_RESPONSE_FEED_SHARDS = 16;
+/** Copies of a survey's collecting state: 2 read units per submit, 3,000 a second per item. */
+const SURVEY_COLLECTING_COPIES = 16;
+/** Summary buckets of one survey, day and version at most (one per concurrent aggregator instance). */
+const SURVEY_DAY_BUCKET_SHARDS = 64;
+
+/** Hex digits of SHA-256: a stable, uniformly spread hash (the same on every instance and in every version). */
+function stableHash(value: string, digits: number): string {
+  return createHash('sha256').update(value).digest('hex').slice(0, digits);
+}
+const surveyResponseShardOf = (responseId: string) => Number.parseInt(stableHash(responseId, 8), 16) % SURVEY_RESPONSE_SHARDS;
+const surveyResponseShardPrefix = (surveyId: string, shard: number) => `SURVEYRESP#${surveyId}#${String(shard).padStart(2, '0')}#`;
+const surveyResponseFeedPk = (slug: string, surveyId: string, shard: number) =>
+  `WS#${slug}#SURVEYRESPONSES#${surveyId}#${String(shard).padStart(2, '0')}`;
 
 /**
  * Ranges a webhook's deliveries are spread over. A delivery takes about 4.5 write units (its record,
@@ -15,9 +37,7 @@ const workspacePk = (slug: string) => `WS#${slug}`;
  */
 export const DELIVERY_SHARDS = 4;
 
-function deliveryShardOf(eventId: string): number {
-  return (createHash('sha256').update(eventId).digest()[0] as number) % DELIVERY_SHARDS;
-}
+const deliveryShardOf = (eventId: string) => Number.parseInt(stableHash(eventId, 8), 16) % DELIVERY_SHARDS;
 
 export const keys = {
   workspacePk,
@@ -35,6 +55,12 @@ export const keys = {
    * per rate-limit window so failed attempts brake their source, never a key's real holder.
    */
   authFailures: (source: string) => ({ pk: `AUTHFAIL#${source}`, sk: 'AUTHFAIL' }),
+  /**
+   * What a layout migration (lib/admin/migrations/) has done to this table: one item per migration,
+   * outside every workspace's partition (it is the table's, not a tenant's).
+   */
+  tableMigration: (migrationId: string) => ({ pk: TABLE_MIGRATIONS_PK, sk: migrationId }),
+  tableMigrationsPk: TABLE_MIGRATIONS_PK,
 
   // SOP directory (people and teams), filled by `cxctl directory import`.
   directoryPerson: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `DIR#PERSON#${id}` }),
@@ -184,45 +210,82 @@ export const keys = {
   surveyDesigns: (slug: string) => ({ pk: workspacePk(slug), sk: 'SURVEYDESIGNS' }),
   surveyAudience: (slug: string) => ({ pk: workspacePk(slug), sk: 'SURVEYAUDIENCE' }),
 
-  // Survey responses (lib/surveys/responses/). Response ids are UUIDv7, so `SURVEYRESPONSE#<surveyId>#`
-  // lists one survey's responses by creation. Its response counters (one per shard, so 1,000
-  // submits a second spread over several items) sort just after them ('$' > '#'): a descending Query
-  // of `surveyResponseListRange` returns the counters first, then the newest responses.
-  // A deleted or erased response leaves a tombstone (no answers, no respondent) for the change feed,
-  // which reads gsi1 (`surveyResponseFeed`) in order of change. `SURVEYRESPONDENT#<hash>#…` finds a
-  // respondent's responses by a keyed hash of their externalId or e-mail, never the identifier itself.
+  // Survey responses (lib/surveys/responses/). Machines write these (every submit, continue and
+  // aggregator fold), so none of their ranges may take every write at its end: DynamoDB serves 1,000
+  // write units a second per partition and does not split a range written in ascending order (DynamoDB
+  // paper, USENIX ATC 2022 §4.4). The arithmetic behind each count is in docs/survey-responses.md.
+  //   SURVEYRESP#<survey>#<shard>#<id>   a response, in one of 64 ranges by a stable hash of its id: the
+  //                                      list merges the ranges (ids are UUIDv7, so each range sorts by creation)
+  //   SURVEYRESPONSE#<survey>$COUNT#<nn> the per-(version, status) counters, one item per range
+  //   SURVEYSTATE#<survey>#<nn>          16 copies of the survey's collecting state, which a submit checks
+  //                                      instead of the survey item (written with every change of that state)
+  //   SURVEYRESPONSETOMB#<survey>#<id>   what the change feed keeps of a deleted response (TTL 30 days)
+  //   SURVEYRESPONDENT#<hash>#<survey>#<id>  a respondent's responses, by a keyed hash, never the identifier
+  // The change feed reads gsi1 in order of change, under 16 partition keys per survey
+  // (`WS#<slug>#SURVEYRESPONSES#<survey>#<nn>`), merged by the reader.
+  // The layout before migration 002 (lib/admin/migrations/) kept every response in one ascending range
+  // `SURVEYRESPONSE#<survey>#<id>` and the feed under one key: `legacy…` names those, read until the
+  // migration has finished and by the migration itself.
   surveyResponse: (slug: string, surveyId: string, responseId: string) => ({
+    pk: workspacePk(slug),
+    sk: `${surveyResponseShardPrefix(surveyId, surveyResponseShardOf(responseId))}${responseId}`,
+  }),
+  /** What every range of the survey's responses starts with (a walk of all of them, in range order, not time order). */
+  surveyResponsePrefix: (surveyId: string) => `SURVEYRESP#${surveyId}#`,
+  surveyResponseShards: SURVEY_RESPONSE_SHARDS,
+  surveyResponseShardOf,
+  surveyResponseShardPrefix,
+  /** Inclusive `sk BETWEEN` bounds of one range of a survey's responses ('~' sorts after every id character). */
+  surveyResponseShardRange: (surveyId: string, shard: number) => ({
+    from: surveyResponseShardPrefix(surveyId, shard),
+    to: `${surveyResponseShardPrefix(surveyId, shard)}~`,
+  }),
+  legacySurveyResponse: (slug: string, surveyId: string, responseId: string) => ({
     pk: workspacePk(slug),
     sk: `SURVEYRESPONSE#${surveyId}#${responseId}`,
   }),
-  surveyResponsePrefix: (surveyId: string) => `SURVEYRESPONSE#${surveyId}#`,
+  legacySurveyResponsePrefix: (surveyId: string) => `SURVEYRESPONSE#${surveyId}#`,
+  /** Inclusive bounds of the legacy range, without the counters that follow it. */
+  legacySurveyResponseRange: (surveyId: string) => ({ from: `SURVEYRESPONSE#${surveyId}#`, to: `SURVEYRESPONSE#${surveyId}#~` }),
+  /** The response id at the end of a response's sort key, in either layout. */
+  responseIdOfKey: (sk: string) => sk.slice(sk.lastIndexOf('#') + 1),
   surveyResponseCounter: (slug: string, surveyId: string, shard: number) => ({
     pk: workspacePk(slug),
     sk: `SURVEYRESPONSE#${surveyId}$COUNT#${String(shard).padStart(2, '0')}`,
   }),
-  surveyResponseListRange: (surveyId: string) => ({ from: `SURVEYRESPONSE#${surveyId}#`, to: `SURVEYRESPONSE#${surveyId}$COUNT#~` }),
+  surveyResponseCounterPrefix: (surveyId: string) => `SURVEYRESPONSE#${surveyId}$COUNT#`,
+  surveyCollectingCopies: SURVEY_COLLECTING_COPIES,
+  surveyCollectingCopy: (slug: string, surveyId: string, copy: number) => ({
+    pk: workspacePk(slug),
+    sk: `SURVEYSTATE#${surveyId}#${String(copy).padStart(2, '0')}`,
+  }),
   surveyResponseTombstone: (slug: string, surveyId: string, responseId: string) => ({
     pk: workspacePk(slug),
     sk: `SURVEYRESPONSETOMB#${surveyId}#${responseId}`,
   }),
+  surveyResponseFeedShards: SURVEY_RESPONSE_FEED_SHARDS,
   surveyResponseFeed: (slug: string, surveyId: string, changedAt: string, responseId: string) => ({
-    gsi1pk: `WS#${slug}#SURVEYRESPONSES#${surveyId}`,
+    gsi1pk: surveyResponseFeedPk(slug, surveyId, surveyResponseShardOf(responseId) % SURVEY_RESPONSE_FEED_SHARDS),
     gsi1sk: `${changedAt}#${responseId}`,
   }),
-  surveyResponseFeedPk: (slug: string, surveyId: string) => `WS#${slug}#SURVEYRESPONSES#${surveyId}`,
+  surveyResponseFeedPk,
+  legacySurveyResponseFeedPk: (slug: string, surveyId: string) => `WS#${slug}#SURVEYRESPONSES#${surveyId}`,
   surveyRespondent: (slug: string, respondentHash: string, surveyId: string, responseId: string) => ({
     pk: workspacePk(slug),
     sk: `SURVEYRESPONDENT#${respondentHash}#${surveyId}#${responseId}`,
   }),
   surveyRespondentPrefix: (respondentHash: string, surveyId?: string) =>
     `SURVEYRESPONDENT#${respondentHash}#${surveyId ? `${surveyId}#` : ''}`,
-  // Survey summaries (lib/surveys/summary/): one counter bucket per survey, UTC day and version, written
-  // only by the stream aggregator. Day-major (`SURVEYDAY#<surveyId>#<YYYY-MM-DD>#<versionId>`), so the
-  // days `from`…`to` of every version are one Query range; versions filter in memory.
-  surveyDayBucket: (slug: string, surveyId: string, day: string, versionId: string) => ({
+  // Survey summaries (lib/surveys/summary/): counter buckets per survey, UTC day and version, written
+  // only by the stream aggregator. Day-major (`SURVEYDAY#<surveyId>#<YYYY-MM-DD>#<versionId>[#<nn>]`), so
+  // the days `from`…`to` of every version are one Query range; versions filter in memory. A busy day
+  // has several buckets (`#<nn>`, one per concurrent aggregator instance, lib/surveys/summary/aggregator.ts),
+  // which the summary adds up; a bucket without a suffix is one written before migration 002, kept as it is.
+  surveyDayBucket: (slug: string, surveyId: string, day: string, versionId: string, shard?: number) => ({
     pk: workspacePk(slug),
-    sk: `SURVEYDAY#${surveyId}#${day}#${versionId}`,
+    sk: `SURVEYDAY#${surveyId}#${day}#${versionId}${shard === undefined ? '' : `#${String(shard).padStart(2, '0')}`}`,
   }),
+  surveyDayBucketShards: SURVEY_DAY_BUCKET_SHARDS,
   /** Inclusive `sk BETWEEN` bounds of a survey's buckets of the days `from`…`to` ('~' sorts after every id). */
   surveyDayRange: (surveyId: string, from: string, to: string) => ({
     from: `SURVEYDAY#${surveyId}#${from}`,
@@ -238,7 +301,15 @@ export const keys = {
   surveyMetricBindingPrefix: (surveyId: string) => `SURVEYMETRIC#${surveyId}#`,
   // What the aggregator last counted of one response (revision, bucket, contribution), so a replayed,
   // duplicated or reordered stream record is counted once; a removed response keeps a tombstone (TTL).
+  // Read and written by key only, and keyed by a hash of the response id, so new markers land all
+  // over the key space rather than at the end of one range (the legacy key did: `…#<UUIDv7>`).
   surveyResponseCounted: (slug: string, surveyId: string, responseId: string) => ({
+    pk: workspacePk(slug),
+    sk: `SURVEYCOUNTED#${surveyId}#${stableHash(responseId, 8)}#${responseId}`,
+  }),
+  /** What a survey's markers start with, in both layouts (the migration and a summary rebuild walk them). */
+  surveyResponseCountedPrefix: (surveyId: string) => `SURVEYCOUNTED#${surveyId}#`,
+  legacySurveyResponseCounted: (slug: string, surveyId: string, responseId: string) => ({
     pk: workspacePk(slug),
     sk: `SURVEYCOUNTED#${surveyId}#${responseId}`,
   }),

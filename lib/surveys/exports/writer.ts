@@ -1,13 +1,18 @@
 /**
- * Writes one export: the columns from the versions in it, then the survey's responses page by page
- * (a Query of ≤ 1 MB at a time) into the object writer, so memory does not grow with the number of
- * responses, at the read pace of pace.ts (each page's consumed capacity is spent before the next).
- * Respondent identifiers are never read.
+ * Writes one export: the columns from the versions in it, then the survey's responses oldest first
+ * into the object writer. The responses are kept in 64 ranges (keys.ts): they are merged in order,
+ * each range read RANGE_PAGE responses at a time, the ranges that run low refilled together, so
+ * memory stays bounded (at most 65 × 1.5 pages of responses) and the reads spread over every range
+ * instead of draining one range after another at DynamoDB's per-partition ceiling. The reads keep the
+ * pace of pace.ts (each Query's consumed capacity is spent before the walk goes on): a survey written
+ * slowly may hold all its ranges in one partition. Respondent identifiers are never read.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, tableName } from '../../platform/data/client.ts';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
+import { readAll } from '../../platform/data/sharded-ranges.ts';
 import type { SurveyDefinition } from '../engine/definition.ts';
+import { responseLayout } from '../responses/layout.ts';
 import { findSurvey } from '../store/surveys.ts';
 import { findVersion } from '../store/versions.ts';
 import { columnsOf, type ExportedResponse, jsonRecordOf, RESPONSE_COLUMNS, rowOf } from './columns.ts';
@@ -50,29 +55,48 @@ function selected(record: StoredExport, response: ExportedResponse): boolean {
   );
 }
 
+/** Responses read per range and Query: at most 65 ranges × 24 buffered, about 6 MB of 4 KB responses (100 MB if every one held 64 KB of answers). */
+const RANGE_PAGE = 16;
+
+function exportQuery(record: StoredExport, from: string, to: string): QueryCommandInput {
+  const attributes = ['sk', ...EXPORTED_ATTRIBUTES];
+  return {
+    TableName: tableName,
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': keys.workspacePk(record.workspace), ':from': from, ':to': to },
+    ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
+    ExpressionAttributeNames: Object.fromEntries(attributes.map((name, i) => [`#a${i}`, name])),
+    ConsistentRead: true,
+  };
+}
+
 async function* responsesOf(record: StoredExport): AsyncGenerator<ExportedResponse> {
+  await responseLayout.check();
+  const ranges = Array.from({ length: keys.surveyResponseShards }, (_, shard) => {
+    const range = keys.surveyResponseShardRange(record.surveyId, shard);
+    return exportQuery(record, range.from, range.to);
+  });
+  // Until migration 002 has finished, older responses may still be in their legacy range.
+  if (responseLayout.pending) {
+    const legacy = keys.legacySurveyResponseRange(record.surveyId);
+    ranges.push(exportQuery(record, legacy.from, legacy.to));
+  }
+  const seen = new Set<string>();
   const pace = new ReadPace();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.workspacePk(record.workspace), ':prefix': keys.surveyResponsePrefix(record.surveyId) },
-        ProjectionExpression: EXPORTED_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
-        ExpressionAttributeNames: Object.fromEntries(EXPORTED_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    );
-    await pace.spent(page.ConsumedCapacity?.CapacityUnits ?? 0);
-    for (const item of page.Items ?? []) {
-      const response = { ...item, answers: item.answers ?? {}, path: item.path ?? [] } as ExportedResponse;
-      if (selected(record, response)) yield response;
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const list = {
+    ranges,
+    orderOf: (item: Record<string, unknown>) => keys.responseIdOfKey(item.sk as string),
+    descending: false,
+    consumed: (units: number) => pace.spent(units),
+  };
+  for await (const item of readAll(list, RANGE_PAGE)) {
+    const { sk: _sk, ...fields } = item;
+    const response = { ...fields, answers: item.answers ?? {}, path: item.path ?? [] } as ExportedResponse;
+    // A response the migration moved while the export ran may be met in both ranges: once is enough.
+    if (seen.has(response.id)) continue;
+    if (responseLayout.pending) seen.add(response.id);
+    if (selected(record, response)) yield response;
+  }
 }
 
 export async function writeExportFile(record: StoredExport, bucket: string): Promise<{ rows: number; bytes: number }> {

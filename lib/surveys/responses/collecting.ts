@@ -3,26 +3,33 @@
  * targeting rules, the version's definition), kept per Lambda instance so a warm submit reads
  * nothing before its one transaction. Published versions never change, so a version's definition
  * is cached by its id for good. The survey's state can change at any time, so the cached state is
- * only a guess: the write's transaction checks it (ConditionCheck on the survey's status, published
- * version and `version` counter), and a failed check hands back the current survey item, from which
- * the cache is refreshed and the write tried again.
+ * only a guess: the write's transaction checks it on one of the survey's collecting copies (the one
+ * the response id hashes to, lib/surveys/store/collecting-copies.ts: status, published version and a
+ * digest of the targeting rules), never on the survey item every submit would otherwise read. A failed
+ * check hands back the copy it read: a survey that no longer collects is refused at once, one that
+ * collects another version or other rules is read again. A survey whose copies are not complete yet
+ * (last changed before migration 002) is checked on the survey item itself, as before, and its copies
+ * are tried again after a minute.
  *
  * Surveys are read only through the surveys store's public functions (`findSurvey`, `findVersion`).
  */
 import { tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
+import type { TransactWrite } from '../../platform/data/transact.ts';
 import { ConflictError } from '../../platform/errors.ts';
+import { rulesDigest } from '../collecting-state.ts';
 import type { SurveyDefinition } from '../engine/definition.ts';
 import type { TargetingRules } from '../engine/targeting.ts';
 import { surveyNotFound, versionNotFound } from '../errors.ts';
 import { toSurvey } from '../record.ts';
 import type { Survey } from '../schemas.ts';
+import { copyKey } from '../store/collecting-copies.ts';
 import { findSurvey } from '../store/surveys.ts';
 import { findVersion } from '../store/versions.ts';
 
 export interface CollectingSurvey {
   surveyId: string;
-  /** The survey's `version` counter when read: any change to the survey moves it. */
+  /** The survey's `version` counter when read: any change to the survey moves it (checked on the survey item only). */
   surveyVersion: number;
   publishedVersionId: string;
   targetingRules: TargetingRules | null;
@@ -41,7 +48,7 @@ function remember<V>(cache: Map<string, V>, key: string, value: V): void {
   if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
 }
 
-export function surveyNotCollecting(status: string): ConflictError {
+function surveyNotCollecting(status: string): ConflictError {
   return new ConflictError('survey_not_collecting', `The survey is ${status}; only a published survey collects responses`);
 }
 
@@ -109,32 +116,103 @@ export async function versionDefinition(workspace: string, surveyId: string, ver
   return version.definition;
 }
 
+/** Surveys whose copies proved incomplete, until when this instance checks their survey item instead. */
+const incompleteCopies = new Map<string, number>();
+const RETRY_COPIES_MS = 60_000;
+
+function checksSurveyItem(workspace: string, surveyId: string): boolean {
+  const until = incompleteCopies.get(`${workspace}#${surveyId}`);
+  if (until === undefined) return false;
+  if (Date.now() < until) return true;
+  incompleteCopies.delete(`${workspace}#${surveyId}`);
+  return false;
+}
+
+/** Which item a write's check reads: one of the survey's copies, or the survey item itself. */
+export type CheckedItem = 'copy' | 'survey';
+
 /** The transaction part that holds a new response to the survey state it was validated against. */
-export function collectingCheck(workspace: string, state: CollectingSurvey) {
+export function collectingCheck(
+  workspace: string,
+  state: CollectingSurvey,
+  responseId: string,
+): { check: { ConditionCheck: NonNullable<TransactWrite['ConditionCheck']> }; checked: CheckedItem } {
+  if (checksSurveyItem(workspace, state.surveyId)) {
+    return {
+      checked: 'survey',
+      check: {
+        ConditionCheck: {
+          TableName: tableName,
+          Key: keys.survey(workspace, state.surveyId),
+          ConditionExpression: '#status = :published AND publishedVersionId = :versionId AND #version = :surveyVersion',
+          ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
+          ExpressionAttributeValues: {
+            ':published': 'published',
+            ':versionId': state.publishedVersionId,
+            ':surveyVersion': state.surveyVersion,
+          },
+        },
+      },
+    };
+  }
   return {
-    ConditionCheck: {
-      TableName: tableName,
-      Key: keys.survey(workspace, state.surveyId),
-      ConditionExpression: '#status = :published AND publishedVersionId = :versionId AND #version = :surveyVersion',
-      ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
-      ExpressionAttributeValues: {
-        ':published': 'published',
-        ':versionId': state.publishedVersionId,
-        ':surveyVersion': state.surveyVersion,
+    checked: 'copy',
+    check: {
+      ConditionCheck: {
+        TableName: tableName,
+        Key: copyKey(workspace, state.surveyId, responseId),
+        ConditionExpression: '#status = :published AND publishedVersionId = :versionId AND rulesDigest = :rules',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':published': 'published',
+          ':versionId': state.publishedVersionId,
+          ':rules': rulesDigest(state.targetingRules),
+        },
       },
     },
   };
 }
 
 /** The transaction part of a continuation: the survey still collects (its pinned version may be an older one). */
-export function stillCollectingCheck(workspace: string, surveyId: string) {
+export function stillCollectingCheck(
+  workspace: string,
+  surveyId: string,
+  responseId: string,
+): { check: { ConditionCheck: NonNullable<TransactWrite['ConditionCheck']> }; checked: CheckedItem } {
+  const onSurvey = checksSurveyItem(workspace, surveyId);
   return {
-    ConditionCheck: {
-      TableName: tableName,
-      Key: keys.survey(workspace, surveyId),
-      ConditionExpression: '#status = :published',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':published': 'published' },
+    checked: onSurvey ? 'survey' : 'copy',
+    check: {
+      ConditionCheck: {
+        TableName: tableName,
+        Key: onSurvey ? keys.survey(workspace, surveyId) : copyKey(workspace, surveyId, responseId),
+        ConditionExpression: '#status = :published',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':published': 'published' },
+      },
     },
   };
+}
+
+/**
+ * What a failed check of `checked` says, given the item it read (undefined: absent): the survey no
+ * longer collects (thrown: 404 or 409), or the write should try again, having learnt what to check next.
+ */
+export function afterFailedCheck(
+  workspace: string,
+  surveyId: string,
+  checked: CheckedItem,
+  current: Record<string, unknown> | undefined,
+): void {
+  if (checked === 'survey') {
+    if (!current) throw surveyNotFound();
+    if (current.status !== 'published') throw surveyNotCollecting(String(current.status));
+    return;
+  }
+  if (typeof current?.status !== 'string') {
+    // No complete copy yet (a survey last changed before migration 002): its survey item decides.
+    incompleteCopies.set(`${workspace}#${surveyId}`, Date.now() + RETRY_COPIES_MS);
+    return;
+  }
+  if (current.status !== 'published') throw surveyNotCollecting(current.status);
 }

@@ -4,7 +4,6 @@
  * the answers as a map, `path`, `ending` only once reached, `revision` 1 on create and +1 per write.
  * A deleted response leaves a `SurveyResponseTombstone` with no answers and no respondent.
  */
-import { createHash } from 'node:crypto';
 import { keys } from '../../platform/data/keys.ts';
 import { TABLE } from '../../platform/data/table.ts';
 import { keyedHash } from '../../platform/keyed-hash.ts';
@@ -14,33 +13,12 @@ import type { ResponseTombstone, SurveyResponse } from './schemas.ts';
 
 const TOMBSTONE_ENTITY = 'SurveyResponseTombstone';
 const RESPONDENT_ENTITY = 'SurveyRespondent';
-export const COUNTER_ENTITY = 'SurveyResponseCounter';
 
 /** Tombstones stay in the change feed this long (then TTL removes them). */
 const TOMBSTONE_DAYS = 30;
-/**
- * Counter items per survey: a submit adds to one of them, chosen by the response id, so 1,000
- * submits a second to one survey spread over 16 items (DynamoDB takes about 1,000 writes a second
- * per partition and far fewer transactions per item before they conflict).
- */
-export const COUNTER_SHARDS = 16;
 
 /** UUIDv7, like survey ids: a survey's responses sort by creation. */
 export const newResponseId = newSurveyId;
-
-export function counterShardOf(responseId: string): number {
-  return (createHash('sha256').update(responseId).digest()[0] as number) % COUNTER_SHARDS;
-}
-
-/** The counter attribute of a (version, status) pair; the list's `total` sums the ones its filters match. */
-export function counterAttribute(versionId: string, status: SurveyResponse['status']): string {
-  return `n_${versionId.replaceAll('-', '')}_${status}`;
-}
-
-export function parseCounterAttribute(name: string): { versionHex: string; status: string } | null {
-  const match = /^n_([0-9a-f]{32})_(partial|finished)$/.exec(name);
-  return match ? { versionHex: match[1] as string, status: match[2] as string } : null;
-}
 
 /** The keyed hashes a respondent is found by (erasure, the `respondent` filter). */
 export function respondentHash(kind: 'externalId' | 'email', value: string): Promise<string> {
@@ -52,8 +30,17 @@ export function respondentIndexItem(workspace: string, hash: string, surveyId: s
   return { ...keys.surveyRespondent(workspace, hash, surveyId, responseId), entity: RESPONDENT_ENTITY, surveyId, responseId };
 }
 
-/** The stored item of a response, as the contract writes it. */
-export function responseItem(workspace: string, response: SurveyResponse, respondentHashes: string[]): Record<string, unknown> {
+/**
+ * The stored item of a response, as the contract writes it. `movedFromStatus`: the response was moved
+ * out of the legacy layout (layout.ts) and had this status there, so a stream reader can tell a move
+ * from a new response (lib/surveys/stream.ts does not announce a finished response twice).
+ */
+export function responseItem(
+  workspace: string,
+  response: SurveyResponse,
+  respondentHashes: string[],
+  movedFromStatus?: SurveyResponse['status'],
+): Record<string, unknown> {
   const item: Record<string, unknown> = {
     ...keys.surveyResponse(workspace, response.surveyId, response.id),
     ...keys.surveyResponseFeed(workspace, response.surveyId, response.updatedAt, response.id),
@@ -79,6 +66,7 @@ export function responseItem(workspace: string, response: SurveyResponse, respon
   if (response.secondsToFinish !== null) item.secondsToFinish = response.secondsToFinish;
   // The sort keys of this response's respondent index items, so deleting it removes them too.
   if (respondentHashes.length > 0) item.respondentIndex = respondentHashes;
+  if (movedFromStatus) item.movedFromStatus = movedFromStatus;
   return item;
 }
 

@@ -2,16 +2,19 @@
  * Erasure on request (GDPR art. 17): every response of one respondent in the workspace, across
  * surveys, found through the respondent index (`SURVEYRESPONDENT#<keyed hash>#…`, record.ts), never
  * by the identifier itself. At most ERASE_BATCH responses per call: one Query of the index, one
- * BatchGetItem of the responses, then one transaction per response (the same one DELETE runs), ten
- * at a time. A response that changed between the read and its delete is left for the next call
- * (`hasMore`), as is anything past the batch.
+ * BatchGetItem per 100 responses (per 50 while migration 002 is unfinished: both keys of each), in
+ * parallel, then one transaction per response (the same one DELETE runs), ten at a time. A response
+ * that changed between the read and its delete is left for the next call (`hasMore`), as is anything
+ * past the batch, and one its index names but that was not found: index items are deleted with their
+ * response, so it was being moved by the migration or erased by a concurrent call, and the next call
+ * settles which.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { getMany } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { respondentHash } from './record.ts';
+import { readResponses } from './response-list.ts';
 import { removalWrites } from './response-store.ts';
 import { ERASE_BATCH, type EraseBody } from './schemas.ts';
 
@@ -28,15 +31,15 @@ export async function eraseRespondent(workspace: string, who: EraseBody): Promis
       ConsistentRead: true,
     }),
   );
-  const responseKeys = Items.map((item) => keys.surveyResponse(workspace, item.surveyId as string, item.responseId as string));
-  const found = await getMany(responseKeys);
+  // Both layouts while migration 002 is unfinished (response-list.ts): one BatchGetItem per 100 keys.
+  const found = await readResponses(
+    workspace,
+    Items.map((item) => ({ surveyId: item.surveyId as string, responseId: item.responseId as string })),
+  );
   const deletedAt = new Date().toISOString();
   let erased = 0;
-  let leftOver = false;
+  let leftOver = found.length < Items.length;
   const work = found.map((response) => async () => {
-    // The respondent index is written in the response's own transactions, so a response found
-    // through it exists (a concurrent erase may just have taken it: nothing left to do).
-    if (!response) return;
     try {
       await transact(removalWrites(workspace, response, deletedAt));
       erased++;

@@ -1,17 +1,21 @@
 /**
  * Access patterns of one survey response (items in lib/surveys/responses/record.ts):
- *   submit     one transaction: the survey check (collecting.ts), the response, its respondent index
- *              items and its counter shard, plus the Idempotency-Key record; a warm instance reads
- *              nothing first (a cold one reads the survey and the version: 3 round trips)
+ *   submit     one transaction: the survey's collecting check (collecting.ts, on one of the survey's
+ *              copies), the response, its respondent index items and its counter shard, plus the
+ *              Idempotency-Key record; a warm instance reads nothing first (a cold one reads the survey
+ *              and the version: 3 round trips)
  *   continue   reads the response, then one transaction conditional on its revision and on the
  *              survey still collecting: 2
  *   read       GetItem: 1
  *   delete     reads the response, then one transaction that deletes it and its index items, moves
  *              its counter and leaves a tombstone: 2
- * A failed condition returns the current item (ReturnValuesOnConditionCheckFailure), which tells
- * 404 from 409 without another read.
+ * Until migration 002 has finished on the table (layout.ts), a response is read by both its keys in one
+ * BatchGetItem, and a continuation of one still in the legacy layout moves it to the new one in the same
+ * transaction (a delete removes it where it is). A failed condition returns the current item
+ * (ReturnValuesOnConditionCheckFailure), which tells 404 from 409 without another read.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { getMany } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { meetsPrecondition, type VersionPrecondition } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
@@ -19,32 +23,26 @@ import { keys } from '../../platform/data/keys.ts';
 import { type NamedWrites, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
 import { BadRequestError, ConflictError, NotFoundError, VersionConflictError } from '../../platform/errors.ts';
-import { surveyNotFound } from '../errors.ts';
 import {
+  afterFailedCheck,
   type CollectingSurvey,
   collectingCheck,
   collectingSurvey,
   refreshFromCheck,
   stillCollectingCheck,
-  surveyNotCollecting,
   versionDefinition,
 } from './collecting.ts';
-import {
-  COUNTER_ENTITY,
-  counterAttribute,
-  counterShardOf,
-  newResponseId,
-  respondentHash,
-  respondentIndexItem,
-  responseItem,
-  tombstoneItem,
-  toResponse,
-} from './record.ts';
+import { COUNTER_ENTITY, type CounterDeltas, counterShardOf, countMoves, legacyCounterShardOf } from './counters.ts';
+import { responseLayout } from './layout.ts';
+import { isLegacyResponseKey } from './legacy-layout.ts';
+import { newResponseId, respondentHash, respondentIndexItem, responseItem, tombstoneItem, toResponse } from './record.ts';
 import { assertAnswersFit, assertTargeted, mergeAnswers, replayedOrThrow, secondsBetween } from './rules.ts';
 import type { ContinueResponseBody, SubmitResponseBody, SurveyResponse } from './schemas.ts';
 
 /** Tries of a submit whose cached survey state turned out stale (each one learns the current state). */
-const SUBMIT_ATTEMPTS = 3;
+const SUBMIT_ATTEMPTS = 4;
+/** Tries of a continuation or delete that met the migration moving its response. */
+const MOVE_ATTEMPTS = 3;
 
 function responseNotFound(): NotFoundError {
   return new NotFoundError('not_found', 'No response with this id in this survey');
@@ -59,13 +57,22 @@ function failedItem(error: unknown, name: string): { item: Record<string, unknow
   return { item: error.current(name) ?? undefined };
 }
 
-/** Adds `delta` to each (version, status) count of the response's counter shard. */
-function counterUpdate(workspace: string, surveyId: string, responseId: string, deltas: [string, number][]) {
-  const counts = update().set('entity', COUNTER_ENTITY).set('surveyId', surveyId);
-  for (const [attribute, delta] of deltas) counts.add(attribute, delta);
-  return {
-    Update: { TableName: tableName, Key: keys.surveyResponseCounter(workspace, surveyId, counterShardOf(responseId)), ...counts.build() },
-  };
+/** The counter items' changes (counters.ts `countMoves`) as transaction parts, one per item. */
+function counterWrites(workspace: string, surveyId: string, deltas: CounterDeltas): NamedWrites {
+  const writes: NamedWrites = {};
+  for (const [shard, changes] of deltas) {
+    const counts = update().set('entity', COUNTER_ENTITY).set('surveyId', surveyId);
+    for (const [attribute, delta] of changes) counts.add(attribute, delta);
+    writes[`counter ${shard}`] = {
+      Update: { TableName: tableName, Key: keys.surveyResponseCounter(workspace, surveyId, shard), ...counts.build() },
+    };
+  }
+  return writes;
+}
+
+/** The counter a stored response is counted in: its range's, or the legacy rule's while it is in the legacy layout. */
+function counterOf(item: Record<string, unknown>): number {
+  return isLegacyResponseKey(item.sk as string) ? legacyCounterShardOf(item.id as string) : counterShardOf(item.id as string);
 }
 
 async function hashesOf(respondent: SubmitResponseBody['respondent']): Promise<string[]> {
@@ -125,8 +132,9 @@ export async function submitResponse(
       state = await collectingSurvey(workspace, surveyId, true);
       response = await validResponse(workspace, state, body);
     }
+    const { check, checked } = collectingCheck(workspace, state, response.id);
     const writes: NamedWrites = {
-      survey: collectingCheck(workspace, state),
+      survey: check,
       response: {
         Put: { TableName: tableName, Item: responseItem(workspace, response, hashes), ConditionExpression: 'attribute_not_exists(pk)' },
       },
@@ -136,14 +144,21 @@ export async function submitResponse(
           { Put: { TableName: tableName, Item: respondentIndexItem(workspace, hash, surveyId, response.id) } },
         ]),
       ),
-      counter: counterUpdate(workspace, surveyId, response.id, [[counterAttribute(response.versionId, response.status), 1]]),
+      ...counterWrites(
+        workspace,
+        surveyId,
+        countMoves(response.versionId, null, { shard: counterShardOf(response.id), status: response.status }),
+      ),
     };
     try {
       return await createOnce(workspace, writes, response, idempotency);
     } catch (error) {
       const surveyCheck = failedItem(error, 'survey');
       if (!surveyCheck || attempt >= SUBMIT_ATTEMPTS) throw error;
-      state = refreshFromCheck(workspace, surveyId, surveyCheck.item);
+      // Throws when the survey no longer collects; otherwise learn what to check and try again.
+      afterFailedCheck(workspace, surveyId, checked, surveyCheck.item);
+      if (checked === 'survey') state = refreshFromCheck(workspace, surveyId, surveyCheck.item);
+      else if (typeof surveyCheck.item?.status === 'string') state = await collectingSurvey(workspace, surveyId, true);
     }
   }
 }
@@ -155,12 +170,30 @@ async function validResponse(workspace: string, state: CollectingSurvey, body: S
   return newResponse(state, body, replayedOrThrow(definition, body.answers, body.finished ?? true));
 }
 
+/**
+ * The response's item where it is stored (404 when nowhere): its key, and until migration 002 has
+ * finished also its legacy key, in one BatchGetItem (with the migration's record when it is due).
+ */
 async function readResponseItem(workspace: string, surveyId: string, responseId: string): Promise<Record<string, unknown>> {
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName, Key: keys.surveyResponse(workspace, surveyId, responseId), ConsistentRead: true }),
-  );
-  if (!Item) throw responseNotFound();
-  return Item;
+  const current = keys.surveyResponse(workspace, surveyId, responseId);
+  if (!responseLayout.pending) {
+    const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: current, ConsistentRead: true }));
+    if (!Item) throw responseNotFound();
+    return Item;
+  }
+  for (let attempt = 1; ; attempt++) {
+    const probe = responseLayout.due();
+    const [item, legacy, record] = await getMany([
+      current,
+      keys.legacySurveyResponse(workspace, surveyId, responseId),
+      ...(probe ? [probe] : []),
+    ]);
+    if (probe) responseLayout.settle(record);
+    const found = item ?? legacy;
+    if (found) return found;
+    // The two keys are read side by side, not at one instant: a move between them can hide the response once.
+    if (attempt >= 2 || !responseLayout.pending) throw responseNotFound();
+  }
 }
 
 export async function getResponse(workspace: string, surveyId: string, responseId: string): Promise<SurveyResponse> {
@@ -181,8 +214,26 @@ export async function continueResponse(
   if (!precondition) {
     throw new BadRequestError('if_match_required', "Send If-Match with the response's ETag (its revision) as last read");
   }
-  const item = await readResponseItem(workspace, surveyId, responseId);
+  for (let attempt = 1; ; attempt++) {
+    const item = await readResponseItem(workspace, surveyId, responseId);
+    const moved = await tryContinue(workspace, item, body, precondition);
+    if (moved.done) return moved.response;
+    if (attempt >= MOVE_ATTEMPTS) throw new VersionConflictError(moved.revision);
+  }
+}
+
+/**
+ * One try of a continuation on the item as read. A legacy item is moved to its new key in the same
+ * transaction; when the migration moved or changed it meanwhile, the caller reads it again.
+ */
+async function tryContinue(
+  workspace: string,
+  item: Record<string, unknown>,
+  body: ContinueResponseBody,
+  precondition: VersionPrecondition,
+): Promise<{ done: true; response: SurveyResponse } | { done: false; revision: number }> {
   const current = toResponse(item);
+  const { surveyId, id: responseId } = current;
   if (!meetsPrecondition(precondition, current.revision)) throw new VersionConflictError(current.revision);
   if (current.status === 'finished') throw responseFinished();
   const answers = mergeAnswers(current.answers, body.answers);
@@ -202,37 +253,58 @@ export async function continueResponse(
     finishedAt: finished ? now : null,
     secondsToFinish: finished ? secondsBetween(current.createdAt, now) : null,
   };
-  try {
-    await transact({
-      survey: stillCollectingCheck(workspace, surveyId),
-      response: {
-        Put: {
-          TableName: tableName,
-          Item: responseItem(workspace, next, (item.respondentIndex as string[] | undefined) ?? []),
-          ConditionExpression: 'revision = :revision AND #status = :partial',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':revision': current.revision, ':partial': 'partial' },
-        },
-      },
-      counter:
-        finished &&
-        counterUpdate(workspace, surveyId, responseId, [
-          [counterAttribute(current.versionId, 'partial'), -1],
-          [counterAttribute(current.versionId, 'finished'), 1],
-        ]),
-    });
-  } catch (error) {
-    const survey = failedItem(error, 'survey');
-    if (survey) throw survey.item ? surveyNotCollecting(String(survey.item.status)) : surveyNotFound();
-    const response = failedItem(error, 'response');
-    if (response) {
-      if (!response.item) throw responseNotFound();
-      if (response.item.status === 'finished') throw responseFinished();
-      throw new VersionConflictError(Number(response.item.revision ?? 0));
+  const legacy = isLegacyResponseKey(item.sk as string);
+  const asRead = {
+    ConditionExpression: 'revision = :revision AND #status = :partial',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':revision': current.revision, ':partial': 'partial' },
+  };
+  const hashes = (item.respondentIndex as string[] | undefined) ?? [];
+  for (let attempt = 1; ; attempt++) {
+    const { check, checked } = stillCollectingCheck(workspace, surveyId, responseId);
+    try {
+      await transact({
+        survey: check,
+        response: legacy
+          ? {
+              Put: {
+                TableName: tableName,
+                Item: responseItem(workspace, next, hashes, current.status),
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            }
+          : { Put: { TableName: tableName, Item: responseItem(workspace, next, hashes), ...asRead } },
+        legacy: legacy && { Delete: { TableName: tableName, Key: { pk: item.pk, sk: item.sk }, ...asRead } },
+        // Its count moves with it: from the counter it was counted in to its range's (counters.ts).
+        ...counterWrites(
+          workspace,
+          surveyId,
+          countMoves(
+            current.versionId,
+            { shard: counterOf(item), status: 'partial' },
+            { shard: counterShardOf(responseId), status: next.status },
+          ),
+        ),
+      });
+      return { done: true, response: next };
+    } catch (error) {
+      const survey = failedItem(error, 'survey');
+      if (survey) {
+        afterFailedCheck(workspace, surveyId, checked, survey.item);
+        if (attempt < MOVE_ATTEMPTS) continue;
+        throw error;
+      }
+      // Moved or changed by the migration (or by another continuation) since it was read: read again.
+      if (legacy && (failedItem(error, 'response') || failedItem(error, 'legacy'))) return { done: false, revision: current.revision };
+      const response = failedItem(error, 'response');
+      if (response) {
+        if (!response.item) throw responseNotFound();
+        if (response.item.status === 'finished') throw responseFinished();
+        throw new VersionConflictError(Number(response.item.revision ?? 0));
+      }
+      throw error;
     }
-    throw error;
   }
-  return next;
 }
 
 /**
@@ -250,14 +322,19 @@ export function removalWrites(workspace: string, item: Record<string, unknown>, 
     response: {
       Delete: {
         TableName: tableName,
-        Key: keys.surveyResponse(workspace, response.surveyId, response.id),
+        // Where it is stored: its key, or its legacy key while migration 002 has not moved it.
+        Key: { pk: item.pk, sk: item.sk },
         ConditionExpression: 'revision = :revision',
         ExpressionAttributeValues: { ':revision': response.revision },
       },
     },
     ...Object.fromEntries(indexDeletes),
     tombstone: { Put: { TableName: tableName, Item: tombstoneItem(workspace, response.surveyId, response.id, deletedAt) } },
-    counter: counterUpdate(workspace, response.surveyId, response.id, [[counterAttribute(response.versionId, response.status), -1]]),
+    ...counterWrites(
+      workspace,
+      response.surveyId,
+      countMoves(response.versionId, { shard: counterOf(item), status: response.status }, null),
+    ),
   };
 }
 
@@ -269,8 +346,8 @@ export async function deleteResponse(workspace: string, surveyId: string, respon
       await transact(removalWrites(workspace, item, new Date().toISOString()));
       return;
     } catch (error) {
-      // Continued between the read and the delete: read it again (a few times at most).
-      if (!failedItem(error, 'response') || attempt >= 3) throw error;
+      // Continued (or moved by migration 002) between the read and the delete: read it again (a few times at most).
+      if (!failedItem(error, 'response') || attempt >= MOVE_ATTEMPTS) throw error;
     }
   }
 }

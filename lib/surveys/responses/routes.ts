@@ -108,8 +108,9 @@ export const continueSurveyResponse = defineRoute({
     409: `\`version_conflict\`: the response changed since it was read (ETag holds the current revision); \`response_finished\`: a finished response never changes; ${NOT_COLLECTING}`,
     413: TOO_LARGE,
   },
-  // GetItem: the response, and its version on a cold instance.
-  table: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
+  // GetItem: the response (BatchGetItem: at both its keys until migration 002 has finished, where a
+  // DeleteItem moves one still at its legacy key), and its version on a cold instance.
+  table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
 });
 
 export const listSurveyResponses = defineRoute({
@@ -136,7 +137,8 @@ export const listSurveyResponses = defineRoute({
     body: z.object({ ok: z.literal(true), responses: z.array(z.union([surveyResponse, responseTombstone])), pagination }),
   },
   errorNotes: { 400: '`invalid_query`: `updatedSince` with another filter, or `cursor` with `offset`; `invalid_cursor`' },
-  table: ['Query', 'BatchGetItem'],
+  // GetItem: the layout migration's record, beside the Queries, until this instance has seen it finished.
+  table: ['Query', 'BatchGetItem', 'GetItem'],
   needs: ['keyed-hash'],
 });
 
@@ -155,7 +157,8 @@ export const getSurveyResponse = defineRoute({
   request: { params: responseParams },
   response: { status: 200, body: responseBody, headers: RESPONSE_ETAG },
   errorNotes: { 404: RESPONSE_404 },
-  table: ['GetItem'],
+  // BatchGetItem: the response at both its keys until migration 002 has finished.
+  table: ['GetItem', 'BatchGetItem'],
 });
 
 export const deleteSurveyResponse = defineRoute({
@@ -174,7 +177,7 @@ export const deleteSurveyResponse = defineRoute({
   request: { params: responseParams },
   response: { status: 200, body: okOnly },
   errorNotes: { 404: RESPONSE_404 },
-  table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+  table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
 });
 
 export const eraseSurveyRespondent = defineRoute({

@@ -10,9 +10,11 @@ import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
 import { ConflictError } from '../../platform/errors.ts';
+import { fullCopy } from '../collecting-state.ts';
 import { surveyArchived, surveyNotFound, versionNotFound } from '../errors.ts';
 import { toSurvey, toVersion } from '../record.ts';
 import type { Survey, SurveyVersion } from '../schemas.ts';
+import { copyWrites } from './collecting-copies.ts';
 import { counterMove } from './status-counts.ts';
 import { findVersion } from './versions.ts';
 
@@ -42,7 +44,7 @@ export async function readForPublish(workspace: string, surveyId: string, versio
 /**
  * Publishes (or republishes) a version in one transaction, conditional on the survey and the
  * version being as read: the version becomes published, the one published before superseded, the
- * survey published, and the counters follow.
+ * survey published, and the counters and the survey's collecting copies follow.
  */
 export async function publishVersion(workspace: string, plan: PublishPlan): Promise<{ survey: Survey; version: SurveyVersion }> {
   const { survey, version, published } = plan;
@@ -89,6 +91,8 @@ export async function publishVersion(workspace: string, plan: PublishPlan): Prom
         },
       },
       counter: counterMove(workspace, survey.status, 'published'),
+      // What a submit checks: the survey collects this version under these rules (collecting-copies.ts).
+      ...copyWrites(workspace, survey.id, fullCopy({ ...survey, status: 'published', publishedVersionId: version.id })),
     });
   } catch (error) {
     if (error instanceof TransactionCancelledError) {

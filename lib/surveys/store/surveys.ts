@@ -4,7 +4,8 @@
  * README's table says the same):
  *   list, read: 1 (read is one BatchGetItem of the survey and the designs)
  *   create: 2 (reads the designs it returns, then one transaction)
- *   update: 1, or 2 with designId/targetingRules (the handler reads what it checks them against)
+ *   update: 1, or 2 with designId/targetingRules (the handler reads what it checks them against, and
+ *   for targetingRules the survey too: the write is then one transaction with its collecting copies)
  *   archive, close: 2 (read the status they change, then a transaction that also moves the status
  *   counters, conditional on that read; the rules that decide run between, in ../lifecycle.ts)
  * A failed condition returns the current item, which tells 404 from 409 without another read.
@@ -13,7 +14,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { getMany } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
-import { isConditionFailure, type VersionPrecondition, versionCondition } from '../../platform/data/conditions.ts';
+import { isConditionFailure, meetsPrecondition, type VersionPrecondition, versionCondition } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { counted, walkCountedList } from '../../platform/data/list-walk.ts';
@@ -22,6 +23,7 @@ import { TransactionCancelledError, transact } from '../../platform/data/transac
 import { update } from '../../platform/data/update.ts';
 import { VersionConflictError } from '../../platform/errors.ts';
 import type { PageKey, PageStart } from '../../platform/pagination.ts';
+import { rulesDigest } from '../collecting-state.ts';
 import type { SurveyDefinition } from '../engine/definition.ts';
 import type { AudienceAttribute } from '../engine/targeting.ts';
 import { surveyConditionFailure, surveyNotFound } from '../errors.ts';
@@ -40,6 +42,7 @@ import {
 import type { ListedStatus, Survey, SurveyDesign, SurveyPatch, SurveyVersion, VersionSummary } from '../schemas.ts';
 import { archiveRaced } from '../state-rules.ts';
 import { audienceKey, audienceOf } from './audience.ts';
+import { copyWrites } from './collecting-copies.ts';
 import { addDesignOnce, designsKey } from './designs.ts';
 import { counterMove, LISTED_STATUSES, totalOf } from './status-counts.ts';
 import { newVersion, versionPut } from './versions.ts';
@@ -203,18 +206,39 @@ export async function listSurveys(
   return { surveys: items.map(toSurvey), ...rest };
 }
 
-/** What PATCH checks `designId` and `targetingRules` against, read in one round trip. */
-export async function listDesignsAndAudience(workspace: string): Promise<{ designs: SurveyDesign[]; audience: AudienceAttribute[] }> {
-  const [designsItem, audienceItem] = await getMany([designsKey(workspace), audienceKey(workspace)]);
-  return { designs: designsOf(designsItem), audience: audienceOf(audienceItem) };
+/**
+ * What PATCH checks `designId` and `targetingRules` against, read in one round trip: the designs, the
+ * audience catalog and, for a targeting change, the survey itself (its collecting copies are written
+ * from it, collecting-copies.ts).
+ */
+export async function listDesignsAndAudience(
+  workspace: string,
+  surveyId?: string,
+): Promise<{ designs: SurveyDesign[]; audience: AudienceAttribute[]; surveyItem: Record<string, unknown> | undefined }> {
+  const [designsItem, audienceItem, surveyItem] = await getMany([
+    designsKey(workspace),
+    audienceKey(workspace),
+    ...(surveyId ? [keys.survey(workspace, surveyId)] : []),
+  ]);
+  return { designs: designsOf(designsItem), audience: audienceOf(audienceItem), surveyItem };
 }
 
-/** Applies a PATCH in one conditional UpdateItem; archived surveys are read-only. */
-export async function updateSurvey(workspace: string, id: string, patch: SurveyPatch, precondition: VersionPrecondition): Promise<Survey> {
-  const changed = update()
-    .increment('version')
-    .set('updatedAt', new Date().toISOString())
-    .patch(patch, PATCHABLE, { encode: (field, value) => (field === 'targetingRules' ? JSON.stringify(value) : value) });
+const encodePatch = (field: string, value: unknown) => (field === 'targetingRules' ? JSON.stringify(value) : value);
+
+/**
+ * Applies a PATCH in one conditional UpdateItem; archived surveys are read-only. A change of the
+ * targeting rules also writes the survey's collecting copies, in one transaction with the survey
+ * (`read`: the survey item as the handler read it, else read here).
+ */
+export async function updateSurvey(
+  workspace: string,
+  id: string,
+  patch: SurveyPatch,
+  precondition: VersionPrecondition,
+  read?: Record<string, unknown>,
+): Promise<Survey> {
+  if (patch.targetingRules !== undefined) return updateTargeting(workspace, id, patch, precondition, read);
+  const changed = update().increment('version').set('updatedAt', new Date().toISOString()).patch(patch, PATCHABLE, { encode: encodePatch });
   const version = versionCondition(precondition);
   try {
     const { Attributes } = await dynamo.send(
@@ -234,6 +258,53 @@ export async function updateSurvey(workspace: string, id: string, patch: SurveyP
   } catch (error) {
     if (isConditionFailure(error)) throw surveyConditionFailure(error.Item && unmarshall(error.Item));
     throw error;
+  }
+}
+
+/**
+ * A PATCH that changes the targeting rules: one transaction of the survey (conditional on the version
+ * read, which makes the answer computable without reading again) and its collecting copies. A survey
+ * changed since the read is read again from what the failed condition handed back, a few times.
+ */
+async function updateTargeting(
+  workspace: string,
+  id: string,
+  patch: SurveyPatch,
+  precondition: VersionPrecondition,
+  read: Record<string, unknown> | undefined,
+): Promise<Survey> {
+  let current = read ?? (await getSurveyItem(workspace, id));
+  for (let attempt = 1; ; attempt++) {
+    if (current.status === 'archived' || !meetsPrecondition(precondition, Number(current.version))) {
+      throw surveyConditionFailure(current);
+    }
+    const now = new Date().toISOString();
+    const changed = update().increment('version').set('updatedAt', now).patch(patch, PATCHABLE, { encode: encodePatch });
+    try {
+      await transact({
+        survey: {
+          Update: {
+            TableName: tableName,
+            Key: keys.survey(workspace, id),
+            ...changed.build({ expression: '#version = :read', names: { '#version': 'version' }, values: { ':read': current.version } }),
+          },
+        },
+        ...copyWrites(workspace, id, { rulesDigest: rulesDigest(patch.targetingRules ?? null) }),
+      });
+    } catch (error) {
+      if (!(error instanceof TransactionCancelledError) || !error.failed('survey') || attempt >= 3) throw error;
+      const now = error.current('survey');
+      if (!now) throw surveyNotFound();
+      current = now;
+      continue;
+    }
+    const written: Record<string, unknown> = { ...current, version: Number(current.version) + 1, updatedAt: now };
+    for (const field of PATCHABLE) {
+      const value = patch[field];
+      if (value === null) delete written[field];
+      else if (value !== undefined) written[field] = encodePatch(field, value);
+    }
+    return toSurvey(written);
   }
 }
 
@@ -279,6 +350,7 @@ export async function writeArchive(workspace: string, { survey, draftIds }: { su
         ]),
       ),
       counter: counterMove(workspace, survey.status, 'archived'),
+      ...copyWrites(workspace, survey.id, { status: 'archived' }),
     },
     { contended: archiveRaced },
   );
@@ -291,6 +363,7 @@ export async function writeClose(workspace: string, survey: Survey): Promise<Sur
     await transact({
       survey: statusChange(workspace, survey, { status: 'closed', updatedAt: now }),
       counter: counterMove(workspace, 'published', 'closed'),
+      ...copyWrites(workspace, survey.id, { status: 'closed' }),
     });
   } catch (error) {
     if (error instanceof TransactionCancelledError && error.failed('survey')) throw new VersionConflictError(survey.version);

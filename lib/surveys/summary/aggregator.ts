@@ -8,19 +8,27 @@
  * replay or a concurrent invocation (another shard holding the same survey's responses) can never
  * count a response twice or half; a lost race re-reads and folds again.
  *
- * Counter writes: one bucket write per chunk, so 1,000 responses to one survey on one day cost about
- * ten bucket writes (the fan-out hands it batches of ≤ 99 records, README "Survey summaries and exports").
+ * Where the writes land: a marker per response, at a key hashed from the response id (keys.ts), so
+ * markers never pile up at the end of one range; one bucket write per chunk, into this instance's
+ * bucket of the day (`bucketShard`), so the dozens of instances AWS runs at 5,000 writes a second (one
+ * per stream shard) do not all write, and race for, one item. A quiet survey keeps one bucket a day.
+ *
+ * Until migration 002 has finished (lib/surveys/responses/layout.ts), a marker is also looked for at its
+ * legacy key, and moved to its new key by the transaction that next changes it; and a legacy response
+ * item's removal is counted only when the response is not at its new key (else it was moved, not deleted).
  */
+import { randomInt } from 'node:crypto';
 import { getMany } from '../../platform/data/batch.ts';
 import { tableName } from '../../platform/data/client.ts';
 import { conflictBackoff } from '../../platform/data/conditions.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { type NamedWrites, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
+import { responseLayout } from '../responses/layout.ts';
 import { findVersion } from '../store/versions.ts';
 import { DAY_BUCKET_ENTITY } from './buckets.ts';
 import { type Catalog, catalogOf } from './catalog.ts';
 import { addCounts, type Counts, contributionOf } from './counts.ts';
-import { type BucketRef, bucketId, type CountedMarker, foldChanges, type ResponseChange } from './fold.ts';
+import { type BucketRef, bucketId, type CountedMarker, type ResponseChange as FoldedChange, foldChanges } from './fold.ts';
 import type { ResponseRecord } from './stream-records.ts';
 
 const COUNTED_ENTITY = 'SurveyResponseCounted';
@@ -31,6 +39,8 @@ const MAX_TRANSACTION_ITEMS = 100;
 const MAX_ATTEMPTS = 8;
 
 type Item = Record<string, unknown>;
+/** A change as the aggregator reads it: also whether it is a legacy item's removal (stream-records.ts). */
+type ResponseChange = FoldedChange & { legacyRemoval: boolean };
 
 // Published versions never change, so their catalogs are cached per instance (a miss is one GetItem).
 // The promise is cached, so a batch asking for one version many times at once reads it once.
@@ -63,10 +73,11 @@ function catalogFor(workspace: string, surveyId: string, versionId: string): Pro
 
 function toMarker(item: Item | undefined): (CountedMarker & { lock: number }) | undefined {
   if (!item) return undefined;
+  const shard = item.shard;
   return {
     revision: item.revision as number,
     removed: item.removed === true,
-    bucket: { versionId: item.versionId as string, day: item.day as string },
+    bucket: { versionId: item.versionId as string, day: item.day as string, ...(typeof shard === 'number' ? { shard } : {}) },
     contribution: (item.contribution ?? {}) as Counts,
     lock: item.lock as number,
   };
@@ -74,9 +85,10 @@ function toMarker(item: Item | undefined): (CountedMarker & { lock: number }) | 
 
 async function readItems(keyList: { pk: string; sk: string }[]): Promise<Map<string, Item>> {
   const found = new Map<string, Item>();
-  for (const item of await getMany(keyList)) if (item) found.set(item.sk as string, item);
+  for (const item of await getMany(keyList)) if (item) found.set(`${item.pk as string}\u0000${item.sk as string}`, item);
   return found;
 }
+const itemId = (key: { pk: string; sk: string }) => `${key.pk}\u0000${key.sk}`;
 
 const lockCondition = (item: Item | undefined) =>
   item
@@ -87,24 +99,58 @@ const lockCondition = (item: Item | undefined) =>
       }
     : { ConditionExpression: 'attribute_not_exists(pk)' };
 
-type ChunkOutcome = 'committed' | 'unchanged' | 'lost-race';
+/**
+ * Which of a day's buckets this instance writes new responses into: picked at random when the
+ * instance starts, and again after it loses a race, so the aggregator's concurrent instances (one
+ * per stream shard: dozens at 5,000 writes a second) mostly write different items, while a quiet
+ * survey keeps one bucket a day. A response stays in the bucket it was first counted in (fold.ts).
+ */
+let bucketShard = randomInt(keys.surveyDayBucketShards);
+
+type ChunkOutcome = 'committed' | 'unchanged' | 'lost-race' | 'too-large';
 
 /** Reads, folds and writes one chunk of one survey's changes. */
-async function tryChunk(workspace: string, surveyId: string, changes: ResponseChange[]): Promise<ChunkOutcome> {
-  const responseIds = [...new Set(changes.map((change) => change.responseId))];
+async function tryChunk(workspace: string, surveyId: string, chunk: ResponseChange[]): Promise<ChunkOutcome> {
+  const responseIds = [...new Set(chunk.map((change) => change.responseId))];
   const markerKey = (responseId: string) => keys.surveyResponseCounted(workspace, surveyId, responseId);
-  const bucketKey = (bucket: BucketRef) => keys.surveyDayBucket(workspace, surveyId, bucket.day, bucket.versionId);
+  const legacyMarkerKey = (responseId: string) => keys.legacySurveyResponseCounted(workspace, surveyId, responseId);
+  const bucketKey = (bucket: BucketRef) => keys.surveyDayBucket(workspace, surveyId, bucket.day, bucket.versionId, bucket.shard);
+  // New responses go to this instance's bucket of their day and version.
+  let changes = chunk.map((change) => ({ ...change, bucket: { ...change.bucket, shard: bucketShard } }));
   const changeBuckets = new Map(changes.map((change) => [bucketId(change.bucket), change.bucket]));
+  // A legacy item's removal counts only if the response is not at its new key: otherwise it moved.
+  const moveCandidates = [...new Set(chunk.filter((change) => change.legacyRemoval).map((change) => change.responseId))];
+  const legacy = responseLayout.pending;
+  const probe = responseLayout.due();
 
-  const items = await readItems([...responseIds.map(markerKey), ...[...changeBuckets.values()].map(bucketKey)]);
+  const items = await readItems([
+    ...responseIds.map(markerKey),
+    ...(legacy ? responseIds.map(legacyMarkerKey) : []),
+    ...moveCandidates.map((responseId) => keys.surveyResponse(workspace, surveyId, responseId)),
+    ...[...changeBuckets.values()].map(bucketKey),
+    ...(probe ? [probe] : []),
+  ]);
+  if (probe) responseLayout.settle(items.get(itemId(probe)));
+  const moved = new Set(moveCandidates.filter((responseId) => items.has(itemId(keys.surveyResponse(workspace, surveyId, responseId)))));
+  changes = changes.filter((change) => !(change.legacyRemoval && moved.has(change.responseId)));
+
   const markers = new Map<string, CountedMarker & { lock: number }>();
+  /** The marker items as read, at whichever key held them. */
+  const markerItems = new Map<string, { item: Item; legacy: boolean }>();
   for (const responseId of responseIds) {
-    const marker = toMarker(items.get(markerKey(responseId).sk));
-    if (marker) markers.set(responseId, marker);
+    const current = items.get(itemId(markerKey(responseId)));
+    const old = legacy ? items.get(itemId(legacyMarkerKey(responseId))) : undefined;
+    const found = current ? { item: current, legacy: false } : old ? { item: old, legacy: true } : undefined;
+    const marker = toMarker(found?.item);
+    if (found && marker) {
+      markers.set(responseId, marker);
+      markerItems.set(responseId, found);
+    }
   }
-  // A response never changes version or day, so its marker's bucket is its changes' bucket; read any other anyway.
-  const strays = [...markers.values()].map((marker) => marker.bucket).filter((bucket) => !changeBuckets.has(bucketId(bucket)));
-  if (strays.length > 0) for (const [sk, item] of await readItems(strays.map(bucketKey))) items.set(sk, item);
+  // Responses counted before stay in their bucket (fold.ts): read those buckets too.
+  const strays = [...markers.values()].map((marker) => marker.bucket).filter((bucket) => !items.has(itemId(bucketKey(bucket))));
+  const unseen = [...new Map(strays.map((bucket) => [bucketId(bucket), bucket])).values()];
+  if (unseen.length > 0) for (const [id, item] of await readItems(unseen.map(bucketKey))) items.set(id, item);
 
   const fold = foldChanges(markers, changes);
   if (fold.markers.size === 0 && fold.deltas.size === 0) return 'unchanged';
@@ -113,7 +159,7 @@ async function tryChunk(workspace: string, surveyId: string, changes: ResponseCh
   const writes: NamedWrites = {};
   for (const { bucket, counts } of fold.deltas.values()) {
     const key = bucketKey(bucket);
-    const current = items.get(key.sk);
+    const current = items.get(itemId(key));
     writes[`bucket ${bucketId(bucket)}`] = {
       Put: {
         TableName: tableName,
@@ -124,6 +170,7 @@ async function tryChunk(workspace: string, surveyId: string, changes: ResponseCh
           surveyId,
           versionId: bucket.versionId,
           day: bucket.day,
+          ...(bucket.shard === undefined ? {} : { shard: bucket.shard }),
           catalog: await catalogFor(workspace, surveyId, bucket.versionId),
           counts: addCounts({ ...((current?.counts ?? {}) as Counts) }, counts),
           lock: ((current?.lock as number | undefined) ?? 0) + 1,
@@ -133,29 +180,36 @@ async function tryChunk(workspace: string, surveyId: string, changes: ResponseCh
     };
   }
   for (const [responseId, marker] of fold.markers) {
-    const key = markerKey(responseId);
-    const current = items.get(key.sk);
+    const found = markerItems.get(responseId);
     writes[`marker ${responseId}`] = {
       Put: {
         TableName: tableName,
         Item: {
-          ...key,
+          ...markerKey(responseId),
           entity: COUNTED_ENTITY,
           workspace,
           surveyId,
           responseId,
           versionId: marker.bucket.versionId,
           day: marker.bucket.day,
+          ...(marker.bucket.shard === undefined ? {} : { shard: marker.bucket.shard }),
           revision: marker.revision,
           removed: marker.removed,
           contribution: marker.contribution,
-          lock: ((current?.lock as number | undefined) ?? 0) + 1,
+          lock: ((found?.item.lock as number | undefined) ?? 0) + 1,
           ...(marker.removed ? { ttl: now + TOMBSTONE_SECONDS } : {}),
         },
-        ...lockCondition(current),
+        // A marker still at its legacy key moves to its new one here (the migration moves the rest).
+        ...lockCondition(found?.legacy ? undefined : found?.item),
       },
     };
+    if (found?.legacy) {
+      writes[`legacy marker ${responseId}`] = {
+        Delete: { TableName: tableName, Key: legacyMarkerKey(responseId), ...lockCondition(found.item) },
+      };
+    }
   }
+  if (Object.keys(writes).length > MAX_TRANSACTION_ITEMS) return 'too-large';
   try {
     // The kit retries lost transaction races itself; a moved lock is a failed condition: re-read and fold again.
     await transact(writes);
@@ -200,7 +254,14 @@ async function changeOf(record: ResponseRecord): Promise<ResponseChange> {
   const contribution = record.response
     ? contributionOf(record.response, await catalogFor(record.workspace, record.surveyId, record.versionId))
     : {};
-  return { responseId: record.responseId, revision: record.revision, removed: record.response === null, bucket, contribution };
+  return {
+    responseId: record.responseId,
+    revision: record.revision,
+    removed: record.response === null,
+    legacyRemoval: record.legacyRemoval,
+    bucket,
+    contribution,
+  };
 }
 
 /** The responses of a chunk split in two halves (a response's changes stay together). */
@@ -221,8 +282,13 @@ async function writeChunk(workspace: string, surveyId: string, chunk: ResponseCh
     try {
       outcome = await tryChunk(workspace, surveyId, chunk);
     } catch (error) {
+      if ((error as { name?: string })?.name !== 'TimeoutError') throw error;
+      outcome = 'too-large';
+    }
+    if (outcome === 'too-large') {
+      // Timed out, or its buckets and markers do not fit one transaction: each half on its own.
       const [first, second] = halves(chunk);
-      if ((error as { name?: string })?.name !== 'TimeoutError' || second.length === 0) throw error;
+      if (second.length === 0) throw new Error('One response does not fit a summary transaction');
       result.splits += 1;
       await writeChunk(workspace, surveyId, first, result);
       await writeChunk(workspace, surveyId, second, result);
@@ -232,6 +298,8 @@ async function writeChunk(workspace: string, surveyId: string, chunk: ResponseCh
     if (outcome !== 'lost-race') return;
     if (attempt >= MAX_ATTEMPTS) throw new Error('Survey summary chunk kept losing races; the batch is retried');
     result.retries += 1;
+    // Another instance writes this bucket too: move to another one.
+    bucketShard = randomInt(keys.surveyDayBucketShards);
     await conflictBackoff(attempt);
   }
 }

@@ -13,6 +13,8 @@ export interface BucketRef {
   versionId: string;
   /** UTC date of the response's createdAt (contract §1). */
   day: string;
+  /** Which of the day's buckets (keys.ts `surveyDayBucket`); absent: the one bucket of the layout before migration 002. */
+  shard?: number;
 }
 
 /** One response's state as a stream record tells it: an INSERT/MODIFY's new image, or a REMOVE. */
@@ -32,7 +34,7 @@ export interface CountedMarker {
   contribution: Counts;
 }
 
-export const bucketId = (bucket: BucketRef) => `${bucket.day}#${bucket.versionId}`;
+export const bucketId = (bucket: BucketRef) => `${bucket.day}#${bucket.versionId}#${bucket.shard ?? '-'}`;
 
 /** Whether `change` is newer than what was counted. */
 function isNewer(change: { revision: number; removed: boolean }, counted: CountedMarker | undefined): boolean {
@@ -57,7 +59,8 @@ export function foldChanges(counted: ReadonlyMap<string, CountedMarker>, changes
     newest.set(change.responseId, {
       revision: change.revision,
       removed: change.removed,
-      bucket: change.bucket,
+      // A response stays in the bucket it was first counted in: each change touches one bucket.
+      bucket: current?.bucket ?? change.bucket,
       contribution: change.removed ? {} : change.contribution,
     });
   }

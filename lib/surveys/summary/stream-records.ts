@@ -4,6 +4,7 @@
  * goes no further than `contributionOf`, which keeps numbers and option ids only.
  */
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
+import { isLegacyResponseKey } from '../responses/legacy-layout.ts';
 import type { CountedResponse } from './counts.ts';
 
 const RESPONSE_ENTITY = 'SurveyResponse';
@@ -38,6 +39,12 @@ export interface ResponseRecord {
   day: string;
   /** The stored response after the write; null when the record removed it. */
   response: CountedResponse | null;
+  /**
+   * A removal of an item in the layout before migration 002: either the response was deleted, or it
+   * was moved to its new key (by the migration, or by a continuation), which is no removal at all.
+   * The aggregator tells the two apart by whether the response exists at its new key.
+   */
+  legacyRemoval: boolean;
   sequenceNumber: string;
 }
 
@@ -55,6 +62,7 @@ export function responseRecordOf(record: DynamoDBRecord): ResponseRecord | null 
     revision: Number(image.revision?.N ?? 0),
     day: createdAt.slice(0, 10),
     sequenceNumber: record.dynamodb?.SequenceNumber ?? '',
+    legacyRemoval: removed && isLegacyResponseKey(image.sk?.S ?? ''),
   };
   if (removed) return { ...base, response: null };
   const status = image.status?.S === 'finished' ? 'finished' : 'partial';
