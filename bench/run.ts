@@ -1,9 +1,14 @@
 /**
  * `npm run bench`: what each operation costs, measured in one run so figures compare as ratios.
- *   1. Bundle size of every function (esbuild with the CDK's options), and zod classic vs zod/mini.
- *   2. Module init time of each bundle in a fresh Node process (a proxy for Lambda cold-start init).
- *   3. Against an in-memory sandbox: sandbox start time, then per scenario the DynamoDB calls and
- *      median / p95 latency over repeated requests.
+ *   1. Cold start: every function bundled as CDK bundles it and imported as Lambda's init does, with
+ *      the AWS SDK from the runtime and bundled, beside a hello world (bench/cold-start.ts); and
+ *      zod classic vs zod/mini.
+ *   2. DynamoDB latency: with AWS-like latency on every call, p50/p95 of representative operations
+ *      before and after issue 31 (the base commit from a temporary worktree), in one run
+ *      (bench/latency.ts).
+ *   3. Against an in-memory sandbox: sandbox start time, then per scenario the DynamoDB calls, their
+ *      sequential depth and median / p95 latency over repeated requests.
+ * `BENCH_ONLY=cold-start`, `latency` or `sync` runs only that part.
  * Machines are shared and noisy: read medians and ratios, not absolute numbers.
  */
 import { execFileSync } from 'node:child_process';
@@ -11,29 +16,20 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
-import { ideaEventFanOut, webhookDelivery } from '../lib/webhooks/pipeline.ts';
+import { BENCH_FUNCTION_ENV, reportColdStarts } from './cold-start.ts';
 import { reportJourneyWriteUnits } from './journeys.ts';
+import { benchLatency } from './latency.ts';
 import { scenarios } from './scenarios.ts';
 import { reportSurveyAggregation, reportSurveyExport } from './survey-summary.ts';
-
-/** What every function is configured with at cold start (they fail loudly without it). */
-const BENCH_FUNCTION_ENV = {
-  TABLE_NAME: 'bench',
-  AWS_REGION: 'us-east-1',
-  WEBHOOK_DELIVERY_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-deliveries',
-  WEBHOOK_DEAD_LETTER_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-dead-letters',
-  SURVEY_EXPORT_BUCKET: 'bench-survey-exports',
-  SURVEY_EXPORT_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-survey-exports',
-};
 
 const ROOT = resolve(import.meta.dirname, '..');
 // Inside the project, so the bundles resolve @aws-sdk/* from node_modules as Lambda resolves it from its runtime.
 mkdirSync(join(ROOT, 'node_modules/.cache'), { recursive: true });
 const out = mkdtempSync(join(ROOT, 'node_modules/.cache/cx-bench-'));
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 40);
+const only = process.env.BENCH_ONLY;
 /** `BENCH_ONLY=sync`: only the full-sync comparison (no bundles, no per-operation scenarios). */
-const onlySync = process.env.BENCH_ONLY === 'sync';
+const onlySync = only === 'sync';
 
 async function bundle(entry: string, name: string, contents?: string): Promise<{ file: string; bytes: number; gzip: number }> {
   const file = join(out, `${name}.mjs`);
@@ -89,21 +85,8 @@ function percentile(values: number[], p: number): number {
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
-console.log('## Function bundles (esbuild, minified ESM, @aws-sdk/* external as in Lambda)\n');
-console.log('| function | size | gzip | init (ms, median) |\n|---|---:|---:|---:|');
-for (const [name, entry] of onlySync
-  ? []
-  : [
-      ...routes.map((r) => [r.operationId, r.handler] as const),
-      ['notFound', NOT_FOUND_HANDLER] as const,
-      ['webhookFanOut', ideaEventFanOut.handler] as const,
-      ['webhookDelivery', webhookDelivery.handler] as const,
-    ]) {
-  const b = await bundle(entry, name);
-  console.log(`| ${name} | ${kb(b.bytes)} | ${kb(b.gzip)} | ${initMs(b.file).toFixed(1)} |`);
-}
-
-if (!onlySync) {
+if (only === undefined || only === 'cold-start') {
+  await reportColdStarts(out);
   const schemaMini = `import * as z from 'zod/mini';
   export const s = z.strictObject({ title: z.string().check(z.minLength(1), z.maxLength(160)), description: z.optional(z.string().check(z.maxLength(4000))) });
   console.log(s.safeParse({ title: 'x' }).success);`;
@@ -119,6 +102,10 @@ if (!onlySync) {
   console.log(`\nclassic / mini size ratio: ${(classic.bytes / mini.bytes).toFixed(2)}`);
 }
 
+if (only === 'cold-start') process.exit(0);
+if (only === undefined || only === 'latency') await benchLatency();
+if (only === 'latency') process.exit(0);
+
 await (await import('./surveys-engine.ts')).printSurveyEngineTimings();
 
 console.log('\n## Operations against an in-memory sandbox\n');
@@ -128,11 +115,12 @@ const started = performance.now();
 const sandbox = await startSandbox({ port: 0, tableName: 'cx-portal-bench' });
 console.log(`sandbox start (DynamoDB Local + fauxqs + table + HTTP): ${Math.round(performance.now() - started)} ms\n`);
 try {
-  console.log(`| scenario | status | DynamoDB calls | median ms | p95 ms |\n|---|---:|---:|---:|---:|`);
+  console.log(`| scenario | status | DynamoDB calls | depth | median ms | p95 ms |\n|---|---:|---:|---:|---:|---:|`);
   for (const scenario of onlySync ? [] : scenarios) {
     const context = await scenario.setup(sandbox);
     const latencies: number[] = [];
     let calls = 0;
+    let depth = 0;
     let status = 0;
     await scenario.request(context); // warm the handler module and the key's rate-limit window
     for (let i = 0; i < iterations; i++) {
@@ -140,11 +128,12 @@ try {
       const res = await scenario.request(context);
       latencies.push(performance.now() - t);
       calls = Number(res.headers.get('x-sandbox-dynamodb-calls'));
+      depth = Number(res.headers.get('x-sandbox-dynamodb-depth'));
       status = res.status;
       await res.arrayBuffer();
     }
     console.log(
-      `| ${scenario.name} | ${status} | ${calls} | ${median(latencies).toFixed(1)} | ${percentile(latencies, 0.95).toFixed(1)} |`,
+      `| ${scenario.name} | ${status} | ${calls} | ${depth} | ${median(latencies).toFixed(1)} | ${percentile(latencies, 0.95).toFixed(1)} |`,
     );
   }
   await reportJourneyWriteUnits(sandbox);

@@ -11,7 +11,7 @@ import { API_PREFIX, NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
 import { routeMatcher } from '../lib/platform/http/route-match.ts';
 import { DEFAULT_TIMEOUT_SECONDS } from '../lib/platform/route.ts';
 import { costLogFile, logCost } from './consumed-capacity.ts';
-import { type InvocationStats, invocationStats } from './instrumentation.ts';
+import { type InvocationStats, invocationStats, sequentialDepth } from './instrumentation.ts';
 import { FunctionTimeoutError, invokeWithTimeout, loadHandler } from './lambda-runtime.ts';
 import { throttlesIn } from './partition-throttle.ts';
 
@@ -110,6 +110,7 @@ function writeResult(
   if (result.cookies?.length) headers['Set-Cookie'] = result.cookies;
   headers['X-Sandbox-DynamoDB-Calls'] = String(stats.dynamodbCalls);
   headers['X-Sandbox-DynamoDB-Round-Trips'] = String(stats.dynamodbRoundTrips ?? 0);
+  headers['X-Sandbox-DynamoDB-Depth'] = String(sequentialDepth(stats.dynamodbTimeline ?? []));
   // With SANDBOX_PARTITION_SCALE: how many of those requests DynamoDB throttled (retried or not).
   if (throttlesIn(stats) > 0) headers['X-Sandbox-DynamoDB-Throttles'] = String(throttlesIn(stats));
   const body = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
@@ -156,7 +157,7 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
       if (Buffer.byteLength(JSON.stringify(event)) > LAMBDA_REQUEST_PAYLOAD_BYTES) return tooLong();
       const handler = await loadHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(handlerFile);
       // Its DynamoDB requests are checked against the synthesized policy of the function deploying `handlerFile`.
-      const stats: InvocationStats = { dynamodbCalls: 0, dynamodbCommands: [], handler: handlerFile };
+      const stats: InvocationStats = { dynamodbCalls: 0, dynamodbCommands: [], dynamodbTimeline: [], handler: handlerFile };
       if (costLog) stats.capacity = { readUnits: 0, writeUnits: 0 };
       const invoked = performance.now();
       const timeoutSeconds = found?.route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
@@ -177,7 +178,7 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
         });
       }
       options.log?.(
-        `${method} ${url.pathname} → ${result.statusCode} (${Math.round(performance.now() - started)} ms, ${stats.dynamodbCalls} DynamoDB calls${throttlesIn(stats) > 0 ? `, ${throttlesIn(stats)} throttled` : ''})`,
+        `${method} ${url.pathname} → ${result.statusCode} (${Math.round(performance.now() - started)} ms, ${stats.dynamodbCalls} DynamoDB calls, depth ${sequentialDepth(stats.dynamodbTimeline ?? [])}${throttlesIn(stats) > 0 ? `, ${throttlesIn(stats)} throttled` : ''})`,
       );
     } catch (error) {
       if (error instanceof FunctionTimeoutError && !res.headersSent) {

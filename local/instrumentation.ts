@@ -1,16 +1,27 @@
 /**
- * Counts the AWS calls each sandbox invocation makes, so developers (and the tests) can see the
- * DynamoDB calls of every operation in the `X-Sandbox-DynamoDB-Calls` response header (and their
- * sequential depth in `X-Sandbox-DynamoDB-Round-Trips`), and
+ * Records the DynamoDB calls each sandbox invocation makes, each with its start and end, so
+ * developers (and the tests) can see every operation's round trips in response headers:
+ * `X-Sandbox-DynamoDB-Calls`, how many calls it made, and `X-Sandbox-DynamoDB-Depth`, its sequential
+ * depth: the longest chain of calls each starting after the previous one ended, which is what a
+ * request waits for when every call costs a round trip (calls sent together count once);
+ * `X-Sandbox-DynamoDB-Round-Trips` counts the calls started while none was in flight. It also
  * evaluates each DynamoDB request against the synthesized IAM policy of the function sending it
  * (local/iam/), as IAM does in AWS: a request the deployed policy would deny fails in the sandbox
  * and the tests with AccessDeniedException, not after a deploy.
- * AsyncLocalStorage keeps concurrent requests' counts apart.
+ * AsyncLocalStorage keeps concurrent requests' records apart.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ConsumedCapacity } from './consumed-capacity.ts';
 import type { FunctionPolicy, SandboxAccount } from './iam/function-policies.ts';
 import { checkDynamoDbRequest } from './iam/policy-check.ts';
+
+/** One DynamoDB call: when it was sent and when its answer was back (performance.now(), ms). */
+export interface DynamoDbCall {
+  command: string;
+  start: number;
+  /** Undefined while it is in flight. */
+  end?: number;
+}
 
 export interface InvocationStats {
   dynamodbCalls: number;
@@ -22,6 +33,8 @@ export interface InvocationStats {
   /** Calls of this invocation in flight now. */
   dynamodbInFlight?: number;
   dynamodbCommands: string[];
+  /** Every call with its start and end, when the invocation's depth is wanted (an API request). */
+  dynamodbTimeline?: DynamoDbCall[];
   /** The handler file of the function running (its policy's key); undefined: a caller outside any function, not checked. */
   handler?: string;
   /** The capacity units its DynamoDB calls consumed, when the sandbox measures them (consumed-capacity.ts). */
@@ -54,10 +67,38 @@ export function countDynamoDbCalls(client: InstrumentableClient, iam: SandboxIam
         const input = (args as { input?: unknown }).input;
         await checkDynamoDbRequest(iam.policies.get(stats.handler), iam.account, context.commandName ?? 'unknown', input);
       }
+      if (stats.dynamodbTimeline) {
+        const call: DynamoDbCall = { command: context.commandName ?? 'unknown', start: performance.now() };
+        stats.dynamodbTimeline.push(call);
+        try {
+          return await next(args);
+        } finally {
+          call.end = performance.now();
+        }
+      }
       return await next(args);
     } finally {
       stats.dynamodbInFlight -= 1;
     }
   };
   client.middlewareStack.add(counter as never, { step: 'initialize', name: 'sandboxDynamoDbCallCounter' });
+}
+
+/**
+ * The sequential depth of a set of calls: the number of calls in the longest chain in which each
+ * call started only after the previous one had ended. Calls sent together (Promise.all) overlap and
+ * so count once; a call sent after another's answer adds one. A call still in flight has not ended.
+ */
+export function sequentialDepth(calls: readonly DynamoDbCall[]): number {
+  const byStart = [...calls].sort((a, b) => a.start - b.start);
+  const depth: number[] = [];
+  for (const [i, call] of byStart.entries()) {
+    let before = 0;
+    for (let j = 0; j < i; j++) {
+      const earlier = byStart[j]!;
+      if (earlier.end !== undefined && earlier.end <= call.start) before = Math.max(before, depth[j]!);
+    }
+    depth.push(before + 1);
+  }
+  return Math.max(0, ...depth);
 }

@@ -28,6 +28,7 @@ import {
 } from '../lib/webhooks/pipeline.ts';
 import { costLogFile, measureConsumedCapacity } from './consumed-capacity.ts';
 import { lockDataDir } from './data-lock.ts';
+import { delayDynamoDbCalls, sandboxDynamoDbLatencyMs } from './dynamodb-latency.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { sendToQueue, startQueueEventSource, startStreamEventSource } from './event-source-mappings.ts';
 import { createApiServer } from './http-server.ts';
@@ -143,6 +144,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const stop = async () => {
     for (const s of stoppers.reverse()) await s().catch(() => undefined);
   };
+  // A mistyped setting fails before anything starts.
+  const latencyMs = sandboxDynamoDbLatencyMs();
   // Every port first, before anything starts: a taken one is a one-line error naming its variable.
   await assertPortsFree([
     { variable: 'PORT', port: options.port },
@@ -218,6 +221,10 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     const { dynamo } = await import('../lib/platform/data/client.ts');
     const account = { region, accountId: '000000000000', tableName };
     countDynamoDbCalls(dynamo, { policies: functionPolicies(await assembly, account), account });
+    if (latencyMs > 0) {
+      delayDynamoDbCalls(dynamo, latencyMs);
+      options.log?.(`DynamoDB calls delayed by about ${latencyMs} ms each, as in a region (SANDBOX_DYNAMODB_LATENCY_MS)`);
+    }
     if (costLogFile()) measureConsumedCapacity(dynamo, () => invocationStats.getStore()?.capacity);
     const partitionScale = options.partitionScale ?? partitionScaleFromEnvironment();
     if (partitionScale) {

@@ -13,6 +13,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { TABLE } from '../../lib/platform/data/table.ts';
 import { authenticationActionsOf, DEFAULT_TIMEOUT_SECONDS, type TableAction } from '../../lib/platform/route.ts';
+import { HOUSE_BUNDLING, HOUSE_NODE_OPTIONS } from '../bundling.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -60,15 +61,11 @@ export class HouseFunction extends NodejsFunction {
       depsLockFilePath: resolve(ROOT, 'package-lock.json'),
       ...props,
       entry: resolve(ROOT, props.entry),
-      environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+      environment: { NODE_OPTIONS: HOUSE_NODE_OPTIONS, ...props.environment },
       bundling: {
+        ...HOUSE_BUNDLING,
         format: OutputFormat.ESM,
-        target: 'node24',
-        minify: true,
-        sourceMap: true,
-        mainFields: ['module', 'main'],
-        // middy and Powertools are ESM; a few dependencies still call require().
-        banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+        mainFields: [...HOUSE_BUNDLING.mainFields],
         ...props.bundling,
       },
     });

@@ -3,7 +3,7 @@
  * document is, and the reference page a person reads.
  */
 
-import { publicHandler } from '../../lib/platform/http/api-handler.ts';
+import { publicHandler } from '../../lib/platform/http/public-handler.ts';
 import { API_REFERENCE_PATH, API_TITLE, API_VERSION, OPENAPI_PATH } from '../../lib/platform/openapi.ts';
 
 export const handler = publicHandler(200).handler(async () => ({

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { config } from '../../lib/platform/config.ts';
-import { publicHandler } from '../../lib/platform/http/api-handler.ts';
+import { publicHandler } from '../../lib/platform/http/public-handler.ts';
 
 let page: Promise<string> | undefined;
 

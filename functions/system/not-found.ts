@@ -5,7 +5,7 @@
  */
 import { API_PREFIX, routes } from '../../lib/manifest.ts';
 import { MethodNotAllowedError, NotFoundError } from '../../lib/platform/errors.ts';
-import { publicHandler } from '../../lib/platform/http/api-handler.ts';
+import { publicHandler } from '../../lib/platform/http/public-handler.ts';
 import { routeMatcher } from '../../lib/platform/http/route-match.ts';
 
 const router = routeMatcher(routes);

@@ -1,8 +1,11 @@
-/** Operator actions on workspaces: create, list, suspend/resume, modules, idea labels. */
-import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure } from '../platform/data/conditions.ts';
+/**
+ * Operator actions on workspaces: create, list, suspend/resume, modules, idea labels. Every write of a
+ * workspace item goes through createWorkspace or changeWorkspace, which keep its copies in step.
+ */
+import { GetCommand, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { conflictBackoff, isTransactionConflict, transactionCancellationReasons } from '../platform/data/conditions.ts';
 import { keys } from '../platform/data/keys.ts';
-import { toWorkspace, type Workspace } from '../platform/data/workspace-record.ts';
+import { toWorkspace, WORKSPACE_COPIES, type Workspace } from '../platform/data/workspace-record.ts';
 import { SHARED_EDGE_LABEL, SLUG_PATTERN, workspaceHostOf } from '../platform/http/workspace-host.ts';
 import { isModuleName, type ModuleName } from '../platform/permissions.ts';
 import { AdminError, type Store } from './store.ts';
@@ -25,14 +28,29 @@ export async function createWorkspace(store: Store, slug: string, name = slug): 
     ideaLabels: { statuses: [], modules: [] },
     createdAt: now,
     updatedAt: now,
+    revision: 1,
   };
   try {
-    await store.db.send(new PutCommand({ TableName: store.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+    await store.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: store.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+          ...copiesOf(store, slug, item),
+        ],
+      }),
+    );
   } catch (error) {
-    if (isConditionFailure(error)) throw new AdminError(`Workspace "${slug}" already exists`);
+    if (transactionCancellationReasons(error)?.[0] === 'ConditionalCheckFailed') throw new AdminError(`Workspace "${slug}" already exists`);
     throw error;
   }
   return { ...toWorkspace(item), host: workspaceHostOf(slug) };
+}
+
+/** A Put of every copy authentication reads (keys.workspaceCopy), each the whole item. */
+function copiesOf(store: Store, slug: string, item: Record<string, unknown>) {
+  return Array.from({ length: WORKSPACE_COPIES }, (_, copy) => ({
+    Put: { TableName: store.table, Item: { ...item, ...keys.workspaceCopy(slug, copy), entity: 'WorkspaceCopy' } },
+  }));
 }
 
 export async function findWorkspace(store: Store, slug: string): Promise<Workspace | null> {
@@ -63,35 +81,62 @@ export async function listWorkspaces(store: Store): Promise<Workspace[]> {
   return workspaces.sort((a, b) => a.slug.localeCompare(b.slug));
 }
 
-/** Apply an update expression to an existing workspace; a missing workspace is an error, never created. */
-async function updateWorkspace(
+/**
+ * Change an existing workspace (a missing one is an error, never created): the item and every copy
+ * authentication reads (keys.workspaceCopy) are written whole, in one transaction, so no request
+ * ever reads a copy that says anything else than the item, and a change counts from the very next
+ * request, whichever copy it reads. Written on condition that the item's `revision` is still the
+ * one read, so two operators' changes never undo each other (the loser reads again and reapplies).
+ * A workspace made before the copies existed gets them with its first change.
+ */
+async function changeWorkspace(
   store: Store,
   slug: string,
-  expression: string,
-  values: Record<string, unknown>,
-  names?: Record<string, string>,
+  change: (item: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<Workspace> {
-  try {
-    const { Attributes } = await store.db.send(
-      new UpdateCommand({
-        TableName: store.table,
-        Key: keys.workspace(slug),
-        UpdateExpression: expression,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ...values, ':now': new Date().toISOString() },
-        ReturnValues: 'ALL_NEW',
-      }),
+  for (let attempt = 1; ; attempt++) {
+    const { Item: current } = await store.db.send(
+      new GetCommand({ TableName: store.table, Key: keys.workspace(slug), ConsistentRead: true }),
     );
-    return toWorkspace(Attributes!);
-  } catch (error) {
-    if (isConditionFailure(error)) throw new AdminError(`Workspace "${slug}" does not exist`);
-    throw error;
+    if (!current) throw new AdminError(`Workspace "${slug}" does not exist`);
+    const revision = typeof current.revision === 'number' ? current.revision : 0;
+    const item = { ...change({ ...current }), ...keys.workspace(slug), updatedAt: new Date().toISOString(), revision: revision + 1 };
+    try {
+      await store.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: store.table,
+                Item: item,
+                ConditionExpression: revision === 0 ? 'attribute_exists(pk) AND attribute_not_exists(revision)' : 'revision = :revision',
+                ExpressionAttributeValues: revision === 0 ? undefined : { ':revision': revision },
+              },
+            },
+            ...copiesOf(store, slug, item),
+          ],
+        }),
+      );
+      return toWorkspace(item);
+    } catch (error) {
+      const lostRace = transactionCancellationReasons(error)?.[0] === 'ConditionalCheckFailed' || isTransactionConflict(error);
+      if (!lostRace || attempt >= 10) throw error;
+    }
+    await conflictBackoff(attempt);
   }
 }
 
+/**
+ * Write the copies of a workspace made before they existed, from its item as it stands (the
+ * migration of layout 1: idempotent, one workspace at a time). Until then, authentication reads
+ * the item itself after its copy was not found, one round trip more.
+ */
+export function writeWorkspaceCopies(store: Store, slug: string): Promise<Workspace> {
+  return changeWorkspace(store, slug, (item) => item);
+}
+
 export function setWorkspaceStatus(store: Store, slug: string, status: Workspace['status']): Promise<Workspace> {
-  return updateWorkspace(store, slug, 'SET #status = :status, updatedAt = :now', { ':status': status }, { '#status': 'status' });
+  return changeWorkspace(store, slug, (item) => ({ ...item, status }));
 }
 
 export function parseModules(list: string): ModuleName[] {
@@ -108,23 +153,18 @@ export function parseModules(list: string): ModuleName[] {
   return names as ModuleName[];
 }
 
-/** Disable or enable modules atomically: a string set changed with ADD/DELETE, no read first. */
+/** Disable or enable modules, in one change of the workspace (changeWorkspace). */
 export function changeModules(store: Store, slug: string, change: { disable?: ModuleName[]; enable?: ModuleName[] }): Promise<Workspace> {
   const disable = change.disable ?? [];
   const enable = change.enable ?? [];
   const both = disable.filter((m) => enable.includes(m));
   if (both.length > 0) throw new AdminError(`Cannot both enable and disable ${both.join(', ')}`);
-  const parts = ['SET updatedAt = :now'];
-  const values: Record<string, unknown> = {};
-  if (disable.length > 0) {
-    parts.push('ADD disabledModules :disable');
-    values[':disable'] = new Set(disable);
-  }
-  if (enable.length > 0) {
-    parts.push('DELETE disabledModules :enable');
-    values[':enable'] = new Set(enable);
-  }
-  return updateWorkspace(store, slug, parts.join(' '), values);
+  return changeWorkspace(store, slug, ({ disabledModules, ...item }) => {
+    const disabled = new Set([...((disabledModules as Iterable<ModuleName> | undefined) ?? []), ...disable]);
+    for (const module of enable) disabled.delete(module);
+    // A string set, absent when empty (DynamoDB stores no empty set).
+    return disabled.size > 0 ? { ...item, disabledModules: disabled } : item;
+  });
 }
 
 export function parseLabels(list: string | undefined, what: string): string[] | undefined {
@@ -142,15 +182,8 @@ export function parseLabels(list: string | undefined, what: string): string[] | 
 
 /** Replace the workspace's configured idea statuses and/or modules (the idea labels). */
 export function setIdeaLabels(store: Store, slug: string, labels: { statuses?: string[]; modules?: string[] }): Promise<Workspace> {
-  const sets = ['updatedAt = :now'];
-  const values: Record<string, unknown> = {};
-  if (labels.statuses) {
-    sets.push('ideaLabels.statuses = :statuses');
-    values[':statuses'] = labels.statuses;
-  }
-  if (labels.modules) {
-    sets.push('ideaLabels.modules = :modules');
-    values[':modules'] = labels.modules;
-  }
-  return updateWorkspace(store, slug, `SET ${sets.join(', ')}`, values);
+  return changeWorkspace(store, slug, (item) => {
+    const current = (item.ideaLabels as Workspace['ideaLabels'] | undefined) ?? { statuses: [], modules: [] };
+    return { ...item, ideaLabels: { statuses: labels.statuses ?? current.statuses, modules: labels.modules ?? current.modules } };
+  });
 }

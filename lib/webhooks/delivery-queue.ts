@@ -5,8 +5,9 @@
  */
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod/mini';
+import { gateWrites } from '../platform/write-gate.ts';
 
-const sqs = new SQSClient({});
+const sqs = gateWrites(new SQSClient({}));
 
 /** SQS holds a message back at most 15 minutes; longer waits hop through several messages. */
 const MAX_SQS_DELAY_SECONDS = 900;

@@ -8,13 +8,14 @@
  *
  * The same walk is the contract run (test/support/contract-walk.ts): each operation's documented
  * refusals are sent too, every answer must be documented and none a 5xx, and a documented error
- * status no call drove fails it, as does an operation the walk does not reach.
+ * status no call drove fails it, as does an operation the walk does not reach. Each operation's
+ * example must also cost the DynamoDB calls and sequential depth docs/latency.md states for it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setIdeaLabels } from '../../lib/admin/workspaces.ts';
-import { routes } from '../../lib/manifest.ts';
+import { API_PREFIX, routes } from '../../lib/manifest.ts';
 import type { WebhookEvent } from '../../lib/webhooks/events.ts';
 import { ContractWalk } from '../support/contract-walk.ts';
 import { adminStore, call, newKey, newWorkspace, type TestWorkspace, useSandboxEnvironment } from '../support/fixtures.ts';
@@ -26,6 +27,7 @@ import { routedDefinition } from '../support/surveys.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 
 const EXAMPLES_FILE = resolve(import.meta.dirname, '../../lib/api-examples.json');
+const LATENCY_GUIDE = resolve(import.meta.dirname, '../../docs/latency.md');
 const RECEIVER_STAND_IN = 'https://hooks.example.com/portal';
 
 let ws: TestWorkspace;
@@ -496,4 +498,26 @@ describe('API examples (lib/api-examples.json)', () => {
     const committed = JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8'));
     expect(committed, 'lib/api-examples.json differs from a fresh recording: run `npm run docs:examples` and commit it').toEqual(fresh);
   }, 120_000);
+
+  it('cost the DynamoDB calls and sequential depth docs/latency.md states, operation by operation', () => {
+    const stated = new Map(
+      [...readFileSync(LATENCY_GUIDE, 'utf8').matchAll(/^\| `(\w+)` \| `(\w+) ([^`]*)` \| (\d+) \| (\d+) \|/gm)].map(
+        ([, operationId, method, path, calls, depth]) => [
+          operationId!,
+          { route: `${method} ${path}`, calls: Number(calls), depth: Number(depth) },
+        ],
+      ),
+    );
+    expect([...stated.keys()].sort(), 'docs/latency.md must have one row per operation of the manifest').toEqual(
+      routes.map((r) => r.operationId).sort(),
+    );
+    const measured = routes.map((route) => ({
+      operationId: route.operationId,
+      route: `${route.method} ${API_PREFIX}${route.path}`,
+      ...walk.roundTrips.get(route.operationId),
+    }));
+    expect(measured, 'what the walk measured (X-Sandbox-DynamoDB-Calls, -Depth) differs from docs/latency.md').toEqual(
+      routes.map((route) => ({ operationId: route.operationId, ...stated.get(route.operationId) })),
+    );
+  });
 });

@@ -6,6 +6,7 @@ import { listDeveloperKeys, revokeDeveloperKey, rotateDeveloperKey } from '../..
 import { setWorkspaceStatus } from '../../lib/admin/workspaces.ts';
 import { newToken } from '../../lib/platform/auth/developer-key-token.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
+import { WORKSPACE_COPIES } from '../../lib/platform/data/workspace-record.ts';
 import {
   adminStore,
   call,
@@ -111,7 +112,12 @@ describe('workspace selection', () => {
 
   it('answers 404 workspace_not_found only to a valid key whose workspace is gone', async () => {
     const gone = await newWorkspace('gone');
-    await adminStore().db.send(new DeleteCommand({ TableName: adminStore().table, Key: keys.workspace(gone.slug) }));
+    // The workspace item and every copy authentication reads (keys.workspaceCopy): the key stays.
+    const workspaceItems = [
+      keys.workspace(gone.slug),
+      ...Array.from({ length: WORKSPACE_COPIES }, (_, copy) => keys.workspaceCopy(gone.slug, copy)),
+    ];
+    for (const Key of workspaceItems) await adminStore().db.send(new DeleteCommand({ TableName: adminStore().table, Key }));
     expectErrorEnvelope(await call('GET', '/me', { host: gone.host, key: gone.key }), 404, 'workspace_not_found');
   });
 });

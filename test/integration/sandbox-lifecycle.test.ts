@@ -23,7 +23,11 @@ interface Run {
 
 const runs: Run[] = [];
 
-async function npmStart(ports?: Partial<Run['ports']>, dataDir = mkdtempSync(join(tmpdir(), 'sandbox-lifecycle-'))): Promise<Run> {
+async function npmStart(
+  ports?: Partial<Run['ports']>,
+  dataDir = mkdtempSync(join(tmpdir(), 'sandbox-lifecycle-')),
+  settings: Record<string, string> = {},
+): Promise<Run> {
   const all = { PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort(), ...ports };
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
@@ -33,6 +37,7 @@ async function npmStart(ports?: Partial<Run['ports']>, dataDir = mkdtempSync(joi
       HOME: process.env.HOME,
       DATA_DIR: dataDir,
       ...Object.fromEntries(Object.entries(all).map(([k, v]) => [k, String(v)])),
+      ...settings,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -112,6 +117,29 @@ describe('npm start', { timeout: 180_000 }, () => {
     run.child.kill('SIGTERM');
     await run.exited;
     await expectAllGone(run);
+  });
+
+  it('delays every DynamoDB call as a round trip in a region with SANDBOX_DYNAMODB_LATENCY_MS, and refuses a mistyped one', async () => {
+    const mistyped = await npmStart(undefined, undefined, { SANDBOX_DYNAMODB_LATENCY_MS: '4ms' });
+    expect((await mistyped.exited).code).toBe(1);
+    expect(mistyped.output()).toContain('✖ SANDBOX_DYNAMODB_LATENCY_MS must be a number of milliseconds from 0 to 1000, got "4ms"');
+    expect(jvmsOf(mistyped)).toEqual([]);
+
+    const run = await npmStart(undefined, undefined, { SANDBOX_DYNAMODB_LATENCY_MS: '150' });
+    await ready(run);
+    expect(run.output()).toContain('DynamoDB calls delayed by about 150 ms each');
+    const key = /^ {2}(cxk_\w+)$/m.exec(run.output())![1]!;
+    const started = performance.now();
+    const res = await fetch(`http://127.0.0.1:${run.ports.PORT}/api/v1/me`, {
+      headers: { 'X-Service-Workspace-Host': 'your-workspace', Authorization: `Bearer ${key}` },
+    });
+    const elapsed = performance.now() - started;
+    expect([res.status, res.headers.get('x-sandbox-dynamodb-depth')]).toEqual([200, '2']);
+    // Two round trips one after the other, each longer than 0.4 × 150 ms but once in about a million
+    // draws (log-normal, σ = 0.3): a lower bound that a loaded machine can only make easier to pass.
+    expect(elapsed).toBeGreaterThan(2 * 0.4 * 150);
+    run.child.kill('SIGTERM');
+    await run.exited;
   });
 
   it('stops everything on SIGHUP sent to npm (which npm does not forward)', async () => {

@@ -52,6 +52,11 @@ export class ContractWalk {
   readonly recorded = new Map<string, ApiExample>();
   /** Refusals by operation, the first of each error code: the examples of its error statuses. */
   private readonly refusals = new Map<string, RecordedCall[]>();
+  /**
+   * The DynamoDB calls and sequential depth of each operation's first success, as the sandbox
+   * counted them (X-Sandbox-DynamoDB-Calls, X-Sandbox-DynamoDB-Depth): docs/latency.md states them.
+   */
+  readonly roundTrips = new Map<string, { calls: number; depth: number }>();
   /** The statuses each operation answered, to find documented errors the walk never drove. */
   private readonly driven = new Map<string, Set<number>>();
 
@@ -68,6 +73,8 @@ export class ContractWalk {
     this.expectDocumented(route, 'success', res);
     expect(res.status, `${operationId}: ${res.text}`).toBe(route.response.status);
     if (first) {
+      const counted = (name: string) => Number(res.headers.get(`x-sandbox-dynamodb-${name}`));
+      this.roundTrips.set(operationId, { calls: counted('calls'), depth: counted('depth') });
       await this.replayIdempotently(route, path, options, res);
       // The document's own example shows its head only.
       const body = operationId === 'getOpenApiDocument' ? { openapi: '3.1.0', info: res.body.info } : res.body;

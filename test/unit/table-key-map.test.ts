@@ -16,6 +16,7 @@ const KB_SLUGS = ['a', '0', 'zzzz', 'الفواتير-والمدفوعات', 're
 /** One entity's sort keys, as the key map builds them. */
 const entities: Record<string, string[]> = {
   workspace: [keys.workspace(SLUG).sk],
+  workspaceCopy: [0, 7].map((copy) => keys.workspaceCopy(SLUG, copy).sk),
   developerKey: PLAIN_IDS.map((id) => keys.developerKey(SLUG, id).sk),
   directoryPerson: UUIDS.map((id) => keys.directoryPerson(SLUG, id).sk),
   directoryTeam: UUIDS.map((id) => keys.directoryTeam(SLUG, id).sk),

@@ -5,7 +5,8 @@
 
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { apiHandler, publicHandler } from '../../lib/platform/http/api-handler.ts';
+import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { publicHandler } from '../../lib/platform/http/public-handler.ts';
 import { buildOpenApiDocument } from '../../lib/platform/openapi.ts';
 import { defineRoute } from '../../lib/platform/route.ts';
 import { API_VERSION, deprecationHeaders } from '../../lib/platform/version.ts';

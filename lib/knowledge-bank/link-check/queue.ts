@@ -2,8 +2,9 @@
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod/mini';
 import { config } from '../../platform/config.ts';
+import { gateWrites } from '../../platform/write-gate.ts';
 
-const sqs = new SQSClient({});
+const sqs = gateWrites(new SQSClient({}));
 
 export const linkCheckMessage = z.object({ workspace: z.string().check(z.minLength(1)) });
 

@@ -7,6 +7,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import { DEFAULT_TIMEOUT_SECONDS } from '../route.ts';
+import { gateWrites } from '../write-gate.ts';
 
 /**
  * A stalled DynamoDB must fail the call, not the function: the SDK's defaults have no request
@@ -22,17 +23,20 @@ const DYNAMODB_BUDGET = { connectionTimeoutMs: 1000, requestTimeoutMs: 3000, max
 const worstCaseMs = DYNAMODB_BUDGET.maxAttempts * (DYNAMODB_BUDGET.connectionTimeoutMs + DYNAMODB_BUDGET.requestTimeoutMs) + 1000;
 if (worstCaseMs >= DEFAULT_TIMEOUT_SECONDS * 1000) throw new Error('The DynamoDB retry budget does not fit in the function timeout');
 
-export const dynamo = DynamoDBDocumentClient.from(
-  new DynamoDBClient({
-    maxAttempts: DYNAMODB_BUDGET.maxAttempts,
-    requestHandler: {
-      connectionTimeout: DYNAMODB_BUDGET.connectionTimeoutMs,
-      requestTimeout: DYNAMODB_BUDGET.requestTimeoutMs,
-      // Without it, the SDK only logs a warning when a request outlives requestTimeout.
-      throwOnRequestTimeout: true,
-    },
-  }),
-  { marshallOptions: { removeUndefinedValues: true } },
+// Its writes wait for the request's rate-limit verdict; its reads run beside it (write-gate.ts).
+export const dynamo = gateWrites(
+  DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      maxAttempts: DYNAMODB_BUDGET.maxAttempts,
+      requestHandler: {
+        connectionTimeout: DYNAMODB_BUDGET.connectionTimeoutMs,
+        requestTimeout: DYNAMODB_BUDGET.requestTimeoutMs,
+        // Without it, the SDK only logs a warning when a request outlives requestTimeout.
+        throwOnRequestTimeout: true,
+      },
+    }),
+    { marshallOptions: { removeUndefinedValues: true } },
+  ),
 );
 
 export const tableName = config.tableName();

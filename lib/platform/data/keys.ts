@@ -44,6 +44,13 @@ export const keys = {
 
   // Workspace: its settings, status, modules and idea labels in one item.
   workspace: (slug: string) => ({ pk: workspacePk(slug), sk: 'WORKSPACE' }),
+  /**
+   * Whole copies of the workspace item (WORKSPACE_COPIES of them, workspace-record.ts), written in
+   * the same transaction as the item itself, so every copy always says what it says. Authentication
+   * reads one copy chosen at random, so a workspace's requests spread their strongly consistent
+   * reads over that many items (3,000 read units a second each) instead of all landing on one.
+   */
+  workspaceCopy: (slug: string, copy: number) => ({ pk: workspacePk(slug), sk: `WORKSPACE#COPY#${copy}` }),
 
   // Developer keys: one item each, holding the secret's hash and the rate-limit counter.
   developerKey: (slug: string, keyId: string) => ({ pk: workspacePk(slug), sk: `KEY#${keyId}` }),

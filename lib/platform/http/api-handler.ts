@@ -4,18 +4,23 @@
  *                     success rendering, the one error renderer (outermost)
  *   2. authorize      workspace → key → rate limit → suspension/module/permission; for an
  *                     idempotent route sent an Idempotency-Key, the remembered response is read
- *                     in the same round trip as the workspace
+ *                     in the same round trip as the workspace. The key's rate-limit count runs
+ *                     beside everything after it: its `after` (or `onError`) waits for the count
+ *                     and answers 429 instead when the request was over its limit
  *   3. jsonBody       malformed JSON → 400 (after auth: anonymous callers learn nothing)
  *   4. validateRequest  zod on path, query and body
  *   5. the handler function, which gets typed input and returns `{ body, headers?, status? }`;
  *      a retry of a remembered create gets the handler's `replay` of its first answer instead,
- *      before any check of the area (another body under the key: 409 `idempotency_key_reused`)
+ *      before any check of the area (another body under the key: 409 `idempotency_key_reused`).
+ *      It runs behind the rate limit's verdict (lib/platform/write-gate.ts): its reads go out at
+ *      once, its writes only once the count said the request is within its limit
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { type IdempotentRequest, replayHeaders, replayOf } from '../data/idempotency.ts';
 import { API_PREFIX, type ApiRequest, type ApiResult, type RouteDefinition, SVG_RESPONSE_HEADERS } from '../route.ts';
 import { deprecationHeaders } from '../version.ts';
+import { runBehindVerdict } from '../write-gate.ts';
 import { idempotencyKeyOf, idempotencyScope, requestFingerprint } from './conditional-request.ts';
 import type { ApiContext } from './context.ts';
 import { authorize } from './middleware/authorize.ts';
@@ -67,7 +72,7 @@ export function apiHandler<R extends RouteDefinition>(route: R) {
     handler(fn: (request: ApiRequest<R>) => Promise<ApiResult<R>>, options: { replay?: ReplayAnswer<R> } = {}): LambdaHandler {
       const { replay } = options;
       if (route.idempotent && !replay) throw new Error(`${route.operationId} is idempotent: its handler must say how to replay`);
-      return chain.handler(async (event, context) => {
+      const answer = async (event: APIGatewayProxyEventV2, context: ApiContext): Promise<APIGatewayProxyStructuredResultV2> => {
         const input = context.input!;
         const request = {
           idempotency: route.idempotent ? idempotentRequestOf(route, event, input.body) : undefined,
@@ -98,17 +103,10 @@ export function apiHandler<R extends RouteDefinition>(route: R) {
           return rendered as unknown as APIGatewayProxyStructuredResultV2;
         }
         return result as unknown as APIGatewayProxyStructuredResultV2;
-      }) as unknown as LambdaHandler;
-    },
-  };
-}
-
-/** The same envelope for the few routes that take no Developer key (the OpenAPI document, not-found). */
-export function publicHandler(successStatus: number) {
-  const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>().use(httpEnvelope(successStatus));
-  return {
-    handler(fn: (event: APIGatewayProxyEventV2) => Promise<HandlerResult>): LambdaHandler {
-      return chain.handler(async (event) => (await fn(event)) as unknown as APIGatewayProxyStructuredResultV2) as unknown as LambdaHandler;
+      };
+      return chain.handler((event, context) =>
+        runBehindVerdict(context.writesAllowed ?? Promise.resolve(), () => answer(event, context)),
+      ) as unknown as LambdaHandler;
     },
   };
 }

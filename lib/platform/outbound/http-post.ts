@@ -8,6 +8,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { writesAllowed } from '../write-gate.ts';
 import {
   assertConnectedPeerAllowed,
   assertUrlShapeAllowed,
@@ -58,8 +59,20 @@ function describeNetworkError(error: NodeJS.ErrnoException, timeoutMs: number): 
   }
 }
 
-export function postJson(target: string, body: string, headers: Record<string, string>, options: PostOptions = {}): Promise<PostOutcome> {
-  return send('POST', target, body, headers, options).then(({ location: _location, ...outcome }) => outcome);
+/**
+ * A POST is something a receiver acts on: inside an API request it waits for the rate limit's
+ * verdict, and fails with the 429 instead of sending when the request is over its limit (the one
+ * way it throws; write-gate.ts).
+ */
+export async function postJson(
+  target: string,
+  body: string,
+  headers: Record<string, string>,
+  options: PostOptions = {},
+): Promise<PostOutcome> {
+  await writesAllowed();
+  const { location: _location, ...outcome } = await send('POST', target, body, headers, options);
+  return outcome;
 }
 
 export interface ProbeOutcome {

@@ -5,23 +5,37 @@
  *   401 no key of this workspace with this secret (the same answer whether or not the workspace
  *       exists, so an anonymous caller cannot list workspaces; 429 once its source failed too often) →
  *   401 revoked or expired key → 404 unknown workspace (only a valid key's holder learns it) →
- *   429 over the key's rate limit → 403 suspended workspace, disabled module, missing permission.
- * Two DynamoDB calls: one BatchGetItem reads the workspace and the key, then, once the token
- * matched the key's hash, one UpdateItem counts the request in the key's rate-limit window. The
- * count waits for the read because only a holder of the real secret may spend the key's budget,
- * and the update may not name `secretHash` (README, IAM): two round trips of latency where one
- * conditional update used to do both, which IAM would have denied every read-only route.
+ *   429 over the key's rate limit → 403 suspended workspace, disabled module, missing permission →
+ *   the body and its validation (400) → the operation.
+ *
+ * Two round trips, one after the other, for every read: one BatchGetItem reads a copy of the
+ * workspace item and the key; once the token matched the key's hash (in memory), one UpdateItem
+ * counts the request in the key's window, and the operation runs beside that count instead of after
+ * it. The count must wait for the read, because only a holder of the real secret may spend the key's
+ * budget (and the update may not name `secretHash`: README, IAM); the operation need not wait for
+ * the count. What its reads find is dropped when the count says the request is over its limit: the
+ * answer is 429, as if the operation had never run. Its writes wait for the count
+ * (lib/platform/write-gate.ts), so none happens for a request over its limit: a write costs a third
+ * round trip, or none more when the operation reads before it writes. Nothing runs before the secret
+ * is verified except that one read (with a create's remembered Idempotency-Key response in it,
+ * which reaches the response only after every check passed).
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { parseToken } from '../../auth/developer-key-token.ts';
 import { config } from '../../config.ts';
-import { findWorkspaceAndKey, recordFailedAuthentication, recordKeyUse } from '../../data/developer-keys.ts';
+import {
+  countKeyUse,
+  findWorkspaceAndKey,
+  findWorkspaceItself,
+  holdsSecret,
+  recordFailedAuthentication,
+} from '../../data/developer-keys.ts';
 import { rememberedKey, rememberedOf } from '../../data/idempotency.ts';
 import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } from '../../errors.ts';
 import type { RouteDefinition } from '../../route.ts';
 import { idempotencyScope, validIdempotencyKeyOf } from '../conditional-request.ts';
-import type { ApiContext } from '../context.ts';
+import type { ApiContext, RateLimitVerdict } from '../context.ts';
 import { workspaceSlugFrom } from '../workspace-host.ts';
 
 /** True of every 401 invalid_key cause: unknown key, another workspace's key, a wrong or rotated-away secret. */
@@ -35,6 +49,28 @@ function bearerToken(header: string | undefined): string {
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
   if (!match) throw new UnauthorizedError('invalid_key', 'The Authorization header must be "Bearer <key>"');
   return match[1]!;
+}
+
+/**
+ * The answer the count decides, once it is in: the request's RateLimit-* headers, and the error that
+ * replaces whatever else the request would answer (429 over the limit, 401 for a key deleted since
+ * it was read). Before the 404 check passed, only the deleted key's 401 may replace an error. A
+ * count that failed (DynamoDB) fails the request: nobody can say whether it was within its limit.
+ */
+async function settle(request: Request): Promise<void> {
+  const rateLimit = request.context.rateLimit;
+  if (!rateLimit) return;
+  let verdict: RateLimitVerdict;
+  try {
+    verdict = await rateLimit.verdict;
+  } catch (countFailure) {
+    if (rateLimit.outranksOtherErrors || !request.error) throw countFailure;
+    return;
+  }
+  if (verdict.kind === 'key-gone') throw new UnauthorizedError('invalid_key', INVALID_KEY_MESSAGE);
+  if (!rateLimit.outranksOtherErrors) return;
+  Object.assign(request.context.responseHeaders, verdict.headers);
+  if (verdict.refusal) throw verdict.refusal;
 }
 
 export function authorize(
@@ -59,30 +95,42 @@ export function authorize(
       const remembered = idempotencyKey
         ? rememberedKey(slug, { key: idempotencyKey, scope: idempotencyScope(route, request.event.pathParameters ?? {}) })
         : undefined;
-      const { workspace, key: stored, also: other } = await findWorkspaceAndKey(slug, parsed.keyId, remembered);
-      const use = stored ? await recordKeyUse(stored, token, window, new Date(nowMs).toISOString()) : { kind: 'rejected' as const };
+      const { workspace: copy, key: stored, also: other } = await findWorkspaceAndKey(slug, parsed.keyId, remembered);
 
-      if (use.kind === 'rejected') {
+      if (!stored || !holdsSecret(stored, token)) {
         const failures = await recordFailedAuthentication(request.event.requestContext?.http?.sourceIp ?? 'unknown', window);
         if (failures > failureLimit) throw new RateLimitedError(windowEndsInSeconds);
         // One message for every cause: telling them apart would tell which workspaces and key ids exist.
         throw new UnauthorizedError('invalid_key', INVALID_KEY_MESSAGE);
       }
-      const { key } = use;
+      const { key } = stored;
+      // The caller holds the real secret: count the request, and run everything after this beside the count.
+      const verdict = countKeyUse(stored, window, new Date(nowMs).toISOString()).then(
+        (requestsInWindow): RateLimitVerdict =>
+          requestsInWindow === undefined
+            ? { kind: 'key-gone' }
+            : {
+                kind: 'counted',
+                headers: {
+                  'RateLimit-Limit': String(key.rateLimitPerMinute),
+                  'RateLimit-Remaining': String(Math.max(0, key.rateLimitPerMinute - requestsInWindow)),
+                  'RateLimit-Reset': String(windowEndsInSeconds),
+                },
+                refusal: requestsInWindow > key.rateLimitPerMinute ? new RateLimitedError(windowEndsInSeconds) : null,
+              },
+      );
+      const rateLimit = { verdict, outranksOtherErrors: false };
+      request.context.rateLimit = rateLimit;
       // Only a holder of the real secret learns that the key was revoked or has expired.
       if (key.revokedAt) throw new UnauthorizedError('key_revoked', 'The Developer key has been revoked');
       if (key.expiresAt && Date.parse(key.expiresAt) <= nowMs) {
         throw new UnauthorizedError('key_expired', 'The Developer key has expired');
       }
+      const workspace = copy ?? (await findWorkspaceItself(slug));
       if (!workspace) throw new NotFoundError('workspace_not_found', `Workspace "${slug}" does not exist`);
 
-      Object.assign(request.context.responseHeaders, {
-        'RateLimit-Limit': String(key.rateLimitPerMinute),
-        'RateLimit-Remaining': String(Math.max(0, key.rateLimitPerMinute - use.requestsInWindow)),
-        'RateLimit-Reset': String(windowEndsInSeconds),
-      });
-      if (use.requestsInWindow > key.rateLimitPerMinute) throw new RateLimitedError(windowEndsInSeconds);
-
+      // From here on, a request over its limit is answered 429 whatever else it would have answered.
+      rateLimit.outranksOtherErrors = true;
       if (workspace.status !== 'active') {
         throw new ForbiddenError('workspace_suspended', `Workspace "${slug}" is suspended`);
       }
@@ -94,11 +142,29 @@ export function authorize(
         throw new ForbiddenError('missing_permission', `The Developer key lacks the permission ${missing.join(', ')}`);
       }
 
+      const writesAllowed = verdict.then((outcome) => {
+        if (outcome.kind === 'key-gone') throw new UnauthorizedError('invalid_key', INVALID_KEY_MESSAGE);
+        if (outcome.refusal) throw outcome.refusal;
+      });
+      // Awaited by every write the operation sends (write-gate.ts), and by `after` or `onError` here.
+      writesAllowed.catch(() => undefined);
+      request.context.writesAllowed = writesAllowed;
       request.context.remembered = rememberedOf(other) ?? undefined;
       request.context.auth = {
         workspace,
         key: { id: key.id, name: key.name, permissions: key.permissions },
       };
+    },
+    // The operation answered: only if the count says the request was within its limit.
+    after: settle,
+    // Whatever failed, the count is awaited (Lambda freezes what a returned invocation left running)
+    // and, once it outranks the failure, its 429 is the answer.
+    onError: async (request: Request) => {
+      try {
+        await settle(request);
+      } catch (answer) {
+        request.error = answer as Error;
+      }
     },
   };
 }
