@@ -5,6 +5,7 @@
  * requests are priced and placed (capacity-model.ts). Nothing here is timed: only units per call count.
  */
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { WORKSPACE_COPIES } from '../lib/platform/data/workspace-record.ts';
 import { ideaEventFanOut } from '../lib/webhooks/pipeline.ts';
 import type { PricedRequest } from '../local/capacity/pricing.ts';
 import type { TappedRequest } from '../local/capacity/tap.ts';
@@ -13,6 +14,9 @@ import { type Sandbox, startSandbox } from '../local/sandbox.ts';
 import { modelWorkload, type WorkloadModel } from './capacity-model.ts';
 import { awsStreamShape, StreamFeeder } from './capacity-stream.ts';
 import type { Workload } from './capacity-workloads.ts';
+
+/** Copies every workload reads: authentication reads one of the workspace item's copies, chosen at random. */
+const EVERY_WORKLOAD_COPIES = new Map([['table WS#<ws> WORKSPACE#COPY#<shard>', WORKSPACE_COPIES]]);
 
 export interface WorkloadResult {
   id: string;
@@ -96,7 +100,7 @@ export async function runCapacityModel(
       const model = modelWorkload(
         counted.flatMap((request) => request.landings),
         calls,
-        { names: prepared.names, copies: workload.copies?.({ shards }) },
+        { names: prepared.names, copies: new Map([...EVERY_WORKLOAD_COPIES, ...(workload.copies?.({ shards }) ?? [])]) },
       );
       const failure = verdict(workload, model);
       log(`${workload.id}: done (${elapsed()}), ${calls} calls, ceiling ${Math.floor(model.ceiling)}/s${failure ? ` — ${failure}` : ''}`);

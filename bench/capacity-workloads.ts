@@ -170,6 +170,8 @@ const surveyNames = (caller: Caller, survey: { surveyId: string; versionId: stri
 const responseCopies = (stream: { shards: number }) =>
   new Map([
     ['table WS#<ws> SURVEYRESP#<surveyId>#<shard>#<id>', keys.surveyResponseShards],
+    // The same ranges as a Query that only reads them (an export) names them.
+    ['table WS#<ws> SURVEYRESP#<surveyId>#<shard>#…', keys.surveyResponseShards],
     ['table WS#<ws> SURVEYRESPONSE#<surveyId>$COUNT#<shard>', keys.surveyResponseShards],
     ['table WS#<ws> SURVEYSTATE#<surveyId>#<shard>', keys.surveyCollectingCopies],
     ['gsi1 WS#<ws>#SURVEYRESPONSES#<surveyId>#<shard> <time>#<id>', keys.surveyResponseFeedShards],
