@@ -26,6 +26,8 @@ import type { StreamConsumerDefinition } from '../lib/platform/event-sources.ts'
 import { invoke, matchesFilter, toLambdaRecord } from '../local/event-source-mappings.ts';
 
 const POLLS_PER_SECOND = 4;
+/** Tries of a batch whose handler reported a failed record. */
+const RETRIES = 4;
 
 /** The stream's shards at `rate` calls a second, and the records a batch holds. */
 export function awsStreamShape(
@@ -127,14 +129,26 @@ export class StreamFeeder {
     for (const records of byShard) {
       const handed = records.filter(passes);
       for (let i = 0; i < handed.length; i += options.batchSize) {
-        const event: DynamoDBStreamEvent = { Records: handed.slice(i, i + options.batchSize) };
-        const response = await invoke<DynamoDBStreamEvent, DynamoDBBatchResponse | undefined>(
-          definition,
-          options.functionName,
-          event,
-          () => undefined,
-        );
-        if ((response?.batchItemFailures ?? []).length > 0) throw new Error(`${options.functionName} reported a failed record`);
+        let records = handed.slice(i, i + options.batchSize);
+        // As the mapping does: a reported failure (a timeout on an overloaded machine) is retried from that record on.
+        for (let attempt = 1; records.length > 0; attempt++) {
+          const event: DynamoDBStreamEvent = { Records: records };
+          const response = await invoke<DynamoDBStreamEvent, DynamoDBBatchResponse | undefined>(
+            definition,
+            options.functionName,
+            event,
+            () => undefined,
+          );
+          const failed = (response?.batchItemFailures ?? [])[0]?.itemIdentifier;
+          if (failed === undefined) break;
+          if (attempt >= RETRIES) throw new Error(`${options.functionName} kept failing on record ${failed}`);
+          records = records.slice(
+            Math.max(
+              0,
+              records.findIndex((record) => record.dynamodb?.SequenceNumber === failed),
+            ),
+          );
+        }
         batches++;
       }
     }

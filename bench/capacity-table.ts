@@ -38,6 +38,35 @@ export function capacityTable(results: readonly WorkloadResult[]): string {
   return lines.join('\n');
 }
 
+export interface CapacityRow {
+  workload: string;
+  target: string;
+  ceiling: number;
+  missed: boolean;
+  bottleneck: string;
+  units: [number, number];
+}
+
+/** A generated table read back, row by row (what the drift test compares). */
+export function capacityRows(table: string): CapacityRow[] {
+  return table
+    .split('\n')
+    .slice(2)
+    .map((line) => {
+      const cells = line.split(' | ').map((cell) => cell.replace(/^\| ?| ?\|$/g, '').trim());
+      const [workload = '', target = '', ceiling = '', bottleneck = '', units = ''] = cells;
+      const [read = 0, write = 0] = units.split(' / ').map(Number);
+      return {
+        workload,
+        target,
+        ceiling: ceiling.includes('unbounded') ? Number.POSITIVE_INFINITY : Number(ceiling.replace(/[^\d]/g, '')),
+        missed: ceiling.includes('✖'),
+        bottleneck: bottleneck.replace(/ \([^)]*R, [^)]*W\)$/, ''),
+        units: [read, write],
+      };
+    });
+}
+
 function section(text: string): { before: string; table: string; after: string } {
   const start = text.indexOf(BEGIN);
   const end = text.indexOf(END);
