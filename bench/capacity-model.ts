@@ -23,8 +23,8 @@
 import { candidatePrefixes, OrderedRanges, type RangeRef, rangeId, shapeTemplate } from '../local/capacity/key-ranges.ts';
 import type { KeyRef, Landing } from '../local/capacity/pricing.ts';
 
-export const PARTITION_WRITE_UNITS = 1_000;
-export const PARTITION_READ_UNITS = 3_000;
+const PARTITION_WRITE_UNITS = 1_000;
+const PARTITION_READ_UNITS = 3_000;
 
 export interface Bucket {
   kind: 'item' | 'range';
@@ -148,7 +148,7 @@ export function modelWorkload(landings: readonly Landing[], calls: number, optio
   };
 }
 
-export function ceilingOf(readPerCall: number, writePerCall: number): number {
+function ceilingOf(readPerCall: number, writePerCall: number): number {
   return Math.min(
     writePerCall > 0 ? PARTITION_WRITE_UNITS / writePerCall : Number.POSITIVE_INFINITY,
     readPerCall > 0 ? PARTITION_READ_UNITS / readPerCall : Number.POSITIVE_INFINITY,

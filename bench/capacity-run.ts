@@ -39,7 +39,7 @@ function streamRecordsOf(priced: PricedRequest): { NewImage?: unknown; OldImage?
     .map((write) => ({ NewImage: write.after, OldImage: write.before }));
 }
 
-export function verdict(workload: Workload, model: WorkloadModel): string | null {
+function verdict(workload: Workload, model: WorkloadModel): string | null {
   const name = model.bottleneck ? `${model.bottleneck.kind === 'range' ? 'key range' : 'item'} ${model.bottleneck.template}` : 'nothing';
   if (model.ceiling < workload.target) {
     return `${workload.id}: ${Math.floor(model.ceiling).toLocaleString('en')}/s is below its target ${workload.target.toLocaleString('en')}/s; the bottleneck is ${name}`;

@@ -307,5 +307,3 @@ export const personWorkloads: Workload[] = [
     },
   },
 ];
-
-export { DELIVERY, FAN_OUT };

@@ -15,10 +15,10 @@ import { EXPORT_PACE } from '../lib/surveys/exports/pace.ts';
 import type { Sandbox } from '../local/sandbox.ts';
 import type { WorkloadModel } from './capacity-model.ts';
 
-export const KEYS = 10;
+const KEYS = 10;
 
 /** One workload, ready to run: the values its templates name, and its calls. */
-export interface PreparedWorkload {
+interface PreparedWorkload {
   names: Map<string, string>;
   /** Makes the calls; answers how many it made (an export: the rows it exported). */
   run(): Promise<number>;
@@ -144,7 +144,7 @@ const answer = (call: number, question: number) =>
 const answers = (call: number, from = 0, to = QUESTIONS) =>
   Object.fromEntries(definition.questions.slice(from, to).map((question, i) => [question.id, answer(call, from + i + 1)]));
 
-export async function publishedSurvey(caller: Caller): Promise<{ surveyId: string; versionId: string }> {
+async function publishedSurvey(caller: Caller): Promise<{ surveyId: string; versionId: string }> {
   const created = await caller.settingUp<{ survey: { id: string }; version: { id: string } }>('POST', '/surveys', 200, {
     name: 'Capacity survey',
   });
@@ -178,7 +178,7 @@ const responseCopies = (stream: { shards: number }) =>
     ['table WS#<ws> SURVEYDAY#<surveyId>#<day>#<versionId>#<shard>', Math.min(keys.surveyDayBucketShards, stream.shards)],
   ]);
 
-export async function submitFinished(caller: Caller, surveyId: string, call: number): Promise<void> {
+async function submitFinished(caller: Caller, surveyId: string, call: number): Promise<void> {
   await caller.json('POST', `/surveys/${surveyId}/responses`, 201, { answers: answers(call) });
 }
 

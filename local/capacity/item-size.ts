@@ -28,7 +28,7 @@ export function numberSize(text: string): number {
   return Math.ceil(Math.max(1, digits.length) / 2) + 1;
 }
 
-export function valueSize(value: AttributeValue): number {
+function valueSize(value: AttributeValue): number {
   if (value.S !== undefined) return utf8(value.S);
   if (value.N !== undefined) return numberSize(value.N);
   if (value.B !== undefined) return binaryBytes(value.B);

@@ -28,7 +28,7 @@
  *     survey's response counters `<id>$COUNT#<shard>` after its responses `<id>#<id>`) is not in it:
  *     new keys never pass it, so a split at its key parts them for good.
  */
-import type { KeyRef } from './pricing.ts';
+import type { KeyRef, RangeRef } from './refs.ts';
 
 const WINDOW = 64;
 const MIN_RANKED = 16;
@@ -43,7 +43,7 @@ const TIME = /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The shape of one variable segment. */
-export function shapeOf(segment: string): string {
+function shapeOf(segment: string): string {
   if (UUID.test(segment)) return '<id>';
   if (TIME.test(segment)) return '<time>';
   if (DAY.test(segment)) return '<day>';
@@ -76,18 +76,14 @@ export function candidatePrefixes(sortKey: string): string[] {
   return prefixes;
 }
 
-export interface RangeRef {
-  index: KeyRef['index'];
-  pk: string;
-  prefix: string;
-}
+export type { RangeRef } from './refs.ts';
 
 export const rangeId = (range: RangeRef) => `${range.index}\u0000${range.pk}\u0000${range.prefix}`;
 /** Ranges of one shape holding keys of one shape: what is judged together. */
 const familyId = (range: RangeRef, member: string) =>
   `${range.index} ${shapeTemplate(range.pk)} ${shapeTemplate(range.prefix)} ${shapeTemplate(member)}`;
 
-export function candidateRanges(key: KeyRef): RangeRef[] {
+function candidateRanges(key: KeyRef): RangeRef[] {
   return candidatePrefixes(key.sk).map((prefix) => ({ index: key.index, pk: key.pk, prefix }));
 }
 

@@ -30,16 +30,9 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { TABLE } from '../../lib/platform/data/table.ts';
 import { itemSize, pick, type WireItem } from './item-size.ts';
-import type { RangeRef } from './key-ranges.ts';
+import type { IndexName, KeyRef, RangeRef } from './refs.ts';
 
-export type IndexName = 'table' | typeof TABLE.gsi1.name;
-
-/** Where units land: one item of the table, or one entry of gsi1 (its pk and sk are gsi1pk and gsi1sk). */
-export interface KeyRef {
-  index: IndexName;
-  pk: string;
-  sk: string;
-}
+export type { IndexName, KeyRef } from './refs.ts';
 
 export interface Landing {
   key: KeyRef;
@@ -105,7 +98,7 @@ export function tableKeyOf(item: WireItem): KeyRef {
 }
 
 /** The item's gsi1 entry, when it has both of gsi1's key attributes (the index is sparse). */
-export function indexEntryOf(item: WireItem | undefined): { key: KeyRef; projected: WireItem } | undefined {
+function indexEntryOf(item: WireItem | undefined): { key: KeyRef; projected: WireItem } | undefined {
   const pk = scalarText(item?.[TABLE.gsi1.partitionKey]);
   const sk = scalarText(item?.[TABLE.gsi1.sortKey]);
   if (!item || pk === undefined || sk === undefined) return undefined;

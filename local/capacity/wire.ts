@@ -15,8 +15,8 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { TABLE } from '../../lib/platform/data/table.ts';
 import type { WireItem } from './item-size.ts';
-import type { RangeRef } from './key-ranges.ts';
 import { type IndexName, type ItemRead, type ItemWrite, type KeyRef, type PricedRequest, scalarText, tableKeyOf } from './pricing.ts';
+import type { RangeRef } from './refs.ts';
 
 type Json = Record<string, unknown>;
 

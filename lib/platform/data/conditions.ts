@@ -35,7 +35,7 @@ export function isTransactionConflict(error: unknown): boolean {
  * nothing was written, and the same transaction succeeds once the partition has room. The SDK does
  * not retry it (TransactionCanceledException is no throttling error to it), so the kit does.
  */
-export function isTransactionThrottled(error: unknown): boolean {
+function isTransactionThrottled(error: unknown): boolean {
   const reasons = transactionCancellationReasons(error);
   return reasons?.includes('ThrottlingError') === true && !reasons.includes('ConditionalCheckFailed');
 }
