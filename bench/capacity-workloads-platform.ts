@@ -174,9 +174,13 @@ export const webhookWorkload: Workload = {
       run: repeated(ideas, (i) => caller.json('POST', '/ideas', 201, { title: `Capacity idea ${i}`, status: 'new', module: 'general' })),
       async settle() {
         // Every delivery made and recorded: the receiver answered, and the delivery function wrote the outcome.
-        const deadline = Date.now() + 300_000;
-        while (target.received() < ideas * WEBHOOKS || !(await allDelivered(sandbox, caller.slug, ideas * WEBHOOKS))) {
-          if (Date.now() > deadline) throw new Error(`Only ${target.received()} of ${ideas * WEBHOOKS} deliveries arrived`);
+        const deadline = Date.now() + 600_000;
+        for (;;) {
+          const statuses = await deliveryStatuses(sandbox, caller.slug);
+          if ((statuses.delivered ?? 0) >= ideas * WEBHOOKS) break;
+          if (Date.now() > deadline) {
+            throw new Error(`Deliveries not all made: ${JSON.stringify(statuses)}, ${target.received()} requests received`);
+          }
           await wait(250);
         }
         await target.close();
@@ -185,8 +189,9 @@ export const webhookWorkload: Workload = {
   },
 };
 
-async function allDelivered(sandbox: Sandbox, slug: string, expected: number): Promise<boolean> {
-  let delivered = 0;
+/** How many of the workspace's delivery records stand at each status. */
+async function deliveryStatuses(sandbox: Sandbox, slug: string): Promise<Record<string, number>> {
+  const statuses: Record<string, number> = {};
   let start: Record<string, unknown> | undefined;
   do {
     const page = await sandbox.store.db.send(
@@ -198,10 +203,10 @@ async function allDelivered(sandbox: Sandbox, slug: string, expected: number): P
         ExclusiveStartKey: start,
       }),
     );
-    delivered += (page.Items ?? []).filter((item) => item.status === 'delivered').length;
+    for (const item of page.Items ?? []) statuses[item.status as string] = (statuses[item.status as string] ?? 0) + 1;
     start = page.LastEvaluatedKey;
   } while (start);
-  return delivered >= expected;
+  return statuses;
 }
 
 const paragraph = (n: number) => `Paragraph ${n}: `.padEnd(300, "what a person writes in a working day, at a person's pace ");

@@ -5,8 +5,10 @@
  * sees exactly the request DynamoDB receives, and outside the SDK's retries (one record per call).
  *
  * Writes to one item are serialised around their before and after reads, so the images are exactly
- * the item as this write found and left it even when requests run concurrently. Off unless the bench
- * installs it: it doubles the sandbox's calls to DynamoDB Local.
+ * the item as this write found and left it even when requests run concurrently; and at most
+ * IN_FLIGHT requests are tapped at once (the wait is outside the SDK's request timeout), so a fan-out
+ * of fifty writes does not overwhelm DynamoDB Local on a loaded machine. Off unless the bench
+ * installs it: it triples the sandbox's calls to DynamoDB Local.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { invocationStats } from '../instrumentation.ts';
@@ -46,6 +48,28 @@ export function bodyText(body: unknown): string {
 /** Errors after which DynamoDB still charged the request: it evaluated the items (a failed condition). */
 const CHARGED_ERRORS = new Set(['ConditionalCheckFailedException', 'TransactionCanceledException']);
 
+const IN_FLIGHT = 8;
+
+/** At most `limit` holders at once; the others wait their turn, first come first served. */
+class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(limit: number) {
+    this.free = limit;
+  }
+
+  async take(): Promise<() => void> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    return () => {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    };
+  }
+}
+
 /** One promise chain per item key: writes to one item wait for each other. */
 class KeyLocks {
   private readonly tails = new Map<string, Promise<void>>();
@@ -72,6 +96,7 @@ export function tapDynamoDb(
 ): void {
   const { raw, tableName } = options;
   const locks = new KeyLocks();
+  const slots = new Slots(IN_FLIGHT);
   const tap = (next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
     const request = (args as { request: { headers: Record<string, string>; body?: unknown } }).request;
     const operation = operationOf(request.headers['x-amz-target'] ?? request.headers['X-Amz-Target']);
@@ -79,7 +104,12 @@ export function tapDynamoDb(
     const input = JSON.parse(bodyText(request.body)) as Record<string, unknown>;
     const handler = invocationStats.getStore()?.handler;
     const planned = plannedWrites(operation, input);
-    const release = await locks.acquire(planned.map((write) => keyId(write.key)));
+    const unlock = await locks.acquire(planned.map((write) => keyId(write.key)));
+    const free = await slots.take();
+    const release = () => {
+      free();
+      unlock();
+    };
     try {
       const before =
         planned.length > 0

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { bucketName, modelWorkload, templateOf } from '../../bench/capacity-model.ts';
+import { capacityRows, capacityTable } from '../../bench/capacity-table.ts';
 import { candidatePrefixes, OrderedRanges } from '../../local/capacity/key-ranges.ts';
 import type { KeyRef, Landing } from '../../local/capacity/pricing.ts';
 
@@ -100,5 +101,37 @@ describe('the model', () => {
     const landings = Array.from({ length: 10 }, (_, i) => write(`KBDOC#a#LIVE#${i % 4}`, 1, false));
     const model = modelWorkload(landings, 10, { names, copies: new Map([['table WS#<ws> KBDOC#<key>#LIVE#<shard>', 8]]) });
     expect(model.bottleneck).toMatchObject({ members: 8, writePerCall: 1 / 8 });
+  });
+});
+
+describe('the generated table', () => {
+  it('reads back what it wrote: workload, target, ceiling, verdict, bottleneck and units per call', () => {
+    const landings: Landing[] = Array.from({ length: 20 }, () => write(`SURVEYRESPONSE#s1#${ordered()}`, 8));
+    const model = modelWorkload(landings, 20, {
+      names: new Map([
+        ['acme', 'ws'],
+        ['s1', 'surveyId'],
+      ]),
+    });
+    const result = {
+      id: 'w',
+      title: 'One survey',
+      call: 'a submit',
+      target: 5000,
+      targetNote: undefined,
+      model,
+      failure: 'below',
+      stream: { recordsPerCall: 0, shards: 1, batchSize: 1, batches: 0 },
+    };
+    expect(capacityRows(capacityTable([result]))).toEqual([
+      {
+        workload: 'One survey: a submit',
+        target: '5,000',
+        ceiling: 125,
+        missed: true,
+        bottleneck: '`SURVEYRESPONSE#<surveyId>#<id> (range)`',
+        units: [0, 8],
+      },
+    ]);
   });
 });
