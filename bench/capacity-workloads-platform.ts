@@ -11,7 +11,6 @@ import { DemoApi, Tally } from '../cli/demo/api.ts';
 import { seedKnowledgeBank } from '../cli/demo/seed-knowledge-bank.ts';
 import { DELIVERY_SHARDS, keys } from '../lib/platform/data/keys.ts';
 import type { Sandbox } from '../local/sandbox.ts';
-import type { WorkloadModel } from './capacity-model.ts';
 import { type Caller, newCaller, type Workload } from './capacity-workloads.ts';
 
 const FAN_OUT = 'functions/webhooks/fan-out-idea-events.ts';
@@ -150,10 +149,8 @@ export const webhookWorkload: Workload = {
   call: 'one idea submitted: its event recorded and delivered to 50 webhooks (what the fan-out and the deliveries write)',
   // What idea creates can produce: the idea-create workload's ceiling (its counter, 2 units a create).
   target: 500,
-  targetNote: '500 (what idea creates can make), no key range as bottleneck',
+  targetNote: '500 (what idea creates can make)',
   copies: () => new Map([['table WS#<ws> WHDELIVERY#<webhookId>#<shard>#<key>', DELIVERY_SHARDS]]),
-  check: (model: WorkloadModel) =>
-    model.bottleneck?.kind === 'range' ? `its bottleneck is a key range written in order, ${model.bottleneck.template}` : null,
   async setup(sandbox) {
     const caller = await newCaller(sandbox, 'webhooks', 1);
     const target = await receiver();

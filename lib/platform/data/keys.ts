@@ -31,9 +31,9 @@ const surveyResponseFeedPk = (slug: string, surveyId: string, shard: number) =>
   `WS#${slug}#SURVEYRESPONSES#${surveyId}#${String(shard).padStart(2, '0')}`;
 
 /**
- * Ranges a webhook's deliveries are spread over. A delivery takes about 4.5 write units (its record,
- * the attempt's claim, the outcome), so one range holds 222 events a second; four hold 888, above
- * the 500 idea events a second idea creates can make (`npm run bench:capacity`).
+ * Ranges a webhook's deliveries are spread over. A delivery takes 3 write units (its record, the
+ * attempt's claim, the outcome), so one range holds 333 events a second; four hold 1,333, above the
+ * 500 idea events a second idea creates can make (`npm run bench:capacity`).
  */
 export const DELIVERY_SHARDS = 4;
 
