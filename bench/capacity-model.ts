@@ -17,8 +17,9 @@
  *     the values it knows (`<surveyId>`), other variable segments are named by their shape;
  *   - the load of a template is that of its busiest member, except for copies chosen by a stable
  *     hash (a segment of 1–3 digits, `<shard>`): a hash spreads evenly at scale, so each copy takes
- *     the template's units divided by the number of copies (the code's count when the workload
- *     declares it, else the copies seen), where a run of a few hundred calls would not be even.
+ *     its parent's units (a survey's, one webhook's) divided by the number of copies (the code's count
+ *     when the workload declares it, else the copies seen), where a run of a few hundred calls would
+ *     not be even; the busiest parent is the load.
  */
 import { candidatePrefixes, OrderedRanges, type RangeRef, rangeId, shapeTemplate } from '../local/capacity/key-ranges.ts';
 import type { KeyRef, Landing } from '../local/capacity/pricing.ts';
@@ -50,9 +51,11 @@ export interface WorkloadModel {
 
 /** A key with the values the workload knows named (`<surveyId>`) and every other variable segment by its shape. */
 export function templateOf(key: string, names: ReadonlyMap<string, string>): string {
-  let named = key;
-  // Longest first, so a value that contains another is named as a whole.
-  for (const [value, name] of [...names].sort(([a], [b]) => b.length - a.length)) named = named.split(value).join(`<${name}>`);
+  // Whole segments only: a name is never found inside another value.
+  const named = key
+    .split(/([#$])/)
+    .map((piece, i) => (i % 2 === 0 && names.has(piece) ? `<${names.get(piece)}>` : piece))
+    .join('');
   return shapeTemplate(named);
 }
 
@@ -121,20 +124,31 @@ export function modelWorkload(landings: readonly Landing[], calls: number, optio
   }
   const buckets: Bucket[] = [...byTemplate.values()].map((members) => {
     const { kind, template } = members[0] as Tally;
-    const hashed = template.includes('<shard>');
-    const copies = Math.max(members.length, options.copies?.get(template) ?? 0);
-    const share = (pick: (tally: Tally) => number) =>
-      hashed ? members.reduce((sum, tally) => sum + pick(tally), 0) / copies : Math.max(...members.map(pick));
-    const readPerCall = share((tally) => tally.read) / calls;
-    const writePerCall = share((tally) => tally.write) / calls;
-    return {
-      kind,
-      template,
-      readPerCall,
-      writePerCall,
-      ceiling: ceilingOf(readPerCall, writePerCall),
-      members: hashed ? copies : members.length,
-    };
+    if (!template.includes('<shard>')) {
+      const readPerCall = Math.max(...members.map((tally) => tally.read)) / calls;
+      const writePerCall = Math.max(...members.map((tally) => tally.write)) / calls;
+      return { kind, template, readPerCall, writePerCall, ceiling: ceilingOf(readPerCall, writePerCall), members: members.length };
+    }
+    // Copies chosen by a hash: the copies of one parent (a survey's ranges, one webhook's) share its
+    // units evenly; the busiest parent is the bucket's load.
+    const parents = new Map<string, Tally[]>();
+    for (const tally of members) {
+      const parent = tally.member
+        .split(/([#$\u0000])/)
+        .map((piece) => (/^\d{1,3}$/.test(piece) ? '*' : piece))
+        .join('');
+      parents.set(parent, [...(parents.get(parent) ?? []), tally]);
+    }
+    let copies = 0;
+    let [read, write] = [0, 0];
+    for (const shards of parents.values()) {
+      const count = Math.max(shards.length, options.copies?.get(template) ?? 0);
+      copies = Math.max(copies, count);
+      read = Math.max(read, shards.reduce((sum, tally) => sum + tally.read, 0) / count);
+      write = Math.max(write, shards.reduce((sum, tally) => sum + tally.write, 0) / count);
+    }
+    const [readPerCall, writePerCall] = [read / calls, write / calls];
+    return { kind, template, readPerCall, writePerCall, ceiling: ceilingOf(readPerCall, writePerCall), members: copies };
   });
   buckets.sort((a, b) => a.ceiling - b.ceiling || (a.kind === 'range' ? -1 : 1));
   const sum = (kind: Landing['kind']) => landings.filter((l) => l.kind === kind).reduce((total, l) => total + l.units, 0) / calls;

@@ -104,6 +104,28 @@ describe('the model', () => {
   });
 });
 
+describe('copies chosen by a hash, per parent', () => {
+  it('spreads each parent’s units over its copies, whichever copies a short run happened to use', () => {
+    const landings: Landing[] = [];
+    for (let event = 0; event < 24; event++) {
+      // Webhook a's events all hashed to two of its four ranges, webhook b's to one: each new key at its range's end.
+      const id = `evt_${String(event).padStart(4, '0')}`;
+      landings.push(write(`WHDELIVERY#a#${event % 2}#${id}`, 3), write(`WHDELIVERY#b#3#${id}`, 3));
+    }
+    const copies = new Map([['table WS#<ws> WHDELIVERY#<webhookId>#<shard>#<key>', 4]]);
+    const model = modelWorkload(landings, 24, {
+      names: new Map([
+        ['acme', 'ws'],
+        ['a', 'webhookId'],
+        ['b', 'webhookId'],
+      ]),
+      copies,
+    });
+    // 3 units a call per webhook, over its 4 ranges, however few of them the run used.
+    expect(model.bottleneck).toMatchObject({ members: 4, writePerCall: 3 / 4 });
+  });
+});
+
 describe('the generated table', () => {
   it('reads back what it wrote: workload, target, ceiling, verdict, bottleneck and units per call', () => {
     const landings: Landing[] = Array.from({ length: 20 }, () => write(`SURVEYRESPONSE#s1#${ordered()}`, 8));
