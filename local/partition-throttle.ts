@@ -27,9 +27,7 @@
  * these answers exactly as AWS's (and the data kit's bounded retries then take over, lib/platform/data/).
  * Only the handlers' client is throttled; cxctl and the tests' own clients are not.
  */
-import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { TABLE } from '../lib/platform/data/table.ts';
 import type { WireItem } from './capacity/item-size.ts';
 import { OrderedRanges, rangeId } from './capacity/key-ranges.ts';
 import { type KeyRef, type Landing, landingsOf, type PricedRequest } from './capacity/pricing.ts';
@@ -38,21 +36,24 @@ import {
   keyId,
   operationOf,
   type PlannedWrite,
-  plannedReads,
   plannedWrites,
   pricedRead,
   pricedWrite,
-  queryRange,
   READ_OPERATIONS,
   readImages,
   unprocessedOf,
 } from './capacity/wire.ts';
 import { type InvocationStats, invocationStats } from './instrumentation.ts';
+import {
+  answer,
+  collect,
+  estimatedAfter,
+  readEstimates,
+  safeJson,
+  THROTTLED_MESSAGE,
+  type WireResponse,
+} from './partition-throttle-wire.ts';
 
-const THROTTLED_MESSAGE =
-  'Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try ' +
-  'again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html.';
-const ERROR_TYPE = 'com.amazonaws.dynamodb.v20120810#';
 /** Buckets kept at most; full ones (idle items) are dropped first, as they would be recreated full anyway. */
 const MAX_BUCKETS = 50_000;
 
@@ -104,31 +105,6 @@ interface Target {
   id: string;
   kind: Landing['kind'];
   index: KeyRef['index'];
-}
-
-interface WireResponse {
-  statusCode: number;
-  reason?: string;
-  headers: Record<string, string>;
-  body: Uint8Array;
-}
-
-function answer(type: string, body: Record<string, unknown>): { response: WireResponse } {
-  return {
-    response: {
-      statusCode: 400,
-      reason: 'Bad Request',
-      headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': randomUUID().replaceAll('-', '').toUpperCase() },
-      body: Buffer.from(JSON.stringify({ __type: `${ERROR_TYPE}${type}`, message: body.message ?? THROTTLED_MESSAGE, ...body })),
-    },
-  };
-}
-
-async function collect(body: unknown): Promise<Buffer> {
-  if (body instanceof Uint8Array) return Buffer.from(body);
-  const chunks: Buffer[] = [];
-  for await (const chunk of body as AsyncIterable<Uint8Array>) chunks.push(Buffer.from(chunk));
-  return Buffer.concat(chunks);
 }
 
 interface InstrumentableClient {
@@ -367,47 +343,4 @@ export function installPartitionThrottle(
 
   client.middlewareStack.add(throttle as never, { step: 'deserialize', name: 'sandboxPartitionThrottle', priority: 'low' });
   return state;
-}
-
-/** A write's items as it asks for them (an update as the item stands: its new size is known only after). */
-function estimatedAfter(planned: readonly PlannedWrite[], before: ReadonlyMap<string, WireItem>): Map<string, WireItem> {
-  const after = new Map<string, WireItem>();
-  for (const write of planned) {
-    const found = write.action === 'Put' ? write.requested : write.action === 'Delete' ? undefined : before.get(keyId(write.key));
-    if (found) after.set(keyId(write.key), found);
-  }
-  return after;
-}
-
-/** A read's parts before it runs: each key at the minimum, a Query at the start of its range. */
-function readEstimates(operation: string, input: Record<string, unknown>): { key: WireItem | undefined; landings: Landing[] }[] {
-  if (operation === 'Query' || operation === 'Scan') {
-    const range = queryRange(input);
-    return [
-      {
-        key: undefined,
-        landings: [{ key: { index: range.index, pk: range.pk, sk: range.prefix }, kind: 'read', units: 0.5, created: false, range }],
-      },
-    ];
-  }
-  const { keys } = plannedReads(operation, input);
-  return keys.map((key) => ({
-    key,
-    landings: [
-      {
-        key: { index: 'table', pk: String(key[TABLE.partitionKey]?.S), sk: String(key[TABLE.sortKey]?.S) },
-        kind: 'read',
-        units: 0.5,
-        created: false,
-      },
-    ],
-  }));
-}
-
-function safeJson(text: string): Record<string, unknown> {
-  try {
-    return JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
 }
