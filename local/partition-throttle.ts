@@ -113,7 +113,9 @@ interface InstrumentableClient {
 
 export interface PartitionThrottle {
   /** Requests answered with a throttle so far. */
-  readonly throttled: number;
+  throttled: number;
+  /** What was throttled since the last call, by bucket (`write table WS#… SURVEYSTATE#…`), and how often; then forgotten. */
+  takeThrottled(): Map<string, number>;
 }
 
 export function installPartitionThrottle(
@@ -126,7 +128,15 @@ export function installPartitionThrottle(
   const tableArn = `arn:aws:dynamodb:${options.region}:${options.accountId}:table/${tableName}`;
   const buckets = new Map<string, TokenBucket>();
   const ranges = new OrderedRanges();
-  const state = { throttled: 0 };
+  let recent = new Map<string, number>();
+  const state: PartitionThrottle = {
+    throttled: 0,
+    takeThrottled() {
+      const taken = recent;
+      recent = new Map();
+      return taken;
+    },
+  };
 
   const bucketOf = (target: Target) => {
     const id = `${target.kind}\u0000${target.id}`;
@@ -184,9 +194,14 @@ export function installPartitionThrottle(
     if (!READ_OPERATIONS.has(operation) && planned.length === 0) return next(args);
     const input = safeJson(bodyText(request.body));
     const stats = invocationStats.getStore();
-    const refuse = (response: { response: WireResponse }) => {
+    const counted = (target: Target) => {
       state.throttled++;
       if (stats) throttlesByInvocation.set(stats, throttlesIn(stats) + 1);
+      const name = `${target.kind} ${target.index} ${target.id.replaceAll('\u0000', ' ')}`;
+      recent.set(name, (recent.get(name) ?? 0) + 1);
+    };
+    const refuse = (target: Target, response: { response: WireResponse }) => {
+      counted(target);
       return response;
     };
 
@@ -213,6 +228,7 @@ export function installPartitionThrottle(
       if (operation === 'TransactWriteItems' || operation === 'TransactGetItems') {
         const reasons = refused.map((target) => (target ? { Code: 'ThrottlingError', Message: THROTTLED_MESSAGE } : { Code: 'None' }));
         return refuse(
+          firstRefused,
           answer('TransactionCanceledException', {
             message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
             CancellationReasons: reasons,
@@ -220,11 +236,10 @@ export function installPartitionThrottle(
         );
       }
       if ((operation !== 'BatchWriteItem' && operation !== 'BatchGetItem') || refused.every(Boolean)) {
-        return refuse(answer('ProvisionedThroughputExceededException', { ThrottlingReasons: [reasonOf(firstRefused)] }));
+        return refuse(firstRefused, answer('ProvisionedThroughputExceededException', { ThrottlingReasons: [reasonOf(firstRefused)] }));
       }
       // A batch: forward only what the buckets hold, answer the rest as unprocessed.
-      state.throttled++;
-      if (stats) throttlesByInvocation.set(stats, throttlesIn(stats) + 1);
+      counted(firstRefused);
       return forwardBatch(operation, input, parts, refused, args, next);
     }
     return forwardAndCharge(operation, input, planned, before, args, next);

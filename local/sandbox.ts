@@ -231,10 +231,22 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       // Its own client reads the images pricing needs: nothing counts, checks or throttles it.
       const images = new DynamoDBClient({ endpoint: dynamodb.endpoint, region, credentials });
       stoppers.push(async () => images.destroy());
-      installPartitionThrottle(dynamo, { scale: partitionScale, raw: images, tableName, region, accountId: account.accountId });
+      const throttle = installPartitionThrottle(dynamo, {
+        scale: partitionScale,
+        raw: images,
+        tableName,
+        region,
+        accountId: account.accountId,
+      });
       options.log?.(
         `DynamoDB throttles as in AWS at 1/${partitionScale} of a partition's units per item and ordered key range (SANDBOX_PARTITION_SCALE)`,
       );
+      // What was throttled, once every few seconds: where the keys need to spread.
+      const report = setInterval(() => {
+        for (const [target, times] of throttle.takeThrottled()) options.log?.(`DynamoDB throttled ${times}× ${target}`);
+      }, 5_000);
+      report.unref();
+      stoppers.push(async () => clearInterval(report));
     }
 
     const server = createApiServer({ log: options.log });

@@ -150,7 +150,12 @@ describe(`SANDBOX_PARTITION_SCALE=${SCALE}: ${PER_SECOND} submits a second to on
     console.log(
       `${total} submits in ${seconds.toFixed(1)} s (${(total / seconds).toFixed(1)} a second): ${throttled} DynamoDB requests throttled and retried, ${failed.length} submits failed`,
     );
-    expect(failed.map((s) => s.status)).toEqual([]);
+    // The sandbox says what it throttled every 5 s (`DynamoDB throttled N× <bucket>`): shown when something failed.
+    const throttledWhere = output.split('\n').filter((line) => line.includes('DynamoDB throttled'));
+    expect(
+      failed.map((s) => s.status),
+      throttledWhere.slice(-20).join('\n'),
+    ).toEqual([]);
 
     // Every response listed once, newest first, by cursor; the total counts them all.
     const listed: string[] = [];
