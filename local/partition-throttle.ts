@@ -8,8 +8,13 @@
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/throttling-key-range-limit-exceeded-mitigation.html).
  * At N = 100, 50 requests a second load an item as 5,000 would in AWS.
  *
- * Each is a token bucket holding at most one second of its rate (no burst credit: on-demand tables
- * have none to bank). A request is admitted while every bucket it lands on holds the units it is
+ * Each is a token bucket: it starts with one second of its rate and keeps what goes unused, up to
+ * five minutes of it, as a partition does ("DynamoDB currently retains up to five minutes (300
+ * seconds) of unused read and write capacity", burst capacity,
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/burst-adaptive-capacity.html): at
+ * 1/N of the rate, a request is N times larger a share of a second, and without that credit two
+ * requests arriving together would be throttled where AWS's partition, a hundred times wider, absorbs
+ * them. Sustained load over the rate still drains it. A request is admitted while every bucket it lands on holds the units it is
  * estimated to take (the item as it stands and as asked for); the units it really took, priced as
  * AWS prices them (local/capacity/pricing.ts), are charged once it ran, so a bucket may go into debt
  * and turn the next requests away. Over the limit the request is answered as DynamoDB answers, before
@@ -54,7 +59,7 @@ import {
   type WireResponse,
 } from './partition-throttle-wire.ts';
 
-/** Buckets kept at most; full ones (idle items) are dropped first, as they would be recreated full anyway. */
+/** Buckets kept at most; idle ones are dropped when there are more (recreated as new, without their burst credit). */
 const MAX_BUCKETS = 50_000;
 
 /** The scale asked for by SANDBOX_PARTITION_SCALE, or undefined (off). */
@@ -65,6 +70,9 @@ export function partitionScaleFromEnvironment(): number | undefined {
   if (!Number.isFinite(scale) || scale < 1) throw new Error(`SANDBOX_PARTITION_SCALE must be a number of at least 1, not "${raw}"`);
   return scale;
 }
+
+/** Unused capacity a partition keeps for bursts, in seconds of its rate. */
+const BURST_SECONDS = 300;
 
 class TokenBucket {
   private balance: number;
@@ -79,7 +87,7 @@ class TokenBucket {
   }
 
   available(now: number): number {
-    this.balance = Math.min(this.rate, this.balance + ((now - this.at) / 1000) * this.rate);
+    this.balance = Math.min(BURST_SECONDS * this.rate, this.balance + ((now - this.at) / 1000) * this.rate);
     this.at = now;
     return this.balance;
   }
@@ -89,7 +97,8 @@ class TokenBucket {
     this.balance -= units;
   }
 
-  full(now: number): boolean {
+  /** Back to where a new bucket starts: forgetting it loses nothing but banked burst credit. */
+  idle(now: number): boolean {
     return this.available(now) >= this.rate;
   }
 }
@@ -142,7 +151,7 @@ export function installPartitionThrottle(
     const id = `${target.kind}\u0000${target.id}`;
     let bucket = buckets.get(id);
     if (!bucket) {
-      if (buckets.size >= MAX_BUCKETS) for (const [other, old] of buckets) if (old.full(now())) buckets.delete(other);
+      if (buckets.size >= MAX_BUCKETS) for (const [other, old] of buckets) if (old.idle(now())) buckets.delete(other);
       bucket = new TokenBucket(rates[target.kind], now());
       buckets.set(id, bucket);
     }
