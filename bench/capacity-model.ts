@@ -133,10 +133,16 @@ export function modelWorkload(landings: readonly Landing[], calls: number, optio
     // units evenly; the busiest parent is the bucket's load.
     const parents = new Map<string, Tally[]>();
     for (const tally of members) {
+      // Member ids join index, pk and sk with NUL: each of them is cut into segments at # and $.
       const parent = tally.member
-        .split(/([#$\u0000])/)
-        .map((piece) => (/^\d{1,3}$/.test(piece) ? '*' : piece))
-        .join('');
+        .split('\u0000')
+        .map((part) =>
+          part
+            .split(/([#$])/)
+            .map((piece) => (/^\d{1,3}$/.test(piece) ? '*' : piece))
+            .join(''),
+        )
+        .join('\u0000');
       parents.set(parent, [...(parents.get(parent) ?? []), tally]);
     }
     let copies = 0;
