@@ -56,9 +56,10 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 
 /**
  * Run `handler` as Lambda would, failing the invocation when it runs past the function timeout,
- * and log what it cost (as the API server does per request).
+ * and log what it cost (as the API server does per request). The capacity bench (bench/capacity-stream.ts)
+ * invokes a stream consumer with it too, in batches of the size AWS would deliver.
  */
-async function invoke<E, R>(
+export async function invoke<E, R>(
   definition: { handler: string; timeoutSeconds: number },
   functionName: string,
   event: E & { Records: unknown[] },
@@ -112,7 +113,7 @@ export interface StreamEventSourceOptions {
 }
 
 /** A stream record as Lambda hands it to a function. */
-function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
+export function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
   const dynamodb = record.dynamodb!;
   return {
     eventID: record.eventID,

@@ -15,6 +15,7 @@ import { DEFAULT_TIMEOUT_SECONDS } from '../lib/platform/route.ts';
 import { costLogFile, logCost } from './consumed-capacity.ts';
 import { type InvocationStats, invocationStats, sequentialDepth } from './instrumentation.ts';
 import { FunctionTimeoutError, invokeWithTimeout, loadHandler } from './lambda-runtime.ts';
+import { throttlesIn } from './partition-throttle.ts';
 
 /**
  * Lambda's limit on a synchronous invocation's request payload, 6 MB
@@ -126,6 +127,8 @@ function writeResult(
   if (result.cookies?.length) headers['Set-Cookie'] = result.cookies;
   headers['X-Sandbox-DynamoDB-Calls'] = String(stats.dynamodbCalls);
   headers['X-Sandbox-DynamoDB-Depth'] = String(sequentialDepth(stats.dynamodbTimeline ?? []));
+  // With SANDBOX_PARTITION_SCALE: how many of those requests DynamoDB throttled (retried or not).
+  if (throttlesIn(stats) > 0) headers['X-Sandbox-DynamoDB-Throttles'] = String(throttlesIn(stats));
   const body = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
   res.writeHead(result.statusCode ?? 200, headers);
   res.end(body);
@@ -214,7 +217,7 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
         });
       }
       options.log?.(
-        `${method} ${url.pathname} → ${result.statusCode} (${Math.round(performance.now() - started)} ms, ${stats.dynamodbCalls} DynamoDB calls, depth ${sequentialDepth(stats.dynamodbTimeline ?? [])})`,
+        `${method} ${url.pathname} → ${result.statusCode} (${Math.round(performance.now() - started)} ms, ${stats.dynamodbCalls} DynamoDB calls, depth ${sequentialDepth(stats.dynamodbTimeline ?? [])}${throttlesIn(stats) > 0 ? `, ${throttlesIn(stats)} throttled` : ''})`,
       );
     } catch (error) {
       if (error instanceof FunctionTimeoutError && !res.headersSent) {

@@ -1,6 +1,6 @@
 /**
  * Records the DynamoDB calls each sandbox invocation makes, each with its start and end, so
- * developers (and the tests) can see every operation's round trips in two response headers:
+ * developers (and the tests) can see every operation's round trips in response headers:
  * `X-Sandbox-DynamoDB-Calls`, how many calls it made, and `X-Sandbox-DynamoDB-Depth`, its sequential
  * depth: the longest chain of calls each starting after the previous one ended, which is what a
  * request waits for when every call costs a round trip (calls sent together count once). It also

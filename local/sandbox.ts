@@ -36,6 +36,7 @@ import { cloudAssembly } from './iam/cloud-assembly.ts';
 import { functionPolicies } from './iam/function-policies.ts';
 import { countDynamoDbCalls, invocationStats } from './instrumentation.ts';
 import { startKnowledgeBank } from './knowledge-bank.ts';
+import { installPartitionThrottle, partitionScaleFromEnvironment } from './partition-throttle.ts';
 import { assertPortsFree } from './ports.ts';
 import { ensureQueues } from './queues.ts';
 import { startSqsEmulator } from './sqs-local.ts';
@@ -57,6 +58,17 @@ export interface SandboxOptions {
    * now on. Default: say so on stderr.
    */
   onFatal?: (description: string) => void;
+  /**
+   * Leave the idea and survey-response stream consumer (the webhook fan-out and the summary) to the
+   * caller: the capacity bench feeds it batches of the size AWS would deliver (bench/capacity-stream.ts).
+   */
+  holdStreamFanOut?: boolean;
+  /**
+   * Throttle the handlers' DynamoDB requests where DynamoDB would, every item and every key range
+   * written in order getting 1/N of a partition's units (local/partition-throttle.ts). Default:
+   * SANDBOX_PARTITION_SCALE, else off.
+   */
+  partitionScale?: number;
 }
 
 export interface Sandbox {
@@ -215,6 +227,28 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       options.log?.(`DynamoDB calls delayed by about ${latencyMs} ms each, as in a region (SANDBOX_DYNAMODB_LATENCY_MS)`);
     }
     if (costLogFile()) measureConsumedCapacity(dynamo, () => invocationStats.getStore()?.capacity);
+    const partitionScale = options.partitionScale ?? partitionScaleFromEnvironment();
+    if (partitionScale) {
+      // Its own client reads the images pricing needs: nothing counts, checks or throttles it.
+      const images = new DynamoDBClient({ endpoint: dynamodb.endpoint, region, credentials });
+      stoppers.push(async () => images.destroy());
+      const throttle = installPartitionThrottle(dynamo, {
+        scale: partitionScale,
+        raw: images,
+        tableName,
+        region,
+        accountId: account.accountId,
+      });
+      options.log?.(
+        `DynamoDB throttles as in AWS at 1/${partitionScale} of a partition's units per item and ordered key range (SANDBOX_PARTITION_SCALE)`,
+      );
+      // What was throttled, once every few seconds: where the keys need to spread.
+      const report = setInterval(() => {
+        for (const [target, times] of throttle.takeThrottled()) options.log?.(`DynamoDB throttled ${times}× ${target}`);
+      }, 5_000);
+      report.unref();
+      stoppers.push(async () => clearInterval(report));
+    }
 
     const server = createApiServer({ log: options.log });
     await new Promise<void>((resolve, reject) => {
@@ -237,15 +271,17 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     // The webhook pipeline's event source mappings, on the very handlers Lambda runs.
     if (!streamArn) throw new Error(`Table ${tableName} has no stream`);
     const streams = new DynamoDBStreamsClient({ endpoint: dynamodb.endpoint, region, credentials });
-    const fanOut = startStreamEventSource({
-      streams,
-      streamArn,
-      functionName: 'fanOutIdeaEvents',
-      definition: ideaEventFanOut,
-      onFailure: sendToQueue(sqsAdmin, queueOf(ideaEventFanOut.onFailure).url),
-      checkpointFile: options.dataDir && `${options.dataDir}/stream-checkpoints.json`,
-      log: options.log,
-    });
+    const fanOut = options.holdStreamFanOut
+      ? { stop: async () => undefined }
+      : startStreamEventSource({
+          streams,
+          streamArn,
+          functionName: 'fanOutIdeaEvents',
+          definition: ideaEventFanOut,
+          onFailure: sendToQueue(sqsAdmin, queueOf(ideaEventFanOut.onFailure).url),
+          checkpointFile: options.dataDir && `${options.dataDir}/stream-checkpoints.json`,
+          log: options.log,
+        });
     const delivery = startQueueEventSource({
       sqs: sqsAdmin,
       queueUrl: queueOf(webhookDelivery.queue).url,

@@ -3,7 +3,7 @@
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
-import { listDeliveries } from '../../lib/webhooks/deliveries.ts';
+import { listDeliveries } from '../../lib/webhooks/delivery-list.ts';
 import { listWebhookDeliveries as route } from '../../lib/webhooks/routes.ts';
 import { getWebhook } from '../../lib/webhooks/store.ts';
 

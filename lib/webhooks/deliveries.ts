@@ -14,14 +14,13 @@ import { isConditionFailure } from '../platform/data/conditions.ts';
 import { keys } from '../platform/data/keys.ts';
 import { TransactionCancelledError, transact } from '../platform/data/transact.ts';
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
-import type { PageKey, PageStart } from '../platform/pagination.ts';
 import type { WebhookEvent, WebhookEventType } from './events.ts';
 
 const DELIVERY_RETENTION_DAYS = 30;
 /** Attempts kept in a record's history (the default schedule makes 11 per round). */
 const MAX_ATTEMPTS_KEPT = 25;
 
-type DeliveryOutcome = 'pending' | 'retrying' | 'delivered' | 'failed' | 'cancelled';
+export type DeliveryOutcome = 'pending' | 'retrying' | 'delivered' | 'failed' | 'cancelled';
 const FINAL: readonly DeliveryOutcome[] = ['delivered', 'failed', 'cancelled'];
 
 export interface AttemptRecord {
@@ -61,6 +60,8 @@ export interface ClaimedDelivery {
   roundStart: number;
   attemptLog: AttemptRecord[];
   leaseToken: string;
+  /** The record's key: sharded, or as written before the shards (keys.webhookDeliveryUnsharded). */
+  key: { pk: string; sk: string };
 }
 
 const ttlFrom = (nowMs: number) => Math.floor(nowMs / 1000) + DELIVERY_RETENTION_DAYS * 86_400;
@@ -119,12 +120,26 @@ export async function claimDeliveryAttempt(
   leaseSeconds: number,
   nowMs = Date.now(),
 ): Promise<ClaimResult> {
+  const claimed = await claimAt(deliveryKey(message.workspace, message.webhookId, message.eventId), message, leaseSeconds, nowMs);
+  // A record written before the shards (still in flight across the deploy that added them) is found where it was.
+  if ('rejected' in claimed && claimed.rejected === 'missing') {
+    return claimAt(keys.webhookDeliveryUnsharded(message.workspace, message.webhookId, message.eventId), message, leaseSeconds, nowMs);
+  }
+  return claimed;
+}
+
+async function claimAt(
+  key: { pk: string; sk: string },
+  message: { workspace: string; webhookId: string; eventId: string; attempt: number },
+  leaseSeconds: number,
+  nowMs: number,
+): Promise<ClaimResult> {
   const leaseToken = randomUUID();
   try {
     const { Attributes: item } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: deliveryKey(message.workspace, message.webhookId, message.eventId),
+        Key: key,
         UpdateExpression: 'SET leaseUntil = :leaseUntil, leaseToken = :token',
         ConditionExpression:
           'attribute_exists(pk) AND #status IN (:pending, :retrying) AND nextAttempt = :attempt AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)',
@@ -152,6 +167,7 @@ export async function claimDeliveryAttempt(
         roundStart: item!.roundStart as number,
         attemptLog: (item!.attemptLog as AttemptRecord[] | undefined) ?? [],
         leaseToken,
+        key,
       },
     };
   } catch (error) {
@@ -225,7 +241,7 @@ export async function cancelWaitingRetries(slug: string, webhookId: string, reas
       TableName: tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
       FilterExpression: '#status = :retrying',
-      ProjectionExpression: 'eventId',
+      ProjectionExpression: 'sk, eventId',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':pk': keys.workspacePk(slug),
@@ -235,6 +251,8 @@ export async function cancelWaitingRetries(slug: string, webhookId: string, reas
       ScanIndexForward: false,
     }),
   );
+  // Keys as read: sharded, or written before the shards.
+  const keyOf = new Map(Items.map((item) => [item.eventId as string, { pk: keys.workspacePk(slug), sk: item.sk as string }]));
   let eventIds = Items.slice(0, MAX_RETRIES_CANCELLED_AT_ONCE).map((item) => item.eventId as string);
   for (let round = 0; round < 2 && eventIds.length > 0; round++) {
     try {
@@ -245,7 +263,7 @@ export async function cancelWaitingRetries(slug: string, webhookId: string, reas
             {
               Update: {
                 TableName: tableName,
-                Key: deliveryKey(slug, webhookId, eventId),
+                Key: keyOf.get(eventId),
                 UpdateExpression: 'SET #status = :cancelled, statusReason = :reason REMOVE nextAttemptAt',
                 // Still waiting, and no attempt under way (its result write would need the lease).
                 ConditionExpression: '#status = :retrying AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)',
@@ -272,7 +290,7 @@ async function releaseWith(claim: ClaimedDelivery, expression: string, values: R
     await dynamo.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: deliveryKey(claim.workspace, claim.webhookId, claim.eventId),
+        Key: claim.key,
         UpdateExpression: expression,
         ConditionExpression: 'leaseToken = :token',
         ExpressionAttributeNames: { '#status': 'status' },
@@ -286,93 +304,6 @@ async function releaseWith(claim: ClaimedDelivery, expression: string, values: R
   }
 }
 
-const LIST_ATTRIBUTES = [
-  'eventId',
-  'eventType',
-  'status',
-  'attempts',
-  'attemptLog',
-  'createdAt',
-  'lastAttemptAt',
-  'nextAttemptAt',
-  'statusReason',
-];
-
-function toDelivery(item: Record<string, unknown>): Delivery {
-  const log = (item.attemptLog as AttemptRecord[] | undefined) ?? [];
-  const last = log.at(-1);
-  const outcome = item.status as DeliveryOutcome;
-  return {
-    id: item.eventId as string,
-    eventId: item.eventId as string,
-    eventType: item.eventType as WebhookEventType,
-    outcome,
-    attempt: (item.attempts as number | undefined) ?? 0,
-    responseStatus: last?.responseStatus ?? null,
-    durationMs: last?.durationMs ?? null,
-    error: (item.statusReason as string | undefined) ?? (outcome === 'delivered' ? null : (last?.error ?? null)),
-    createdAt: item.createdAt as string,
-    lastAttemptAt: (item.lastAttemptAt as string | undefined) ?? null,
-    nextAttemptAt: outcome === 'pending' || outcome === 'retrying' ? ((item.nextAttemptAt as string | undefined) ?? null) : null,
-    // Newest first, each in the documented field order (DynamoDB maps come back in any order).
-    attempts: [...log].reverse().map((a) => ({
-      attempt: a.attempt,
-      at: a.at,
-      outcome: a.outcome,
-      responseStatus: a.responseStatus,
-      durationMs: a.durationMs,
-      error: a.error,
-    })),
-  };
-}
-
-/** Items asked of one Query page while skipping to an offset. */
-const MAX_ITEMS_PER_QUERY = 1000;
-
-/**
- * A page of a webhook's deliveries, newest first: by offset (reading the deliveries before it), or
- * from a cursor's key (`after`), reading only the page.
- */
-export async function listDeliveries(
-  slug: string,
-  webhookId: string,
-  page: PageStart,
-): Promise<{ deliveries: Delivery[]; hasMore: boolean; lastKey: PageKey | undefined; returned: number }> {
-  const prefix = keys.webhookDeliveryPrefix(webhookId);
-  if (page.after && (page.after.pk !== keys.workspacePk(slug) || !String(page.after.sk).startsWith(prefix))) {
-    throw new Error("A cursor for deliveries named a key outside the webhook's deliveries");
-  }
-  const skip = page.after ? 0 : page.offset;
-  const wanted = skip + page.limit + 1;
-  const items: Record<string, unknown>[] = [];
-  let cursor: Record<string, unknown> | undefined = page.after;
-  do {
-    const result = await dynamo.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ':prefix': prefix },
-        ProjectionExpression: LIST_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
-        ExpressionAttributeNames: Object.fromEntries(LIST_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
-        ScanIndexForward: false,
-        // DynamoDB takes a Limit of at most 2^31-1, and offset + limit can pass it; a page stops at 1 MB anyway.
-        Limit: Math.min(wanted - items.length, MAX_ITEMS_PER_QUERY),
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    items.push(...(result.Items ?? []));
-    cursor = result.LastEvaluatedKey;
-  } while (cursor && items.length < wanted);
-  const window = items.slice(skip, skip + page.limit);
-  const last = window.at(-1);
-  return {
-    deliveries: window.map(toDelivery),
-    hasMore: items.length > skip + page.limit,
-    lastKey: last ? keys.webhookDelivery(slug, webhookId, last.eventId as string) : undefined,
-    returned: window.length,
-  };
-}
-
 /**
  * Queue a delivery again from its next attempt, with a fresh retry schedule, whatever its state
  * (a delivered event can be sent again; the receiver sees the same `webhook-id`). Returns the
@@ -380,10 +311,20 @@ export async function listDeliveries(
  */
 export async function requeueDelivery(slug: string, webhookId: string, eventId: string, nowMs = Date.now()): Promise<number> {
   try {
+    return await requeueAt(deliveryKey(slug, webhookId, eventId), nowMs);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    // Written before the shards: found where it was, or not at all.
+    return requeueAt(keys.webhookDeliveryUnsharded(slug, webhookId, eventId), nowMs);
+  }
+}
+
+async function requeueAt(key: { pk: string; sk: string }, nowMs: number): Promise<number> {
+  try {
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: deliveryKey(slug, webhookId, eventId),
+        Key: key,
         UpdateExpression:
           'SET #status = :pending, nextAttempt = attempts + :one, roundStart = attempts + :one, nextAttemptAt = :now, #ttl = :ttl REMOVE statusReason',
         ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :nowMs)',

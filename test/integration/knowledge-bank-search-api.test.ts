@@ -97,8 +97,9 @@ describe('GET /knowledge-bank/search', () => {
     expect(limited.total).toBe(3);
   });
 
-  it('costs authorisation plus one BatchGet of the live content of the page of results, and none when nothing matches', async () => {
+  it('costs authorisation plus one BatchGet of the page of results (its metadata, on a warm instance), and none when nothing matches', async () => {
     await search(ws.reader, 'q=invoice'); // the instance holds the index now; later searches revalidate it on S3 only
+    await search(ws.reader, 'q=password&limit=3'); // and the live content of these results (live-contents.ts)
     const res = await ws.reader.get('/knowledge-bank/search?q=password&limit=3');
     expect(res.status).toBe(200);
     expect(res.body.results).toHaveLength(3);

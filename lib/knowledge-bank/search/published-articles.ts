@@ -1,22 +1,22 @@
 /**
  * Reading what the index is built from: an article's metadata item and its live content item
  * (lib/knowledge-bank/record.ts describes both). Strongly consistent, so a build triggered by a
- * stream record sees at least that change. And the live content of a page of results, which is
- * where titles and snippets come from (results.ts).
+ * stream record sees at least that change. (The live content of a page of results, where titles and
+ * snippets come from, is read by live-contents.ts.)
  */
 import { getMany, type TableKey } from '../../platform/data/batch.ts';
 import { tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { queryAll } from '../../platform/data/query-all.ts';
 import { type ArticleItem, contentOf } from '../record.ts';
-import { type LiveContent, type SearchDocument, searchDocumentsOf } from './documents.ts';
+import { type SearchDocument, searchDocumentsOf } from './documents.ts';
 
 type Item = Record<string, unknown>;
 
 /** The items of `keyList` by sort key (the data kit's getMany: 100 per call, bounded retries). */
-async function getItems(keyList: readonly TableKey[], consistent = true): Promise<Map<string, Item>> {
+async function getItems(keyList: readonly TableKey[]): Promise<Map<string, Item>> {
   const found = new Map<string, Item>();
-  for (const item of await getMany(keyList, { consistent })) if (item) found.set(item.sk as string, item);
+  for (const item of await getMany(keyList)) if (item) found.set(item.sk as string, item);
   return found;
 }
 
@@ -49,22 +49,4 @@ export async function allPublishedDocuments(workspace: string): Promise<SearchDo
   });
   const live = await getItems(metas.map((meta) => keys.kbLive(workspace, meta.id as string)));
   return metas.flatMap((meta) => documentsOf(meta as unknown as ArticleItem, live.get(keys.kbLive(workspace, meta.id as string).sk)));
-}
-
-/**
- * The live content of each article of a page of results (at most 50: one BatchGet), eventually
- * consistent like the index itself. An article whose live item is gone is absent from the map.
- */
-export async function liveContentsOf(workspace: string, articleIds: readonly string[]): Promise<Map<string, LiveContent>> {
-  if (articleIds.length === 0) return new Map();
-  const items = await getItems(
-    articleIds.map((id) => keys.kbLive(workspace, id)),
-    false,
-  );
-  const contents = new Map<string, LiveContent>();
-  for (const id of articleIds) {
-    const item = items.get(keys.kbLive(workspace, id).sk);
-    if (item) contents.set(id, contentOf(item));
-  }
-  return contents;
 }

@@ -29,20 +29,41 @@ export function isTransactionConflict(error: unknown): boolean {
   return reasons.includes('TransactionConflict') && !reasons.includes('ConditionalCheckFailed');
 }
 
+/**
+ * True when DynamoDB cancelled a transaction only because one of its items was over its partition's
+ * throughput (reason `ThrottlingError`, https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html):
+ * nothing was written, and the same transaction succeeds once the partition has room. The SDK does
+ * not retry it (TransactionCanceledException is no throttling error to it), so the kit does.
+ */
+function isTransactionThrottled(error: unknown): boolean {
+  const reasons = transactionCancellationReasons(error);
+  return reasons?.includes('ThrottlingError') === true && !reasons.includes('ConditionalCheckFailed');
+}
+
 /** Full jitter growing to at most 200 ms: spreads out writers racing for one item (a counter, say). */
 export function conflictBackoff(attempt: number): Promise<void> {
   return sleep(fullJitterDelayMs(attempt + 1, 10, 200));
 }
 
-/** Run `write`, again and again up to `attempts` times while it keeps losing transaction races. */
+/**
+ * Full jitter growing to at most 1.6 s (up to 100 ms, 200, … 1,600), as AWS advises for throttled
+ * requests: a partition refills its units every second. Five waits are 3.1 s at most, half that expected.
+ */
+function throttleBackoff(attempt: number): Promise<void> {
+  return sleep(fullJitterDelayMs(attempt, 100, 1600));
+}
+
+/** Run `write`, again and again up to `attempts` times while it keeps losing transaction races or being throttled. */
 export async function retryTransactionConflicts<T>(write: () => Promise<T>, attempts = 6): Promise<T> {
   for (let attempt = 1; ; attempt++) {
+    let throttled = false;
     try {
       return await write();
     } catch (error) {
-      if (!isTransactionConflict(error) || attempt >= attempts) throw error;
+      throttled = isTransactionThrottled(error);
+      if ((!throttled && !isTransactionConflict(error)) || attempt >= attempts) throw error;
     }
-    await conflictBackoff(attempt);
+    await (throttled ? throttleBackoff(attempt) : conflictBackoff(attempt));
   }
 }
 

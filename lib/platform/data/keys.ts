@@ -35,6 +35,15 @@ const surveyResponseShardPrefix = (surveyId: string, shard: number) => `SURVEYRE
 const surveyResponseFeedPk = (slug: string, surveyId: string, shard: number) =>
   `WS#${slug}#SURVEYRESPONSES#${surveyId}#${String(shard).padStart(2, '0')}`;
 
+/**
+ * Ranges a webhook's deliveries are spread over. A delivery takes 3 write units (its record, the
+ * attempt's claim, the outcome), so one range holds 333 events a second; four hold 1,333, above the
+ * 500 idea events a second idea creates can make (`npm run bench:capacity`).
+ */
+export const DELIVERY_SHARDS = 4;
+
+const deliveryShardOf = (eventId: string) => Number.parseInt(stableHash(eventId, 8), 16) % DELIVERY_SHARDS;
+
 export const keys = {
   workspacePk,
 
@@ -113,12 +122,32 @@ export const keys = {
   webhook: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `WEBHOOK#${id}` }),
   webhookPrefix: 'WEBHOOK#',
   webhookCounter: (slug: string) => ({ pk: workspacePk(slug), sk: 'WEBHOOKCOUNT' }),
-  // One delivery per (webhook, event); event ids sort by time, so a descending query is newest first.
+  // One delivery per (webhook, event). Event ids sort by time, so one range per webhook would take
+  // every new delivery at its end, one partition for all of them (docs/costs.md, "Scale"): they are
+  // spread over DELIVERY_SHARDS ranges by a stable hash of the event id, each sorted by event id (a
+  // descending query of each is newest first; lib/webhooks/delivery-list.ts merges them). Records
+  // written before the shards (`WHDELIVERY#<webhookId>#evt_…`, after every shard digit) are read
+  // beside them until they expire (30 days).
   webhookDelivery: (slug: string, webhookId: string, eventId: string) => ({
+    pk: workspacePk(slug),
+    sk: `WHDELIVERY#${webhookId}#${deliveryShardOf(eventId)}#${eventId}`,
+  }),
+  webhookDeliveryUnsharded: (slug: string, webhookId: string, eventId: string) => ({
     pk: workspacePk(slug),
     sk: `WHDELIVERY#${webhookId}#${eventId}`,
   }),
   webhookDeliveryPrefix: (webhookId: string) => `WHDELIVERY#${webhookId}#`,
+  /**
+   * Each range a webhook's deliveries are in, sorted by event id: the shards, then the records written
+   * before them. `at(eventId)` is where a delivery with that event id would sort in the range.
+   */
+  webhookDeliveryRanges: (webhookId: string): { prefix: string; at: (eventId: string) => string }[] => [
+    ...Array.from({ length: DELIVERY_SHARDS }, (_, shard) => ({
+      prefix: `WHDELIVERY#${webhookId}#${shard}#`,
+      at: (eventId: string) => `WHDELIVERY#${webhookId}#${shard}#${eventId}`,
+    })),
+    { prefix: `WHDELIVERY#${webhookId}#evt_`, at: (eventId: string) => `WHDELIVERY#${webhookId}#${eventId}` },
+  ],
 
   // Journeys (lib/journeys/store/). A journey is `JOURNEY#<id>` and its versions follow it at
   // `JOURNEY#<id>#V#<version key>` (the version id's hex digits complemented, so newest first in

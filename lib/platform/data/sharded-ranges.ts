@@ -34,6 +34,8 @@ export interface ShardedList {
   after?: string | undefined;
   /** Of two items at one position (a record seen in two ranges while it moves between them), the one to keep. */
   prefer?: (a: Item, b: Item) => Item;
+  /** Told the read units each Query consumed, and awaited before the walk goes on (an export's pace). */
+  consumed?: (units: number) => Promise<void>;
 }
 
 export interface MergedPage {
@@ -53,12 +55,22 @@ interface RangeState {
 /** `a` comes before `b` in the list's order. */
 const before = (list: ShardedList, a: string, b: string) => (list.descending ? a > b : a < b);
 
-async function queryRange(state: RangeState, limit: number): Promise<Item[]> {
-  const { Items = [], LastEvaluatedKey } = await dynamo.send(
-    new QueryCommand({ ...state.query, Limit: Math.max(1, Math.min(MAX_LIMIT, limit)), ExclusiveStartKey: state.lastKey }),
+async function queryRange(state: RangeState, limit: number, consumed?: ShardedList['consumed']): Promise<Item[]> {
+  const {
+    Items = [],
+    LastEvaluatedKey,
+    ConsumedCapacity,
+  } = await dynamo.send(
+    new QueryCommand({
+      ...state.query,
+      Limit: Math.max(1, Math.min(MAX_LIMIT, limit)),
+      ExclusiveStartKey: state.lastKey,
+      ...(consumed ? { ReturnConsumedCapacity: 'TOTAL' as const } : {}),
+    }),
   );
   state.lastKey = LastEvaluatedKey;
   state.exhausted = LastEvaluatedKey === undefined;
+  if (consumed) await consumed(ConsumedCapacity?.CapacityUnits ?? 0);
   return Items;
 }
 
@@ -110,7 +122,7 @@ export async function* readAll(list: ShardedList, pageSize: number): AsyncGenera
     if (low.some((state) => state.buffer.length === 0)) {
       await Promise.all(
         low.map(async (state) => {
-          state.buffer.push(...(await queryRange(state, pageSize)));
+          state.buffer.push(...(await queryRange(state, pageSize, list.consumed)));
         }),
       );
       continue;

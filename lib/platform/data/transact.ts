@@ -2,8 +2,8 @@
  * The one TransactWriteItems of every store: items go in by name, and a cancelled transaction
  * comes back as a `TransactionCancelledError` that says which names failed and carries each failed
  * item's current values (ReturnValuesOnConditionCheckFailure, already unmarshalled), so a store
- * tells 404 from 409 without another read. Lost races with concurrent transactions are retried
- * (conditions.ts `retryTransactionConflicts`); a failed condition never is, since it would fail the
+ * tells 404 from 409 without another read. Lost races with concurrent transactions, and transactions
+ * DynamoDB throttled, are retried (conditions.ts `retryTransactionConflicts`); a failed condition never is, since it would fail the
  * same way. The SDK's own error reaches no store: only this file reads CancellationReasons.
  */
 import type { AttributeValue, CancellationReason } from '@aws-sdk/client-dynamodb';

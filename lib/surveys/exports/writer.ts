@@ -3,8 +3,9 @@
  * into the object writer. The responses are kept in 64 ranges (keys.ts): they are merged in order,
  * each range read RANGE_PAGE responses at a time, the ranges that run low refilled together, so
  * memory stays bounded (at most 65 × 1.5 pages of responses) and the reads spread over every range
- * instead of draining one range after another at DynamoDB's per-partition ceiling. Respondent
- * identifiers are never read.
+ * instead of draining one range after another at DynamoDB's per-partition ceiling. The reads keep the
+ * pace of pace.ts (each Query's consumed capacity is spent before the walk goes on): a survey written
+ * slowly may hold all its ranges in one partition. Respondent identifiers are never read.
  */
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../platform/data/client.ts';
@@ -17,6 +18,7 @@ import { findVersion } from '../store/versions.ts';
 import { columnsOf, type ExportedResponse, jsonRecordOf, RESPONSE_COLUMNS, rowOf } from './columns.ts';
 import { csvLine, UTF8_BOM } from './csv.ts';
 import { ObjectWriter } from './object-writer.ts';
+import { ReadPace } from './pace.ts';
 import type { StoredExport } from './record.ts';
 
 const EXPORTED_ATTRIBUTES = [
@@ -80,7 +82,13 @@ async function* responsesOf(record: StoredExport): AsyncGenerator<ExportedRespon
     ranges.push(exportQuery(record, legacy.from, legacy.to));
   }
   const seen = new Set<string>();
-  const list = { ranges, orderOf: (item: Record<string, unknown>) => keys.responseIdOfKey(item.sk as string), descending: false };
+  const pace = new ReadPace();
+  const list = {
+    ranges,
+    orderOf: (item: Record<string, unknown>) => keys.responseIdOfKey(item.sk as string),
+    descending: false,
+    consumed: (units: number) => pace.spent(units),
+  };
   for await (const item of readAll(list, RANGE_PAGE)) {
     const { sk: _sk, ...fields } = item;
     const response = { ...fields, answers: item.answers ?? {}, path: item.path ?? [] } as ExportedResponse;

@@ -1,0 +1,13 @@
+/** Every workload of the capacity model, in the order the table shows them. */
+
+import { exportWorkload, surveyWorkloads, type Workload } from './capacity-workloads.ts';
+import { authenticationWorkloads, personWorkloads, searchWorkload, webhookWorkload } from './capacity-workloads-platform.ts';
+
+export const WORKLOADS: Workload[] = [
+  ...surveyWorkloads,
+  ...authenticationWorkloads,
+  searchWorkload,
+  webhookWorkload,
+  exportWorkload,
+  ...personWorkloads,
+];
