@@ -18,7 +18,8 @@ import {
   rotateDeveloperKey,
 } from '../lib/admin/developer-keys.ts';
 import { importDirectory, parseDirectoryImport } from '../lib/admin/directory.ts';
-import { AdminError, createLocalStore, createStore, type Store } from '../lib/admin/store.ts';
+import { AdminError } from '../lib/admin/store.ts';
+import type { Target } from '../lib/admin/target.ts';
 import {
   changeModules,
   createWorkspace,
@@ -31,7 +32,12 @@ import {
 import { config } from '../lib/platform/config.ts';
 import { workspaceHostOf } from '../lib/platform/http/workspace-host.ts';
 import { moduleOfPermission, PERMISSIONS } from '../lib/platform/permissions.ts';
+import { backupRestoreCommand, backupVerifyCommand } from './commands/backup.ts';
+import type { CommandContext } from './commands/context.ts';
+import { rebuildSearchCommand, rebuildSummariesCommand } from './commands/rebuild.ts';
+import { deleteWorkspaceCommand, exportWorkspaceCommand } from './commands/workspace-offboarding.ts';
 import { nextSteps, runDemo } from './demo/run.ts';
+import { targetFromOptions } from './target.ts';
 
 /** Lines of at most 100 characters, each starting with the indent. */
 function wrap(text: string, indent: string): string {
@@ -52,6 +58,10 @@ Workspaces
   workspace suspend <slug> | resume <slug>          every request gets 403 while suspended
   workspace modules <slug> [--disable a,b] [--enable c,d]
                                                     modules: ideas, journeys, surveys, sops, webhooks, knowledge-bank
+  workspace export <slug> --out FILE                every record, as NDJSON (docs/operating.md: the format); no secrets
+  workspace delete <slug> --confirm <slug> [--settle SECONDS]
+                                                    a suspended workspace's items, objects and webhooks, for good;
+                                                    resumable; the slug can be created again afterwards
 Developer keys (the secret is printed once)
   permissions                                       every permission a key can hold, with its module:
 ${wrap(PERMISSIONS.join(', '), '                                                    ')}
@@ -69,9 +79,21 @@ Demo data
                                                     again changes nothing. Without --key it makes a key (printed once)
 Surveys
   audience set <slug> --file audience.json          {attributes:[{key, type: string|number|date|boolean, values?}]}: what targeting may use
+Backup, restore, rebuild (docs/operating.md)
+  backup verify                                     point-in-time recovery, deletion protection, stream, TTL; what the
+                                                    stack keeps of the table, secret and buckets when deleted
+  backup restore --to TABLE [--time ISO]            the table as it was into a new one (the sandbox: a copy of it now),
+                                                    then what to deploy and rebuild
+  rebuild search --workspace <slug> | --all [--restart]
+                                                    search indexes built again from the live articles
+  rebuild summaries --workspace <slug> [--survey ID] | --all [--restart]
+                                                    survey summaries made to match the stored responses
 
-Target (default: the local sandbox at http://127.0.0.1:$DYNAMODB_PORT, table cx-portal)
+Target (default: the local sandbox at http://127.0.0.1:$DYNAMODB_PORT, table $TABLE_NAME or cx-portal)
+  --stack NAME        a deployed stack: its table and buckets, from its outputs
   --table NAME        a deployed table (AWS credentials and region from the environment)
+  --region REGION     the AWS region (else AWS_REGION, or the profile's)
+  --profile NAME      an AWS profile (else AWS_PROFILE)
   --endpoint URL      a custom DynamoDB endpoint, e.g. LocalStack's http://localhost:4566
   --json              machine-readable output`;
 
@@ -98,6 +120,16 @@ const { values: options, positionals } = (() => {
         json: { type: 'boolean' },
         api: { type: 'string' },
         key: { type: 'string' },
+        stack: { type: 'string' },
+        region: { type: 'string' },
+        profile: { type: 'string' },
+        out: { type: 'string' },
+        confirm: { type: 'string' },
+        settle: { type: 'string' },
+        survey: { type: 'string' },
+        to: { type: 'string' },
+        time: { type: 'string' },
+        restart: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -106,14 +138,6 @@ const { values: options, positionals } = (() => {
     process.exit(2);
   }
 })();
-
-function storeFromOptions(): Store {
-  if (options.table) {
-    return createStore(options.table, options.endpoint ? { endpoint: options.endpoint } : {});
-  }
-  const endpoint = options.endpoint ?? `http://127.0.0.1:${config.integer('DYNAMODB_PORT', 8000, 1)}`;
-  return createLocalStore(process.env.TABLE_NAME ?? 'cx-portal', endpoint);
-}
 
 function need(value: string | undefined, what: string): string {
   if (!value) throw new UsageError(`missing ${what}`);
@@ -124,8 +148,15 @@ function print(json: unknown, human: string): void {
   console.log(options.json ? JSON.stringify(json, null, 2) : human);
 }
 
-async function run(store: Store): Promise<void> {
+async function run(where: Target): Promise<void> {
+  const { store } = where;
   const [area, action, target] = positionals;
+  const context: CommandContext = {
+    target: where,
+    options,
+    print,
+    log: (line) => (options.json ? console.error(line) : console.log(line)),
+  };
   if (area === 'demo') {
     const apiUrl = options.api ?? `http://127.0.0.1:${config.integer('PORT', 3000, 1)}/api/v1`;
     const log = options.json ? () => {} : (line: string) => console.log(line);
@@ -238,6 +269,18 @@ async function run(store: Store): Promise<void> {
         `Imported ${result.people} people and ${result.teams} teams; ${result.deactivated} entries no longer listed were marked inactive`,
       );
     }
+    case 'workspace export':
+      return exportWorkspaceCommand(context, need(target, '<slug>'));
+    case 'workspace delete':
+      return deleteWorkspaceCommand(context, need(target, '<slug>'));
+    case 'backup verify':
+      return backupVerifyCommand(context);
+    case 'backup restore':
+      return backupRestoreCommand(context);
+    case 'rebuild search':
+      return rebuildSearchCommand(context);
+    case 'rebuild summaries':
+      return rebuildSummariesCommand(context);
     case 'audience set': {
       const file = need(options.file, '--file <path>');
       let json: unknown;
@@ -268,9 +311,10 @@ if (options.help) {
 } else if (positionals.length === 1 && positionals[0] === 'permissions') {
   printPermissions();
 } else {
-  const store = storeFromOptions();
+  let where: Target | undefined;
   try {
-    await run(store);
+    where = await targetFromOptions(options);
+    await run(where);
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`cxctl: ${error.message}\n\n${USAGE}`);
@@ -290,6 +334,6 @@ if (options.help) {
       process.exitCode = 1;
     }
   } finally {
-    store.db.destroy();
+    where?.store.db.destroy();
   }
 }

@@ -63,7 +63,10 @@ export async function listWorkspaces(store: Store): Promise<Workspace[]> {
   return workspaces.sort((a, b) => a.slug.localeCompare(b.slug));
 }
 
-/** Apply an update expression to an existing workspace; a missing workspace is an error, never created. */
+/**
+ * Apply an update expression to an existing workspace; a missing workspace is an error, never
+ * created, and so is one being deleted (`cxctl workspace delete` ends only by removing it).
+ */
 async function updateWorkspace(
   store: Store,
   slug: string,
@@ -77,16 +80,19 @@ async function updateWorkspace(
         TableName: store.table,
         Key: keys.workspace(slug),
         UpdateExpression: expression,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ...values, ':now': new Date().toISOString() },
+        ConditionExpression: 'attribute_exists(pk) AND #current <> :deleting',
+        ExpressionAttributeNames: { ...names, '#current': 'status' },
+        ExpressionAttributeValues: { ...values, ':now': new Date().toISOString(), ':deleting': 'deleting' },
         ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
     return toWorkspace(Attributes!);
   } catch (error) {
-    if (isConditionFailure(error)) throw new AdminError(`Workspace "${slug}" does not exist`);
-    throw error;
+    if (!isConditionFailure(error)) throw error;
+    if (error.Item)
+      throw new AdminError(`Workspace "${slug}" is being deleted: finish with cxctl workspace delete ${slug} --confirm ${slug}`);
+    throw new AdminError(`Workspace "${slug}" does not exist`);
   }
 }
 
