@@ -16,7 +16,7 @@ export interface ContextSetting {
   description: string;
 }
 
-export const DEFAULT_STACK_NAME = 'CxPortalApi';
+const DEFAULT_STACK_NAME = 'CxPortalApi';
 const DEFAULT_WORKSPACE_DOMAIN = 'portal.example.com';
 
 export const CONTEXT_SETTINGS: readonly ContextSetting[] = [

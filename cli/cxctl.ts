@@ -155,7 +155,8 @@ async function run(where: Target): Promise<void> {
     target: where,
     options,
     print,
-    log: (line) => (options.json ? console.error(line) : console.log(line)),
+    // Progress goes to stderr, so stdout holds the result alone (for a pipe, or --json).
+    log: (line) => console.error(line),
   };
   if (area === 'demo') {
     const apiUrl = options.api ?? `http://127.0.0.1:${config.integer('PORT', 3000, 1)}/api/v1`;

@@ -52,7 +52,7 @@ async function factsOf(target: Target, client: DynamoDBClient): Promise<BackupFa
 function redeployCommand(target: Target, table: string, streamArn: string): string {
   if (target.kind === 'sandbox') return `TABLE_NAME=${table} npm start`;
   const secret = target.stack?.outputs.SigningSecretArn ?? '<the stack output SigningSecretArn>';
-  const stackName = target.stack && target.stack.name !== 'CxPortalApi' ? ` -c stackName=${target.stack.name}` : '';
+  const stackName = target.stack ? ` -c stackName=${target.stack.name}` : '';
   return `npx cdk deploy${stackName} -c tableName=${table} -c tableStreamArn=${streamArn} -c signingSecretArn=${secret}`;
 }
 

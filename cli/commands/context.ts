@@ -8,7 +8,7 @@ export interface CommandContext {
   options: Record<string, string | boolean | undefined>;
   /** The result: `json` with --json, `human` otherwise. */
   print(json: unknown, human: string): void;
-  /** A progress line (stderr with --json, so stdout stays one JSON document). */
+  /** A progress line, on stderr: stdout holds the result alone. */
   log(line: string): void;
 }
 

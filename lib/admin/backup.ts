@@ -28,7 +28,7 @@ export interface TableFacts {
   pitr: { enabled: boolean; earliest?: string; latest?: string } | 'unsupported';
 }
 
-export type Retention = 'retained' | 'deleted' | 'emptied and deleted' | 'not managed by the stack';
+type Retention = 'retained' | 'deleted' | 'emptied and deleted' | 'not managed by the stack';
 
 export interface RetentionFacts {
   table: Retention;

@@ -8,7 +8,7 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../platform/data/keys.ts';
 import type { Store } from './store.ts';
 
-export interface JobProgress<State> {
+interface JobProgress<State> {
   startedAt: string;
   updatedAt: string;
   state: State;

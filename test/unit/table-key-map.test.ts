@@ -92,6 +92,13 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
     may: ['sop', 'sopComment'],
   })),
   { name: 'the survey list', holds: between(keys.surveyListRange.from, keys.surveyListRange.to), may: ['survey', 'surveyCounter'] },
+  // cxctl rebuild summaries (lib/admin/rebuild-summaries.ts): every survey, then each survey's markers.
+  { name: 'every survey of a workspace', holds: prefix(keys.surveyListRange.from), may: ['survey'] },
+  ...UUIDS.map((id) => ({
+    name: `the summary markers of survey ${id}`,
+    holds: prefix(keys.surveyResponseCounted(SLUG, id, '').sk),
+    may: ['surveyResponseCounted'],
+  })),
   ...UUIDS.map((id) => ({
     name: `the responses of survey ${id} and their counters`,
     holds: between(keys.surveyResponseListRange(id).from, keys.surveyResponseListRange(id).to),
