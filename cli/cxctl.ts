@@ -1,10 +1,12 @@
 /**
  * cxctl: the operator CLI. Manages workspaces, Developer keys, idea labels and the SOP directory,
- * and lists the permissions a key can hold.
+ * lists the permissions a key can hold, and runs the operator's lifecycle (backup, restore,
+ * rebuilds, a tenant's export and deletion: each in its own module under cli/commands/).
  * By default it talks to the running sandbox (DynamoDB Local on DYNAMODB_PORT, table cx-portal);
- * `--table NAME` targets a deployed table with the normal AWS credentials and region, and
- * `--endpoint URL` adds a custom endpoint (LocalStack). Every input is checked before anything is
- * written; a failure prints one line to stderr and exits 1 (2 for usage errors).
+ * `--stack NAME` targets a deployed stack, `--table NAME` a deployed table, with the normal AWS
+ * credentials, profile and region (cli/target.ts), and `--endpoint URL` adds a custom endpoint
+ * (LocalStack). Every input is checked before anything is written; a failure prints one line to
+ * stderr and exits 1 (2 for usage errors).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';

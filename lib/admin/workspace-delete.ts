@@ -55,15 +55,23 @@ export interface DeletionOptions {
 
 const KEY_ATTRIBUTES = ['pk', 'sk', 'entity', 'status'];
 
-/** Step 1 and 2: the checks, then the mark; whether an earlier run had marked it already. */
-async function markDeleting(store: Store, slug: string, confirm: string | undefined): Promise<boolean> {
+/**
+ * Step 1 and 2: the checks, then the mark. `resumed`: an earlier run had marked it; `leftovers`: its
+ * workspace item is gone but items remain (written after an earlier run ended), to be removed too.
+ */
+async function markDeleting(store: Store, slug: string, confirm: string | undefined): Promise<'new' | 'resumed' | 'leftovers'> {
   const { Item } = await store.db.send(new GetCommand({ TableName: store.table, Key: keys.workspace(slug), ConsistentRead: true }));
-  if (!Item) throw new AdminError(`Workspace "${slug}" does not exist`);
+  if (!Item) {
+    const { value: page } = await workspacePartition(store, slug, { projection: ['sk'] }).next();
+    if (!page || page.length === 0) throw new AdminError(`Workspace "${slug}" does not exist`);
+    if (confirm !== slug) throw new AdminError(`Workspace "${slug}" is gone but items of it remain: remove them with --confirm ${slug}`);
+    return 'leftovers';
+  }
   if (Item.status === 'active') {
     throw new AdminError(`Workspace "${slug}" is active: suspend it first (cxctl workspace suspend ${slug}), then delete it`);
   }
   if (confirm !== slug) throw new AdminError(`Deleting "${slug}" removes all its data for good: repeat its slug with --confirm ${slug}`);
-  if (Item.status === 'deleting') return true;
+  if (Item.status === 'deleting') return 'resumed';
   try {
     await store.db.send(
       new UpdateCommand({
@@ -80,7 +88,7 @@ async function markDeleting(store: Store, slug: string, confirm: string | undefi
       throw new AdminError(`Workspace "${slug}" changed while being checked (resumed?): run the command again`);
     throw error;
   }
-  return false;
+  return 'new';
 }
 
 /**
@@ -141,8 +149,15 @@ async function deleteObjects(slug: string, options: DeletionOptions): Promise<{ 
 
 export async function deleteWorkspace(store: Store, slug: string, options: DeletionOptions): Promise<DeletionReport> {
   const { log } = options;
-  const resumed = await markDeleting(store, slug, options.confirm);
-  log(resumed ? `Workspace ${slug} was being deleted: going on from what is left` : `Workspace ${slug} marked for deletion`);
+  const start = await markDeleting(store, slug, options.confirm);
+  const resumed = start !== 'new';
+  log(
+    start === 'new'
+      ? `Workspace ${slug} marked for deletion`
+      : start === 'resumed'
+        ? `Workspace ${slug} was being deleted: going on from what is left`
+        : `Workspace ${slug} is gone, but items of it remain: removing them`,
+  );
   const report: DeletionReport = {
     workspace: slug,
     resumed,
@@ -170,6 +185,7 @@ export async function deleteWorkspace(store: Store, slug: string, options: Delet
   report.objects.surveyExports += lateObjects.surveyExports;
   if (report.stragglers > 0) log(`Removed ${report.stragglers} item(s) or object(s) written while deleting`);
 
+  if (start === 'leftovers') return report;
   await store.db.send(
     new DeleteCommand({
       TableName: store.table,

@@ -16,7 +16,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_BUCKETS } from '../../lib/admin/sandbox-buckets.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
 import { adminStore, clientFor, newWorkspace, sandbox, type TestWorkspace } from '../support/fixtures.ts';
-import { createArticle, para, publish, saveDraft } from '../support/knowledge-bank.ts';
+import { createArticle, createCategory, para, publish } from '../support/knowledge-bank.ts';
 import { cxctl, cxctlJson, objectsUnder, operatorEnvironment, partitionItems, s3, until } from '../support/operator.ts';
 import { deleteResponse, type StoredResponse, submitResponse } from '../support/survey-responses.ts';
 import { publishedSurvey } from '../support/surveys.ts';
@@ -45,7 +45,7 @@ async function jobExists(job: string): Promise<boolean> {
 }
 
 describe('cxctl backup verify', () => {
-  it("passes the sandbox's table and the template it deploys, and says what the sandbox cannot have", async () => {
+  it("passes the sandbox's table and the template it deploys, and says what the sandbox cannot have", { timeout: 120_000 }, async () => {
     const env = { ...operatorEnvironment(), DATA_DIR: join(mkdtempSync(join(tmpdir(), 'verify-')), 'none') };
     const report = await cxctlJson(['backup', 'verify'], env);
     expect(report.ok).toBe(true);
@@ -67,7 +67,7 @@ describe('cxctl backup verify', () => {
     expect(human.stdout).toContain('✓ table when the stack is deleted: retained');
   });
 
-  it('says how to give a region instead of the SDK\'s "Region is missing"', async () => {
+  it('says how to give a region instead of the SDK\'s "Region is missing"', { timeout: 60_000 }, async () => {
     const home = mkdtempSync(join(tmpdir(), 'no-aws-'));
     const env = {
       PATH: process.env.PATH,
@@ -87,8 +87,12 @@ describe('cxctl rebuild search', () => {
   beforeAll(async () => {
     ws = await newWorkspace('rebuild-search');
     const api = clientFor(ws);
-    const article = await createArticle(api, { titleEn: 'Rotate the billing key' });
-    expect((await saveDraft(api, article.id, { blocks: [para('Rotate the billing key every quarter.')] })).status).toBe(200);
+    const category = await createCategory(api, { nameEn: 'Billing' });
+    const article = await createArticle(api, {
+      titleEn: 'Rotate the billing key',
+      categoryId: category.id,
+      blocks: [para('Rotate the billing key every quarter.')],
+    });
     await publish(api, article.id);
     await until(
       async () => `search-index/${ws.slug}/manifest.json` in (await objectsUnder('searchIndex', `search-index/${ws.slug}/`)),
@@ -96,7 +100,7 @@ describe('cxctl rebuild search', () => {
     );
   });
 
-  it('builds an index whose objects are gone again from the live articles, and again on a second run', async () => {
+  it('builds an index whose objects are gone again from the live articles, and again on a second run', { timeout: 120_000 }, async () => {
     const prefix = `search-index/${ws.slug}/`;
     const manifest = async () => (await partitionItems(ws.slug)).find((i) => i.sk === 'KBSEARCH#MANIFEST') as Record<string, any>;
     // A stack deleted and deployed again onto the retained table: a new, empty bucket.
@@ -119,7 +123,7 @@ describe('cxctl rebuild search', () => {
     expect(Object.keys(await objectsUnder('searchIndex', prefix)).sort()).toEqual([again.base.key, `${prefix}manifest.json`].sort());
   });
 
-  it('writes no index for a workspace with nothing published, and refuses one that does not exist', async () => {
+  it('writes no index for a workspace with nothing published, and refuses one that does not exist', { timeout: 120_000 }, async () => {
     const empty = await newWorkspace('rebuild-empty');
     expect(await cxctlJson(['rebuild', 'search', '--workspace', empty.slug])).toMatchObject({ result: 'nothing-to-index' });
     expect(await objectsUnder('searchIndex', `search-index/${empty.slug}/`)).toEqual({});
@@ -127,12 +131,13 @@ describe('cxctl rebuild search', () => {
     expect(missing).toMatchObject({ code: 1, stderr: expect.stringMatching(/does not exist/) });
   });
 
-  it('goes on after the last workspace an interrupted --all run finished', async () => {
+  it('goes on after the last workspace an interrupted --all run finished', { timeout: 120_000 }, async () => {
     // Past every slug of this run: the resumed run has nothing left, and leaves other tests' indexes alone.
     await putJob('rebuild-search', { after: 'zzzz' });
     const resumed = await cxctl(['rebuild', 'search', '--all']);
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stdout).toMatch(/^Going on after zzzz \(a run started 2026-11-26T00:00:00.000Z got that far; --restart starts over\)/);
+    // Progress on stderr, the result on stdout.
+    expect(resumed.stderr).toMatch(/^Going on after zzzz \(a run started 2026-11-26T00:00:00.000Z got that far; --restart starts over\)/m);
     expect(resumed.stdout).toContain('Search indexes rebuilt: 0 of 0 workspace(s)');
     expect(await jobExists('rebuild-search')).toBe(false);
   });
@@ -197,18 +202,18 @@ describe('cxctl rebuild summaries', () => {
     expect((await markersOf()).filter((m) => !m.removed)).toHaveLength(8);
   });
 
-  it('goes on from the page an interrupted run got to, and says it cannot compare then', async () => {
+  it('goes on from the page an interrupted run got to, and says it cannot compare then', { timeout: 120_000 }, async () => {
     await putJob(`rebuild-summaries#${ws.slug}`, { surveyId, phase: 'markers', startKey: null });
     const resumed = await cxctl(['rebuild', 'summaries', '--workspace', ws.slug]);
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stdout).toContain(`Going on at survey ${surveyId}`);
+    expect(resumed.stderr).toContain(`Going on at survey ${surveyId}`);
     expect(resumed.stdout).toContain(
       `survey ${surveyId}: 0 response(s), 0 removal(s) replayed, 0 bucket transaction(s); resumed: not compared with a recount`,
     );
     expect(await jobExists(`rebuild-summaries#${ws.slug}`)).toBe(false);
   });
 
-  it('refuses a survey the workspace does not have', async () => {
+  it('refuses a survey the workspace does not have', { timeout: 120_000 }, async () => {
     const result = await cxctl(['rebuild', 'summaries', '--workspace', ws.slug, '--survey', '01900000-0000-7000-8000-000000000000']);
     expect(result).toMatchObject({ code: 1, stderr: expect.stringMatching(/has no survey 01900000/) });
   });

@@ -9,18 +9,16 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type DemoResult, runDemo } from '../../cli/demo/run.ts';
 import { deleteItems } from '../../lib/admin/table-io.ts';
 import { createWorkspace, setWorkspaceStatus } from '../../lib/admin/workspaces.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
 import { adminStore, call, clientFor, sandbox, uniqueSlug } from '../support/fixtures.ts';
-import { createArticle, para, publish, saveDraft } from '../support/knowledge-bank.ts';
+import { createArticle, createCategory, para, publish } from '../support/knowledge-bank.ts';
 import { cxctl, cxctlJson, objectsUnder, partitionItems, until } from '../support/operator.ts';
 import { submitResponse } from '../support/survey-responses.ts';
-
-type Item = Record<string, any>;
 
 const work = mkdtempSync(join(tmpdir(), 'offboarding-'));
 let leaving: DemoResult & { key: string; surveyId: string };
@@ -54,7 +52,9 @@ beforeAll(async () => {
 }, 900_000);
 
 describe('cxctl workspace export', () => {
-  it('writes every record of the workspace as documented NDJSON, accounting for every item it leaves out', async () => {
+  it('writes every record of the workspace as documented NDJSON, accounting for every item it leaves out', {
+    timeout: 60_000,
+  }, async () => {
     const items = await partitionItems(leaving.workspace);
     const file = join(work, 'export.ndjson');
     const summary = await cxctlJson(['workspace', 'export', leaving.workspace, '--out', file]);
@@ -90,7 +90,7 @@ describe('cxctl workspace export', () => {
     }
   });
 
-  it('writes no secret, no key hash and no keyed hash of a person', async () => {
+  it('writes no secret, no key hash and no keyed hash of a person', { timeout: 60_000 }, async () => {
     const items = await partitionItems(leaving.workspace);
     const file = join(work, 'secrets.ndjson');
     await cxctlJson(['workspace', 'export', leaving.workspace, '--out', file]);
@@ -107,7 +107,7 @@ describe('cxctl workspace export', () => {
     for (const secret of secrets) expect(text.includes(secret), secret.slice(0, 8)).toBe(false);
   });
 
-  it('refuses a workspace that does not exist, and leaves no file', async () => {
+  it('refuses a workspace that does not exist, and leaves no file', { timeout: 60_000 }, async () => {
     const file = join(work, 'none.ndjson');
     const result = await cxctl(['workspace', 'export', uniqueSlug('nobody'), '--out', file]);
     expect(result.code).toBe(1);
@@ -117,7 +117,7 @@ describe('cxctl workspace export', () => {
 });
 
 describe('cxctl workspace delete', () => {
-  it('refuses an active workspace, and a deletion not confirmed with the slug, changing nothing', async () => {
+  it('refuses an active workspace, and a deletion not confirmed with the slug, changing nothing', { timeout: 120_000 }, async () => {
     const before = (await partitionItems(leaving.workspace)).length;
     const active = await cxctl(['workspace', 'delete', leaving.workspace, '--confirm', leaving.workspace]);
     expect(active.code).toBe(1);
@@ -174,8 +174,12 @@ describe('cxctl workspace delete', () => {
     const manifestVersion = async () =>
       (await partitionItems(staying.workspace)).find((i) => i.sk === 'KBSEARCH#MANIFEST')?.version as number;
     const version = await manifestVersion();
-    const article = await createArticle(api, { titleEn: 'After the deletion' });
-    expect((await saveDraft(api, article.id, { blocks: [para('Published after another workspace was deleted.')] })).status).toBe(200);
+    const category = await createCategory(api, { nameEn: 'Later' });
+    const article = await createArticle(api, {
+      titleEn: 'After the deletion',
+      categoryId: category.id,
+      blocks: [para('Published after another workspace was deleted.')],
+    });
     await publish(api, article.id);
     await until(async () => {
       const items = await partitionItems(staying.workspace);
@@ -190,7 +194,7 @@ describe('cxctl workspace delete', () => {
     expect((await partitionItems(slug)).map((i) => i.sk)).toEqual(['WORKSPACE']);
   });
 
-  it('goes on from what an interrupted run left, and refuses any other change meanwhile', async () => {
+  it('goes on from what an interrupted run left, and refuses any other change meanwhile', { timeout: 180_000 }, async () => {
     const slug = uniqueSlug('interrupted');
     await createWorkspace(adminStore(), slug);
     const key = (await cxctlJson(['key', 'create', '--workspace', slug, '--all'])).key as string;
@@ -219,5 +223,15 @@ describe('cxctl workspace delete', () => {
     const report = await cxctlJson(['workspace', 'delete', slug, '--confirm', slug, '--settle', '0']);
     expect(report).toMatchObject({ resumed: true, items: { Idea: 1, Workspace: 1 } });
     expect(await partitionItems(slug)).toEqual([]);
+
+    // Something written after the run ended (an invocation that outlived it): a later run removes it.
+    await adminStore().db.send(
+      new PutCommand({ TableName: adminStore().table, Item: { ...keys.kbSearchManifest(slug), entity: 'KbSearchManifest', version: 1 } }),
+    );
+    const leftovers = await cxctlJson(['workspace', 'delete', slug, '--confirm', slug, '--settle', '0']);
+    expect(leftovers).toMatchObject({ resumed: true, items: { KbSearchManifest: 1 } });
+    expect(await partitionItems(slug)).toEqual([]);
+    const gone = await cxctl(['workspace', 'delete', slug, '--confirm', slug]);
+    expect(gone).toMatchObject({ code: 1, stderr: expect.stringMatching(/does not exist/) });
   });
 });
