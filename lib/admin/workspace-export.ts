@@ -26,7 +26,7 @@ import { AdminError, type Store } from './store.ts';
 import { type Item, workspacePartition } from './table-io.ts';
 import { findWorkspace } from './workspaces.ts';
 
-export const EXPORT_FORMAT = { format: 'cx-portal-workspace-export', version: 1 } as const;
+const EXPORT_FORMAT = { format: 'cx-portal-workspace-export', version: 1 } as const;
 
 type LeftOut = 'derived' | 'transient';
 type Rule = { type: string; omit?: readonly string[] } | { leftOut: LeftOut; what: string };
