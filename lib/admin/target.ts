@@ -89,34 +89,39 @@ export async function awsTarget(options: {
 }): Promise<Target> {
   const region = await resolveRegion(options.region, options.profile);
   const settings: ClientSettings = { region, profile: options.profile, ...(options.endpoint ? { endpoint: options.endpoint } : {}) };
-  const store = (table: string) => createStore(table, settings);
   if (!options.stack) {
     const table = options.table as string;
-    return { kind: 'table', label: `table ${table} in ${region}`, store: store(table), settings };
+    return { kind: 'table', label: `table ${table} in ${region}`, store: createStore(table, settings), settings };
   }
-  const outputs = await stackOutputs(options.stack, settings);
-  const output = (key: string) => {
-    const value = outputs[key];
-    if (!value) throw new AdminError(`Stack "${options.stack}" has no output ${key}: deploy this version of the stack first`);
-    return value;
-  };
-  if (options.table && options.table !== output('TableName')) {
-    throw new AdminError(`--table ${options.table} is not the table of stack ${options.stack} (${output('TableName')})`);
-  }
+  return stackTarget(options.stack, await stackOutputs(options.stack, settings), settings, options.table);
+}
+
+/** The target a stack's outputs describe (`--table`, if given too, must be its table). */
+export function stackTarget(name: string, outputs: Record<string, string>, settings: ClientSettings, table?: string): Target {
+  const tableName = outputs.TableName;
+  if (!tableName) throw new AdminError(`Stack "${name}" has no output TableName: is it this service's stack?`);
+  if (table && table !== tableName) throw new AdminError(`--table ${table} is not the table of stack ${name} (${tableName})`);
+  // A stack deployed before the bucket outputs existed still serves the commands that need only the table.
+  const buckets =
+    outputs.SearchIndexBucketName && outputs.SurveyExportBucketName
+      ? { searchIndex: outputs.SearchIndexBucketName, surveyExports: outputs.SurveyExportBucketName }
+      : undefined;
   return {
     kind: 'stack',
-    label: `stack ${options.stack} in ${region} (table ${output('TableName')})`,
-    store: store(output('TableName')),
+    label: `stack ${name} in ${settings.region} (table ${tableName})`,
+    store: createStore(tableName, settings),
     settings,
-    buckets: { searchIndex: output('SearchIndexBucketName'), surveyExports: output('SurveyExportBucketName') },
-    stack: { name: options.stack, outputs },
+    ...(buckets ? { buckets } : {}),
+    stack: { name, outputs },
   };
 }
 
 /** The buckets, or an operator's error naming the command that needs them. */
 export function bucketsOf(target: Target, command: string): NonNullable<Target['buckets']> {
   if (!target.buckets) {
-    throw new AdminError(`${command} also works on the stack's buckets: name the stack with --stack NAME (its outputs name them)`);
+    throw new AdminError(
+      `${command} also works on the stack's buckets: name the stack with --stack NAME, deployed from this version (its outputs name them)`,
+    );
   }
   return target.buckets;
 }
