@@ -34,10 +34,7 @@ import {
 import { config } from '../lib/platform/config.ts';
 import { workspaceHostOf } from '../lib/platform/http/workspace-host.ts';
 import { moduleOfPermission, PERMISSIONS } from '../lib/platform/permissions.ts';
-import { backupRestoreCommand, backupVerifyCommand } from './commands/backup.ts';
 import type { CommandContext } from './commands/context.ts';
-import { rebuildSearchCommand, rebuildSummariesCommand } from './commands/rebuild.ts';
-import { deleteWorkspaceCommand, exportWorkspaceCommand } from './commands/workspace-offboarding.ts';
 import { nextSteps, runDemo } from './demo/run.ts';
 import { targetFromOptions } from './target.ts';
 
@@ -272,18 +269,19 @@ async function run(where: Target): Promise<void> {
         `Imported ${result.people} people and ${result.teams} teams; ${result.deactivated} entries no longer listed were marked inactive`,
       );
     }
+    // Loaded when asked for: every other command starts without their SDK clients.
     case 'workspace export':
-      return exportWorkspaceCommand(context, need(target, '<slug>'));
+      return (await import('./commands/workspace-offboarding.ts')).exportWorkspaceCommand(context, need(target, '<slug>'));
     case 'workspace delete':
-      return deleteWorkspaceCommand(context, need(target, '<slug>'));
+      return (await import('./commands/workspace-offboarding.ts')).deleteWorkspaceCommand(context, need(target, '<slug>'));
     case 'backup verify':
-      return backupVerifyCommand(context);
+      return (await import('./commands/backup.ts')).backupVerifyCommand(context);
     case 'backup restore':
-      return backupRestoreCommand(context);
+      return (await import('./commands/backup.ts')).backupRestoreCommand(context);
     case 'rebuild search':
-      return rebuildSearchCommand(context);
+      return (await import('./commands/rebuild.ts')).rebuildSearchCommand(context);
     case 'rebuild summaries':
-      return rebuildSummariesCommand(context);
+      return (await import('./commands/rebuild.ts')).rebuildSummariesCommand(context);
     case 'audience set': {
       const file = need(options.file, '--file <path>');
       let json: unknown;

@@ -26,7 +26,7 @@ export async function deleteWorkspaceCommand(context: CommandContext, slug: stri
   const settle = stringOption(context, 'settle') ?? '5';
   if (!/^\d+$/.test(settle)) throw new AdminError(`Invalid --settle "${settle}": whole seconds`);
   const buckets = bucketsOf(context.target, 'workspace delete');
-  const s3 = s3ClientOf(context.target);
+  const s3 = await s3ClientOf(context.target);
   try {
     const report = await deleteWorkspace(context.target.store, slug, {
       confirm: stringOption(context, 'confirm'),

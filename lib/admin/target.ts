@@ -7,9 +7,8 @@
  * The areas' own modules (the search builder, the summary aggregator) read their table, buckets and
  * endpoints from the environment when loaded, as in Lambda: `areaEnvironment` is what to set first.
  */
-import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { SANDBOX_BUCKETS } from './sandbox-buckets.ts';
 import { AdminError, createStore, type Store } from './store.ts';
 
@@ -66,6 +65,8 @@ async function resolveRegion(region: string | undefined, profile: string | undef
 
 /** The outputs of a deployed stack, by key. */
 async function stackOutputs(name: string, settings: ClientSettings): Promise<Record<string, string>> {
+  // Loaded only for --stack: the sandbox's commands start without it.
+  const { CloudFormationClient, DescribeStacksCommand } = await import('@aws-sdk/client-cloudformation');
   const client = new CloudFormationClient({ region: settings.region, profile: settings.profile });
   try {
     const { Stacks = [] } = await client.send(new DescribeStacksCommand({ StackName: name }));
@@ -126,8 +127,9 @@ export function bucketsOf(target: Target, command: string): NonNullable<Target['
   return target.buckets;
 }
 
-export function s3ClientOf(target: Target): S3Client {
+export async function s3ClientOf(target: Target): Promise<S3Client> {
   const buckets = bucketsOf(target, 'This command');
+  const { S3Client } = await import('@aws-sdk/client-s3');
   return new S3Client({
     region: target.settings.region,
     profile: target.settings.profile,

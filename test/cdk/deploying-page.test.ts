@@ -61,10 +61,12 @@ describe('docs/deploying.md', () => {
     const allowed = policy.Statement.flatMap((s: { Action: string; Resource: string[] }) =>
       s.Action === 'sts:AssumeRole' ? s.Resource : [],
     );
-    expect([...roles].map((arn) => filled(arn).replace(/-\d{12}-[a-z0-9-]+$/, '-…')).sort()).toEqual([
-      'arn:aws:iam::123456789012:role/cdk-hnb659fds-deploy-role-…',
-      'arn:aws:iam::123456789012:role/cdk-hnb659fds-file-publishing-role-…',
-      'arn:aws:iam::123456789012:role/cdk-hnb659fds-lookup-role-…',
+    // The account and region are the synth's (placeholders, or the ones it was given): only the role matters.
+    const named = (arn: string) => filled(arn).replace(/^arn:aws:iam::\d{12}:role\/(.*)-\d{12}-[a-z0-9-]+$/, '$1');
+    expect([...roles].map(named).sort()).toEqual([
+      'cdk-hnb659fds-deploy-role',
+      'cdk-hnb659fds-file-publishing-role',
+      'cdk-hnb659fds-lookup-role',
     ]);
     for (const arn of roles)
       expect(
