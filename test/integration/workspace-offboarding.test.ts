@@ -135,6 +135,7 @@ describe('cxctl workspace delete', () => {
     timeout: 300_000,
   }, async () => {
     const slug = leaving.workspace;
+    await setWorkspaceStatus(adminStore(), slug, 'suspended');
     const itemsBefore = await partitionItems(slug);
     const searchBefore = await objectsUnder('searchIndex', `search-index/${slug}/`);
     const exportsBefore = await objectsUnder('surveyExports', `survey-exports/${slug}/`);
