@@ -1,10 +1,12 @@
 /**
  * cxctl: the operator CLI. Manages workspaces, Developer keys, idea labels and the SOP directory,
- * and lists the permissions a key can hold.
+ * lists the permissions a key can hold, and runs the operator's lifecycle (backup, restore,
+ * rebuilds, a tenant's export and deletion: each in its own module under cli/commands/).
  * By default it talks to the running sandbox (DynamoDB Local on DYNAMODB_PORT, table cx-portal);
- * `--table NAME` targets a deployed table with the normal AWS credentials and region, and
- * `--endpoint URL` adds a custom endpoint (LocalStack). Every input is checked before anything is
- * written; a failure prints one line to stderr and exits 1 (2 for usage errors).
+ * `--stack NAME` targets a deployed stack, `--table NAME` a deployed table, with the normal AWS
+ * credentials, profile and region (cli/target.ts), and `--endpoint URL` adds a custom endpoint
+ * (LocalStack). Every input is checked before anything is written; a failure prints one line to
+ * stderr and exits 1 (2 for usage errors).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -19,7 +21,8 @@ import {
 } from '../lib/admin/developer-keys.ts';
 import { importDirectory, parseDirectoryImport } from '../lib/admin/directory.ts';
 import { addIdeaLabels } from '../lib/admin/idea-labels.ts';
-import { AdminError, createLocalStore, createStore, type Store } from '../lib/admin/store.ts';
+import { AdminError } from '../lib/admin/store.ts';
+import type { Target } from '../lib/admin/target.ts';
 import {
   changeModules,
   createWorkspace,
@@ -32,7 +35,9 @@ import {
 import { config } from '../lib/platform/config.ts';
 import { workspaceHostOf } from '../lib/platform/http/workspace-host.ts';
 import { moduleOfPermission, PERMISSIONS } from '../lib/platform/permissions.ts';
+import type { CommandContext } from './commands/context.ts';
 import { nextSteps, runDemo } from './demo/run.ts';
+import { sandboxDynamoDbEndpoint, targetFromOptions } from './target.ts';
 
 /** Lines of at most 100 characters, each starting with the indent. */
 function wrap(text: string, indent: string): string {
@@ -53,6 +58,10 @@ Workspaces
   workspace suspend <slug> | resume <slug>          every request gets 403 while suspended
   workspace modules <slug> [--disable a,b] [--enable c,d]
                                                     modules: ideas, journeys, surveys, sops, webhooks, knowledge-bank
+  workspace export <slug> --out FILE                every record, as NDJSON (docs/operating.md: the format); no secrets
+  workspace delete <slug> --confirm <slug> [--settle SECONDS]
+                                                    a suspended workspace's items, objects and webhooks, for good;
+                                                    resumable; the slug can be created again afterwards
 Developer keys (the secret is printed once)
   permissions                                       every permission a key can hold, with its module:
 ${wrap(PERMISSIONS.join(', '), '                                                    ')}
@@ -75,9 +84,21 @@ Table layout (after a deploy or a pull that changes it; see docs/cxctl.md)
   migrate [--dry-run] [--rate N]                    run the layout migrations this table has not finished, resumably,
                                                     at most N item writes a second (default 200); --dry-run only counts
   migrate status                                    which migrations this table has had, when, and how far
+Backup, restore, rebuild (docs/operating.md)
+  backup verify                                     point-in-time recovery, deletion protection, stream, TTL; what the
+                                                    stack keeps of the table, secret and buckets when deleted
+  backup restore --to TABLE [--time ISO]            the table as it was into a new one (the sandbox: a copy of it now),
+                                                    then what to deploy and rebuild
+  rebuild search --workspace <slug> | --all [--restart]
+                                                    search indexes built again from the live articles
+  rebuild summaries --workspace <slug> [--survey ID] | --all [--restart]
+                                                    survey summaries made to match the stored responses
 
-Target (default: the local sandbox at http://127.0.0.1:$DYNAMODB_PORT, table cx-portal)
+Target (default: the local sandbox at http://127.0.0.1:$DYNAMODB_PORT, table $TABLE_NAME or cx-portal)
+  --stack NAME        a deployed stack: its table and buckets, from its outputs
   --table NAME        a deployed table (AWS credentials and region from the environment)
+  --region REGION     the AWS region (else AWS_REGION, or the profile's)
+  --profile NAME      an AWS profile (else AWS_PROFILE)
   --endpoint URL      a custom DynamoDB endpoint, e.g. LocalStack's http://localhost:4566
   --json              machine-readable output`;
 
@@ -106,6 +127,16 @@ const { values: options, positionals } = (() => {
         key: { type: 'string' },
         'dry-run': { type: 'boolean' },
         rate: { type: 'string' },
+        stack: { type: 'string' },
+        region: { type: 'string' },
+        profile: { type: 'string' },
+        out: { type: 'string' },
+        confirm: { type: 'string' },
+        settle: { type: 'string' },
+        survey: { type: 'string' },
+        to: { type: 'string' },
+        time: { type: 'string' },
+        restart: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -115,23 +146,13 @@ const { values: options, positionals } = (() => {
   }
 })();
 
-/** The sandbox's DynamoDB Local, where cxctl goes without --table or --endpoint: npm start's DYNAMODB_PORT. */
-const sandboxEndpoint = () => `http://127.0.0.1:${config.integer('DYNAMODB_PORT', 8000, 1)}`;
-
-function storeFromOptions(): Store {
-  if (options.table) {
-    return createStore(options.table, options.endpoint ? { endpoint: options.endpoint } : {});
-  }
-  return createLocalStore(process.env.TABLE_NAME ?? 'cx-portal', options.endpoint ?? sandboxEndpoint());
-}
-
 /** Why nothing answered, by where cxctl looked: a sandbox on other ports is the usual reason. */
 function unreachableHint(): string {
-  if (options.table && !options.endpoint) return '';
+  if ((options.table || options.stack) && !options.endpoint) return '';
   if (options.endpoint) return ` (nothing answers at --endpoint ${options.endpoint})`;
   const port = process.env.DYNAMODB_PORT ? `DYNAMODB_PORT=${process.env.DYNAMODB_PORT}` : 'DYNAMODB_PORT, default 8000';
   return (
-    ` (nothing answers at ${sandboxEndpoint()} (${port}): is the sandbox running? Start it with: npm start. ` +
+    ` (nothing answers at ${sandboxDynamoDbEndpoint()} (${port}): is the sandbox running? Start it with: npm start. ` +
     'If it runs on other ports, give cxctl the same DYNAMODB_PORT (and PORT for demo) as npm start, as its banner shows)'
   );
 }
@@ -145,8 +166,16 @@ function print(json: unknown, human: string): void {
   console.log(options.json ? JSON.stringify(json, null, 2) : human);
 }
 
-async function run(store: Store): Promise<void> {
+async function run(where: Target): Promise<void> {
+  const { store } = where;
   const [area, action, target] = positionals;
+  const context: CommandContext = {
+    target: where,
+    options,
+    print,
+    // Progress goes to stderr, so stdout holds the result alone (for a pipe, or --json).
+    log: (line) => console.error(line),
+  };
   if (area === 'demo') {
     const apiUrl = options.api ?? `http://127.0.0.1:${config.integer('PORT', 3000, 1)}/api/v1`;
     const log = options.json ? () => {} : (line: string) => console.log(line);
@@ -154,7 +183,7 @@ async function run(store: Store): Promise<void> {
     return print(result, nextSteps(result, apiUrl));
   }
   if (area === 'migrate') {
-    const local = !options.table || options.endpoint !== undefined;
+    const local = !(options.table || options.stack) || options.endpoint !== undefined;
     // Loaded only for this command: every other command starts without the migrations' modules.
     const { runMigrate } = await import('./migrate.ts');
     return runMigrate(store, { action, dryRun: options['dry-run'] === true, rate: options.rate, local, json: options.json === true });
@@ -277,6 +306,19 @@ async function run(store: Store): Promise<void> {
         `Imported ${result.people} people and ${result.teams} teams; ${result.deactivated} entries no longer listed were marked inactive`,
       );
     }
+    // Loaded when asked for: every other command starts without their SDK clients.
+    case 'workspace export':
+      return (await import('./commands/workspace-offboarding.ts')).exportWorkspaceCommand(context, need(target, '<slug>'));
+    case 'workspace delete':
+      return (await import('./commands/workspace-offboarding.ts')).deleteWorkspaceCommand(context, need(target, '<slug>'));
+    case 'backup verify':
+      return (await import('./commands/backup.ts')).backupVerifyCommand(context);
+    case 'backup restore':
+      return (await import('./commands/backup.ts')).backupRestoreCommand(context);
+    case 'rebuild search':
+      return (await import('./commands/rebuild.ts')).rebuildSearchCommand(context);
+    case 'rebuild summaries':
+      return (await import('./commands/rebuild.ts')).rebuildSummariesCommand(context);
     case 'audience set': {
       const file = need(options.file, '--file <path>');
       let json: unknown;
@@ -307,9 +349,10 @@ if (options.help) {
 } else if (positionals.length === 1 && positionals[0] === 'permissions') {
   printPermissions();
 } else {
-  const store = storeFromOptions();
+  let where: Target | undefined;
   try {
-    await run(store);
+    where = await targetFromOptions(options);
+    await run(where);
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`cxctl: ${error.message}\n\n${USAGE}`);
@@ -329,6 +372,6 @@ if (options.help) {
       process.exitCode = 1;
     }
   } finally {
-    store.db.destroy();
+    where?.store.db.destroy();
   }
 }

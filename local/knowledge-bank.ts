@@ -7,6 +7,7 @@
 
 import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import { SANDBOX_BUCKETS } from '../lib/admin/sandbox-buckets.ts';
 import { KNOWLEDGE_BANK_QUEUES, linkChecker, linkCheckSchedule } from '../lib/knowledge-bank/link-check/pipeline.ts';
 import { searchIndexBuilder, searchIndexFailureQueue } from '../lib/knowledge-bank/search/pipeline.ts';
 import { ensureBucket } from './buckets.ts';
@@ -15,7 +16,7 @@ import { invocationStats } from './instrumentation.ts';
 import { invokeWithTimeout, loadHandler } from './lambda-runtime.ts';
 import { ensureQueues } from './queues.ts';
 
-const SEARCH_BUCKET = 'knowledge-bank-search';
+const SEARCH_BUCKET = SANDBOX_BUCKETS.searchIndex;
 
 export interface KnowledgeBankServices {
   linkCheckQueueUrl: string;

@@ -65,6 +65,8 @@ try {
     dynamodbPort: port('DYNAMODB_PORT', 8000),
     sqsPort: port('SQS_PORT', 4566),
     dataDir: process.env.DATA_DIR ?? '.data',
+    // Another table in the same DynamoDB Local, e.g. a restored copy (cxctl backup restore --to NAME).
+    tableName: process.env.TABLE_NAME || undefined,
     log: (line) => console.log(line),
     onFatal: (description) => {
       console.error(`\n✖ ${description}. Every request would fail from now on, so the sandbox stops. Start it again with npm start.`);

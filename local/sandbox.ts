@@ -269,7 +269,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     process.env.API_BASE_URL = apiUrl;
 
     // The webhook pipeline's event source mappings, on the very handlers Lambda runs.
-    if (!streamArn) throw new Error(`Table ${tableName} has no stream`);
+    if (!streamArn) {
+      throw new Error(
+        `Table ${tableName} has no stream: a restore that stopped half-way? Finish it: npx cxctl backup restore --to ${tableName}`,
+      );
+    }
     const streams = new DynamoDBStreamsClient({ endpoint: dynamodb.endpoint, region, credentials });
     const fanOut = options.holdStreamFanOut
       ? { stop: async () => undefined }

@@ -4,13 +4,15 @@
  * through the event-source-mapping emulator. Files expire in AWS by the bucket's lifecycle rule;
  * here the export records expire (their `expiresAt` is checked on read) and `.data` holds the files.
  */
+
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import { SANDBOX_BUCKETS } from '../lib/admin/sandbox-buckets.ts';
 import { SURVEY_EXPORT_QUEUES, surveyExportWriter } from '../lib/surveys/exports/pipeline.ts';
 import { ensureBucket } from './buckets.ts';
 import { type RunningEventSource, startQueueEventSource } from './event-source-mappings.ts';
 import { ensureQueues } from './queues.ts';
 
-const EXPORT_BUCKET = 'survey-exports';
+const EXPORT_BUCKET = SANDBOX_BUCKETS.surveyExports;
 
 export async function startSurveyExports(options: {
   s3Endpoint: string;

@@ -6,6 +6,7 @@ import {
   ResourceNotFoundException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
+import { createTableInput } from '../lib/admin/table-layout.ts';
 import { TABLE } from '../lib/platform/data/table.ts';
 
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<{ created: boolean; streamArn?: string }> {
@@ -15,33 +16,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
   }
-  const { TableDescription } = await client.send(
-    new CreateTableCommand({
-      TableName: tableName,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [
-        { AttributeName: TABLE.partitionKey, AttributeType: 'S' },
-        { AttributeName: TABLE.sortKey, AttributeType: 'S' },
-        { AttributeName: TABLE.gsi1.partitionKey, AttributeType: 'S' },
-        { AttributeName: TABLE.gsi1.sortKey, AttributeType: 'S' },
-      ],
-      KeySchema: [
-        { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
-        { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
-      ],
-      GlobalSecondaryIndexes: [
-        {
-          IndexName: TABLE.gsi1.name,
-          KeySchema: [
-            { AttributeName: TABLE.gsi1.partitionKey, KeyType: 'HASH' },
-            { AttributeName: TABLE.gsi1.sortKey, KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...TABLE.gsi1.nonKeyAttributes] },
-        },
-      ],
-      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
-    }),
-  );
+  const { TableDescription } = await client.send(new CreateTableCommand(createTableInput(tableName, { stream: true })));
   await client.send(
     new UpdateTimeToLiveCommand({
       TableName: tableName,

@@ -14,6 +14,7 @@ import type { Construct } from 'constructs';
 import { TABLE } from '../../lib/platform/data/table.ts';
 import { authenticationActionsOf, DEFAULT_TIMEOUT_SECONDS, type TableAction } from '../../lib/platform/route.ts';
 import { HOUSE_BUNDLING, HOUSE_NODE_OPTIONS } from '../bundling.ts';
+import { tracingEnabled } from '../context.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -47,7 +48,7 @@ export class HouseFunction extends NodejsFunction {
     logGroup.grantWrite(role);
     // `-c tracing=true` (cdk.json: false): X-Ray active tracing on every function. HTTP APIs have
     // no X-Ray support of their own, so a trace starts at the function.
-    const tracing = [true, 'true'].includes(scope.node.tryGetContext('tracing'));
+    const tracing = tracingEnabled(scope.node);
     super(scope, id, {
       role,
       tracing: tracing ? Tracing.ACTIVE : Tracing.DISABLED,

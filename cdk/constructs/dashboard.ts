@@ -8,7 +8,7 @@
 import { Duration } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Dashboard, GraphWidget, type IMetric, Metric, SingleValueWidget, TextWidget } from 'aws-cdk-lib/aws-cloudwatch';
-import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -17,7 +17,7 @@ import { TABLE_OPERATIONS } from './service-alarms.ts';
 
 export interface ServiceDashboardProps {
   api: HttpApi;
-  table: Table;
+  table: ITable;
   /** Each area's route functions, by area name, then by operationId. */
   areas: ReadonlyMap<string, ReadonlyMap<string, IFunction>>;
   webhooks: { fanOut: IFunction; delivery: IFunction; deliveryQueue: IQueue; deadLetterQueue: IQueue; fanOutFailureQueue: IQueue };

@@ -6,13 +6,13 @@
 import { Duration } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Alarm, ComparisonOperator, type IAlarmAction, type IMetric, MathExpression, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
+import { type ITable, Operation } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 
 export interface ServiceAlarmsProps {
   api: HttpApi;
-  table: Table;
+  table: ITable;
   /** The functions of this stack, by a readable name (each area stack alarms on its own routes' functions). */
   functions: ReadonlyMap<string, IFunction>;
   alarmAction?: IAlarmAction;

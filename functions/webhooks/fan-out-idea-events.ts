@@ -12,12 +12,13 @@
  * the table stream keeps two readers, as AWS recommends at most two Lambda functions per shard
  * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.Lambda.BestPracticesWithDynamoDBStreams.html).
  * The batch's survey-response records are folded first, together (which is what keeps counter writes
- * few); if that fails, the first of them is the batch item failure and the batch is retried from it,
+ * few), except those of a workspace `cxctl workspace delete` has marked (one consistent read per such
+ * workspace and batch), whose removals would otherwise write its summaries back; if that fails, the first of them is the batch item failure and the batch is retried from it,
  * which both consumers tolerate (the aggregator counts each response revision once).
  */
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { config } from '../../lib/platform/config.ts';
-import { getWorkspace } from '../../lib/platform/data/workspaces.ts';
+import { getWorkspace, workspaceAcceptsDerivedWrites } from '../../lib/platform/data/workspaces.ts';
 import { logger } from '../../lib/platform/logger.ts';
 import { aggregateResponseRecords } from '../../lib/surveys/summary/aggregator.ts';
 import { type ResponseRecord, responseRecordOf } from '../../lib/surveys/summary/stream-records.ts';
@@ -60,12 +61,20 @@ async function fanOut(record: DynamoDBRecord, lookups: Map<string, Promise<Subsc
   return targets.length;
 }
 
+/** Only responses of workspaces that still take summaries: none of one being deleted (they go with it). */
+async function countable(responses: readonly ResponseRecord[]): Promise<ResponseRecord[]> {
+  const accepting = new Map<string, Promise<boolean>>();
+  for (const { workspace } of responses) if (!accepting.has(workspace)) accepting.set(workspace, workspaceAcceptsDerivedWrites(workspace));
+  const kept = await Promise.all(responses.map(async (response) => ((await accepting.get(response.workspace)) ? response : null)));
+  return kept.filter((response): response is ResponseRecord => response !== null);
+}
+
 /** Folds the batch's survey responses into the summary; the sequence number to retry from when that fails. */
 async function aggregateSurveyResponses(records: readonly DynamoDBRecord[]): Promise<string | null> {
   const responses = records.map(responseRecordOf).filter((record): record is ResponseRecord => record !== null);
   if (responses.length === 0) return null;
   try {
-    const result = await aggregateResponseRecords(responses);
+    const result = await aggregateResponseRecords(await countable(responses));
     logger.debug('Survey summary updated', { records: responses.length, ...result });
     return null;
   } catch (error) {

@@ -90,7 +90,8 @@ export async function listWorkspaces(store: Store): Promise<Workspace[]> {
  * ever reads a copy that says anything else than the item, and a change counts from the very next
  * request, whichever copy it reads. Written on condition that the item's `revision` is still the
  * one read, so two operators' changes never undo each other (the loser reads again and reapplies).
- * A workspace made before the copies existed gets them with its first change.
+ * A workspace made before the copies existed gets them with its first change. One being deleted
+ * (`cxctl workspace delete` ends only by removing it) is refused, as a missing one is.
  */
 async function changeWorkspace(
   store: Store,
@@ -102,6 +103,9 @@ async function changeWorkspace(
       new GetCommand({ TableName: store.table, Key: keys.workspace(slug), ConsistentRead: true }),
     );
     if (!current) throw new AdminError(`Workspace "${slug}" does not exist`);
+    if (current.status === 'deleting') {
+      throw new AdminError(`Workspace "${slug}" is being deleted: finish with cxctl workspace delete ${slug} --confirm ${slug}`);
+    }
     const revision = typeof current.revision === 'number' ? current.revision : 0;
     const item = { ...change({ ...current }), ...keys.workspace(slug), updatedAt: new Date().toISOString(), revision: revision + 1 };
     try {

@@ -60,9 +60,9 @@ describe('PortalApiStack', () => {
     }
     expect(routeKeys).toContain('$default');
     const functions = resources('AWS::Lambda::Function');
-    // Plus the not-found function and the webhook pipeline's fan-out and delivery functions (the
-    // knowledge bank's builder, link checker and scheduler are in their nested stack).
-    expect(functions).toHaveLength(routes.length + 3);
+    // Plus the not-found function, the webhook pipeline's fan-out and delivery functions and the
+    // bucket emptier (the knowledge bank's builder, link checker and scheduler are in their nested stack).
+    expect(functions).toHaveLength(routes.length + 4);
     for (const fn of functions) {
       expect(fn.Properties.Runtime).toBe('nodejs24.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
@@ -227,7 +227,8 @@ describe('PortalApiStack', () => {
     const functions = [traced, ...traced.areas.values()].flatMap(
       (s) => Object.values(Template.fromStack(s).findResources('AWS::Lambda::Function')) as Resource[],
     );
-    expect(functions.length).toBe(routes.length + 3);
+    // Besides the routes: $default, the webhook fan-out and delivery, and the bucket emptier.
+    expect(functions.length).toBe(routes.length + 4);
     for (const fn of functions) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
   });
 

@@ -58,6 +58,8 @@ const environment = {
   ...process.env,
   PATH: readerPath,
   DYNAMODB_PORT: new URL(sandbox.dynamodbEndpoint).port,
+  // …and its S3 (fauxqs, beside the queues) by SQS_PORT: operating.sh rebuilds and deletes objects.
+  SQS_PORT: new URL(sandbox.sqsEndpoint).port,
   TABLE_NAME: sandbox.tableName,
   WORKSPACE_DOMAIN: 'localhost',
   BASE: sandbox.apiUrl,

@@ -105,6 +105,13 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
       may: ['surveyResponse'],
     })),
   ),
+  // cxctl rebuild summaries (lib/admin/rebuild-summaries.ts): every survey, then each survey's markers.
+  { name: 'every survey of a workspace', holds: prefix(keys.surveyListRange.from), may: ['survey'] },
+  ...UUIDS.map((id) => ({
+    name: `the summary markers of survey ${id}`,
+    holds: prefix(keys.surveyResponseCounted(SLUG, id, '').sk),
+    may: ['surveyResponseCounted'],
+  })),
   ...UUIDS.map((id) => ({
     name: `every range of the responses of survey ${id}`,
     holds: prefix(keys.surveyResponsePrefix(id)),

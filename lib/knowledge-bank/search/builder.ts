@@ -126,6 +126,35 @@ export async function updateSearchIndex(workspace: string, articleIds: ReadonlyS
   }
 }
 
+export type RebuildResult =
+  | { kind: 'rebuilt'; articles: number; bytes: number; segment: string; replacedVersion: number | null }
+  | { kind: 'nothing-to-index' };
+
+/**
+ * A full build from the table, whatever the manifest says (`cxctl rebuild search`): after a restore
+ * or a redeploy the manifest can name segments the bucket no longer holds. It replaces the manifest
+ * on the version it read, so a builder racing it keeps its delta or this build retries; running it
+ * twice changes nothing a search sees. A workspace with no index and nothing published gets none.
+ */
+export async function rebuildSearchIndex(workspace: string): Promise<RebuildResult> {
+  for (let attempt = 1; ; attempt++) {
+    const manifest = await findManifest(workspace);
+    if (!manifest && (await allPublishedDocuments(workspace)).length === 0) return { kind: 'nothing-to-index' };
+    const built = await fullBuild(workspace, manifest);
+    if (built.committed) {
+      return {
+        kind: 'rebuilt',
+        articles: built.articles,
+        bytes: built.bytes,
+        segment: built.segment,
+        replacedVersion: manifest?.version ?? null,
+      };
+    }
+    if (attempt >= MAX_ATTEMPTS) throw new Error('The search manifest kept changing under this rebuild');
+    await conflictBackoff(attempt);
+  }
+}
+
 /**
  * Folds the manifest's deltas into a new base. A merge that loses to another merge or a full build
  * is dropped (its base object deleted); one that loses to an appended delta keeps that delta listed

@@ -19,16 +19,16 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { config } from '../../platform/config.ts';
+import { SEARCH_INDEX_PREFIX as PREFIX, searchIndexPrefixOf } from './object-keys.ts';
 import type { Manifest } from './segments.ts';
 
 // Path-style only against an emulator (the sandbox's fauxqs on localhost); AWS uses virtual hosts.
 const s3 = new S3Client({ forcePathStyle: Boolean(process.env.AWS_ENDPOINT_URL_S3) });
 const bucket = config.required('KB_SEARCH_BUCKET');
 
-const PREFIX = 'search-index/';
 const MANIFEST = 'manifest.json';
 
-const manifestKey = (workspace: string) => `${PREFIX}${workspace}/${MANIFEST}`;
+const manifestKey = (workspace: string) => `${searchIndexPrefixOf(workspace)}${MANIFEST}`;
 
 /** Every workspace that has an index, i.e. has published an article (the daily link check visits these). */
 export async function indexedWorkspaces(): Promise<string[]> {
@@ -67,7 +67,7 @@ async function putInParts(key: string, body: Uint8Array): Promise<void> {
 
 /** Stores a new segment object and answers its key. */
 export async function putSegment(workspace: string, kind: 'base' | 'delta', body: Uint8Array): Promise<string> {
-  const key = `${PREFIX}${workspace}/${kind}-${randomUUID()}.${kind === 'base' ? 'idx' : 'json'}.br`;
+  const key = `${searchIndexPrefixOf(workspace)}${kind}-${randomUUID()}.${kind === 'base' ? 'idx' : 'json'}.br`;
   if (body.length > PART_BYTES) await putInParts(key, body);
   else await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'application/octet-stream' }));
   return key;

@@ -73,6 +73,11 @@ export const keys = {
    */
   tableMigration: (migrationId: string) => ({ pk: TABLE_MIGRATIONS_PK, sk: migrationId }),
   tableMigrationsPk: TABLE_MIGRATIONS_PK,
+  /**
+   * Where a long operator command (lib/admin/jobs.ts: `cxctl rebuild …`) got to, so a run that was
+   * interrupted goes on from there. Table-level, like AUTHFAIL: no workspace's.
+   */
+  operatorJob: (job: string) => ({ pk: 'TABLE#OPERATOR', sk: `JOB#${job}` }),
 
   // SOP directory (people and teams), filled by `cxctl directory import`.
   directoryPerson: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `DIR#PERSON#${id}` }),

@@ -4,7 +4,8 @@ import type { ModuleName } from '../permissions.ts';
 export interface Workspace {
   slug: string;
   name: string;
-  status: 'active' | 'suspended';
+  /** `deleting` from the start of `cxctl workspace delete` until its workspace item, the last, is gone. */
+  status: 'active' | 'suspended' | 'deleting';
   disabledModules: ModuleName[];
   /** Configured idea labels (`cxctl labels set`), read by the ideas area. */
   ideaLabels: { statuses: string[]; modules: string[] };

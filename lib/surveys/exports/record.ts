@@ -39,9 +39,12 @@ export interface SurveyExport {
   expiresAt: string;
 }
 
+/** Every export file of a workspace starts with this (cxctl workspace delete removes them). */
+export const exportObjectPrefixOf = (workspace: string) => `survey-exports/${workspace}/`;
+
 /** Where the file goes: per workspace and survey, so the grant and a lifecycle rule can name the prefix. */
 export function objectKeyOf(workspace: string, surveyId: string, exportId: string, format: ExportRequest['format']): string {
-  return `survey-exports/${workspace}/${surveyId}/${exportId}.${format}`;
+  return `${exportObjectPrefixOf(workspace)}${surveyId}/${exportId}.${format}`;
 }
 
 export function toSurveyExport(record: StoredExport, downloadUrl: string | null): SurveyExport {

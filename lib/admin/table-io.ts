@@ -1,0 +1,93 @@
+/**
+ * Whole-partition and whole-table reads and batch writes for the operator's bulk commands (export,
+ * delete, copy), on cxctl's own client. A batch write is retried for what DynamoDB leaves
+ * unprocessed (a throttled partition) with full-jitter backoff: an operator command may wait longer
+ * than a function (up to a minute in all), then fails saying how much was left.
+ */
+import { BatchWriteCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { fullJitterDelayMs, sleep } from '../platform/data/backoff.ts';
+import { keys } from '../platform/data/keys.ts';
+import { AdminError, type Store } from './store.ts';
+
+export type Item = Record<string, unknown>;
+export type ItemKey = { pk: string; sk: string };
+
+/** 25 requests per BatchWriteItem, DynamoDB's limit. */
+const WRITE_BATCH = 25;
+const ATTEMPTS = 12;
+
+/**
+ * Every item of a workspace (`pk = WS#<slug>`; or those whose sort key starts with `skPrefix`), a
+ * page (≤ 1 MB) at a time, in sort-key order; strongly consistent, so what a command just wrote or
+ * deleted is seen.
+ */
+export async function* workspacePartition(
+  store: Store,
+  slug: string,
+  options: { projection?: readonly string[]; skPrefix?: string } = {},
+): AsyncGenerator<Item[]> {
+  const { projection, skPrefix } = options;
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await store.db.send(
+      new QueryCommand({
+        TableName: store.table,
+        KeyConditionExpression: skPrefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ...(skPrefix ? { ':prefix': skPrefix } : {}) },
+        ...(projection
+          ? {
+              ProjectionExpression: projection.map((_, i) => `#p${i}`).join(', '),
+              ExpressionAttributeNames: Object.fromEntries(projection.map((name, i) => [`#p${i}`, name])),
+            }
+          : {}),
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    yield page.Items ?? [];
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+}
+
+/** Every item of the table, a page (≤ 1 MB) at a time. */
+export async function* tableItems(store: Store): AsyncGenerator<Item[]> {
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await store.db.send(new ScanCommand({ TableName: store.table, ConsistentRead: true, ExclusiveStartKey }));
+    yield page.Items ?? [];
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+}
+
+type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: ItemKey } };
+
+async function batchWrite(store: Store, table: string, requests: WriteRequest[]): Promise<void> {
+  for (let start = 0; start < requests.length; start += WRITE_BATCH) {
+    let pending = requests.slice(start, start + WRITE_BATCH);
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      if (attempt > ATTEMPTS)
+        throw new AdminError(`DynamoDB left ${pending.length} writes to ${table} unprocessed after ${ATTEMPTS} attempts`);
+      if (attempt > 1) await sleep(fullJitterDelayMs(attempt - 1, 50, 5000));
+      const { UnprocessedItems } = await store.db.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+      pending = (UnprocessedItems?.[table] ?? []) as WriteRequest[];
+    }
+  }
+}
+
+/** Deletes the items with these keys (in the order given: ascending keys spread nothing). */
+export function deleteItems(store: Store, itemKeys: readonly ItemKey[]): Promise<void> {
+  return batchWrite(
+    store,
+    store.table,
+    itemKeys.map((key) => ({ DeleteRequest: { Key: { pk: key.pk, sk: key.sk } } })),
+  );
+}
+
+/** Puts these items, as they are, into `table` (which may be another table than the store's). */
+export function putItems(store: Store, table: string, items: readonly Item[]): Promise<void> {
+  return batchWrite(
+    store,
+    table,
+    items.map((Item) => ({ PutRequest: { Item } })),
+  );
+}
