@@ -50,7 +50,9 @@ function membersOf(document: Document, schema: JsonSchema | undefined): string {
   const properties = body?.properties ?? {};
   const members = Object.entries(properties).filter(([name]) => name !== 'ok');
   const listed = members.map(([name, member]) => `\`${name}\` ${shapeOf(member)}`).join(', ');
-  if (!('ok' in properties)) return `not the envelope: the JSON document itself (${listed}, …)`;
+  if (!('ok' in properties)) {
+    return listed ? `not the envelope: the JSON document itself (${listed}, …)` : 'not the envelope';
+  }
   return members.length === 0 ? 'none: `{"ok": true}`' : listed;
 }
 
@@ -72,7 +74,10 @@ export function successAnswersGuide(): string {
     const what = contentType
       ? `a ${contentType === 'text/html' ? 'page' : 'picture'} (\`${contentType}\`), not the envelope`
       : membersOf(document, answer.content?.['application/json']?.schema);
-    return `| \`${route.method} ${route.path || '/'}\` | ${route.operationId} | ${status} | ${what} |`;
+    // A route answering something else than the envelope with no members to list (the MCP server's
+    // JSON-RPC messages) says what it answers in its own words.
+    const said = what === 'not the envelope' && route.response.description ? `${what}: ${route.response.description}` : what;
+    return `| \`${route.method} ${route.path || '/'}\` | ${route.operationId} | ${status} | ${said} |`;
   });
   const count = (status: number) => routes.filter((route) => route.response.status === status).length;
   return `${[

@@ -197,7 +197,7 @@ export interface paths {
         post?: never;
         /**
          * Archive a journey
-         * @description Archives: the journey leaves the list, its versions are kept and stay readable (with `archivedAt`), and every later write is a 409 `journey_archived`. Refused while the published version of another unarchived journey pairs it.
+         * @description Archives: the journey leaves the list, its versions are kept and stay readable (with `archivedAt`), and every later write is a 409 `journey_archived`. Its published metrics no longer hold back the publish of a survey they follow (`journey_metric_unbound`). Refused while the published version of another unarchived journey pairs it.
          *
          *     Permission: journeys:delete.
          *
@@ -881,6 +881,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The remote MCP server (Streamable HTTP)
+         * @description A [Model Context Protocol](https://modelcontextprotocol.io) server for AI agents, over the Streamable HTTP transport: stateless (no session, no `GET` stream), one JSON-RPC message per request, one JSON response (to any `Accept` that takes JSON; MCP clients send `application/json, text/event-stream`); `202` with no body for a notification. It speaks the 2026-07-28 revision and the 2025 revisions (`initialize`). Its tools are this API's reads and safe writes, generated from the route manifest (which ones and why: docs/mcp.md); `tools/list` shows only those the key holds every permission of, in a module the workspace has on. A tool call runs its operation through this API with the caller's key and workspace, so its checks, rate limit and errors are the operation's own: a refusal is a tool result with `isError: true` whose structured content is the operation's error body. Each request makes one call to the API and counts once against the key's rate limit: the tool's operation, or `GET /me` for anything else. A key the API refuses is refused here with the same answer (401, 403 `workspace_suspended`, 429).
+         *
+         *     Permission: none.
+         */
+        post: operations["callMcpServer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/me": {
         parameters: {
             query?: never;
@@ -890,7 +912,7 @@ export interface paths {
         };
         /**
          * Check a Developer key
-         * @description Confirms that the key is valid for the selected workspace. Needs no permission.
+         * @description Confirms that the key is valid for the selected workspace, and says what it may do there: the permissions it holds and the modules the workspace has switched on (an operation needs both its permission and its module). Needs no permission. The MCP server (`POST /mcp`) reads it to list only the tools a key can use.
          *
          *     Permission: none.
          */
@@ -1652,7 +1674,7 @@ export interface paths {
         };
         /**
          * List the deliveries of a webhook
-         * @description Newest first, kept 30 days. One delivery per event: its `outcome` (`pending`, `retrying`, `delivered`, `failed` once the attempts are used up or the receiver answered 410, `cancelled` when the webhook was disabled or deleted first), the number of attempts made with the latest one's response status, duration and error, when the next attempt is due, and every attempt (newest first). A failed attempt is retried after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter; longer if the receiver sends Retry-After). A 410 answer disables the webhook.
+         * @description Newest first, kept 30 days. One delivery per event: its `outcome` (`pending`, `retrying`, `delivered`, `failed` once the attempts are used up or the receiver answered 410, `cancelled` when the webhook was disabled or deleted first), the number of attempts made with the latest one's response status, duration and error, when the next attempt is due, and every attempt (newest first). A failed attempt is retried after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter; longer if the receiver sends Retry-After). A 410 answer disables the webhook and cancels its other waiting retries, as POST /webhooks/{id}/disable does.
          *
          *     Permission: webhooks:read.
          *
@@ -1764,7 +1786,176 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "idea.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An idea was submitted
+         * @description An idea was created (`POST /ideas`, or in the portal).
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         */
+        post: operations["ideaSubmittedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "idea.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An idea's status changed
+         * @description An idea's `status` changed, alone or with other fields (then this event, not `idea.updated`).
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         */
+        post: operations["ideaStatusChangedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "idea.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An idea was changed
+         * @description Any other change of an idea (`PATCH`, `PUT`) that gave it a new version.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         */
+        post: operations["ideaUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "idea.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An idea was deleted
+         * @description An idea was deleted; reading it now answers 404.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         */
+        post: operations["ideaDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "survey.response.finished": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A survey response was finished
+         * @description A survey response was submitted finished, or a continuation finished it: once per response, never for a partial one. Subscribing to it needs the permission `survey-responses:read` besides the webhook permissions, since it reveals respondent activity.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         */
+        post: operations["surveyResponseFinishedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verification, before a webhook is enabled
+         * @description `POST /webhooks/{id}/enable` sends it to the receiver, signed and authenticated like any delivery; only a 2xx answer enables the webhook, and it is not retried. No webhook subscribes to it: answer it 2xx and ignore it.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         */
+        post: operations["webhookVerificationEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Article: {
@@ -2225,6 +2416,22 @@ export interface components {
              */
             updatedAt: string;
         };
+        IdeaDeletedEvent: {
+            /** @constant */
+            type: "idea.deleted";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["IdeaEventData"];
+        };
+        IdeaEventData: {
+            /** @description The idea: `GET /ideas/{id}` reads it (after `idea.deleted`, 404) */
+            ideaId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+        };
         IdeaLabels: {
             statuses: string[];
             modules: string[];
@@ -2233,18 +2440,58 @@ export interface components {
             title?: string;
             titleAr?: string | null;
             description?: string | null;
-            /** @description One of the workspace's configured statuses (GET /ideas/labels); null for none */
+            /** @description One of the workspace's configured statuses (GET /ideas/labels); compared in its Unicode NFKC form; null for none */
             status?: string | null;
-            /** @description One of the workspace's configured modules (GET /ideas/labels); null for none */
+            /** @description One of the workspace's configured modules (GET /ideas/labels); compared in its Unicode NFKC form; null for none */
             module?: string | null;
+        };
+        IdeaStatusChangedEvent: {
+            /** @constant */
+            type: "idea.status_changed";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["IdeaStatusChangedEventData"];
+        };
+        IdeaStatusChangedEventData: {
+            /** @description The idea: `GET /ideas/{id}` reads it (after `idea.deleted`, 404) */
+            ideaId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+            /** @description The status before the change; null when it had none */
+            previousStatus: string | null;
+            /** @description The status now; null when it was cleared */
+            status: string | null;
+        };
+        IdeaSubmittedEvent: {
+            /** @constant */
+            type: "idea.submitted";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["IdeaEventData"];
+        };
+        IdeaUpdatedEvent: {
+            /** @constant */
+            type: "idea.updated";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["IdeaEventData"];
         };
         IdeaWrite: {
             title: string;
             titleAr?: string | null;
             description?: string | null;
-            /** @description One of the workspace's configured statuses (GET /ideas/labels); null for none */
+            /** @description One of the workspace's configured statuses (GET /ideas/labels); compared in its Unicode NFKC form; null for none */
             status?: string | null;
-            /** @description One of the workspace's configured modules (GET /ideas/labels); null for none */
+            /** @description One of the workspace's configured modules (GET /ideas/labels); compared in its Unicode NFKC form; null for none */
             module?: string | null;
             /** @description Who submitted the idea. Stored for the portal, never returned by this API. */
             submitter?: {
@@ -2439,6 +2686,42 @@ export interface components {
             legacyOrigin: string | null;
             diagnostics: components["schemas"]["JourneyDiagnostic"][];
         };
+        /** @description One JSON-RPC 2.0 request or notification of the Model Context Protocol, e.g. `{"jsonrpc":"2.0","id":1,"method":"tools/list"}` */
+        McpMessage: {
+            /** @constant */
+            jsonrpc: "2.0";
+            /** @description Present on a request, absent on a notification */
+            id?: string | number;
+            method: string;
+            params?: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        McpResponse: ({
+            /** @constant */
+            jsonrpc: "2.0";
+            id: string | number;
+            result: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /** @constant */
+            jsonrpc: "2.0";
+            id: (string | number) | null;
+            error: {
+                code: number;
+                message: string;
+                data?: unknown;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        });
         Pagination: {
             limit: number;
             offset: number;
@@ -2529,7 +2812,10 @@ export interface components {
             body: string | null;
         };
         Survey: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             */
             id: string;
             name: string;
             nameAr: string | null;
@@ -2596,7 +2882,10 @@ export interface components {
             endings: components["schemas"]["SurveyEnding"][];
         };
         SurveyDesign: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             */
             id: string;
             name: string;
             primaryColor: string;
@@ -3032,11 +3321,20 @@ export interface components {
             };
         };
         SurveyResponse: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             */
             id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             */
             surveyId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             */
             versionId: string;
             /** @enum {string} */
             status: "partial" | "finished";
@@ -3077,10 +3375,45 @@ export interface components {
             finishedAt: string | null;
             secondsToFinish: number | null;
         };
+        SurveyResponseFinishedEvent: {
+            /** @constant */
+            type: "survey.response.finished";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["SurveyResponseFinishedEventData"];
+        };
+        SurveyResponseFinishedEventData: {
+            /** @description The workspace (its slug) */
+            workspace: string;
+            /**
+             * Format: uuid
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             */
+            surveyId: string;
+            /**
+             * Format: uuid
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             */
+            versionId: string;
+            /**
+             * Format: uuid
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             */
+            responseId: string;
+        };
         SurveyVersion: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             */
             id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             */
             surveyId: string;
             number: number;
             /** @enum {string} */
@@ -3105,9 +3438,15 @@ export interface components {
             updatedAt: string;
         };
         SurveyVersionSummary: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             */
             id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             */
             surveyId: string;
             number: number;
             /** @enum {string} */
@@ -3127,7 +3466,10 @@ export interface components {
             message: string;
         };
         Webhook: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             */
             id: string;
             name: string;
             url: string;
@@ -3184,8 +3526,30 @@ export interface components {
             durationMs: number;
             error: string | null;
         };
+        WebhookVerificationEvent: {
+            /** @constant */
+            type: "webhook.verification";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookVerificationEventData"];
+        };
+        WebhookVerificationEventData: {
+            /**
+             * Format: uuid
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             */
+            webhookId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+        };
         WebhookWithSecret: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             */
             id: string;
             name: string;
             url: string;
@@ -3230,8 +3594,14 @@ export type DirectoryPerson = components['schemas']['DirectoryPerson'];
 export type DirectoryTeam = components['schemas']['DirectoryTeam'];
 export type Error = components['schemas']['Error'];
 export type Idea = components['schemas']['Idea'];
+export type IdeaDeletedEvent = components['schemas']['IdeaDeletedEvent'];
+export type IdeaEventData = components['schemas']['IdeaEventData'];
 export type IdeaLabels = components['schemas']['IdeaLabels'];
 export type IdeaPatch = components['schemas']['IdeaPatch'];
+export type IdeaStatusChangedEvent = components['schemas']['IdeaStatusChangedEvent'];
+export type IdeaStatusChangedEventData = components['schemas']['IdeaStatusChangedEventData'];
+export type IdeaSubmittedEvent = components['schemas']['IdeaSubmittedEvent'];
+export type IdeaUpdatedEvent = components['schemas']['IdeaUpdatedEvent'];
 export type IdeaWrite = components['schemas']['IdeaWrite'];
 export type Journey = components['schemas']['Journey'];
 export type JourneyContent = components['schemas']['JourneyContent'];
@@ -3239,6 +3609,8 @@ export type JourneyDiagnostic = components['schemas']['JourneyDiagnostic'];
 export type JourneyDiff = components['schemas']['JourneyDiff'];
 export type JourneyMetricSource = components['schemas']['JourneyMetricSource'];
 export type JourneyVersion = components['schemas']['JourneyVersion'];
+export type McpMessage = components['schemas']['McpMessage'];
+export type McpResponse = components['schemas']['McpResponse'];
 export type Pagination = components['schemas']['Pagination'];
 export type RichText = components['schemas']['RichText'];
 export type RichTextSpan = components['schemas']['RichTextSpan'];
@@ -3254,12 +3626,16 @@ export type SurveyEnding = components['schemas']['SurveyEnding'];
 export type SurveyIssue = components['schemas']['SurveyIssue'];
 export type SurveyQuestion = components['schemas']['SurveyQuestion'];
 export type SurveyResponse = components['schemas']['SurveyResponse'];
+export type SurveyResponseFinishedEvent = components['schemas']['SurveyResponseFinishedEvent'];
+export type SurveyResponseFinishedEventData = components['schemas']['SurveyResponseFinishedEventData'];
 export type SurveyVersion = components['schemas']['SurveyVersion'];
 export type SurveyVersionSummary = components['schemas']['SurveyVersionSummary'];
 export type ValidationIssue = components['schemas']['ValidationIssue'];
 export type Webhook = components['schemas']['Webhook'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookDeliveryAttempt = components['schemas']['WebhookDeliveryAttempt'];
+export type WebhookVerificationEvent = components['schemas']['WebhookVerificationEvent'];
+export type WebhookVerificationEventData = components['schemas']['WebhookVerificationEventData'];
 export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -5460,7 +5836,7 @@ export interface operations {
             };
             /**
              * @description Too large
-             *     - `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or its compressed form would not fit one version (about 350 KB)
+             *     - `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or the version would not fit one DynamoDB item (400 KB: the compressed content, each distinct micro-journey pair target, and room for diagnostics); nothing is written
              */
             413: {
                 headers: {
@@ -6041,7 +6417,7 @@ export interface operations {
             };
             /**
              * @description Too large
-             *     - `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or its compressed form would not fit one version (about 350 KB)
+             *     - `content_too_large`: the content passed 1,048,576 bytes of UTF-8 JSON, or the version would not fit one DynamoDB item (400 KB: the compressed content, each distinct micro-journey pair target, and room for diagnostics); nothing is written
              */
             413: {
                 headers: {
@@ -6206,7 +6582,7 @@ export interface operations {
                     tags?: string[];
                     /** @enum {string} */
                     visibility?: "public" | "internal";
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
                     slug?: string;
                     blocks?: components["schemas"]["Block"][];
                 };
@@ -6570,7 +6946,7 @@ export interface operations {
                     tags?: string[];
                     /** @enum {string} */
                     visibility?: "public" | "internal";
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
                     slug?: string;
                 };
             };
@@ -7663,7 +8039,7 @@ export interface operations {
                     nameAr?: string | null;
                     descriptionEn?: string | null;
                     descriptionAr?: string | null;
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
                     slug?: string;
                     position?: number;
                     /** @enum {string} */
@@ -8011,7 +8387,7 @@ export interface operations {
                     nameAr?: string | null;
                     descriptionEn?: string | null;
                     descriptionAr?: string | null;
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
                     slug?: string;
                     position?: number;
                     /** @enum {string} */
@@ -8548,6 +8924,117 @@ export interface operations {
             };
         };
     };
+    callMcpServer: {
+        parameters: {
+            query?: {
+                /** @description Only the tools of these modules, comma-separated (ideas, journeys, surveys, sops, webhooks, knowledge-bank); all of them when absent */
+                modules?: string;
+            };
+            header?: {
+                /** @description The negotiated protocol revision, which MCP clients send after connecting */
+                "MCP-Protocol-Version"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpMessage"];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response (a tool's refusal is a result with `isError: true`); `202` and no body for a notification */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpResponse"];
+                };
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`)
+             *     - `invalid_body`: The MCP layer answers a request it cannot serve (an unsupported `MCP-Protocol-Version`, a malformed 2026-07-28 `_meta` envelope) with a JSON-RPC error response, as MCP clients expect; a body that is no JSON-RPC message is `invalid_body`
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The key may not do this here (`workspace_suspended`)
+             *     - `origin_not_allowed`: the request came from a web page (it carries `Origin`): connect from an MCP client
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`workspace_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -8579,6 +9066,10 @@ export interface operations {
                         data: {
                             workspace: string;
                             authenticated: boolean;
+                            /** @description Every permission the key holds, sorted */
+                            permissions: ("ideas:read" | "ideas:write" | "ideas:delete" | "journeys:read" | "journeys:write" | "journeys:delete" | "surveys:read" | "surveys:write" | "surveys:delete" | "survey-responses:read" | "survey-responses:write" | "survey-responses:delete" | "sops:read" | "sops:write" | "sops:delete" | "sops:approve" | "webhooks:read" | "webhooks:write" | "knowledge-bank:read" | "knowledge-bank:write" | "knowledge-bank:delete")[];
+                            /** @description The modules switched on in this workspace (`cxctl workspace modules`), sorted */
+                            modules: ("ideas" | "journeys" | "surveys" | "sops" | "webhooks" | "knowledge-bank")[];
                         };
                     };
                 };
@@ -10496,7 +10987,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 exportId: string;
             };
             cookie?: never;
@@ -10615,7 +11108,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+                     */
                     versionId: string;
                     acknowledgeBreakingChanges?: boolean;
                 };
@@ -10812,7 +11308,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         responses: (components["schemas"]["SurveyResponse"] | {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+                             */
                             id: string;
                             /** @constant */
                             deleted: true;
@@ -11070,7 +11569,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 responseId: string;
             };
             cookie?: never;
@@ -11168,7 +11669,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 responseId: string;
             };
             cookie?: never;
@@ -11266,7 +11769,9 @@ export interface operations {
                 "If-Match": string;
             };
             path: {
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 responseId: string;
             };
             cookie?: never;
@@ -11599,7 +12104,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+                     */
                     fromVersionId?: string;
                 };
             };
@@ -11724,7 +12232,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 versionId: string;
             };
             cookie?: never;
@@ -11825,7 +12335,9 @@ export interface operations {
                 "If-Match": string;
             };
             path: {
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 versionId: string;
             };
             cookie?: never;
@@ -11966,7 +12478,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 versionId: string;
             };
             cookie?: never;
@@ -12074,7 +12588,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 versionId: string;
             };
             cookie?: never;
@@ -12528,6 +13044,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 designId: string;
             };
             cookie?: never;
@@ -13098,6 +13615,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13193,6 +13711,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13287,6 +13806,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13413,6 +13933,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13515,6 +14036,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
                 deliveryId: string;
             };
@@ -13625,6 +14147,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13720,6 +14243,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13830,6 +14354,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13917,6 +14442,318 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    ideaSubmittedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaSubmittedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ideaStatusChangedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ideaUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ideaDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    surveyResponseFinishedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SurveyResponseFinishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookVerificationEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookVerificationEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
