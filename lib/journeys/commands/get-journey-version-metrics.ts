@@ -1,5 +1,8 @@
 /** A version's metric cells over a range: the version (one GetItem), then one Query per bound survey question, at once. */
-import { type JourneyMetric, journeyMetricsOf, type MetricInterval, type MetricRange, metricRange, readBoundScores } from '../metrics.ts';
+import { type DailyScores, readDailyScores } from '../../surveys/summary/question-scores.ts';
+import type { JourneyContent, MetricSource } from '../content.ts';
+import { boundCellsOf } from '../metric-bindings.ts';
+import { type JourneyMetric, journeyMetricsOf, type MetricInterval, type MetricRange, metricRange, questionKey } from '../metrics.ts';
 import type { JourneyVersion } from '../schemas.ts';
 import { getVersionWithBindings } from '../store/versions.ts';
 
@@ -15,7 +18,7 @@ export async function getJourneyVersionMetrics(
   return { ...range, interval, metrics };
 }
 
-/** The version and its metrics: scores read over `range`, their series cut into `interval`s over `periods`. */
+/** The version and its metrics (the map picture asks too): scores read over `range`, their series cut into `interval`s over `periods`. */
 export async function versionMetrics(
   workspace: string,
   journeyId: string,
@@ -27,4 +30,17 @@ export async function versionMetrics(
   const { version, bindings } = await getVersionWithBindings(workspace, journeyId, versionId);
   const scores = await readBoundScores(workspace, version.content, range);
   return { version, metrics: journeyMetricsOf(version.content, bindings, scores, periods, interval) };
+}
+
+/** The scores every bound question of the content had over the range: one readDailyScores (one Query) per distinct question, in parallel. */
+async function readBoundScores(workspace: string, content: JourneyContent, range: MetricRange): Promise<Map<string, DailyScores[]>> {
+  const distinct = new Map<string, MetricSource>();
+  for (const { source } of boundCellsOf(content)) distinct.set(questionKey(source), source);
+  const read = await Promise.all(
+    [...distinct].map(async ([key, source]) => {
+      const query = { surveyId: source.surveyId, questionId: source.questionId, from: range.from, to: range.to };
+      return [key, await readDailyScores(workspace, source.versionId ? { ...query, versionId: source.versionId } : query)] as const;
+    }),
+  );
+  return new Map(read);
 }
