@@ -13,15 +13,13 @@ import { createOnce, type IdempotentRequest } from '../../platform/data/idempote
 import { keys } from '../../platform/data/keys.ts';
 import { type NamedWrites, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
-import { encodeContent } from '../codec.ts';
-import { emptyJourneyContent } from '../content.ts';
 import { journeyArchived, journeyNotFound } from '../errors.ts';
-import { JOURNEY_ENTITY, newJourneyId, pairsFromAttribute, storedDiagnostics, toJourney, type VersionMetadata } from '../record.ts';
-import type { Journey, JourneyVersion } from '../schemas.ts';
+import { JOURNEY_ENTITY, pairsFromAttribute, toJourney, type VersionMetadata } from '../record.ts';
+import type { Journey } from '../schemas.ts';
 import { COUNTER_ENTITY } from './items.ts';
 import { publishedMetricSurveysOf, unfollowAll } from './metric-follows.ts';
 import { distinctJourneys, stopPairingAll } from './pairing.ts';
-import { newVersionItem } from './versions.ts';
+import { newVersionItem, type VersionParts } from './versions.ts';
 
 /** GetItem, strongly consistent; 404 when the workspace has no such journey. */
 export async function getJourney(workspace: string, journeyId: string): Promise<Journey> {
@@ -39,35 +37,19 @@ export interface JourneyCreation {
 }
 
 /**
- * A journey with its first draft (`Draft 1`, empty content) and its count, in one transaction; a
- * micro journey also checks that its parent exists and is not archived, in the same transaction.
+ * A journey, its first draft and its count, in one transaction; a micro journey also checks that
+ * its parent exists and is not archived, in the same transaction. `response` is what an
+ * Idempotency-Key remembers.
  */
-export async function createJourney(
+export async function insertJourney<T>(
   workspace: string,
   creation: JourneyCreation,
-  keyId: string,
+  draft: { metadata: VersionMetadata; parts: VersionParts },
+  response: T,
   idempotency: IdempotentRequest | undefined,
-): Promise<{ response: { journeyId: string; version: JourneyVersion }; replayed: boolean }> {
-  const nowMs = Date.now();
-  const now = new Date(nowMs).toISOString();
-  const journeyId = newJourneyId(nowMs);
-  const content = emptyJourneyContent();
-  const encoded = encodeContent(content);
-  if (!encoded.ok) throw new Error('empty content must encode');
-  const diagnostics = storedDiagnostics([]);
-  const metadata: VersionMetadata = {
-    id: newJourneyId(nowMs),
-    journeyId,
-    label: 'Draft 1',
-    parentVersionId: null,
-    createdBy: keyId,
-    createdAt: now,
-    updatedAt: now,
-    publishedAt: null,
-    revision: 1,
-    sourceRevision: null,
-    legacyOrigin: null,
-  };
+): Promise<{ response: T; replayed: boolean }> {
+  const { metadata } = draft;
+  const journeyId = metadata.journeyId;
   const journeyItem = {
     ...keys.journey(workspace, journeyId),
     ...keys.journeyListing(workspace, journeyId),
@@ -80,9 +62,9 @@ export async function createJourney(
     stageId: creation.stageId ?? undefined,
     versionCount: 1,
     version: 1,
-    createdAt: now,
-    updatedAt: now,
-    createdBy: keyId,
+    createdAt: metadata.createdAt,
+    updatedAt: metadata.createdAt,
+    createdBy: metadata.createdBy,
   };
   const writes: NamedWrites = {
     parent: creation.parentJourneyId
@@ -98,19 +80,12 @@ export async function createJourney(
     version: {
       Put: {
         TableName: tableName,
-        Item: newVersionItem(workspace, metadata, {
-          content: encoded.compressed,
-          contentBytes: encoded.rawBytes,
-          diagnostics: diagnostics.bytes,
-          diagnosticsBytes: diagnostics.rawBytes,
-          pairs: [],
-        }),
+        Item: newVersionItem(workspace, metadata, draft.parts),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
     counter: { Update: { TableName: tableName, Key: keys.journeyCounter(workspace), ...countChange(workspace, creation.kind, 1) } },
   };
-  const response = { journeyId, version: { ...metadata, content, diagnostics: diagnostics.kept } };
   try {
     return await createOnce(workspace, writes, response, idempotency);
   } catch (error) {

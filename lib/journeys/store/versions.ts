@@ -120,7 +120,8 @@ export async function listVersions(workspace: string, journeyId: string, { limit
   };
 }
 
-interface StoredParts {
+/** What a version item stores beside its metadata. */
+export interface VersionParts {
   content: Uint8Array;
   contentBytes: number;
   diagnostics: Uint8Array;
@@ -131,7 +132,7 @@ interface StoredParts {
 export function newVersionItem(
   workspace: string,
   metadata: VersionMetadata,
-  { content, contentBytes, diagnostics, diagnosticsBytes, pairs }: StoredParts,
+  { content, contentBytes, diagnostics, diagnosticsBytes, pairs }: VersionParts,
 ): Item {
   // A null is no attribute at all, never a NULL: `attribute_not_exists(publishedAt)` must hold for a draft.
   const present = Object.fromEntries(Object.entries(metadata).filter(([, value]) => value !== null));
