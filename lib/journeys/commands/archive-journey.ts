@@ -7,13 +7,13 @@
 import type { VersionPrecondition } from '../../platform/data/conditions.ts';
 import { ConflictError } from '../../platform/errors.ts';
 import { assertArchivable } from '../state-rules.ts';
-import { findJourneyItem, writeArchive } from '../store/journeys.ts';
+import { readJourneyItem, writeArchive } from '../store/journeys.ts';
 
 const ATTEMPTS = 3;
 
 export async function archiveJourney(workspace: string, journeyId: string, precondition: VersionPrecondition): Promise<void> {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const journey = await findJourneyItem(workspace, journeyId);
+    const journey = await readJourneyItem(workspace, journeyId);
     assertArchivable(journey, precondition);
     if (await writeArchive(workspace, journey)) return;
   }

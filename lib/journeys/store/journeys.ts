@@ -23,7 +23,7 @@ import { newVersionItem, type VersionParts } from './versions.ts';
 
 /** GetItem, strongly consistent; 404 when the workspace has no such journey. */
 export async function getJourney(workspace: string, journeyId: string): Promise<Journey> {
-  const item = await findJourneyItem(workspace, journeyId);
+  const item = await readJourneyItem(workspace, journeyId);
   if (!item) throw journeyNotFound();
   return toJourney(item);
 }
@@ -191,8 +191,8 @@ function countChange(workspace: string, kind: JourneyKind, by: 1 | -1) {
   return changes.build();
 }
 
-/** The journey's item as stored, strongly consistent; undefined when the workspace has no such journey. */
-export async function findJourneyItem(workspace: string, journeyId: string): Promise<Item | undefined> {
+/** The journey's item as stored (one strongly consistent GetItem), for the rules to judge; undefined when the workspace has none. */
+export async function readJourneyItem(workspace: string, journeyId: string): Promise<Item | undefined> {
   const { Item } = await dynamo.send(
     new GetCommand({ TableName: tableName, Key: keys.journey(workspace, journeyId), ConsistentRead: true }),
   );
