@@ -1,14 +1,10 @@
 /** DELETE /journeys/{journeyId}: archives the journey (its versions are kept and stay readable). */
-
+import { archiveJourney } from '../../lib/journeys/commands/archive-journey.ts';
 import { archiveJourney as route } from '../../lib/journeys/routes.ts';
-import { archiveJourney as storeArchive } from '../../lib/journeys/store/journeys.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
-import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function archiveJourney({ params, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  await storeArchive(auth.workspace.slug, params.journeyId, ifMatchPrecondition(headers));
+export const handler = apiHandler(route).handler(async ({ params, headers, auth }) => {
+  await archiveJourney(auth.workspace.slug, params.journeyId, ifMatchPrecondition(headers));
   return { body: { ok: true } };
-}
-
-export const handler = apiHandler(route).handler(archiveJourney);
+});

@@ -1,23 +1,19 @@
 /** POST /journeys: a macro journey and its first draft; safe to retry with an Idempotency-Key. */
-
+import { type CreatedJourney, createJourney } from '../../lib/journeys/commands/create-journey.ts';
 import { createJourney as route } from '../../lib/journeys/routes.ts';
-import { createJourney as storeJourney } from '../../lib/journeys/store/journeys.ts';
 import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';
-import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function createJourney({ body, idempotency, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const titles = { titleEn: body.titleEn ?? body.title ?? null, titleAr: body.titleAr ?? null };
-  const creation = { kind: 'macro' as const, ...titles, parentJourneyId: null, stageId: null };
-  const { response, replayed } = await storeJourney(auth.workspace.slug, creation, auth.key.id, idempotency);
-  return answer(response, replayed);
-}
+const answer = (created: CreatedJourney, replayed = false) => ({
+  body: { ok: true as const, ...created },
+  headers: { ETag: etagOf(created.version.revision), ...replayHeaders(replayed) },
+});
 
-type Created = Awaited<ReturnType<typeof storeJourney>>['response'];
-
-function answer(created: Created, replayed: boolean): ApiResult<typeof route> {
-  return { body: { ok: true, ...created }, headers: { ETag: etagOf(created.version.revision), ...replayHeaders(replayed) } };
-}
-
-export const handler = apiHandler(route).handler(createJourney, { replay: (created) => answer(created as Created, false) });
+export const handler = apiHandler(route).handler(
+  async ({ body, idempotency, auth }) => {
+    const { response, replayed } = await createJourney(auth.workspace.slug, body, auth.key.id, idempotency);
+    return answer(response, replayed);
+  },
+  { replay: (created) => answer(created as CreatedJourney) },
+);

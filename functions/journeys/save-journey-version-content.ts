@@ -1,20 +1,11 @@
 /** PUT /journeys/{journeyId}/versions/{versionId}/content: save a draft's content, with fresh diagnostics. */
-
+import { saveJourneyVersionContent } from '../../lib/journeys/commands/save-journey-version-content.ts';
 import { saveJourneyVersionContent as route } from '../../lib/journeys/routes.ts';
-import { saveContent } from '../../lib/journeys/version-content.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
-import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function saveJourneyVersionContent({
-  params,
-  body,
-  headers,
-  auth,
-}: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+export const handler = apiHandler(route).handler(async ({ params, body, headers, auth }) => {
   const precondition = ifMatchPrecondition(headers);
-  const version = await saveContent(auth.workspace.slug, params.journeyId, params.versionId, body.content, precondition);
+  const version = await saveJourneyVersionContent(auth.workspace.slug, params.journeyId, params.versionId, body.content, precondition);
   return { body: { ok: true, version }, headers: { ETag: etagOf(version.revision) } };
-}
-
-export const handler = apiHandler(route).handler(saveJourneyVersionContent);
+});

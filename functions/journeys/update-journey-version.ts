@@ -1,15 +1,11 @@
 /** PATCH /journeys/{journeyId}/versions/{versionId}: a draft's label; the revision stays. */
-
+import { updateJourneyVersion } from '../../lib/journeys/commands/update-journey-version.ts';
 import { updateJourneyVersion as route } from '../../lib/journeys/routes.ts';
-import { relabelVersion } from '../../lib/journeys/store/drafts.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
-import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function updateJourneyVersion({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+export const handler = apiHandler(route).handler(async ({ params, body, headers, auth }) => {
   const precondition = ifMatchPrecondition(headers);
-  const version = await relabelVersion(auth.workspace.slug, params.journeyId, params.versionId, body.label, precondition);
+  const version = await updateJourneyVersion(auth.workspace.slug, params.journeyId, params.versionId, body.label, precondition);
   return { body: { ok: true, version }, headers: { ETag: etagOf(version.revision) } };
-}
-
-export const handler = apiHandler(route).handler(updateJourneyVersion);
+});

@@ -1,7 +1,7 @@
 /**
  * The caps of a journey version's content, stored as compressed JSON (lib/platform/data/compressed-json.ts):
  * at most 1 MB of JSON, and then whatever fits one DynamoDB item beside everything else the version
- * holds (store/versions.ts: largestVersionItemBytes, checked by version-content.ts before any write).
+ * holds (store/versions.ts: largestVersionItemBytes, checked by content-size.ts before any write).
  */
 import { type CompressedJson, compressJson, decompressJson } from '../platform/data/compressed-json.ts';
 import { MAX_ITEM_BYTES } from '../platform/data/item-size.ts';

@@ -1,6 +1,7 @@
 /** The Journeys area's own error answers, on the platform's typed errors, and the codes it adds to the catalog. */
 import { defineErrorCodes } from '../platform/error-codes.ts';
-import { ConflictError, NotFoundError } from '../platform/errors.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '../platform/errors.ts';
+import type { Diagnostic } from './diagnostics.ts';
 
 export const journeyErrorCodes = defineErrorCodes({
   invalid_content: { status: 400, meaning: 'The version has error diagnostics, so it is not published; `diagnostics` lists every one' },
@@ -25,3 +26,14 @@ export const journeyInUse = (pairedBy: readonly string[]) =>
     'journey_in_use',
     `The published version of another journey pairs this one (${pairedBy.slice(0, 5).join(', ')}); unpair it first`,
   );
+
+/** Publish refused: the version's fresh diagnostics hold errors; every diagnostic goes with the answer. */
+export function invalidContent(diagnostics: Diagnostic[]) {
+  const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
+  return new BadRequestError(
+    'invalid_content',
+    `The version has ${errors} error diagnostic${errors === 1 ? '' : 's'}; fix them and save before publishing`,
+    undefined,
+    { diagnostics },
+  );
+}

@@ -1,11 +1,11 @@
 /**
  * Journey metrics: the value of each bound metric cell over a range of days, with its trend, from
  * the surveys' per-day score buckets (lib/surveys/summary/question-scores.ts), never the responses.
- * One Query per distinct bound question (survey, question, pinned version), all sent at once.
+ * Pure: commands/get-journey-version-metrics.ts reads the buckets (one Query per distinct bound question).
  */
 import { BadRequestError } from '../platform/errors.ts';
 import { measureOf } from '../surveys/summary/measures.ts';
-import { type DailyScores, readDailyScores } from '../surveys/summary/question-scores.ts';
+import type { DailyScores } from '../surveys/summary/question-scores.ts';
 import { type JourneyContent, type MetricSource, splitCellKey } from './content.ts';
 import { meetsTarget } from './map-svg/metric-badge.ts';
 import { boundCellsOf, type ResolvedBinding } from './metric-bindings.ts';
@@ -77,23 +77,8 @@ function addInto(total: Record<string, number>, counts: Record<string, number>) 
   for (const [value, count] of Object.entries(counts)) total[value] = (total[value] ?? 0) + count;
 }
 
-const questionKey = (source: MetricSource) => `${source.surveyId}/${source.questionId}/${source.versionId ?? ''}`;
-
-/**
- * The scores every bound question of the content had over the range: one readDailyScores (one
- * Query) per distinct question, in parallel. Shared by the metrics read and the map picture.
- */
-export async function readBoundScores(workspace: string, content: JourneyContent, range: MetricRange): Promise<Map<string, DailyScores[]>> {
-  const distinct = new Map<string, MetricSource>();
-  for (const { source } of boundCellsOf(content)) distinct.set(questionKey(source), source);
-  const read = await Promise.all(
-    [...distinct].map(async ([key, source]) => {
-      const query = { surveyId: source.surveyId, questionId: source.questionId, from: range.from, to: range.to };
-      return [key, await readDailyScores(workspace, source.versionId ? { ...query, versionId: source.versionId } : query)] as const;
-    }),
-  );
-  return new Map(read);
-}
+/** The one key of a bound question: its survey, question and pinned version. */
+export const questionKey = (source: MetricSource) => `${source.surveyId}/${source.questionId}/${source.versionId ?? ''}`;
 
 /** Pure: each bound cell's value over the whole range and per period, from the scores read. */
 export function journeyMetricsOf(

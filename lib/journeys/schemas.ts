@@ -110,6 +110,9 @@ export const journeyPatchBody = z
   .strictObject({ titleEn: z.optional(z.nullable(title)), titleAr: z.optional(z.nullable(title)), title: z.optional(z.nullable(title)) })
   .check(aliasNotDoubled);
 
+export type MicroJourneyCreation = z.infer<typeof microJourneyCreateBody>;
+export type JourneyPatch = z.infer<typeof journeyPatchBody>;
+
 export const versionCreateBody = z.strictObject({ fromVersionId: z.uuid(), label: z.optional(label) });
 export const versionPatchBody = z.strictObject({ label });
 

@@ -5,10 +5,10 @@
  * (`keys.surveyMetricBinding`), in the publish's own transaction, and archive deletes them in its
  * own (store/metric-follows.ts); this reads them with one Query.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getMany } from '../platform/data/batch.ts';
-import { dynamo, tableName } from '../platform/data/client.ts';
+import { tableName } from '../platform/data/client.ts';
 import { keys } from '../platform/data/keys.ts';
+import { queryAll } from '../platform/data/query-all.ts';
 
 export const METRIC_BINDING_ENTITY = 'JourneyMetricBinding';
 
@@ -51,21 +51,12 @@ export async function unboundJourneyMetrics(
 ): Promise<UnboundMetric[]> {
   const changed = new Set(changes.filter((change) => UNBINDING_KINDS.has(change.kind)).map((change) => change.questionId));
   if (changed.size === 0) return [];
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.surveyMetricBindingPrefix(surveyId) },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const items = await queryAll({
+    TableName: tableName,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.surveyMetricBindingPrefix(surveyId) },
+    ConsistentRead: true,
+  });
   const live = await withoutArchivedJourneys(workspace, items);
   return live.flatMap((item) =>
     ((item.questionIds ?? []) as string[])

@@ -1,24 +1,23 @@
 /**
- * Draft versions: content saves, labels, discards and branches. Every write is one transaction
- * conditional on the revision read and on the journey still being active; a failed condition hands
- * back the current item, which says which answer the client gets.
+ * Draft versions: content saves, labels, discards and branches (their commands in ../commands/ read
+ * and decide). Every write is one transaction conditional on the revision read and on the journey
+ * still being active; a failed condition hands back the current item, which says which answer the
+ * client gets, or (a discard) says only that it was refused.
  */
 
+import type { Item } from '../../platform/data/batch.ts';
 import { tableName } from '../../platform/data/client.ts';
 import { type VersionPrecondition, versionCondition } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
 import { type UpdateBuilder, update } from '../../platform/data/update.ts';
-import { ConflictError } from '../../platform/errors.ts';
 import type { PairTarget } from '../cycles.ts';
-import { journeyArchived, journeyNotFound, lastVersion, versionNotFound } from '../errors.ts';
+import { journeyArchived, journeyNotFound } from '../errors.ts';
 import { bindingsAttribute, type ResolvedBinding } from '../metric-bindings.ts';
-import { newJourneyId, pairsAttribute, pairsFromAttribute, toVersion, type VersionMetadata } from '../record.ts';
-import type { JourneyVersion } from '../schemas.ts';
-import { assertRevision, assertWritable, versionRefusal } from '../state-rules.ts';
-import { readJourneyAndVersion, versionKey } from './items.ts';
-import { getVersion, newVersionItem } from './versions.ts';
+import { pairsAttribute } from '../record.ts';
+import { versionRefusal } from '../state-rules.ts';
+import { versionKey } from './items.ts';
 
 /** Maps a cancelled { journey check, version write } transaction to the answer the issue orders. */
 function versionWriteFailure(error: unknown): Error {
@@ -90,34 +89,26 @@ export function writeContent(workspace: string, journeyId: string, versionId: st
   return writeDraftVersion(workspace, journeyId, versionId, write.read, changes);
 }
 
-/** PATCH label: one read (the version is returned whole), then the label, without touching `revision`. */
-export async function relabelVersion(
+/** A new label, without touching `revision`, on the same conditions as a content save. */
+export function writeLabel(
   workspace: string,
   journeyId: string,
   versionId: string,
-  label: string,
-  precondition: VersionPrecondition,
-): Promise<JourneyVersion> {
-  const { journey, version } = await readJourneyAndVersion(workspace, journeyId, versionId, true);
-  assertWritable(journey, version);
-  const read = Number(version.revision);
-  assertRevision(precondition, read, false);
-  const now = new Date().toISOString();
-  await writeDraftVersion(workspace, journeyId, versionId, read, update().set('label', label).set('updatedAt', now));
-  return { ...toVersion(version), label, updatedAt: now };
+  write: { label: string; read: number; now: string },
+): Promise<void> {
+  return writeDraftVersion(workspace, journeyId, versionId, write.read, update().set('label', write.label).set('updatedAt', write.now));
 }
 
 /**
- * DELETE a draft: tried as one transaction straight away (version not published and at If-Match;
- * journey active with more than one version). Only when it is refused does one read tell why,
- * in the issue's order.
+ * DELETE a draft as one transaction: the version not published and at If-Match; the journey active
+ * with more than one version. False when a condition refused it (the caller reads why).
  */
-export async function discardVersion(
+export async function deleteDraft(
   workspace: string,
   journeyId: string,
   versionId: string,
   precondition: VersionPrecondition,
-): Promise<void> {
+): Promise<boolean> {
   const revision = versionCondition(precondition);
   try {
     await transact({
@@ -146,61 +137,27 @@ export async function discardVersion(
         },
       },
     });
+    return true;
   } catch (error) {
-    if (!(error instanceof TransactionCancelledError)) throw error;
-    const { journey, version } = await readJourneyAndVersion(workspace, journeyId, versionId, false);
-    assertWritable(journey, version);
-    assertRevision(precondition, Number(version.revision), false);
-    if (Number(journey!.versionCount) <= 1) throw lastVersion();
-    throw new ConflictError('version_conflict', 'The journey changed while deleting; try again');
+    if (error instanceof TransactionCancelledError) return false;
+    throw error;
   }
 }
 
 /**
- * POST versions: a new draft copied from any version of the journey (content and diagnostics as
- * they are), counted on the journey, in one transaction after one read of both. Under an
- * Idempotency-Key only the new id is remembered (a version can be far larger than the record may
- * hold); a replay reads the version again.
+ * A new draft version item, counted on its journey, in one transaction (only while the journey is
+ * active). Under an Idempotency-Key only the new id is remembered (a version can be far larger than
+ * the record may hold): `replayed` then names the version first created.
  */
-export async function branchVersion(
+export async function insertBranch(
   workspace: string,
   journeyId: string,
-  fromVersionId: string,
-  label: string | undefined,
-  keyId: string,
+  item: Item,
+  now: string,
   idempotency: IdempotentRequest | undefined,
-): Promise<{ version: JourneyVersion; replayed: boolean }> {
-  const { journey, version: source } = await readJourneyAndVersion(workspace, journeyId, fromVersionId, true);
-  if (!journey) throw journeyNotFound();
-  if (!source) throw versionNotFound();
-  if (typeof journey.archivedAt === 'string') throw journeyArchived();
-
-  const nowMs = Date.now();
-  const now = new Date(nowMs).toISOString();
-  const metadata: VersionMetadata = {
-    id: newJourneyId(nowMs),
-    journeyId,
-    label: label ?? `Draft ${Number(journey.versionCount) + 1}`,
-    parentVersionId: fromVersionId,
-    createdBy: keyId,
-    createdAt: now,
-    updatedAt: now,
-    publishedAt: null,
-    revision: 1,
-    sourceRevision: Number(source.revision),
-    legacyOrigin: null,
-  };
-  const item = newVersionItem(workspace, metadata, {
-    content: source.content as Uint8Array,
-    contentBytes: Number(source.contentBytes),
-    diagnostics: source.diagnostics as Uint8Array,
-    diagnosticsBytes: Number(source.diagnosticsBytes ?? 0),
-    pairs: pairsFromAttribute(source.pairs),
-  });
-  // A branch draws its metrics as its source does until its first save resolves them afresh.
-  if (typeof source.bindings === 'string') item.bindings = source.bindings;
+): Promise<{ response: { versionId: string }; replayed: boolean }> {
   try {
-    const { response, replayed } = await createOnce(
+    return await createOnce(
       workspace,
       {
         version: { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -216,11 +173,9 @@ export async function branchVersion(
           },
         },
       },
-      { versionId: metadata.id },
+      { versionId: item.id as string },
       idempotency,
     );
-    if (replayed) return { version: await getVersion(workspace, journeyId, response.versionId), replayed };
-    return { version: toVersion(item), replayed };
   } catch (error) {
     if (error instanceof TransactionCancelledError && error.failed('journey'))
       throw error.current('journey') ? journeyArchived() : journeyNotFound();

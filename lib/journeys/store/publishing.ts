@@ -1,5 +1,5 @@
 /**
- * Publishing a version (after lib/journeys/version-content.ts has diagnosed it afresh): one
+ * Publishing a version (after commands/publish-journey-version.ts has diagnosed it afresh): one
  * transaction that locks the version, points the journey at it and moves the `pairedBy` sets of the
  * journeys it pairs or no longer pairs.
  */

@@ -1,7 +1,7 @@
 /**
  * Versions: `JOURNEY#<journeyId>#V#<complement of id>` items, content and diagnostics compressed
  * (Binary), `pairs` uncompressed for the reference loader. Reads: one version, a page of them after
- * their journey in one ascending Query, and two of them diffed.
+ * their journey in one ascending Query, and two of them in one BatchGetItem.
  */
 
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -10,10 +10,7 @@ import { dynamo, tableName } from '../../platform/data/client.ts';
 import { itemBytes } from '../../platform/data/item-size.ts';
 import { keys } from '../../platform/data/keys.ts';
 import type { PageKey, PageStart } from '../../platform/pagination.ts';
-import { decodeJson } from '../codec.ts';
-import type { JourneyContent } from '../content.ts';
 import type { PairTarget } from '../cycles.ts';
-import { diffContent, type JourneyDiff } from '../diff.ts';
 import { journeyNotFound, versionNotFound } from '../errors.ts';
 import { bindingsFromAttribute, type ResolvedBinding } from '../metric-bindings.ts';
 import { DIAGNOSTICS_LIMITS, estimatedResponseBytes, pairsAttribute, toVersion, VERSION_ENTITY, type VersionMetadata } from '../record.ts';
@@ -123,7 +120,8 @@ export async function listVersions(workspace: string, journeyId: string, { limit
   };
 }
 
-interface StoredParts {
+/** What a version item stores beside its metadata. */
+export interface VersionParts {
   content: Uint8Array;
   contentBytes: number;
   diagnostics: Uint8Array;
@@ -134,7 +132,7 @@ interface StoredParts {
 export function newVersionItem(
   workspace: string,
   metadata: VersionMetadata,
-  { content, contentBytes, diagnostics, diagnosticsBytes, pairs }: StoredParts,
+  { content, contentBytes, diagnostics, diagnosticsBytes, pairs }: VersionParts,
 ): Item {
   // A null is no attribute at all, never a NULL: `attribute_not_exists(publishedAt)` must hold for a draft.
   const present = Object.fromEntries(Object.entries(metadata).filter(([, value]) => value !== null));
@@ -194,13 +192,12 @@ export function largestVersionItemBytes(parts: ContentParts): number {
   return itemBytes({ ...item, bindings: parts.bindings });
 }
 
-/** Both versions in one BatchGetItem; what changed from `against` to `versionId`. */
-export async function diffVersions(workspace: string, journeyId: string, versionId: string, againstId: string): Promise<JourneyDiff> {
-  // A version diffed against itself is one key (getMany reads a repeated key once).
-  const [current, against] = await getMany([versionKey(workspace, journeyId, versionId), versionKey(workspace, journeyId, againstId)]);
-  if (!current || !against) throw versionNotFound();
-  return diffContent(
-    decodeJson(current.content as Uint8Array) as JourneyContent,
-    decodeJson(against.content as Uint8Array) as JourneyContent,
-  );
+/** Two versions of a journey in one BatchGetItem (getMany reads a repeated key once, so a version diffed against itself is one key). */
+export async function readVersionPair(
+  workspace: string,
+  journeyId: string,
+  versionId: string,
+  otherId: string,
+): Promise<(Item | undefined)[]> {
+  return getMany([versionKey(workspace, journeyId, versionId), versionKey(workspace, journeyId, otherId)]);
 }
