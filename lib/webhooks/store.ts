@@ -156,11 +156,12 @@ export interface WebhookChanges {
 }
 
 /**
- * Change name, URL or events. A new URL disables the webhook (its receiver has not proven it
- * holds the secret). The common case is one UpdateItem: the first try assumes the URL changed;
- * if the condition shows it did not, the update is repeated without touching `enabled`.
+ * Change name, URL or events in one UpdateItem. A new URL disables the webhook (its receiver has
+ * not proven it holds the secret), so a URL is written on condition that it differs from the one the
+ * webhook has: null when it does not (the caller writes the rest without it). 404 when there is no
+ * such webhook.
  */
-export async function updateWebhook(workspace: string, id: string, changes: WebhookChanges): Promise<Webhook> {
+export async function writeWebhookChanges(workspace: string, id: string, changes: WebhookChanges): Promise<Webhook | null> {
   const now = new Date().toISOString();
   const sets = ['updatedAt = :now'];
   const names: Record<string, string> = {};
@@ -174,9 +175,16 @@ export async function updateWebhook(workspace: string, id: string, changes: Webh
     sets.push('events = :events');
     values[':events'] = changes.events;
   }
-  const plain = { expression: `SET ${sets.join(', ')}`, names: Object.keys(names).length ? names : undefined, values };
   try {
-    if (changes.url === undefined) return toWebhook(await updateExisting(workspace, id, plain));
+    if (changes.url === undefined) {
+      return toWebhook(
+        await updateExisting(workspace, id, {
+          expression: `SET ${sets.join(', ')}`,
+          names: Object.keys(names).length ? names : undefined,
+          values,
+        }),
+      );
+    }
     return toWebhook(
       await updateExisting(workspace, id, {
         expression: `SET ${[...sets, '#url = :url', 'enabled = :false'].join(', ')}`,
@@ -187,14 +195,8 @@ export async function updateWebhook(workspace: string, id: string, changes: Webh
     );
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    if (!error.Item) throw webhookNotFound();
-  }
-  // The URL given is the one it already has: not a change, so `enabled` stays as it is.
-  try {
-    return toWebhook(await updateExisting(workspace, id, plain));
-  } catch (error) {
-    if (isConditionFailure(error)) throw webhookNotFound();
-    throw error;
+    if (changes.url === undefined || !error.Item) throw webhookNotFound();
+    return null;
   }
 }
 
