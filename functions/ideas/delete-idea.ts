@@ -1,14 +1,10 @@
 /** DELETE /ideas/{id}: delete an idea (optionally only at the version in If-Match) and uncount it. */
-
+import { deleteIdea } from '../../lib/ideas/commands/delete-idea.ts';
 import { deleteIdea as route } from '../../lib/ideas/routes.ts';
-import { deleteIdea as removeIdea } from '../../lib/ideas/store.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
-import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function deleteIdea({ params, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  await removeIdea(auth.workspace.slug, params.id, ifMatchPrecondition(headers));
+export const handler = apiHandler(route).handler(async ({ params, headers, auth }) => {
+  await deleteIdea(auth.workspace.slug, params.id, ifMatchPrecondition(headers));
   return { body: { ok: true } };
-}
-
-export const handler = apiHandler(route).handler(deleteIdea);
+});

@@ -1,16 +1,12 @@
 /** GET /ideas: one page of the workspace's ideas, newest first, with the total; by offset or by cursor. */
-
+import { listIdeas } from '../../lib/ideas/commands/list-ideas.ts';
 import { listIdeas as route } from '../../lib/ideas/routes.ts';
-import { listIdeas as readPage } from '../../lib/ideas/store.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
-import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function listIdeas({ query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const slug = auth.workspace.slug;
-  const page = await paginate({ workspace: slug, list: route.operationId, ...query }, (start) => readPage(slug, start));
+export const handler = apiHandler(route).handler(async ({ query, auth }) => {
+  const workspace = auth.workspace.slug;
+  const page = await paginate({ workspace, list: route.operationId, ...query }, (start) => listIdeas(workspace, start));
   const { ideas, total, hasMore, offset, nextCursor } = page;
   return { body: { ok: true, data: ideas, pagination: { limit: query.limit, offset, total, hasMore, nextCursor } } };
-}
-
-export const handler = apiHandler(route).handler(listIdeas);
+});

@@ -1,17 +1,10 @@
 /** PUT /ideas/{id}: replace the writable fields, optionally only at the version in If-Match. */
-
-import { assertConfiguredLabels, replacementOf } from '../../lib/ideas/changes.ts';
+import { replaceIdea } from '../../lib/ideas/commands/replace-idea.ts';
 import { replaceIdea as route } from '../../lib/ideas/routes.ts';
-import { updateIdea as storeChanges } from '../../lib/ideas/store.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
-import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function replaceIdea({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const precondition = ifMatchPrecondition(headers);
-  assertConfiguredLabels(auth.workspace.ideaLabels, body);
-  const idea = await storeChanges(auth.workspace.slug, params.id, replacementOf(body), precondition, auth.key.id);
+export const handler = apiHandler(route).handler(async ({ params, body, headers, auth }) => {
+  const idea = await replaceIdea(auth.workspace, params.id, body, ifMatchPrecondition(headers), auth.key.id);
   return { body: { ok: true, data: idea }, headers: { ETag: etagOf(idea.version) } };
-}
-
-export const handler = apiHandler(route).handler(replaceIdea);
+});

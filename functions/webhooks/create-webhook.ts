@@ -1,27 +1,19 @@
 /** POST /webhooks: a new, disabled webhook and its secret (shown this once); safe to retry with an Idempotency-Key. */
-
 import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
-import { assertMaySubscribe } from '../../lib/webhooks/events.ts';
-import { checkReceiverUrl } from '../../lib/webhooks/receivers.ts';
+import { createWebhook, rememberedWebhook } from '../../lib/webhooks/commands/create-webhook.ts';
 import { createWebhook as route } from '../../lib/webhooks/routes.ts';
-import { createWebhook as create, rememberedWebhook } from '../../lib/webhooks/store.ts';
 
-export async function createWebhook({ auth, body, idempotency }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  assertMaySubscribe(auth, body.events);
-  await checkReceiverUrl(body.url);
-  const { webhook, secret, replayed } = await create(auth.workspace.slug, body, idempotency);
-  return { body: { ok: true, webhook: { ...webhook, secret } }, headers: replayHeaders(replayed) };
-}
-
-/**
- * The remembered response never holds the secret (lib/webhooks/store.ts): a replay reads the
- * webhook as it is now and answers with its current secret; 404 once it was deleted.
- */
-export const handler = apiHandler(route).handler(createWebhook, {
-  replay: async (remembered, { auth }) => {
-    const { webhook, secret } = await rememberedWebhook(auth.workspace.slug, (remembered as { id: string }).id);
-    return { body: { ok: true, webhook: { ...webhook, secret } } };
+export const handler = apiHandler(route).handler(
+  async ({ auth, body, idempotency }) => {
+    const { webhook, secret, replayed } = await createWebhook(auth.workspace.slug, body, idempotency, auth);
+    return { body: { ok: true, webhook: { ...webhook, secret } }, headers: replayHeaders(replayed) };
   },
-});
+  {
+    // The remembered response never holds the secret: a replay answers with the webhook as it is now.
+    replay: async (remembered, { auth }) => {
+      const { webhook, secret } = await rememberedWebhook(auth.workspace.slug, (remembered as { id: string }).id);
+      return { body: { ok: true, webhook: { ...webhook, secret } } };
+    },
+  },
+);

@@ -1,23 +1,14 @@
 /** GET /webhooks/{id}/deliveries: what happened to each event sent to this webhook, newest first; by offset or by cursor. */
-
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
-import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
-import { listDeliveries } from '../../lib/webhooks/delivery-list.ts';
+import { listWebhookDeliveries } from '../../lib/webhooks/commands/list-webhook-deliveries.ts';
 import { listWebhookDeliveries as route } from '../../lib/webhooks/routes.ts';
-import { getWebhook } from '../../lib/webhooks/store.ts';
 
-export async function listWebhookDeliveries({ auth, params, query }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const slug = auth.workspace.slug;
+export const handler = apiHandler(route).handler(async ({ auth, params, query }) => {
+  const workspace = auth.workspace.slug;
   // The cursor is bound to this webhook's list: one issued for another webhook is refused.
   const list = `${route.operationId}:${params.id}`;
-  // Both reads at once: the webhook's existence (404) and the page, one round trip of latency.
-  const [, page] = await Promise.all([
-    getWebhook(slug, params.id),
-    paginate({ workspace: slug, list, ...query }, (start) => listDeliveries(slug, params.id, start)),
-  ]);
+  const page = await listWebhookDeliveries(workspace, params.id, (read) => paginate({ workspace, list, ...query }, read));
   const { deliveries, hasMore, offset, nextCursor } = page;
   return { body: { ok: true, deliveries, pagination: { limit: query.limit, offset, hasMore, nextCursor } } };
-}
-
-export const handler = apiHandler(route).handler(listWebhookDeliveries);
+});

@@ -19,8 +19,8 @@ import { type CountedList, counted, walkCountedList } from '../platform/data/lis
 import { projection, projectionWith } from '../platform/data/projection.ts';
 import { counterAdd, TransactionCancelledError, transact } from '../platform/data/transact.ts';
 import { update } from '../platform/data/update.ts';
-import { NotFoundError, VersionConflictError } from '../platform/errors.ts';
 import type { PageKey, PageStart } from '../platform/pagination.ts';
+import { ideaConditionFailure } from './errors.ts';
 import {
   EDITABLE_IDEA_FIELDS,
   type EditableIdeaField,
@@ -37,17 +37,6 @@ import type { Idea, IdeaWrite } from './schemas.ts';
 const IDEA_CREATE_SCOPE = 'POST /ideas';
 
 const publicProjection = projection(PUBLIC_IDEA_ATTRIBUTES);
-
-/** The one answer for an id this workspace has no idea under, whether it never existed or is another's. */
-export function ideaNotFound(): NotFoundError {
-  return new NotFoundError('not_found', 'No idea with this id in this workspace');
-}
-
-/** The current item a failed condition returned: 404 when gone, else 409. */
-function conditionFailure(current: Record<string, unknown> | undefined): Error {
-  const version = current?.version;
-  return version === undefined ? ideaNotFound() : new VersionConflictError(Number(version));
-}
 
 export interface CreateIdeaOptions {
   /** The Developer key that creates it (kept for the audit trail). */
@@ -227,7 +216,7 @@ export async function updateIdea(
     );
     return toIdea(Attributes!);
   } catch (error) {
-    if (isConditionFailure(error)) throw conditionFailure(error.Item && unmarshall(error.Item));
+    if (isConditionFailure(error)) throw ideaConditionFailure(error.Item && unmarshall(error.Item));
     throw error;
   }
 }
@@ -248,7 +237,7 @@ export async function deleteIdea(workspace: string, id: string, precondition: Ve
       counter: counterAdd(keys.ideaCounter(workspace), 'ideaCount', -1),
     });
   } catch (error) {
-    if (error instanceof TransactionCancelledError && error.failed('idea')) throw conditionFailure(error.current('idea') ?? undefined);
+    if (error instanceof TransactionCancelledError && error.failed('idea')) throw ideaConditionFailure(error.current('idea') ?? undefined);
     throw error;
   }
 }

@@ -35,11 +35,11 @@ const byName = <T extends { name: string; id: string }>(a: T, b: T) =>
   a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** The whole directory of a workspace, inactive entries included, each list sorted by name: one Query on `DIR#`. */
-export async function listDirectory(slug: string): Promise<{ people: DirectoryPerson[]; teams: DirectoryTeam[] }> {
+export async function listDirectory(workspace: string): Promise<{ people: DirectoryPerson[]; teams: DirectoryTeam[] }> {
   const items = await queryAll({
     TableName: tableName,
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ':prefix': keys.directoryPrefix },
+    ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.directoryPrefix },
     ...projectionWith(['id', 'name', 'email', 'active', 'sourceUserId', 'sourceDepartmentId'], ['sk']),
     ConsistentRead: true,
   });
@@ -72,12 +72,12 @@ export async function listDirectory(slug: string): Promise<{ people: DirectoryPe
  * to 100 distinct keys (a retry only for keys DynamoDB left unprocessed). Absent entries are omitted.
  */
 export async function findDirectoryEntries(
-  slug: string,
+  workspace: string,
   lookups: readonly { id: string; kind: DirectoryKind }[],
 ): Promise<DirectoryEntryState[]> {
   const wanted = new Map<string, { pk: string; sk: string }>();
   for (const { id, kind } of lookups) {
-    const key = kind === 'person' ? keys.directoryPerson(slug, id) : keys.directoryTeam(slug, id);
+    const key = kind === 'person' ? keys.directoryPerson(workspace, id) : keys.directoryTeam(workspace, id);
     wanted.set(key.sk, key);
   }
   if (wanted.size === 0) return [];

@@ -13,7 +13,7 @@ import { isDirectoryIdShape } from './schemas.ts';
 const LEVELS = ['escalationLevel1', 'escalationLevel2', 'escalationLevel3'] as const;
 
 /** Throws 400 invalid_body naming every unknown or inactive directory reference; no call when there are none. */
-export async function assertDirectoryReferences(slug: string, content: SopContent): Promise<void> {
+export async function assertDirectoryReferences(workspace: string, content: SopContent): Promise<void> {
   const lookups: { id: string; kind: DirectoryKind }[] = [];
   if (content.departmentId) lookups.push({ id: content.departmentId, kind: 'team' });
   for (const level of LEVELS) {
@@ -24,7 +24,7 @@ export async function assertDirectoryReferences(slug: string, content: SopConten
   }
   if (lookups.length === 0) return;
 
-  const entries = await findDirectoryEntries(slug, lookups);
+  const entries = await findDirectoryEntries(workspace, lookups);
   const entry = (id: string, kind?: DirectoryKind) => entries.find((e) => e.id === id && (kind === undefined || e.kind === kind));
   const issues: ValidationIssue[] = [];
 

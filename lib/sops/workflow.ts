@@ -3,10 +3,10 @@
  * and what a refusal answers. The store's writes keep their conditions (they guard races); when a
  * condition fails, the store hands the item it saw to these functions, which decide the answer.
  */
-import { BadRequestError, NotFoundError } from '../platform/errors.ts';
+import { BadRequestError } from '../platform/errors.ts';
+import { sopNotFound } from './errors.ts';
+import type { Sop } from './record.ts';
 import type { SopStatus } from './schemas.ts';
-
-export const sopNotFound = () => new NotFoundError('not_found', 'No SOP with this id exists in this workspace');
 
 export interface WorkflowStep {
   from: SopStatus;
@@ -38,6 +38,19 @@ export function stepRefusal(step: WorkflowStep, current: { status?: unknown } | 
   if (!current) return sopNotFound();
   if (current.status === step.from) return null;
   return new BadRequestError('invalid_state', step.refusal(typeof current.status === 'string' ? current.status : 'unknown'));
+}
+
+/** What a step's conditional write came back with: the SOP as written, or the item it found instead (undefined: none). */
+export type StepOutcome = { sop: Sop; refused?: undefined } | { sop?: undefined; refused: { status?: unknown } | undefined };
+
+/**
+ * The answer of a step's write: the SOP as written, else why the step cannot start from what the
+ * write found. Found at the step's starting status yet refused, a change raced the write: a 502 the
+ * client may retry.
+ */
+export function stepAnswer(step: WorkflowStep, outcome: StepOutcome, sop: string): Sop {
+  if (outcome.sop) return outcome.sop;
+  throw stepRefusal(step, outcome.refused) ?? new Error(`SOP ${sop}: the ${step.to} write raced another change`);
 }
 
 /** The status from which a PUT is refused: an SOP under review is the reviewer's to approve or send back. */

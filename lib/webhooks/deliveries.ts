@@ -13,7 +13,8 @@ import { dynamo, tableName } from '../platform/data/client.ts';
 import { isConditionFailure } from '../platform/data/conditions.ts';
 import { keys } from '../platform/data/keys.ts';
 import { TransactionCancelledError, transact } from '../platform/data/transact.ts';
-import { ConflictError, NotFoundError } from '../platform/errors.ts';
+import { NotFoundError } from '../platform/errors.ts';
+import { deliveryInProgress, deliveryNotFound } from './errors.ts';
 import type { WebhookEvent, WebhookEventType } from './events.ts';
 
 const DELIVERY_RETENTION_DAYS = 30;
@@ -65,15 +66,14 @@ export interface ClaimedDelivery {
 }
 
 const ttlFrom = (nowMs: number) => Math.floor(nowMs / 1000) + DELIVERY_RETENTION_DAYS * 86_400;
-const deliveryKey = (slug: string, webhookId: string, eventId: string) => keys.webhookDelivery(slug, webhookId, eventId);
-const deliveryNotFound = () => new NotFoundError('not_found', 'No delivery with this id for this webhook');
+const deliveryKey = (workspace: string, webhookId: string, eventId: string) => keys.webhookDelivery(workspace, webhookId, eventId);
 
 /**
  * Record that `event` is to be delivered to webhook `webhookId`, unless it already is (a repeated
  * stream record): the first write wins, so a duplicate never resets a delivery under way.
  */
 export async function recordNewDelivery(
-  slug: string,
+  workspace: string,
   webhookId: string,
   event: WebhookEvent,
   payload: string,
@@ -85,9 +85,9 @@ export async function recordNewDelivery(
       new PutCommand({
         TableName: tableName,
         Item: {
-          ...deliveryKey(slug, webhookId, event.id),
+          ...deliveryKey(workspace, webhookId, event.id),
           entity: 'WebhookDelivery',
-          workspace: slug,
+          workspace,
           webhookId,
           eventId: event.id,
           eventType: event.type,
@@ -235,7 +235,7 @@ const MAX_RETRIES_CANCELLED_AT_ONCE = 100;
  * (which finds the webhook disabled), and the others are written in a second, last transaction.
  * Returns how many were cancelled.
  */
-export async function cancelWaitingRetries(slug: string, webhookId: string, reason: string, nowMs = Date.now()): Promise<number> {
+export async function cancelWaitingRetries(workspace: string, webhookId: string, reason: string, nowMs = Date.now()): Promise<number> {
   const { Items = [] } = await dynamo.send(
     new QueryCommand({
       TableName: tableName,
@@ -244,7 +244,7 @@ export async function cancelWaitingRetries(slug: string, webhookId: string, reas
       ProjectionExpression: 'sk, eventId',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
-        ':pk': keys.workspacePk(slug),
+        ':pk': keys.workspacePk(workspace),
         ':prefix': keys.webhookDeliveryPrefix(webhookId),
         ':retrying': 'retrying',
       },
@@ -252,7 +252,7 @@ export async function cancelWaitingRetries(slug: string, webhookId: string, reas
     }),
   );
   // Keys as read: sharded, or written before the shards.
-  const keyOf = new Map(Items.map((item) => [item.eventId as string, { pk: keys.workspacePk(slug), sk: item.sk as string }]));
+  const keyOf = new Map(Items.map((item) => [item.eventId as string, { pk: keys.workspacePk(workspace), sk: item.sk as string }]));
   let eventIds = Items.slice(0, MAX_RETRIES_CANCELLED_AT_ONCE).map((item) => item.eventId as string);
   for (let round = 0; round < 2 && eventIds.length > 0; round++) {
     try {
@@ -309,13 +309,13 @@ async function releaseWith(claim: ClaimedDelivery, expression: string, values: R
  * (a delivered event can be sent again; the receiver sees the same `webhook-id`). Returns the
  * attempt number the new message must ask for.
  */
-export async function requeueDelivery(slug: string, webhookId: string, eventId: string, nowMs = Date.now()): Promise<number> {
+export async function requeueDelivery(workspace: string, webhookId: string, eventId: string, nowMs = Date.now()): Promise<number> {
   try {
-    return await requeueAt(deliveryKey(slug, webhookId, eventId), nowMs);
+    return await requeueAt(deliveryKey(workspace, webhookId, eventId), nowMs);
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
     // Written before the shards: found where it was, or not at all.
-    return requeueAt(keys.webhookDeliveryUnsharded(slug, webhookId, eventId), nowMs);
+    return requeueAt(keys.webhookDeliveryUnsharded(workspace, webhookId, eventId), nowMs);
   }
 }
 
@@ -344,6 +344,6 @@ async function requeueAt(key: { pk: string; sk: string }, nowMs: number): Promis
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     if (!error.Item) throw deliveryNotFound();
-    throw new ConflictError('delivery_in_progress', 'An attempt of this delivery is being made right now; try again in a minute');
+    throw deliveryInProgress();
   }
 }

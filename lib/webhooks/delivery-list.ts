@@ -57,7 +57,7 @@ const MAX_ITEMS_PER_QUERY = 1000;
 
 /** The newest `wanted` deliveries of one range, older than `before` (an event id) when given. */
 async function newestOf(
-  slug: string,
+  workspace: string,
   range: { prefix: string; at: (eventId: string) => string },
   wanted: number,
   before: string | undefined,
@@ -73,7 +73,7 @@ async function newestOf(
         // BETWEEN is inclusive: the cursor's own delivery may come back, and is dropped below.
         KeyConditionExpression: before ? 'pk = :pk AND sk BETWEEN :range AND :before' : 'pk = :pk AND begins_with(sk, :range)',
         ExpressionAttributeValues: {
-          ':pk': keys.workspacePk(slug),
+          ':pk': keys.workspacePk(workspace),
           ':range': range.prefix,
           ...(before ? { ':before': range.at(before) } : {}),
         },
@@ -96,25 +96,25 @@ async function newestOf(
  * every range), or from a cursor's key (`after`), reading only a page from each range.
  */
 export async function listDeliveries(
-  slug: string,
+  workspace: string,
   webhookId: string,
   page: PageStart,
 ): Promise<{ deliveries: Delivery[]; hasMore: boolean; lastKey: PageKey | undefined; returned: number }> {
   const prefix = keys.webhookDeliveryPrefix(webhookId);
-  if (page.after && (page.after.pk !== keys.workspacePk(slug) || !String(page.after.sk).startsWith(prefix))) {
+  if (page.after && (page.after.pk !== keys.workspacePk(workspace) || !String(page.after.sk).startsWith(prefix))) {
     throw new Error("A cursor for deliveries named a key outside the webhook's deliveries");
   }
   const before = page.after ? String(page.after.sk).split('#').at(-1) : undefined;
   const skip = page.after ? 0 : page.offset;
   const wanted = skip + page.limit + 1;
-  const ranges = await Promise.all(keys.webhookDeliveryRanges(webhookId).map((range) => newestOf(slug, range, wanted, before)));
+  const ranges = await Promise.all(keys.webhookDeliveryRanges(webhookId).map((range) => newestOf(workspace, range, wanted, before)));
   const items = ranges.flat().sort((a, b) => ((a.eventId as string) < (b.eventId as string) ? 1 : -1));
   const window = items.slice(skip, skip + page.limit);
   const last = window.at(-1);
   return {
     deliveries: window.map(toDelivery),
     hasMore: items.length > skip + page.limit,
-    lastKey: last ? keys.webhookDelivery(slug, webhookId, last.eventId as string) : undefined,
+    lastKey: last ? keys.webhookDelivery(workspace, webhookId, last.eventId as string) : undefined,
     returned: window.length,
   };
 }

@@ -1,5 +1,7 @@
-/** The codes the Webhooks area adds to the error catalog (its errors are thrown where they arise). */
+/** The Webhooks area's own error answers, on the platform's typed errors, and the codes it adds to the catalog. */
 import { defineErrorCodes } from '../platform/error-codes.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '../platform/errors.ts';
+import { MAX_WEBHOOKS_PER_WORKSPACE } from './record.ts';
 
 export const webhookErrorCodes = defineErrorCodes({
   webhook_limit_reached: { status: 400, meaning: 'The workspace already has 50 webhooks: delete one first' },
@@ -19,3 +21,26 @@ export const webhookErrorCodes = defineErrorCodes({
   webhook_changed: { status: 409, meaning: 'The webhook’s URL or secret changed while its receiver was being verified' },
   delivery_in_progress: { status: 409, meaning: 'An attempt of this delivery is being made at this moment' },
 });
+
+/** Another workspace's id answers exactly like one that never existed. */
+export const webhookNotFound = () => new NotFoundError('not_found', 'No webhook with this id in this workspace');
+export const deliveryNotFound = () => new NotFoundError('not_found', 'No delivery with this id for this webhook');
+export const webhookLimitReached = () =>
+  new BadRequestError(
+    'webhook_limit_reached',
+    `A workspace can have at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks; delete one before creating another`,
+  );
+export const webhookUrlNotAllowed = (reason: string) =>
+  new BadRequestError('webhook_url_not_allowed', `The webhook URL is not allowed: ${reason}`);
+export const webhookUrlUnresolvable = (reason: string) =>
+  new BadRequestError('webhook_url_unresolvable', `The webhook URL is not reachable: ${reason}`);
+export const webhookVerificationFailed = (reason: string | null) =>
+  new BadRequestError(
+    'webhook_verification_failed',
+    `The receiver did not accept the verification event (${reason}); the webhook stays disabled`,
+  );
+export const webhookDisabled = () => new BadRequestError('webhook_disabled', 'Enable the webhook before redelivering to it');
+export const webhookChanged = () =>
+  new ConflictError('webhook_changed', 'The webhook URL or secret changed during verification; enable it again');
+export const deliveryInProgress = () =>
+  new ConflictError('delivery_in_progress', 'An attempt of this delivery is being made right now; try again in a minute');

@@ -1,8 +1,8 @@
 /** What the management API does with a receiver: check its URL before saving it, and verify it before enabling. */
 import { randomBytes } from 'node:crypto';
-import { BadRequestError } from '../platform/errors.ts';
 import { type PostOptions, postJson } from '../platform/outbound/http-post.ts';
 import { assertUrlAllowed, BlockedDestinationError, UnresolvableHostError } from '../platform/outbound/ssrf.ts';
+import { webhookUrlNotAllowed, webhookUrlUnresolvable, webhookVerificationFailed } from './errors.ts';
 import { VERIFICATION_EVENT_TYPE, type VerificationEventBody } from './events.ts';
 import type { WebhookRecord } from './record.ts';
 import { deliveryHeaders } from './signing.ts';
@@ -13,10 +13,10 @@ export async function checkReceiverUrl(url: string): Promise<void> {
     await assertUrlAllowed(new URL(url));
   } catch (error) {
     if (error instanceof BlockedDestinationError) {
-      throw new BadRequestError('webhook_url_not_allowed', `The webhook URL is not allowed: ${error.message}`);
+      throw webhookUrlNotAllowed(error.message);
     }
     if (error instanceof UnresolvableHostError) {
-      throw new BadRequestError('webhook_url_unresolvable', `The webhook URL is not reachable: ${error.message}`);
+      throw webhookUrlUnresolvable(error.message);
     }
     throw error;
   }
@@ -36,9 +36,6 @@ export async function verifyReceiver(webhook: WebhookRecord, options: PostOption
   const body = JSON.stringify(event);
   const outcome = await postJson(webhook.url, body, deliveryHeaders(webhook.secret, eventId, body), options);
   if (!outcome.ok) {
-    throw new BadRequestError(
-      'webhook_verification_failed',
-      `The receiver did not accept the verification event (${outcome.error}); the webhook stays disabled`,
-    );
+    throw webhookVerificationFailed(outcome.error);
   }
 }

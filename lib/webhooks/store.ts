@@ -10,8 +10,9 @@ import { dynamo, tableName } from '../platform/data/client.ts';
 import { isConditionFailure } from '../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../platform/data/idempotency.ts';
 import { keys } from '../platform/data/keys.ts';
+import { queryAll } from '../platform/data/query-all.ts';
 import { counterAdd, TransactionCancelledError, transact } from '../platform/data/transact.ts';
-import { BadRequestError, ConflictError, NotFoundError } from '../platform/errors.ts';
+import { webhookChanged, webhookLimitReached, webhookNotFound } from './errors.ts';
 import type { WebhookEventType } from './events.ts';
 import {
   MAX_WEBHOOKS_PER_WORKSPACE,
@@ -22,8 +23,6 @@ import {
   type WebhookRecord,
 } from './record.ts';
 import { newWebhookSecret, secretPrefixOf } from './signing.ts';
-
-const webhookNotFound = () => new NotFoundError('not_found', 'No webhook with this id in this workspace');
 
 /** Projection of the public attributes; `name` and `url` are reserved words, so every name is aliased. */
 const publicProjection = {
@@ -42,9 +41,8 @@ export interface NewWebhook {
  * with an Idempotency-Key, the remembered response (lib/platform/data/idempotency.ts).
  *
  * The remembered response never holds the secret: the idempotency record would be a second copy
- * of it, kept a day and shown to anyone replaying the key. A replay instead reads the webhook as it
- * is now and answers with its current secret (a client retries because it lost the first answer,
- * and needs the secret); 404 if the webhook was deleted since.
+ * of it, kept a day and shown to anyone replaying the key. `replayed` says the key was used before:
+ * `webhook` is then the remembered response, and `secret` none of its.
  */
 export async function createWebhook(
   workspace: string,
@@ -68,9 +66,8 @@ export async function createWebhook(
     createdAt: now,
     updatedAt: now,
   };
-  let created: { response: Webhook; replayed: boolean };
   try {
-    created = await createOnce(
+    const { response, replayed } = await createOnce(
       workspace,
       {
         counter: counterAdd(keys.webhookCounter(workspace), 'webhookCount', 1, {
@@ -85,24 +82,11 @@ export async function createWebhook(
       toWebhook(item),
       idempotency,
     );
+    return { webhook: response, secret, replayed };
   } catch (error) {
-    if (error instanceof TransactionCancelledError && error.failed('counter')) {
-      throw new BadRequestError(
-        'webhook_limit_reached',
-        `A workspace can have at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks; delete one before creating another`,
-      );
-    }
+    if (error instanceof TransactionCancelledError && error.failed('counter')) throw webhookLimitReached();
     throw error;
   }
-  if (!created.replayed) return { webhook: created.response, secret, replayed: false };
-  return { ...(await rememberedWebhook(workspace, created.response.id)), replayed: true };
-}
-
-/** What a replayed create answers: the webhook as it is now, with its current secret; 404 once it was deleted. */
-export async function rememberedWebhook(workspace: string, id: string): Promise<{ webhook: Webhook; secret: string }> {
-  const current = await findWebhookRecord(workspace, id);
-  if (!current) throw webhookNotFound();
-  return { webhook: toWebhook(current), secret: current.secret };
 }
 
 /** Every webhook of the workspace (at most 50, so one query page), oldest first. */
@@ -133,24 +117,15 @@ export async function findWebhookRecord(workspace: string, id: string): Promise<
 
 /** The enabled webhooks of a workspace and the events each wants (strongly consistent: a just-enabled webhook counts). */
 export async function listEnabledSubscriptions(workspace: string): Promise<{ id: string; events: WebhookEventType[] }[]> {
-  const found: { id: string; events: WebhookEventType[] }[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        FilterExpression: 'enabled = :true',
-        ProjectionExpression: 'id, events',
-        ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.webhookPrefix, ':true': true },
-        ConsistentRead: true,
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    for (const item of page.Items ?? []) found.push({ id: item.id as string, events: item.events as WebhookEventType[] });
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return found;
+  const items = await queryAll({
+    TableName: tableName,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    FilterExpression: 'enabled = :true',
+    ProjectionExpression: 'id, events',
+    ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.webhookPrefix, ':true': true },
+    ConsistentRead: true,
+  });
+  return items.map((item) => ({ id: item.id as string, events: item.events as WebhookEventType[] }));
 }
 
 /** Apply an update to an existing webhook and return it; 404 when it does not exist. */
@@ -181,11 +156,12 @@ export interface WebhookChanges {
 }
 
 /**
- * Change name, URL or events. A new URL disables the webhook (its receiver has not proven it
- * holds the secret). The common case is one UpdateItem: the first try assumes the URL changed;
- * if the condition shows it did not, the update is repeated without touching `enabled`.
+ * Change name, URL or events in one UpdateItem. A new URL disables the webhook (its receiver has
+ * not proven it holds the secret), so a URL is written on condition that it differs from the one the
+ * webhook has: null when it does not (the caller writes the rest without it). 404 when there is no
+ * such webhook.
  */
-export async function updateWebhook(workspace: string, id: string, changes: WebhookChanges): Promise<Webhook> {
+export async function writeWebhookChanges(workspace: string, id: string, changes: WebhookChanges): Promise<Webhook | null> {
   const now = new Date().toISOString();
   const sets = ['updatedAt = :now'];
   const names: Record<string, string> = {};
@@ -199,9 +175,16 @@ export async function updateWebhook(workspace: string, id: string, changes: Webh
     sets.push('events = :events');
     values[':events'] = changes.events;
   }
-  const plain = { expression: `SET ${sets.join(', ')}`, names: Object.keys(names).length ? names : undefined, values };
   try {
-    if (changes.url === undefined) return toWebhook(await updateExisting(workspace, id, plain));
+    if (changes.url === undefined) {
+      return toWebhook(
+        await updateExisting(workspace, id, {
+          expression: `SET ${sets.join(', ')}`,
+          names: Object.keys(names).length ? names : undefined,
+          values,
+        }),
+      );
+    }
     return toWebhook(
       await updateExisting(workspace, id, {
         expression: `SET ${[...sets, '#url = :url', 'enabled = :false'].join(', ')}`,
@@ -212,14 +195,8 @@ export async function updateWebhook(workspace: string, id: string, changes: Webh
     );
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    if (!error.Item) throw webhookNotFound();
-  }
-  // The URL given is the one it already has: not a change, so `enabled` stays as it is.
-  try {
-    return toWebhook(await updateExisting(workspace, id, plain));
-  } catch (error) {
-    if (isConditionFailure(error)) throw webhookNotFound();
-    throw error;
+    if (changes.url === undefined || !error.Item) throw webhookNotFound();
+    return null;
   }
 }
 
@@ -268,7 +245,7 @@ export async function enableVerifiedWebhook(workspace: string, verified: Webhook
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     if (!error.Item) throw webhookNotFound();
-    throw new ConflictError('webhook_changed', 'The webhook URL or secret changed during verification; enable it again');
+    throw webhookChanged();
   }
 }
 

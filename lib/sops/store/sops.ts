@@ -6,20 +6,20 @@
  * item as it is, which the rules (../workflow.ts) turn into 404 or 400 without a second read.
  * Round trips: list, read: 1; create: 2 (the department's counter, then one transaction);
  * replace: 1, or 3 when the department changes (see moveSop); delete: 2 (the collection, then one
- * transaction; one more per 100 comments beyond 99).
+ * transaction; one more per 100 comments beyond 99). The commands (../commands/) retry a lost race.
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { updateItem } from '../../platform/data/conditional-update.ts';
-import { conflictBackoff, isTransactionConflict } from '../../platform/data/conditions.ts';
+import { isTransactionConflict } from '../../platform/data/conditions.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { queryAll } from '../../platform/data/query-all.ts';
 import { TABLE } from '../../platform/data/table.ts';
 import { TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
 import { CONTENT_FIELDS, type Sop, type SopComment, type SopContent, type SopStep, storedSteps, toSop, toSopComment } from '../record.ts';
-import { editRefusal, LOCKED_FOR_EDITS, sopNotFound } from '../workflow.ts';
+import { LOCKED_FOR_EDITS } from '../workflow.ts';
 import { readLastSerial, SERIAL_CLAIM, SOP_WRITE_ATTEMPTS, withNextSerial } from './serials.ts';
 
 function byCreation(a: Sop, b: Sop): number {
@@ -129,24 +129,18 @@ function replacement(workspace: string, id: string, content: SopContent, now: st
 }
 
 /**
- * Replace an SOP's content (PUT): from draft or published, back to draft, with the review and
- * publication stamps cleared. Under review → 400 invalid_state, nothing changed. When the
- * department changes, the SOP takes the next serial of its new department (see moveSop).
+ * Replace an SOP's content (PUT) in one conditional UpdateItem, on condition that it exists, is not
+ * under review and is still in the department the content names: the SOP as written, or the item
+ * as the write found it (absent, under review, or in another department: see moveSop).
  */
-export async function replaceSop(workspace: string, id: string, content: SopContent): Promise<Sop> {
-  for (let round = 1; ; round++) {
-    const now = new Date().toISOString();
-    const outcome = await updateItem(replacement(workspace, id, content, now, content.departmentId), SOP_WRITE_ATTEMPTS);
-    if (outcome.written) return toSop(outcome.written);
-    const { current } = outcome.refused;
-    const refused = editRefusal(current);
-    if (refused) throw refused;
-    // Neither absent nor under review: the SOP is in another department.
-    const moved = await moveSop(workspace, id, content, current!, now);
-    if (moved) return moved;
-    // The SOP changed between the two writes; look again unless that keeps happening.
-    if (round >= SOP_WRITE_ATTEMPTS) throw new Error(`SOP ${workspace}/${id} kept changing during a department move`);
-  }
+export async function writeReplacement(
+  workspace: string,
+  id: string,
+  content: SopContent,
+  now: string,
+): Promise<{ sop: Sop; refused?: undefined } | { sop?: undefined; refused: Record<string, unknown> | undefined }> {
+  const outcome = await updateItem(replacement(workspace, id, content, now, content.departmentId), SOP_WRITE_ATTEMPTS);
+  return outcome.written ? { sop: toSop(outcome.written) } : { refused: outcome.refused.current };
 }
 
 /**
@@ -155,7 +149,7 @@ export async function replaceSop(workspace: string, id: string, content: SopCont
  * still in its old department and not under review. The old serial is never handed out again (its
  * counter only grows). Returns null when the SOP's condition failed, so the caller can look again.
  */
-async function moveSop(
+export async function moveSop(
   workspace: string,
   id: string,
   content: SopContent,
@@ -188,48 +182,58 @@ async function moveSop(
   return toSop({ id, serial, status: 'draft', ...content, createdAt: current.createdAt, updatedAt: now });
 }
 
+/** The keys of an SOP's item collection (the SOP with its comment count, then its comments, oldest first); null without the SOP. */
+export async function findSopCollectionKeys(
+  workspace: string,
+  id: string,
+): Promise<{ sop: Record<string, unknown>; comments: Record<string, unknown>[] } | null> {
+  const items = await queryAll({ ...collectionQuery(workspace, id), ProjectionExpression: 'pk, sk, commentCount' });
+  const sop = items.find((item) => item.sk === keys.sop(workspace, id).sk);
+  return sop ? { sop, comments: items.filter((item) => item !== sop) } : null;
+}
+
+function commentDeletes(from: Record<string, unknown>[]): Record<string, TransactWrite> {
+  return Object.fromEntries(
+    from.map((item): [string, TransactWrite] => [
+      `comment:${item.sk as string}`,
+      { Delete: { TableName: tableName, Key: { pk: item.pk, sk: item.sk } } },
+    ]),
+  );
+}
+
+/** Delete up to 100 comments in one transaction (the oldest, beyond what fits beside the SOP's own delete). */
+export async function deleteSopComments(comments: Record<string, unknown>[]): Promise<void> {
+  await transact(commentDeletes(comments));
+}
+
 /**
- * Delete an SOP with all its review comments in one transaction. The SOP's delete is conditioned
- * on its comment count, so a send-back landing in between makes it read again instead of leaving
- * an orphaned comment. A transaction holds 100 items: beyond 99 comments the oldest go first, and
- * the SOP goes last with the rest, so a failure midway leaves the SOP in place for a retry.
+ * Delete the SOP with its last (at most 99) comments in one transaction, the SOP's delete
+ * conditioned on the comment count read with them, so a send-back landing in between fails it
+ * (isSopDeleteRace) instead of leaving an orphaned comment.
  */
-export async function deleteSop(workspace: string, id: string): Promise<void> {
-  const sopKey = keys.sop(workspace, id);
-  for (let attempt = 1; ; attempt++) {
-    const items = await queryAll({ ...collectionQuery(workspace, id), ProjectionExpression: 'pk, sk, commentCount' });
-    const sopItem = items.find((item) => item.sk === sopKey.sk);
-    if (!sopItem) throw sopNotFound();
-    const comments = items.filter((item) => item !== sopItem);
-    const deletes = (from: Record<string, unknown>[]) =>
-      Object.fromEntries(
-        from.map((item): [string, TransactWrite] => [
-          `comment:${item.sk as string}`,
-          { Delete: { TableName: tableName, Key: { pk: item.pk, sk: item.sk } } },
-        ]),
-      );
-    const overflow = comments.slice(0, Math.max(0, comments.length - 99));
-    for (let start = 0; start < overflow.length; start += 100) await transact(deletes(overflow.slice(start, start + 100)));
-    try {
-      await transact(
-        {
-          sop: {
-            Delete: {
-              TableName: tableName,
-              Key: sopKey,
-              ConditionExpression: 'attribute_exists(pk) AND commentCount = :comments',
-              ExpressionAttributeValues: { ':comments': sopItem.commentCount },
-            },
-          },
-          ...deletes(comments.slice(overflow.length)),
+export async function deleteSopWithComments(
+  workspace: string,
+  id: string,
+  sop: Record<string, unknown>,
+  comments: Record<string, unknown>[],
+) {
+  await transact(
+    {
+      sop: {
+        Delete: {
+          TableName: tableName,
+          Key: keys.sop(workspace, id),
+          ConditionExpression: 'attribute_exists(pk) AND commentCount = :comments',
+          ExpressionAttributeValues: { ':comments': sop.commentCount },
         },
-        { attempts: 1 },
-      );
-      return;
-    } catch (error) {
-      const raced = (error instanceof TransactionCancelledError && error.failed('sop')) || isTransactionConflict(error);
-      if (!raced || attempt >= SOP_WRITE_ATTEMPTS) throw error;
-    }
-    await conflictBackoff(attempt);
-  }
+      },
+      ...commentDeletes(comments),
+    },
+    { attempts: 1 },
+  );
+}
+
+/** Whether deleteSopWithComments lost a race (the SOP changed since its collection was read), so reading again may succeed. */
+export function isSopDeleteRace(error: unknown): boolean {
+  return (error instanceof TransactionCancelledError && error.failed('sop')) || isTransactionConflict(error);
 }

@@ -1,0 +1,2 @@
+/** GET /webhooks/{id}: one webhook, without its secret; 404 when the workspace has none under this id. */
+export { getWebhook } from '../store.ts';
