@@ -6,19 +6,14 @@ import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 
-const answer = (article: Article, replayed = false) => ({
+const answer = ({ article, replayed }: { article: Article; replayed: boolean }) => ({
   body: { ok: true as const, article },
   headers: { ETag: etagOf(article.version), ...replayHeaders(replayed) },
 });
 
 export const handler = apiHandler(route).handler(
-  async ({ body, idempotency, auth }) => {
-    const { article, replayed } = await createArticle(auth.workspace.slug, body, idempotency);
-    return answer(article, replayed);
-  },
-  // The remembered response names the article: a replay reads its draft as it is now (404 once deleted).
+  async ({ body, idempotency, auth }) => answer(await createArticle(auth.workspace.slug, body, idempotency)),
   {
-    replay: async (remembered, { auth }) =>
-      answer(await createdArticle(auth.workspace.slug, (remembered as { articleId: string }).articleId)),
+    replay: async (remembered, { auth }) => answer({ article: await createdArticle(auth.workspace.slug, remembered), replayed: false }),
   },
 );

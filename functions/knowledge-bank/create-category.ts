@@ -6,15 +6,15 @@ import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 
-const answer = (category: Category, replayed = false) => ({
+const answer = ({ category, replayed }: { category: Category; replayed: boolean }) => ({
   body: { ok: true as const, category },
   headers: { ETag: etagOf(category.version), ...replayHeaders(replayed) },
 });
 
 export const handler = apiHandler(route).handler(
-  async ({ body, idempotency, auth }) => {
-    const { category, replayed } = await createCategory(auth.workspace.slug, body, idempotency);
-    return answer(category, replayed);
+  async ({ body, idempotency, auth }) => answer(await createCategory(auth.workspace.slug, body, idempotency)),
+  {
+    // The remembered response is the category as first answered.
+    replay: (category) => answer({ category: category as Category, replayed: false }),
   },
-  { replay: (category) => answer(category as Category) },
 );

@@ -56,12 +56,16 @@ export async function createArticle(
       throw slugTaken('article');
     }
     if (!written.replayed) return { article: toArticle(item, prepared.content, 'draft'), replayed: false };
-    return { article: await createdArticle(workspace, written.articleId), replayed: true };
+    return { article: await articleNamed(workspace, written.articleId), replayed: true };
   }
 }
 
-/** The article a remembered create names, its draft as it is now (the answer to a replay). */
-export async function createdArticle(workspace: string, articleId: string): Promise<Article> {
+/** A replay's answer: the article its remembered response names, its draft as it is now (404 once deleted). */
+export async function createdArticle(workspace: string, remembered: unknown): Promise<Article> {
+  return articleNamed(workspace, (remembered as { articleId: string }).articleId);
+}
+
+async function articleNamed(workspace: string, articleId: string): Promise<Article> {
   const article = await findArticle(workspace, articleId, 'draft');
   if (!article) throw articleNotFound();
   return toArticle(article.item, article.content, 'draft');
