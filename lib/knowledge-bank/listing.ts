@@ -1,6 +1,7 @@
 /**
- * Filters and pages of the article lists, over metadata items read in one Query. Pure, so the
- * filter rules (what a read-only key sees, which translation statuses match) are unit-tested.
+ * Filters and pages of the knowledge bank's lists (articles, translations, external links), over
+ * items read whole in one Query. Pure, so the filter rules (what a read-only key sees, which
+ * translation statuses match) and the paging are unit-tested.
  */
 import type { PageKey, PageStart, StorePage } from '../platform/pagination.ts';
 import type { Language } from './blocks.ts';
