@@ -1,15 +1,11 @@
 /** DELETE /knowledge-bank/articles/{articleId}: refused while published articles link here, unless forced. */
-
+import { deleteArticle } from '../../lib/knowledge-bank/commands/delete-article.ts';
 import { deleteKnowledgeBankArticle as route } from '../../lib/knowledge-bank/routes.ts';
-import { deleteArticle as storeDelete } from '../../lib/knowledge-bank/store/article-lifecycle.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
-import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function deleteArticle({ params, query, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+export const handler = apiHandler(route).handler(async ({ params, query, headers, auth }) => {
   const precondition = ifMatchPrecondition(headers);
-  await storeDelete(auth.workspace.slug, params.articleId, { force: query.force === 'true', precondition });
+  await deleteArticle(auth.workspace.slug, params.articleId, { force: query.force === 'true', precondition });
   return { body: { ok: true } };
-}
-
-export const handler = apiHandler(route).handler(deleteArticle);
+});

@@ -1,14 +1,10 @@
 /** DELETE /knowledge-bank/categories/{categoryId}: only an empty category goes. */
-
+import { deleteCategory } from '../../lib/knowledge-bank/commands/delete-category.ts';
 import { deleteKnowledgeBankCategory as route } from '../../lib/knowledge-bank/routes.ts';
-import { deleteCategory as storeDelete } from '../../lib/knowledge-bank/store/categories.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
-import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function deleteCategory({ params, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  await storeDelete(auth.workspace.slug, params.categoryId, ifMatchPrecondition(headers));
+export const handler = apiHandler(route).handler(async ({ params, headers, auth }) => {
+  await deleteCategory(auth.workspace.slug, params.categoryId, ifMatchPrecondition(headers));
   return { body: { ok: true } };
-}
-
-export const handler = apiHandler(route).handler(deleteCategory);
+});

@@ -1,34 +1,15 @@
 /** GET /knowledge-bank/articles: metadata, filtered and paged (one Query of the metadata items); by offset or by cursor. */
-
-import { canWrite } from '../../lib/knowledge-bank/access.ts';
-import { matchesArticleFilter, newestFirst, pageOf } from '../../lib/knowledge-bank/listing.ts';
-import { toArticleSummary } from '../../lib/knowledge-bank/record.ts';
+import { listArticles } from '../../lib/knowledge-bank/commands/list-articles.ts';
 import { listKnowledgeBankArticles as route } from '../../lib/knowledge-bank/routes.ts';
-import { listArticleItems } from '../../lib/knowledge-bank/store/articles.ts';
+import { holds } from '../../lib/platform/auth/context.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { paginate } from '../../lib/platform/pagination.ts';
-import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function listArticles({ query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const slug = auth.workspace.slug;
-  const writer = canWrite(auth);
+export const handler = apiHandler(route).handler(async ({ query, auth }) => {
   const { limit, offset, cursor, ...filters } = query;
   // The cursor is bound to the filters and the key's view: its offset and total mean something only under them.
   const { categoryId, status, tag, visibility } = filters;
-  const list = `${route.operationId}:${JSON.stringify([writer, categoryId ?? null, status ?? null, tag ?? null, visibility ?? null])}`;
-  const page = await paginate({ workspace: slug, list, limit, offset, cursor }, async (start) => {
-    const matching = (await listArticleItems(slug))
-      .filter((item) => matchesArticleFilter(item, { ...filters, liveOnly: !writer }))
-      .sort(newestFirst);
-    return pageOf(matching, start);
-  });
-  return {
-    body: {
-      ok: true,
-      articles: page.items.map((item) => toArticleSummary(item, writer ? 'draft' : 'live')),
-      pagination: { limit, offset: page.offset, total: page.total, hasMore: page.hasMore, nextCursor: page.nextCursor },
-    },
-  };
-}
-
-export const handler = apiHandler(route).handler(listArticles);
+  const list = `${route.operationId}:${JSON.stringify([holds(auth, 'knowledge-bank:write'), categoryId ?? null, status ?? null, tag ?? null, visibility ?? null])}`;
+  const page = await listArticles(auth, filters, { workspace: auth.workspace.slug, list, limit, offset, cursor });
+  const { items: articles, total, hasMore, nextCursor } = page;
+  return { body: { ok: true, articles, pagination: { limit, offset: page.offset, total, hasMore, nextCursor } } };
+});

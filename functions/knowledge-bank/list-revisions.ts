@@ -1,28 +1,13 @@
 /** GET /knowledge-bank/articles/{articleId}/revisions: metadata of each revision, newest first; by offset or by cursor. */
-
-import { visibleTo } from '../../lib/knowledge-bank/access.ts';
-import { toRevisionSummary } from '../../lib/knowledge-bank/record.ts';
+import { listRevisions } from '../../lib/knowledge-bank/commands/list-revisions.ts';
 import { listKnowledgeBankRevisions as route } from '../../lib/knowledge-bank/routes.ts';
-import { findArticleItem } from '../../lib/knowledge-bank/store/articles.ts';
-import { listRevisions as readRevisions } from '../../lib/knowledge-bank/store/revisions.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { paginate } from '../../lib/platform/pagination.ts';
-import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function listRevisions({ params, query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const slug = auth.workspace.slug;
-  const meta = visibleTo(auth, await findArticleItem(slug, params.articleId));
+export const handler = apiHandler(route).handler(async ({ params, query, auth }) => {
   const { limit, offset, cursor } = query;
   // Bound to the article: a cursor of one article's revisions means nothing for another's.
   const list = `${route.operationId}:${params.articleId}`;
-  const page = await paginate({ workspace: slug, list, limit, offset, cursor }, (start) => readRevisions(slug, meta, start));
-  return {
-    body: {
-      ok: true,
-      revisions: page.items.map(toRevisionSummary),
-      pagination: { limit, offset: page.offset, total: page.total, hasMore: page.hasMore, nextCursor: page.nextCursor },
-    },
-  };
-}
-
-export const handler = apiHandler(route).handler(listRevisions);
+  const page = await listRevisions(auth, params.articleId, { workspace: auth.workspace.slug, list, limit, offset, cursor });
+  const { items: revisions, total, hasMore, nextCursor } = page;
+  return { body: { ok: true, revisions, pagination: { limit, offset: page.offset, total, hasMore, nextCursor } } };
+});

@@ -1,47 +1,14 @@
 /** GET /knowledge-bank/translations: each draft's translation status, filtered by locale and status; by offset or by cursor. */
-
-import { canWrite } from '../../lib/knowledge-bank/access.ts';
-import { matchesTranslationFilter, newestFirst, pageOf } from '../../lib/knowledge-bank/listing.ts';
-import { headerFor, translationsFor } from '../../lib/knowledge-bank/record.ts';
+import { listTranslations } from '../../lib/knowledge-bank/commands/list-translations.ts';
 import { listKnowledgeBankTranslations as route } from '../../lib/knowledge-bank/routes.ts';
-import { listArticleItems } from '../../lib/knowledge-bank/store/articles.ts';
+import { holds } from '../../lib/platform/auth/context.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { paginate } from '../../lib/platform/pagination.ts';
-import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function listTranslations({ query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const slug = auth.workspace.slug;
-  // Write keys see every draft (what translators work on); read-only keys what is live now.
-  const view = canWrite(auth) ? 'draft' : 'live';
+export const handler = apiHandler(route).handler(async ({ query, auth }) => {
   const { limit, offset, cursor, locale, status } = query;
   // The cursor is bound to the filters and the view: its offset and total mean something only under them.
-  const list = `${route.operationId}:${view}:${locale ?? 'any'}:${status ?? 'any'}`;
-  const page = await paginate({ workspace: slug, list, limit, offset, cursor }, async (start) => {
-    const matching = (await listArticleItems(slug))
-      .filter(
-        (item) =>
-          (view === 'draft' || item.status === 'published') && matchesTranslationFilter(translationsFor(item, view), { locale, status }),
-      )
-      .sort(newestFirst);
-    return pageOf(matching, start);
-  });
-  return {
-    body: {
-      ok: true,
-      articles: page.items.map((item) => ({
-        id: item.id,
-        slug: item.slug,
-        categoryId: item.categoryId,
-        sourceLanguage: item.sourceLanguage,
-        status: item.status,
-        titleEn: headerFor(item, view).titleEn,
-        titleAr: headerFor(item, view).titleAr,
-        translations: translationsFor(item, view),
-        updatedAt: item.updatedAt,
-      })),
-      pagination: { limit, offset: page.offset, total: page.total, hasMore: page.hasMore, nextCursor: page.nextCursor },
-    },
-  };
-}
-
-export const handler = apiHandler(route).handler(listTranslations);
+  const list = `${route.operationId}:${holds(auth, 'knowledge-bank:write') ? 'draft' : 'live'}:${locale ?? 'any'}:${status ?? 'any'}`;
+  const page = await listTranslations(auth, { locale, status }, { workspace: auth.workspace.slug, list, limit, offset, cursor });
+  const { items: articles, total, hasMore, nextCursor } = page;
+  return { body: { ok: true, articles, pagination: { limit, offset: page.offset, total, hasMore, nextCursor } } };
+});

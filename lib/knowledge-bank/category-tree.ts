@@ -78,3 +78,8 @@ export function checkPlacement(nodes: readonly TreeNode[], id: string, parentId:
   const depth = parentDepth + 1;
   return depth + height - 1 <= MAX_CATEGORY_DEPTH ? { ok: true, depth } : { ok: false, reason: 'too_deep' };
 }
+
+/** A category's depth in the tree (1 = top level, also for one not found). */
+export function depthIn(nodes: readonly TreeNode[], id: string): number {
+  return flattenTree(nodes).find((node) => node.id === id)?.depth ?? 1;
+}

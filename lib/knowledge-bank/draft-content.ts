@@ -2,7 +2,7 @@
  * The rules an article's content passes on its way to the store, pure (no I/O): block ids, the
  * link cap, translation hashes against the previous draft, the size caps, what the metadata item
  * becomes when a draft is saved or published, and the digest that tells a draft from what was
- * published. lib/knowledge-bank/content-writes.ts runs them between the store's read and its write.
+ * published. The commands (lib/knowledge-bank/commands/) run them between the store's read and its write.
  */
 
 import { createHash } from 'node:crypto';
@@ -11,7 +11,6 @@ import { assignBlockIds } from './block-ids.ts';
 import type { BlockInput, Language } from './blocks.ts';
 import { encodeContent, MAX_CONTENT_BYTES } from './content-codec.ts';
 import { type ExtractedLink, extractLinks, type InternalTarget, internalTargets, linkLimitProblem } from './links.ts';
-import type { PublishCheck } from './publish.ts';
 import { type ArticleWithDigest, type Header, headerOf, type StoredContent, type StoredLink } from './record.ts';
 import { type ArticleTranslations, articleTranslations, nextTranslationHashes, type TranslatableContent } from './translation.ts';
 
@@ -122,15 +121,6 @@ export function publication(meta: ArticleWithDigest, content: StoredContent, now
     updatedAt: now,
   };
   return { next, revision, newRevision };
-}
-
-/** The 400 a draft that may not be published answers with, listing each issue. */
-export function publishRefusal(check: Extract<PublishCheck, { ok: false }>): BadRequestError {
-  const summary =
-    check.error === 'invalid_links'
-      ? `The draft has ${check.issues.length} link(s) that cannot be published`
-      : 'The draft lacks what publishing needs in its source language';
-  return new BadRequestError(check.error, `${summary}: ${check.issues.map((i) => i.message).join('; ')}`, check.issues);
 }
 
 /** Links as stored: an external link keeps what the link checker recorded while its id stays the same. */

@@ -1,46 +1,60 @@
 /**
- * Filters and pages of the article lists, over metadata items read in one Query. Pure, so the
- * filter rules (what a read-only key sees, which translation statuses match) are unit-tested.
+ * Filters and pages of the knowledge bank's lists (articles, translations, external links), over
+ * items read whole in one Query. Pure, so the filter rules (what a read-only key sees, which
+ * translation statuses match) and the paging are unit-tested.
  */
-import type { PageKey, PageStart } from '../platform/pagination.ts';
+import type { PageKey, PageStart, StorePage } from '../platform/pagination.ts';
 import type { Language } from './blocks.ts';
 import type { ArticleItem, ArticleStatus } from './record.ts';
 import type { ArticleTranslations } from './translation.ts';
 
-export interface Page<T> {
+export interface Page<T> extends StorePage {
   items: T[];
   total: number;
-  hasMore: boolean;
-  /** Where a cursor continues: the order's key (`createdAt`, `id`) of the page's last item. */
-  lastKey: PageKey | undefined;
-  returned: number;
+}
+
+/**
+ * One page of a list read whole and sorted in memory (the table cannot page it for us): from
+ * `offset`, or from the first item after the cursor's place in the order, so a cursor continues
+ * past an item deleted since it was issued. `keyOf` says an item's place as a cursor keeps it;
+ * `follows` whether an item comes after such a place.
+ */
+export function pageOfSorted<T>(
+  items: readonly T[],
+  { limit, offset, after }: PageStart,
+  order: { keyOf: (item: T) => PageKey; follows: (item: T, place: PageKey) => boolean },
+): Page<T> {
+  let from = offset;
+  if (after) {
+    const next = items.findIndex((item) => order.follows(item, after));
+    from = next === -1 ? items.length : next;
+  }
+  const shown = items.slice(from, from + limit);
+  const last = shown.at(-1);
+  return {
+    items: shown,
+    total: items.length,
+    hasMore: from + limit < items.length,
+    lastKey: last && order.keyOf(last),
+    returned: shown.length,
+  };
 }
 
 type Ordered = Pick<ArticleItem, 'createdAt' | 'id'>;
 
 /**
- * A page of items in `newestFirst` order, by offset or after a cursor's item. The cursor holds the
- * last item's place in the order, not its index, so articles created or deleted between two pages
- * neither repeat nor skip one (the list is read whole anyway: a cursor saves no reads here).
+ * A page of items in `newestFirst` order. The cursor holds the last item's place in the order
+ * (`createdAt`, `id`), not its index, so articles created or deleted between two pages neither
+ * repeat nor skip one (the list is read whole anyway: a cursor saves no reads here).
  */
-export function pageOf<T extends Ordered>(items: readonly T[], { limit, offset, after }: PageStart): Page<T> {
-  let start = offset;
-  if (after) {
-    if (typeof after.createdAt !== 'string' || typeof after.id !== 'string')
-      throw new Error('A cursor for articles named no place in their order');
-    const previous = { createdAt: after.createdAt, id: after.id };
-    const next = items.findIndex((item) => newestFirst(item, previous) > 0);
-    start = next === -1 ? items.length : next;
-  }
-  const shown = items.slice(start, start + limit);
-  const last = shown.at(-1);
-  return {
-    items: shown,
-    total: items.length,
-    hasMore: start + limit < items.length,
-    lastKey: last && { createdAt: last.createdAt, id: last.id },
-    returned: shown.length,
-  };
+export function pageOf<T extends Ordered>(items: readonly T[], start: PageStart): Page<T> {
+  const { after } = start;
+  if (after && (typeof after.createdAt !== 'string' || typeof after.id !== 'string'))
+    throw new Error('A cursor for articles named no place in their order');
+  return pageOfSorted(items, start, {
+    keyOf: (item) => ({ createdAt: item.createdAt, id: item.id }),
+    follows: (item, place) => newestFirst(item, { createdAt: String(place.createdAt), id: String(place.id) }) > 0,
+  });
 }
 
 /** Newest first; the id breaks ties so the order is stable across pages. */
@@ -81,3 +95,6 @@ export function matchesTranslationFilter(translations: ArticleTranslations, { lo
   if (locale) return translations[locale] !== 'complete';
   return true;
 }
+
+/** A page as a list answers it: its items, the total, where it starts and the cursor to continue from. */
+export type ListedPage<T> = Omit<Page<T>, 'lastKey' | 'returned'> & { offset: number; nextCursor: string | null };

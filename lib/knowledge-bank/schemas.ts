@@ -282,3 +282,4 @@ export const translationItem = named(
     updatedAt: timestamp,
   }),
 );
+export type TranslationStatus = z.infer<typeof translationItem>;

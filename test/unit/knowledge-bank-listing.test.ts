@@ -1,6 +1,6 @@
 /** List filters and pages, link statuses and backlink grouping: the rules the list handlers apply. */
 import { describe, expect, it } from 'vitest';
-import { matchesArticleFilter, matchesTranslationFilter, newestFirst, pageOf } from '../../lib/knowledge-bank/listing.ts';
+import { matchesArticleFilter, matchesTranslationFilter, newestFirst, pageOf, pageOfSorted } from '../../lib/knowledge-bank/listing.ts';
 import type { LinkTargetState } from '../../lib/knowledge-bank/publish.ts';
 import { type ArticleItem, backlinkRecords, linkRecords, type StoredLink } from '../../lib/knowledge-bank/record.ts';
 
@@ -52,6 +52,20 @@ describe('knowledge-bank listing', () => {
     const next = pageOf(withoutA2, { limit: 2, offset: 2, after: first.lastKey });
     expect(next.items.map((item) => item.id)).toEqual(['a3', 'a4']);
     expect(pageOf(items, { limit: 2, offset: 4, after: { id: 'a5', createdAt: items[4]?.createdAt ?? '' } }).items).toEqual([]);
+  });
+
+  it('pages any sorted list by its own key: external links resume after a URL gone since', () => {
+    const links = ['https://a.example', 'https://b.example', 'https://c.example', 'https://d.example'].map((url) => ({ url }));
+    const byUrl = {
+      keyOf: (link: { url: string }) => ({ url: link.url }),
+      follows: (link: { url: string }, place: { url?: unknown }) => link.url > String(place.url),
+    };
+    const first = pageOfSorted(links, { limit: 2, offset: 0, after: undefined }, byUrl);
+    expect(first).toMatchObject({ total: 4, hasMore: true, returned: 2, lastKey: { url: 'https://b.example' } });
+    const withoutB = links.filter((link) => link.url !== 'https://b.example');
+    const next = pageOfSorted(withoutB, { limit: 2, offset: 2, after: first.lastKey }, byUrl);
+    expect(next.items.map((link) => link.url)).toEqual(['https://c.example', 'https://d.example']);
+    expect(pageOfSorted(links, { limit: 2, offset: 0, after: { url: 'https://z.example' } }, byUrl).items).toEqual([]);
   });
 
   it('orders newest first, the id breaking ties', () => {

@@ -1,6 +1,6 @@
 /**
- * The link checker's access patterns: every link item of a workspace (one Query), and recording
- * results on the entries of those items.
+ * The link checker's access patterns: every link item of a workspace (one Query; the external
+ * links list reads them too), and recording results on the entries of those items.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../../platform/data/client.ts';
@@ -9,14 +9,16 @@ import { keys } from '../../platform/data/keys.ts';
 import { queryAll } from '../../platform/data/query-all.ts';
 import type { CheckResult, LinkItem } from './results.ts';
 
-export async function linkItemsOf(workspace: string): Promise<LinkItem[]> {
+/** Every links item of the workspace (one Query), or only those of live revisions. */
+export async function linkItemsOf(workspace: string, views: 'all' | 'live' = 'all'): Promise<LinkItem[]> {
   const items = await queryAll({
     TableName: tableName,
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.kbLinksPrefix },
     ProjectionExpression: 'pk, sk, articleId, links',
   });
-  return items.map((item) => ({ ...(item as unknown as LinkItem), links: (item.links as LinkItem['links'] | undefined) ?? [] }));
+  const linkItems = items.map((item) => ({ ...(item as unknown as LinkItem), links: (item.links as LinkItem['links'] | undefined) ?? [] }));
+  return views === 'all' ? linkItems : linkItems.filter((item) => keys.kbLinksViewOf(item.sk) === 'LIVE');
 }
 
 /** Entries updated per UpdateItem, well inside DynamoDB's 4 KB expression limit. */

@@ -1,27 +1,25 @@
 /**
  * Categories: `KBCAT#` items, a tree at most 3 levels deep, next to their slug claims so that one
- * Query reads both. list, get: 1 Query of the tree. create, patch, delete: that Query, then 1
- * transaction conditional on the versions read.
+ * Query reads both. list: 1 Query of the categories. read the tree: 1 Query of categories and slug
+ * claims. insert, change, remove: 1 transaction conditional on the versions read (the commands in
+ * lib/knowledge-bank/commands/ read the tree first and decide).
  */
 
-import { randomUUID } from 'node:crypto';
 import { tableName } from '../../platform/data/client.ts';
-import { meetsPrecondition, type VersionPrecondition } from '../../platform/data/conditions.ts';
+import type { VersionPrecondition } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { queryAll } from '../../platform/data/query-all.ts';
 import { counterAdd, type NamedWrites, TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
-import { BadRequestError, ConflictError, VersionConflictError } from '../../platform/errors.ts';
-import { checkPlacement, flattenTree } from '../category-tree.ts';
-import { categoryNotFound, slugTaken } from '../errors.ts';
-import { type CategoryItem, KB_ENTITY, toCategory } from '../record.ts';
-import type { Category, CategoryCreate, CategoryPatch } from '../schemas.ts';
-import { firstFreeSlug, slugBase } from '../slugs.ts';
+import { VersionConflictError } from '../../platform/errors.ts';
+import { categoryNotEmpty, categoryNotFound, slugTaken, treeChanged } from '../errors.ts';
+import { type CategoryItem, KB_ENTITY } from '../record.ts';
 import { queryPrefix } from './items.ts';
 import { slugClaim, slugRelease } from './slug-claims.ts';
 
-async function readCategories(workspace: string): Promise<{ categories: CategoryItem[]; slugs: Set<string> }> {
+/** Every category and every category slug in use (one Query). */
+export async function readCategoryTree(workspace: string): Promise<{ categories: CategoryItem[]; slugs: Set<string> }> {
   // Categories (KBCAT#…) and their slug claims (KBCATSLUG#…) are adjacent: one range, one Query.
   const items = await queryAll({
     TableName: tableName,
@@ -42,19 +40,9 @@ async function readCategories(workspace: string): Promise<{ categories: Category
   return { categories, slugs };
 }
 
-export async function listCategories(workspace: string): Promise<Category[]> {
-  const items = await queryPrefix(workspace, keys.kbCategoryPrefix);
-  return flattenTree(items as unknown as CategoryItem[]).map((node) => toCategory(node as unknown as Record<string, unknown>, node.depth));
-}
-
-function depthIn(categories: CategoryItem[], id: string): number {
-  return flattenTree(categories).find((node) => node.id === id)?.depth ?? 1;
-}
-
-function placementError(reason: 'parent_not_found' | 'cycle' | 'too_deep'): BadRequestError {
-  if (reason === 'parent_not_found') return new BadRequestError('parent_not_found', 'parentId names no category in this workspace');
-  if (reason === 'cycle') return new BadRequestError('category_cycle', 'A category cannot move under itself or its own subcategory');
-  return new BadRequestError('category_too_deep', 'Categories nest at most 3 levels deep (counting the subcategories a move carries)');
+/** Every category item (one Query of the `KBCAT#` prefix). */
+export async function listCategoryItems(workspace: string): Promise<CategoryItem[]> {
+  return (await queryPrefix(workspace, keys.kbCategoryPrefix)) as unknown as CategoryItem[];
 }
 
 /** Guards a parent read in the tree: unchanged since, so the depth decided on still holds. */
@@ -64,60 +52,30 @@ function parentUnchanged(workspace: string, parent: CategoryItem): TransactWrite
   });
 }
 
-const treeChanged = () => new ConflictError('tree_changed', 'The category tree changed while this request ran; retry it');
-
-export async function createCategory(
+/**
+ * The new category, its slug claim and (when it has one) its parent's child count, conditional on
+ * the parent being as read, in one transaction; `response` is what an Idempotency-Key remembers.
+ */
+export async function insertCategory<R>(
   workspace: string,
-  body: CategoryCreate,
+  item: CategoryItem,
+  parent: CategoryItem | undefined,
+  response: R,
   idempotency: IdempotentRequest | undefined,
-): Promise<{ category: Category; replayed: boolean }> {
-  const { categories, slugs } = await readCategories(workspace);
-  const id = randomUUID();
-  const parentId = body.parentId ?? null;
-  const placement = checkPlacement(categories, id, parentId);
-  if (!placement.ok) throw placementError(placement.reason);
-  if (body.slug && slugs.has(body.slug)) throw slugTaken('category');
-  const categorySlug =
-    body.slug ?? firstFreeSlug(slugBase({ en: body.nameEn, ar: body.nameAr }, body.nameEn ? 'en' : 'ar', 'category'), slugs);
-  const now = new Date().toISOString();
-  const siblings = categories.filter((c) => (c.parentId ?? null) === parentId);
-  const item: CategoryItem = {
-    id,
-    parentId,
-    nameEn: body.nameEn ?? null,
-    nameAr: body.nameAr ?? null,
-    descriptionEn: body.descriptionEn ?? null,
-    descriptionAr: body.descriptionAr ?? null,
-    slug: categorySlug,
-    position: body.position ?? (siblings.length === 0 ? 0 : Math.max(...siblings.map((s) => s.position)) + 1),
-    visibility: body.visibility ?? 'public',
-    articleCount: 0,
-    childCount: 0,
-    version: 1,
-    createdAt: now,
-    updatedAt: now,
-  };
-  const parent = parentId ? categories.find((c) => c.id === parentId) : undefined;
+): Promise<{ response: R; replayed: boolean }> {
   const writes: NamedWrites = {
     category: {
       Put: {
         TableName: tableName,
-        Item: { ...keys.kbCategory(workspace, id), entity: KB_ENTITY.category, ...item },
+        Item: { ...keys.kbCategory(workspace, item.id), entity: KB_ENTITY.category, ...item },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    slug: slugClaim(workspace, 'category', categorySlug, id),
+    slug: slugClaim(workspace, 'category', item.slug, item.id),
     parent: parent && parentUnchanged(workspace, parent),
   };
   try {
-    const { response, replayed } = await createOnce(
-      workspace,
-      writes,
-      toCategory(item as unknown as Record<string, unknown>, placement.depth),
-      idempotency,
-      { contended: treeChanged },
-    );
-    return { category: response, replayed };
+    return await createOnce(workspace, writes, response, idempotency, { contended: treeChanged });
   } catch (error) {
     if (!(error instanceof TransactionCancelledError)) throw error;
     if (error.failed('slug')) throw slugTaken('category');
@@ -125,53 +83,32 @@ export async function createCategory(
   }
 }
 
-/** One category with its depth (one Query of the tree); null when absent. */
-export async function findCategory(workspace: string, id: string): Promise<Category | null> {
-  const { categories } = await readCategories(workspace);
-  const found = categories.find((c) => c.id === id);
-  return found ? toCategory(found as unknown as Record<string, unknown>, depthIn(categories, id)) : null;
-}
-
-const CATEGORY_FIELDS = ['nameEn', 'nameAr', 'descriptionEn', 'descriptionAr', 'position', 'visibility'] as const;
+export const CATEGORY_FIELDS = ['nameEn', 'nameAr', 'descriptionEn', 'descriptionAr', 'position', 'visibility'] as const;
 /** What a PATCH may change: the editable fields, the parent (a move) and the slug. */
 const CATEGORY_OWNED = ['parentId', 'slug', ...CATEGORY_FIELDS] as const;
 
-export async function updateCategory(
-  workspace: string,
-  id: string,
-  patch: CategoryPatch,
-  precondition: VersionPrecondition,
-): Promise<Category> {
-  const { categories, slugs } = await readCategories(workspace);
-  const current = categories.find((c) => c.id === id);
-  if (!current) throw categoryNotFound();
-  if (!meetsPrecondition(precondition, current.version)) throw new VersionConflictError(current.version);
+/** A category change: the item as read, as it becomes, and the parent it moves under (if it moves). */
+export interface CategoryChange {
+  current: CategoryItem;
+  next: CategoryItem;
+  moving: boolean;
+  newParent: CategoryItem | undefined;
+}
 
-  const next: CategoryItem = { ...current };
-  for (const field of CATEGORY_FIELDS) {
-    const value = patch[field];
-    if (value !== undefined) (next as unknown as Record<string, unknown>)[field] = value;
-  }
-  if (!next.nameEn?.trim() && !next.nameAr?.trim())
-    throw new BadRequestError('invalid_body', 'A category keeps nameEn or nameAr; both cannot be cleared');
-  const moving = patch.parentId !== undefined && (patch.parentId ?? null) !== (current.parentId ?? null);
-  let newParent: CategoryItem | undefined;
-  if (moving) {
-    const placement = checkPlacement(categories, id, patch.parentId ?? null);
-    if (!placement.ok) throw placementError(placement.reason);
-    next.parentId = patch.parentId ?? null;
-    newParent = categories.find((c) => c.id === next.parentId);
-  }
-  const renamed = patch.slug !== undefined && patch.slug !== current.slug;
-  if (renamed) {
-    if (slugs.has(patch.slug as string)) throw slugTaken('category');
-    next.slug = patch.slug as string;
-  }
-  next.version = current.version + 1;
-  next.updatedAt = new Date().toISOString();
-  // Only the fields a PATCH owns are set (from an allow-list); the counters (articleCount,
-  // childCount), which other transactions ADD to without a version bump, are left alone. A
-  // cleared field is stored as null, as a create stores it.
+/**
+ * One transaction: the owned fields (from an allow-list) if the item is still at the version read,
+ * the parents' child counts of a move (the new parent as read) and the slug claim of a rename.
+ */
+export async function writeCategoryChange(
+  workspace: string,
+  { current, next, moving, newParent }: CategoryChange,
+  precondition: VersionPrecondition,
+): Promise<void> {
+  const id = current.id;
+  const renamed = next.slug !== current.slug;
+  // Only the fields a PATCH owns are set; the counters (articleCount, childCount), which other
+  // transactions ADD to without a version bump, are left alone. A cleared field is stored as null,
+  // as a create stores it.
   const changes = update();
   for (const field of [...CATEGORY_OWNED, 'version', 'updatedAt'] as const) changes.set(field, next[field]);
   try {
@@ -214,17 +151,11 @@ export async function updateCategory(
     if (error.failed('slugClaim')) throw slugTaken('category');
     throw treeChanged();
   }
-  const after = categories.map((c) => (c.id === id ? next : c));
-  return toCategory(next as unknown as Record<string, unknown>, depthIn(after, id));
 }
 
-export async function deleteCategory(workspace: string, id: string, precondition: VersionPrecondition): Promise<void> {
-  const { categories } = await readCategories(workspace);
-  const current = categories.find((c) => c.id === id);
-  if (!current) throw categoryNotFound();
-  if (!meetsPrecondition(precondition, current.version)) throw new VersionConflictError(current.version);
-  const children = categories.filter((c) => c.parentId === id).length;
-  if (children > 0 || (current.articleCount ?? 0) > 0) throw categoryNotEmpty(children, current.articleCount ?? 0);
+/** One transaction: the category if still at the version read and empty, its slug claim, its parent's child count. */
+export async function removeCategory(workspace: string, current: CategoryItem): Promise<void> {
+  const id = current.id;
   const writes: NamedWrites = {
     category: {
       Delete: {
@@ -251,11 +182,4 @@ export async function deleteCategory(workspace: string, id: string, precondition
     if (articleCount > 0 || childCount > 0) throw categoryNotEmpty(childCount, articleCount);
     throw new VersionConflictError(Number(item.version));
   }
-}
-
-function categoryNotEmpty(categories: number, articles: number): ConflictError {
-  return new ConflictError(
-    'category_not_empty',
-    `The category still holds ${categories} categories and ${articles} articles; move or delete them first`,
-  );
 }

@@ -1,7 +1,7 @@
 /**
  * Drafts: the draft content item of an article, replaced by a PUT or by a restored revision, with
  * its links and backlinks. Each read returns what the content rules need (lib/knowledge-bank/
- * draft-content.ts); the write is one transaction, conditional on the metadata version read.
+ * draft-content.ts, run by the commands); the write is one transaction, conditional on the metadata version read.
  * Round trips: 1 BatchGet + 1 transaction.
  */
 
@@ -9,7 +9,7 @@ import { getMany } from '../../platform/data/batch.ts';
 import type { VersionPrecondition } from '../../platform/data/conditions.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
-import { NotFoundError } from '../../platform/errors.ts';
+import { revisionNotFound } from '../errors.ts';
 import { internalTargets } from '../links.ts';
 import { type ArticleWithDigest, contentOf, type StoredContent, type StoredLink, storedLinksOf } from '../record.ts';
 import { ARTICLE, articlePut, contentPut, metaFailure, requireMeta, sameVersion } from './articles.ts';
@@ -45,7 +45,7 @@ export async function readRevisionToRestore(
     keys.kbLinks(workspace, id, 'DRAFT'),
   ]);
   const meta = requireMeta(metaItem, precondition);
-  if (!stored) throw new NotFoundError('not_found', `Article ${id} has no revision ${revision}`);
+  if (!stored) throw revisionNotFound(id, revision);
   return { meta, content: contentOf(stored), bytes: stored.content as Uint8Array, draftLinks: storedLinksOf(links) };
 }
 

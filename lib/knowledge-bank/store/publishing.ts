@@ -1,7 +1,7 @@
 /**
  * Publishing: the live content item, a new immutable revision, the live links and backlinks, all in
  * one transaction after the draft and its link targets are read (2 BatchGets; the rules between
- * run in lib/knowledge-bank/content-writes.ts); unpublishing removes the live content and its links.
+ * run in lib/knowledge-bank/commands/publish-article.ts); unpublishing removes the live content and its links.
  */
 
 import { getMany } from '../../platform/data/batch.ts';
@@ -9,12 +9,10 @@ import { tableName } from '../../platform/data/client.ts';
 import type { VersionPrecondition } from '../../platform/data/conditions.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
-import { ConflictError } from '../../platform/errors.ts';
 import type { Publication } from '../draft-content.ts';
 import { articleNotFound } from '../errors.ts';
 import { internalTargets } from '../links.ts';
-import type { ArticleWithDigest, StoredLink } from '../record.ts';
-import { type ArticleItem, contentOf, type StoredContent, storedLinksOf } from '../record.ts';
+import { type ArticleWithDigest, contentOf, type StoredContent, type StoredLink, storedLinksOf } from '../record.ts';
 import { ARTICLE, articlePut, contentPut, metaFailure, requireMeta, sameVersion } from './articles.ts';
 import { backlinkWrites, linksPut } from './links.ts';
 
@@ -81,28 +79,28 @@ export async function writePublication(
   }
 }
 
-export async function unpublishArticle(
-  workspace: string,
-  id: string,
-  precondition: VersionPrecondition,
-): Promise<{ item: ArticleItem; content: StoredContent }> {
-  // The draft is read too, because the response shows it.
+/** What an unpublish starts from: the metadata (404 and If-Match checked), the live links, and the draft the response shows. */
+export interface UnpublishState {
+  meta: ArticleWithDigest;
+  liveLinks: StoredLink[];
+  draft: StoredContent | undefined;
+}
+
+/** One BatchGet: the metadata, the live links and the draft. */
+export async function readUnpublishState(workspace: string, id: string, precondition: VersionPrecondition): Promise<UnpublishState> {
   const [metaItem, liveLinksItem, draft] = await getMany([
     keys.kbArticle(workspace, id),
     keys.kbLinks(workspace, id, 'LIVE'),
     keys.kbDraft(workspace, id),
   ]);
   const meta = requireMeta(metaItem, precondition);
-  if (meta.status !== 'published') throw new ConflictError('not_published', 'The article is not published');
-  const now = new Date().toISOString();
-  const next: ArticleWithDigest = {
-    ...meta,
-    status: 'unpublished',
-    liveRevision: null,
-    version: meta.version + 1,
-    updatedAt: now,
-  };
-  const liveLinks = storedLinksOf(liveLinksItem);
+  return { meta, liveLinks: storedLinksOf(liveLinksItem), draft: draft && contentOf(draft) };
+}
+
+/** One transaction: the metadata (if still at the version read), without the live content, its links and the backlinks they implied. */
+export async function writeUnpublication(workspace: string, state: UnpublishState, next: ArticleWithDigest): Promise<void> {
+  const { meta, liveLinks } = state;
+  const id = meta.id;
   try {
     await transact({
       [ARTICLE]: articlePut(workspace, next, sameVersion(meta.version)),
@@ -115,6 +113,4 @@ export async function unpublishArticle(
     if (error instanceof TransactionCancelledError && error.failed(ARTICLE)) throw metaFailure(error);
     throw error;
   }
-  if (!draft) throw articleNotFound();
-  return { item: next, content: contentOf(draft) };
 }

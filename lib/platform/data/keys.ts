@@ -201,6 +201,8 @@ export const keys = {
   kbLinks: (slug: string, articleId: string, view: 'DRAFT' | 'LIVE') => ({ pk: workspacePk(slug), sk: `KBLINKS#${articleId}#${view}` }),
   /** Every article's outgoing links (the link checker of issue 13 reads this prefix). */
   kbLinksPrefix: 'KBLINKS#',
+  /** Which view's links a `KBLINKS#` item holds, by its sort key. */
+  kbLinksViewOf: (sk: string): 'DRAFT' | 'LIVE' => (sk.endsWith('#LIVE') ? 'LIVE' : 'DRAFT'),
   kbBacklink: (slug: string, targetId: string, view: 'DRAFT' | 'LIVE', sourceId: string) => ({
     pk: workspacePk(slug),
     sk: `KBBACK#${targetId}#${view}#${sourceId}`,
