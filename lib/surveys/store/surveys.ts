@@ -7,7 +7,7 @@
  *   update: 1, or 2 with designId/targetingRules (the handler reads what it checks them against, and
  *   for targetingRules the survey too: the write is then one transaction with its collecting copies)
  *   archive, close: 2 (read the status they change, then a transaction that also moves the status
- *   counters, conditional on that read; the rules that decide run between, in ../lifecycle.ts)
+ *   counters, conditional on that read; the rules that decide run between, in ../commands/)
  * A failed condition returns the current item, which tells 404 from 409 without another read.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
