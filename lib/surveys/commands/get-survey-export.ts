@@ -1,6 +1,6 @@
 /** An export (GetItem) and, once done, a fresh 15-minute download link (signed locally, no call). */
 import { config } from '../../platform/config.ts';
-import { NotFoundError } from '../../platform/errors.ts';
+import { exportNotFound } from '../errors.ts';
 import { downloadUrlOf } from '../exports/object-writer.ts';
 import { DOWNLOAD_URL_SECONDS, type SurveyExport, toSurveyExport } from '../exports/record.ts';
 import { findExport } from '../exports/store.ts';
@@ -9,7 +9,7 @@ const bucket = config.surveyExportBucket();
 
 export async function getSurveyExport(workspace: string, surveyId: string, exportId: string): Promise<SurveyExport> {
   const record = await findExport(workspace, surveyId, exportId);
-  if (!record) throw new NotFoundError('not_found', 'No such export of this survey (exports expire after 24 hours)');
+  if (!record) throw exportNotFound();
   const downloadUrl =
     record.state === 'done'
       ? await downloadUrlOf(bucket, record.objectKey, `survey-${record.surveyId}-${record.id}.${record.format}`, DOWNLOAD_URL_SECONDS)

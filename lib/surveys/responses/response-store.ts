@@ -22,7 +22,8 @@ import { createOnce, type IdempotentRequest } from '../../platform/data/idempote
 import { keys } from '../../platform/data/keys.ts';
 import { type NamedWrites, TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
-import { BadRequestError, ConflictError, NotFoundError, VersionConflictError } from '../../platform/errors.ts';
+import { BadRequestError, VersionConflictError } from '../../platform/errors.ts';
+import { responseFinished, responseNotFound } from '../errors.ts';
 import { afterFailedCheck, stillCollectingCheck, versionDefinition } from './collecting.ts';
 import { COUNTER_ENTITY, type CounterDeltas, counterShardOf, countMoves, legacyCounterShardOf } from './counters.ts';
 import { responseLayout } from './layout.ts';
@@ -33,13 +34,6 @@ import type { ContinueResponseBody, SurveyResponse } from './schemas.ts';
 
 /** Tries of a continuation or delete that met the migration moving its response. */
 export const MOVE_ATTEMPTS = 3;
-
-function responseNotFound(): NotFoundError {
-  return new NotFoundError('not_found', 'No response with this id in this survey');
-}
-function responseFinished(): ConflictError {
-  return new ConflictError('response_finished', 'The response is finished and can no longer change');
-}
 
 /** The current item of a named write whose condition failed (undefined: it did not exist), or null when it did not fail. */
 function failedItem(error: unknown, name: string): { item: Record<string, unknown> | undefined } | null {
