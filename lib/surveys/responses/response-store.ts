@@ -233,7 +233,7 @@ async function tryContinue(
  * The writes that remove a response (as read, so a continuation in between fails the `response`
  * condition) with its respondent index items, and leave its tombstone for the change feed.
  */
-export function removalWrites(workspace: string, item: Record<string, unknown>, deletedAt: string): NamedWrites {
+function removalWrites(workspace: string, item: Record<string, unknown>, deletedAt: string): NamedWrites {
   const response = toResponse(item);
   const hashes = (item.respondentIndex as string[] | undefined) ?? [];
   const indexDeletes = hashes.map((hash, i) => [
@@ -264,6 +264,6 @@ export function removalWrites(workspace: string, item: Record<string, unknown>, 
  * Deletes the response as read (of an archived survey too): the summary forgets it, the feed shows a
  * tombstone. Throws `TransactionCancelledError` naming `response` when it changed since the read.
  */
-export function deleteResponseItem(workspace: string, item: Record<string, unknown>): Promise<void> {
-  return transact(removalWrites(workspace, item, new Date().toISOString()));
+export function deleteResponseItem(workspace: string, item: Record<string, unknown>, deletedAt = new Date().toISOString()): Promise<void> {
+  return transact(removalWrites(workspace, item, deletedAt));
 }
