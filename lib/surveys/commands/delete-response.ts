@@ -3,11 +3,11 @@
  * conditional on it as read; continued (or moved by migration 002) in between, it is read again, a few times at most.
  */
 import { TransactionCancelledError } from '../../platform/data/transact.ts';
-import { deleteResponseItem, getResponseItem, MOVE_ATTEMPTS } from '../responses/response-store.ts';
+import { deleteResponseItem, readResponseItem, MOVE_ATTEMPTS } from '../responses/response-store.ts';
 
 export async function deleteResponse(workspace: string, surveyId: string, responseId: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
-    const item = await getResponseItem(workspace, surveyId, responseId);
+    const item = await readResponseItem(workspace, surveyId, responseId);
     try {
       await deleteResponseItem(workspace, item);
       return;

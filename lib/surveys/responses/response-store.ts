@@ -96,7 +96,7 @@ export function writeNewResponse(
  * The response's item where it is stored (404 when nowhere): its key, and until migration 002 has
  * finished also its legacy key, in one BatchGetItem (with the migration's record when it is due).
  */
-export async function getResponseItem(workspace: string, surveyId: string, responseId: string): Promise<Record<string, unknown>> {
+export async function readResponseItem(workspace: string, surveyId: string, responseId: string): Promise<Record<string, unknown>> {
   const current = keys.surveyResponse(workspace, surveyId, responseId);
   if (!responseLayout.pending) {
     const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: current, ConsistentRead: true }));
@@ -119,7 +119,7 @@ export async function getResponseItem(workspace: string, surveyId: string, respo
 }
 
 export async function getResponse(workspace: string, surveyId: string, responseId: string): Promise<SurveyResponse> {
-  return toResponse(await getResponseItem(workspace, surveyId, responseId));
+  return toResponse(await readResponseItem(workspace, surveyId, responseId));
 }
 
 /**
@@ -137,7 +137,7 @@ export async function continueResponse(
     throw new BadRequestError('if_match_required', "Send If-Match with the response's ETag (its revision) as last read");
   }
   for (let attempt = 1; ; attempt++) {
-    const item = await getResponseItem(workspace, surveyId, responseId);
+    const item = await readResponseItem(workspace, surveyId, responseId);
     const moved = await tryContinue(workspace, item, body, precondition);
     if (moved.done) return moved.response;
     if (attempt >= MOVE_ATTEMPTS) throw new VersionConflictError(moved.revision);
