@@ -1,30 +1,19 @@
 /** POST /surveys: a draft survey with its first draft version; safe to retry with an Idempotency-Key. */
-
 import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';
-import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
-import { starterDefinition } from '../../lib/surveys/engine/definition.ts';
-import { validateDefinition } from '../../lib/surveys/engine/validate.ts';
+import { type CreatedSurvey, createSurvey } from '../../lib/surveys/commands/create-survey.ts';
 import { createSurvey as route } from '../../lib/surveys/routes.ts';
-import { type CreatedSurvey, createSurvey as storeSurvey } from '../../lib/surveys/store/surveys.ts';
 
-export async function createSurvey({ body, auth, idempotency }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const definition = starterDefinition(body.language);
-  const created = await storeSurvey(
-    auth.workspace.slug,
-    { name: body.name, language: body.language, definition, issues: validateDefinition(definition) },
-    auth.key.id,
-    idempotency,
-  );
-  return answer(created, created.replayed);
-}
+const answer = ({ survey, version, designs }: CreatedSurvey, replayed: boolean) => ({
+  body: { ok: true as const, survey, version, designs },
+  headers: { ETag: etagOf(survey.version), ...replayHeaders(replayed) },
+});
 
-function answer(created: CreatedSurvey, replayed: boolean): ApiResult<typeof route> {
-  return {
-    body: { ok: true, survey: created.survey, version: created.version, designs: created.designs },
-    headers: { ETag: etagOf(created.survey.version), ...replayHeaders(replayed) },
-  };
-}
-
-export const handler = apiHandler(route).handler(createSurvey, { replay: (created) => answer(created as CreatedSurvey, false) });
+export const handler = apiHandler(route).handler(
+  async ({ body, auth, idempotency }) => {
+    const created = await createSurvey(auth.workspace.slug, body, auth.key.id, idempotency);
+    return answer(created, created.replayed);
+  },
+  { replay: (created) => answer(created as CreatedSurvey, false) },
+);

@@ -1,26 +1,8 @@
-/**
- * GET /surveys/{id}/summary: the survey (for its versions and the published one) and the day buckets
- * of the range, read together (two calls, one round trip), then summed in memory.
- */
+/** GET /surveys/{id}/summary: the survey and the day buckets of the range, read together (one round trip), summed in memory. */
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
-import { surveyNotFound, versionNotFound } from '../../lib/surveys/errors.ts';
-import { findSurvey } from '../../lib/surveys/store/surveys.ts';
-import { ALL_DAYS, readDayBuckets } from '../../lib/surveys/summary/buckets.ts';
+import { getSurveySummary } from '../../lib/surveys/commands/get-survey-summary.ts';
 import { getSurveySummary as route } from '../../lib/surveys/summary/routes.ts';
-import { summaryOf } from '../../lib/surveys/summary/summary.ts';
 
-export async function getSurveySummary({ params, query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const workspace = auth.workspace.slug;
-  const [found, buckets] = await Promise.all([
-    findSurvey(workspace, params.id),
-    readDayBuckets(workspace, params.id, query.from ?? ALL_DAYS.from, query.to ?? ALL_DAYS.to),
-  ]);
-  if (!found) throw surveyNotFound();
-  const versionId = query.versionId ?? found.survey.publishedVersionId;
-  if (versionId && versionId !== 'all' && !found.versions.some((version) => version.id === versionId)) throw versionNotFound();
-  const summary = summaryOf({ surveyId: params.id, versionId, from: query.from ?? null, to: query.to ?? null, buckets });
-  return { body: { ok: true, summary } };
-}
-
-export const handler = apiHandler(route).handler(getSurveySummary);
+export const handler = apiHandler(route).handler(async ({ params, query, auth }) => ({
+  body: { ok: true, summary: await getSurveySummary(auth.workspace.slug, params.id, query) },
+}));

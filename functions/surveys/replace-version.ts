@@ -1,29 +1,11 @@
-/**
- * PUT /surveys/{id}/versions/{versionId}: saves a draft's definition with fresh issues, in one
- * conditional UpdateItem on the revision the client read (If-Match is required: two editors of
- * one draft must never overwrite each other silently).
- */
-
+/** PUT /surveys/{id}/versions/{versionId}: saves a draft's definition on the revision the client read (If-Match required). */
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';
-import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
-import { validateDefinition } from '../../lib/surveys/engine/validate.ts';
+import { replaceVersion } from '../../lib/surveys/commands/replace-version.ts';
 import { replaceSurveyVersion as route } from '../../lib/surveys/routes.ts';
-import { assertDefinitionSize, requiredRevisions } from '../../lib/surveys/rules.ts';
-import { replaceVersion } from '../../lib/surveys/store/versions.ts';
+import { requiredRevisions } from '../../lib/surveys/rules.ts';
 
-export async function replaceSurveyVersion({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const revisions = requiredRevisions(headers);
-  assertDefinitionSize(body.definition);
-  const issues = validateDefinition(body.definition);
-  const version = await replaceVersion(
-    auth.workspace.slug,
-    params.id,
-    params.versionId,
-    { definition: body.definition, issues },
-    revisions,
-  );
+export const handler = apiHandler(route).handler(async ({ params, body, headers, auth }) => {
+  const version = await replaceVersion(auth.workspace.slug, params.id, params.versionId, body.definition, requiredRevisions(headers));
   return { body: { ok: true, version }, headers: { ETag: etagOf(version.revision) } };
-}
-
-export const handler = apiHandler(route).handler(replaceSurveyVersion);
+});

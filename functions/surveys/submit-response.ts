@@ -1,30 +1,20 @@
-/**
- * POST /surveys/{id}/responses: a response pinned to the version published now, validated by
- * replaying the survey; one transaction on a warm instance; safe to retry with an Idempotency-Key.
- */
-
+/** POST /surveys/{id}/responses: a response pinned to the version published now; one transaction on a warm instance. */
 import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';
-import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
-import { submitResponse } from '../../lib/surveys/responses/response-store.ts';
+import { type SurveyResponse, submitResponse } from '../../lib/surveys/commands/submit-response.ts';
 import { submitSurveyResponse as route } from '../../lib/surveys/responses/routes.ts';
-import type { SurveyResponse } from '../../lib/surveys/responses/schemas.ts';
 
-export async function submitSurveyResponse({
-  params,
-  body,
-  auth,
-  idempotency,
-}: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const { response, replayed } = await submitResponse(auth.workspace.slug, params.id, body, idempotency);
-  return answer(response, replayed);
-}
+const answer = (response: SurveyResponse, replayed: boolean) => ({
+  body: { ok: true as const, response },
+  headers: { ETag: etagOf(response.revision), ...replayHeaders(replayed) },
+});
 
-function answer(response: SurveyResponse, replayed: boolean): ApiResult<typeof route> {
-  return { body: { ok: true, response }, headers: { ETag: etagOf(response.revision), ...replayHeaders(replayed) } };
-}
-
-// A retry under the same Idempotency-Key gets the response as it was first stored, before any check
-// (the survey may have closed since): the platform chain answers it without running the handler.
-export const handler = apiHandler(route).handler(submitSurveyResponse, { replay: (response) => answer(response as SurveyResponse, false) });
+// A retry under the same Idempotency-Key gets the response as first stored, before any check (the survey may have closed since).
+export const handler = apiHandler(route).handler(
+  async ({ params, body, auth, idempotency }) => {
+    const { response, replayed } = await submitResponse(auth.workspace.slug, params.id, body, idempotency);
+    return answer(response, replayed);
+  },
+  { replay: (response) => answer(response as SurveyResponse, false) },
+);

@@ -34,6 +34,11 @@ export const designNotFound = () => new NotFoundError('not_found', 'No design wi
 export const surveyArchived = () => new ConflictError('survey_archived', 'The survey is archived and read-only');
 export const versionLocked = (status: string) =>
   new ConflictError('version_locked', `The version is ${status}, and only drafts change; create a new version from it instead`);
+export const responseNotFound = () => new NotFoundError('not_found', 'No response with this id in this survey');
+export const responseFinished = () => new ConflictError('response_finished', 'The response is finished and can no longer change');
+export const surveyNotCollecting = (status: string) =>
+  new ConflictError('survey_not_collecting', `The survey is ${status}; only a published survey collects responses`);
+export const exportNotFound = () => new NotFoundError('not_found', 'No such export of this survey (exports expire after 24 hours)');
 export const definitionTooLarge = () =>
   new ContentTooLargeError('The definition does not fit in one version, even compressed', 'definition_too_large');
 

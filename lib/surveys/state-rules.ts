@@ -9,6 +9,9 @@ import { BadRequestError, ConflictError, ValidationError, VersionConflictError }
 import { surveyArchived, surveyNotFound, versionLocked, versionNotFound } from './errors.ts';
 import { SURVEY_LIMITS, type Survey, type VersionSummary } from './schemas.ts';
 
+/** Reads before a state change that keeps finding the survey changed answers 409 `version_conflict`. */
+export const STATE_CHANGE_READS = 3;
+
 /** Why a new version cannot be added to the survey as read, or null when it can. */
 export function newVersionRefusal(survey: Survey, summaries: readonly VersionSummary[]): Error | null {
   if (survey.status === 'archived') return surveyArchived();

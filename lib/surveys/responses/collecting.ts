@@ -16,11 +16,10 @@
 import { tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
 import type { TransactWrite } from '../../platform/data/transact.ts';
-import { ConflictError } from '../../platform/errors.ts';
 import { rulesDigest } from '../collecting-state.ts';
 import type { SurveyDefinition } from '../engine/definition.ts';
 import type { TargetingRules } from '../engine/targeting.ts';
-import { surveyNotFound, versionNotFound } from '../errors.ts';
+import { surveyNotCollecting, surveyNotFound, versionNotFound } from '../errors.ts';
 import { toSurvey } from '../record.ts';
 import type { Survey } from '../schemas.ts';
 import { copyKey } from '../store/collecting-copies.ts';
@@ -46,10 +45,6 @@ function remember<V>(cache: Map<string, V>, key: string, value: V): void {
   cache.delete(key);
   cache.set(key, value);
   if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-}
-
-function surveyNotCollecting(status: string): ConflictError {
-  return new ConflictError('survey_not_collecting', `The survey is ${status}; only a published survey collects responses`);
 }
 
 function collectingOf(survey: Pick<Survey, 'id' | 'status' | 'version' | 'publishedVersionId' | 'targetingRules'>): CollectingSurvey {

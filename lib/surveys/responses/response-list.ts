@@ -237,6 +237,27 @@ export async function readResponses(workspace: string, refs: readonly { surveyId
   });
 }
 
+/** Up to `limit` of a respondent's index items across the workspace's surveys (one Query): the responses they name, and whether more are indexed. */
+export async function listRespondentIndex(
+  workspace: string,
+  hash: string,
+  limit: number,
+): Promise<{ refs: { surveyId: string; responseId: string }[]; hasMore: boolean }> {
+  const { Items = [], LastEvaluatedKey } = await dynamo.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.surveyRespondentPrefix(hash) },
+      Limit: limit,
+      ConsistentRead: true,
+    }),
+  );
+  return {
+    refs: Items.map((item) => ({ surveyId: item.surveyId as string, responseId: item.responseId as string })),
+    hasMore: LastEvaluatedKey !== undefined,
+  };
+}
+
 /** One respondent's responses to the survey (by their externalId), newest first. */
 export async function listRespondentResponses(
   workspace: string,

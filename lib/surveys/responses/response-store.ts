@@ -3,12 +3,12 @@
  *   submit     one transaction: the survey's collecting check (collecting.ts, on one of the survey's
  *              copies), the response, its respondent index items and its counter shard, plus the
  *              Idempotency-Key record; a warm instance reads nothing first (a cold one reads the survey
- *              and the version: 3 round trips)
+ *              and the version: 3 round trips; ../commands/submit-response.ts decides and retries)
  *   continue   reads the response, then one transaction conditional on its revision and on the
  *              survey still collecting: 2
  *   read       GetItem: 1
  *   delete     reads the response, then one transaction that deletes it and its index items, moves
- *              its counter and leaves a tombstone: 2
+ *              its counter and leaves a tombstone: 2 (../commands/delete-response.ts reads again on a race)
  * Until migration 002 has finished on the table (layout.ts), a response is read by both its keys in one
  * BatchGetItem, and a continuation of one still in the legacy layout moves it to the new one in the same
  * transaction (a delete removes it where it is). A failed condition returns the current item
@@ -20,36 +20,20 @@ import { dynamo, tableName } from '../../platform/data/client.ts';
 import { meetsPrecondition, type VersionPrecondition } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
-import { type NamedWrites, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
+import { type NamedWrites, TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
-import { BadRequestError, ConflictError, NotFoundError, VersionConflictError } from '../../platform/errors.ts';
-import {
-  afterFailedCheck,
-  type CollectingSurvey,
-  collectingCheck,
-  collectingSurvey,
-  refreshFromCheck,
-  stillCollectingCheck,
-  versionDefinition,
-} from './collecting.ts';
+import { BadRequestError, VersionConflictError } from '../../platform/errors.ts';
+import { responseFinished, responseNotFound } from '../errors.ts';
+import { afterFailedCheck, stillCollectingCheck, versionDefinition } from './collecting.ts';
 import { COUNTER_ENTITY, type CounterDeltas, counterShardOf, countMoves, legacyCounterShardOf } from './counters.ts';
 import { responseLayout } from './layout.ts';
 import { isLegacyResponseKey } from './legacy-layout.ts';
-import { newResponseId, respondentHash, respondentIndexItem, responseItem, tombstoneItem, toResponse } from './record.ts';
-import { assertAnswersFit, assertTargeted, mergeAnswers, replayedOrThrow, secondsBetween } from './rules.ts';
-import type { ContinueResponseBody, SubmitResponseBody, SurveyResponse } from './schemas.ts';
+import { respondentIndexItem, responseItem, tombstoneItem, toResponse } from './record.ts';
+import { assertAnswersFit, mergeAnswers, replayedOrThrow, secondsBetween } from './rules.ts';
+import type { ContinueResponseBody, SurveyResponse } from './schemas.ts';
 
-/** Tries of a submit whose cached survey state turned out stale (each one learns the current state). */
-const SUBMIT_ATTEMPTS = 4;
 /** Tries of a continuation or delete that met the migration moving its response. */
-const MOVE_ATTEMPTS = 3;
-
-function responseNotFound(): NotFoundError {
-  return new NotFoundError('not_found', 'No response with this id in this survey');
-}
-function responseFinished(): ConflictError {
-  return new ConflictError('response_finished', 'The response is finished and can no longer change');
-}
+export const MOVE_ATTEMPTS = 3;
 
 /** The current item of a named write whose condition failed (undefined: it did not exist), or null when it did not fail. */
 function failedItem(error: unknown, name: string): { item: Record<string, unknown> | undefined } | null {
@@ -75,106 +59,44 @@ function counterOf(item: Record<string, unknown>): number {
   return isLegacyResponseKey(item.sk as string) ? legacyCounterShardOf(item.id as string) : counterShardOf(item.id as string);
 }
 
-async function hashesOf(respondent: SubmitResponseBody['respondent']): Promise<string[]> {
-  const hashes: Promise<string>[] = [];
-  if (respondent?.externalId) hashes.push(respondentHash('externalId', respondent.externalId));
-  if (respondent?.email) hashes.push(respondentHash('email', respondent.email));
-  return Promise.all(hashes);
-}
-
-function newResponse(
-  state: CollectingSurvey,
-  body: SubmitResponseBody,
-  replayed: { path: string[]; ending: string | null },
-): SurveyResponse {
-  const now = new Date().toISOString();
-  const finished = body.finished ?? true;
-  return {
-    id: newResponseId(),
-    surveyId: state.surveyId,
-    versionId: state.publishedVersionId,
-    status: finished ? 'finished' : 'partial',
-    answers: body.answers,
-    path: replayed.path,
-    ending: replayed.ending,
-    language: body.language ?? 'en',
-    respondent: { externalId: body.respondent?.externalId ?? null, email: body.respondent?.email ?? null },
-    attributes: body.respondent?.attributes ?? null,
-    meta: body.meta ?? null,
-    revision: 1,
-    createdAt: now,
-    updatedAt: now,
-    finishedAt: finished ? now : null,
-    secondsToFinish: finished ? 0 : null,
-  };
-}
-
 /**
- * Stores a new response pinned to the version published now. The answers are replayed against
- * that version; the write holds if the survey is still as validated against.
+ * Stores a new response in one transaction: `check` (the survey still collects as the response was
+ * validated against, collecting.ts), the response, its respondent index items, its counter shard and
+ * the Idempotency-Key record. Throws `TransactionCancelledError` naming `survey` when the check failed.
  */
-export async function submitResponse(
+export function writeNewResponse(
   workspace: string,
-  surveyId: string,
-  body: SubmitResponseBody,
+  check: TransactWrite,
+  response: SurveyResponse,
+  hashes: string[],
   idempotency: IdempotentRequest | undefined,
 ): Promise<{ response: SurveyResponse; replayed: boolean }> {
-  assertAnswersFit(body.answers);
-  const hashes = await hashesOf(body.respondent);
-  let state: CollectingSurvey = await collectingSurvey(workspace, surveyId);
-  for (let attempt = 1; ; attempt++) {
-    let response: SurveyResponse;
-    try {
-      response = await validResponse(workspace, state, body);
-    } catch (error) {
-      // Refused on a cached guess (a newer version or new targeting rules may be published): ask again.
-      if (!(error instanceof BadRequestError) || !state.cached) throw error;
-      state = await collectingSurvey(workspace, surveyId, true);
-      response = await validResponse(workspace, state, body);
-    }
-    const { check, checked } = collectingCheck(workspace, state, response.id);
-    const writes: NamedWrites = {
-      survey: check,
-      response: {
-        Put: { TableName: tableName, Item: responseItem(workspace, response, hashes), ConditionExpression: 'attribute_not_exists(pk)' },
-      },
-      ...Object.fromEntries(
-        hashes.map((hash, i) => [
-          `respondent${i}`,
-          { Put: { TableName: tableName, Item: respondentIndexItem(workspace, hash, surveyId, response.id) } },
-        ]),
-      ),
-      ...counterWrites(
-        workspace,
-        surveyId,
-        countMoves(response.versionId, null, { shard: counterShardOf(response.id), status: response.status }),
-      ),
-    };
-    try {
-      return await createOnce(workspace, writes, response, idempotency);
-    } catch (error) {
-      const surveyCheck = failedItem(error, 'survey');
-      if (!surveyCheck || attempt >= SUBMIT_ATTEMPTS) throw error;
-      // Throws when the survey no longer collects; otherwise learn what to check and try again.
-      afterFailedCheck(workspace, surveyId, checked, surveyCheck.item);
-      if (checked === 'survey') state = refreshFromCheck(workspace, surveyId, surveyCheck.item);
-      else if (typeof surveyCheck.item?.status === 'string') state = await collectingSurvey(workspace, surveyId, true);
-    }
-  }
-}
-
-/** The response these answers make on the survey as `state` says it is, or the reason it is refused. */
-async function validResponse(workspace: string, state: CollectingSurvey, body: SubmitResponseBody): Promise<SurveyResponse> {
-  const definition = await versionDefinition(workspace, state.surveyId, state.publishedVersionId);
-  assertTargeted(state.targetingRules, body.respondent?.attributes);
-  return newResponse(state, body, replayedOrThrow(definition, body.answers, body.finished ?? true));
+  const { surveyId } = response;
+  const writes: NamedWrites = {
+    survey: check,
+    response: {
+      Put: { TableName: tableName, Item: responseItem(workspace, response, hashes), ConditionExpression: 'attribute_not_exists(pk)' },
+    },
+    ...Object.fromEntries(
+      hashes.map((hash, i) => [
+        `respondent${i}`,
+        { Put: { TableName: tableName, Item: respondentIndexItem(workspace, hash, surveyId, response.id) } },
+      ]),
+    ),
+    ...counterWrites(
+      workspace,
+      surveyId,
+      countMoves(response.versionId, null, { shard: counterShardOf(response.id), status: response.status }),
+    ),
+  };
+  return createOnce(workspace, writes, response, idempotency);
 }
 
 /**
  * The response's item where it is stored (404 when nowhere): its key, and until migration 002 has
  * finished also its legacy key, in one BatchGetItem (with the migration's record when it is due).
  */
-async function readResponseItem(workspace: string, surveyId: string, responseId: string): Promise<Record<string, unknown>> {
+export async function readResponseItem(workspace: string, surveyId: string, responseId: string): Promise<Record<string, unknown>> {
   const current = keys.surveyResponse(workspace, surveyId, responseId);
   if (!responseLayout.pending) {
     const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: current, ConsistentRead: true }));
@@ -311,7 +233,7 @@ async function tryContinue(
  * The writes that remove a response (as read, so a continuation in between fails the `response`
  * condition) with its respondent index items, and leave its tombstone for the change feed.
  */
-export function removalWrites(workspace: string, item: Record<string, unknown>, deletedAt: string): NamedWrites {
+function removalWrites(workspace: string, item: Record<string, unknown>, deletedAt: string): NamedWrites {
   const response = toResponse(item);
   const hashes = (item.respondentIndex as string[] | undefined) ?? [];
   const indexDeletes = hashes.map((hash, i) => [
@@ -338,16 +260,10 @@ export function removalWrites(workspace: string, item: Record<string, unknown>, 
   };
 }
 
-/** Deletes one response (of an archived survey too): the summary forgets it, the feed shows a tombstone. */
-export async function deleteResponse(workspace: string, surveyId: string, responseId: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const item = await readResponseItem(workspace, surveyId, responseId);
-    try {
-      await transact(removalWrites(workspace, item, new Date().toISOString()));
-      return;
-    } catch (error) {
-      // Continued (or moved by migration 002) between the read and the delete: read it again (a few times at most).
-      if (!failedItem(error, 'response') || attempt >= MOVE_ATTEMPTS) throw error;
-    }
-  }
+/**
+ * Deletes the response as read (of an archived survey too): the summary forgets it, the feed shows a
+ * tombstone. Throws `TransactionCancelledError` naming `response` when it changed since the read.
+ */
+export function deleteResponseItem(workspace: string, item: Record<string, unknown>, deletedAt = new Date().toISOString()): Promise<void> {
+  return transact(removalWrites(workspace, item, deletedAt));
 }

@@ -4,17 +4,17 @@
  * README's table says the same):
  *   list, read: 1 (read is one BatchGetItem of the survey and the designs)
  *   create: 2 (reads the designs it returns, then one transaction)
- *   update: 1, or 2 with designId/targetingRules (the handler reads what it checks them against, and
+ *   update: 1, or 2 with designId/targetingRules (the command reads what it checks them against, and
  *   for targetingRules the survey too: the write is then one transaction with its collecting copies)
  *   archive, close: 2 (read the status they change, then a transaction that also moves the status
- *   counters, conditional on that read; the rules that decide run between, in ../lifecycle.ts)
+ *   counters, conditional on that read; the rules that decide run between, in ../commands/)
  * A failed condition returns the current item, which tells 404 from 409 without another read.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { getMany } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
-import { isConditionFailure, meetsPrecondition, type VersionPrecondition, versionCondition } from '../../platform/data/conditions.ts';
+import { isConditionFailure, type VersionPrecondition, versionCondition } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { counted, walkCountedList } from '../../platform/data/list-walk.ts';
@@ -226,18 +226,10 @@ export async function listDesignsAndAudience(
 const encodePatch = (field: string, value: unknown) => (field === 'targetingRules' ? JSON.stringify(value) : value);
 
 /**
- * Applies a PATCH in one conditional UpdateItem; archived surveys are read-only. A change of the
- * targeting rules also writes the survey's collecting copies, in one transaction with the survey
- * (`read`: the survey item as the handler read it, else read here).
+ * Applies a PATCH that leaves the targeting rules alone in one conditional UpdateItem; archived
+ * surveys are read-only (a targeting change is `writeTargeting`).
  */
-export async function updateSurvey(
-  workspace: string,
-  id: string,
-  patch: SurveyPatch,
-  precondition: VersionPrecondition,
-  read?: Record<string, unknown>,
-): Promise<Survey> {
-  if (patch.targetingRules !== undefined) return updateTargeting(workspace, id, patch, precondition, read);
+export async function updateSurvey(workspace: string, id: string, patch: SurveyPatch, precondition: VersionPrecondition): Promise<Survey> {
   const changed = update().increment('version').set('updatedAt', new Date().toISOString()).patch(patch, PATCHABLE, { encode: encodePatch });
   const version = versionCondition(precondition);
   try {
@@ -262,50 +254,31 @@ export async function updateSurvey(
 }
 
 /**
- * A PATCH that changes the targeting rules: one transaction of the survey (conditional on the version
- * read, which makes the answer computable without reading again) and its collecting copies. A survey
- * changed since the read is read again from what the failed condition handed back, a few times.
+ * A PATCH that changes the targeting rules, on the survey item as read (`current`): one transaction
+ * of the survey, conditional on the version read (which makes the answer computable without reading
+ * again), and its collecting copies. Throws `TransactionCancelledError` naming `survey` when the
+ * survey changed since the read, with the item as it stands.
  */
-async function updateTargeting(
-  workspace: string,
-  id: string,
-  patch: SurveyPatch,
-  precondition: VersionPrecondition,
-  read: Record<string, unknown> | undefined,
-): Promise<Survey> {
-  let current = read ?? (await getSurveyItem(workspace, id));
-  for (let attempt = 1; ; attempt++) {
-    if (current.status === 'archived' || !meetsPrecondition(precondition, Number(current.version))) {
-      throw surveyConditionFailure(current);
-    }
-    const now = new Date().toISOString();
-    const changed = update().increment('version').set('updatedAt', now).patch(patch, PATCHABLE, { encode: encodePatch });
-    try {
-      await transact({
-        survey: {
-          Update: {
-            TableName: tableName,
-            Key: keys.survey(workspace, id),
-            ...changed.build({ expression: '#version = :read', names: { '#version': 'version' }, values: { ':read': current.version } }),
-          },
-        },
-        ...copyWrites(workspace, id, { rulesDigest: rulesDigest(patch.targetingRules ?? null) }),
-      });
-    } catch (error) {
-      if (!(error instanceof TransactionCancelledError) || !error.failed('survey') || attempt >= 3) throw error;
-      const now = error.current('survey');
-      if (!now) throw surveyNotFound();
-      current = now;
-      continue;
-    }
-    const written: Record<string, unknown> = { ...current, version: Number(current.version) + 1, updatedAt: now };
-    for (const field of PATCHABLE) {
-      const value = patch[field];
-      if (value === null) delete written[field];
-      else if (value !== undefined) written[field] = encodePatch(field, value);
-    }
-    return toSurvey(written);
+export async function writeTargeting(workspace: string, id: string, patch: SurveyPatch, current: Record<string, unknown>): Promise<Survey> {
+  const now = new Date().toISOString();
+  const changed = update().increment('version').set('updatedAt', now).patch(patch, PATCHABLE, { encode: encodePatch });
+  await transact({
+    survey: {
+      Update: {
+        TableName: tableName,
+        Key: keys.survey(workspace, id),
+        ...changed.build({ expression: '#version = :read', names: { '#version': 'version' }, values: { ':read': current.version } }),
+      },
+    },
+    ...copyWrites(workspace, id, { rulesDigest: rulesDigest(patch.targetingRules ?? null) }),
+  });
+  const written: Record<string, unknown> = { ...current, version: Number(current.version) + 1, updatedAt: now };
+  for (const field of PATCHABLE) {
+    const value = patch[field];
+    if (value === null) delete written[field];
+    else if (value !== undefined) written[field] = encodePatch(field, value);
   }
+  return toSurvey(written);
 }
 
 /** The survey's own write of a status change: conditional on the version that was read. */

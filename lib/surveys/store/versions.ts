@@ -3,7 +3,7 @@
  * compressed (record.ts), with a summary of each in its survey's `versions` map. Round trips:
  *   read, save, discard: 1
  *   new version: 2–3 (reads the survey and the version it copies, then one transaction; the
- *   rules that decide whether it may be added run between, in ../lifecycle.ts)
+ *   rules that decide whether it may be added run between, in ../commands/create-version.ts)
  * A failed condition returns the current item, which tells 404 from 409 without another read.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';

@@ -1,7 +1,7 @@
 /**
  * Erasure on request (GDPR art. 17): every response of one respondent in the workspace, across
- * surveys, found through the respondent index (`SURVEYRESPONDENT#<keyed hash>#…`, record.ts), never
- * by the identifier itself. At most ERASE_BATCH responses per call: one Query of the index, one
+ * surveys, found through the respondent index (`SURVEYRESPONDENT#<keyed hash>#…`, responses/record.ts),
+ * never by the identifier itself. At most ERASE_BATCH responses per call: one Query of the index, one
  * BatchGetItem per 100 responses (per 50 while migration 002 is unfinished: both keys of each), in
  * parallel, then one transaction per response (the same one DELETE runs), ten at a time. A response
  * that changed between the read and its delete is left for the next call (`hasMore`), as is anything
@@ -9,39 +9,25 @@
  * response, so it was being moved by the migration or erased by a concurrent call, and the next call
  * settles which.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, tableName } from '../../platform/data/client.ts';
-import { keys } from '../../platform/data/keys.ts';
-import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
-import { respondentHash } from './record.ts';
-import { readResponses } from './response-list.ts';
-import { removalWrites } from './response-store.ts';
-import { ERASE_BATCH, type EraseBody } from './schemas.ts';
+import { TransactionCancelledError } from '../../platform/data/transact.ts';
+import { respondentHash } from '../responses/record.ts';
+import { listRespondentIndex, readResponses } from '../responses/response-list.ts';
+import { deleteResponseItem } from '../responses/response-store.ts';
+import { ERASE_BATCH, type EraseBody } from '../responses/schemas.ts';
 
 const PARALLEL_DELETES = 10;
 
 export async function eraseRespondent(workspace: string, who: EraseBody): Promise<{ erased: number; hasMore: boolean }> {
   const hash = 'email' in who ? await respondentHash('email', who.email) : await respondentHash('externalId', who.externalId);
-  const { Items = [], LastEvaluatedKey } = await dynamo.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.surveyRespondentPrefix(hash) },
-      Limit: ERASE_BATCH,
-      ConsistentRead: true,
-    }),
-  );
+  const indexed = await listRespondentIndex(workspace, hash, ERASE_BATCH);
   // Both layouts while migration 002 is unfinished (response-list.ts): one BatchGetItem per 100 keys.
-  const found = await readResponses(
-    workspace,
-    Items.map((item) => ({ surveyId: item.surveyId as string, responseId: item.responseId as string })),
-  );
+  const found = await readResponses(workspace, indexed.refs);
   const deletedAt = new Date().toISOString();
   let erased = 0;
-  let leftOver = found.length < Items.length;
+  let leftOver = found.length < indexed.refs.length;
   const work = found.map((response) => async () => {
     try {
-      await transact(removalWrites(workspace, response, deletedAt));
+      await deleteResponseItem(workspace, response, deletedAt);
       erased++;
     } catch (error) {
       if (!(error instanceof TransactionCancelledError)) throw error;
@@ -51,5 +37,5 @@ export async function eraseRespondent(workspace: string, who: EraseBody): Promis
   for (let i = 0; i < work.length; i += PARALLEL_DELETES) {
     await Promise.all(work.slice(i, i + PARALLEL_DELETES).map((run) => run()));
   }
-  return { erased, hasMore: leftOver || LastEvaluatedKey !== undefined };
+  return { erased, hasMore: leftOver || indexed.hasMore };
 }

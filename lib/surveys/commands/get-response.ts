@@ -1,0 +1,2 @@
+/** One response, where it is stored (404 when nowhere). */
+export { getResponse } from '../responses/response-store.ts';

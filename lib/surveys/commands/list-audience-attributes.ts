@@ -1,0 +1,2 @@
+/** The catalog targeting rules are checked against (GetItem). */
+export { listAudienceAttributes } from '../store/audience.ts';

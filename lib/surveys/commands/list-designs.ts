@@ -1,0 +1,2 @@
+/** The workspace's designs (GetItem). */
+export { listDesigns } from '../store/designs.ts';
