@@ -17,9 +17,10 @@ import {
   McpServer,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import { ApiError } from '../platform/errors.ts';
 import { API_VERSION } from '../platform/version.ts';
 import type { ApiAnswer, ApiCalls } from './api-calls.ts';
-import { isRefusal, requestOf, resultOf, type ToolResult, toolError } from './tool-calls.ts';
+import { isRefusal, refusalOf, requestOf, resultOf, type ToolResult, toolError } from './tool-calls.ts';
 import type { AgentTool } from './tools.ts';
 
 /** What one MCP request may use, and what it learned on the way. */
@@ -65,7 +66,7 @@ async function callTool(exchange: Exchange, tool: AgentTool, args: Record<string
   try {
     answer = await exchange.api.send(request);
   } catch {
-    return toolError({ ok: false, error: 'internal_error', message: 'The API did not answer in time; nothing is known to have changed' });
+    return toolError(refusalOf(new ApiError(502, 'internal_error', 'The API did not answer in time; nothing is known to have changed')));
   }
   if (answer.status === 401) exchange.unauthenticated = answer;
   return resultOf(answer);

@@ -6,7 +6,8 @@
  * `issues`, `version_conflict`…). Checking the arguments is the API's job: only what is needed to
  * build the request is checked here.
  */
-import type { ValidationIssue } from '../platform/errors.ts';
+import { ApiError, ValidationError, type ValidationIssue } from '../platform/errors.ts';
+import { renderError } from '../platform/http/middleware/http-envelope.ts';
 import type { ApiAnswer, ApiRequest } from './api-calls.ts';
 import { type AgentTool, BODY_ARGUMENT, IDEMPOTENCY_KEY_ARGUMENT, IF_MATCH_ARGUMENT } from './tools.ts';
 
@@ -26,9 +27,13 @@ export interface ToolResult {
   [member: string]: unknown;
 }
 
-function refusal(error: string, issues: ValidationIssue[]): Refusal {
-  const first = issues[0]!;
-  return { ok: false, error, message: `${first.path}: ${first.message}`, issues };
+/** A typed error as the API would render it (lib/platform/http/middleware/http-envelope.ts: the one renderer). */
+export function refusalOf(error: ApiError): Refusal {
+  return renderError(error).body as Refusal;
+}
+
+function refusal(code: 'invalid_body' | 'invalid_query' | 'invalid_path', issues: ValidationIssue[]): Refusal {
+  return refusalOf(new ValidationError(code, issues));
 }
 
 function scalar(value: unknown): string | undefined {
@@ -101,13 +106,9 @@ export function toolError(envelope: Refusal): ToolResult {
 export function refusalOfAnswer(answer: ApiAnswer): Refusal {
   const body = answer.body as Partial<Refusal> | null;
   if (body && body.ok === false && typeof body.error === 'string' && typeof body.message === 'string') return body as Refusal;
-  const code = answer.status === 429 ? 'rate_limited' : 'internal_error';
   const retryAfter = answer.headers.get('Retry-After');
-  return {
-    ok: false,
-    error: code,
-    message: `The API answered ${answer.status}${retryAfter ? `; retry after ${retryAfter} s` : ''}`,
-  };
+  const message = `The API answered ${answer.status}${retryAfter ? `; retry after ${retryAfter} s` : ''}`;
+  return refusalOf(answer.status === 429 ? new ApiError(429, 'rate_limited', message) : new ApiError(502, 'internal_error', message));
 }
 
 /** The API's answer to a tool's request as the tool's result. */
