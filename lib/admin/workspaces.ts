@@ -200,8 +200,23 @@ export function parseLabels(list: string | undefined, what: string): string[] | 
 
 /** Replace the workspace's configured idea statuses and/or modules (the idea labels). */
 export function setIdeaLabels(store: Store, slug: string, labels: { statuses?: string[]; modules?: string[] }): Promise<Workspace> {
+  return changeIdeaLabels(store, slug, (current) => ({
+    statuses: labels.statuses ?? current.statuses,
+    modules: labels.modules ?? current.modules,
+  }));
+}
+
+/**
+ * Change the idea labels from the ones the workspace has now (`next` may run more than once: each
+ * retry of a lost race gives it the labels as they are then), with its copies, as every change.
+ */
+export function changeIdeaLabels(
+  store: Store,
+  slug: string,
+  next: (current: Workspace['ideaLabels']) => Workspace['ideaLabels'],
+): Promise<Workspace> {
   return changeWorkspace(store, slug, (item) => {
     const current = (item.ideaLabels as Workspace['ideaLabels'] | undefined) ?? { statuses: [], modules: [] };
-    return { ...item, ideaLabels: { statuses: labels.statuses ?? current.statuses, modules: labels.modules ?? current.modules } };
+    return { ...item, ideaLabels: next(current) };
   });
 }
