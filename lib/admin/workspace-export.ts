@@ -58,6 +58,10 @@ export const EXPORT_RULES: Readonly<Record<string, Rule>> = {
   SurveyResponse: { type: 'surveyResponse', omit: ['respondentIndex'] },
   SurveyResponseTombstone: { type: 'surveyResponseDeletion' },
 
+  // What authentication reads instead of the workspace item (lib/admin/workspaces.ts): rewritten from it.
+  WorkspaceCopy: { leftOut: 'derived', what: 'copies of the workspace item' },
+  // A survey's status, version and targeting digest in 16 copies a submit checks (lib/surveys/responses/collecting.ts).
+  SurveyCollectingState: { leftOut: 'derived', what: 'copies of each survey’s collecting state' },
   IdeaCounter: { leftOut: 'derived', what: 'counters' },
   SopSerialCounter: { leftOut: 'derived', what: 'counters' },
   WebhookCounter: { leftOut: 'derived', what: 'counters' },
@@ -167,6 +171,9 @@ export async function exportWorkspace(
     await rename(partial, file);
     return summary;
   } catch (error) {
+    // The file is abandoned: a write still in flight fails on the destroyed stream, which must not
+    // end the process with an unhandled 'error' event instead of this error's clear message.
+    out.on('error', () => {});
     out.destroy();
     await rm(partial, { force: true });
     throw error;

@@ -15,6 +15,7 @@ import { type DemoResult, runDemo } from '../../cli/demo/run.ts';
 import { deleteItems } from '../../lib/admin/table-io.ts';
 import { createWorkspace, setWorkspaceStatus } from '../../lib/admin/workspaces.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
+import { WORKSPACE_COPIES } from '../../lib/platform/data/workspace-record.ts';
 import { adminStore, call, clientFor, sandbox, uniqueSlug } from '../support/fixtures.ts';
 import { createArticle, createCategory, para, publish } from '../support/knowledge-bank.ts';
 import { cxctl, cxctlJson, objectsUnder, partitionItems, until } from '../support/operator.ts';
@@ -116,6 +117,9 @@ describe('cxctl workspace export', () => {
   });
 });
 
+/** A new workspace is its item and the copies authentication reads (lib/admin/workspaces.ts). */
+const COPY_KEYS = Array.from({ length: WORKSPACE_COPIES }, (_, copy) => `WORKSPACE#COPY#${copy}`);
+
 describe('cxctl workspace delete', () => {
   it('refuses an active workspace, and a deletion not confirmed with the slug, changing nothing', { timeout: 120_000 }, async () => {
     const before = (await partitionItems(leaving.workspace)).length;
@@ -192,7 +196,7 @@ describe('cxctl workspace delete', () => {
 
     // The slug is free again, and the workspace made with it is empty.
     await cxctlJson(['workspace', 'create', slug]);
-    expect((await partitionItems(slug)).map((i) => i.sk)).toEqual(['WORKSPACE']);
+    expect((await partitionItems(slug)).map((i) => i.sk)).toEqual(['WORKSPACE', ...COPY_KEYS]);
   });
 
   it('goes on from what an interrupted run left, and refuses any other change meanwhile', { timeout: 180_000 }, async () => {
