@@ -20,7 +20,7 @@ export const mcpServer = defineRoute({
     'stateless (no session, no `GET` stream), one JSON-RPC message per request, one JSON response (to any `Accept` that ' +
     'takes JSON; MCP clients send `application/json, text/event-stream`); `202` with no body for a notification. ' +
     'It speaks the 2026-07-28 revision and the 2025 revisions (`initialize`). ' +
-    "Its tools are this API's reads and safe writes, generated from the route manifest (which ones and why: docs/mcp.md); " +
+    "Its tools are this API's reads and safe writes, generated from the route manifest (which ones and why: the guide “MCP server”, section “Which operations are tools”); " +
     '`tools/list` shows only those the key holds every permission of, in a module the workspace has on. ' +
     "A tool call runs its operation through this API with the caller's key and workspace, so its checks, rate limit and errors " +
     "are the operation's own: a refusal is a tool result with `isError: true` whose structured content is the operation's error body. " +

@@ -100,7 +100,7 @@ export const webhookCatalog: WebhookCatalog = {
     description: [
       '**Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), ' +
         'both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the ' +
-        'signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").',
+        'signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).',
       `**Retries**: a failed attempt is tried again after ${waits(DEFAULT_RETRY_DELAYS_SECONDS)} (±20 % jitter): ` +
         `${attemptsPerRound(DEFAULT_RETRY_DELAYS_SECONDS)} attempts over about two days, each signed afresh; a \`Retry-After\` answer ` +
         '(seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), ' +

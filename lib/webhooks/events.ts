@@ -50,8 +50,8 @@ const surveyResponseFinishedEventData = named(
   z.object({
     workspace,
     surveyId: uuid,
-    versionId: uuid.register(z.globalRegistry, { description: 'The survey version the response was given to' }),
-    responseId: uuid.register(z.globalRegistry, {
+    versionId: z.uuid().register(z.globalRegistry, { description: 'The survey version the response was given to' }),
+    responseId: z.uuid().register(z.globalRegistry, {
       description: 'The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)',
     }),
   }),

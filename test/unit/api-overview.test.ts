@@ -92,7 +92,7 @@ describe('the overview', () => {
 
   it('describes every tag in a sentence or more, each naming its guide', async () => {
     const { tags } = await documentWith(PUBLISHED);
-    expect(tags.map((tag) => tag.name)).toEqual(['Introduction', 'Ideas', 'Journeys', 'Surveys', 'SOPs', 'Webhooks', 'Knowledge Bank']);
+    expect(tags.map((tag) => tag.name)).toEqual(['Introduction', 'Ideas', 'Journeys', 'Surveys', 'SOPs', 'Webhooks', 'Knowledge Bank', 'MCP']);
     for (const tag of tags) {
       expect(tag.description.length, tag.name).toBeGreaterThan(100);
       expect(
@@ -116,7 +116,9 @@ describe('every link of the document', () => {
     expect(repositoryPaths(texts)).toEqual([]);
     const toGuides = links(texts).filter((link) => link.startsWith(PUBLISHED));
     expect(toGuides.length).toBeGreaterThan(15);
-    expect(links(texts).filter((link) => !link.startsWith(PUBLISHED) && !/^https:\/\/www\.standardwebhooks\.com/.test(link))).toEqual([]);
+    // Besides the guides, only the standards the API follows: Standard Webhooks, the Model Context Protocol.
+    const standards = /^https:\/\/(www\.standardwebhooks\.com|modelcontextprotocol\.io)/;
+    expect(links(texts).filter((link) => !link.startsWith(PUBLISHED) && !standards.test(link))).toEqual([]);
     for (const link of new Set(toGuides)) {
       const [file, anchor] = link.slice(PUBLISHED.length).split('#') as [string, string | undefined];
       const guide = readFileSync(resolve(ROOT, 'docs', file), 'utf8');

@@ -14,7 +14,7 @@ import { KB_ENTITY } from '../../lib/knowledge-bank/record.ts';
 
 const LIB = resolve(import.meta.dirname, '../../lib');
 /** Items outside every workspace's partition: not a tenant's data. */
-const TABLE_LEVEL = ['OperatorJob'];
+const TABLE_LEVEL = ['OperatorJob', 'TableMigration'];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
