@@ -13,7 +13,9 @@ let nested: Template;
 let stack: PortalApiStack;
 
 beforeAll(() => {
-  const app = new App();
+  // Bundling skipped: nothing here looks into a function's code (test/cdk/stack.test.ts synthesizes
+  // the bundles once), and a hundred bundles with the SDK are minutes of CPU on a loaded CI machine.
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   stack = new PortalApiStack(app, 'KbSearchStack', { workspaceDomain: 'portal.test', linkCheckSchedule: 'rate(12 hours)' });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   // Synthesis fails on any cdk-nag finding that is not acknowledged with a reason.
