@@ -47,10 +47,11 @@ export function readTableStream(readers: readonly StreamReader[]) {
   return async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     let retryFrom = event.Records.length;
     for (const reader of readers) {
-      const records = event.Records.slice(0, retryFrom).filter((record) => reader.selects(record));
-      if (records.length === 0) continue;
+      // Until its selection is made, a reader's records are all of them: a record it cannot tell fails there.
+      let records = event.Records.slice(0, retryFrom);
       try {
-        await reader.read(records);
+        records = records.filter((record) => reader.selects(record));
+        if (records.length > 0) await reader.read(records);
       } catch (thrown) {
         const [failed, error] = thrown instanceof RetryFrom ? [thrown.record, thrown.error] : [records[0] as DynamoDBRecord, thrown];
         logger.error(`${reader.name} failed; the batch is retried from this record`, {
