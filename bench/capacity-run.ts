@@ -6,7 +6,7 @@
  */
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { WORKSPACE_COPIES } from '../lib/platform/data/workspace-record.ts';
-import { ideaEventFanOut } from '../lib/webhooks/pipeline.ts';
+import { ideaAndResponseChanges } from '../lib/webhooks/pipeline.ts';
 import type { PricedRequest } from '../local/capacity/pricing.ts';
 import type { TappedRequest } from '../local/capacity/tap.ts';
 import { matchesFilter } from '../local/event-source-mappings.ts';
@@ -81,16 +81,18 @@ export async function runCapacityModel(
       const calls = await prepared.run();
       // The stream records the calls made, and the batch size AWS would hand the consumer at the target rate.
       const records = tapped.flatMap((request) => streamRecordsOf(request.priced));
-      const handed = records.filter((record) => ideaEventFanOut.filters.some((filter) => matchesFilter(filter, { dynamodb: record })));
+      const handed = records.filter((record) =>
+        ideaAndResponseChanges.filters.some((filter) => matchesFilter(filter, { dynamodb: record })),
+      );
       const tableWrites = tapped
         .flatMap((request) => request.landings)
         .filter((landing) => landing.kind === 'write' && landing.key.index === 'table')
         .reduce((sum, landing) => sum + landing.units, 0);
-      const { shards, batchSize } = awsStreamShape(ideaEventFanOut, workload.target, handed.length / calls, tableWrites / calls);
+      const { shards, batchSize } = awsStreamShape(ideaAndResponseChanges, workload.target, handed.length / calls, tableWrites / calls);
       log(`${workload.id}: ${calls} calls made (${elapsed()}); feeding ${handed.length} stream records in batches of ${batchSize}`);
       const batches = await feeder.feed({
-        definition: ideaEventFanOut,
-        functionName: 'fanOutIdeaEvents',
+        definition: ideaAndResponseChanges,
+        functionName: 'webhookEventsAndSurveySummaries',
         batchSize,
         expected: records.length,
       });

@@ -13,7 +13,7 @@ import { DELIVERY_SHARDS, keys } from '../lib/platform/data/keys.ts';
 import type { Sandbox } from '../local/sandbox.ts';
 import { type Caller, newCaller, type Workload } from './capacity-workloads.ts';
 
-const FAN_OUT = 'functions/webhooks/fan-out-idea-events.ts';
+const FAN_OUT = 'functions/table-stream/webhook-events-and-survey-summaries.ts';
 const DELIVERY = 'functions/webhooks/deliver-webhooks.ts';
 const WEBHOOKS = 50;
 

@@ -22,7 +22,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { HOUSE_BUNDLING, HOUSE_NODE_OPTIONS } from '../cdk/bundling.ts';
 import { NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
-import { ideaEventFanOut, webhookDelivery } from '../lib/webhooks/pipeline.ts';
+import { ideaAndResponseChanges, webhookDelivery } from '../lib/webhooks/pipeline.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -131,7 +131,7 @@ function functionsToMeasure(): [string, string][] {
   const all: [string, string][] = [
     ...routes.map((r) => [r.operationId, r.handler] as [string, string]),
     ['notFound', NOT_FOUND_HANDLER],
-    ['webhookFanOut', ideaEventFanOut.handler],
+    ['webhookFanOut', ideaAndResponseChanges.handler],
     ['webhookDelivery', webhookDelivery.handler],
   ];
   // BENCH_FUNCTIONS=getIdea,getJourneyMapPicture: only these.

@@ -154,7 +154,8 @@ class Checkpoints {
  * throttled by the shard's read limits
  * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.Lambda.BestPracticesWithDynamoDBStreams.html).
  * The sandbox refuses a third mapping on one stream, so a new consumer joins an existing reader
- * (as the survey summary rides the webhook fan-out's) instead of passing here and failing in AWS.
+ * as a reader of its records (lib/platform/partial-batch.ts; the survey summary is one beside the
+ * webhook events) instead of passing here and failing in AWS.
  */
 const MAX_READERS_PER_STREAM = 2;
 const readersPerStream = new Map<string, number>();

@@ -19,7 +19,7 @@ import { pendingMigrations } from '../lib/admin/migrations/runner.ts';
 import { createLocalStore, type Store } from '../lib/admin/store.ts';
 import { apiDocument } from '../lib/api-document.ts';
 import {
-  ideaEventFanOut,
+  ideaAndResponseChanges,
   WEBHOOK_QUEUES,
   webhookDeadLetterQueue,
   webhookDelivery,
@@ -280,9 +280,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       : startStreamEventSource({
           streams,
           streamArn,
-          functionName: 'fanOutIdeaEvents',
-          definition: ideaEventFanOut,
-          onFailure: sendToQueue(sqsAdmin, queueOf(ideaEventFanOut.onFailure).url),
+          functionName: 'webhookEventsAndSurveySummaries',
+          definition: ideaAndResponseChanges,
+          onFailure: sendToQueue(sqsAdmin, queueOf(ideaAndResponseChanges.onFailure).url),
           checkpointFile: options.dataDir && `${options.dataDir}/stream-checkpoints.json`,
           log: options.log,
         });

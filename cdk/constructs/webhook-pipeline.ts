@@ -1,8 +1,9 @@
 /**
  * The webhook delivery pipeline (lib/webhooks/pipeline.ts holds its settings, shared with the
- * sandbox): the table stream feeds the fan-out function through a filtered event source mapping
+ * sandbox): the table stream feeds the reader of idea and survey-response changes (`fanOut`: it
+ * queues webhook deliveries and folds the survey summaries) through a filtered event source mapping
  * with partial batch failures, bisect on error, bounded retries and an on-failure queue; the
- * fan-out queues deliveries, which the delivery function consumes with partial batch failures.
+ * delivery function consumes the queued deliveries with partial batch failures.
  * All queues are encrypted and refuse non-TLS access; alarms watch the dead letters, the stream
  * consumer's lag and the delivery backlog.
  */
@@ -15,7 +16,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { QueueDefinition } from '../../lib/platform/event-sources.ts';
 import {
-  ideaEventFanOut,
+  ideaAndResponseChanges,
   webhookDeadLetterQueue,
   webhookDelivery,
   webhookDeliveryQueue,
@@ -56,13 +57,16 @@ export class WebhookPipeline extends Construct {
 
     const retryDelays: Record<string, string> = props.retryDelays ? { WEBHOOK_RETRY_DELAYS: props.retryDelays } : {};
 
+    // The id stays 'FanOut': a new one would replace the function and its mapping, which would read
+    // the stream again from its trim horizon (24 h of records, harmless but all of them again).
     this.fanOut = new HouseFunction(this, 'FanOut', {
-      entry: ideaEventFanOut.handler,
-      description: 'Webhooks: turns idea changes on the table stream into queued deliveries',
-      timeout: Duration.seconds(ideaEventFanOut.timeoutSeconds),
+      entry: ideaAndResponseChanges.handler,
+      description: 'Table stream (idea and survey-response changes): queues webhook deliveries, folds survey summaries',
+      timeout: Duration.seconds(ideaAndResponseChanges.timeoutSeconds),
       environment: { ...props.environment, WEBHOOK_DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl },
     });
-    this.fanOut.useTable(props.table, ideaEventFanOut.table);
+    // Least privilege of one function with two readers: the union of what each reader sends (lib/webhooks/pipeline.ts).
+    this.fanOut.useTable(props.table, ideaAndResponseChanges.table);
     Validations.of(this.fanOut.role!).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
@@ -71,17 +75,19 @@ export class WebhookPipeline extends Construct {
     this.deliveryQueue.grantSendMessages(this.fanOut);
     this.fanOut.addEventSource(
       new DynamoEventSource(props.table, {
-        startingPosition: StartingPosition[ideaEventFanOut.startingPosition],
-        batchSize: ideaEventFanOut.batchSize,
+        startingPosition: StartingPosition[ideaAndResponseChanges.startingPosition],
+        batchSize: ideaAndResponseChanges.batchSize,
         maxBatchingWindow:
-          ideaEventFanOut.maxBatchingWindowSeconds > 0 ? Duration.seconds(ideaEventFanOut.maxBatchingWindowSeconds) : undefined,
-        bisectBatchOnError: ideaEventFanOut.bisectBatchOnFunctionError,
-        retryAttempts: ideaEventFanOut.maximumRetryAttempts,
-        maxRecordAge: Duration.seconds(ideaEventFanOut.maximumRecordAgeSeconds),
-        reportBatchItemFailures: ideaEventFanOut.reportBatchItemFailures,
+          ideaAndResponseChanges.maxBatchingWindowSeconds > 0
+            ? Duration.seconds(ideaAndResponseChanges.maxBatchingWindowSeconds)
+            : undefined,
+        bisectBatchOnError: ideaAndResponseChanges.bisectBatchOnFunctionError,
+        retryAttempts: ideaAndResponseChanges.maximumRetryAttempts,
+        maxRecordAge: Duration.seconds(ideaAndResponseChanges.maximumRecordAgeSeconds),
+        reportBatchItemFailures: ideaAndResponseChanges.reportBatchItemFailures,
         // One batch per shard at a time: every item of a workspace shares a partition key, so its changes stay in order.
         parallelizationFactor: 1,
-        filters: ideaEventFanOut.filters.map((pattern) => FilterCriteria.filter(pattern)),
+        filters: ideaAndResponseChanges.filters.map((pattern) => FilterCriteria.filter(pattern)),
         onFailure: new SqsDlq(this.fanOutFailureQueue),
       }),
     );
@@ -131,13 +137,13 @@ export class WebhookPipeline extends Construct {
     );
     alarm(
       'FanOutFailureAlarm',
-      'The webhook fan-out gave up on a batch of idea changes: see the fan-out failure queue for the shard and sequence numbers',
+      'The table-stream reader of idea and survey-response changes gave up on a batch: see the fan-out failure queue for the shard and sequence numbers',
       this.fanOutFailureQueue.metricApproximateNumberOfMessagesVisible({ period: oneMinute, statistic: 'Maximum' }),
       1,
     );
     alarm(
       'IteratorAgeAlarm',
-      'The webhook fan-out is more than 5 minutes behind the table stream',
+      'The reader of idea and survey-response changes (webhook fan-out, survey summaries) is more than 5 minutes behind the table stream',
       this.fanOut.metric('IteratorAge', { period: oneMinute, statistic: 'Maximum' }),
       5 * 60 * 1000,
     );

@@ -1,32 +1,10 @@
 /**
- * The link checker (lib/knowledge-bank/link-check/pipeline.ts has its queue): each message names a
- * workspace whose external links to check. A message that fails is reported as a batch item
- * failure and comes back after its visibility timeout (3 receives, then the dead-letter queue).
- * A run that reaches its time budget queues a follow-up for the links it did not get to.
+ * The link-check queue's consumer (lib/knowledge-bank/link-check/pipeline.ts): one workspace's
+ * external links per message (lib/knowledge-bank/commands/check-links.ts), each failed message a
+ * batch item failure.
  */
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { CHECKER_SAFETY_MARGIN_MS } from '../../lib/knowledge-bank/link-check/pipeline.ts';
-import { linkCheckMessage, linkCheckQueueUrl, requestLinkCheck } from '../../lib/knowledge-bank/link-check/queue.ts';
-import { checkWorkspaceLinks } from '../../lib/knowledge-bank/link-check/run.ts';
-import { logger } from '../../lib/platform/logger.ts';
+import type { Context } from 'aws-lambda';
+import { linkChecks } from '../../lib/knowledge-bank/queue-readers.ts';
+import { readQueue } from '../../lib/platform/partial-batch.ts';
 
-const queueUrl = linkCheckQueueUrl();
-
-async function checkLinks(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const record of event.Records) {
-    try {
-      const { workspace } = linkCheckMessage.parse(JSON.parse(record.body));
-      const deadline = Date.now() + context.getRemainingTimeInMillis() - CHECKER_SAFETY_MARGIN_MS;
-      const run = await checkWorkspaceLinks(workspace, { deadline });
-      logger.info('links checked', { ...run });
-      if (run.remaining > 0 && run.checked > 0) await requestLinkCheck(queueUrl, workspace);
-    } catch (error) {
-      logger.error('link check failed', { messageId: record.messageId, error });
-      batchItemFailures.push({ itemIdentifier: record.messageId });
-    }
-  }
-  return { batchItemFailures };
-}
-
-export const handler = checkLinks;
+export const handler = readQueue<Context>(linkChecks);

@@ -2,11 +2,14 @@
  * The webhook delivery pipeline's moving parts, read by the CDK stack and the local sandbox alike
  * (as lib/platform/data/table.ts is for the table), so the two run the same settings:
  *
- *   table stream ──(filter: idea items)──▶ fan-out ──▶ delivery queue ──▶ delivery ──▶ receiver
- *        │ batch failed after retries                      │ ▲ retries are re-sent    │ attempts used up
- *        ▼                                                 └─┘ with a delay           ▼
- *   fan-out failure queue                                                     dead-letter queue
+ *   table stream ──(filter: idea and survey-response items)──▶ table-stream reader ──▶ delivery queue ──▶ delivery ──▶ receiver
+ *        │ batch failed after retries                  (webhook events; survey     │ ▲ retries are re-sent    │ attempts used up
+ *        ▼                                               summaries fold first)     └─┘ with a delay           ▼
+ *   fan-out failure queue                                                                             dead-letter queue
  *
+ * The reader of the idea and survey-response changes is one function with two readers
+ * (functions/table-stream/webhook-events-and-survey-summaries.ts): lib/surveys/stream-readers.ts
+ * folds the responses into the summaries, lib/webhooks/stream-readers.ts queues the webhook events.
  * The delivery queue also redrives to the dead-letter queue after `maxReceiveCount` receives, so
  * a message the delivery function keeps failing on (a bug, DynamoDB unavailable) is parked there,
  * never dropped.
@@ -51,12 +54,18 @@ export const webhookDeliveryQueue: QueueDefinition = {
 
 export const WEBHOOK_QUEUES = [webhookDeadLetterQueue, webhookFanOutFailureQueue, webhookDeliveryQueue] as const;
 
-/** The stream consumer: turns idea changes into one queued delivery per subscribed webhook. */
-export const ideaEventFanOut: StreamConsumerDefinition = {
-  handler: 'functions/webhooks/fan-out-idea-events.ts',
+/**
+ * The table-stream mapping of idea and survey-response changes, and its function: the webhook events
+ * (ideas, finished responses) and the survey summaries read the same records, as AWS recommends at
+ * most two Lambda readers per stream shard and the search index builder is the other one
+ * (lib/knowledge-bank/search/pipeline.ts). Its batching differs from the builder's (records reach
+ * receivers without a batching window; 99 responses fold into one transaction), hence two mappings.
+ */
+export const ideaAndResponseChanges: StreamConsumerDefinition = {
+  handler: 'functions/table-stream/webhook-events-and-survey-summaries.ts',
   timeoutSeconds: 60,
-  // The workspace, its enabled webhooks, and one new delivery item per (webhook, event); the survey
-  // summary's aggregator (same reader, see the function): a version (GetItem), markers and buckets
+  // The union of its readers' needs. Webhook events: the workspace, its enabled webhooks, and one new
+  // delivery item per (webhook, event). Survey summaries: a version (GetItem), markers and buckets
   // (BatchGetItem) and their conditional Puts in one transaction, which also deletes a marker's legacy
   // key while migration 002 is unfinished (lib/surveys/summary/aggregator.ts).
   table: ['GetItem', 'Query', 'PutItem', 'BatchGetItem', 'DeleteItem'],
@@ -72,15 +81,20 @@ export const ideaEventFanOut: StreamConsumerDefinition = {
   startingPosition: 'TRIM_HORIZON',
   // Only idea and survey-response items: INSERT has just a new image, REMOVE just an old one. Every
   // other write (keys' rate-limit counters, delivery records, …) never invokes the function. Every
-  // change of a survey response reaches it: the summary aggregator (lib/surveys/summary/) counts
-  // partial ones, deletions and erasures too, and lib/surveys/stream.ts picks the finished ones for
-  // webhooks.
+  // change of a survey response reaches it: the summary (lib/surveys/summary/) counts partial ones,
+  // deletions and erasures too, and lib/surveys/stream.ts picks the finished ones for webhooks.
   filters: [
     { dynamodb: { NewImage: { entity: { S: ['Idea', 'SurveyResponse'] } } } },
     { dynamodb: { OldImage: { entity: { S: ['Idea', 'SurveyResponse'] } } } },
   ],
   onFailure: webhookFanOutFailureQueue,
 };
+
+/**
+ * The mapping's name before it also carried survey summaries, which unit tests still import.
+ * @alias
+ */
+export const ideaEventFanOut = ideaAndResponseChanges;
 
 /** The queue consumer: makes one delivery attempt per message and schedules the next. */
 export const webhookDelivery: QueueConsumerDefinition = {

@@ -7,7 +7,10 @@
  *   builder failure queue                table: segment manifest (versioned)        search function (per instance)
  *
  * The batching window is what coalesces a burst: records arriving within it (up to the batch size)
- * reach the builder together, and it writes one delta segment per workspace per batch.
+ * reach the builder together, and it writes one delta segment per workspace per batch. The builder
+ * is the table stream's second mapping (AWS recommends at most two Lambda readers per shard; the
+ * other is lib/webhooks/pipeline.ts `ideaAndResponseChanges`), kept apart for its batching: a 1 s
+ * window and 1,000 records coalesce publishes, where webhook events want no window.
  */
 import type { QueueDefinition, StreamConsumerDefinition } from '../../platform/event-sources.ts';
 

@@ -1,0 +1,28 @@
+/**
+ * What the webhooks area reads on the table stream: the changes other areas call events (an idea's,
+ * lib/ideas/stream.ts; a finished survey response, lib/surveys/stream.ts), each queued for delivery
+ * to the webhooks subscribed to it.
+ */
+import type { DynamoDBRecord } from 'aws-lambda';
+import { logger } from '../platform/logger.ts';
+import { RetryFrom, type StreamReader } from '../platform/partial-batch.ts';
+import { queueEventDeliveries, type SubscriptionLookups } from './commands/queue-event-deliveries.ts';
+import { eventFromStreamRecord, type WebhookEvent } from './events.ts';
+
+/** In stream order; on the first record that fails, the batch is retried from it (the ones before are done). */
+export const webhookEvents: StreamReader = {
+  name: 'Webhook fan-out',
+  selects: (record) => eventFromStreamRecord(record) !== null,
+  async read(records: DynamoDBRecord[]) {
+    const lookups: SubscriptionLookups = new Map();
+    let queued = 0;
+    for (const record of records) {
+      try {
+        queued += await queueEventDeliveries(eventFromStreamRecord(record) as WebhookEvent, lookups);
+      } catch (error) {
+        throw new RetryFrom(record, error);
+      }
+    }
+    logger.debug('Webhook fan-out done', { records: records.length, queued });
+  },
+};
