@@ -6,9 +6,9 @@ import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function listIdeas({ query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+export async function listIdeas({ query, auth, page: pageStart }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const slug = auth.workspace.slug;
-  const page = await paginate({ workspace: slug, list: route.operationId, ...query }, (start) => readPage(slug, start));
+  const page = await paginate(pageStart, (start) => readPage(slug, start));
   const { ideas, total, hasMore, offset, nextCursor } = page;
   return { body: { ok: true, data: ideas, pagination: { limit: query.limit, offset, total, hasMore, nextCursor } } };
 }

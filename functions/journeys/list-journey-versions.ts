@@ -6,11 +6,14 @@ import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function listJourneyVersions({ params, query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+export async function listJourneyVersions({
+  params,
+  query,
+  auth,
+  page: pageStart,
+}: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const slug = auth.workspace.slug;
-  // The cursor is bound to this journey's versions.
-  const list = `${route.operationId}:${params.journeyId}`;
-  const page = await paginate({ workspace: slug, list, ...query }, (start) => listVersions(slug, params.journeyId, start));
+  const page = await paginate(pageStart, (start) => listVersions(slug, params.journeyId, start));
   const { versions, total, hasMore, offset, nextCursor } = page;
   return { body: { ok: true, versions, pagination: { limit: query.limit, offset, total, hasMore, nextCursor } } };
 }

@@ -6,12 +6,10 @@ import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function listJourneys({ query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+export async function listJourneys({ query, auth, page: pageStart }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const slug = auth.workspace.slug;
-  const { limit, offset, cursor, kind } = query;
-  // The cursor is bound to the filter too: its offset and total mean something only under the same `kind`.
-  const list = `${route.operationId}:${kind ?? 'all'}`;
-  const page = await paginate({ workspace: slug, list, limit, offset, cursor }, (start) => readPage(slug, { ...start, kind }));
+  const { limit, kind } = query;
+  const page = await paginate(pageStart, (start) => readPage(slug, { ...start, kind }));
   const { journeys, total, hasMore, nextCursor } = page;
   return { body: { ok: true, journeys, pagination: { limit, offset: page.offset, total, hasMore, nextCursor } } };
 }

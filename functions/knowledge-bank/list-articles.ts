@@ -9,14 +9,11 @@ import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function listArticles({ query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+export async function listArticles({ query, auth, page: pageStart }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const slug = auth.workspace.slug;
   const writer = canWrite(auth);
   const { limit, offset, cursor, ...filters } = query;
-  // The cursor is bound to the filters and the key's view: its offset and total mean something only under them.
-  const { categoryId, status, tag, visibility } = filters;
-  const list = `${route.operationId}:${JSON.stringify([writer, categoryId ?? null, status ?? null, tag ?? null, visibility ?? null])}`;
-  const page = await paginate({ workspace: slug, list, limit, offset, cursor }, async (start) => {
+  const page = await paginate(pageStart, async (start) => {
     const matching = (await listArticleItems(slug))
       .filter((item) => matchesArticleFilter(item, { ...filters, liveOnly: !writer }))
       .sort(newestFirst);

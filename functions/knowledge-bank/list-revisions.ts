@@ -9,13 +9,11 @@ import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function listRevisions({ params, query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+export async function listRevisions({ params, query, auth, page: pageStart }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const slug = auth.workspace.slug;
   const meta = visibleTo(auth, await findArticleItem(slug, params.articleId));
-  const { limit, offset, cursor } = query;
-  // Bound to the article: a cursor of one article's revisions means nothing for another's.
-  const list = `${route.operationId}:${params.articleId}`;
-  const page = await paginate({ workspace: slug, list, limit, offset, cursor }, (start) => readRevisions(slug, meta, start));
+  const { limit } = query;
+  const page = await paginate(pageStart, (start) => readRevisions(slug, meta, start));
   return {
     body: {
       ok: true,

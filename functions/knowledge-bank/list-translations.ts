@@ -9,14 +9,12 @@ import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function listTranslations({ query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+export async function listTranslations({ query, auth, page: pageStart }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const slug = auth.workspace.slug;
   // Write keys see every draft (what translators work on); read-only keys what is live now.
   const view = canWrite(auth) ? 'draft' : 'live';
-  const { limit, offset, cursor, locale, status } = query;
-  // The cursor is bound to the filters and the view: its offset and total mean something only under them.
-  const list = `${route.operationId}:${view}:${locale ?? 'any'}:${status ?? 'any'}`;
-  const page = await paginate({ workspace: slug, list, limit, offset, cursor }, async (start) => {
+  const { limit, locale, status } = query;
+  const page = await paginate(pageStart, async (start) => {
     const matching = (await listArticleItems(slug))
       .filter(
         (item) =>

@@ -6,12 +6,10 @@ import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { listSurveys as route } from '../../lib/surveys/routes.ts';
 import { listSurveys as readPage } from '../../lib/surveys/store/surveys.ts';
 
-export async function listSurveys({ query, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+export async function listSurveys({ query, auth, page: pageStart }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const slug = auth.workspace.slug;
-  const { limit, offset, cursor, status } = query;
-  // The cursor is bound to the filter too: its offset and total mean something only under the same `status`.
-  const list = `${route.operationId}:${status ?? 'listed'}`;
-  const page = await paginate({ workspace: slug, list, limit, offset, cursor }, (start) => readPage(slug, { ...start, status }));
+  const { limit, status } = query;
+  const page = await paginate(pageStart, (start) => readPage(slug, { ...start, status }));
   const { surveys, total, hasMore, nextCursor } = page;
   return { body: { ok: true, surveys, pagination: { limit, offset: page.offset, total, hasMore, nextCursor } } };
 }

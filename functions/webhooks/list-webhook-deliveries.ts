@@ -7,15 +7,15 @@ import { listDeliveries } from '../../lib/webhooks/delivery-list.ts';
 import { listWebhookDeliveries as route } from '../../lib/webhooks/routes.ts';
 import { getWebhook } from '../../lib/webhooks/store.ts';
 
-export async function listWebhookDeliveries({ auth, params, query }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+export async function listWebhookDeliveries({
+  auth,
+  params,
+  query,
+  page: pageStart,
+}: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const slug = auth.workspace.slug;
-  // The cursor is bound to this webhook's list: one issued for another webhook is refused.
-  const list = `${route.operationId}:${params.id}`;
   // Both reads at once: the webhook's existence (404) and the page, one round trip of latency.
-  const [, page] = await Promise.all([
-    getWebhook(slug, params.id),
-    paginate({ workspace: slug, list, ...query }, (start) => listDeliveries(slug, params.id, start)),
-  ]);
+  const [, page] = await Promise.all([getWebhook(slug, params.id), paginate(pageStart, (start) => listDeliveries(slug, params.id, start))]);
   const { deliveries, hasMore, offset, nextCursor } = page;
   return { body: { ok: true, deliveries, pagination: { limit: query.limit, offset, hasMore, nextCursor } } };
 }

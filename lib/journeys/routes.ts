@@ -49,7 +49,7 @@ const REQUIRED_IF_MATCH = {
       'if the version was saved since: 409 `version_conflict` with the current `ETag`, and nothing changes.',
     required: true,
   },
-};
+} as const;
 
 const JOURNEY_404 = "no journey with this id in this workspace (another workspace's journeys are never visible)";
 const VERSION_404 = 'no such journey, or no such version of it, in this workspace';

@@ -2,19 +2,10 @@
  * Filters and pages of the article lists, over metadata items read in one Query. Pure, so the
  * filter rules (what a read-only key sees, which translation statuses match) are unit-tested.
  */
-import type { PageKey, PageStart } from '../platform/pagination.ts';
+import { type PageStart, pageOfSorted } from '../platform/pagination.ts';
 import type { Language } from './blocks.ts';
 import type { ArticleItem, ArticleStatus } from './record.ts';
 import type { ArticleTranslations } from './translation.ts';
-
-export interface Page<T> {
-  items: T[];
-  total: number;
-  hasMore: boolean;
-  /** Where a cursor continues: the order's key (`createdAt`, `id`) of the page's last item. */
-  lastKey: PageKey | undefined;
-  returned: number;
-}
 
 type Ordered = Pick<ArticleItem, 'createdAt' | 'id'>;
 
@@ -23,24 +14,16 @@ type Ordered = Pick<ArticleItem, 'createdAt' | 'id'>;
  * last item's place in the order, not its index, so articles created or deleted between two pages
  * neither repeat nor skip one (the list is read whole anyway: a cursor saves no reads here).
  */
-export function pageOf<T extends Ordered>(items: readonly T[], { limit, offset, after }: PageStart): Page<T> {
-  let start = offset;
-  if (after) {
-    if (typeof after.createdAt !== 'string' || typeof after.id !== 'string')
-      throw new Error('A cursor for articles named no place in their order');
-    const previous = { createdAt: after.createdAt, id: after.id };
-    const next = items.findIndex((item) => newestFirst(item, previous) > 0);
-    start = next === -1 ? items.length : next;
-  }
-  const shown = items.slice(start, start + limit);
-  const last = shown.at(-1);
-  return {
-    items: shown,
-    total: items.length,
-    hasMore: start + limit < items.length,
-    lastKey: last && { createdAt: last.createdAt, id: last.id },
-    returned: shown.length,
-  };
+export function pageOf<T extends Ordered>(items: readonly T[], start: PageStart) {
+  return pageOfSorted(items, start, {
+    keyOf: (item) => ({ createdAt: item.createdAt, id: item.id }),
+    follows: (item, place) => {
+      if (typeof place.createdAt !== 'string' || typeof place.id !== 'string') {
+        throw new Error('A cursor for articles named no place in their order');
+      }
+      return newestFirst(item, { createdAt: place.createdAt, id: place.id }) > 0;
+    },
+  });
 }
 
 /** Newest first; the id breaks ties so the order is stable across pages. */

@@ -10,7 +10,11 @@
  *   3. jsonBody       a body not sent as JSON → 415; not UTF-8, not JSON, a lone surrogate → 400
  *                     `invalid_json` (after auth: anonymous callers learn nothing)
  *   4. validateRequest  zod on path, query and body
- *   5. the handler function, which gets typed input and returns `{ body, headers?, status? }`;
+ *   5. ifMatch        the route's declared If-Match, parsed into `request.precondition` (400
+ *                     `invalid_header` malformed, 400 `if_match_required` required and missing)
+ *   6. cursorPage     a list's page start into `request.page`, its cursor verified against the
+ *                     workspace and the list as the request selects it (400 `invalid_cursor`)
+ *   7. the handler function, which gets typed input and returns `{ body, headers?, status? }`;
  *      a retry of a remembered create gets the handler's `replay` of its first answer instead,
  *      before any check of the area (another body under the key: 409 `idempotency_key_reused`).
  *      It runs behind the rate limit's verdict (lib/platform/write-gate.ts): its reads go out at
@@ -25,7 +29,9 @@ import { runBehindVerdict } from '../write-gate.ts';
 import { idempotencyKeyOf, idempotencyScope, requestFingerprint } from './conditional-request.ts';
 import type { ApiContext } from './context.ts';
 import { authorize } from './middleware/authorize.ts';
+import { cursorPage } from './middleware/cursor-page.ts';
 import { type HandlerResult, httpEnvelope } from './middleware/http-envelope.ts';
+import { ifMatch } from './middleware/if-match.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { validateRequest } from './middleware/validate-request.ts';
 
@@ -66,7 +72,9 @@ export function apiHandler<R extends RouteDefinition>(route: R) {
     .use(httpEnvelope(route.response.status, route.deprecated ? deprecationHeaders(route.deprecated) : {}))
     .use(authorize(route))
     .use(jsonBody(route))
-    .use(validateRequest(route));
+    .use(validateRequest(route))
+    .use(ifMatch(route))
+    .use(cursorPage(route));
 
   return {
     /** `replay` is required of an idempotent route: the chain answers a retry with it, before the handler. */
@@ -82,6 +90,8 @@ export function apiHandler<R extends RouteDefinition>(route: R) {
           body: input.body,
           headers: event.headers ?? {},
           auth: context.auth!,
+          precondition: context.precondition,
+          page: context.page,
           requestId: context.requestId,
         } as ApiRequest<R>;
         const { remembered } = context;
