@@ -3,11 +3,10 @@
 import { deleteIdea as route } from '../../lib/ideas/routes.ts';
 import { deleteIdea as removeIdea } from '../../lib/ideas/store.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function deleteIdea({ params, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  await removeIdea(auth.workspace.slug, params.id, ifMatchPrecondition(headers));
+export async function deleteIdea({ params, precondition, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+  await removeIdea(auth.workspace.slug, params.id, precondition);
   return { body: { ok: true } };
 }
 

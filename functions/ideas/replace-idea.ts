@@ -4,11 +4,10 @@ import { assertConfiguredLabels, replacementOf } from '../../lib/ideas/changes.t
 import { replaceIdea as route } from '../../lib/ideas/routes.ts';
 import { updateIdea as storeChanges } from '../../lib/ideas/store.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function replaceIdea({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const precondition = ifMatchPrecondition(headers);
+export async function replaceIdea({ params, body, precondition, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   assertConfiguredLabels(auth.workspace.ideaLabels, body);
   const idea = await storeChanges(auth.workspace.slug, params.id, replacementOf(body), precondition, auth.key.id);
   return { body: { ok: true, data: idea }, headers: { ETag: etagOf(idea.version) } };

@@ -6,11 +6,10 @@ import { findIdea, ideaNotFound, updateIdea as storeChanges } from '../../lib/id
 import { meetsPrecondition } from '../../lib/platform/data/conditions.ts';
 import { VersionConflictError } from '../../lib/platform/errors.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function updateIdea({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const precondition = ifMatchPrecondition(headers);
+export async function updateIdea({ params, body, precondition, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   assertConfiguredLabels(auth.workspace.ideaLabels, body);
   if (isEmptyPatch(body)) {
     // Nothing to change, so no new version: answer with the idea as it is, preconditions included.
