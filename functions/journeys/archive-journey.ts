@@ -3,11 +3,10 @@
 import { archiveJourney as route } from '../../lib/journeys/routes.ts';
 import { archiveJourney as storeArchive } from '../../lib/journeys/store/journeys.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function archiveJourney({ params, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  await storeArchive(auth.workspace.slug, params.journeyId, ifMatchPrecondition(headers));
+export async function archiveJourney({ params, precondition, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+  await storeArchive(auth.workspace.slug, params.journeyId, precondition);
   return { body: { ok: true } };
 }
 

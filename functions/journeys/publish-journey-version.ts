@@ -4,11 +4,11 @@ import { publishJourneyVersion as route } from '../../lib/journeys/routes.ts';
 import { publishVersion } from '../../lib/journeys/version-content.ts';
 import { BadRequestError } from '../../lib/platform/errors.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function publishJourneyVersion({ params, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const outcome = await publishVersion(auth.workspace.slug, params.journeyId, params.versionId, ifMatchPrecondition(headers));
+export async function publishJourneyVersion({ params, precondition, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+  const outcome = await publishVersion(auth.workspace.slug, params.journeyId, params.versionId, precondition);
   if (!outcome.ok) {
     const errors = outcome.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
     throw new BadRequestError(

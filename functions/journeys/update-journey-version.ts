@@ -3,11 +3,15 @@
 import { updateJourneyVersion as route } from '../../lib/journeys/routes.ts';
 import { relabelVersion } from '../../lib/journeys/store/drafts.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function updateJourneyVersion({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const precondition = ifMatchPrecondition(headers);
+export async function updateJourneyVersion({
+  params,
+  body,
+  precondition,
+  auth,
+}: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const version = await relabelVersion(auth.workspace.slug, params.journeyId, params.versionId, body.label, precondition);
   return { body: { ok: true, version }, headers: { ETag: etagOf(version.revision) } };
 }

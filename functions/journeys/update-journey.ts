@@ -6,11 +6,10 @@ import { getJourney, updateJourneyTitles } from '../../lib/journeys/store/journe
 import { meetsPrecondition } from '../../lib/platform/data/conditions.ts';
 import { VersionConflictError } from '../../lib/platform/errors.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function updateJourney({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const precondition = ifMatchPrecondition(headers);
+export async function updateJourney({ params, body, precondition, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const titles = { titleEn: body.titleEn !== undefined ? body.titleEn : body.title, titleAr: body.titleAr };
   if (titles.titleEn === undefined && titles.titleAr === undefined) {
     // Nothing to change: answer with the journey as it is, after the same checks a change would make.

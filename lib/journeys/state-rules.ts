@@ -16,10 +16,8 @@ export function assertWritable(journey: Item | undefined, version: Item | undefi
   if (typeof version.publishedAt === 'string') throw versionLocked();
 }
 
-/** Then If-Match: required where `required`, and never stale. */
-export function assertRevision(precondition: VersionPrecondition, revision: number, required: boolean) {
-  if (required && !precondition)
-    throw new BadRequestError('if_match_required', 'Send If-Match with the version\'s ETag (its revision, e.g. "3") to change it');
+/** Then If-Match, never stale (the chain refused a missing one where the route requires it). */
+export function assertRevision(precondition: VersionPrecondition, revision: number) {
   if (!meetsPrecondition(precondition, revision)) throw new VersionConflictError(revision);
 }
 
