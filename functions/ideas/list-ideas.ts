@@ -2,7 +2,7 @@
 
 import { listIdeas as route } from '../../lib/ideas/routes.ts';
 import { listIdeas as readPage } from '../../lib/ideas/store.ts';
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { listHandler } from '../../lib/platform/http/list-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
@@ -13,4 +13,4 @@ export async function listIdeas({ query, auth, page: pageStart }: ApiRequest<typ
   return { body: { ok: true, data: ideas, pagination: { limit: query.limit, offset, total, hasMore, nextCursor } } };
 }
 
-export const handler = apiHandler(route).handler(listIdeas);
+export const handler = listHandler(route).handler(listIdeas);

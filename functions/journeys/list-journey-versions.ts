@@ -2,7 +2,7 @@
 
 import { listJourneyVersions as route } from '../../lib/journeys/routes.ts';
 import { listVersions } from '../../lib/journeys/store/versions.ts';
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { listHandler } from '../../lib/platform/http/list-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
@@ -18,4 +18,4 @@ export async function listJourneyVersions({
   return { body: { ok: true, versions, pagination: { limit: query.limit, offset, total, hasMore, nextCursor } } };
 }
 
-export const handler = apiHandler(route).handler(listJourneyVersions);
+export const handler = listHandler(route).handler(listJourneyVersions);

@@ -2,7 +2,7 @@
 
 import { listJourneys as route } from '../../lib/journeys/routes.ts';
 import { listJourneys as readPage } from '../../lib/journeys/store/journey-list.ts';
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { listHandler } from '../../lib/platform/http/list-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
@@ -14,4 +14,4 @@ export async function listJourneys({ query, auth, page: pageStart }: ApiRequest<
   return { body: { ok: true, journeys, pagination: { limit, offset: page.offset, total, hasMore, nextCursor } } };
 }
 
-export const handler = apiHandler(route).handler(listJourneys);
+export const handler = listHandler(route).handler(listJourneys);

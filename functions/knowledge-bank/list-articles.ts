@@ -5,7 +5,7 @@ import { matchesArticleFilter, newestFirst, pageOf } from '../../lib/knowledge-b
 import { toArticleSummary } from '../../lib/knowledge-bank/record.ts';
 import { listKnowledgeBankArticles as route } from '../../lib/knowledge-bank/routes.ts';
 import { listArticleItems } from '../../lib/knowledge-bank/store/articles.ts';
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { listHandler } from '../../lib/platform/http/list-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
@@ -28,4 +28,4 @@ export async function listArticles({ query, auth, page: pageStart }: ApiRequest<
   };
 }
 
-export const handler = apiHandler(route).handler(listArticles);
+export const handler = listHandler(route).handler(listArticles);

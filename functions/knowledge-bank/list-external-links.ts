@@ -7,7 +7,7 @@ import { canWrite } from '../../lib/knowledge-bank/access.ts';
 import { externalLinks } from '../../lib/knowledge-bank/link-check/results.ts';
 import { linkItemsOf } from '../../lib/knowledge-bank/link-check/store.ts';
 import { listKnowledgeBankExternalLinks as route } from '../../lib/knowledge-bank/search/routes.ts';
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { listHandler } from '../../lib/platform/http/list-handler.ts';
 import { pageOfSorted, paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
@@ -37,4 +37,4 @@ export async function listExternalLinks({ query, auth, page: pageStart }: ApiReq
   };
 }
 
-export const handler = apiHandler(route).handler(listExternalLinks);
+export const handler = listHandler(route).handler(listExternalLinks);

@@ -5,7 +5,7 @@ import { toRevisionSummary } from '../../lib/knowledge-bank/record.ts';
 import { listKnowledgeBankRevisions as route } from '../../lib/knowledge-bank/routes.ts';
 import { findArticleItem } from '../../lib/knowledge-bank/store/articles.ts';
 import { listRevisions as readRevisions } from '../../lib/knowledge-bank/store/revisions.ts';
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { listHandler } from '../../lib/platform/http/list-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
@@ -23,4 +23,4 @@ export async function listRevisions({ params, query, auth, page: pageStart }: Ap
   };
 }
 
-export const handler = apiHandler(route).handler(listRevisions);
+export const handler = listHandler(route).handler(listRevisions);

@@ -5,7 +5,7 @@ import { matchesTranslationFilter, newestFirst, pageOf } from '../../lib/knowled
 import { headerFor, translationsFor } from '../../lib/knowledge-bank/record.ts';
 import { listKnowledgeBankTranslations as route } from '../../lib/knowledge-bank/routes.ts';
 import { listArticleItems } from '../../lib/knowledge-bank/store/articles.ts';
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { listHandler } from '../../lib/platform/http/list-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
@@ -42,4 +42,4 @@ export async function listTranslations({ query, auth, page: pageStart }: ApiRequ
   };
 }
 
-export const handler = apiHandler(route).handler(listTranslations);
+export const handler = listHandler(route).handler(listTranslations);

@@ -4,7 +4,7 @@
  */
 
 import { ValidationError } from '../../lib/platform/errors.ts';
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { listHandler } from '../../lib/platform/http/list-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { assertSurveyExists } from '../../lib/surveys/responses/collecting.ts';
@@ -34,4 +34,4 @@ export async function listSurveyResponses({
   return { body: { ok: true, responses, pagination: { limit, offset: page.offset, total, hasMore, nextCursor } } };
 }
 
-export const handler = apiHandler(route).handler(listSurveyResponses);
+export const handler = listHandler(route).handler(listSurveyResponses);

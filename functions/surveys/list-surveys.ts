@@ -1,6 +1,6 @@
 /** GET /surveys: a page of listed surveys (archived never), newest first, in one Query; by offset or by cursor. */
 
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { listHandler } from '../../lib/platform/http/list-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { listSurveys as route } from '../../lib/surveys/routes.ts';
@@ -14,4 +14,4 @@ export async function listSurveys({ query, auth, page: pageStart }: ApiRequest<t
   return { body: { ok: true, surveys, pagination: { limit, offset: page.offset, total, hasMore, nextCursor } } };
 }
 
-export const handler = apiHandler(route).handler(listSurveys);
+export const handler = listHandler(route).handler(listSurveys);

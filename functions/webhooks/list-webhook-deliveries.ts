@@ -1,6 +1,6 @@
 /** GET /webhooks/{id}/deliveries: what happened to each event sent to this webhook, newest first; by offset or by cursor. */
 
-import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { listHandler } from '../../lib/platform/http/list-handler.ts';
 import { paginate } from '../../lib/platform/pagination.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { listDeliveries } from '../../lib/webhooks/delivery-list.ts';
@@ -20,4 +20,4 @@ export async function listWebhookDeliveries({
   return { body: { ok: true, deliveries, pagination: { limit: query.limit, offset, hasMore, nextCursor } } };
 }
 
-export const handler = apiHandler(route).handler(listWebhookDeliveries);
+export const handler = listHandler(route).handler(listWebhookDeliveries);

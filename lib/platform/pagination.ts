@@ -203,12 +203,3 @@ export function pageOfSorted<T>(
     returned: shown.length,
   };
 }
-
-/**
- * Whether a route's list takes `cursor` (its query schema has the shared page shape): the CDK stack
- * gives exactly those functions the signing key.
- */
-export function acceptsCursor(route: Pick<RouteDefinition, 'request'>): boolean {
-  const query = route.request?.query as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined;
-  return query?._zod?.def?.shape?.cursor !== undefined;
-}

@@ -239,6 +239,15 @@ export interface ApiResult<R extends RouteDefinition> {
   status?: number;
 }
 
+/**
+ * Whether a route's list takes `cursor` (its query schema has the shared page shape): the CDK stack
+ * gives exactly those functions the signing key.
+ */
+export function acceptsCursor(route: Pick<RouteDefinition, 'request'>): boolean {
+  const query = route.request?.query as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined;
+  return query?._zod?.def?.shape?.cursor !== undefined;
+}
+
 /** The nested stack a route is deployed in (cdk/portal-api-stack.ts): its `deployedIn`, else its tag. */
 export function stackOf(route: Pick<RouteDefinition, 'tag' | 'deployedIn'>): string {
   return route.deployedIn ?? route.tag;

@@ -6,8 +6,8 @@
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { acceptsCursor, pageStartOf } from '../../pagination.ts';
-import type { RouteDefinition } from '../../route.ts';
+import { pageStartOf } from '../../pagination.ts';
+import { acceptsCursor, type RouteDefinition } from '../../route.ts';
 import type { ApiContext } from '../context.ts';
 
 type Request = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>;
@@ -16,7 +16,7 @@ type PageQuery = { limit: number; offset: number; cursor?: string };
 export function cursorPage(
   route: Pick<RouteDefinition, 'operationId' | 'request' | 'cursorBinds'>,
 ): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext> {
-  if (!acceptsCursor(route)) return {};
+  if (!acceptsCursor(route)) throw new Error(`${route.operationId}: its query takes no cursor`);
   return {
     before: async (request: Request) => {
       const { input, auth } = request.context;
