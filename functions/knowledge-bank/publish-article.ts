@@ -4,11 +4,11 @@ import { publishArticle as storePublish } from '../../lib/knowledge-bank/content
 import { toArticle } from '../../lib/knowledge-bank/record.ts';
 import { publishKnowledgeBankArticle as route } from '../../lib/knowledge-bank/routes.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function publishArticle({ params, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const { item, content } = await storePublish(auth.workspace.slug, params.articleId, ifMatchPrecondition(headers), auth.key.id);
+export async function publishArticle({ params, precondition, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+  const { item, content } = await storePublish(auth.workspace.slug, params.articleId, precondition, auth.key.id);
   return { body: { ok: true, article: toArticle(item, content, 'draft') }, headers: { ETag: etagOf(item.version) } };
 }
 

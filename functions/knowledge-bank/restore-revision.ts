@@ -4,11 +4,11 @@ import { restoreRevision as storeRestore } from '../../lib/knowledge-bank/conten
 import { toArticle } from '../../lib/knowledge-bank/record.ts';
 import { restoreKnowledgeBankRevision as route } from '../../lib/knowledge-bank/routes.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 
-export async function restoreRevision({ params, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const { item, content } = await storeRestore(auth.workspace.slug, params.articleId, params.revision, ifMatchPrecondition(headers));
+export async function restoreRevision({ params, precondition, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+  const { item, content } = await storeRestore(auth.workspace.slug, params.articleId, params.revision, precondition);
   return { body: { ok: true, article: toArticle(item, content, 'draft') }, headers: { ETag: etagOf(item.version) } };
 }
 
