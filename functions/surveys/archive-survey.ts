@@ -1,13 +1,12 @@
 /** DELETE /surveys/{id}: archives (read-only from then on, omitted from the list; versions kept). */
 
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { archiveSurvey as storeArchive } from '../../lib/surveys/lifecycle.ts';
 import { archiveSurvey as route } from '../../lib/surveys/routes.ts';
 
-export async function archiveSurvey({ params, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  await storeArchive(auth.workspace.slug, params.id, ifMatchPrecondition(headers));
+export async function archiveSurvey({ params, precondition, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
+  await storeArchive(auth.workspace.slug, params.id, precondition);
   return { body: { ok: true } };
 }
 

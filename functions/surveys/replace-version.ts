@@ -9,11 +9,15 @@ import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { validateDefinition } from '../../lib/surveys/engine/validate.ts';
 import { replaceSurveyVersion as route } from '../../lib/surveys/routes.ts';
-import { assertDefinitionSize, requiredRevisions } from '../../lib/surveys/rules.ts';
+import { assertDefinitionSize } from '../../lib/surveys/rules.ts';
 import { replaceVersion } from '../../lib/surveys/store/versions.ts';
 
-export async function replaceSurveyVersion({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const revisions = requiredRevisions(headers);
+export async function replaceSurveyVersion({
+  params,
+  body,
+  precondition,
+  auth,
+}: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   assertDefinitionSize(body.definition);
   const issues = validateDefinition(body.definition);
   const version = await replaceVersion(
@@ -21,7 +25,7 @@ export async function replaceSurveyVersion({ params, body, headers, auth }: ApiR
     params.id,
     params.versionId,
     { definition: body.definition, issues },
-    revisions,
+    precondition.versions,
   );
   return { body: { ok: true, version }, headers: { ETag: etagOf(version.revision) } };
 }

@@ -6,15 +6,14 @@
 
 import { ValidationError } from '../../lib/platform/errors.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiRequest, ApiResult } from '../../lib/platform/route.ts';
 import { surveyNotFound } from '../../lib/surveys/errors.ts';
 import { updateSurvey as route } from '../../lib/surveys/routes.ts';
 import { assertTargetingValid } from '../../lib/surveys/rules.ts';
 import { listDesignsAndAudience, updateSurvey as storeChanges } from '../../lib/surveys/store/surveys.ts';
 
-export async function updateSurvey({ params, body, headers, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
-  const precondition = ifMatchPrecondition(headers);
+export async function updateSurvey({ params, body, precondition, auth }: ApiRequest<typeof route>): Promise<ApiResult<typeof route>> {
   const slug = auth.workspace.slug;
   let surveyItem: Record<string, unknown> | undefined;
   if (body.designId || body.targetingRules !== undefined) {

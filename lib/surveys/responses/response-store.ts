@@ -211,9 +211,6 @@ export async function continueResponse(
   body: ContinueResponseBody,
   precondition: VersionPrecondition,
 ): Promise<SurveyResponse> {
-  if (!precondition) {
-    throw new BadRequestError('if_match_required', "Send If-Match with the response's ETag (its revision) as last read");
-  }
   for (let attempt = 1; ; attempt++) {
     const item = await readResponseItem(workspace, surveyId, responseId);
     const moved = await tryContinue(workspace, item, body, precondition);
