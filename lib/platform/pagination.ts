@@ -22,7 +22,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { type AuthContext, holds } from './auth/context.ts';
 import { config } from './config.ts';
 import { BadRequestError, ValidationError } from './errors.ts';
-import type { RouteDefinition } from './route.ts';
+import type { Permission } from './permissions.ts';
 
 /** A DynamoDB key (ExclusiveStartKey / LastEvaluatedKey) of plain string or number attributes. */
 export type PageKey = Record<string, string | number>;
@@ -120,6 +120,12 @@ export interface ListPage extends PageStart {
   readonly binding: { readonly workspace: string; readonly list: string };
 }
 
+/** What of a route (route.ts) its cursors are bound to beside the request: its operation and `cursorBinds`. */
+interface CursorRoute {
+  operationId: string;
+  cursorBinds?: { permissions: readonly Permission[] };
+}
+
 /** The query parameters that say where a page starts, not which list it is. */
 const PAGE_PARAMETERS = new Set(['limit', 'offset', 'cursor']);
 
@@ -129,12 +135,7 @@ function sortedJson(value: Record<string, unknown>): string {
 }
 
 /** The list a request selects: its operation, path parameters, filters and the key's view, as the cursor binds it. */
-function listOf(
-  route: Pick<RouteDefinition, 'operationId' | 'cursorBinds'>,
-  params: Record<string, unknown>,
-  query: Record<string, unknown>,
-  auth: AuthContext,
-): string {
+function listOf(route: CursorRoute, params: Record<string, unknown>, query: Record<string, unknown>, auth: AuthContext): string {
   const filters = Object.fromEntries(Object.entries(query).filter(([name, value]) => !PAGE_PARAMETERS.has(name) && value !== undefined));
   const view = (route.cursorBinds?.permissions ?? []).map((permission) => holds(auth, permission));
   const selection = `${sortedJson(params)}\n${sortedJson(filters)}\n${JSON.stringify(view)}`;
@@ -146,7 +147,7 @@ function listOf(
  * found genuine and issued for this workspace and this list (else 400 `invalid_cursor`).
  */
 export async function pageStartOf(
-  route: Pick<RouteDefinition, 'operationId' | 'cursorBinds'>,
+  route: CursorRoute,
   request: { params: unknown; query: { limit: number; offset: number; cursor?: string | undefined }; auth: AuthContext },
 ): Promise<ListPage> {
   const { limit, offset, cursor } = request.query;
