@@ -48,6 +48,8 @@ const REQUIRED_IF_MATCH = {
       'Required: the version\'s ETag (its `revision`, e.g. `"3"`) as you read it. Without it: 400 `if_match_required`; ' +
       'if the version was saved since: 409 `version_conflict` with the current `ETag`, and nothing changes.',
     required: true,
+    // The documented order (ORDER): the version's 404 and state answer before a missing If-Match.
+    missingAfterRead: true,
   },
 } as const;
 
@@ -62,8 +64,8 @@ const CONTENT_400 =
   'lists every problem of the content in itself (types, ids of 1-64 `[A-Za-z0-9_-]`, unknown row types or channels, ' +
   'cell keys not `<rowId>:<stageId>`, scores outside -2..2, lengths); what is well-formed but inconsistent is saved and reported in `diagnostics`';
 const ORDER =
-  'Checks run in this order: body shape and If-Match, required and missing or malformed (400), body size (413), not found (404), ' +
-  'archived (409 `journey_archived`), published (409 `version_locked`), stale If-Match (409 `version_conflict`).';
+  'Checks run in this order: body size and shape (413, 400), not found (404), archived (409 `journey_archived`), published (409 `version_locked`), ' +
+  'missing If-Match (400), stale If-Match (409 `version_conflict`).';
 const RANGE_400 = 'a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them';
 const TITLE_400 = 'no title, `title` together with `titleEn`, or a title over 200 characters';
 

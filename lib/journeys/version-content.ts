@@ -66,7 +66,7 @@ export async function saveContent(
   const { journey, version, facts } = await readForSave(workspace, journeyId, versionId, content);
   assertWritable(journey, version);
   const read = Number(version.revision);
-  assertRevision(precondition, read);
+  assertRevision(precondition, read, true);
   const diagnostics = storedDiagnostics(diagnoseContent(content, facts, journeyId));
   const now = new Date().toISOString();
   const bindings = resolvedBindingsOf(content, facts.surveys ?? new Map());
@@ -100,7 +100,7 @@ export async function publishVersion(
   if (typeof journey.archivedAt === 'string') throw journeyArchived();
   if (typeof version.publishedAt === 'string') return { ok: true, version: toVersion(version), journey: toJourney(journey) };
   const read = Number(version.revision);
-  assertRevision(precondition, read);
+  assertRevision(precondition, read, true);
 
   const content = decodeJson(version.content as Uint8Array) as JourneyContent;
   const { facts } = await loadReferenceFacts(workspace, content);

@@ -60,6 +60,13 @@ interface HeaderDeclaration {
 export interface IfMatchDeclaration extends HeaderDeclaration {
   /** `false`: `*` is refused like a missing one, because the write must name the version it replaces. */
   anyVersion?: false;
+  /**
+   * A required one whose absence the operation answers once it has read the record, because the
+   * route's documented order puts the record's 404 and state first: the chain parses it (a
+   * malformed one is still 400 `invalid_header`) and the operation refuses a missing one with the
+   * chain's own answer (`ifMatchRequired()`, http/conditional-request.ts).
+   */
+  missingAfterRead?: true;
 }
 
 export interface RouteDefinition {
@@ -203,11 +210,13 @@ type IfMatchOf<R extends RouteDefinition> = NonNullable<R['request']> extends { 
 
 /** What the chain guarantees of a route's If-Match: present where required, naming versions where `*` is refused. */
 type PreconditionOf<R extends RouteDefinition> =
-  IfMatchOf<R> extends { required: true }
-    ? IfMatchOf<R> extends { anyVersion: false }
-      ? Extract<VersionPrecondition, { anyVersion: false }>
-      : NonNullable<VersionPrecondition>
-    : VersionPrecondition;
+  IfMatchOf<R> extends { missingAfterRead: true }
+    ? VersionPrecondition
+    : IfMatchOf<R> extends { required: true }
+      ? IfMatchOf<R> extends { anyVersion: false }
+        ? Extract<VersionPrecondition, { anyVersion: false }>
+        : NonNullable<VersionPrecondition>
+      : VersionPrecondition;
 
 /** A list's page where the route's query takes `cursor`. */
 type PageOf<R extends RouteDefinition> = 'cursor' extends keyof NonNullable<RequestPart<R, 'query'>> ? ListPage : undefined;

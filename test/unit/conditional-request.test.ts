@@ -6,6 +6,7 @@ import {
   etagOf,
   idempotencyKeyOf,
   ifMatchPrecondition,
+  ifMatchRequired,
   requestFingerprint,
 } from '../../lib/platform/http/conditional-request.ts';
 
@@ -85,6 +86,13 @@ describe('declaredPrecondition', () => {
     expect(declaredPrecondition(required, { 'if-match': '*' })).toEqual({ anyVersion: true });
     expect(codeOf(() => declaredPrecondition(versionRequired, { 'if-match': '*' }))).toBe('400 if_match_required');
     expect(declaredPrecondition(versionRequired, { 'if-match': '"1", "4"' })).toEqual({ anyVersion: false, versions: [1, 4] });
+  });
+
+  it('leaves a missing one to the operation where the route says its record answers first, with the same answer', () => {
+    const afterRead = { ...required, missingAfterRead: true as const };
+    expect(declaredPrecondition(afterRead, {})).toBeUndefined();
+    expect(codeOf(() => declaredPrecondition(afterRead, { 'if-match': '3' }))).toBe('400 invalid_header');
+    expect(codeOf(() => declaredPrecondition(required, {}))).toBe(`${ifMatchRequired().status} ${ifMatchRequired().code}`);
   });
 
   it('refuses a malformed one with 400 invalid_header before asking whether it was required', () => {

@@ -293,7 +293,7 @@ export interface paths {
         post?: never;
         /**
          * Discard a draft
-         * @description Deletes a draft for good. A journey keeps at least one version. Checks run in this order: body shape and If-Match, required and missing or malformed (400), body size (413), not found (404), archived (409 `journey_archived`), published (409 `version_locked`), stale If-Match (409 `version_conflict`).
+         * @description Deletes a draft for good. A journey keeps at least one version. Checks run in this order: body size and shape (413, 400), not found (404), archived (409 `journey_archived`), published (409 `version_locked`), missing If-Match (400), stale If-Match (409 `version_conflict`).
          *
          *     Permission: journeys:write.
          *
@@ -304,7 +304,7 @@ export interface paths {
         head?: never;
         /**
          * Relabel a draft
-         * @description `label` only; `revision` does not change. Checks run in this order: body shape and If-Match, required and missing or malformed (400), body size (413), not found (404), archived (409 `journey_archived`), published (409 `version_locked`), stale If-Match (409 `version_conflict`).
+         * @description `label` only; `revision` does not change. Checks run in this order: body size and shape (413, 400), not found (404), archived (409 `journey_archived`), published (409 `version_locked`), missing If-Match (400), stale If-Match (409 `version_conflict`).
          *
          *     Permission: journeys:write.
          *
@@ -323,7 +323,7 @@ export interface paths {
         get?: never;
         /**
          * Save a draft's content
-         * @description Replaces the content (schema 1), bumps `revision` and returns fresh `diagnostics` (errors do not block a save, only publish). Of two saves sent with the same If-Match exactly one wins. Checks run in this order: body shape and If-Match, required and missing or malformed (400), body size (413), not found (404), archived (409 `journey_archived`), published (409 `version_locked`), stale If-Match (409 `version_conflict`).
+         * @description Replaces the content (schema 1), bumps `revision` and returns fresh `diagnostics` (errors do not block a save, only publish). Of two saves sent with the same If-Match exactly one wins. Checks run in this order: body size and shape (413, 400), not found (404), archived (409 `journey_archived`), published (409 `version_locked`), missing If-Match (400), stale If-Match (409 `version_conflict`).
          *
          *     Permission: journeys:write.
          *

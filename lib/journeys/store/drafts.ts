@@ -101,7 +101,7 @@ export async function relabelVersion(
   const { journey, version } = await readJourneyAndVersion(workspace, journeyId, versionId, true);
   assertWritable(journey, version);
   const read = Number(version.revision);
-  assertRevision(precondition, read);
+  assertRevision(precondition, read, false);
   const now = new Date().toISOString();
   await writeDraftVersion(workspace, journeyId, versionId, read, update().set('label', label).set('updatedAt', now));
   return { ...toVersion(version), label, updatedAt: now };
@@ -150,7 +150,7 @@ export async function discardVersion(
     if (!(error instanceof TransactionCancelledError)) throw error;
     const { journey, version } = await readJourneyAndVersion(workspace, journeyId, versionId, false);
     assertWritable(journey, version);
-    assertRevision(precondition, Number(version.revision));
+    assertRevision(precondition, Number(version.revision), false);
     if (Number(journey!.versionCount) <= 1) throw lastVersion();
     throw new ConflictError('version_conflict', 'The journey changed while deleting; try again');
   }

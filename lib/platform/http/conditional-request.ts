@@ -42,9 +42,17 @@ export function ifMatchPrecondition(headers: Record<string, string | undefined>)
 }
 
 /**
+ * The one answer to a required If-Match that is missing (or `*` where the route needs the version
+ * it replaces): the write would otherwise drop a change made since the client's read.
+ */
+export function ifMatchRequired(): BadRequestError {
+  return new BadRequestError('if_match_required', 'Send If-Match with the ETag of the version you last read, e.g. "3"');
+}
+
+/**
  * The If-Match a route declares, parsed: undefined when it was not sent (or the route declares
- * none). A required one that is missing, or `*` where the route needs the version it replaces, is
- * 400 `if_match_required`: the write would otherwise drop a change made since the client's read.
+ * none). A required one that is missing is `ifMatchRequired()`, here, before the operation; a route
+ * that declares `missingAfterRead` gets it undefined and its operation answers it in its order.
  */
 export function declaredPrecondition(
   declaration: IfMatchDeclaration | undefined,
@@ -52,8 +60,8 @@ export function declaredPrecondition(
 ): VersionPrecondition {
   if (!declaration) return undefined;
   const precondition = ifMatchPrecondition(headers);
-  if (declaration.required && (!precondition || (precondition.anyVersion && declaration.anyVersion === false))) {
-    throw new BadRequestError('if_match_required', 'Send If-Match with the ETag of the version you last read, e.g. "3"');
+  if (declaration.required && !declaration.missingAfterRead) {
+    if (!precondition || (precondition.anyVersion && declaration.anyVersion === false)) throw ifMatchRequired();
   }
   return precondition;
 }
