@@ -11,7 +11,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { API_PREFIX, NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
 import { GATEWAY_ANSWERS, GATEWAY_HEADER_BYTES, type GatewayAnswer } from '../lib/platform/gateway-answers.ts';
 import { routeMatcher } from '../lib/platform/http/route-match.ts';
-import { DEFAULT_TIMEOUT_SECONDS } from '../lib/platform/route.ts';
+import { DEFAULT_TIMEOUT_SECONDS } from '../lib/platform/timeouts.ts';
 import { costLogFile, logCost } from './consumed-capacity.ts';
 import { type InvocationStats, invocationStats, sequentialDepth } from './instrumentation.ts';
 import { FunctionTimeoutError, invokeWithTimeout, loadHandler } from './lambda-runtime.ts';

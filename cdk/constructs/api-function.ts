@@ -12,7 +12,8 @@ import { LogLevel, NodejsFunction, type NodejsFunctionProps, OutputFormat } from
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { TABLE } from '../../lib/platform/data/table.ts';
-import { authenticationActionsOf, DEFAULT_TIMEOUT_SECONDS, type TableAction } from '../../lib/platform/route.ts';
+import { authenticationActionsOf, type TableAction } from '../../lib/platform/route.ts';
+import { DEFAULT_TIMEOUT_SECONDS } from '../../lib/platform/timeouts.ts';
 import { HOUSE_BUNDLING, HOUSE_NODE_OPTIONS } from '../bundling.ts';
 import { tracingEnabled } from '../context.ts';
 

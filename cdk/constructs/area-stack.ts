@@ -14,8 +14,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { API_PREFIX, type RouteDefinition } from '../../lib/manifest.ts';
-import { acceptsCursor } from '../../lib/platform/pagination.ts';
-import { authenticatesItself } from '../../lib/platform/route.ts';
+import { acceptsCursor, authenticatesItself } from '../../lib/platform/route.ts';
 import { HouseFunction, type HouseFunctionProps } from './api-function.ts';
 import { alarmOnFunctionFailures } from './service-alarms.ts';
 

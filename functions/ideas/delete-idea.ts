@@ -2,9 +2,8 @@
 import { deleteIdea } from '../../lib/ideas/commands/delete-idea.ts';
 import { deleteIdea as route } from '../../lib/ideas/routes.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 
-export const handler = apiHandler(route).handler(async ({ params, headers, auth }) => {
-  await deleteIdea(auth.workspace.slug, params.id, ifMatchPrecondition(headers));
+export const handler = apiHandler(route).handler(async ({ params, precondition, auth }) => {
+  await deleteIdea(auth.workspace.slug, params.id, precondition);
   return { body: { ok: true } };
 });

@@ -2,9 +2,8 @@
 import { archiveJourney } from '../../lib/journeys/commands/archive-journey.ts';
 import { archiveJourney as route } from '../../lib/journeys/routes.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 
-export const handler = apiHandler(route).handler(async ({ params, headers, auth }) => {
-  await archiveJourney(auth.workspace.slug, params.journeyId, ifMatchPrecondition(headers));
+export const handler = apiHandler(route).handler(async ({ params, precondition, auth }) => {
+  await archiveJourney(auth.workspace.slug, params.journeyId, precondition);
   return { body: { ok: true } };
 });

@@ -2,10 +2,9 @@
 import { updateJourneyVersion } from '../../lib/journeys/commands/update-journey-version.ts';
 import { updateJourneyVersion as route } from '../../lib/journeys/routes.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 
-export const handler = apiHandler(route).handler(async ({ params, body, headers, auth }) => {
-  const precondition = ifMatchPrecondition(headers);
+export const handler = apiHandler(route).handler(async ({ params, body, precondition, auth }) => {
   const version = await updateJourneyVersion(auth.workspace.slug, params.journeyId, params.versionId, body.label, precondition);
   return { body: { ok: true, version }, headers: { ETag: etagOf(version.revision) } };
 });

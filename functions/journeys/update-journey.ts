@@ -2,9 +2,9 @@
 import { updateJourney } from '../../lib/journeys/commands/update-journey.ts';
 import { updateJourney as route } from '../../lib/journeys/routes.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 
-export const handler = apiHandler(route).handler(async ({ params, body, headers, auth }) => {
-  const journey = await updateJourney(auth.workspace.slug, params.journeyId, body, ifMatchPrecondition(headers));
+export const handler = apiHandler(route).handler(async ({ params, body, precondition, auth }) => {
+  const journey = await updateJourney(auth.workspace.slug, params.journeyId, body, precondition);
   return { body: { ok: true, journey }, headers: { ETag: etagOf(journey.version) } };
 });

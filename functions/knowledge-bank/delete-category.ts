@@ -2,9 +2,8 @@
 import { deleteCategory } from '../../lib/knowledge-bank/commands/delete-category.ts';
 import { deleteKnowledgeBankCategory as route } from '../../lib/knowledge-bank/routes.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
 
-export const handler = apiHandler(route).handler(async ({ params, headers, auth }) => {
-  await deleteCategory(auth.workspace.slug, params.categoryId, ifMatchPrecondition(headers));
+export const handler = apiHandler(route).handler(async ({ params, precondition, auth }) => {
+  await deleteCategory(auth.workspace.slug, params.categoryId, precondition);
   return { body: { ok: true } };
 });

@@ -3,10 +3,9 @@ import { saveDraft } from '../../lib/knowledge-bank/commands/save-draft.ts';
 import { saveKnowledgeBankDraft as route } from '../../lib/knowledge-bank/routes.ts';
 import { BadRequestError } from '../../lib/platform/errors.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 
-export const handler = apiHandler(route).handler(async ({ params, body, headers, auth }) => {
-  const precondition = ifMatchPrecondition(headers);
+export const handler = apiHandler(route).handler(async ({ params, body, precondition, auth }) => {
   // A whole-draft replace without a version would silently drop a colleague's edit.
   if (!precondition)
     throw new BadRequestError('if_match_required', 'Send If-Match with the ETag you read (or * to overwrite whatever is there)');

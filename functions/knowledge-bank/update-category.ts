@@ -2,9 +2,9 @@
 import { updateCategory } from '../../lib/knowledge-bank/commands/update-category.ts';
 import { updateKnowledgeBankCategory as route } from '../../lib/knowledge-bank/routes.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf, ifMatchPrecondition } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 
-export const handler = apiHandler(route).handler(async ({ params, body, headers, auth }) => {
-  const category = await updateCategory(auth.workspace.slug, params.categoryId, body, ifMatchPrecondition(headers));
+export const handler = apiHandler(route).handler(async ({ params, body, precondition, auth }) => {
+  const category = await updateCategory(auth.workspace.slug, params.categoryId, body, precondition);
   return { body: { ok: true, category }, headers: { ETag: etagOf(category.version) } };
 });

@@ -3,9 +3,8 @@ import { apiHandler } from '../../lib/platform/http/api-handler.ts';
 import { etagOf } from '../../lib/platform/http/conditional-request.ts';
 import { replaceVersion } from '../../lib/surveys/commands/replace-version.ts';
 import { replaceSurveyVersion as route } from '../../lib/surveys/routes.ts';
-import { requiredRevisions } from '../../lib/surveys/rules.ts';
 
-export const handler = apiHandler(route).handler(async ({ params, body, headers, auth }) => {
-  const version = await replaceVersion(auth.workspace.slug, params.id, params.versionId, body.definition, requiredRevisions(headers));
+export const handler = apiHandler(route).handler(async ({ params, body, precondition, auth }) => {
+  const version = await replaceVersion(auth.workspace.slug, params.id, params.versionId, body.definition, precondition.versions);
   return { body: { ok: true, version }, headers: { ETag: etagOf(version.revision) } };
 });

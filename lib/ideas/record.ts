@@ -8,7 +8,8 @@
  * new one in NewImage; `entity`, `workspace` and `id` let a stream consumer recognise an idea and
  * name it without parsing keys.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { uuidv7 } from '../platform/ids.ts';
 import type { Idea } from './schemas.ts';
 
 export const IDEA_ENTITY = 'Idea';
@@ -65,14 +66,7 @@ export function toIdea(item: Record<string, unknown>): Idea {
  * A UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then random bits. Its text sorts by creation
  * time, which gives the list its newest-first order straight from the sort key.
  */
-export function newIdeaId(nowMs = Date.now()): string {
-  const bytes = randomBytes(16);
-  bytes.writeUIntBE(nowMs, 0, 6);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+export const newIdeaId = uuidv7;
 
 /**
  * Lets the portal group one submitter's ideas without comparing raw identities. Scoped to the

@@ -3,8 +3,8 @@
  * (codec.ts) in Binary attributes; the distinct pair targets of a version are also kept uncompressed
  * (`pairs`, a JSON string) so the reference loader can read them with a projection, without the content.
  */
-import { randomBytes } from 'node:crypto';
 import { compressJson } from '../platform/data/compressed-json.ts';
+import { uuidv7 } from '../platform/ids.ts';
 import { decodeJson } from './codec.ts';
 import type { JourneyContent } from './content.ts';
 import type { PairTarget } from './cycles.ts';
@@ -19,14 +19,7 @@ const MAX_STORED_DIAGNOSTICS = 500;
 export const DIAGNOSTICS_LIMITS = { raw: 1_048_576, compressed: 40 * 1024 } as const;
 
 /** UUIDv7: time-ordered, so sort keys built from ids sort by creation. */
-export function newJourneyId(nowMs = Date.now()): string {
-  const bytes = randomBytes(16);
-  bytes.writeUIntBE(nowMs, 0, 6);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+export const newJourneyId = uuidv7;
 
 /**
  * Each hex digit d becomes 15-d: the complement of a UUIDv7 sorts newest first in ascending

@@ -48,8 +48,10 @@ const REQUIRED_IF_MATCH = {
       'Required: the version\'s ETag (its `revision`, e.g. `"3"`) as you read it. Without it: 400 `if_match_required`; ' +
       'if the version was saved since: 409 `version_conflict` with the current `ETag`, and nothing changes.',
     required: true,
+    // The documented order (ORDER): the version's 404 and state answer before a missing If-Match.
+    missingAfterRead: true,
   },
-};
+} as const;
 
 const JOURNEY_404 = "no journey with this id in this workspace (another workspace's journeys are never visible)";
 const VERSION_404 = 'no such journey, or no such version of it, in this workspace';

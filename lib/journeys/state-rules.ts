@@ -6,6 +6,7 @@
 import type { Item } from '../platform/data/batch.ts';
 import { meetsPrecondition, type VersionPrecondition } from '../platform/data/conditions.ts';
 import { BadRequestError, VersionConflictError } from '../platform/errors.ts';
+import { ifMatchRequired } from '../platform/http/conditional-request.ts';
 import { journeyArchived, journeyInUse, journeyNotFound, versionLocked, versionNotFound } from './errors.ts';
 
 /** The checks every version write makes, in the issue's order: 404, archived, published. */
@@ -16,10 +17,9 @@ export function assertWritable(journey: Item | undefined, version: Item | undefi
   if (typeof version.publishedAt === 'string') throw versionLocked();
 }
 
-/** Then If-Match: required where `required`, and never stale. */
+/** Then If-Match: required where `required` (its route declares it answered after the read), and never stale. */
 export function assertRevision(precondition: VersionPrecondition, revision: number, required: boolean) {
-  if (required && !precondition)
-    throw new BadRequestError('if_match_required', 'Send If-Match with the version\'s ETag (its revision, e.g. "3") to change it');
+  if (required && !precondition) throw ifMatchRequired();
   if (!meetsPrecondition(precondition, revision)) throw new VersionConflictError(revision);
 }
 

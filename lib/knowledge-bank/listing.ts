@@ -3,42 +3,13 @@
  * items read whole in one Query. Pure, so the filter rules (what a read-only key sees, which
  * translation statuses match) and the paging are unit-tested.
  */
-import type { PageKey, PageStart, StorePage } from '../platform/pagination.ts';
+import { type PageStart, pageOfSorted, type StorePage } from '../platform/pagination.ts';
 import type { Language } from './blocks.ts';
 import type { ArticleItem, ArticleStatus } from './record.ts';
 import type { ArticleTranslations } from './translation.ts';
 
-export interface Page<T> extends StorePage {
-  items: T[];
-  total: number;
-}
-
-/**
- * One page of a list read whole and sorted in memory (the table cannot page it for us): from
- * `offset`, or from the first item after the cursor's place in the order, so a cursor continues
- * past an item deleted since it was issued. `keyOf` says an item's place as a cursor keeps it;
- * `follows` whether an item comes after such a place.
- */
-export function pageOfSorted<T>(
-  items: readonly T[],
-  { limit, offset, after }: PageStart,
-  order: { keyOf: (item: T) => PageKey; follows: (item: T, place: PageKey) => boolean },
-): Page<T> {
-  let from = offset;
-  if (after) {
-    const next = items.findIndex((item) => order.follows(item, after));
-    from = next === -1 ? items.length : next;
-  }
-  const shown = items.slice(from, from + limit);
-  const last = shown.at(-1);
-  return {
-    items: shown,
-    total: items.length,
-    hasMore: from + limit < items.length,
-    lastKey: last && order.keyOf(last),
-    returned: shown.length,
-  };
-}
+/** A page of a list read whole and sorted in memory (lib/platform/pagination.ts: pageOfSorted). */
+export type Page<T> = StorePage & { items: T[]; total: number };
 
 type Ordered = Pick<ArticleItem, 'createdAt' | 'id'>;
 

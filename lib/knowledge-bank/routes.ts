@@ -48,7 +48,7 @@ const IF_MATCH_REQUIRED = {
       'Required: the article\'s ETag as you read it (e.g. `"3"`), or `*` to overwrite whatever is there. ' +
       'Missing → 400 `if_match_required`; stale → 409 `version_conflict`.',
   },
-};
+} as const;
 
 const categoryResponse = z.object({ ok: z.literal(true), category });
 const articleResponse = z.object({ ok: z.literal(true), article });
@@ -173,6 +173,8 @@ export const listKnowledgeBankArticles = defineRoute({
   module: MODULE,
   permissions: ['knowledge-bank:read'],
   request: { query: articleListQuery },
+  // Writers and readers see different articles: a cursor is bound to the key's view too.
+  cursorBinds: { permissions: ['knowledge-bank:write'] },
   response: { status: 200, body: z.object({ ok: z.literal(true), articles: z.array(articleSummary), pagination }) },
   table: ['Query'],
 });
@@ -394,6 +396,8 @@ export const listKnowledgeBankTranslations = defineRoute({
   module: MODULE,
   permissions: ['knowledge-bank:read'],
   request: { query: translationsQuery },
+  // Writers and readers see different articles: a cursor is bound to the key's view too.
+  cursorBinds: { permissions: ['knowledge-bank:write'] },
   response: { status: 200, body: z.object({ ok: z.literal(true), articles: z.array(translationItem), pagination }) },
   table: ['Query'],
 });

@@ -3,7 +3,7 @@
  * never the envelope, and no `X-Request-Id` (no function ran), only its `apigw-requestid`. The
  * sandbox (local/http-server.ts) answers with these, and docs/errors.md lists them.
  */
-import { DEFAULT_TIMEOUT_SECONDS } from './route.ts';
+import { DEFAULT_TIMEOUT_SECONDS } from './timeouts.ts';
 
 export interface GatewayAnswer {
   status: number;

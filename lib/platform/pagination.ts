@@ -6,18 +6,23 @@
  * DynamoDB key of its last item, given back as ExclusiveStartKey), so each page reads only itself.
  *
  * The cursor is opaque to clients: base64url JSON of {workspace, list, key, offset}, then an
- * HMAC-SHA256 over it. The MAC makes it unforgeable, and binding the workspace and the list (with
- * its path parameters) means a cursor copied into another workspace or another list is refused
- * before it reaches DynamoDB: it can never be used to start a Query at another tenant's keys.
+ * HMAC-SHA256 over it. The MAC makes it unforgeable, and binding the workspace and the list means a
+ * cursor copied into another workspace or another list is refused before it reaches DynamoDB: it
+ * can never be used to start a Query at another tenant's keys.
  *
- * Each area's list uses `paginate`: its store reads one page from `{offset, after}` and says which
- * key the page ended on; this module turns the request's `cursor` into that start and the page's
- * end into `nextCursor`.
+ * One mechanism binds every list: the list is the operation with its path parameters and its
+ * filters (every query parameter but `limit`, `offset` and `cursor`), and whether the key holds the
+ * permissions the route's `cursorBinds` names (a list whose records depend on what the key may
+ * see), as a digest (a cursor is readable by whoever holds it, and a filter may be personal data).
+ * The chain (http/middleware/cursor-page.ts) turns the request's `cursor` into the page's start
+ * (`request.page`), and `paginate` turns the page's end into `nextCursor`: a store reads one page
+ * from `{offset, after}` and says which key it ended on.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { type AuthContext, holds } from './auth/context.ts';
 import { config } from './config.ts';
 import { BadRequestError, ValidationError } from './errors.ts';
-import type { RouteDefinition } from './route.ts';
+import type { Permission } from './permissions.ts';
 
 /** A DynamoDB key (ExclusiveStartKey / LastEvaluatedKey) of plain string or number attributes. */
 export type PageKey = Record<string, string | number>;
@@ -110,42 +115,92 @@ async function openCursor(workspace: string, list: string, cursor: string): Prom
   return { key: decoded.k, offset: decoded.o };
 }
 
-export interface PageRequest {
-  /** The workspace the request acts on (the cursor is bound to it). */
-  workspace: string;
-  /** The list, with whatever selects it (e.g. `listWebhookDeliveries:<webhook id>`), the cursor is bound to. */
-  list: string;
-  limit: number;
-  offset: number;
-  cursor?: string | undefined;
+/** A list's page as the chain hands it to the handler: where it starts, and the list its next cursor is bound to. */
+export interface ListPage extends PageStart {
+  readonly binding: { readonly workspace: string; readonly list: string };
+}
+
+/** What of a route (route.ts) its cursors are bound to beside the request: its operation and `cursorBinds`. */
+interface CursorRoute {
+  operationId: string;
+  cursorBinds?: { permissions: readonly Permission[] };
+}
+
+/** The query parameters that say where a page starts, not which list it is. */
+const PAGE_PARAMETERS = new Set(['limit', 'offset', 'cursor']);
+
+/** JSON with object keys sorted, so the same selection always digests the same. */
+function sortedJson(value: Record<string, unknown>): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+}
+
+/** The list a request selects: its operation, path parameters, filters and the key's view, as the cursor binds it. */
+function listOf(route: CursorRoute, params: Record<string, unknown>, query: Record<string, unknown>, auth: AuthContext): string {
+  const filters = Object.fromEntries(Object.entries(query).filter(([name, value]) => !PAGE_PARAMETERS.has(name) && value !== undefined));
+  const view = (route.cursorBinds?.permissions ?? []).map((permission) => holds(auth, permission));
+  const selection = `${sortedJson(params)}\n${sortedJson(filters)}\n${JSON.stringify(view)}`;
+  return `${route.operationId}:${createHash('sha256').update(selection).digest('base64url')}`;
 }
 
 /**
- * Reads one page by offset or by cursor and adds where the page starts (`offset`, also known when
- * walking by cursor) and the `nextCursor` to continue from (null on the last page).
+ * Where the request's page starts: at `offset`, or where the cursor's page ended, once the cursor is
+ * found genuine and issued for this workspace and this list (else 400 `invalid_cursor`).
+ */
+export async function pageStartOf(
+  route: CursorRoute,
+  request: { params: unknown; query: { limit: number; offset: number; cursor?: string | undefined }; auth: AuthContext },
+): Promise<ListPage> {
+  const { limit, offset, cursor } = request.query;
+  const workspace = request.auth.workspace.slug;
+  const binding = {
+    workspace,
+    list: listOf(route, (request.params ?? {}) as Record<string, unknown>, request.query as Record<string, unknown>, request.auth),
+  };
+  if (cursor === undefined) return { limit, offset, after: undefined, binding };
+  if (offset !== 0) {
+    throw new ValidationError('invalid_query', [{ path: 'query.cursor', message: 'send either `offset` or `cursor`, not both' }]);
+  }
+  const opened = await openCursor(workspace, binding.list, cursor);
+  return { limit, offset: opened.offset, after: opened.key, binding };
+}
+
+/**
+ * Reads one page from where the request's page starts and adds where it starts (`offset`, also
+ * known when walking by cursor) and the `nextCursor` to continue from (null on the last page).
  */
 export async function paginate<P extends StorePage>(
-  request: PageRequest,
+  page: ListPage,
   read: (start: PageStart) => Promise<P>,
 ): Promise<Omit<P, 'lastKey' | 'returned'> & { offset: number; nextCursor: string | null }> {
-  let start: PageStart = { limit: request.limit, offset: request.offset, after: undefined };
-  if (request.cursor !== undefined) {
-    if (request.offset !== 0) {
-      throw new ValidationError('invalid_query', [{ path: 'query.cursor', message: 'send either `offset` or `cursor`, not both' }]);
-    }
-    const { key, offset } = await openCursor(request.workspace, request.list, request.cursor);
-    start = { limit: request.limit, offset, after: key };
-  }
-  const { lastKey, returned, ...page } = await read(start);
-  const nextCursor = page.hasMore && lastKey ? await signCursor(request.workspace, request.list, lastKey, start.offset + returned) : null;
-  return { ...page, offset: start.offset, nextCursor };
+  const { limit, offset, after, binding } = page;
+  const { lastKey, returned, ...rest } = await read({ limit, offset, after });
+  const nextCursor = rest.hasMore && lastKey ? await signCursor(binding.workspace, binding.list, lastKey, offset + returned) : null;
+  return { ...rest, offset, nextCursor };
 }
 
 /**
- * Whether a route's list takes `cursor` (its query schema has the shared page shape): the CDK stack
- * gives exactly those functions the signing key.
+ * One page of a list read whole and sorted in memory (one the table cannot page for us): from
+ * `offset`, or from the first item after the cursor's, found by its place in the order, so a
+ * cursor continues past an item deleted since it was issued. `keyOf` says an item's place as a
+ * cursor keeps it; `follows` whether an item comes after such a place.
  */
-export function acceptsCursor(route: Pick<RouteDefinition, 'request'>): boolean {
-  const query = route.request?.query as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined;
-  return query?._zod?.def?.shape?.cursor !== undefined;
+export function pageOfSorted<T>(
+  items: readonly T[],
+  { limit, offset, after }: PageStart,
+  order: { keyOf: (item: T) => PageKey; follows: (item: T, place: PageKey) => boolean },
+): StorePage & { items: T[]; total: number } {
+  let from = offset;
+  if (after) {
+    const next = items.findIndex((item) => order.follows(item, after));
+    from = next === -1 ? items.length : next;
+  }
+  const shown = items.slice(from, from + limit);
+  const last = shown.at(-1);
+  return {
+    items: shown,
+    total: items.length,
+    hasMore: from + limit < items.length,
+    lastKey: last && order.keyOf(last),
+    returned: shown.length,
+  };
 }

@@ -5,8 +5,7 @@
  * (openapi.ts) and docs/errors.md (error-reference.ts) both read them from here.
  */
 import { type ErrorCode, type ErrorStatus, platformErrorCodes } from './error-codes.ts';
-import { acceptsCursor } from './pagination.ts';
-import type { RouteDefinition } from './route.ts';
+import { acceptsCursor, type RouteDefinition } from './route.ts';
 
 type Route = Pick<RouteDefinition, 'auth' | 'permissions' | 'module' | 'request' | 'idempotent' | 'errors'>;
 type PlatformCode = keyof typeof platformErrorCodes;

@@ -4,15 +4,11 @@
  * down once, here, and nowhere else.
  */
 import type * as z from 'zod/mini';
+import type { VersionPrecondition } from './data/conditions.ts';
 import type { CodeOf } from './error-codes.ts';
+import type { ListPage } from './pagination.ts';
 import type { ModuleName, Permission } from './permissions.ts';
 import type { Deprecation } from './version.ts';
-
-/**
- * A function's timeout unless its route sets `timeoutSeconds`: the CDK stack and the sandbox both
- * use it, and the DynamoDB client's retry budget (data/client.ts) is sized to fit inside it.
- */
-export const DEFAULT_TIMEOUT_SECONDS = 10;
 
 /** Every path of the API is below this prefix (spec part 9). */
 export const API_PREFIX = '/api/v1';
@@ -55,6 +51,24 @@ type DeclaredErrorStatus = 400 | 403 | 404 | 409 | 413;
 /** A route's own error codes by status: each code with what it means for this route, or `true` for the catalog's meaning. */
 type RouteErrors = { readonly [S in DeclaredErrorStatus]?: { readonly [C in CodeOf<S>]?: string | true } };
 
+interface HeaderDeclaration {
+  description: string;
+  required?: boolean;
+}
+
+/** A route's `If-Match`: optional unless `required`; declare `required: true` as a literal, so the handler's precondition is typed as present. */
+export interface IfMatchDeclaration extends HeaderDeclaration {
+  /** `false`: `*` is refused like a missing one, because the write must name the version it replaces. */
+  anyVersion?: false;
+  /**
+   * A required one whose absence the operation answers once it has read the record, because the
+   * route's documented order puts the record's 404 and state first: the chain parses it (a
+   * malformed one is still 400 `invalid_header`) and the operation refuses a missing one with the
+   * chain's own answer (`ifMatchRequired()`, http/conditional-request.ts).
+   */
+  missingAfterRead?: true;
+}
+
 export interface RouteDefinition {
   operationId: string;
   method: HttpMethod;
@@ -89,8 +103,12 @@ export interface RouteDefinition {
     params?: Schema;
     query?: Schema;
     body?: Schema;
-    /** Extra headers the route reads (documented in OpenAPI), e.g. `If-Match`. */
-    headers?: Record<string, { description: string; required?: boolean }>;
+    /**
+     * Extra headers the route reads (documented in OpenAPI). `If-Match` is parsed by the chain,
+     * which refuses a required one that is missing (http/middleware/if-match.ts) and hands the
+     * handler `request.precondition`.
+     */
+    headers?: { 'If-Match'?: IfMatchDeclaration } & Record<string, HeaderDeclaration>;
   };
   response: {
     status: 200 | 201 | 202;
@@ -109,6 +127,12 @@ export interface RouteDefinition {
      */
     location?: `/${string}`;
   };
+  /**
+   * A list whose records depend on what the key may see: its cursors are bound also to whether the
+   * key holds each of these permissions, so a cursor issued to a writer's view is refused in a
+   * reader's (pagination.ts). Its filters and path parameters bind every list's cursor anyway.
+   */
+  cursorBinds?: { permissions: readonly Permission[] };
   /**
    * A creating POST that honours `Idempotency-Key` through the platform's one mechanism
    * (lib/platform/data/idempotency.ts): the chain parses the header into `request.idempotency` and
@@ -153,7 +177,7 @@ export interface RouteDefinition {
    * stack: a function that calls the API, the MCP server).
    */
   needs?: readonly ('webhook-delivery-queue' | 'api-reference-page' | 'openapi-document' | 'keyed-hash' | 'api-base-url')[];
-  /** Lambda timeout when the default (DEFAULT_TIMEOUT_SECONDS, 10 s) is too short, e.g. an operation that calls out over HTTP. */
+  /** Lambda timeout when the default (timeouts.ts DEFAULT_TIMEOUT_SECONDS, 10 s) is too short, e.g. an operation that calls out over HTTP. */
   timeoutSeconds?: number;
   /**
    * Set when the operation is on its way out: every response gets `Deprecation` and `Sunset`
@@ -182,6 +206,21 @@ type RequestPart<R extends RouteDefinition, K extends 'params' | 'query' | 'body
   ? Output<R['request'][K]>
   : undefined;
 
+type IfMatchOf<R extends RouteDefinition> = NonNullable<R['request']> extends { headers: { 'If-Match': infer H } } ? H : undefined;
+
+/** What the chain guarantees of a route's If-Match: present where required, naming versions where `*` is refused. */
+type PreconditionOf<R extends RouteDefinition> =
+  IfMatchOf<R> extends { missingAfterRead: true }
+    ? VersionPrecondition
+    : IfMatchOf<R> extends { required: true }
+      ? IfMatchOf<R> extends { anyVersion: false }
+        ? Extract<VersionPrecondition, { anyVersion: false }>
+        : NonNullable<VersionPrecondition>
+      : VersionPrecondition;
+
+/** A list's page where the route's query takes `cursor`. */
+type PageOf<R extends RouteDefinition> = 'cursor' extends keyof NonNullable<RequestPart<R, 'query'>> ? ListPage : undefined;
+
 /** What a handler function receives: validated input plus who is asking. */
 export interface ApiRequest<R extends RouteDefinition> {
   params: RequestPart<R, 'params'>;
@@ -192,6 +231,13 @@ export interface ApiRequest<R extends RouteDefinition> {
   auth: import('./auth/context.ts').AuthContext;
   /** For `idempotent` routes sent an `Idempotency-Key`: what to remember the response under. */
   idempotency: import('./data/idempotency.ts').IdempotentRequest | undefined;
+  /** The route's declared `If-Match`, parsed by the chain (undefined when none was sent and none is required). */
+  precondition: PreconditionOf<R>;
+  /**
+   * A list's page (a route whose query takes `cursor`): where it starts, from `offset` or from a
+   * cursor the chain verified against the list as this request selects it (pagination.ts).
+   */
+  page: PageOf<R>;
   requestId: string;
 }
 
@@ -200,6 +246,15 @@ export interface ApiResult<R extends RouteDefinition> {
   body: Input<R['response']['body']>;
   headers?: Record<string, string>;
   status?: number;
+}
+
+/**
+ * Whether a route's list takes `cursor` (its query schema has the shared page shape): the CDK stack
+ * gives exactly those functions the signing key.
+ */
+export function acceptsCursor(route: Pick<RouteDefinition, 'request'>): boolean {
+  const query = route.request?.query as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined;
+  return query?._zod?.def?.shape?.cursor !== undefined;
 }
 
 /** The nested stack a route is deployed in (cdk/portal-api-stack.ts): its `deployedIn`, else its tag. */

@@ -5,9 +5,10 @@
  * store (lib/platform/data/compressed-json.ts) and say so in `contentEncoding`; items written
  * before it are raw deflate, carry no `contentEncoding`, and keep loading.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { compressJson, decompressJson } from '../platform/data/compressed-json.ts';
+import { uuidv7 } from '../platform/ids.ts';
 import type { SurveyDefinition } from './engine/definition.ts';
 import type { Survey, SurveyDesign, SurveyVersion, VersionSummary } from './schemas.ts';
 
@@ -19,18 +20,7 @@ export const COUNTER_ENTITY = 'SurveyCounter';
 const STORED_CONTENT_MAX_BYTES = 350 * 1024;
 
 /** UUIDv7: time-ordered, so survey keys sort by creation and a descending Query lists newest first. */
-export function newSurveyId(nowMs = Date.now()): string {
-  const bytes = randomBytes(16);
-  bytes.writeUIntBE(nowMs, 0, 6);
-  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x70;
-  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
-  return uuidText(bytes);
-}
-
-function uuidText(bytes: Buffer): string {
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
+export const newSurveyId = uuidv7;
 
 /**
  * The default design's id is derived from the workspace (a name-based UUID, version 8), so every
@@ -41,6 +31,11 @@ function defaultDesignId(workspace: string): string {
   bytes[6] = ((bytes[6] as number) & 0x0f) | 0x80;
   bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
   return uuidText(Buffer.from(bytes));
+}
+
+function uuidText(bytes: Buffer): string {
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
 /** Each design is one top-level attribute of the workspace's designs item: `design_<id without dashes>`. */

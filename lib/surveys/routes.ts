@@ -48,11 +48,12 @@ const OPTIONAL_IF_MATCH = {
 const REQUIRED_IF_MATCH = {
   'If-Match': {
     required: true,
+    anyVersion: false,
     description:
       'Required: the version\'s ETag (its `revision`, e.g. `"2"`) as last read. Another revision is 409 `version_conflict` ' +
       'with the current ETag, so two editors never overwrite each other; missing is 400 `if_match_required`.',
   },
-};
+} as const;
 
 const SURVEY_404 = { not_found: "no survey with this id in this workspace (other workspaces' surveys are never visible)" };
 const VERSION_404 = { not_found: 'no survey with this id in this workspace, or no version with this id in it' };

@@ -13,7 +13,7 @@ import { PortalApiStack, type PortalApiStackProps } from '../../cdk/portal-api-s
 import { routes } from '../../lib/manifest.ts';
 import { agentTools } from '../../lib/mcp/tools.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
-import { DEFAULT_TIMEOUT_SECONDS } from '../../lib/platform/route.ts';
+import { DEFAULT_TIMEOUT_SECONDS } from '../../lib/platform/timeouts.ts';
 import { cloudAssembly } from '../../local/iam/cloud-assembly.ts';
 import { functionPolicies } from '../../local/iam/function-policies.ts';
 import { checkDynamoDbRequest } from '../../local/iam/policy-check.ts';

@@ -15,8 +15,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCES_PER_ROUTE } from '../../cdk/constructs/area-stack.ts';
 import { PortalApiStack } from '../../cdk/portal-api-stack.ts';
 import { API_PREFIX, routes } from '../../lib/manifest.ts';
-import { acceptsCursor } from '../../lib/platform/pagination.ts';
-import { authenticatesItself, authenticationActionsOf, stackOf } from '../../lib/platform/route.ts';
+import { acceptsCursor, authenticatesItself, authenticationActionsOf, stackOf } from '../../lib/platform/route.ts';
 
 let template: Template;
 let stack: PortalApiStack;

@@ -7,7 +7,7 @@ import { apiDocument } from '../../lib/api-document.ts';
 import recorded from '../../lib/api-examples.json' with { type: 'json' };
 import { routes } from '../../lib/manifest.ts';
 import type { ApiExample } from '../../lib/platform/openapi.ts';
-import { acceptsCursor } from '../../lib/platform/pagination.ts';
+import { acceptsCursor } from '../../lib/platform/route.ts';
 import { undocumentedIn } from '../support/documented-responses.ts';
 import { inlineRefs } from '../support/openapi-refs.ts';
 

@@ -92,7 +92,16 @@ describe('the overview', () => {
 
   it('describes every tag in a sentence or more, each naming its guide', async () => {
     const { tags } = await documentWith(PUBLISHED);
-    expect(tags.map((tag) => tag.name)).toEqual(['Introduction', 'Ideas', 'Journeys', 'Surveys', 'SOPs', 'Webhooks', 'Knowledge Bank', 'MCP']);
+    expect(tags.map((tag) => tag.name)).toEqual([
+      'Introduction',
+      'Ideas',
+      'Journeys',
+      'Surveys',
+      'SOPs',
+      'Webhooks',
+      'Knowledge Bank',
+      'MCP',
+    ]);
     for (const tag of tags) {
       expect(tag.description.length, tag.name).toBeGreaterThan(100);
       expect(

@@ -1,7 +1,14 @@
 /** If-Match and Idempotency-Key parsing, and the request fingerprint behind idempotent replays. */
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../lib/platform/errors.ts';
-import { etagOf, idempotencyKeyOf, ifMatchPrecondition, requestFingerprint } from '../../lib/platform/http/conditional-request.ts';
+import { ApiError, ValidationError } from '../../lib/platform/errors.ts';
+import {
+  declaredPrecondition,
+  etagOf,
+  idempotencyKeyOf,
+  ifMatchPrecondition,
+  ifMatchRequired,
+  requestFingerprint,
+} from '../../lib/platform/http/conditional-request.ts';
 
 describe('ifMatchPrecondition', () => {
   it('is undefined without the header, and "any version" for *', () => {
@@ -35,6 +42,62 @@ describe('ifMatchPrecondition', () => {
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).code).toBe('invalid_header');
       expect((error as ValidationError).issues?.[0]?.path).toBe('header.If-Match');
+    }
+  });
+});
+
+describe('declaredPrecondition', () => {
+  const optional = { description: 'optional' };
+  const required = { description: 'required', required: true };
+  const versionRequired = { description: 'a version', required: true, anyVersion: false as const };
+  const codeOf = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      return `${(error as ApiError).status} ${(error as ApiError).code}`;
+    }
+    return 'accepted';
+  };
+
+  it('reads nothing for a route that declares no If-Match, whatever was sent', () => {
+    expect(declaredPrecondition(undefined, { 'if-match': 'not-an-etag' })).toBeUndefined();
+  });
+
+  it('passes an optional one through, absent or present', () => {
+    expect(declaredPrecondition(optional, {})).toBeUndefined();
+    expect(declaredPrecondition(optional, { 'if-match': '"2"' })).toEqual({ anyVersion: false, versions: [2] });
+  });
+
+  it('answers a missing required one with 400 if_match_required, the same message on every route', () => {
+    const messages = [required, versionRequired].map((declaration) => {
+      try {
+        declaredPrecondition(declaration, {});
+      } catch (error) {
+        expect(error).toBeInstanceOf(ApiError);
+        expect(codeOf(() => declaredPrecondition(declaration, {}))).toBe('400 if_match_required');
+        return (error as ApiError).message;
+      }
+      return expect.unreachable();
+    });
+    expect(new Set(messages).size).toBe(1);
+  });
+
+  it('takes * where the route allows it, and refuses it where the write must name a version', () => {
+    expect(declaredPrecondition(required, { 'if-match': '*' })).toEqual({ anyVersion: true });
+    expect(codeOf(() => declaredPrecondition(versionRequired, { 'if-match': '*' }))).toBe('400 if_match_required');
+    expect(declaredPrecondition(versionRequired, { 'if-match': '"1", "4"' })).toEqual({ anyVersion: false, versions: [1, 4] });
+  });
+
+  it('leaves a missing one to the operation where the route says its record answers first, with the same answer', () => {
+    const afterRead = { ...required, missingAfterRead: true as const };
+    expect(declaredPrecondition(afterRead, {})).toBeUndefined();
+    expect(codeOf(() => declaredPrecondition(afterRead, { 'if-match': '3' }))).toBe('400 invalid_header');
+    expect(codeOf(() => declaredPrecondition(required, {}))).toBe(`${ifMatchRequired().status} ${ifMatchRequired().code}`);
+  });
+
+  it('refuses a malformed one with 400 invalid_header before asking whether it was required', () => {
+    for (const declaration of [optional, required, versionRequired]) {
+      expect(codeOf(() => declaredPrecondition(declaration, { 'if-match': '3' }))).toBe('400 invalid_header');
     }
   });
 });

@@ -8,7 +8,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BATCH_RETRY, BatchIncompleteError, deleteMany, getMany, writeMany } from '../../lib/platform/data/batch.ts';
 import { dynamo, tableName } from '../../lib/platform/data/client.ts';
-import { DEFAULT_TIMEOUT_SECONDS } from '../../lib/platform/route.ts';
+import { DEFAULT_TIMEOUT_SECONDS } from '../../lib/platform/timeouts.ts';
 
 const db = mockClient(dynamo);
 afterEach(() => db.reset());

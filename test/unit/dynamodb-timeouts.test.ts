@@ -6,7 +6,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newToken } from '../../lib/platform/auth/developer-key-token.ts';
-import { DEFAULT_TIMEOUT_SECONDS } from '../../lib/platform/route.ts';
+import { DEFAULT_TIMEOUT_SECONDS } from '../../lib/platform/timeouts.ts';
 import { FunctionTimeoutError, invokeWithTimeout } from '../../local/lambda-runtime.ts';
 import { apiEvent, lambdaContext } from '../support/events.ts';
 

@@ -1,8 +1,9 @@
 /** List filters and pages, link statuses and backlink grouping: the rules the list handlers apply. */
 import { describe, expect, it } from 'vitest';
-import { matchesArticleFilter, matchesTranslationFilter, newestFirst, pageOf, pageOfSorted } from '../../lib/knowledge-bank/listing.ts';
+import { matchesArticleFilter, matchesTranslationFilter, newestFirst, pageOf } from '../../lib/knowledge-bank/listing.ts';
 import type { LinkTargetState } from '../../lib/knowledge-bank/publish.ts';
 import { type ArticleItem, backlinkRecords, linkRecords, type StoredLink } from '../../lib/knowledge-bank/record.ts';
+import { pageOfSorted } from '../../lib/platform/pagination.ts';
 
 function article(overrides: Partial<ArticleItem>): ArticleItem {
   const header = { titleEn: 'T', titleAr: null, summaryEn: null, summaryAr: null };

@@ -3,7 +3,7 @@
  * write keys see every article's draft header, read-only keys the live ones only.
  */
 import type { AuthContext } from '../../platform/auth/context.ts';
-import { type PageRequest, paginate } from '../../platform/pagination.ts';
+import { type ListPage, paginate } from '../../platform/pagination.ts';
 import { canWrite } from '../access.ts';
 import { type ArticleFilter, type ListedPage, matchesArticleFilter, newestFirst, pageOf } from '../listing.ts';
 import { toArticleSummary } from '../record.ts';
@@ -13,7 +13,7 @@ import { listArticleItems } from '../store/articles.ts';
 export async function listArticles(
   caller: AuthContext,
   filters: Omit<ArticleFilter, 'liveOnly'>,
-  page: PageRequest,
+  page: ListPage,
 ): Promise<ListedPage<ArticleSummary>> {
   const writer = canWrite(caller);
   const listed = await paginate(page, async (start) => {

@@ -4,17 +4,17 @@
  * revisions.
  */
 import type { AuthContext } from '../../platform/auth/context.ts';
-import { type PageRequest, paginate } from '../../platform/pagination.ts';
+import { type ListPage, pageOfSorted, paginate } from '../../platform/pagination.ts';
 import { canWrite } from '../access.ts';
 import { externalLinks } from '../link-check/results.ts';
 import { linkItemsOf } from '../link-check/store.ts';
-import { type ListedPage, pageOfSorted } from '../listing.ts';
+import type { ListedPage } from '../listing.ts';
 import type { ExternalLinkRecord } from '../search/schemas.ts';
 
 export async function listExternalLinks(
   caller: AuthContext,
   status: ExternalLinkRecord['status'] | undefined,
-  page: PageRequest,
+  page: ListPage,
 ): Promise<ListedPage<ExternalLinkRecord>> {
   const views = canWrite(caller) ? 'all' : 'live';
   return paginate(page, async (start) => {

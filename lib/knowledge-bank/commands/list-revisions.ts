@@ -3,7 +3,7 @@
  * cursor is opened), then a Query of just the page, whose range comes from its latest revision.
  */
 import type { AuthContext } from '../../platform/auth/context.ts';
-import { type PageRequest, paginate } from '../../platform/pagination.ts';
+import { type ListPage, paginate } from '../../platform/pagination.ts';
 import { visibleTo } from '../access.ts';
 import type { ListedPage } from '../listing.ts';
 import { toRevisionSummary } from '../record.ts';
@@ -11,7 +11,7 @@ import type { RevisionSummary } from '../schemas.ts';
 import { findArticleItem } from '../store/articles.ts';
 import { listRevisions as readPage } from '../store/revisions.ts';
 
-export async function listRevisions(caller: AuthContext, articleId: string, page: PageRequest): Promise<ListedPage<RevisionSummary>> {
+export async function listRevisions(caller: AuthContext, articleId: string, page: ListPage): Promise<ListedPage<RevisionSummary>> {
   const workspace = caller.workspace.slug;
   const meta = visibleTo(caller, await findArticleItem(workspace, articleId));
   const listed = await paginate(page, (start) => readPage(workspace, meta, start));

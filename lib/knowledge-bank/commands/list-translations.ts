@@ -4,7 +4,7 @@
  * keys what is live now.
  */
 import type { AuthContext } from '../../platform/auth/context.ts';
-import { type PageRequest, paginate } from '../../platform/pagination.ts';
+import { type ListPage, paginate } from '../../platform/pagination.ts';
 import { canWrite } from '../access.ts';
 import { type ListedPage, matchesTranslationFilter, newestFirst, pageOf, type TranslationFilter } from '../listing.ts';
 import { headerFor, translationsFor } from '../record.ts';
@@ -14,7 +14,7 @@ import { listArticleItems } from '../store/articles.ts';
 export async function listTranslations(
   caller: AuthContext,
   filter: TranslationFilter,
-  page: PageRequest,
+  page: ListPage,
 ): Promise<ListedPage<TranslationStatus>> {
   const view = canWrite(caller) ? 'draft' : 'live';
   const listed = await paginate(page, async (start) => {

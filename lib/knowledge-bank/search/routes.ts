@@ -50,6 +50,8 @@ export const listKnowledgeBankExternalLinks = defineRoute({
   module: MODULE,
   permissions: ['knowledge-bank:read'],
   request: { query: linkListQuery },
+  // Writers and readers see different links: a cursor is bound to the key's view too.
+  cursorBinds: { permissions: ['knowledge-bank:write'] },
   response: { status: 200, body: linkListResponse },
   table: ['Query'],
 });

@@ -8,7 +8,7 @@
  * value to handle, not a reason to spin: no loop here can run until Lambda kills the function.
  */
 import { BatchGetCommand, BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_TIMEOUT_SECONDS } from '../route.ts';
+import { DEFAULT_TIMEOUT_SECONDS } from '../timeouts.ts';
 import { fullJitterDelayMs, sleep } from './backoff.ts';
 import { dynamo, tableName } from './client.ts';
 import { projection } from './projection.ts';
@@ -32,7 +32,7 @@ export interface BatchRetryPolicy {
  * Eight calls waiting at most 25, 50, … 1000 ms between them: under 3 s of waiting in the worst
  * case, and the deadline caps it there whatever the attempts. With one call's own worst case
  * bounded by client.ts, that keeps a throttled batch's answer (a 502 envelope) inside the shortest
- * function timeout (route.ts DEFAULT_TIMEOUT_SECONDS) instead of API Gateway's bare timeout.
+ * function timeout (timeouts.ts DEFAULT_TIMEOUT_SECONDS) instead of API Gateway's bare timeout.
  */
 export const BATCH_RETRY: BatchRetryPolicy = {
   attempts: 8,

@@ -6,7 +6,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
-import { DEFAULT_TIMEOUT_SECONDS } from '../route.ts';
+import { DEFAULT_TIMEOUT_SECONDS } from '../timeouts.ts';
 import { gateWrites } from '../write-gate.ts';
 
 /**
@@ -14,7 +14,7 @@ import { gateWrites } from '../write-gate.ts';
  * timeout, so a request would hang until Lambda kills the function and the caller would get API
  * Gateway's bare 500 instead of our 502 envelope. One call's worst case, every attempt timing out,
  * is ATTEMPTS × (CONNECTION + REQUEST) plus the SDK's backoff between attempts (under a second
- * here), which must fit in the shortest function timeout (route.ts, DEFAULT_TIMEOUT_SECONDS) with
+ * here), which must fit in the shortest function timeout (timeouts.ts, DEFAULT_TIMEOUT_SECONDS) with
  * room left to answer: 2 × (1 s + 3 s) + backoff ≈ 8.5 s < 10 s. DynamoDB answers in milliseconds;
  * 3 s leaves room for a 1 MB Query page and a contended transaction.
  */

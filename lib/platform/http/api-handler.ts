@@ -10,7 +10,12 @@
  *   3. jsonBody       a body not sent as JSON → 415; not UTF-8, not JSON, a lone surrogate → 400
  *                     `invalid_json` (after auth: anonymous callers learn nothing)
  *   4. validateRequest  zod on path, query and body
- *   5. the handler function, which gets typed input and returns `{ body, headers?, status? }`;
+ *   5. ifMatch        the route's declared If-Match, parsed into `request.precondition` (400
+ *                     `invalid_header` malformed, 400 `if_match_required` required and missing)
+ *   6. cursorPage     a list's page start (list-handler.ts: a route whose query takes `cursor`) into
+ *                     `request.page`, its cursor verified against the workspace and the list as the
+ *                     request selects it (400 `invalid_cursor`)
+ *   7. the handler function, which gets typed input and returns `{ body, headers?, status? }`;
  *      a retry of a remembered create gets the handler's `replay` of its first answer instead,
  *      before any check of the area (another body under the key: 409 `idempotency_key_reused`).
  *      It runs behind the rate limit's verdict (lib/platform/write-gate.ts): its reads go out at
@@ -19,13 +24,14 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { type IdempotentRequest, replayHeaders, replayOf } from '../data/idempotency.ts';
-import { API_PREFIX, type ApiRequest, type ApiResult, type RouteDefinition, SVG_RESPONSE_HEADERS } from '../route.ts';
+import { API_PREFIX, type ApiRequest, type ApiResult, acceptsCursor, type RouteDefinition, SVG_RESPONSE_HEADERS } from '../route.ts';
 import { deprecationHeaders } from '../version.ts';
 import { runBehindVerdict } from '../write-gate.ts';
 import { idempotencyKeyOf, idempotencyScope, requestFingerprint } from './conditional-request.ts';
 import type { ApiContext } from './context.ts';
 import { authorize } from './middleware/authorize.ts';
 import { type HandlerResult, httpEnvelope } from './middleware/http-envelope.ts';
+import { ifMatch } from './middleware/if-match.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { validateRequest } from './middleware/validate-request.ts';
 
@@ -61,12 +67,24 @@ function locationOf(template: string, body: unknown): string {
   return `${API_PREFIX}${path}`;
 }
 
-export function apiHandler<R extends RouteDefinition>(route: R) {
+type ChainMiddleware = middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>;
+
+/**
+ * The chain of one operation. A list whose query takes `cursor` is built by `listHandler`
+ * (list-handler.ts), which adds the cursor middleware: a module of its own, so the other functions
+ * do not bundle the cursor's signing key and the Secrets Manager client that reads it in AWS.
+ */
+export function apiHandler<R extends RouteDefinition>(route: R, lists: { cursorPage?: ChainMiddleware } = {}) {
+  if (acceptsCursor(route) !== !!lists.cursorPage) {
+    throw new Error(`${route.operationId}: a list whose query takes \`cursor\` is built by listHandler, any other route by apiHandler`);
+  }
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>()
     .use(httpEnvelope(route.response.status, route.deprecated ? deprecationHeaders(route.deprecated) : {}))
     .use(authorize(route))
     .use(jsonBody(route))
-    .use(validateRequest(route));
+    .use(validateRequest(route))
+    .use(ifMatch(route));
+  if (lists.cursorPage) chain.use(lists.cursorPage);
 
   return {
     /** `replay` is required of an idempotent route: the chain answers a retry with it, before the handler. */
@@ -82,6 +100,8 @@ export function apiHandler<R extends RouteDefinition>(route: R) {
           body: input.body,
           headers: event.headers ?? {},
           auth: context.auth!,
+          precondition: context.precondition,
+          page: context.page,
           requestId: context.requestId,
         } as ApiRequest<R>;
         const { remembered } = context;

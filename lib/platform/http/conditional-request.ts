@@ -1,12 +1,15 @@
 /**
  * The request headers of optimistic concurrency and safe retries: `If-Match` (RFC 9110 §13.1.1)
- * against a record's version, and `Idempotency-Key` (as Stripe) on creating POSTs. Both are
- * optional; a malformed one is a 400 `invalid_header`, never silently ignored, because a client
- * that sent it is relying on it.
+ * against a record's version, and `Idempotency-Key` (as Stripe) on creating POSTs. A malformed one
+ * is a 400 `invalid_header`, never silently ignored, because a client that sent it is relying on
+ * it. `If-Match` is optional unless the route declares it required (route.ts `request.headers`):
+ * the chain reads the declaration (middleware/if-match.ts) and answers a missing one, for every
+ * such route, with one code and one message.
  */
 import { createHash } from 'node:crypto';
 import type { VersionPrecondition } from '../data/conditions.ts';
-import { ValidationError } from '../errors.ts';
+import { BadRequestError, ValidationError } from '../errors.ts';
+import type { IfMatchDeclaration } from '../route.ts';
 
 /** A record's version as an ETag: strong, quoted. `VersionConflictError` uses the same form. */
 export function etagOf(version: number): string {
@@ -36,6 +39,31 @@ export function ifMatchPrecondition(headers: Record<string, string | undefined>)
     return Number(match[1]);
   });
   return { anyVersion: false, versions: [...new Set(versions)] };
+}
+
+/**
+ * The one answer to a required If-Match that is missing (or `*` where the route needs the version
+ * it replaces): the write would otherwise drop a change made since the client's read.
+ */
+export function ifMatchRequired(): BadRequestError {
+  return new BadRequestError('if_match_required', 'Send If-Match with the ETag of the version you last read, e.g. "3"');
+}
+
+/**
+ * The If-Match a route declares, parsed: undefined when it was not sent (or the route declares
+ * none). A required one that is missing is `ifMatchRequired()`, here, before the operation; a route
+ * that declares `missingAfterRead` gets it undefined and its operation answers it in its order.
+ */
+export function declaredPrecondition(
+  declaration: IfMatchDeclaration | undefined,
+  headers: Record<string, string | undefined>,
+): VersionPrecondition {
+  if (!declaration) return undefined;
+  const precondition = ifMatchPrecondition(headers);
+  if (declaration.required && !declaration.missingAfterRead) {
+    if (!precondition || (precondition.anyVersion && declaration.anyVersion === false)) throw ifMatchRequired();
+  }
+  return precondition;
 }
 
 // Stripe allows 255 characters; visible ASCII keeps the key safe inside a DynamoDB sort key and logs.

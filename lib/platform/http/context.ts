@@ -17,6 +17,10 @@ export interface ApiContext extends Context {
   responseHeaders: Record<string, string>;
   auth?: AuthContext;
   input?: { params: unknown; query: unknown; body: unknown };
+  /** The route's declared If-Match, parsed (middleware/if-match.ts). */
+  precondition?: import('../data/conditions.ts').VersionPrecondition;
+  /** A list's page start, its cursor verified (middleware/cursor-page.ts). */
+  page?: import('../pagination.ts').ListPage;
   /**
    * The request's count in its key's rate-limit window, once the secret matched (authorize.ts): what
    * it decided, and whether a refusal for the limit outranks the request's other errors yet (the 401s

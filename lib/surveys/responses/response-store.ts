@@ -22,7 +22,7 @@ import { createOnce, type IdempotentRequest } from '../../platform/data/idempote
 import { keys } from '../../platform/data/keys.ts';
 import { type NamedWrites, TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
-import { BadRequestError, VersionConflictError } from '../../platform/errors.ts';
+import { VersionConflictError } from '../../platform/errors.ts';
 import { responseFinished, responseNotFound } from '../errors.ts';
 import { afterFailedCheck, stillCollectingCheck, versionDefinition } from './collecting.ts';
 import { COUNTER_ENTITY, type CounterDeltas, counterShardOf, countMoves, legacyCounterShardOf } from './counters.ts';
@@ -133,9 +133,6 @@ export async function continueResponse(
   body: ContinueResponseBody,
   precondition: VersionPrecondition,
 ): Promise<SurveyResponse> {
-  if (!precondition) {
-    throw new BadRequestError('if_match_required', "Send If-Match with the response's ETag (its revision) as last read");
-  }
   for (let attempt = 1; ; attempt++) {
     const item = await readResponseItem(workspace, surveyId, responseId);
     const moved = await tryContinue(workspace, item, body, precondition);

@@ -31,7 +31,7 @@ const REQUIRED_IF_MATCH = {
       'Required: the response\'s ETag (its `revision`, e.g. `"1"`) as last read. Another revision is 409 `version_conflict` with the ' +
       'current ETag, so two continuations never overwrite each other; missing is 400 `if_match_required`.',
   },
-};
+} as const;
 const SURVEY_404 = { not_found: "no survey with this id in this workspace (other workspaces' surveys are never visible)" };
 const RESPONSE_404 = { not_found: 'no response with this id in this survey of this workspace' };
 const INVALID_ANSWERS =
