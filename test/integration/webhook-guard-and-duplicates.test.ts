@@ -50,7 +50,10 @@ beforeAll(async () => {
   });
   createWebhook = (await import('../../functions/webhooks/create-webhook.ts')).handler;
   enableWebhook = (await import('../../functions/webhooks/enable-webhook.ts')).handler;
-  fanOut = (await import('../../functions/webhooks/fan-out-idea-events.ts')).handler;
+  // The deployed entry's webhook events reader alone (functions/table-stream/webhook-events-and-survey-summaries.ts
+  // runs the survey summaries before it, which these idea records do not concern).
+  const { readTableStream } = await import('../../lib/platform/partial-batch.ts');
+  fanOut = readTableStream([(await import('../../lib/webhooks/stream-readers.ts')).webhookEvents]);
   deliver = (await import('../../functions/webhooks/deliver-webhooks.ts')).handler;
   receiver = await startReceiver();
 });
