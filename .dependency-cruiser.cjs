@@ -16,13 +16,13 @@ module.exports = {
     {
       name: 'no-reach-into-another-area',
       comment:
-        "An area never imports another area's store, record or schemas; the owning area exports one small named function for it " +
-        '(e.g. lib/ideas/stream.ts for the webhook pipeline).',
+        "An area never imports another area's store, record, schemas or routes, in its top folder or any sub-area's " +
+        '(lib/surveys/responses/record.ts); the owning area exports one small named function for it (e.g. lib/ideas/stream.ts).',
       severity: 'error',
       from: { path: `^lib/(${AREAS})/` },
       to: {
         // A store may be one file or a folder of one file per entity (lib/<area>/store/).
-        path: `^lib/(${AREAS})/(store/|(store|record|schemas|routes)\\.ts$)`,
+        path: [`^lib/(${AREAS})/(store/|(store|record|schemas|routes)\\.ts$)`, `^lib/(${AREAS})/[a-z-]+/(store/|(store|record|schemas|routes)\\.ts$)`],
         pathNot: '^lib/$1/',
       },
     },
@@ -32,6 +32,39 @@ module.exports = {
       severity: 'error',
       from: { path: '^lib/' },
       to: { path: '^(functions|local|cli|cdk|scripts|bench|test)/' },
+    },
+    {
+      name: 'a-handler-keeps-to-its-area',
+      comment:
+        'functions/<area>/ imports its own area (its commands, routes, stream and queue readers) and the platform, never another ' +
+        "area: a command that needs another area calls that area's public module. The one table-stream entry of two areas' " +
+        'readers (functions/table-stream/) is the exception by design.',
+      severity: 'error',
+      from: { path: '^functions/(ideas|sops|webhooks|journeys|surveys|knowledge-bank|mcp)/' },
+      to: { path: `^lib/(${AREAS})/`, pathNot: '^lib/$1/' },
+    },
+    {
+      name: 'a-handler-calls-a-command',
+      comment: 'A handler is an adapter: it reaches data only through its area\'s command (lib/<area>/commands/), never a store.',
+      severity: 'error',
+      from: { path: '^functions/' },
+      to: { path: [`^lib/(${AREAS})/(store/|store\\.ts$)`, `^lib/(${AREAS})/[a-z-]+/(store/|store\\.ts$)`] },
+    },
+    {
+      name: 'dynamodb-only-in-stores',
+      comment:
+        'Only a store (lib/<area>/store/ or store.ts, a sub-area\'s too) and the data kit (lib/platform/data/) talk to DynamoDB; ' +
+        'commands, rules and handlers go through them. Operator actions (lib/admin/) are their own store.',
+      severity: 'error',
+      from: { path: '^(lib|functions)/', pathNot: [`^lib/((${AREAS})/(store/|store\\.ts$)|platform/data/|admin/)`, `^lib/((${AREAS})/[a-z-]+/(store/|store\\.ts$)|platform/data/|admin/)`] },
+      to: { path: '^node_modules/@aws-sdk/lib-dynamodb/' },
+    },
+    {
+      name: 'cdk-never-imports-area-internals',
+      comment: "CDK reads the manifest, routes and an area's pipeline definitions, never its stores, records, schemas or commands.",
+      severity: 'error',
+      from: { path: '^cdk/' },
+      to: { path: [`^lib/(${AREAS})/(store/|commands/|(store|record|schemas)\\.ts$)`, `^lib/(${AREAS})/[a-z-]+/(store/|commands/|(store|record|schemas)\\.ts$)`] },
     },
     {
       name: 'functions-do-not-import-functions',

@@ -8,6 +8,9 @@
  */
 import type { QueueConsumerDefinition, QueueDefinition } from '../../platform/event-sources.ts';
 
+/** Files and their records expire a day after the export was asked for (the bucket's lifecycle rule too). */
+export const EXPORT_LIFETIME_SECONDS = 86_400;
+
 const DAY = 86_400;
 /** 100,000 responses write in well under this (README, Survey exports); the file and record live 24 h. */
 const WRITER_TIMEOUT_SECONDS = 300;

@@ -1,9 +1,10 @@
 /** A survey export job as stored (one item, TTL 24 h like its file) and as the API shows it. */
 import type { LabelLanguage } from './columns.ts';
+import { EXPORT_LIFETIME_SECONDS } from './pipeline.ts';
+
+export { EXPORT_LIFETIME_SECONDS };
 
 export const EXPORT_ENTITY = 'SurveyExport';
-/** Files and their records expire a day after the export was asked for (the bucket's lifecycle rule too). */
-export const EXPORT_LIFETIME_SECONDS = 86_400;
 /** How long a download link works. */
 export const DOWNLOAD_URL_SECONDS = 15 * 60;
 
