@@ -22,7 +22,10 @@ module.exports = {
       from: { path: `^lib/(${AREAS})/` },
       to: {
         // A store may be one file or a folder of one file per entity (lib/<area>/store/).
-        path: [`^lib/(${AREAS})/(store/|(store|record|schemas|routes)\\.ts$)`, `^lib/(${AREAS})/[a-z-]+/(store/|(store|record|schemas|routes)\\.ts$)`],
+        path: [
+          `^lib/(${AREAS})/(store/|(store|record|schemas|routes)\\.ts$)`,
+          `^lib/(${AREAS})/[a-z-]+/(store/|(store|record|schemas|routes)\\.ts$)`,
+        ],
         pathNot: '^lib/$1/',
       },
     },
@@ -45,7 +48,7 @@ module.exports = {
     },
     {
       name: 'a-handler-calls-a-command',
-      comment: 'A handler is an adapter: it reaches data only through its area\'s command (lib/<area>/commands/), never a store.',
+      comment: "A handler is an adapter: it reaches data only through its area's command (lib/<area>/commands/), never a store.",
       severity: 'error',
       from: { path: '^functions/' },
       to: { path: [`^lib/(${AREAS})/(store/|store\\.ts$)`, `^lib/(${AREAS})/[a-z-]+/(store/|store\\.ts$)`] },
@@ -53,18 +56,29 @@ module.exports = {
     {
       name: 'dynamodb-only-in-stores',
       comment:
-        'Only a store (lib/<area>/store/ or store.ts, a sub-area\'s too) and the data kit (lib/platform/data/) talk to DynamoDB; ' +
+        "Only a store (lib/<area>/store/ or store.ts, a sub-area's too) and the data kit (lib/platform/data/) talk to DynamoDB; " +
         'commands, rules and handlers go through them. Operator actions (lib/admin/) are their own store.',
       severity: 'error',
-      from: { path: '^(lib|functions)/', pathNot: [`^lib/((${AREAS})/(store/|store\\.ts$)|platform/data/|admin/)`, `^lib/((${AREAS})/[a-z-]+/(store/|store\\.ts$)|platform/data/|admin/)`] },
-      to: { path: '^node_modules/@aws-sdk/lib-dynamodb/' },
+      from: {
+        path: '^(lib|functions)/',
+        pathNot: [
+          `^lib/((${AREAS})/(store/|store\\.ts$)|platform/data/|admin/)`,
+          `^lib/((${AREAS})/[a-z-]+/(store/|store\\.ts$)|platform/data/|admin/)`,
+        ],
+      },
+      to: { path: 'node_modules/@aws-sdk/lib-dynamodb/' },
     },
     {
       name: 'cdk-never-imports-area-internals',
       comment: "CDK reads the manifest, routes and an area's pipeline definitions, never its stores, records, schemas or commands.",
       severity: 'error',
       from: { path: '^cdk/' },
-      to: { path: [`^lib/(${AREAS})/(store/|commands/|(store|record|schemas)\\.ts$)`, `^lib/(${AREAS})/[a-z-]+/(store/|commands/|(store|record|schemas)\\.ts$)`] },
+      to: {
+        path: [
+          `^lib/(${AREAS})/(store/|commands/|(store|record|schemas)\\.ts$)`,
+          `^lib/(${AREAS})/[a-z-]+/(store/|commands/|(store|record|schemas)\\.ts$)`,
+        ],
+      },
     },
     {
       name: 'functions-do-not-import-functions',

@@ -240,7 +240,7 @@ export const surveyWorkloads: Workload[] = [
  * A survey export, at a scale the bench can run (EXPORT_RESPONSES responses of ~3.8 KB, a few 1 MB
  * pages). What it costs per exported response does not grow with the count (a Query page sums its
  * items' sizes before rounding once), so 100,000 responses cost 100,000 / EXPORT_RESPONSES times as
- * much, spread over time by the writer's pace (lib/surveys/exports/writer.ts): the table shows how long.
+ * much, spread over time by the writer's pace (lib/surveys/exports/store/writer.ts): the table shows how long.
  */
 const EXPORT_RESPONSES = 300;
 const WRITER = 'functions/surveys/write-survey-export.ts';

@@ -15,8 +15,12 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { surveyExportDeadLetterQueue, surveyExportQueue, surveyExportWriter } from '../../lib/surveys/exports/pipeline.ts';
-import { EXPORT_LIFETIME_SECONDS } from '../../lib/surveys/exports/pipeline.ts';
+import {
+  EXPORT_LIFETIME_SECONDS,
+  surveyExportDeadLetterQueue,
+  surveyExportQueue,
+  surveyExportWriter,
+} from '../../lib/surveys/exports/pipeline.ts';
 import { createSurveyExport, getSurveyExport } from '../../lib/surveys/exports/routes.ts';
 import { HouseFunction } from './api-function.ts';
 import { privateBucket } from './private-bucket.ts';

@@ -10,9 +10,9 @@
  * go out if the webhook is enabled before their time, so they do not come through here.
  */
 import { NotFoundError } from '../platform/errors.ts';
-import { cancelWaitingRetries } from './deliveries.ts';
 import type { Webhook } from './record.ts';
-import { disableWebhook } from './store.ts';
+import { cancelWaitingRetries } from './store/deliveries.ts';
+import { disableWebhook } from './store/webhooks.ts';
 
 export type DisableCause = { by: 'request' } | { by: 'receiver-gone'; url: string };
 

@@ -245,7 +245,7 @@ describe('API examples (lib/api-examples.json)', () => {
     await record('rotateWebhookSecret', `/webhooks/${hookId}/rotate`);
     await record('enableWebhook', `/webhooks/${hookId}/enable`);
     useSandboxEnvironment();
-    const { recordNewDelivery } = await import('../../lib/webhooks/deliveries.ts');
+    const { recordNewDelivery } = await import('../../lib/webhooks/store/deliveries.ts');
     const event = {
       id: 'evt_0t9r1k20000000000000000000000001a9f3b2c',
       type: 'idea.submitted',

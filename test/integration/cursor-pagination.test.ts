@@ -104,7 +104,7 @@ describe('GET /ideas with a cursor', () => {
 describe('GET /webhooks/{id}/deliveries with a cursor', () => {
   it('walks every delivery once, newest first, and refuses a cursor of another webhook or list', async () => {
     useSandboxEnvironment();
-    const { recordNewDelivery } = await import('../../lib/webhooks/deliveries.ts');
+    const { recordNewDelivery } = await import('../../lib/webhooks/store/deliveries.ts');
     const create = (name: string) => api.post('/webhooks', { body: { name, url: 'http://127.0.0.1:9/hook', events: ['idea.submitted'] } });
     const [a, b] = [await create('a'), await create('b')];
     expect(a.status, a.text).toBe(201);

@@ -12,7 +12,7 @@ import { adminStore, clientFor, newWorkspace, type TestWorkspace, useSandboxEnvi
 let ws: TestWorkspace;
 let api: ReturnType<typeof clientFor>;
 let webhookId: string;
-let deliveries: typeof import('../../lib/webhooks/deliveries.ts');
+let deliveries: typeof import('../../lib/webhooks/store/deliveries.ts');
 
 const event = (id: string) => ({ id, type: 'idea.submitted', timestamp: new Date().toISOString(), data: {} }) as unknown as WebhookEvent;
 /** Event ids as the pipeline makes them: `evt_`, then time-ordered base 36. */
@@ -29,7 +29,7 @@ async function unshard(id: string): Promise<void> {
 
 beforeAll(async () => {
   useSandboxEnvironment();
-  deliveries = await import('../../lib/webhooks/deliveries.ts');
+  deliveries = await import('../../lib/webhooks/store/deliveries.ts');
   ws = await newWorkspace('shards');
   api = clientFor(ws);
   const created = await api.post('/webhooks', { body: { name: 'shards', url: 'http://127.0.0.1:9/hook', events: ['idea.submitted'] } });

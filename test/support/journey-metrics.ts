@@ -60,7 +60,7 @@ export async function writeDayBuckets(
 ): Promise<void> {
   // buckets.ts reads the table's name when loaded, so it is loaded once the sandbox's is set.
   useSandboxEnvironment();
-  const { DAY_BUCKET_ENTITY } = await import('../../lib/surveys/summary/buckets.ts');
+  const { DAY_BUCKET_ENTITY } = await import('../../lib/surveys/summary/store/buckets.ts');
   const catalog = catalogOf(definition);
   for (const [day, answerSets] of Object.entries(answersByDay)) {
     const counts: Counts = {};

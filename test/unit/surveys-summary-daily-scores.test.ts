@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DayBucket } from '../../lib/surveys/summary/buckets.ts';
 import { dailyScoresOf } from '../../lib/surveys/summary/question-scores.ts';
+import type { DayBucket } from '../../lib/surveys/summary/store/buckets.ts';
 
 const rating = (max: number) => ({ type: 'rating' as const, position: 0, numeric: true, scale: { min: 1, max } });
 const bucket = (day: string, versionId: string, max: number, counts: Record<string, number>): DayBucket => ({

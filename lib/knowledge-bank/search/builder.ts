@@ -15,7 +15,6 @@
  * (manifest.ts) makes sure each one is kept.
  */
 import { conflictBackoff } from '../../platform/data/conditions.ts';
-import { commitManifest, findManifest } from './manifest.ts';
 import { allPublishedDocuments, currentDocuments } from './published-articles.ts';
 import { articleCount, createIndex, INDEX_FORMAT } from './search-index.ts';
 import { deleteSegments, getSegment, putManifestCopy, putSegment } from './segment-store.ts';
@@ -30,6 +29,7 @@ import {
   withDelta,
   withMergedBase,
 } from './segments.ts';
+import { commitManifest, findManifest } from './store/manifest.ts';
 
 /** Lost manifest races before a builder gives up (and the batch is retried by Lambda). */
 const MAX_ATTEMPTS = 8;

@@ -130,7 +130,7 @@ export const keys = {
   // One delivery per (webhook, event). Event ids sort by time, so one range per webhook would take
   // every new delivery at its end, one partition for all of them (docs/costs.md, "Scale"): they are
   // spread over DELIVERY_SHARDS ranges by a stable hash of the event id, each sorted by event id (a
-  // descending query of each is newest first; lib/webhooks/delivery-list.ts merges them). Records
+  // descending query of each is newest first; lib/webhooks/store/delivery-list.ts merges them). Records
   // written before the shards (`WHDELIVERY#<webhookId>#evt_…`, after every shard digit) are read
   // beside them until they expire (30 days).
   webhookDelivery: (slug: string, webhookId: string, eventId: string) => ({

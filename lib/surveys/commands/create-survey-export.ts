@@ -7,7 +7,7 @@ import { config } from '../../platform/config.ts';
 import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { queueExport } from '../exports/queue.ts';
 import { type ExportRequest, type StoredExport, type SurveyExport, toSurveyExport } from '../exports/record.ts';
-import { createExport } from '../exports/store.ts';
+import { createExport } from '../exports/store/exports.ts';
 
 const queueUrl = config.surveyExportQueueUrl();
 

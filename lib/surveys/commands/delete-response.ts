@@ -3,7 +3,7 @@
  * conditional on it as read; continued (or moved by migration 002) in between, it is read again, a few times at most.
  */
 import { TransactionCancelledError } from '../../platform/data/transact.ts';
-import { deleteResponseItem, MOVE_ATTEMPTS, readResponseItem } from '../responses/response-store.ts';
+import { deleteResponseItem, MOVE_ATTEMPTS, readResponseItem } from '../responses/store/response-store.ts';
 
 export async function deleteResponse(workspace: string, surveyId: string, responseId: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {

@@ -11,9 +11,9 @@
  */
 import { TransactionCancelledError } from '../../platform/data/transact.ts';
 import { respondentHash } from '../responses/record.ts';
-import { listRespondentIndex, readResponses } from '../responses/response-list.ts';
-import { deleteResponseItem } from '../responses/response-store.ts';
 import { ERASE_BATCH, type EraseBody } from '../responses/schemas.ts';
+import { listRespondentIndex, readResponses } from '../responses/store/response-list.ts';
+import { deleteResponseItem } from '../responses/store/response-store.ts';
 
 const PARALLEL_DELETES = 10;
 

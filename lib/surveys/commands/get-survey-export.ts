@@ -3,7 +3,7 @@ import { config } from '../../platform/config.ts';
 import { exportNotFound } from '../errors.ts';
 import { downloadUrlOf } from '../exports/object-writer.ts';
 import { DOWNLOAD_URL_SECONDS, type SurveyExport, toSurveyExport } from '../exports/record.ts';
-import { findExport } from '../exports/store.ts';
+import { findExport } from '../exports/store/exports.ts';
 
 const bucket = config.surveyExportBucket();
 

@@ -4,7 +4,7 @@
  */
 import { surveyNotFound, versionNotFound } from '../errors.ts';
 import { findSurvey } from '../store/surveys.ts';
-import { ALL_DAYS, readDayBuckets } from '../summary/buckets.ts';
+import { ALL_DAYS, readDayBuckets } from '../summary/store/buckets.ts';
 import { type SurveySummary, summaryOf } from '../summary/summary.ts';
 
 export async function getSurveySummary(

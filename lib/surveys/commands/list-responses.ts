@@ -7,8 +7,8 @@
 import { ValidationError } from '../../platform/errors.ts';
 import type { PageStart } from '../../platform/pagination.ts';
 import { assertSurveyExists } from '../responses/collecting.ts';
-import { listChanges, listRespondentResponses, listResponses as listStored, type ResponsePage } from '../responses/response-list.ts';
 import type { ResponseStatus, ResponseTombstone, SurveyResponse } from '../responses/schemas.ts';
+import { listChanges, listRespondentResponses, listResponses as listStored, type ResponsePage } from '../responses/store/response-list.ts';
 
 interface ListFilters {
   versionId?: string | undefined;

@@ -16,9 +16,9 @@ import {
   versionDefinition,
 } from '../responses/collecting.ts';
 import { newResponseId, respondentHash } from '../responses/record.ts';
-import { writeNewResponse } from '../responses/response-store.ts';
 import { assertAnswersFit, assertTargeted, replayedOrThrow } from '../responses/rules.ts';
 import type { SubmitResponseBody, SurveyResponse } from '../responses/schemas.ts';
+import { writeNewResponse } from '../responses/store/response-store.ts';
 
 export type { SurveyResponse };
 

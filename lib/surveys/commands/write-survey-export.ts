@@ -5,8 +5,8 @@
  */
 import { config } from '../../platform/config.ts';
 import { logger } from '../../platform/logger.ts';
-import { claimExport, settleExport } from '../exports/store.ts';
-import { writeExportFile } from '../exports/writer.ts';
+import { claimExport, settleExport } from '../exports/store/exports.ts';
+import { writeExportFile } from '../exports/store/writer.ts';
 
 const bucket = config.surveyExportBucket();
 

@@ -25,10 +25,10 @@ import { keys } from '../../platform/data/keys.ts';
 import { type NamedWrites, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { responseLayout } from '../responses/layout.ts';
 import { findVersion } from '../store/versions.ts';
-import { DAY_BUCKET_ENTITY } from './buckets.ts';
 import { type Catalog, catalogOf } from './catalog.ts';
 import { addCounts, type Counts, contributionOf } from './counts.ts';
 import { type BucketRef, bucketId, type CountedMarker, type ResponseChange as FoldedChange, foldChanges } from './fold.ts';
+import { DAY_BUCKET_ENTITY } from './store/buckets.ts';
 import type { ResponseRecord } from './stream-records.ts';
 
 const COUNTED_ENTITY = 'SurveyResponseCounted';

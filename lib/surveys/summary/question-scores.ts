@@ -4,8 +4,8 @@
  * the responses.
  */
 
-import { type DayBucket, readDayBuckets } from './buckets.ts';
 import type { CatalogQuestion } from './catalog.ts';
+import { type DayBucket, readDayBuckets } from './store/buckets.ts';
 
 /** @public Contract §2: the journeys area's metrics name their measure with it. */
 export type { MetricMeasure } from './measures.ts';

@@ -3,11 +3,12 @@
  * add up across days, and with `versionId=all` across versions, joining a question by its id where
  * its type (and scale) did not change; a question whose type changed is listed once per type.
  */
-import type { DayBucket } from './buckets.ts';
+
 import type { CatalogQuestion, QuestionType } from './catalog.ts';
 import { addCounts, type Counts } from './counts.ts';
 import { percentileOf } from './histogram.ts';
 import { measureOf, medianOf, npsScore } from './measures.ts';
+import type { DayBucket } from './store/buckets.ts';
 
 interface QuestionSummary {
   questionId: string;

@@ -10,7 +10,7 @@ import { webhookNotFound } from '../errors.ts';
 import { assertMaySubscribe } from '../events.ts';
 import { checkReceiverUrl } from '../receivers.ts';
 import { toWebhook, type Webhook } from '../record.ts';
-import { createWebhook as create, findWebhookRecord, type NewWebhook } from '../store.ts';
+import { createWebhook as create, findWebhookRecord, type NewWebhook } from '../store/webhooks.ts';
 
 export async function createWebhook(
   workspace: string,

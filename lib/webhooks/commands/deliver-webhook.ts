@@ -15,13 +15,19 @@ import { config } from '../../platform/config.ts';
 import { logger } from '../../platform/logger.ts';
 import { countBusinessEvent } from '../../platform/metrics.ts';
 import { postJson } from '../../platform/outbound/http-post.ts';
-import { type AttemptRecord, type ClaimedDelivery, cancelDelivery, claimDeliveryAttempt, recordAttemptResult } from '../deliveries.ts';
 import { type DeliveryMessage, sendDeadLetter, sendDeliveryMessage } from '../delivery-queue.ts';
 import { disableAndCancelRetries } from '../disabling.ts';
 import { DELIVERY_LEASE_SECONDS } from '../pipeline.ts';
 import { nextRetryDelaySeconds, parseRetryAfter, parseRetryDelays } from '../retry-schedule.ts';
 import { deliveryHeaders } from '../signing.ts';
-import { findWebhookRecord } from '../store.ts';
+import {
+  type AttemptRecord,
+  type ClaimedDelivery,
+  cancelDelivery,
+  claimDeliveryAttempt,
+  recordAttemptResult,
+} from '../store/deliveries.ts';
+import { findWebhookRecord } from '../store/webhooks.ts';
 
 const queueUrl = config.webhookDeliveryQueueUrl();
 const deadLetterQueueUrl = config.webhookDeadLetterQueueUrl();

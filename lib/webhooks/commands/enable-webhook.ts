@@ -2,7 +2,7 @@
 import { webhookNotFound } from '../errors.ts';
 import { verifyReceiver } from '../receivers.ts';
 import type { Webhook } from '../record.ts';
-import { enableVerifiedWebhook, findWebhookRecord } from '../store.ts';
+import { enableVerifiedWebhook, findWebhookRecord } from '../store/webhooks.ts';
 
 export async function enableWebhook(workspace: string, id: string): Promise<Webhook> {
   const record = await findWebhookRecord(workspace, id);

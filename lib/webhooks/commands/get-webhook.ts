@@ -1,2 +1,2 @@
 /** GET /webhooks/{id}: one webhook, without its secret; 404 when the workspace has none under this id. */
-export { getWebhook } from '../store.ts';
+export { getWebhook } from '../store/webhooks.ts';

@@ -1,7 +1,7 @@
 /** GET /webhooks/{id}/deliveries: one page of what happened to each event sent to this webhook, newest first. */
 import type { PageStart } from '../../platform/pagination.ts';
-import { listDeliveries } from '../delivery-list.ts';
-import { getWebhook } from '../store.ts';
+import { listDeliveries } from '../store/delivery-list.ts';
+import { getWebhook } from '../store/webhooks.ts';
 
 type DeliveryPage = Awaited<ReturnType<typeof listDeliveries>>;
 

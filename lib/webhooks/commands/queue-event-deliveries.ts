@@ -5,10 +5,10 @@
  */
 import { config } from '../../platform/config.ts';
 import { getWorkspace } from '../../platform/data/workspaces.ts';
-import { recordNewDelivery } from '../deliveries.ts';
 import { sendDeliveryMessages } from '../delivery-queue.ts';
 import { eventBody, type WebhookEvent, type WebhookEventType } from '../events.ts';
-import { listEnabledSubscriptions } from '../store.ts';
+import { recordNewDelivery } from '../store/deliveries.ts';
+import { listEnabledSubscriptions } from '../store/webhooks.ts';
 
 const queueUrl = config.webhookDeliveryQueueUrl();
 

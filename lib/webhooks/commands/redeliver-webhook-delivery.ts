@@ -1,9 +1,9 @@
 /** POST /webhooks/{id}/deliveries/{deliveryId}/redeliver: queue the event again for this enabled webhook. */
 import { config } from '../../platform/config.ts';
-import { requeueDelivery } from '../deliveries.ts';
 import { sendDeliveryMessage } from '../delivery-queue.ts';
 import { webhookDisabled, webhookNotFound } from '../errors.ts';
-import { findWebhookRecord } from '../store.ts';
+import { requeueDelivery } from '../store/deliveries.ts';
+import { findWebhookRecord } from '../store/webhooks.ts';
 
 const queueUrl = config.webhookDeliveryQueueUrl();
 

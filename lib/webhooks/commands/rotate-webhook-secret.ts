@@ -1,2 +1,2 @@
 /** POST /webhooks/{id}/rotate: a new secret (shown this once) in one conditional write; the webhook is disabled until enabled again. */
-export { rotateWebhookSecret } from '../store.ts';
+export { rotateWebhookSecret } from '../store/webhooks.ts';

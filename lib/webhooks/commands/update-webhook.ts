@@ -7,7 +7,7 @@ import type { AuthContext } from '../../platform/auth/context.ts';
 import { assertMaySubscribe } from '../events.ts';
 import { checkReceiverUrl } from '../receivers.ts';
 import type { Webhook } from '../record.ts';
-import { type WebhookChanges, writeWebhookChanges } from '../store.ts';
+import { type WebhookChanges, writeWebhookChanges } from '../store/webhooks.ts';
 
 export async function updateWebhook(workspace: string, id: string, changes: WebhookChanges, caller: AuthContext): Promise<Webhook> {
   assertMaySubscribe(caller, changes.events);

@@ -19,17 +19,17 @@
  * overlap their `updatedSince` by a few seconds; entries repeat harmlessly (same id and revision).
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { getMany, type TableKey } from '../../platform/data/batch.ts';
-import { dynamo, tableName } from '../../platform/data/client.ts';
-import { keys } from '../../platform/data/keys.ts';
-import { readMerged } from '../../platform/data/sharded-ranges.ts';
-import { TABLE } from '../../platform/data/table.ts';
-import type { PageKey, PageStart } from '../../platform/pagination.ts';
-import { parseCounterAttribute } from './counters.ts';
-import { RESPONSE_ENTITY } from './entity.ts';
-import { responseLayout } from './layout.ts';
-import { respondentHash, toResponse, toTombstone } from './record.ts';
-import type { ResponseStatus, ResponseTombstone, SurveyResponse } from './schemas.ts';
+import { getMany, type TableKey } from '../../../platform/data/batch.ts';
+import { dynamo, tableName } from '../../../platform/data/client.ts';
+import { keys } from '../../../platform/data/keys.ts';
+import { readMerged } from '../../../platform/data/sharded-ranges.ts';
+import { TABLE } from '../../../platform/data/table.ts';
+import type { PageKey, PageStart } from '../../../platform/pagination.ts';
+import { parseCounterAttribute } from '../counters.ts';
+import { RESPONSE_ENTITY } from '../entity.ts';
+import { responseLayout } from '../layout.ts';
+import { respondentHash, toResponse, toTombstone } from '../record.ts';
+import type { ResponseStatus, ResponseTombstone, SurveyResponse } from '../schemas.ts';
 
 type Item = Record<string, unknown>;
 

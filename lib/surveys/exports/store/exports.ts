@@ -1,14 +1,14 @@
 /** The export records: created with the survey's existence checked in the same transaction, then moved by the writer. */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, tableName } from '../../platform/data/client.ts';
-import { isConditionFailure } from '../../platform/data/conditions.ts';
-import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
-import { keys } from '../../platform/data/keys.ts';
-import { TransactionCancelledError } from '../../platform/data/transact.ts';
-import { update } from '../../platform/data/update.ts';
-import { surveyNotFound, versionNotFound } from '../errors.ts';
-import { newSurveyId } from '../record.ts';
-import { EXPORT_ENTITY, EXPORT_LIFETIME_SECONDS, type ExportRequest, objectKeyOf, type StoredExport } from './record.ts';
+import { dynamo, tableName } from '../../../platform/data/client.ts';
+import { isConditionFailure } from '../../../platform/data/conditions.ts';
+import { createOnce, type IdempotentRequest } from '../../../platform/data/idempotency.ts';
+import { keys } from '../../../platform/data/keys.ts';
+import { TransactionCancelledError } from '../../../platform/data/transact.ts';
+import { update } from '../../../platform/data/update.ts';
+import { surveyNotFound, versionNotFound } from '../../errors.ts';
+import { newSurveyId } from '../../record.ts';
+import { EXPORT_ENTITY, EXPORT_LIFETIME_SECONDS, type ExportRequest, objectKeyOf, type StoredExport } from '../record.ts';
 
 export async function createExport(
   workspace: string,

@@ -9,13 +9,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, tableName } from '../platform/data/client.ts';
-import { isConditionFailure } from '../platform/data/conditions.ts';
-import { keys } from '../platform/data/keys.ts';
-import { TransactionCancelledError, transact } from '../platform/data/transact.ts';
-import { NotFoundError } from '../platform/errors.ts';
-import { deliveryInProgress, deliveryNotFound } from './errors.ts';
-import type { WebhookEvent, WebhookEventType } from './events.ts';
+import { dynamo, tableName } from '../../platform/data/client.ts';
+import { isConditionFailure } from '../../platform/data/conditions.ts';
+import { keys } from '../../platform/data/keys.ts';
+import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
+import { NotFoundError } from '../../platform/errors.ts';
+import { deliveryInProgress, deliveryNotFound } from '../errors.ts';
+import type { WebhookEvent, WebhookEventType } from '../events.ts';
 
 const DELIVERY_RETENTION_DAYS = 30;
 /** Attempts kept in a record's history (the default schedule makes 11 per round). */

@@ -6,14 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, tableName } from '../platform/data/client.ts';
-import { isConditionFailure } from '../platform/data/conditions.ts';
-import { createOnce, type IdempotentRequest } from '../platform/data/idempotency.ts';
-import { keys } from '../platform/data/keys.ts';
-import { queryAll } from '../platform/data/query-all.ts';
-import { counterAdd, TransactionCancelledError, transact } from '../platform/data/transact.ts';
-import { webhookChanged, webhookLimitReached, webhookNotFound } from './errors.ts';
-import type { WebhookEventType } from './events.ts';
+import { dynamo, tableName } from '../../platform/data/client.ts';
+import { isConditionFailure } from '../../platform/data/conditions.ts';
+import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
+import { keys } from '../../platform/data/keys.ts';
+import { queryAll } from '../../platform/data/query-all.ts';
+import { counterAdd, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
+import { webhookChanged, webhookLimitReached, webhookNotFound } from '../errors.ts';
+import type { WebhookEventType } from '../events.ts';
 import {
   MAX_WEBHOOKS_PER_WORKSPACE,
   PUBLIC_WEBHOOK_ATTRIBUTES,
@@ -21,8 +21,8 @@ import {
   toWebhookRecord,
   type Webhook,
   type WebhookRecord,
-} from './record.ts';
-import { newWebhookSecret, secretPrefixOf } from './signing.ts';
+} from '../record.ts';
+import { newWebhookSecret, secretPrefixOf } from '../signing.ts';
 
 /** Projection of the public attributes; `name` and `url` are reserved words, so every name is aliased. */
 const publicProjection = {

@@ -7,10 +7,10 @@
  * on an S3 object; readers follow an S3 copy of it (segment-store.ts) and never read this item.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, tableName } from '../../platform/data/client.ts';
-import { isConditionFailure } from '../../platform/data/conditions.ts';
-import { keys } from '../../platform/data/keys.ts';
-import type { Manifest } from './segments.ts';
+import { dynamo, tableName } from '../../../platform/data/client.ts';
+import { isConditionFailure } from '../../../platform/data/conditions.ts';
+import { keys } from '../../../platform/data/keys.ts';
+import type { Manifest } from '../segments.ts';
 
 const ENTITY = 'KbSearchManifest';
 

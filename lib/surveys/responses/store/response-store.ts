@@ -15,22 +15,22 @@
  * (ReturnValuesOnConditionCheckFailure), which tells 404 from 409 without another read.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { getMany } from '../../platform/data/batch.ts';
-import { dynamo, tableName } from '../../platform/data/client.ts';
-import { meetsPrecondition, type VersionPrecondition } from '../../platform/data/conditions.ts';
-import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
-import { keys } from '../../platform/data/keys.ts';
-import { type NamedWrites, TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
-import { update } from '../../platform/data/update.ts';
-import { VersionConflictError } from '../../platform/errors.ts';
-import { responseFinished, responseNotFound } from '../errors.ts';
-import { afterFailedCheck, stillCollectingCheck, versionDefinition } from './collecting.ts';
-import { COUNTER_ENTITY, type CounterDeltas, counterShardOf, countMoves, legacyCounterShardOf } from './counters.ts';
-import { responseLayout } from './layout.ts';
-import { isLegacyResponseKey } from './legacy-layout.ts';
-import { respondentIndexItem, responseItem, tombstoneItem, toResponse } from './record.ts';
-import { assertAnswersFit, mergeAnswers, replayedOrThrow, secondsBetween } from './rules.ts';
-import type { ContinueResponseBody, SurveyResponse } from './schemas.ts';
+import { getMany } from '../../../platform/data/batch.ts';
+import { dynamo, tableName } from '../../../platform/data/client.ts';
+import { meetsPrecondition, type VersionPrecondition } from '../../../platform/data/conditions.ts';
+import { createOnce, type IdempotentRequest } from '../../../platform/data/idempotency.ts';
+import { keys } from '../../../platform/data/keys.ts';
+import { type NamedWrites, TransactionCancelledError, type TransactWrite, transact } from '../../../platform/data/transact.ts';
+import { update } from '../../../platform/data/update.ts';
+import { VersionConflictError } from '../../../platform/errors.ts';
+import { responseFinished, responseNotFound } from '../../errors.ts';
+import { afterFailedCheck, stillCollectingCheck, versionDefinition } from '../collecting.ts';
+import { COUNTER_ENTITY, type CounterDeltas, counterShardOf, countMoves, legacyCounterShardOf } from '../counters.ts';
+import { responseLayout } from '../layout.ts';
+import { isLegacyResponseKey } from '../legacy-layout.ts';
+import { respondentIndexItem, responseItem, tombstoneItem, toResponse } from '../record.ts';
+import { assertAnswersFit, mergeAnswers, replayedOrThrow, secondsBetween } from '../rules.ts';
+import type { ContinueResponseBody, SurveyResponse } from '../schemas.ts';
 
 /** Tries of a continuation or delete that met the migration moving its response. */
 export const MOVE_ATTEMPTS = 3;

@@ -8,18 +8,18 @@
  * slowly may hold all its ranges in one partition. Respondent identifiers are never read.
  */
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../../platform/data/client.ts';
-import { keys } from '../../platform/data/keys.ts';
-import { readAll } from '../../platform/data/sharded-ranges.ts';
-import type { SurveyDefinition } from '../engine/definition.ts';
-import { responseLayout } from '../responses/layout.ts';
-import { findSurvey } from '../store/surveys.ts';
-import { findVersion } from '../store/versions.ts';
-import { columnsOf, type ExportedResponse, jsonRecordOf, RESPONSE_COLUMNS, rowOf } from './columns.ts';
-import { csvLine, UTF8_BOM } from './csv.ts';
-import { ObjectWriter } from './object-writer.ts';
-import { ReadPace } from './pace.ts';
-import type { StoredExport } from './record.ts';
+import { tableName } from '../../../platform/data/client.ts';
+import { keys } from '../../../platform/data/keys.ts';
+import { readAll } from '../../../platform/data/sharded-ranges.ts';
+import type { SurveyDefinition } from '../../engine/definition.ts';
+import { responseLayout } from '../../responses/layout.ts';
+import { findSurvey } from '../../store/surveys.ts';
+import { findVersion } from '../../store/versions.ts';
+import { columnsOf, type ExportedResponse, jsonRecordOf, RESPONSE_COLUMNS, rowOf } from '../columns.ts';
+import { csvLine, UTF8_BOM } from '../csv.ts';
+import { ObjectWriter } from '../object-writer.ts';
+import { ReadPace } from '../pace.ts';
+import type { StoredExport } from '../record.ts';
 
 const EXPORTED_ATTRIBUTES = [
   'id',

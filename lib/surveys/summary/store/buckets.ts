@@ -4,10 +4,10 @@
  * stream aggregator (aggregator.ts); read here with one Query of a range of days.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, tableName } from '../../platform/data/client.ts';
-import { keys } from '../../platform/data/keys.ts';
-import type { Catalog } from './catalog.ts';
-import type { Counts } from './counts.ts';
+import { dynamo, tableName } from '../../../platform/data/client.ts';
+import { keys } from '../../../platform/data/keys.ts';
+import type { Catalog } from '../catalog.ts';
+import type { Counts } from '../counts.ts';
 
 export const DAY_BUCKET_ENTITY = 'SurveyDayBucket';
 

@@ -6,11 +6,11 @@
  * next page reads, in every range, the deliveries older than its event id.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, tableName } from '../platform/data/client.ts';
-import { keys } from '../platform/data/keys.ts';
-import type { PageKey, PageStart } from '../platform/pagination.ts';
+import { dynamo, tableName } from '../../platform/data/client.ts';
+import { keys } from '../../platform/data/keys.ts';
+import type { PageKey, PageStart } from '../../platform/pagination.ts';
+import type { WebhookEventType } from '../events.ts';
 import type { AttemptRecord, Delivery, DeliveryOutcome } from './deliveries.ts';
-import type { WebhookEventType } from './events.ts';
 
 const LIST_ATTRIBUTES = [
   'eventId',
