@@ -83,18 +83,8 @@ export const rangeId = (range: RangeRef) => `${range.index}\u0000${range.pk}\u00
 const familyId = (range: RangeRef, member: string) =>
   `${range.index} ${shapeTemplate(range.pk)} ${shapeTemplate(range.prefix)} ${shapeTemplate(member)}`;
 
-/**
- * A range whose members are bare copy numbers (`SURVEYSTATE#<surveyId>#07`: one of a fixed set of
- * copies chosen by a hash, as the model counts them) is never written in order: its keys are all made
- * at once and then only rewritten and checked, all over the set, which DynamoDB splits for heat like any
- * other set of busy items. Only a range that keeps receiving new keys at one end cannot be split.
- */
-const COPY_NUMBER = /^\d{1,3}$/;
-
 function candidateRanges(key: KeyRef): RangeRef[] {
-  return candidatePrefixes(key.sk)
-    .filter((prefix) => !COPY_NUMBER.test(key.sk.slice(prefix.length)))
-    .map((prefix) => ({ index: key.index, pk: key.pk, prefix }));
+  return candidatePrefixes(key.sk).map((prefix) => ({ index: key.index, pk: key.pk, prefix }));
 }
 
 /** Per ranked creation of one shape: +1 in the top quarter of its range, -1 in the bottom quarter, 0 between. */
