@@ -158,10 +158,18 @@ export function installPartitionThrottle(
     return bucket;
   };
 
-  /** The buckets a landing draws on: its item, and the range a Query read or the range written in order that holds it. */
-  const targetsOf = (landing: Pick<Landing, 'key' | 'kind' | 'range'>): Target[] => {
+  /**
+   * The buckets a landing draws on: its item, and the range a Query read, or the range written in
+   * order that a new key lands at the end of. A write to a key that exists (an update, a
+   * ConditionCheck) draws on its item alone: writes spread over existing keys are what DynamoDB splits
+   * a partition for ("split for heat"); what it cannot split is new keys arriving at one end of a range
+   * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html).
+   * So a survey's 16 collecting-state copies, made in order at publish and then checked by every
+   * submit, are 16 items, not one range.
+   */
+  const targetsOf = (landing: Pick<Landing, 'key' | 'kind' | 'range' | 'created'>): Target[] => {
     const item = { id: keyId(landing.key), kind: landing.kind, index: landing.key.index };
-    const range = landing.range ?? ranges.orderedRangeOf(landing.key);
+    const range = landing.range ?? (landing.created ? ranges.orderedRangeOf(landing.key) : undefined);
     return range ? [item, { id: rangeId(range), kind: landing.kind, index: landing.key.index }] : [item];
   };
 
