@@ -113,9 +113,12 @@ class Recount {
 
   /** Counters that differ between the stored buckets and this recount. */
   async differences(): Promise<number> {
-    const stored = new Map(
-      (await readDayBuckets(this.workspace, this.surveyId, ALL_DAYS.from, ALL_DAYS.to)).map((b) => [`${b.day}#${b.versionId}`, b.counts]),
-    );
+    // A day's counts may be kept in several bucket items (one per aggregator shard): summed, as the summary reads them.
+    const stored = new Map<string, Counts>();
+    for (const b of await readDayBuckets(this.workspace, this.surveyId, ALL_DAYS.from, ALL_DAYS.to)) {
+      const id = `${b.day}#${b.versionId}`;
+      stored.set(id, addCounts(stored.get(id) ?? {}, b.counts));
+    }
     let differing = 0;
     for (const id of new Set([...stored.keys(), ...this.buckets.keys()])) {
       const a = stored.get(id) ?? {};
@@ -150,7 +153,8 @@ async function rebuildSurvey(
     }
   }
 
-  const markerPrefix = keys.surveyResponseCounted(workspace, surveyId, '').sk;
+  // Both marker layouts: keyed by a hash of the response id, and the legacy `…#<responseId>` (migration 002).
+  const markerPrefix = keys.surveyResponseCountedPrefix(surveyId);
   for await (const { items, next } of pages(markerPrefix, workspace, from?.phase === 'markers' ? from.startKey : null)) {
     const counted = items.filter((item) => item.removed !== true);
     const stored = await getMany(
