@@ -892,7 +892,7 @@ export interface paths {
         put?: never;
         /**
          * The remote MCP server (Streamable HTTP)
-         * @description A [Model Context Protocol](https://modelcontextprotocol.io) server for AI agents, over the Streamable HTTP transport: stateless (no session, no `GET` stream), one JSON-RPC message per request, one JSON response (to any `Accept` that takes JSON; MCP clients send `application/json, text/event-stream`); `202` with no body for a notification. It speaks the 2026-07-28 revision and the 2025 revisions (`initialize`). Its tools are this API's reads and safe writes, generated from the route manifest (which ones and why: docs/mcp.md); `tools/list` shows only those the key holds every permission of, in a module the workspace has on. A tool call runs its operation through this API with the caller's key and workspace, so its checks, rate limit and errors are the operation's own: a refusal is a tool result with `isError: true` whose structured content is the operation's error body. Each request makes one call to the API and counts once against the key's rate limit: the tool's operation, or `GET /me` for anything else. A key the API refuses is refused here with the same answer (401, 403 `workspace_suspended`, 429).
+         * @description A [Model Context Protocol](https://modelcontextprotocol.io) server for AI agents, over the Streamable HTTP transport: stateless (no session, no `GET` stream), one JSON-RPC message per request, one JSON response (to any `Accept` that takes JSON; MCP clients send `application/json, text/event-stream`); `202` with no body for a notification. It speaks the 2026-07-28 revision and the 2025 revisions (`initialize`). Its tools are this API's reads and safe writes, generated from the route manifest (which ones and why: the guide “MCP server”, section “Which operations are tools”); `tools/list` shows only those the key holds every permission of, in a module the workspace has on. A tool call runs its operation through this API with the caller's key and workspace, so its checks, rate limit and errors are the operation's own: a refusal is a tool result with `isError: true` whose structured content is the operation's error body. Each request makes one call to the API and counts once against the key's rate limit: the tool's operation, or `GET /me` for anything else. A key the API refuses is refused here with the same answer (401, 403 `workspace_suspended`, 429).
          *
          *     Permission: none.
          */
@@ -1800,7 +1800,7 @@ export interface webhooks {
          * An idea was submitted
          * @description An idea was created (`POST /ideas`, or in the portal).
          *
-         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
          *
          *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
          *
@@ -1828,7 +1828,7 @@ export interface webhooks {
          * An idea's status changed
          * @description An idea's `status` changed, alone or with other fields (then this event, not `idea.updated`).
          *
-         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
          *
          *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
          *
@@ -1856,7 +1856,7 @@ export interface webhooks {
          * An idea was changed
          * @description Any other change of an idea (`PATCH`, `PUT`) that gave it a new version.
          *
-         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
          *
          *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
          *
@@ -1884,7 +1884,7 @@ export interface webhooks {
          * An idea was deleted
          * @description An idea was deleted; reading it now answers 404.
          *
-         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
          *
          *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
          *
@@ -1912,7 +1912,7 @@ export interface webhooks {
          * A survey response was finished
          * @description A survey response was submitted finished, or a continuation finished it: once per response, never for a partial one. Subscribing to it needs the permission `survey-responses:read` besides the webhook permissions, since it reveals respondent activity.
          *
-         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
          *
          *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
          *
@@ -1940,7 +1940,7 @@ export interface webhooks {
          * Verification, before a webhook is enabled
          * @description `POST /webhooks/{id}/enable` sends it to the receiver, signed and authenticated like any delivery; only a 2xx answer enables the webhook, and it is not retried. No webhook subscribes to it: answer it 2xx and ignore it.
          *
-         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (docs/webhooks.md, "Verifying a delivery").
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
          *
          *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
          *
@@ -2812,10 +2812,7 @@ export interface components {
             body: string | null;
         };
         Survey: {
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             id: string;
             name: string;
             nameAr: string | null;
@@ -2882,10 +2879,7 @@ export interface components {
             endings: components["schemas"]["SurveyEnding"][];
         };
         SurveyDesign: {
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             id: string;
             name: string;
             primaryColor: string;
@@ -3321,20 +3315,11 @@ export interface components {
             };
         };
         SurveyResponse: {
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             id: string;
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             surveyId: string;
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             versionId: string;
             /** @enum {string} */
             status: "partial" | "finished";
@@ -3388,14 +3373,11 @@ export interface components {
         SurveyResponseFinishedEventData: {
             /** @description The workspace (its slug) */
             workspace: string;
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             surveyId: string;
             /**
              * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
+             * @description The survey version the response was given to
              */
             versionId: string;
             /**
@@ -3405,15 +3387,9 @@ export interface components {
             responseId: string;
         };
         SurveyVersion: {
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             id: string;
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             surveyId: string;
             number: number;
             /** @enum {string} */
@@ -3438,15 +3414,9 @@ export interface components {
             updatedAt: string;
         };
         SurveyVersionSummary: {
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             id: string;
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             surveyId: string;
             number: number;
             /** @enum {string} */
@@ -3466,10 +3436,7 @@ export interface components {
             message: string;
         };
         Webhook: {
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             id: string;
             name: string;
             url: string;
@@ -3537,19 +3504,13 @@ export interface components {
             data: components["schemas"]["WebhookVerificationEventData"];
         };
         WebhookVerificationEventData: {
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             webhookId: string;
             /** @description The workspace (its slug) */
             workspace: string;
         };
         WebhookWithSecret: {
-            /**
-             * Format: uuid
-             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-             */
+            /** Format: uuid */
             id: string;
             name: string;
             url: string;
@@ -10987,9 +10948,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 exportId: string;
             };
             cookie?: never;
@@ -11108,10 +11067,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-                     */
+                    /** Format: uuid */
                     versionId: string;
                     acknowledgeBreakingChanges?: boolean;
                 };
@@ -11308,10 +11264,7 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         responses: (components["schemas"]["SurveyResponse"] | {
-                            /**
-                             * Format: uuid
-                             * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-                             */
+                            /** Format: uuid */
                             id: string;
                             /** @constant */
                             deleted: true;
@@ -11569,9 +11522,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 responseId: string;
             };
             cookie?: never;
@@ -11669,9 +11620,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 responseId: string;
             };
             cookie?: never;
@@ -11769,9 +11718,7 @@ export interface operations {
                 "If-Match": string;
             };
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 responseId: string;
             };
             cookie?: never;
@@ -12104,10 +12051,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read)
-                     */
+                    /** Format: uuid */
                     fromVersionId?: string;
                 };
             };
@@ -12232,9 +12176,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 versionId: string;
             };
             cookie?: never;
@@ -12335,9 +12277,7 @@ export interface operations {
                 "If-Match": string;
             };
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 versionId: string;
             };
             cookie?: never;
@@ -12478,9 +12418,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 versionId: string;
             };
             cookie?: never;
@@ -12588,9 +12526,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 versionId: string;
             };
             cookie?: never;
@@ -13044,7 +12980,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 designId: string;
             };
             cookie?: never;
@@ -13615,7 +13550,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13711,7 +13645,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13806,7 +13739,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -13933,7 +13865,6 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -14036,7 +13967,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
                 deliveryId: string;
             };
@@ -14147,7 +14077,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -14243,7 +14172,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
@@ -14354,7 +14282,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The response: `GET /surveys/{surveyId}/responses/{responseId}` reads it (permission survey-responses:read) */
                 id: string;
             };
             cookie?: never;
