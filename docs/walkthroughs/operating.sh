@@ -32,11 +32,11 @@ api POST "/surveys/$S/responses" -d '{"answers":{"plan":"pro","score":9},"respon
 #    fan-out's failure queue holds a batch of responses): idempotent, resumable.
 cxctl rebuild search --workspace "$TENANT"
 #> leaving-…: index rebuilt, 1 article(s), … bytes, … ms
-cxctl rebuild summaries --workspace "$TENANT"
+cxctl rebuild summaries --workspace "$TENANT" 2> "$WORK/progress.txt"
 #> leaving-… survey …: 1 response(s), 0 removal(s) replayed, … bucket transaction(s); equal to a recount of its responses
 
 # 3. Everything of the tenant for them, as NDJSON (format: docs/operating.md); no secret in it.
-cxctl workspace export "$TENANT" --out "$WORK/export.ndjson"
+cxctl workspace export "$TENANT" --out "$WORK/export.ndjson" 2> "$WORK/progress.txt"
 #> Exported … record(s) of leaving-… to …/export.ndjson (… bytes): …
 #> Left out, rebuilt from those records or gone within a day: …
 head -n 1 "$WORK/export.ndjson" | json '`${v.format} version ${v.version}`'
