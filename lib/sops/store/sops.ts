@@ -6,9 +6,9 @@
  * item as it is, which the rules (../workflow.ts) turn into 404 or 400 without a second read.
  * Round trips: list, read: 1; create: 2 (the department's counter, then one transaction);
  * replace: 1, or 3 when the department changes (see moveSop); delete: 2 (the collection, then one
- * transaction; one more per 100 comments beyond 99). The commands (../commands/) retry a lost race.
+ * transaction; one more per 100 comments beyond 99). The commands (../commands/) retry a lost race,
+ * and a lost serial claim through ../next-serial.ts.
  */
-import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { updateItem } from '../../platform/data/conditional-update.ts';
@@ -20,7 +20,7 @@ import { TransactionCancelledError, type TransactWrite, transact } from '../../p
 import { update } from '../../platform/data/update.ts';
 import { CONTENT_FIELDS, type Sop, type SopComment, type SopContent, type SopStep, storedSteps, toSop, toSopComment } from '../record.ts';
 import { LOCKED_FOR_EDITS } from '../workflow.ts';
-import { readLastSerial, SERIAL_CLAIM, SOP_WRITE_ATTEMPTS, withNextSerial } from './serials.ts';
+import { SERIAL_CLAIM, SOP_WRITE_ATTEMPTS, serialClaim } from './serials.ts';
 
 function byCreation(a: Sop, b: Sop): number {
   return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
@@ -66,36 +66,33 @@ export async function findSopWithComments(workspace: string, id: string): Promis
 }
 
 /**
- * Create a draft SOP with its department's next serial, in one transaction with the counter.
- * The counter is read while `precondition` (the caller's validation) runs; nothing is written
- * unless it passes.
+ * Create a draft SOP with the serial after `last` (its department's counter as read), in one
+ * transaction that claims it on the counter. Throws `TransactionCancelledError` naming `SERIAL_CLAIM`
+ * when another writer took the serial since (isSerialClaimLost).
  */
-export async function createSop(workspace: string, content: SopContent, precondition: Promise<void>): Promise<Sop> {
-  const id = randomUUID();
-  const now = new Date().toISOString();
-  const firstRead = Promise.all([precondition, readLastSerial(workspace, content.departmentId)]).then(([, last]) => last);
-  let item: Record<string, unknown> = {};
-  await withNextSerial(workspace, content.departmentId, firstRead, async (serial, claim) => {
-    item = {
-      ...keys.sop(workspace, id),
-      ...keys.sopListing(workspace, 'draft', id),
-      entity: 'Sop',
-      id,
-      serial,
-      status: 'draft',
-      ...content,
-      steps: storedSteps(content.steps),
-      commentCount: 0,
-      createdAt: now,
-      updatedAt: now,
-    };
-    // Unset optional fields are left out of the item rather than stored as NULL.
-    for (const [name, value] of Object.entries(item)) if (value === null) delete item[name];
-    await transact(
-      { [SERIAL_CLAIM]: claim, sop: { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } } },
-      { attempts: 1 },
-    );
-  });
+export async function insertSop(workspace: string, id: string, content: SopContent, now: string, last: number): Promise<Sop> {
+  const item: Record<string, unknown> = {
+    ...keys.sop(workspace, id),
+    ...keys.sopListing(workspace, 'draft', id),
+    entity: 'Sop',
+    id,
+    serial: last + 1,
+    status: 'draft',
+    ...content,
+    steps: storedSteps(content.steps),
+    commentCount: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  // Unset optional fields are left out of the item rather than stored as NULL.
+  for (const [name, value] of Object.entries(item)) if (value === null) delete item[name];
+  await transact(
+    {
+      [SERIAL_CLAIM]: serialClaim(workspace, content.departmentId, last),
+      sop: { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+    },
+    { attempts: 1 },
+  );
   return toSop(item);
 }
 
@@ -144,10 +141,11 @@ export async function writeReplacement(
 }
 
 /**
- * PUT with a new department: one transaction replaces the content, gives the SOP the next serial
- * of the new department and claims it on that department's counter, on condition that the SOP is
- * still in its old department and not under review. The old serial is never handed out again (its
- * counter only grows). Returns null when the SOP's condition failed, so the caller can look again.
+ * PUT with a new department: one transaction replaces the content, gives the SOP the serial after
+ * `last` (the new department's counter as read) and claims it on that department's counter, on
+ * condition that the SOP is still in its old department and not under review. The old serial is never
+ * handed out again (its counter only grows). Returns null when only the SOP's condition failed, so the
+ * caller can look again; throws as insertSop does when the claim was lost.
  */
 export async function moveSop(
   workspace: string,
@@ -155,30 +153,23 @@ export async function moveSop(
   content: SopContent,
   current: Record<string, unknown>,
   now: string,
+  last: number,
 ): Promise<Sop | null> {
   const oldDepartment = (current.departmentId as string | undefined) ?? null;
-  let sopChanged = false;
-  const serial = await withNextSerial(
-    workspace,
-    content.departmentId,
-    readLastSerial(workspace, content.departmentId),
-    async (serial, claim) => {
-      try {
-        await transact(
-          { [SERIAL_CLAIM]: claim, sop: { Update: replacement(workspace, id, content, now, oldDepartment, serial) } },
-          { attempts: 1 },
-        );
-      } catch (error) {
-        // Only the SOP's condition failed: not a counter race, so do not spend a retry on the counter.
-        if (error instanceof TransactionCancelledError && error.failed('sop') && !error.failed(SERIAL_CLAIM)) {
-          sopChanged = true;
-          return;
-        }
-        throw error;
-      }
-    },
-  );
-  if (sopChanged) return null;
+  const serial = last + 1;
+  try {
+    await transact(
+      {
+        [SERIAL_CLAIM]: serialClaim(workspace, content.departmentId, last),
+        sop: { Update: replacement(workspace, id, content, now, oldDepartment, serial) },
+      },
+      { attempts: 1 },
+    );
+  } catch (error) {
+    // Only the SOP's condition failed: not a counter race, so do not spend a retry on the counter.
+    if (error instanceof TransactionCancelledError && error.failed('sop') && !error.failed(SERIAL_CLAIM)) return null;
+    throw error;
+  }
   return toSop({ id, serial, status: 'draft', ...content, createdAt: current.createdAt, updatedAt: now });
 }
 

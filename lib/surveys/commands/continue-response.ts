@@ -1,6 +1,93 @@
 /**
- * A continuation of a partial response. Its read, rules and retries stay in
- * responses/response-store.ts (`continueResponse`) until the chain checks the route's declared
- * If-Match: the store's hand-written "If-Match required" answer is the chain's to remove.
+ * A continuation of a partial response: reads it where it is stored, merges the answers and replays
+ * them against the version the response is pinned to (even after a newer one is published), then one
+ * transaction conditional on the response as read and on the survey still collecting. A response the
+ * migration moved (or changed) in between is read again, a few times at most.
  */
-export { continueResponse } from '../responses/store/response-store.ts';
+import { meetsPrecondition, type VersionPrecondition } from '../../platform/data/conditions.ts';
+import { VersionConflictError } from '../../platform/errors.ts';
+import { responseFinished, responseNotFound } from '../errors.ts';
+import { afterFailedCheck, stillCollectingCheck, versionDefinition } from '../responses/collecting.ts';
+import { toResponse } from '../responses/record.ts';
+import { assertAnswersFit, mergeAnswers, replayedOrThrow, secondsBetween } from '../responses/rules.ts';
+import type { ContinueResponseBody, SurveyResponse } from '../responses/schemas.ts';
+import { failedItem, inLegacyLayout, MOVE_ATTEMPTS, readResponseItem, writeContinuation } from '../responses/store/response-store.ts';
+
+export async function continueResponse(
+  workspace: string,
+  surveyId: string,
+  responseId: string,
+  body: ContinueResponseBody,
+  precondition: VersionPrecondition,
+): Promise<SurveyResponse> {
+  for (let attempt = 1; ; attempt++) {
+    const item = await readResponseItem(workspace, surveyId, responseId);
+    const tried = await tryContinue(workspace, item, body, precondition);
+    if (tried.done) return tried.response;
+    if (attempt >= MOVE_ATTEMPTS) throw new VersionConflictError(tried.revision);
+  }
+}
+
+/** One try on the item as read: done, or the response moved or changed meanwhile and must be read again. */
+async function tryContinue(
+  workspace: string,
+  item: Record<string, unknown>,
+  body: ContinueResponseBody,
+  precondition: VersionPrecondition,
+): Promise<{ done: true; response: SurveyResponse } | { done: false; revision: number }> {
+  const current = toResponse(item);
+  const next = await continued(workspace, current, body, precondition);
+  const legacy = inLegacyLayout(item);
+  for (let attempt = 1; ; attempt++) {
+    const { check, checked } = stillCollectingCheck(workspace, current.surveyId, current.id);
+    try {
+      await writeContinuation(workspace, item, next, check);
+      return { done: true, response: next };
+    } catch (error) {
+      const survey = failedItem(error, 'survey');
+      if (survey) {
+        // Throws when the survey no longer collects; otherwise it learnt what to check next.
+        afterFailedCheck(workspace, current.surveyId, checked, survey.item);
+        if (attempt < MOVE_ATTEMPTS) continue;
+        throw error;
+      }
+      // Moved or changed by the migration (or by another continuation) since it was read: read again.
+      if (legacy && (failedItem(error, 'response') || failedItem(error, 'legacy'))) return { done: false, revision: current.revision };
+      const response = failedItem(error, 'response');
+      if (response) {
+        if (!response.item) throw responseNotFound();
+        if (response.item.status === 'finished') throw responseFinished();
+        throw new VersionConflictError(Number(response.item.revision ?? 0));
+      }
+      throw error;
+    }
+  }
+}
+
+/** The response after this continuation, or why it is refused (stale If-Match, already finished, too large, invalid answers). */
+async function continued(
+  workspace: string,
+  current: SurveyResponse,
+  body: ContinueResponseBody,
+  precondition: VersionPrecondition,
+): Promise<SurveyResponse> {
+  if (!meetsPrecondition(precondition, current.revision)) throw new VersionConflictError(current.revision);
+  if (current.status === 'finished') throw responseFinished();
+  const answers = mergeAnswers(current.answers, body.answers);
+  assertAnswersFit(answers);
+  const finished = body.finished === true;
+  const definition = await versionDefinition(workspace, current.surveyId, current.versionId);
+  const replayed = replayedOrThrow(definition, answers, finished);
+  const now = new Date().toISOString();
+  return {
+    ...current,
+    answers,
+    path: replayed.path,
+    ending: replayed.ending,
+    status: finished ? 'finished' : 'partial',
+    revision: current.revision + 1,
+    updatedAt: now,
+    finishedAt: finished ? now : null,
+    secondsToFinish: finished ? secondsBetween(current.createdAt, now) : null,
+  };
+}

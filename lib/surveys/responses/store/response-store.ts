@@ -5,7 +5,7 @@
  *              Idempotency-Key record; a warm instance reads nothing first (a cold one reads the survey
  *              and the version: 3 round trips; ../commands/submit-response.ts decides and retries)
  *   continue   reads the response, then one transaction conditional on its revision and on the
- *              survey still collecting: 2
+ *              survey still collecting: 2 (../commands/continue-response.ts decides, and reads again on a move)
  *   read       GetItem: 1
  *   delete     reads the response, then one transaction that deletes it and its index items, moves
  *              its counter and leaves a tombstone: 2 (../commands/delete-response.ts reads again on a race)
@@ -17,26 +17,22 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { getMany } from '../../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../../platform/data/client.ts';
-import { meetsPrecondition, type VersionPrecondition } from '../../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../../platform/data/idempotency.ts';
 import { keys } from '../../../platform/data/keys.ts';
 import { type NamedWrites, TransactionCancelledError, type TransactWrite, transact } from '../../../platform/data/transact.ts';
 import { update } from '../../../platform/data/update.ts';
-import { VersionConflictError } from '../../../platform/errors.ts';
-import { responseFinished, responseNotFound } from '../../errors.ts';
-import { afterFailedCheck, stillCollectingCheck, versionDefinition } from '../collecting.ts';
+import { responseNotFound } from '../../errors.ts';
 import { COUNTER_ENTITY, type CounterDeltas, counterShardOf, countMoves, legacyCounterShardOf } from '../counters.ts';
 import { responseLayout } from '../layout.ts';
 import { isLegacyResponseKey } from '../legacy-layout.ts';
 import { respondentIndexItem, responseItem, tombstoneItem, toResponse } from '../record.ts';
-import { assertAnswersFit, mergeAnswers, replayedOrThrow, secondsBetween } from '../rules.ts';
-import type { ContinueResponseBody, SurveyResponse } from '../schemas.ts';
+import type { SurveyResponse } from '../schemas.ts';
 
 /** Tries of a continuation or delete that met the migration moving its response. */
 export const MOVE_ATTEMPTS = 3;
 
 /** The current item of a named write whose condition failed (undefined: it did not exist), or null when it did not fail. */
-function failedItem(error: unknown, name: string): { item: Record<string, unknown> | undefined } | null {
+export function failedItem(error: unknown, name: string): { item: Record<string, unknown> | undefined } | null {
   if (!(error instanceof TransactionCancelledError) || !error.failed(name)) return null;
   return { item: error.current(name) ?? undefined };
 }
@@ -56,7 +52,7 @@ function counterWrites(workspace: string, surveyId: string, deltas: CounterDelta
 
 /** The counter a stored response is counted in: its range's, or the legacy rule's while it is in the legacy layout. */
 function counterOf(item: Record<string, unknown>): number {
-  return isLegacyResponseKey(item.sk as string) ? legacyCounterShardOf(item.id as string) : counterShardOf(item.id as string);
+  return inLegacyLayout(item) ? legacyCounterShardOf(item.id as string) : counterShardOf(item.id as string);
 }
 
 /**
@@ -122,108 +118,54 @@ export async function getResponse(workspace: string, surveyId: string, responseI
   return toResponse(await readResponseItem(workspace, surveyId, responseId));
 }
 
-/**
- * Merges a continuation into a partial response and replays the merged answers against the
- * version the response is pinned to (even after a newer one is published).
- */
-export async function continueResponse(
-  workspace: string,
-  surveyId: string,
-  responseId: string,
-  body: ContinueResponseBody,
-  precondition: VersionPrecondition,
-): Promise<SurveyResponse> {
-  for (let attempt = 1; ; attempt++) {
-    const item = await readResponseItem(workspace, surveyId, responseId);
-    const moved = await tryContinue(workspace, item, body, precondition);
-    if (moved.done) return moved.response;
-    if (attempt >= MOVE_ATTEMPTS) throw new VersionConflictError(moved.revision);
-  }
+/** Whether a stored response item is still at its key of the layout before migration 002 (layout.ts). */
+export function inLegacyLayout(item: Record<string, unknown>): boolean {
+  return isLegacyResponseKey(item.sk as string);
 }
 
 /**
- * One try of a continuation on the item as read. A legacy item is moved to its new key in the same
- * transaction; when the migration moved or changed it meanwhile, the caller reads it again.
+ * Writes a continuation of the response `item` (as read) in one transaction: `check` (the survey still
+ * collects, collecting.ts), `next` in place of the partial response as read, and its count moved. A
+ * response still in the legacy layout moves to its new key in the same transaction. Throws
+ * `TransactionCancelledError` naming `survey`, `response` or `legacy` when one of them changed since.
  */
-async function tryContinue(
+export function writeContinuation(
   workspace: string,
   item: Record<string, unknown>,
-  body: ContinueResponseBody,
-  precondition: VersionPrecondition,
-): Promise<{ done: true; response: SurveyResponse } | { done: false; revision: number }> {
+  next: SurveyResponse,
+  check: TransactWrite,
+): Promise<void> {
   const current = toResponse(item);
-  const { surveyId, id: responseId } = current;
-  if (!meetsPrecondition(precondition, current.revision)) throw new VersionConflictError(current.revision);
-  if (current.status === 'finished') throw responseFinished();
-  const answers = mergeAnswers(current.answers, body.answers);
-  assertAnswersFit(answers);
-  const finished = body.finished === true;
-  const definition = await versionDefinition(workspace, surveyId, current.versionId);
-  const replayed = replayedOrThrow(definition, answers, finished);
-  const now = new Date().toISOString();
-  const next: SurveyResponse = {
-    ...current,
-    answers,
-    path: replayed.path,
-    ending: replayed.ending,
-    status: finished ? 'finished' : 'partial',
-    revision: current.revision + 1,
-    updatedAt: now,
-    finishedAt: finished ? now : null,
-    secondsToFinish: finished ? secondsBetween(current.createdAt, now) : null,
-  };
-  const legacy = isLegacyResponseKey(item.sk as string);
+  const legacy = inLegacyLayout(item);
   const asRead = {
     ConditionExpression: 'revision = :revision AND #status = :partial',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: { ':revision': current.revision, ':partial': 'partial' },
   };
   const hashes = (item.respondentIndex as string[] | undefined) ?? [];
-  for (let attempt = 1; ; attempt++) {
-    const { check, checked } = stillCollectingCheck(workspace, surveyId, responseId);
-    try {
-      await transact({
-        survey: check,
-        response: legacy
-          ? {
-              Put: {
-                TableName: tableName,
-                Item: responseItem(workspace, next, hashes, current.status),
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            }
-          : { Put: { TableName: tableName, Item: responseItem(workspace, next, hashes), ...asRead } },
-        legacy: legacy && { Delete: { TableName: tableName, Key: { pk: item.pk, sk: item.sk }, ...asRead } },
-        // Its count moves with it: from the counter it was counted in to its range's (counters.ts).
-        ...counterWrites(
-          workspace,
-          surveyId,
-          countMoves(
-            current.versionId,
-            { shard: counterOf(item), status: 'partial' },
-            { shard: counterShardOf(responseId), status: next.status },
-          ),
-        ),
-      });
-      return { done: true, response: next };
-    } catch (error) {
-      const survey = failedItem(error, 'survey');
-      if (survey) {
-        afterFailedCheck(workspace, surveyId, checked, survey.item);
-        if (attempt < MOVE_ATTEMPTS) continue;
-        throw error;
-      }
-      // Moved or changed by the migration (or by another continuation) since it was read: read again.
-      if (legacy && (failedItem(error, 'response') || failedItem(error, 'legacy'))) return { done: false, revision: current.revision };
-      const response = failedItem(error, 'response');
-      if (response) {
-        if (!response.item) throw responseNotFound();
-        if (response.item.status === 'finished') throw responseFinished();
-        throw new VersionConflictError(Number(response.item.revision ?? 0));
-      }
-      throw error;
-    }
-  }
+  return transact({
+    survey: check,
+    response: legacy
+      ? {
+          Put: {
+            TableName: tableName,
+            Item: responseItem(workspace, next, hashes, current.status),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        }
+      : { Put: { TableName: tableName, Item: responseItem(workspace, next, hashes), ...asRead } },
+    legacy: legacy && { Delete: { TableName: tableName, Key: { pk: item.pk, sk: item.sk }, ...asRead } },
+    // Its count moves with it: from the counter it was counted in to its range's (counters.ts).
+    ...counterWrites(
+      workspace,
+      current.surveyId,
+      countMoves(
+        current.versionId,
+        { shard: counterOf(item), status: 'partial' },
+        { shard: counterShardOf(current.id), status: next.status },
+      ),
+    ),
+  });
 }
 
 /**
