@@ -1,6 +1,6 @@
 /** Routes of the Ideas area (module `ideas`): CRUD on ideas and the workspace's idea labels. */
 import * as z from 'zod/mini';
-import { routesOf } from '../platform/route.ts';
+import { etagHeader, optionalIfMatch, routesOf } from '../platform/route.ts';
 import { okOnly, pageQuery, pagination } from '../platform/schemas.ts';
 import { idea, ideaIdParams, ideaLabels, ideaPatch, ideaWrite } from './schemas.ts';
 
@@ -8,16 +8,13 @@ const route = routesOf({ tag: 'Ideas', module: 'ideas' });
 
 const ideaResponse = z.object({ ok: z.literal(true), data: idea });
 
-const ETAG_HEADER = { ETag: { description: 'The idea\'s version as a strong ETag, e.g. `"3"`: send it back in `If-Match`' } };
+const ETAG_HEADER = etagHeader('The idea\'s version as a strong ETag, e.g. `"3"`: send it back in `If-Match`');
 
-const IF_MATCH = {
-  'If-Match': {
-    description:
-      'Optional optimistic concurrency: the ETag (e.g. `"3"`) of the version you read, or several comma-separated, or `*`. ' +
-      'If the idea is at another version the request fails with 409 `version_conflict` and changes nothing. ' +
-      'Without it the write proceeds whatever the version (last writer wins).',
-  },
-};
+const IF_MATCH = optionalIfMatch(
+  'Optional optimistic concurrency: the ETag (e.g. `"3"`) of the version you read, or several comma-separated, or `*`. ' +
+    'If the idea is at another version the request fails with 409 `version_conflict` and changes nothing. ' +
+    'Without it the write proceeds whatever the version (last writer wins).',
+);
 
 const LABEL_NOTE =
   "`status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`.";

@@ -4,7 +4,7 @@
  */
 
 import * as z from 'zod/mini';
-import { routesOf } from '../platform/route.ts';
+import { etagHeader, optionalIfMatch, requiredIfMatch, routesOf } from '../platform/route.ts';
 import { okOnly } from '../platform/schemas.ts';
 import {
   contentBody,
@@ -35,24 +35,19 @@ import {
 
 const route = routesOf({ tag: 'Journeys', module: 'journeys' });
 
-const JOURNEY_ETAG = { ETag: { description: 'The journey\'s `version` as a strong ETag, e.g. `"3"`' } };
-const VERSION_ETAG = { ETag: { description: 'The version\'s `revision` as a strong ETag, e.g. `"3"`: send it back in `If-Match`' } };
+const JOURNEY_ETAG = etagHeader('The journey\'s `version` as a strong ETag, e.g. `"3"`');
+const VERSION_ETAG = etagHeader('The version\'s `revision` as a strong ETag, e.g. `"3"`: send it back in `If-Match`');
 
-const OPTIONAL_IF_MATCH = (what: string) => ({
-  'If-Match': {
-    description: `Optional: the ETag of the ${what} you read (or \`*\`). If it has moved on the request fails with 409 \`version_conflict\` and changes nothing.`,
-  },
-});
-const REQUIRED_IF_MATCH = {
-  'If-Match': {
-    description:
-      'Required: the version\'s ETag (its `revision`, e.g. `"3"`) as you read it. Without it: 400 `if_match_required`; ' +
-      'if the version was saved since: 409 `version_conflict` with the current `ETag`, and nothing changes.',
-    required: true,
-    // The documented order (ORDER): the version's 404 and state answer before a missing If-Match.
-    missingAfterRead: true,
-  },
-} as const;
+const OPTIONAL_IF_MATCH = (what: string) =>
+  optionalIfMatch(
+    `Optional: the ETag of the ${what} you read (or \`*\`). If it has moved on the request fails with 409 \`version_conflict\` and changes nothing.`,
+  );
+const REQUIRED_IF_MATCH = requiredIfMatch(
+  'Required: the version\'s ETag (its `revision`, e.g. `"3"`) as you read it. Without it: 400 `if_match_required`; ' +
+    'if the version was saved since: 409 `version_conflict` with the current `ETag`, and nothing changes.',
+  // The documented order (ORDER): the version's 404 and state answer before a missing If-Match.
+  { missingAfterRead: true },
+);
 
 const JOURNEY_404 = "no journey with this id in this workspace (another workspace's journeys are never visible)";
 const VERSION_404 = 'no such journey, or no such version of it, in this workspace';

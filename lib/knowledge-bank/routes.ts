@@ -4,7 +4,7 @@
  * translation status.
  */
 import * as z from 'zod/mini';
-import { routesOf } from '../platform/route.ts';
+import { etagHeader, optionalIfMatch, requiredIfMatch, routesOf } from '../platform/route.ts';
 import { okOnly, pageQuery, pagination } from '../platform/schemas.ts';
 import {
   article,
@@ -31,22 +31,15 @@ import {
 
 const route = routesOf({ tag: 'Knowledge Bank', module: 'knowledge-bank', omitFromFileNames: 'KnowledgeBank' });
 
-const ETAG = { ETag: { description: 'The record\'s version as a strong ETag, e.g. `"3"`: send it back in `If-Match`' } };
-const IF_MATCH = {
-  'If-Match': {
-    description:
-      'Optional optimistic concurrency: the ETag (e.g. `"3"`) you read, several comma-separated, or `*`. ' +
-      'A stale one fails with 409 `version_conflict` and changes nothing.',
-  },
-};
-const IF_MATCH_REQUIRED = {
-  'If-Match': {
-    required: true,
-    description:
-      'Required: the article\'s ETag as you read it (e.g. `"3"`), or `*` to overwrite whatever is there. ' +
-      'Missing → 400 `if_match_required`; stale → 409 `version_conflict`.',
-  },
-} as const;
+const ETAG = etagHeader('The record\'s version as a strong ETag, e.g. `"3"`: send it back in `If-Match`');
+const IF_MATCH = optionalIfMatch(
+  'Optional optimistic concurrency: the ETag (e.g. `"3"`) you read, several comma-separated, or `*`. ' +
+    'A stale one fails with 409 `version_conflict` and changes nothing.',
+);
+const IF_MATCH_REQUIRED = requiredIfMatch(
+  'Required: the article\'s ETag as you read it (e.g. `"3"`), or `*` to overwrite whatever is there. ' +
+    'Missing → 400 `if_match_required`; stale → 409 `version_conflict`.',
+);
 
 const categoryResponse = z.object({ ok: z.literal(true), category });
 const articleResponse = z.object({ ok: z.literal(true), article });

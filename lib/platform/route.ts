@@ -69,6 +69,24 @@ export interface IfMatchDeclaration extends HeaderDeclaration {
   missingAfterRead?: true;
 }
 
+/** A response's `ETag` header, described in the area's words (what it is the tag of, and what to do with it). */
+export function etagHeader(description: string) {
+  return { ETag: { description } };
+}
+
+/** A write's optional `If-Match`: without one the write proceeds; a stale one is 409 `version_conflict`. */
+export function optionalIfMatch(description: string) {
+  return { 'If-Match': { description } };
+}
+
+/** A write's required `If-Match` (the chain refuses a missing one), with the declaration's other settings. */
+export function requiredIfMatch<const O extends Omit<IfMatchDeclaration, 'description' | 'required'> = Record<never, never>>(
+  description: string,
+  options?: O,
+) {
+  return { 'If-Match': { required: true, ...(options as O), description } } as const;
+}
+
 export interface RouteDefinition {
   operationId: string;
   method: HttpMethod;

@@ -6,7 +6,7 @@
  * sandbox prefer the static segment, and {id} only takes UUIDs anyway.
  */
 import * as z from 'zod/mini';
-import { routesOf } from '../platform/route.ts';
+import { etagHeader, optionalIfMatch, requiredIfMatch, routesOf } from '../platform/route.ts';
 import { okOnly, pagination, validationIssue } from '../platform/schemas.ts';
 import {
   audienceAttributes,
@@ -37,24 +37,17 @@ const route = routesOf({ tag: 'Surveys', module: 'surveys', omitFromFileNames: '
 const READ = ['surveys:read'] as const;
 const WRITE = ['surveys:write'] as const;
 
-const SURVEY_ETAG = { ETag: { description: 'The survey\'s `version` as a strong ETag, e.g. `"3"`: send it back in `If-Match`' } };
-const VERSION_ETAG = { ETag: { description: 'The version\'s `revision` as a strong ETag, e.g. `"2"`: PUT needs it in `If-Match`' } };
-const OPTIONAL_IF_MATCH = {
-  'If-Match': {
-    description:
-      'Optional optimistic concurrency: the survey\'s ETag as read (e.g. `"3"`), several comma-separated, or `*`. ' +
-      'At another version the request fails with 409 `version_conflict` and changes nothing.',
-  },
-};
-const REQUIRED_IF_MATCH = {
-  'If-Match': {
-    required: true,
-    anyVersion: false,
-    description:
-      'Required: the version\'s ETag (its `revision`, e.g. `"2"`) as last read. Another revision is 409 `version_conflict` ' +
-      'with the current ETag, so two editors never overwrite each other; missing is 400 `if_match_required`.',
-  },
-} as const;
+const SURVEY_ETAG = etagHeader('The survey\'s `version` as a strong ETag, e.g. `"3"`: send it back in `If-Match`');
+const VERSION_ETAG = etagHeader('The version\'s `revision` as a strong ETag, e.g. `"2"`: PUT needs it in `If-Match`');
+const OPTIONAL_IF_MATCH = optionalIfMatch(
+  'Optional optimistic concurrency: the survey\'s ETag as read (e.g. `"3"`), several comma-separated, or `*`. ' +
+    'At another version the request fails with 409 `version_conflict` and changes nothing.',
+);
+const REQUIRED_IF_MATCH = requiredIfMatch(
+  'Required: the version\'s ETag (its `revision`, e.g. `"2"`) as last read. Another revision is 409 `version_conflict` ' +
+    'with the current ETag, so two editors never overwrite each other; missing is 400 `if_match_required`.',
+  { anyVersion: false },
+);
 
 const SURVEY_404 = { not_found: "no survey with this id in this workspace (other workspaces' surveys are never visible)" };
 const VERSION_404 = { not_found: 'no survey with this id in this workspace, or no version with this id in it' };

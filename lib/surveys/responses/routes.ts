@@ -5,7 +5,7 @@
  * a static path beside `/surveys/{id}`; API Gateway and the sandbox prefer the static segment.
  */
 import * as z from 'zod/mini';
-import { routesOf } from '../../platform/route.ts';
+import { etagHeader, requiredIfMatch, routesOf } from '../../platform/route.ts';
 import { named, okOnly, pagination, validationIssue } from '../../platform/schemas.ts';
 import { ANSWER_ISSUE_CODES } from '../engine/response.ts';
 import { surveyIdParams } from '../schemas.ts';
@@ -31,15 +31,11 @@ const READ = ['survey-responses:read'] as const;
 const WRITE = ['survey-responses:write'] as const;
 const DELETE = ['survey-responses:delete'] as const;
 
-const RESPONSE_ETAG = { ETag: { description: 'The response\'s `revision` as a strong ETag, e.g. `"2"`: PATCH needs it in `If-Match`' } };
-const REQUIRED_IF_MATCH = {
-  'If-Match': {
-    required: true,
-    description:
-      'Required: the response\'s ETag (its `revision`, e.g. `"1"`) as last read. Another revision is 409 `version_conflict` with the ' +
-      'current ETag, so two continuations never overwrite each other; missing is 400 `if_match_required`.',
-  },
-} as const;
+const RESPONSE_ETAG = etagHeader('The response\'s `revision` as a strong ETag, e.g. `"2"`: PATCH needs it in `If-Match`');
+const REQUIRED_IF_MATCH = requiredIfMatch(
+  'Required: the response\'s ETag (its `revision`, e.g. `"1"`) as last read. Another revision is 409 `version_conflict` with the ' +
+    'current ETag, so two continuations never overwrite each other; missing is 400 `if_match_required`.',
+);
 const SURVEY_404 = { not_found: "no survey with this id in this workspace (other workspaces' surveys are never visible)" };
 const RESPONSE_404 = { not_found: 'no response with this id in this survey of this workspace' };
 const INVALID_ANSWERS =
