@@ -1,12 +1,12 @@
 /** Routes of the Ideas area (module `ideas`): CRUD on ideas and the workspace's idea labels. */
 import * as z from 'zod/mini';
-import { etagHeader, optionalIfMatch, routesOf } from '../platform/route.ts';
+import { etagHeader, okBody, optionalIfMatch, routesOf } from '../platform/route.ts';
 import { okOnly, pageQuery, pagination } from '../platform/schemas.ts';
 import { idea, ideaIdParams, ideaLabels, ideaPatch, ideaWrite } from './schemas.ts';
 
 const route = routesOf({ tag: 'Ideas', module: 'ideas' });
 
-const ideaResponse = z.object({ ok: z.literal(true), data: idea });
+const ideaResponse = okBody({ data: idea });
 
 const ETAG_HEADER = etagHeader('The idea\'s version as a strong ETag, e.g. `"3"`: send it back in `If-Match`');
 
@@ -34,7 +34,7 @@ export const listIdeas = route({
     'Reaching an offset reads the ideas before it, so very deep offsets are slower; an offset past the end costs one read at most.',
   permissions: ['ideas:read'],
   request: { query: pageQuery },
-  response: { status: 200, body: z.object({ ok: z.literal(true), data: z.array(idea), pagination }) },
+  response: { status: 200, body: okBody({ data: z.array(idea), pagination }) },
   // GetItem: a cursor page reads the idea counter beside its Query.
   table: ['GetItem', 'Query'],
 });
@@ -71,7 +71,7 @@ export const getIdeaLabels = route({
   description:
     'The values `status` and `module` of an idea may take, as configured by the workspace operator (`cxctl labels set`), in their configured order.',
   permissions: ['ideas:read'],
-  response: { status: 200, body: z.object({ ok: z.literal(true), data: ideaLabels }) },
+  response: { status: 200, body: okBody({ data: ideaLabels }) },
 });
 
 export const getIdea = route({

@@ -1,7 +1,7 @@
 /** Routes of the Introduction area: who am I, and the API's own description. */
 import * as z from 'zod/mini';
 import { MODULES, PERMISSIONS } from '../platform/permissions.ts';
-import { routesOf } from '../platform/route.ts';
+import { okBody, routesOf } from '../platform/route.ts';
 
 const route = routesOf({ tag: 'Introduction', module: null, functions: 'functions/system' });
 
@@ -18,8 +18,7 @@ export const getMe = route({
   permissions: [],
   response: {
     status: 200,
-    body: z.object({
-      ok: z.literal(true),
+    body: okBody({
       data: z.object({
         workspace: z.string(),
         authenticated: z.boolean(),
@@ -43,8 +42,7 @@ export const getApiIndex = route({
   permissions: [],
   response: {
     status: 200,
-    body: z.object({
-      ok: z.literal(true),
+    body: okBody({
       data: z.object({
         name: z.string(),
         version: z.string(),

@@ -4,7 +4,7 @@
  * translation status.
  */
 import * as z from 'zod/mini';
-import { etagHeader, optionalIfMatch, requiredIfMatch, routesOf } from '../platform/route.ts';
+import { etagHeader, okBody, optionalIfMatch, requiredIfMatch, routesOf } from '../platform/route.ts';
 import { okOnly, pageQuery, pagination } from '../platform/schemas.ts';
 import {
   article,
@@ -41,8 +41,8 @@ const IF_MATCH_REQUIRED = requiredIfMatch(
     'Missing → 400 `if_match_required`; stale → 409 `version_conflict`.',
 );
 
-const categoryResponse = z.object({ ok: z.literal(true), category });
-const articleResponse = z.object({ ok: z.literal(true), article });
+const categoryResponse = okBody({ category });
+const articleResponse = okBody({ article });
 
 const CATEGORY_404 = { not_found: "no category with this id in this workspace (another workspace's ids are never visible)" };
 const ARTICLE_404 = 'no article with this id in this workspace; for a read-only key also an article that is not published now';
@@ -67,7 +67,7 @@ export const listKnowledgeBankCategories = route({
   summary: 'The category tree, flattened',
   description: 'Every category in display order: a parent before its children, siblings by `position`. `depth` is 1 to 3.',
   permissions: ['knowledge-bank:read'],
-  response: { status: 200, body: z.object({ ok: z.literal(true), categories: z.array(category) }) },
+  response: { status: 200, body: okBody({ categories: z.array(category) }) },
   table: ['Query'],
 });
 
@@ -148,7 +148,7 @@ export const listKnowledgeBankArticles = route({
   request: { query: articleListQuery },
   // Writers and readers see different articles: a cursor is bound to the key's view too.
   cursorBinds: { permissions: ['knowledge-bank:write'] },
-  response: { status: 200, body: z.object({ ok: z.literal(true), articles: z.array(articleSummary), pagination }) },
+  response: { status: 200, body: okBody({ articles: z.array(articleSummary), pagination }) },
   table: ['Query'],
 });
 
@@ -262,7 +262,7 @@ export const listKnowledgeBankRevisions = route({
   summary: "An article's revisions, newest first",
   permissions: ['knowledge-bank:read'],
   request: { params: articleIdParams, query: pageQuery },
-  response: { status: 200, body: z.object({ ok: z.literal(true), revisions: z.array(revisionSummary), pagination }) },
+  response: { status: 200, body: okBody({ revisions: z.array(revisionSummary), pagination }) },
   errors: { 404: { not_found: ARTICLE_404 } },
   table: ['GetItem', 'Query'],
 });
@@ -274,7 +274,7 @@ export const getKnowledgeBankRevision = route({
   summary: 'One revision with its blocks',
   permissions: ['knowledge-bank:read'],
   request: { params: revisionParams },
-  response: { status: 200, body: z.object({ ok: z.literal(true), revision }) },
+  response: { status: 200, body: okBody({ revision }) },
   errors: { 404: { not_found: `${ARTICLE_404}; or no such revision` } },
   table: ['BatchGetItem'],
 });
@@ -301,7 +301,7 @@ export const listKnowledgeBankLinks = route({
   description: `Internal and external links, each with its block. ${VIEW_NOTE}`,
   permissions: ['knowledge-bank:read'],
   request: { params: articleIdParams, query: viewQuery },
-  response: { status: 200, body: z.object({ ok: z.literal(true), links: z.array(link) }) },
+  response: { status: 200, body: okBody({ links: z.array(link) }) },
   errors: { 404: { not_found: ARTICLE_404 } },
   table: ['BatchGetItem'],
 });
@@ -314,7 +314,7 @@ export const listKnowledgeBankBacklinks = route({
   description: 'Articles whose live content links here and, for write keys, whose draft does.',
   permissions: ['knowledge-bank:read'],
   request: { params: articleIdParams },
-  response: { status: 200, body: z.object({ ok: z.literal(true), backlinks: z.array(backlink) }) },
+  response: { status: 200, body: okBody({ backlinks: z.array(backlink) }) },
   errors: { 404: { not_found: ARTICLE_404 } },
   table: ['GetItem', 'Query'],
 });
@@ -332,6 +332,6 @@ export const listKnowledgeBankTranslations = route({
   request: { query: translationsQuery },
   // Writers and readers see different articles: a cursor is bound to the key's view too.
   cursorBinds: { permissions: ['knowledge-bank:write'] },
-  response: { status: 200, body: z.object({ ok: z.literal(true), articles: z.array(translationItem), pagination }) },
+  response: { status: 200, body: okBody({ articles: z.array(translationItem), pagination }) },
   table: ['Query'],
 });

@@ -3,7 +3,7 @@
  * sandbox, the OpenAPI generator and the tests all loop over the manifest, so a route is written
  * down once, here, and nowhere else.
  */
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import type { VersionPrecondition } from './data/conditions.ts';
 import type { CodeOf } from './error-codes.ts';
 import type { ListPage } from './pagination.ts';
@@ -67,6 +67,11 @@ export interface IfMatchDeclaration extends HeaderDeclaration {
    * chain's own answer (`ifMatchRequired()`, http/conditional-request.ts).
    */
   missingAfterRead?: true;
+}
+
+/** A success body: `ok: true` and the operation's members (`okOnly` when it has none, schemas.ts). */
+export function okBody<const S extends z.core.$ZodLooseShape>(members: S) {
+  return z.object({ ok: z.literal(true), ...members });
 }
 
 /** A response's `ETag` header, described in the area's words (what it is the tag of, and what to do with it). */

@@ -3,13 +3,13 @@
  * (draft → under_review → published, spec part 3) and the SOP directory.
  */
 import * as z from 'zod/mini';
-import { routesOf } from '../platform/route.ts';
+import { okBody, routesOf } from '../platform/route.ts';
 import { okOnly } from '../platform/schemas.ts';
 import { directoryPerson, directoryTeam, SOP_LIMITS, sendBackBody, sopComment, sopIdParams, sopRecord, sopWriteBody } from './schemas.ts';
 
 const route = routesOf({ tag: 'SOPs', module: 'sops' });
 
-const sopResponse = z.object({ ok: z.literal(true), sop: sopRecord });
+const sopResponse = okBody({ sop: sopRecord });
 
 const VISIBILITY =
   'Keys holding sops:write or sops:approve see SOPs in every state; a key holding sops:read alone sees only published SOPs.';
@@ -35,7 +35,7 @@ export const listSops = route({
     'Reads an index that is updated within moments of a write, so a change may take a moment to appear here; ' +
     'GET /sops/{id} always shows the latest state.',
   permissions: ['sops:read'],
-  response: { status: 200, body: z.object({ ok: z.literal(true), sops: z.array(sopRecord) }) },
+  response: { status: 200, body: okBody({ sops: z.array(sopRecord) }) },
   table: ['Query'],
 });
 
@@ -66,7 +66,7 @@ export const getSopDirectory = route({
   permissions: ['sops:read'],
   response: {
     status: 200,
-    body: z.object({ ok: z.literal(true), people: z.array(directoryPerson), teams: z.array(directoryTeam) }),
+    body: okBody({ people: z.array(directoryPerson), teams: z.array(directoryTeam) }),
   },
   table: ['Query'],
 });
@@ -81,7 +81,7 @@ export const getSop = route({
     'Comments (one per send-back) are oldest first.',
   permissions: ['sops:read'],
   request: { params: sopIdParams },
-  response: { status: 200, body: z.object({ ok: z.literal(true), sop: sopRecord, comments: z.array(sopComment) }) },
+  response: { status: 200, body: okBody({ sop: sopRecord, comments: z.array(sopComment) }) },
   errors: { 404: { not_found: 'no SOP with this id in this workspace, or (to a read-only key) one that is not published' } },
   table: ['GetItem', 'Query'],
 });

@@ -6,7 +6,7 @@
  * sandbox prefer the static segment, and {id} only takes UUIDs anyway.
  */
 import * as z from 'zod/mini';
-import { etagHeader, optionalIfMatch, requiredIfMatch, routesOf } from '../platform/route.ts';
+import { etagHeader, okBody, optionalIfMatch, requiredIfMatch, routesOf } from '../platform/route.ts';
 import { okOnly, pagination, validationIssue } from '../platform/schemas.ts';
 import {
   audienceAttributes,
@@ -60,8 +60,8 @@ const DEFINITION_NOTE =
 
 const IDEMPOTENT_NOTE = 'Send an `Idempotency-Key` to retry safely (the same key and body within 24 hours return the first response).';
 
-const surveyResponse = z.object({ ok: z.literal(true), survey });
-const versionResponse = z.object({ ok: z.literal(true), version: surveyVersion });
+const surveyResponse = okBody({ survey });
+const versionResponse = okBody({ version: surveyVersion });
 
 export const listSurveys = route({
   operationId: 'listSurveys',
@@ -73,7 +73,7 @@ export const listSurveys = route({
     '`pagination.total` counts the surveys of that status (or of all listed statuses).',
   permissions: READ,
   request: { query: listSurveysQuery },
-  response: { status: 200, body: z.object({ ok: z.literal(true), surveys: z.array(survey), pagination }) },
+  response: { status: 200, body: okBody({ surveys: z.array(survey), pagination }) },
   // GetItem: a cursor page reads the counter beside its Query.
   table: ['GetItem', 'Query'],
 });
@@ -92,7 +92,7 @@ export const createSurvey = route({
   request: { body: createSurveyBody },
   response: {
     status: 200,
-    body: z.object({ ok: z.literal(true), survey, version: surveyVersion, designs: z.array(surveyDesign) }),
+    body: okBody({ survey, version: surveyVersion, designs: z.array(surveyDesign) }),
     headers: SURVEY_ETAG,
   },
   table: ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
@@ -105,7 +105,7 @@ export const listSurveyDesigns = route({
   summary: 'List survey designs',
   description: "The workspace's designs (appearance a survey can use through `designId`), the default first.",
   permissions: READ,
-  response: { status: 200, body: z.object({ ok: z.literal(true), designs: z.array(surveyDesign) }) },
+  response: { status: 200, body: okBody({ designs: z.array(surveyDesign) }) },
   table: ['GetItem'],
 });
 
@@ -118,7 +118,7 @@ export const createSurveyDesign = route({
   permissions: WRITE,
   idempotent: true,
   request: { body: createDesignBody },
-  response: { status: 200, body: z.object({ ok: z.literal(true), design: surveyDesign }) },
+  response: { status: 200, body: okBody({ design: surveyDesign }) },
   errors: { 409: { design_limit: true } },
   table: ['BatchGetItem', 'UpdateItem', 'PutItem'],
 });
@@ -131,7 +131,7 @@ export const updateSurveyDesign = route({
   description: 'Any of `name`, `primaryColor`, `backgroundColor`, `logoUrl`, `font`; `null` clears an optional one.',
   permissions: WRITE,
   request: { params: designIdParams, body: updateDesignBody },
-  response: { status: 200, body: z.object({ ok: z.literal(true), design: surveyDesign }) },
+  response: { status: 200, body: okBody({ design: surveyDesign }) },
   errors: { 404: { not_found: 'no design with this id in this workspace' } },
   table: ['UpdateItem'],
 });
@@ -144,7 +144,7 @@ export const validateSurveyDefinition = route({
   description: `Nothing is stored and no survey is needed. ${DEFINITION_NOTE}`,
   permissions: READ,
   request: { body: validateBody },
-  response: { status: 200, body: z.object({ ok: z.literal(true), issues: z.array(issue) }) },
+  response: { status: 200, body: okBody({ issues: z.array(issue) }) },
   errors: { 413: DEFINITION_413 },
 });
 
@@ -157,7 +157,7 @@ export const listAudienceAttributes = route({
     "Each attribute's `key`, `type` (string, number, date, boolean) and, for strings, the `values` it takes. " +
     'Set by the operator (`cxctl audience set <slug> --file f.json`). `targetingRules.filters` may only use these.',
   permissions: READ,
-  response: { status: 200, body: z.object({ ok: z.literal(true), attributes: audienceAttributes }) },
+  response: { status: 200, body: okBody({ attributes: audienceAttributes }) },
   table: ['GetItem'],
 });
 
@@ -173,7 +173,7 @@ export const getSurvey = route({
   request: { params: surveyIdParams },
   response: {
     status: 200,
-    body: z.object({ ok: z.literal(true), survey, versions: z.array(versionSummary), designs: z.array(surveyDesign) }),
+    body: okBody({ survey, versions: z.array(versionSummary), designs: z.array(surveyDesign) }),
     headers: SURVEY_ETAG,
   },
   errors: { 404: SURVEY_404 },
@@ -291,7 +291,7 @@ export const simulateSurveyVersion = route({
     'nps, rating, csat, ces integers; date `YYYY-MM-DD`; matrix `{rowId: columnId}`; consent a boolean. Nothing is stored.',
   permissions: READ,
   request: { params: versionParams, body: simulateBody },
-  response: { status: 200, body: z.object({ ok: z.literal(true), run: simulationRun }) },
+  response: { status: 200, body: okBody({ run: simulationRun }) },
   errors: { 404: VERSION_404 },
   table: ['GetItem'],
 });
@@ -308,7 +308,7 @@ export const publishSurvey = route({
     'the answer is 409 `breaking_changes` with `changes:[{kind, questionId, optionId?, detail}]` and nothing changes.',
   permissions: WRITE,
   request: { params: surveyIdParams, body: publishBody },
-  response: { status: 200, body: z.object({ ok: z.literal(true), survey, version: surveyVersion }), headers: SURVEY_ETAG },
+  response: { status: 200, body: okBody({ survey, version: surveyVersion }), headers: SURVEY_ETAG },
   errors: {
     400: { invalid_definition: 'the version has errors, listed in `issues` (each with `severity`, `code`, `message`, `path`)' },
     404: VERSION_404,

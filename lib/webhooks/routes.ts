@@ -4,7 +4,7 @@
  * are made by the pipeline in lib/webhooks/pipeline.ts, not by these routes.
  */
 import * as z from 'zod/mini';
-import { routesOf } from '../platform/route.ts';
+import { okBody, routesOf } from '../platform/route.ts';
 import { named, nextCursor, okOnly, pageQueryShape, timestamp, uuid } from '../platform/schemas.ts';
 import { WEBHOOK_EVENT_TYPES } from './events.ts';
 import { MAX_WEBHOOKS_PER_WORKSPACE } from './record.ts';
@@ -64,7 +64,7 @@ const webhookWithSecret = named(
 const idParams = z.strictObject({ id: uuid });
 const NOT_FOUND_404 = { not_found: 'no webhook with this id in this workspace' };
 const URL_400 = { webhook_url_not_allowed: true, webhook_url_unresolvable: true } as const;
-const webhookBody = z.object({ ok: z.literal(true), webhook });
+const webhookBody = okBody({ webhook });
 
 const attempt = named(
   'WebhookDeliveryAttempt',
@@ -112,7 +112,7 @@ export const createWebhook = route({
   request: { body: z.strictObject({ name: webhookName, url: webhookUrl, events: webhookEvents }) },
   response: {
     status: 201,
-    body: z.object({ ok: z.literal(true), webhook: webhookWithSecret }),
+    body: okBody({ webhook: webhookWithSecret }),
     description: 'Created (or, for a repeated Idempotency-Key, the webhook as it is now, with its current secret)',
     location: '/webhooks/{webhook.id}',
   },
@@ -130,7 +130,7 @@ export const listWebhooks = route({
   summary: 'List webhooks',
   description: `Every webhook of the workspace (at most ${MAX_WEBHOOKS_PER_WORKSPACE}), oldest first. Secrets are never returned.`,
   permissions: READ,
-  response: { status: 200, body: z.object({ ok: z.literal(true), webhooks: z.array(webhook) }) },
+  response: { status: 200, body: okBody({ webhooks: z.array(webhook) }) },
   table: ['Query'],
 });
 
@@ -189,7 +189,7 @@ export const rotateWebhookSecret = route({
     'Issues a new Bearer secret, shown once in this response. The old secret is never used again, and the webhook is disabled (`enabled:false`) until enabled again with the new secret in place at the receiver.',
   permissions: WRITE,
   request: { params: idParams },
-  response: { status: 200, body: z.object({ ok: z.literal(true), webhook: webhookWithSecret }) },
+  response: { status: 200, body: okBody({ webhook: webhookWithSecret }) },
   errors: { 404: NOT_FOUND_404 },
   table: ['UpdateItem'],
 });
@@ -240,8 +240,7 @@ export const listWebhookDeliveries = route({
   request: { params: idParams, query: z.strictObject(pageQueryShape) },
   response: {
     status: 200,
-    body: z.object({
-      ok: z.literal(true),
+    body: okBody({
       deliveries: z.array(delivery),
       pagination: z.object({ limit: z.int(), offset: z.int(), hasMore: z.boolean(), nextCursor }),
     }),

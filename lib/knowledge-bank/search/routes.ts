@@ -2,9 +2,8 @@
  * Routes of knowledge-bank search and external link checking (module `knowledge-bank`), spread
  * into the manifest beside the area's content routes.
  */
-import * as z from 'zod/mini';
 import { routesOf } from '../../platform/route.ts';
-import { noQuery } from '../../platform/schemas.ts';
+import { noQuery, okOnly } from '../../platform/schemas.ts';
 import { linkListQuery, linkListResponse, searchQuery, searchResponse } from './schemas.ts';
 
 const route = routesOf({ tag: 'Knowledge Bank', module: 'knowledge-bank', omitFromFileNames: 'KnowledgeBank' });
@@ -61,6 +60,6 @@ export const checkKnowledgeBankLinks = route({
     '`GET /knowledge-bank/links` as the checker records them, usually within a minute.',
   permissions: ['knowledge-bank:write'],
   request: { query: noQuery },
-  response: { status: 202, body: z.object({ ok: z.literal(true) }) },
+  response: { status: 202, body: okOnly },
   // The table is read for authorisation only; the check itself is a message on the link-check queue.
 });

@@ -1,12 +1,11 @@
 /** Survey export routes (module `surveys`, permission `survey-responses:read`: a file of answers is personal data). */
-import * as z from 'zod/mini';
-import { routesOf } from '../../platform/route.ts';
+import { okBody, routesOf } from '../../platform/route.ts';
 import { surveyIdParams } from '../schemas.ts';
 import { createExportBody, exportParams, surveyExport } from './schemas.ts';
 
 const route = routesOf({ tag: 'Surveys', module: 'surveys', deployedIn: 'Survey responses' });
 
-const exportResponse = z.object({ ok: z.literal(true), export: surveyExport });
+const exportResponse = okBody({ export: surveyExport });
 
 export const createSurveyExport = route({
   operationId: 'createSurveyExport',

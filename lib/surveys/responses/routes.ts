@@ -5,7 +5,7 @@
  * a static path beside `/surveys/{id}`; API Gateway and the sandbox prefer the static segment.
  */
 import * as z from 'zod/mini';
-import { etagHeader, requiredIfMatch, routesOf } from '../../platform/route.ts';
+import { etagHeader, okBody, requiredIfMatch, routesOf } from '../../platform/route.ts';
 import { named, okOnly, pagination, validationIssue } from '../../platform/schemas.ts';
 import { ANSWER_ISSUE_CODES } from '../engine/response.ts';
 import { surveyIdParams } from '../schemas.ts';
@@ -70,7 +70,7 @@ const VALIDATION =
   'response answers every required question on its path and reaches an ending; a partial one may stop at a required question, and ' +
   'answers past that point are still checked for type and range. The response keeps `path` (the questions shown) and `ending`.';
 
-const responseBody = z.object({ ok: z.literal(true), response: surveyResponse });
+const responseBody = okBody({ response: surveyResponse });
 
 export const submitSurveyResponse = route({
   operationId: 'submitSurveyResponse',
@@ -143,7 +143,7 @@ export const listSurveyResponses = route({
   request: { params: surveyIdParams, query: listResponsesQuery },
   response: {
     status: 200,
-    body: z.object({ ok: z.literal(true), responses: z.array(z.union([surveyResponse, responseTombstone])), pagination }),
+    body: okBody({ responses: z.array(z.union([surveyResponse, responseTombstone])), pagination }),
   },
   errors: { 400: { invalid_query: '`updatedSince` with another filter, or `cursor` with `offset`' } },
   // GetItem: the layout migration's record, beside the Queries, until this instance has seen it finished.
@@ -190,7 +190,7 @@ export const eraseSurveyRespondent = route({
     'an index keyed by a keyed hash of the identifier; the identifier itself is stored nowhere but in the responses.',
   permissions: DELETE,
   request: { body: eraseBody },
-  response: { status: 200, body: z.object({ ok: z.literal(true), erased: z.int(), hasMore: z.boolean() }) },
+  response: { status: 200, body: okBody({ erased: z.int(), hasMore: z.boolean() }) },
   table: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
   needs: ['keyed-hash'],
   timeoutSeconds: 60,

@@ -1,7 +1,6 @@
 /** The survey summary route (module `surveys`): scores from the day buckets, never an answer's text. */
-import * as z from 'zod/mini';
 import { guideLink } from '../../platform/guides.ts';
-import { routesOf } from '../../platform/route.ts';
+import { okBody, routesOf } from '../../platform/route.ts';
 import { surveyIdParams } from '../schemas.ts';
 import { summaryQuery, surveySummary } from './schemas.ts';
 
@@ -20,7 +19,7 @@ export const getSurveySummary = route({
     'write shows here within seconds. No answer text and no respondent appears, so `surveys:read` is enough.',
   permissions: ['surveys:read'],
   request: { params: surveyIdParams, query: summaryQuery },
-  response: { status: 200, body: z.object({ ok: z.literal(true), summary: surveySummary }) },
+  response: { status: 200, body: okBody({ summary: surveySummary }) },
   errors: {
     400: { invalid_query: '`versionId` not a UUID or `all`, a date not YYYY-MM-DD, or `from` after `to`' },
     404: {
