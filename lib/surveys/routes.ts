@@ -37,12 +37,13 @@ const route = routesOf({ tag: 'Surveys', module: 'surveys', omitFromFileNames: '
 const READ = ['surveys:read'] as const;
 const WRITE = ['surveys:write'] as const;
 
+// A survey's ETag, which its writes may send back; a version's, which saving its definition must.
 const SURVEY_ETAG = etagHeader('The survey\'s `version` as a strong ETag, e.g. `"3"`: send it back in `If-Match`');
-const VERSION_ETAG = etagHeader('The version\'s `revision` as a strong ETag, e.g. `"2"`: PUT needs it in `If-Match`');
 const OPTIONAL_IF_MATCH = optionalIfMatch(
   'Optional optimistic concurrency: the survey\'s ETag as read (e.g. `"3"`), several comma-separated, or `*`. ' +
     'At another version the request fails with 409 `version_conflict` and changes nothing.',
 );
+const VERSION_ETAG = etagHeader('The version\'s `revision` as a strong ETag, e.g. `"2"`: PUT needs it in `If-Match`');
 const REQUIRED_IF_MATCH = requiredIfMatch(
   'Required: the version\'s ETag (its `revision`, e.g. `"2"`) as last read. Another revision is 409 `version_conflict` ' +
     'with the current ETag, so two editors never overwrite each other; missing is 400 `if_match_required`.',
