@@ -3,6 +3,7 @@ import { okBody, routesOf } from '../../platform/route.ts';
 import { surveyIdParams } from '../schemas.ts';
 import { createExportBody, exportParams, surveyExport } from './schemas.ts';
 
+// Deployed beside the responses' routes (responses/routes.ts says why).
 const route = routesOf({ tag: 'Surveys', module: 'surveys', deployedIn: 'Survey responses' });
 
 const exportResponse = okBody({ export: surveyExport });

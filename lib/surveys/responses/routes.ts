@@ -23,7 +23,7 @@ const route = routesOf({
   tag: 'Surveys',
   module: 'surveys',
   omitFromFileNames: 'Survey',
-  // The Surveys stack would pass half its resource budget with these: responses deploy on their own.
+  // The Surveys stack would pass half its resource budget with these: responses, their summary and exports deploy on their own.
   deployedIn: 'Survey responses',
 });
 

@@ -4,6 +4,7 @@ import { okBody, routesOf } from '../../platform/route.ts';
 import { surveyIdParams } from '../schemas.ts';
 import { summaryQuery, surveySummary } from './schemas.ts';
 
+// Deployed beside the responses' routes (responses/routes.ts says why).
 const route = routesOf({ tag: 'Surveys', module: 'surveys', deployedIn: 'Survey responses' });
 
 export const getSurveySummary = route({
