@@ -22,19 +22,22 @@ export { API_PREFIX } from './platform/route.ts';
 /** Answers every request no route matches (API Gateway's `$default` route). */
 export const NOT_FOUND_HANDLER = 'functions/system/not-found.ts';
 
-export const routes: readonly RouteDefinition[] = [
-  ...Object.values(introduction),
-  ...Object.values(ideas),
-  ...Object.values(journeys),
-  ...Object.values(surveys),
-  ...Object.values(surveyResponses),
-  ...Object.values(surveySummary),
-  ...Object.values(surveyExports),
-  ...Object.values(sops),
-  ...Object.values(webhooks),
-  ...Object.values(knowledgeBank),
-  ...Object.values(knowledgeBankSearch),
-  ...Object.values(mcp),
+/** Each area's routes file, in the order the document lists their operations. */
+const areas = [
+  introduction,
+  ideas,
+  journeys,
+  surveys,
+  surveyResponses,
+  surveySummary,
+  surveyExports,
+  sops,
+  webhooks,
+  knowledgeBank,
+  knowledgeBankSearch,
+  mcp,
 ];
+
+export const routes: readonly RouteDefinition[] = areas.flatMap((area) => Object.values(area));
 
 export type { RouteDefinition } from './platform/route.ts';

@@ -1,21 +1,20 @@
 /** Routes of the Ideas area (module `ideas`): CRUD on ideas and the workspace's idea labels. */
 import * as z from 'zod/mini';
-import { defineRoute } from '../platform/route.ts';
+import { etagHeader, okBody, optionalIfMatch, routesOf } from '../platform/route.ts';
 import { okOnly, pageQuery, pagination } from '../platform/schemas.ts';
 import { idea, ideaIdParams, ideaLabels, ideaPatch, ideaWrite } from './schemas.ts';
 
-const ideaResponse = z.object({ ok: z.literal(true), data: idea });
+const route = routesOf({ tag: 'Ideas', module: 'ideas' });
 
-const ETAG_HEADER = { ETag: { description: 'The idea\'s version as a strong ETag, e.g. `"3"`: send it back in `If-Match`' } };
+const ideaResponse = okBody({ data: idea });
 
-const IF_MATCH = {
-  'If-Match': {
-    description:
-      'Optional optimistic concurrency: the ETag (e.g. `"3"`) of the version you read, or several comma-separated, or `*`. ' +
-      'If the idea is at another version the request fails with 409 `version_conflict` and changes nothing. ' +
-      'Without it the write proceeds whatever the version (last writer wins).',
-  },
-};
+const ETAG_HEADER = etagHeader('The idea\'s version as a strong ETag, e.g. `"3"`: send it back in `If-Match`');
+
+const IF_MATCH = optionalIfMatch(
+  'Optional optimistic concurrency: the ETag (e.g. `"3"`) of the version you read, or several comma-separated, or `*`. ' +
+    'If the idea is at another version the request fails with 409 `version_conflict` and changes nothing. ' +
+    'Without it the write proceeds whatever the version (last writer wins).',
+);
 
 const LABEL_NOTE =
   "`status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`.";
@@ -24,38 +23,32 @@ const PRIVACY_NOTE = 'Submitter data (`submitter`) and `customerContext` are sto
 const NOT_FOUND_404 = { not_found: 'no idea with this id in this workspace (ideas of other workspaces are never visible)' };
 const LABEL_400 = { invalid_body: 'also a `status` or `module` that is not one of the configured idea labels' };
 
-export const listIdeas = defineRoute({
+export const listIdeas = route({
   operationId: 'listIdeas',
   method: 'GET',
   path: '/ideas',
-  handler: 'functions/ideas/list-ideas.ts',
-  tag: 'Ideas',
   summary: 'List ideas',
   description:
     'Newest first, in a stable order (by creation). `pagination.total` counts every idea of the workspace; ' +
     '`hasMore` says whether a page follows this one. An `offset` past the end returns an empty page (still 200, with the total). ' +
     'Reaching an offset reads the ideas before it, so very deep offsets are slower; an offset past the end costs one read at most.',
-  module: 'ideas',
   permissions: ['ideas:read'],
   request: { query: pageQuery },
-  response: { status: 200, body: z.object({ ok: z.literal(true), data: z.array(idea), pagination }) },
+  response: { status: 200, body: okBody({ data: z.array(idea), pagination }) },
   // GetItem: a cursor page reads the idea counter beside its Query.
   table: ['GetItem', 'Query'],
 });
 
-export const createIdea = defineRoute({
+export const createIdea = route({
   operationId: 'createIdea',
   method: 'POST',
   path: '/ideas',
-  handler: 'functions/ideas/create-idea.ts',
-  tag: 'Ideas',
   summary: 'Submit an idea',
   description:
     `Creates a private idea pending moderation, at version 1. ${LABEL_NOTE} ${PRIVACY_NOTE} ` +
     'Unknown fields are rejected (400 `invalid_body`). ' +
     'Send an `Idempotency-Key` to retry safely: within 24 hours the same key with the same body returns the first response ' +
     '(with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409. Only successful creations are remembered.',
-  module: 'ideas',
   permissions: ['ideas:write'],
   idempotent: true,
   request: { body: ideaWrite },
@@ -70,29 +63,23 @@ export const createIdea = defineRoute({
   table: ['BatchGetItem', 'PutItem', 'UpdateItem'],
 });
 
-export const getIdeaLabels = defineRoute({
+export const getIdeaLabels = route({
   operationId: 'getIdeaLabels',
   method: 'GET',
   path: '/ideas/labels',
-  handler: 'functions/ideas/get-idea-labels.ts',
-  tag: 'Ideas',
   summary: 'The idea statuses and modules this workspace accepts',
   description:
     'The values `status` and `module` of an idea may take, as configured by the workspace operator (`cxctl labels set`), in their configured order.',
-  module: 'ideas',
   permissions: ['ideas:read'],
-  response: { status: 200, body: z.object({ ok: z.literal(true), data: ideaLabels }) },
+  response: { status: 200, body: okBody({ data: ideaLabels }) },
 });
 
-export const getIdea = defineRoute({
+export const getIdea = route({
   operationId: 'getIdea',
   method: 'GET',
   path: '/ideas/{id}',
-  handler: 'functions/ideas/get-idea.ts',
-  tag: 'Ideas',
   summary: 'Read an idea',
   description: `The idea and, in \`ETag\`, its version. ${PRIVACY_NOTE}`,
-  module: 'ideas',
   permissions: ['ideas:read'],
   request: { params: ideaIdParams },
   response: { status: 200, body: ideaResponse, headers: ETAG_HEADER },
@@ -100,18 +87,15 @@ export const getIdea = defineRoute({
   table: ['GetItem'],
 });
 
-export const replaceIdea = defineRoute({
+export const replaceIdea = route({
   operationId: 'replaceIdea',
   method: 'PUT',
   path: '/ideas/{id}',
-  handler: 'functions/ideas/replace-idea.ts',
-  tag: 'Ideas',
   summary: "Replace an idea's writable fields",
   description:
     'Full replacement: `title` is required and every editable field left out (`titleAr`, `description`, `status`, `module`) is cleared. ' +
     '`submitter` and `customerContext` replace the stored ones when given and are kept when left out (they cannot be read back to resend). ' +
     `Moderation status, visibility and priority are set in the portal and never change here. ${LABEL_NOTE} Bumps the version.`,
-  module: 'ideas',
   permissions: ['ideas:write'],
   request: { params: ideaIdParams, body: ideaWrite, headers: IF_MATCH },
   response: { status: 200, body: ideaResponse, headers: ETAG_HEADER },
@@ -119,17 +103,14 @@ export const replaceIdea = defineRoute({
   table: ['UpdateItem'],
 });
 
-export const updateIdea = defineRoute({
+export const updateIdea = route({
   operationId: 'updateIdea',
   method: 'PATCH',
   path: '/ideas/{id}',
-  handler: 'functions/ideas/update-idea.ts',
-  tag: 'Ideas',
   summary: "Change some of an idea's fields",
   description:
     'Any subset of `title`, `titleAr`, `description`, `status` and `module`; `null` clears an optional field. ' +
     `Other fields are left as they are. ${LABEL_NOTE} Bumps the version; an empty object changes nothing and returns the idea as it is.`,
-  module: 'ideas',
   permissions: ['ideas:write'],
   request: { params: ideaIdParams, body: ideaPatch, headers: IF_MATCH },
   response: { status: 200, body: ideaResponse, headers: ETAG_HEADER },
@@ -137,15 +118,12 @@ export const updateIdea = defineRoute({
   table: ['GetItem', 'UpdateItem'],
 });
 
-export const deleteIdea = defineRoute({
+export const deleteIdea = route({
   operationId: 'deleteIdea',
   method: 'DELETE',
   path: '/ideas/{id}',
-  handler: 'functions/ideas/delete-idea.ts',
-  tag: 'Ideas',
   summary: 'Delete an idea',
   description: 'Deletes the idea for good; it no longer counts in the list total. Deleting it again is a 404.',
-  module: 'ideas',
   permissions: ['ideas:delete'],
   request: { params: ideaIdParams, headers: IF_MATCH },
   response: { status: 200, body: okOnly },

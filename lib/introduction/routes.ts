@@ -1,25 +1,24 @@
 /** Routes of the Introduction area: who am I, and the API's own description. */
 import * as z from 'zod/mini';
 import { MODULES, PERMISSIONS } from '../platform/permissions.ts';
-import { defineRoute } from '../platform/route.ts';
+import { okBody, routesOf } from '../platform/route.ts';
 
-export const getMe = defineRoute({
+const route = routesOf({ tag: 'Introduction', module: null, functions: 'functions/system' });
+
+export const getMe = route({
   operationId: 'getMe',
   method: 'GET',
   path: '/me',
   handler: 'functions/me/get-me.ts',
-  tag: 'Introduction',
   summary: 'Check a Developer key',
   description:
     'Confirms that the key is valid for the selected workspace, and says what it may do there: the permissions it holds and the ' +
     'modules the workspace has switched on (an operation needs both its permission and its module). Needs no permission. The MCP ' +
     'server (`POST /mcp`) reads it to list only the tools a key can use.',
-  module: null,
   permissions: [],
   response: {
     status: 200,
-    body: z.object({
-      ok: z.literal(true),
+    body: okBody({
       data: z.object({
         workspace: z.string(),
         authenticated: z.boolean(),
@@ -32,22 +31,18 @@ export const getMe = defineRoute({
   },
 });
 
-export const getApiIndex = defineRoute({
+export const getApiIndex = route({
   operationId: 'getApiIndex',
   method: 'GET',
   path: '',
-  handler: 'functions/system/get-api-index.ts',
-  tag: 'Introduction',
   summary: 'Where to start: the API index',
   description:
     'Public: needs neither a workspace nor a key. Names the API and links its OpenAPI document and reference page. `GET /` redirects here.',
   auth: 'none',
-  module: null,
   permissions: [],
   response: {
     status: 200,
-    body: z.object({
-      ok: z.literal(true),
+    body: okBody({
       data: z.object({
         name: z.string(),
         version: z.string(),
@@ -58,33 +53,28 @@ export const getApiIndex = defineRoute({
   },
 });
 
-export const getOpenApi = defineRoute({
+export const getOpenApi = route({
   operationId: 'getOpenApiDocument',
   method: 'GET',
   path: '/openapi.json',
   handler: 'functions/system/get-openapi.ts',
-  tag: 'Introduction',
   summary: 'This API described as OpenAPI 3.1',
   description: 'Public: needs neither a workspace nor a key.',
   auth: 'none',
-  module: null,
   permissions: [],
   response: { status: 200, body: z.looseObject({ openapi: z.string() }) },
   needs: ['openapi-document'],
 });
 
-export const getApiReference = defineRoute({
+export const getApiReference = route({
   operationId: 'getApiReference',
   method: 'GET',
   path: '/docs',
-  handler: 'functions/system/get-api-reference.ts',
-  tag: 'Introduction',
   summary: "This API's reference page (HTML)",
   description:
     'Public: needs neither a workspace nor a key. One static page rendered from this document with Redoc: ' +
     'every operation with its permissions, errors and examples.',
   auth: 'none',
-  module: null,
   permissions: [],
   response: {
     status: 200,

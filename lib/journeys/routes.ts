@@ -1,11 +1,10 @@
 /**
  * Routes of the Journeys area (module `journeys`): macro and micro journeys, their named versions
  * with typed content, diagnostics, publish and diff.
- * Over 400 lines because it is a list: 17 manifest entries, each its schemas, errors and table actions.
  */
 
 import * as z from 'zod/mini';
-import { defineRoute } from '../platform/route.ts';
+import { etagHeader, optionalIfMatch, requiredIfMatch, routesOf } from '../platform/route.ts';
 import { okOnly } from '../platform/schemas.ts';
 import {
   contentBody,
@@ -34,24 +33,21 @@ import {
   versionResponse,
 } from './schemas.ts';
 
-const JOURNEY_ETAG = { ETag: { description: 'The journey\'s `version` as a strong ETag, e.g. `"3"`' } };
-const VERSION_ETAG = { ETag: { description: 'The version\'s `revision` as a strong ETag, e.g. `"3"`: send it back in `If-Match`' } };
+const route = routesOf({ tag: 'Journeys', module: 'journeys' });
 
-const OPTIONAL_IF_MATCH = (what: string) => ({
-  'If-Match': {
-    description: `Optional: the ETag of the ${what} you read (or \`*\`). If it has moved on the request fails with 409 \`version_conflict\` and changes nothing.`,
-  },
-});
-const REQUIRED_IF_MATCH = {
-  'If-Match': {
-    description:
-      'Required: the version\'s ETag (its `revision`, e.g. `"3"`) as you read it. Without it: 400 `if_match_required`; ' +
-      'if the version was saved since: 409 `version_conflict` with the current `ETag`, and nothing changes.',
-    required: true,
-    // The documented order (ORDER): the version's 404 and state answer before a missing If-Match.
-    missingAfterRead: true,
-  },
-} as const;
+const JOURNEY_ETAG = etagHeader('The journey\'s `version` as a strong ETag, e.g. `"3"`');
+const VERSION_ETAG = etagHeader('The version\'s `revision` as a strong ETag, e.g. `"3"`: send it back in `If-Match`');
+
+const OPTIONAL_IF_MATCH = (what: string) =>
+  optionalIfMatch(
+    `Optional: the ETag of the ${what} you read (or \`*\`). If it has moved on the request fails with 409 \`version_conflict\` and changes nothing.`,
+  );
+const REQUIRED_IF_MATCH = requiredIfMatch(
+  'Required: the version\'s ETag (its `revision`, e.g. `"3"`) as you read it. Without it: 400 `if_match_required`; ' +
+    'if the version was saved since: 409 `version_conflict` with the current `ETag`, and nothing changes.',
+  // The documented order (ORDER): the version's 404 and state answer before a missing If-Match.
+  { missingAfterRead: true },
+);
 
 const JOURNEY_404 = "no journey with this id in this workspace (another workspace's journeys are never visible)";
 const VERSION_404 = 'no such journey, or no such version of it, in this workspace';
@@ -69,17 +65,14 @@ const ORDER =
 const RANGE_400 = 'a date not `YYYY-MM-DD`, `from` after `to`, or more than 732 days between them';
 const TITLE_400 = 'no title, `title` together with `titleEn`, or a title over 200 characters';
 
-export const listJourneys = defineRoute({
+export const listJourneys = route({
   operationId: 'listJourneys',
   method: 'GET',
   path: '/journeys',
-  handler: 'functions/journeys/list-journeys.ts',
-  tag: 'Journeys',
   summary: 'List journeys',
   description:
     'Metadata only, newest first by creation; archived journeys are left out. `kind` keeps macro or micro journeys only; ' +
     '`pagination.total` counts what the filter selects. One Query (more for deep offsets).',
-  module: 'journeys',
   permissions: ['journeys:read'],
   request: { query: journeyListQuery },
   response: { status: 200, body: journeyListResponse },
@@ -87,17 +80,14 @@ export const listJourneys = defineRoute({
   table: ['GetItem', 'Query'],
 });
 
-export const createJourney = defineRoute({
+export const createJourney = route({
   operationId: 'createJourney',
   method: 'POST',
   path: '/journeys',
-  handler: 'functions/journeys/create-journey.ts',
-  tag: 'Journeys',
   summary: 'Create a macro journey',
   description:
     'Creates a macro journey and its first draft version (`Draft 1`, empty content). `title` is an alias of `titleEn`. ' +
     'Send an `Idempotency-Key` to retry safely.',
-  module: 'journeys',
   permissions: ['journeys:write'],
   idempotent: true,
   request: { body: journeyCreateBody },
@@ -106,17 +96,14 @@ export const createJourney = defineRoute({
   table: ['BatchGetItem', 'PutItem', 'UpdateItem'],
 });
 
-export const validateJourneyContent = defineRoute({
+export const validateJourneyContent = route({
   operationId: 'validateJourneyContent',
   method: 'POST',
   path: '/journeys/validate',
-  handler: 'functions/journeys/validate-journey-content.ts',
-  tag: 'Journeys',
   summary: 'Diagnose content without saving it',
   description:
     'A dry run: the diagnostics `content` would get if saved (references to other journeys and records are read), and nothing is stored. ' +
     'Without a journey, cycles through the journey itself cannot be seen; cycles further down are.',
-  module: 'journeys',
   permissions: ['journeys:read'],
   request: { body: contentBody },
   response: { status: 200, body: diagnosticsResponse },
@@ -125,15 +112,12 @@ export const validateJourneyContent = defineRoute({
   table: ['BatchGetItem', 'GetItem'],
 });
 
-export const getJourney = defineRoute({
+export const getJourney = route({
   operationId: 'getJourney',
   method: 'GET',
   path: '/journeys/{journeyId}',
-  handler: 'functions/journeys/get-journey.ts',
-  tag: 'Journeys',
   summary: 'Read a journey',
   description: "The journey's metadata, archived or not (`archivedAt`).",
-  module: 'journeys',
   permissions: ['journeys:read'],
   request: { params: journeyIdParams },
   response: { status: 200, body: journeyResponse, headers: JOURNEY_ETAG },
@@ -141,18 +125,15 @@ export const getJourney = defineRoute({
   table: ['GetItem'],
 });
 
-export const updateJourney = defineRoute({
+export const updateJourney = route({
   operationId: 'updateJourney',
   method: 'PATCH',
   path: '/journeys/{journeyId}',
-  handler: 'functions/journeys/update-journey.ts',
-  tag: 'Journeys',
   summary: 'Rename a journey',
   description:
     '`titleEn`, `titleAr` (or `title`, an alias of `titleEn`); `null` clears one, but a journey keeps at least one title. ' +
     'One conditional write, no read before it. An empty patch (`{}`) changes nothing: one read, answered 200 with the journey as ' +
     'it is (after the same archive and If-Match checks).',
-  module: 'journeys',
   permissions: ['journeys:write'],
   request: { params: journeyIdParams, body: journeyPatchBody, headers: OPTIONAL_IF_MATCH('journey') },
   response: { status: 200, body: journeyResponse, headers: JOURNEY_ETAG },
@@ -165,18 +146,15 @@ export const updateJourney = defineRoute({
   table: ['UpdateItem', 'GetItem'],
 });
 
-export const archiveJourney = defineRoute({
+export const archiveJourney = route({
   operationId: 'archiveJourney',
   method: 'DELETE',
   path: '/journeys/{journeyId}',
-  handler: 'functions/journeys/archive-journey.ts',
-  tag: 'Journeys',
   summary: 'Archive a journey',
   description:
     'Archives: the journey leaves the list, its versions are kept and stay readable (with `archivedAt`), and every later write is a 409 ' +
     '`journey_archived`. Its published metrics no longer hold back the publish of a survey they follow (`journey_metric_unbound`). ' +
     'Refused while the published version of another unarchived journey pairs it.',
-  module: 'journeys',
   permissions: ['journeys:delete'],
   request: { params: journeyIdParams, headers: OPTIONAL_IF_MATCH('journey') },
   response: { status: 200, body: okOnly },
@@ -188,17 +166,14 @@ export const archiveJourney = defineRoute({
   table: ['GetItem', 'UpdateItem', 'DeleteItem'],
 });
 
-export const createMicroJourney = defineRoute({
+export const createMicroJourney = route({
   operationId: 'createMicroJourney',
   method: 'POST',
   path: '/journeys/{journeyId}/micro-journeys',
-  handler: 'functions/journeys/create-micro-journey.ts',
-  tag: 'Journeys',
   summary: 'Create a micro journey zooming into a journey',
   description:
     'A micro journey (with its first draft) whose `parentJourneyId` is this journey; `stageId` says which stage it zooms into (informational). ' +
     "Micro journeys may have micro journeys of their own. Pair it to a stage through the content's `microJourneyPairs`.",
-  module: 'journeys',
   permissions: ['journeys:write'],
   idempotent: true,
   request: { params: journeyIdParams, body: microJourneyCreateBody },
@@ -207,17 +182,14 @@ export const createMicroJourney = defineRoute({
   table: ['BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem'],
 });
 
-export const listJourneyVersions = defineRoute({
+export const listJourneyVersions = route({
   operationId: 'listJourneyVersions',
   method: 'GET',
   path: '/journeys/{journeyId}/versions',
-  handler: 'functions/journeys/list-journey-versions.ts',
-  tag: 'Journeys',
   summary: "List a journey's versions with their content",
   description:
     'Every version with complete content, drafts included, newest first by creation. A page also ends early when the next version would take ' +
     'the response past 5 MB; `pagination.hasMore` then says more follow (continue at `offset + versions.length`).',
-  module: 'journeys',
   permissions: ['journeys:read'],
   request: { params: journeyIdParams, query: versionListQuery },
   response: { status: 200, body: versionListResponse },
@@ -226,17 +198,14 @@ export const listJourneyVersions = defineRoute({
   table: ['GetItem', 'Query'],
 });
 
-export const createJourneyVersion = defineRoute({
+export const createJourneyVersion = route({
   operationId: 'createJourneyVersion',
   method: 'POST',
   path: '/journeys/{journeyId}/versions',
-  handler: 'functions/journeys/create-journey-version.ts',
-  tag: 'Journeys',
   summary: 'Branch a new draft from any version',
   description:
     'A new draft copied from `fromVersionId` (content and diagnostics), with `parentVersionId` and `sourceRevision` recording where it came from. ' +
     '`label` defaults to `Draft <n>`. Drafts are as many as you like. Send an `Idempotency-Key` to retry safely.',
-  module: 'journeys',
   permissions: ['journeys:write'],
   idempotent: true,
   request: { params: journeyIdParams, body: versionCreateBody },
@@ -245,15 +214,12 @@ export const createJourneyVersion = defineRoute({
   table: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem'],
 });
 
-export const getJourneyVersion = defineRoute({
+export const getJourneyVersion = route({
   operationId: 'getJourneyVersion',
   method: 'GET',
   path: '/journeys/{journeyId}/versions/{versionId}',
-  handler: 'functions/journeys/get-journey-version.ts',
-  tag: 'Journeys',
   summary: 'Read a version',
   description: 'The version with its content and the diagnostics of its last save (or publish).',
-  module: 'journeys',
   permissions: ['journeys:read'],
   request: { params: versionIdParams },
   response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
@@ -261,15 +227,12 @@ export const getJourneyVersion = defineRoute({
   table: ['GetItem'],
 });
 
-export const updateJourneyVersion = defineRoute({
+export const updateJourneyVersion = route({
   operationId: 'updateJourneyVersion',
   method: 'PATCH',
   path: '/journeys/{journeyId}/versions/{versionId}',
-  handler: 'functions/journeys/update-journey-version.ts',
-  tag: 'Journeys',
   summary: 'Relabel a draft',
   description: `\`label\` only; \`revision\` does not change. ${ORDER}`,
-  module: 'journeys',
   permissions: ['journeys:write'],
   request: { params: versionIdParams, body: versionPatchBody, headers: OPTIONAL_IF_MATCH('version') },
   response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
@@ -277,17 +240,14 @@ export const updateJourneyVersion = defineRoute({
   table: ['BatchGetItem', 'ConditionCheckItem', 'UpdateItem'],
 });
 
-export const saveJourneyVersionContent = defineRoute({
+export const saveJourneyVersionContent = route({
   operationId: 'saveJourneyVersionContent',
   method: 'PUT',
   path: '/journeys/{journeyId}/versions/{versionId}/content',
-  handler: 'functions/journeys/save-journey-version-content.ts',
-  tag: 'Journeys',
   summary: "Save a draft's content",
   description:
     'Replaces the content (schema 1), bumps `revision` and returns fresh `diagnostics` (errors do not block a save, only publish). ' +
     `Of two saves sent with the same If-Match exactly one wins. ${ORDER}`,
-  module: 'journeys',
   permissions: ['journeys:write'],
   request: { params: versionIdParams, body: contentBody, headers: REQUIRED_IF_MATCH },
   response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
@@ -301,18 +261,15 @@ export const saveJourneyVersionContent = defineRoute({
   table: ['BatchGetItem', 'GetItem', 'ConditionCheckItem', 'UpdateItem'],
 });
 
-export const publishJourneyVersion = defineRoute({
+export const publishJourneyVersion = route({
   operationId: 'publishJourneyVersion',
   method: 'POST',
   path: '/journeys/{journeyId}/versions/{versionId}/publish',
-  handler: 'functions/journeys/publish-journey-version.ts',
-  tag: 'Journeys',
   summary: 'Publish a version',
   description:
     'Recomputes the diagnostics (references may have changed); with errors it is refused (400 `invalid_content`, with them in `diagnostics`). ' +
     "Otherwise the version gets `publishedAt` and the journey's `publishedVersionId` points to it, in one transaction. " +
     'Publishing an already published version changes nothing (200).',
-  module: 'journeys',
   permissions: ['journeys:write'],
   request: { params: versionIdParams, headers: REQUIRED_IF_MATCH },
   response: { status: 200, body: publishResponse, headers: VERSION_ETAG },
@@ -333,15 +290,12 @@ export const publishJourneyVersion = defineRoute({
   table: ['BatchGetItem', 'GetItem', 'PutItem', 'DeleteItem', 'UpdateItem'],
 });
 
-export const deleteJourneyVersion = defineRoute({
+export const deleteJourneyVersion = route({
   operationId: 'deleteJourneyVersion',
   method: 'DELETE',
   path: '/journeys/{journeyId}/versions/{versionId}',
-  handler: 'functions/journeys/delete-journey-version.ts',
-  tag: 'Journeys',
   summary: 'Discard a draft',
   description: `Deletes a draft for good. A journey keeps at least one version. ${ORDER}`,
-  module: 'journeys',
   permissions: ['journeys:write'],
   request: { params: versionIdParams, headers: OPTIONAL_IF_MATCH('version') },
   response: { status: 200, body: okOnly },
@@ -352,18 +306,15 @@ export const deleteJourneyVersion = defineRoute({
   table: ['BatchGetItem', 'DeleteItem', 'UpdateItem'],
 });
 
-export const diffJourneyVersions = defineRoute({
+export const diffJourneyVersions = route({
   operationId: 'diffJourneyVersions',
   method: 'GET',
   path: '/journeys/{journeyId}/versions/{versionId}/diff',
-  handler: 'functions/journeys/diff-journey-versions.ts',
-  tag: 'Journeys',
   summary: 'What changed between two versions',
   description:
     'From `against` to this version, as lists of ids: stages and rows added, removed, renamed (a title changed), moved (their order relative ' +
     'to the others changed) and, for rows, retyped; cells (keys) added, removed, changed; pairs (`stageId/journeyId`) added, removed, changed ' +
     '(the pinned version). A version against itself is all empty. One BatchGetItem.',
-  module: 'journeys',
   permissions: ['journeys:read'],
   request: { params: versionIdParams, query: diffQuery },
   response: { status: 200, body: diffResponse },
@@ -371,12 +322,10 @@ export const diffJourneyVersions = defineRoute({
   table: ['BatchGetItem'],
 });
 
-export const getJourneyMapPicture = defineRoute({
+export const getJourneyMapPicture = route({
   operationId: 'getJourneyMapPicture',
   method: 'GET',
   path: '/journeys/{journeyId}/versions/{versionId}/map.svg',
-  handler: 'functions/journeys/get-journey-map-picture.ts',
-  tag: 'Journeys',
   summary: 'The map as a picture (SVG)',
   description:
     'The version drawn as SVG: stages as columns, rows as lanes with their titles, cell texts, the emotion row as a curve, channels and items, ' +
@@ -386,7 +335,6 @@ export const getJourneyMapPicture = defineRoute({
     '8,200px wide). Bound metric cells show their value over `from`…`to` (default the last 90 days), as GET …/metrics computes it. ' +
     'Every text is escaped, and the response forbids scripts and loads (`Content-Security-Policy`). ' +
     'One GetItem, plus one Query per distinct bound survey question.',
-  module: 'journeys',
   permissions: ['journeys:read'],
   request: { params: versionIdParams, query: mapQuery },
   response: { status: 200, body: mapSvgResponse, contentType: 'image/svg+xml' },
@@ -395,12 +343,10 @@ export const getJourneyMapPicture = defineRoute({
   table: ['GetItem', 'Query'],
 });
 
-export const getJourneyVersionMetrics = defineRoute({
+export const getJourneyVersionMetrics = route({
   operationId: 'getJourneyVersionMetrics',
   method: 'GET',
   path: '/journeys/{journeyId}/versions/{versionId}/metrics',
-  handler: 'functions/journeys/get-journey-version-metrics.ts',
-  tag: 'Journeys',
   summary: "The version's metrics, computed from survey responses",
   description:
     'Every metric cell bound to a survey question (content `source`), with its `measure` over the days `from`…`to` (UTC, inclusive; default ' +
@@ -408,7 +354,6 @@ export const getJourneyVersionMetrics = defineRoute({
     '`marginOfError95`, `target` and `meetsTarget`, and a `series` per `interval` (day, week from Monday, or month; default week) with a point ' +
     "for every period, empty ones `value: null, n: 0`. Days are those the responses were started on. Values come from the surveys' " +
     'per-day score buckets, never from the responses: one GetItem of the version and one Query per distinct bound survey question, sent at once.',
-  module: 'journeys',
   permissions: ['journeys:read'],
   request: { params: versionIdParams, query: metricsQuery },
   response: { status: 200, body: metricsResponse },

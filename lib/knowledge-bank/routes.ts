@@ -2,10 +2,9 @@
  * Routes of the Knowledge Bank area (module `knowledge-bank`): categories, articles of typed
  * blocks with a draft beside the live revision, revisions and restore, links and backlinks, and
  * translation status.
- * Over 400 lines because it is a list: 19 manifest entries, each its schemas, errors and table actions.
  */
 import * as z from 'zod/mini';
-import { defineRoute } from '../platform/route.ts';
+import { etagHeader, okBody, optionalIfMatch, requiredIfMatch, routesOf } from '../platform/route.ts';
 import { okOnly, pageQuery, pagination } from '../platform/schemas.ts';
 import {
   article,
@@ -30,28 +29,20 @@ import {
   viewQuery,
 } from './schemas.ts';
 
-const TAG = 'Knowledge Bank' as const;
-const MODULE = 'knowledge-bank' as const;
+const route = routesOf({ tag: 'Knowledge Bank', module: 'knowledge-bank', omitFromFileNames: 'KnowledgeBank' });
 
-const ETAG = { ETag: { description: 'The record\'s version as a strong ETag, e.g. `"3"`: send it back in `If-Match`' } };
-const IF_MATCH = {
-  'If-Match': {
-    description:
-      'Optional optimistic concurrency: the ETag (e.g. `"3"`) you read, several comma-separated, or `*`. ' +
-      'A stale one fails with 409 `version_conflict` and changes nothing.',
-  },
-};
-const IF_MATCH_REQUIRED = {
-  'If-Match': {
-    required: true,
-    description:
-      'Required: the article\'s ETag as you read it (e.g. `"3"`), or `*` to overwrite whatever is there. ' +
-      'Missing → 400 `if_match_required`; stale → 409 `version_conflict`.',
-  },
-} as const;
+const ETAG = etagHeader('The record\'s version as a strong ETag, e.g. `"3"`: send it back in `If-Match`');
+const IF_MATCH = optionalIfMatch(
+  'Optional optimistic concurrency: the ETag (e.g. `"3"`) you read, several comma-separated, or `*`. ' +
+    'A stale one fails with 409 `version_conflict` and changes nothing.',
+);
+const IF_MATCH_REQUIRED = requiredIfMatch(
+  'Required: the article\'s ETag as you read it (e.g. `"3"`), or `*` to overwrite whatever is there. ' +
+    'Missing → 400 `if_match_required`; stale → 409 `version_conflict`.',
+);
 
-const categoryResponse = z.object({ ok: z.literal(true), category });
-const articleResponse = z.object({ ok: z.literal(true), article });
+const categoryResponse = okBody({ category });
+const articleResponse = okBody({ article });
 
 const CATEGORY_404 = { not_found: "no category with this id in this workspace (another workspace's ids are never visible)" };
 const ARTICLE_404 = 'no article with this id in this workspace; for a read-only key also an article that is not published now';
@@ -69,33 +60,27 @@ const BLOCKS_NOTE =
   "text is `{en?: Span[], ar?: Span[]}` and a span's `link` is structured (`{href}`, `{articleId, anchor?}`, `{categoryId}`, `{record}`). " +
   "A block sent without `id` gets one; send ids back to keep each block's translation status.";
 
-export const listKnowledgeBankCategories = defineRoute({
+export const listKnowledgeBankCategories = route({
   operationId: 'listKnowledgeBankCategories',
   method: 'GET',
   path: '/knowledge-bank/categories',
-  handler: 'functions/knowledge-bank/list-categories.ts',
-  tag: TAG,
   summary: 'The category tree, flattened',
   description: 'Every category in display order: a parent before its children, siblings by `position`. `depth` is 1 to 3.',
-  module: MODULE,
   permissions: ['knowledge-bank:read'],
-  response: { status: 200, body: z.object({ ok: z.literal(true), categories: z.array(category) }) },
+  response: { status: 200, body: okBody({ categories: z.array(category) }) },
   table: ['Query'],
 });
 
-export const createKnowledgeBankCategory = defineRoute({
+export const createKnowledgeBankCategory = route({
   operationId: 'createKnowledgeBankCategory',
   method: 'POST',
   path: '/knowledge-bank/categories',
-  handler: 'functions/knowledge-bank/create-category.ts',
-  tag: TAG,
   summary: 'Create a category',
   description:
     '`nameEn` or `nameAr` is required. `parentId` nests it (at most 3 levels). `slug` is generated from the name when not given ' +
     '(Arabic names keep their letters), with a numeric suffix on a clash; a given slug that is taken is 409 `slug_taken`. ' +
     '`position` defaults to after its last sibling. ' +
     'Send an `Idempotency-Key` to retry safely: within 24 hours the same key and body answer the first response again.',
-  module: MODULE,
   permissions: ['knowledge-bank:write'],
   idempotent: true,
   request: { body: categoryCreate },
@@ -107,14 +92,11 @@ export const createKnowledgeBankCategory = defineRoute({
   table: ['BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
 });
 
-export const getKnowledgeBankCategory = defineRoute({
+export const getKnowledgeBankCategory = route({
   operationId: 'getKnowledgeBankCategory',
   method: 'GET',
   path: '/knowledge-bank/categories/{categoryId}',
-  handler: 'functions/knowledge-bank/get-category.ts',
-  tag: TAG,
   summary: 'Read a category',
-  module: MODULE,
   permissions: ['knowledge-bank:read'],
   request: { params: categoryIdParams },
   response: { status: 200, body: categoryResponse, headers: ETAG },
@@ -122,17 +104,14 @@ export const getKnowledgeBankCategory = defineRoute({
   table: ['Query'],
 });
 
-export const updateKnowledgeBankCategory = defineRoute({
+export const updateKnowledgeBankCategory = route({
   operationId: 'updateKnowledgeBankCategory',
   method: 'PATCH',
   path: '/knowledge-bank/categories/{categoryId}',
-  handler: 'functions/knowledge-bank/update-category.ts',
-  tag: TAG,
   summary: 'Rename, move or reorder a category',
   description:
     'Any of the names, descriptions, `slug`, `visibility`, `parentId` (moves it with its subcategories; `null` makes it top-level) ' +
     'and `position`. A move that would make a cycle or a 4th level is a 400. Bumps the version.',
-  module: MODULE,
   permissions: ['knowledge-bank:write'],
   request: { params: categoryIdParams, body: categoryPatch, headers: IF_MATCH },
   response: { status: 200, body: categoryResponse, headers: ETAG },
@@ -144,14 +123,11 @@ export const updateKnowledgeBankCategory = defineRoute({
   table: ['Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
 });
 
-export const deleteKnowledgeBankCategory = defineRoute({
+export const deleteKnowledgeBankCategory = route({
   operationId: 'deleteKnowledgeBankCategory',
   method: 'DELETE',
   path: '/knowledge-bank/categories/{categoryId}',
-  handler: 'functions/knowledge-bank/delete-category.ts',
-  tag: TAG,
   summary: 'Delete an empty category',
-  module: MODULE,
   permissions: ['knowledge-bank:delete'],
   request: { params: categoryIdParams, headers: IF_MATCH },
   response: { status: 200, body: okOnly },
@@ -160,37 +136,31 @@ export const deleteKnowledgeBankCategory = defineRoute({
   table: ['Query', 'DeleteItem', 'UpdateItem'],
 });
 
-export const listKnowledgeBankArticles = defineRoute({
+export const listKnowledgeBankArticles = route({
   operationId: 'listKnowledgeBankArticles',
   method: 'GET',
   path: '/knowledge-bank/articles',
-  handler: 'functions/knowledge-bank/list-articles.ts',
-  tag: TAG,
   summary: 'List articles (metadata)',
   description:
     'Newest first. Filters: `categoryId`, `status`, `tag`, `visibility`. Write keys see every article with its draft titles; ' +
     'read-only keys see published articles only, with their live titles. `pagination.total` counts the matches.',
-  module: MODULE,
   permissions: ['knowledge-bank:read'],
   request: { query: articleListQuery },
   // Writers and readers see different articles: a cursor is bound to the key's view too.
   cursorBinds: { permissions: ['knowledge-bank:write'] },
-  response: { status: 200, body: z.object({ ok: z.literal(true), articles: z.array(articleSummary), pagination }) },
+  response: { status: 200, body: okBody({ articles: z.array(articleSummary), pagination }) },
   table: ['Query'],
 });
 
-export const createKnowledgeBankArticle = defineRoute({
+export const createKnowledgeBankArticle = route({
   operationId: 'createKnowledgeBankArticle',
   method: 'POST',
   path: '/knowledge-bank/articles',
-  handler: 'functions/knowledge-bank/create-article.ts',
-  tag: TAG,
   summary: 'Create an article (a draft)',
   description:
     `Creates an unpublished draft in \`categoryId\`. \`sourceLanguage\` defaults to the language of the title given (English when both or none). ${BLOCKS_NOTE} ` +
     '`slug` is generated from the source-language title when not given, with a numeric suffix on a clash; a given slug that is taken is 409 `slug_taken`. ' +
     'Send an `Idempotency-Key` to retry safely: within 24 hours the same key and body answer with the article created first, as it is now.',
-  module: MODULE,
   permissions: ['knowledge-bank:write'],
   idempotent: true,
   request: { body: articleCreate },
@@ -199,15 +169,12 @@ export const createKnowledgeBankArticle = defineRoute({
   table: ['BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
 });
 
-export const getKnowledgeBankArticle = defineRoute({
+export const getKnowledgeBankArticle = route({
   operationId: 'getKnowledgeBankArticle',
   method: 'GET',
   path: '/knowledge-bank/articles/{articleId}',
-  handler: 'functions/knowledge-bank/get-article.ts',
-  tag: TAG,
   summary: 'Read an article, draft or live',
   description: `${VIEW_NOTE} Each block carries \`translation\` (complete, missing, outdated) for the language that is not the source.`,
-  module: MODULE,
   permissions: ['knowledge-bank:read'],
   request: { params: articleIdParams, query: viewQuery },
   response: { status: 200, body: articleResponse, headers: ETAG },
@@ -215,15 +182,12 @@ export const getKnowledgeBankArticle = defineRoute({
   table: ['BatchGetItem'],
 });
 
-export const updateKnowledgeBankArticle = defineRoute({
+export const updateKnowledgeBankArticle = route({
   operationId: 'updateKnowledgeBankArticle',
   method: 'PATCH',
   path: '/knowledge-bank/articles/{articleId}',
-  handler: 'functions/knowledge-bank/update-article.ts',
-  tag: TAG,
   summary: "Change an article's category, tags, visibility or slug",
   description: 'Metadata only (content changes go through the draft). Takes effect at once, live included. Returns the draft view.',
-  module: MODULE,
   permissions: ['knowledge-bank:write'],
   request: { params: articleIdParams, body: articlePatch, headers: IF_MATCH },
   response: { status: 200, body: articleResponse, headers: ETAG },
@@ -231,17 +195,14 @@ export const updateKnowledgeBankArticle = defineRoute({
   table: ['BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
 });
 
-export const saveKnowledgeBankDraft = defineRoute({
+export const saveKnowledgeBankDraft = route({
   operationId: 'saveKnowledgeBankDraft',
   method: 'PUT',
   path: '/knowledge-bank/articles/{articleId}/draft',
-  handler: 'functions/knowledge-bank/save-draft.ts',
-  tag: TAG,
   summary: 'Replace the draft',
   description:
     `Replaces the draft's titles, summaries and blocks (what is left out is cleared); the live revision is untouched. ${BLOCKS_NOTE} ` +
     'A block whose source-language text changed while its translation did not becomes `outdated`.',
-  module: MODULE,
   permissions: ['knowledge-bank:write'],
   request: { params: articleIdParams, body: draftWrite, headers: IF_MATCH_REQUIRED },
   response: { status: 200, body: articleResponse, headers: ETAG },
@@ -249,18 +210,15 @@ export const saveKnowledgeBankDraft = defineRoute({
   table: ['BatchGetItem', 'PutItem', 'DeleteItem'],
 });
 
-export const publishKnowledgeBankArticle = defineRoute({
+export const publishKnowledgeBankArticle = route({
   operationId: 'publishKnowledgeBankArticle',
   method: 'POST',
   path: '/knowledge-bank/articles/{articleId}/publish',
-  handler: 'functions/knowledge-bank/publish-article.ts',
-  tag: TAG,
   summary: 'Publish the draft',
   description:
     'The draft becomes the next revision (immutable) and goes live. Needs a title and a block with text in the source language. ' +
     'Every linked article and category must exist, and a `public` article may not link to an `internal` or unpublished article. ' +
     'Publishing a draft with no changes since the latest revision creates no new revision.',
-  module: MODULE,
   permissions: ['knowledge-bank:write'],
   request: { params: articleIdParams, headers: IF_MATCH },
   response: { status: 200, body: articleResponse, headers: ETAG },
@@ -271,15 +229,12 @@ export const publishKnowledgeBankArticle = defineRoute({
   table: ['BatchGetItem', 'PutItem', 'DeleteItem'],
 });
 
-export const unpublishKnowledgeBankArticle = defineRoute({
+export const unpublishKnowledgeBankArticle = route({
   operationId: 'unpublishKnowledgeBankArticle',
   method: 'POST',
   path: '/knowledge-bank/articles/{articleId}/unpublish',
-  handler: 'functions/knowledge-bank/unpublish-article.ts',
-  tag: TAG,
   summary: 'Take an article offline',
   description: 'Read-only keys no longer see it; its draft and revisions are kept. Its live links stop counting as backlinks.',
-  module: MODULE,
   permissions: ['knowledge-bank:write'],
   request: { params: articleIdParams, headers: IF_MATCH },
   response: { status: 200, body: articleResponse, headers: ETAG },
@@ -287,15 +242,12 @@ export const unpublishKnowledgeBankArticle = defineRoute({
   table: ['BatchGetItem', 'PutItem', 'DeleteItem'],
 });
 
-export const deleteKnowledgeBankArticle = defineRoute({
+export const deleteKnowledgeBankArticle = route({
   operationId: 'deleteKnowledgeBankArticle',
   method: 'DELETE',
   path: '/knowledge-bank/articles/{articleId}',
-  handler: 'functions/knowledge-bank/delete-article.ts',
-  tag: TAG,
   summary: 'Delete an article and its revisions',
   description: 'Refused while published articles link to it (409 `article_linked`, listing them in `issues`) unless `?force=true`.',
-  module: MODULE,
   permissions: ['knowledge-bank:delete'],
   request: { params: articleIdParams, query: deleteArticleQuery, headers: IF_MATCH },
   response: { status: 200, body: okOnly },
@@ -303,46 +255,37 @@ export const deleteKnowledgeBankArticle = defineRoute({
   table: ['BatchGetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
 });
 
-export const listKnowledgeBankRevisions = defineRoute({
+export const listKnowledgeBankRevisions = route({
   operationId: 'listKnowledgeBankRevisions',
   method: 'GET',
   path: '/knowledge-bank/articles/{articleId}/revisions',
-  handler: 'functions/knowledge-bank/list-revisions.ts',
-  tag: TAG,
   summary: "An article's revisions, newest first",
-  module: MODULE,
   permissions: ['knowledge-bank:read'],
   request: { params: articleIdParams, query: pageQuery },
-  response: { status: 200, body: z.object({ ok: z.literal(true), revisions: z.array(revisionSummary), pagination }) },
+  response: { status: 200, body: okBody({ revisions: z.array(revisionSummary), pagination }) },
   errors: { 404: { not_found: ARTICLE_404 } },
   table: ['GetItem', 'Query'],
 });
 
-export const getKnowledgeBankRevision = defineRoute({
+export const getKnowledgeBankRevision = route({
   operationId: 'getKnowledgeBankRevision',
   method: 'GET',
   path: '/knowledge-bank/articles/{articleId}/revisions/{revision}',
-  handler: 'functions/knowledge-bank/get-revision.ts',
-  tag: TAG,
   summary: 'One revision with its blocks',
-  module: MODULE,
   permissions: ['knowledge-bank:read'],
   request: { params: revisionParams },
-  response: { status: 200, body: z.object({ ok: z.literal(true), revision }) },
+  response: { status: 200, body: okBody({ revision }) },
   errors: { 404: { not_found: `${ARTICLE_404}; or no such revision` } },
   table: ['BatchGetItem'],
 });
 
-export const restoreKnowledgeBankRevision = defineRoute({
+export const restoreKnowledgeBankRevision = route({
   operationId: 'restoreKnowledgeBankRevision',
   method: 'POST',
   path: '/knowledge-bank/articles/{articleId}/revisions/{revision}/restore',
-  handler: 'functions/knowledge-bank/restore-revision.ts',
-  tag: TAG,
   summary: 'Copy a revision into the draft',
   description:
     'History is never rewritten: the revision stays, the draft becomes a copy of it (with its translation status), and publishing it makes a new revision.',
-  module: MODULE,
   permissions: ['knowledge-bank:write'],
   request: { params: revisionParams, headers: IF_MATCH },
   response: { status: 200, body: articleResponse, headers: ETAG },
@@ -350,54 +293,45 @@ export const restoreKnowledgeBankRevision = defineRoute({
   table: ['BatchGetItem', 'PutItem'],
 });
 
-export const listKnowledgeBankLinks = defineRoute({
+export const listKnowledgeBankLinks = route({
   operationId: 'listKnowledgeBankLinks',
   method: 'GET',
   path: '/knowledge-bank/articles/{articleId}/links',
-  handler: 'functions/knowledge-bank/list-links.ts',
-  tag: TAG,
   summary: "An article's outgoing links",
   description: `Internal and external links, each with its block. ${VIEW_NOTE}`,
-  module: MODULE,
   permissions: ['knowledge-bank:read'],
   request: { params: articleIdParams, query: viewQuery },
-  response: { status: 200, body: z.object({ ok: z.literal(true), links: z.array(link) }) },
+  response: { status: 200, body: okBody({ links: z.array(link) }) },
   errors: { 404: { not_found: ARTICLE_404 } },
   table: ['BatchGetItem'],
 });
 
-export const listKnowledgeBankBacklinks = defineRoute({
+export const listKnowledgeBankBacklinks = route({
   operationId: 'listKnowledgeBankBacklinks',
   method: 'GET',
   path: '/knowledge-bank/articles/{articleId}/backlinks',
-  handler: 'functions/knowledge-bank/list-backlinks.ts',
-  tag: TAG,
   summary: 'Articles that link here',
   description: 'Articles whose live content links here and, for write keys, whose draft does.',
-  module: MODULE,
   permissions: ['knowledge-bank:read'],
   request: { params: articleIdParams },
-  response: { status: 200, body: z.object({ ok: z.literal(true), backlinks: z.array(backlink) }) },
+  response: { status: 200, body: okBody({ backlinks: z.array(backlink) }) },
   errors: { 404: { not_found: ARTICLE_404 } },
   table: ['GetItem', 'Query'],
 });
 
-export const listKnowledgeBankTranslations = defineRoute({
+export const listKnowledgeBankTranslations = route({
   operationId: 'listKnowledgeBankTranslations',
   method: 'GET',
   path: '/knowledge-bank/translations',
-  handler: 'functions/knowledge-bank/list-translations.ts',
-  tag: TAG,
   summary: "Translation status of every article's draft",
   description:
     'What translators work on: each article with `translations` (`{en, ar}`: complete, partial, outdated or missing), computed on drafts. ' +
     '`locale` and `status` filter (`?locale=ar&status=outdated`); with `locale` alone, every article not complete in it. Newest first. ' +
     'Read-only keys see published articles only, with the titles and statuses of their live revision.',
-  module: MODULE,
   permissions: ['knowledge-bank:read'],
   request: { query: translationsQuery },
   // Writers and readers see different articles: a cursor is bound to the key's view too.
   cursorBinds: { permissions: ['knowledge-bank:write'] },
-  response: { status: 200, body: z.object({ ok: z.literal(true), articles: z.array(translationItem), pagination }) },
+  response: { status: 200, body: okBody({ articles: z.array(translationItem), pagination }) },
   table: ['Query'],
 });

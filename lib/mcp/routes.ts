@@ -1,6 +1,8 @@
 /** The MCP area: one route, the remote MCP server (docs/mcp.md). */
-import { defineRoute } from '../platform/route.ts';
+import { routesOf } from '../platform/route.ts';
 import { mcpMessage, mcpQuery, mcpResponse } from './schemas.ts';
+
+const route = routesOf({ tag: 'MCP', module: null, functions: 'functions/mcp' });
 
 /**
  * Under API Gateway's 30 s: the server waits for one call to the API (a tool's operation, each with
@@ -8,12 +10,11 @@ import { mcpMessage, mcpQuery, mcpResponse } from './schemas.ts';
  */
 const MCP_TIMEOUT_SECONDS = 28;
 
-export const mcpServer = defineRoute({
+export const mcpServer = route({
   operationId: 'callMcpServer',
   method: 'POST',
   path: '/mcp',
   handler: 'functions/mcp/mcp-server.ts',
-  tag: 'MCP',
   summary: 'The remote MCP server (Streamable HTTP)',
   description:
     'A [Model Context Protocol](https://modelcontextprotocol.io) server for AI agents, over the Streamable HTTP transport: ' +
@@ -27,7 +28,6 @@ export const mcpServer = defineRoute({
     "Each request makes one call to the API and counts once against the key's rate limit: the tool's operation, or `GET /me` for anything else. " +
     'A key the API refuses is refused here with the same answer (401, 403 `workspace_suspended`, 429).',
   auth: 'forwarded',
-  module: null,
   permissions: [],
   request: {
     query: mcpQuery,

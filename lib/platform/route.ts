@@ -3,7 +3,7 @@
  * sandbox, the OpenAPI generator and the tests all loop over the manifest, so a route is written
  * down once, here, and nowhere else.
  */
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import type { VersionPrecondition } from './data/conditions.ts';
 import type { CodeOf } from './error-codes.ts';
 import type { ListPage } from './pagination.ts';
@@ -67,6 +67,29 @@ export interface IfMatchDeclaration extends HeaderDeclaration {
    * chain's own answer (`ifMatchRequired()`, http/conditional-request.ts).
    */
   missingAfterRead?: true;
+}
+
+/** A success body: `ok: true` and the operation's members (`okOnly` when it has none, schemas.ts). */
+export function okBody<const S extends z.core.$ZodLooseShape>(members: S) {
+  return z.object({ ok: z.literal(true), ...members });
+}
+
+/** A response's `ETag` header, described in the area's words (what it is the tag of, and what to do with it). */
+export function etagHeader(description: string) {
+  return { ETag: { description } };
+}
+
+/** A write's optional `If-Match`: without one the write proceeds; a stale one is 409 `version_conflict`. */
+export function optionalIfMatch(description: string) {
+  return { 'If-Match': { description } };
+}
+
+/** A write's required `If-Match` (the chain refuses a missing one), with the declaration's other settings. */
+export function requiredIfMatch<const O extends Omit<IfMatchDeclaration, 'description' | 'required'> = Record<never, never>>(
+  description: string,
+  options?: O,
+) {
+  return { 'If-Match': { required: true, ...(options as O), description } } as const;
 }
 
 export interface RouteDefinition {
@@ -197,6 +220,48 @@ export const SVG_RESPONSE_HEADERS = {
 
 export function defineRoute<const R extends RouteDefinition>(route: R): R {
   return route;
+}
+
+/** What an area decides once for every route of a routes file (`routesOf`). */
+interface AreaDeclaration {
+  tag: Tag;
+  /** The module a workspace can switch off; null for routes every workspace has. */
+  module: ModuleName | null;
+  /** The folder of the area's Lambda entries: `functions/<module>` unless given (as it must be without a module). */
+  functions?: `functions/${string}`;
+  /**
+   * The area's name as its operation ids spell it, left out of its entry files' names where another
+   * word follows it: `KnowledgeBank` makes createKnowledgeBankArticle `create-article.ts`.
+   */
+  omitFromFileNames?: string;
+  /** See `RouteDefinition.deployedIn`. */
+  deployedIn?: string;
+}
+
+/** A route of an area: its own fields; `handler` only where the entry file is not named by the convention. */
+type AreaRoute = Omit<RouteDefinition, 'tag' | 'module' | 'handler' | 'deployedIn'> & { handler?: RouteDefinition['handler'] };
+
+/** The operation id in kebab case, without the area's name where another word follows it. */
+function entryFileName(operationId: string, omit: string | undefined): string {
+  const name = omit === undefined ? operationId : operationId.replace(new RegExp(`${omit}(?=[A-Z])`), '');
+  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+}
+
+/**
+ * The declaration function of one routes file: each route states its own fields, and the area's tag,
+ * module and stack come from here once. Its handler is `<functions>/<entry file>.ts`, the entry file
+ * named after the operation id (`entryFileName`: getJourneyVersion → get-journey-version.ts), unless
+ * the route names its own.
+ */
+export function routesOf<const A extends AreaDeclaration>(area: A) {
+  const { functions = area.module && `functions/${area.module}`, omitFromFileNames, ...shared } = area;
+  if (!functions) throw new Error(`routesOf: the ${area.tag} routes have no module, so name their functions folder`);
+  return <const R extends AreaRoute>(route: R): R & Omit<A, 'functions' | 'omitFromFileNames'> & { handler: RouteDefinition['handler'] } =>
+    defineRoute({
+      ...route,
+      ...shared,
+      handler: route.handler ?? `${functions}/${entryFileName(route.operationId, omitFromFileNames)}.ts`,
+    });
 }
 
 type Output<S> = S extends Schema ? z.output<S> : undefined;

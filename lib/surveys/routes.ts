@@ -4,10 +4,9 @@
  * attribute catalog targeting rules are checked against. Static paths (/surveys/designs,
  * /surveys/validate, /surveys/audience-attributes) sit beside /surveys/{id}; API Gateway and the
  * sandbox prefer the static segment, and {id} only takes UUIDs anyway.
- * Over 400 lines because it is a list: 17 manifest entries, each its schemas, errors and table actions.
  */
 import * as z from 'zod/mini';
-import { defineRoute } from '../platform/route.ts';
+import { etagHeader, okBody, optionalIfMatch, requiredIfMatch, routesOf } from '../platform/route.ts';
 import { okOnly, pagination, validationIssue } from '../platform/schemas.ts';
 import {
   audienceAttributes,
@@ -33,27 +32,23 @@ import {
   versionSummary,
 } from './schemas.ts';
 
+const route = routesOf({ tag: 'Surveys', module: 'surveys', omitFromFileNames: 'Survey' });
+
 const READ = ['surveys:read'] as const;
 const WRITE = ['surveys:write'] as const;
 
-const SURVEY_ETAG = { ETag: { description: 'The survey\'s `version` as a strong ETag, e.g. `"3"`: send it back in `If-Match`' } };
-const VERSION_ETAG = { ETag: { description: 'The version\'s `revision` as a strong ETag, e.g. `"2"`: PUT needs it in `If-Match`' } };
-const OPTIONAL_IF_MATCH = {
-  'If-Match': {
-    description:
-      'Optional optimistic concurrency: the survey\'s ETag as read (e.g. `"3"`), several comma-separated, or `*`. ' +
-      'At another version the request fails with 409 `version_conflict` and changes nothing.',
-  },
-};
-const REQUIRED_IF_MATCH = {
-  'If-Match': {
-    required: true,
-    anyVersion: false,
-    description:
-      'Required: the version\'s ETag (its `revision`, e.g. `"2"`) as last read. Another revision is 409 `version_conflict` ' +
-      'with the current ETag, so two editors never overwrite each other; missing is 400 `if_match_required`.',
-  },
-} as const;
+// A survey's ETag, which its writes may send back; a version's, which saving its definition must.
+const SURVEY_ETAG = etagHeader('The survey\'s `version` as a strong ETag, e.g. `"3"`: send it back in `If-Match`');
+const OPTIONAL_IF_MATCH = optionalIfMatch(
+  'Optional optimistic concurrency: the survey\'s ETag as read (e.g. `"3"`), several comma-separated, or `*`. ' +
+    'At another version the request fails with 409 `version_conflict` and changes nothing.',
+);
+const VERSION_ETAG = etagHeader('The version\'s `revision` as a strong ETag, e.g. `"2"`: PUT needs it in `If-Match`');
+const REQUIRED_IF_MATCH = requiredIfMatch(
+  'Required: the version\'s ETag (its `revision`, e.g. `"2"`) as last read. Another revision is 409 `version_conflict` ' +
+    'with the current ETag, so two editors never overwrite each other; missing is 400 `if_match_required`.',
+  { anyVersion: false },
+);
 
 const SURVEY_404 = { not_found: "no survey with this id in this workspace (other workspaces' surveys are never visible)" };
 const VERSION_404 = { not_found: 'no survey with this id in this workspace, or no version with this id in it' };
@@ -66,156 +61,130 @@ const DEFINITION_NOTE =
 
 const IDEMPOTENT_NOTE = 'Send an `Idempotency-Key` to retry safely (the same key and body within 24 hours return the first response).';
 
-const surveyResponse = z.object({ ok: z.literal(true), survey });
-const versionResponse = z.object({ ok: z.literal(true), version: surveyVersion });
+const surveyResponse = okBody({ survey });
+const versionResponse = okBody({ version: surveyVersion });
 
-export const listSurveys = defineRoute({
+export const listSurveys = route({
   operationId: 'listSurveys',
   method: 'GET',
   path: '/surveys',
-  handler: 'functions/surveys/list-surveys.ts',
-  tag: 'Surveys',
   summary: 'List surveys',
   description:
     'Newest first. Drafts, published and closed surveys; archived ones are never listed. `status` narrows the list, and ' +
     '`pagination.total` counts the surveys of that status (or of all listed statuses).',
-  module: 'surveys',
   permissions: READ,
   request: { query: listSurveysQuery },
-  response: { status: 200, body: z.object({ ok: z.literal(true), surveys: z.array(survey), pagination }) },
+  response: { status: 200, body: okBody({ surveys: z.array(survey), pagination }) },
   // GetItem: a cursor page reads the counter beside its Query.
   table: ['GetItem', 'Query'],
 });
 
-export const createSurvey = defineRoute({
+export const createSurvey = route({
   operationId: 'createSurvey',
   method: 'POST',
   path: '/surveys',
-  handler: 'functions/surveys/create-survey.ts',
-  tag: 'Surveys',
   summary: 'Create a survey',
   description:
     "Creates a draft survey with its first draft version (no questions yet, one thank-you ending, in the survey's `language`) and " +
     "returns the workspace's designs; the first survey of a workspace also makes its default design, which new surveys use. " +
     'Send an `Idempotency-Key` to retry safely (the same key and body within 24 hours return the first response).',
-  module: 'surveys',
   permissions: WRITE,
   idempotent: true,
   request: { body: createSurveyBody },
   response: {
     status: 200,
-    body: z.object({ ok: z.literal(true), survey, version: surveyVersion, designs: z.array(surveyDesign) }),
+    body: okBody({ survey, version: surveyVersion, designs: z.array(surveyDesign) }),
     headers: SURVEY_ETAG,
   },
   table: ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
 });
 
-export const listSurveyDesigns = defineRoute({
+export const listSurveyDesigns = route({
   operationId: 'listSurveyDesigns',
   method: 'GET',
   path: '/surveys/designs',
-  handler: 'functions/surveys/list-designs.ts',
-  tag: 'Surveys',
   summary: 'List survey designs',
   description: "The workspace's designs (appearance a survey can use through `designId`), the default first.",
-  module: 'surveys',
   permissions: READ,
-  response: { status: 200, body: z.object({ ok: z.literal(true), designs: z.array(surveyDesign) }) },
+  response: { status: 200, body: okBody({ designs: z.array(surveyDesign) }) },
   table: ['GetItem'],
 });
 
-export const createSurveyDesign = defineRoute({
+export const createSurveyDesign = route({
   operationId: 'createSurveyDesign',
   method: 'POST',
   path: '/surveys/designs',
-  handler: 'functions/surveys/create-design.ts',
-  tag: 'Surveys',
   summary: 'Create a survey design',
   description: `Colours as \`#RRGGBB\`, \`logoUrl\` an https URL. A workspace has at most 50 designs besides the default. ${IDEMPOTENT_NOTE}`,
-  module: 'surveys',
   permissions: WRITE,
   idempotent: true,
   request: { body: createDesignBody },
-  response: { status: 200, body: z.object({ ok: z.literal(true), design: surveyDesign }) },
+  response: { status: 200, body: okBody({ design: surveyDesign }) },
   errors: { 409: { design_limit: true } },
   table: ['BatchGetItem', 'UpdateItem', 'PutItem'],
 });
 
-export const updateSurveyDesign = defineRoute({
+export const updateSurveyDesign = route({
   operationId: 'updateSurveyDesign',
   method: 'PATCH',
   path: '/surveys/designs/{designId}',
-  handler: 'functions/surveys/update-design.ts',
-  tag: 'Surveys',
   summary: 'Change a survey design',
   description: 'Any of `name`, `primaryColor`, `backgroundColor`, `logoUrl`, `font`; `null` clears an optional one.',
-  module: 'surveys',
   permissions: WRITE,
   request: { params: designIdParams, body: updateDesignBody },
-  response: { status: 200, body: z.object({ ok: z.literal(true), design: surveyDesign }) },
+  response: { status: 200, body: okBody({ design: surveyDesign }) },
   errors: { 404: { not_found: 'no design with this id in this workspace' } },
   table: ['UpdateItem'],
 });
 
-export const validateSurveyDefinition = defineRoute({
+export const validateSurveyDefinition = route({
   operationId: 'validateSurveyDefinition',
   method: 'POST',
   path: '/surveys/validate',
-  handler: 'functions/surveys/validate-definition.ts',
-  tag: 'Surveys',
   summary: 'Validate a survey definition (dry run)',
   description: `Nothing is stored and no survey is needed. ${DEFINITION_NOTE}`,
-  module: 'surveys',
   permissions: READ,
   request: { body: validateBody },
-  response: { status: 200, body: z.object({ ok: z.literal(true), issues: z.array(issue) }) },
+  response: { status: 200, body: okBody({ issues: z.array(issue) }) },
   errors: { 413: DEFINITION_413 },
 });
 
-export const listAudienceAttributes = defineRoute({
+export const listAudienceAttributes = route({
   operationId: 'listAudienceAttributes',
   method: 'GET',
   path: '/surveys/audience-attributes',
-  handler: 'functions/surveys/list-audience-attributes.ts',
-  tag: 'Surveys',
   summary: 'The audience attributes targeting rules may use',
   description:
     "Each attribute's `key`, `type` (string, number, date, boolean) and, for strings, the `values` it takes. " +
     'Set by the operator (`cxctl audience set <slug> --file f.json`). `targetingRules.filters` may only use these.',
-  module: 'surveys',
   permissions: READ,
-  response: { status: 200, body: z.object({ ok: z.literal(true), attributes: audienceAttributes }) },
+  response: { status: 200, body: okBody({ attributes: audienceAttributes }) },
   table: ['GetItem'],
 });
 
-export const getSurvey = defineRoute({
+export const getSurvey = route({
   operationId: 'getSurvey',
   method: 'GET',
   path: '/surveys/{id}',
-  handler: 'functions/surveys/get-survey.ts',
-  tag: 'Surveys',
   summary: 'Read a survey',
   description:
     "The survey (archived ones too), its versions newest first and the workspace's designs. No respondent answers. " +
     'Versions are listed without their definitions so the read stays small: GET a version for its `definition`, `issues` and `revision`.',
-  module: 'surveys',
   permissions: READ,
   request: { params: surveyIdParams },
   response: {
     status: 200,
-    body: z.object({ ok: z.literal(true), survey, versions: z.array(versionSummary), designs: z.array(surveyDesign) }),
+    body: okBody({ survey, versions: z.array(versionSummary), designs: z.array(surveyDesign) }),
     headers: SURVEY_ETAG,
   },
   errors: { 404: SURVEY_404 },
   table: ['BatchGetItem'],
 });
 
-export const updateSurvey = defineRoute({
+export const updateSurvey = route({
   operationId: 'updateSurvey',
   method: 'PATCH',
   path: '/surveys/{id}',
-  handler: 'functions/surveys/update-survey.ts',
-  tag: 'Surveys',
   summary: "Change a survey's settings",
   description:
     'Any of `name`, `nameAr`, `themeLogoUrl` (https), `themePrimaryColor` (`#RRGGBB`), `designId` (a design of this workspace) and ' +
@@ -223,7 +192,6 @@ export const updateSurvey = defineRoute({
     'in place of `question`); `null` clears one. Never the status. Targeting that names an unknown attribute, uses an operator ' +
     'that does not fit its type, a malformed value, contradicts itself, nests beyond 5 levels or has more than 50 conditions is ' +
     '400 `invalid_body` listing every problem: a rule never silently targets no one.',
-  module: 'surveys',
   permissions: WRITE,
   request: { params: surveyIdParams, body: updateSurveyBody, headers: OPTIONAL_IF_MATCH },
   response: { status: 200, body: surveyResponse, headers: SURVEY_ETAG },
@@ -235,16 +203,13 @@ export const updateSurvey = defineRoute({
   table: ['BatchGetItem', 'UpdateItem'],
 });
 
-export const archiveSurvey = defineRoute({
+export const archiveSurvey = route({
   operationId: 'archiveSurvey',
   method: 'DELETE',
   path: '/surveys/{id}',
-  handler: 'functions/surveys/archive-survey.ts',
-  tag: 'Surveys',
   summary: 'Archive a survey',
   description:
     'Archives the survey: it leaves the list, its versions are kept, and it becomes read-only (every write is 409 `survey_archived`).',
-  module: 'surveys',
   permissions: ['surveys:delete'],
   request: { params: surveyIdParams, headers: OPTIONAL_IF_MATCH },
   response: { status: 200, body: okOnly },
@@ -252,15 +217,12 @@ export const archiveSurvey = defineRoute({
   table: ['GetItem', 'UpdateItem'],
 });
 
-export const getSurveyVersion = defineRoute({
+export const getSurveyVersion = route({
   operationId: 'getSurveyVersion',
   method: 'GET',
   path: '/surveys/{id}/versions/{versionId}',
-  handler: 'functions/surveys/get-version.ts',
-  tag: 'Surveys',
   summary: 'Read a survey version',
   description: 'The version with its definition and the issues found when it was last saved; `ETag` is its revision.',
-  module: 'surveys',
   permissions: READ,
   request: { params: versionParams },
   response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
@@ -268,15 +230,12 @@ export const getSurveyVersion = defineRoute({
   table: ['GetItem'],
 });
 
-export const createSurveyVersion = defineRoute({
+export const createSurveyVersion = route({
   operationId: 'createSurveyVersion',
   method: 'POST',
   path: '/surveys/{id}/versions',
-  handler: 'functions/surveys/create-version.ts',
-  tag: 'Surveys',
   summary: 'Start a new draft version',
   description: `A new draft copied from \`fromVersionId\`, else from the published version, else from the latest. A survey keeps at most 50 versions. ${IDEMPOTENT_NOTE}`,
-  module: 'surveys',
   permissions: WRITE,
   idempotent: true,
   request: { params: surveyIdParams, body: createVersionBody },
@@ -289,15 +248,12 @@ export const createSurveyVersion = defineRoute({
   table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'],
 });
 
-export const replaceSurveyVersion = defineRoute({
+export const replaceSurveyVersion = route({
   operationId: 'replaceSurveyVersion',
   method: 'PUT',
   path: '/surveys/{id}/versions/{versionId}',
-  handler: 'functions/surveys/replace-version.ts',
-  tag: 'Surveys',
   summary: "Save a draft's definition",
   description: `Replaces a draft's definition and returns it with fresh \`issues\`; drafts save even with errors. ${DEFINITION_NOTE}`,
-  module: 'surveys',
   permissions: WRITE,
   request: { params: versionParams, body: replaceVersionBody, headers: REQUIRED_IF_MATCH },
   response: { status: 200, body: versionResponse, headers: VERSION_ETAG },
@@ -310,15 +266,12 @@ export const replaceSurveyVersion = defineRoute({
   table: ['UpdateItem'],
 });
 
-export const deleteSurveyVersion = defineRoute({
+export const deleteSurveyVersion = route({
   operationId: 'deleteSurveyVersion',
   method: 'DELETE',
   path: '/surveys/{id}/versions/{versionId}',
-  handler: 'functions/surveys/delete-version.ts',
-  tag: 'Surveys',
   summary: 'Discard a draft version',
   description: 'Deletes a draft for good. Published and superseded versions are kept forever.',
-  module: 'surveys',
   permissions: WRITE,
   request: { params: versionParams },
   response: { status: 200, body: okOnly },
@@ -326,12 +279,10 @@ export const deleteSurveyVersion = defineRoute({
   table: ['DeleteItem', 'UpdateItem'],
 });
 
-export const simulateSurveyVersion = defineRoute({
+export const simulateSurveyVersion = route({
   operationId: 'simulateSurveyVersion',
   method: 'POST',
   path: '/surveys/{id}/versions/{versionId}/simulate',
-  handler: 'functions/surveys/simulate-version.ts',
-  tag: 'Surveys',
   summary: "Walk a version's logic for given answers",
   description:
     'Returns `path` (questions shown, in order), `skipped` (jumped over or hidden), `options` (what each shown choice question offers after ' +
@@ -339,30 +290,26 @@ export const simulateSurveyVersion = defineRoute({
     'unanswered, a value of the wrong type; with `language`, shown text missing in it). A required question left unanswered stops the ' +
     'walk there (`ending` null). Values: openText a string; singleChoice an option id; multipleChoice and ranking arrays of option ids; ' +
     'nps, rating, csat, ces integers; date `YYYY-MM-DD`; matrix `{rowId: columnId}`; consent a boolean. Nothing is stored.',
-  module: 'surveys',
   permissions: READ,
   request: { params: versionParams, body: simulateBody },
-  response: { status: 200, body: z.object({ ok: z.literal(true), run: simulationRun }) },
+  response: { status: 200, body: okBody({ run: simulationRun }) },
   errors: { 404: VERSION_404 },
   table: ['GetItem'],
 });
 
-export const publishSurvey = defineRoute({
+export const publishSurvey = route({
   operationId: 'publishSurvey',
   method: 'POST',
   path: '/surveys/{id}/publish',
-  handler: 'functions/surveys/publish-survey.ts',
-  tag: 'Surveys',
   summary: 'Publish a version',
   description:
     'Publishes `versionId` (a draft, or the published version again to reopen a closed survey); the version published before is ' +
     'superseded. A version with errors is refused. Against the version now published, breaking changes (a question removed or ' +
     'retyped, an option, row or column removed or re-ided, a scale changed) need `acknowledgeBreakingChanges: true`; without it ' +
     'the answer is 409 `breaking_changes` with `changes:[{kind, questionId, optionId?, detail}]` and nothing changes.',
-  module: 'surveys',
   permissions: WRITE,
   request: { params: surveyIdParams, body: publishBody },
-  response: { status: 200, body: z.object({ ok: z.literal(true), survey, version: surveyVersion }), headers: SURVEY_ETAG },
+  response: { status: 200, body: okBody({ survey, version: surveyVersion }), headers: SURVEY_ETAG },
   errors: {
     400: { invalid_definition: 'the version has errors, listed in `issues` (each with `severity`, `code`, `message`, `path`)' },
     404: VERSION_404,
@@ -391,15 +338,12 @@ export const publishSurvey = defineRoute({
   table: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'],
 });
 
-export const closeSurvey = defineRoute({
+export const closeSurvey = route({
   operationId: 'closeSurvey',
   method: 'POST',
   path: '/surveys/{id}/close',
-  handler: 'functions/surveys/close-survey.ts',
-  tag: 'Surveys',
   summary: 'Close a published survey',
   description: 'Published → closed: it stops collecting. Publishing (the same version or a new one) reopens it.',
-  module: 'surveys',
   permissions: WRITE,
   request: { params: surveyIdParams },
   response: { status: 200, body: surveyResponse, headers: SURVEY_ETAG },

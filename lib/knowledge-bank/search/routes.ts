@@ -2,20 +2,17 @@
  * Routes of knowledge-bank search and external link checking (module `knowledge-bank`), spread
  * into the manifest beside the area's content routes.
  */
-import * as z from 'zod/mini';
-import { defineRoute } from '../../platform/route.ts';
-import { noQuery } from '../../platform/schemas.ts';
+import { routesOf } from '../../platform/route.ts';
+import { noQuery, okOnly } from '../../platform/schemas.ts';
 import { linkListQuery, linkListResponse, searchQuery, searchResponse } from './schemas.ts';
 
-const TAG = 'Knowledge Bank' as const;
-const MODULE = 'knowledge-bank' as const;
+const route = routesOf({ tag: 'Knowledge Bank', module: 'knowledge-bank', omitFromFileNames: 'KnowledgeBank' });
 
-export const searchKnowledgeBank = defineRoute({
+export const searchKnowledgeBank = route({
   operationId: 'searchKnowledgeBank',
   method: 'GET',
   path: '/knowledge-bank/search',
   handler: 'functions/knowledge-bank/search-articles.ts',
-  tag: TAG,
   summary: 'Search published articles (English and Arabic)',
   description:
     'Full-text search over the live content of published articles (both visibilities; `visibility` filters). Every word of `q` ' +
@@ -25,7 +22,6 @@ export const searchKnowledgeBank = defineRoute({
     'summary, then tags, then body. Tags match from either locale. `title` and `snippet` are in the language the article matched ' +
     'in (`locale` when given); an article with no title in it shows its source language title. Results reflect a publish, ' +
     'unpublish or delete within a few seconds.',
-  module: MODULE,
   permissions: ['knowledge-bank:read'],
   request: { query: searchQuery },
   response: { status: 200, body: searchResponse },
@@ -36,18 +32,15 @@ export const searchKnowledgeBank = defineRoute({
   table: ['BatchGetItem', 'Query'],
 });
 
-export const listKnowledgeBankExternalLinks = defineRoute({
+export const listKnowledgeBankExternalLinks = route({
   operationId: 'listKnowledgeBankExternalLinks',
   method: 'GET',
   path: '/knowledge-bank/links',
-  handler: 'functions/knowledge-bank/list-external-links.ts',
-  tag: TAG,
   summary: 'External links and what the link checker found',
   description:
     'Every distinct external URL linked from an article (draft or live), sorted by URL, with the articles linking to it and the ' +
     'result of its last check: `ok` (2xx), `redirected` (3xx; `redirectTo` is where it points, not followed), `broken` (4xx, 5xx, ' +
     'timeout after 10 s, no such host, or an address the outbound guard refuses) or `unchecked`. `mailto:` links are listed, never checked.',
-  module: MODULE,
   permissions: ['knowledge-bank:read'],
   request: { query: linkListQuery },
   // Writers and readers see different links: a cursor is bound to the key's view too.
@@ -56,19 +49,17 @@ export const listKnowledgeBankExternalLinks = defineRoute({
   table: ['Query'],
 });
 
-export const checkKnowledgeBankLinks = defineRoute({
+export const checkKnowledgeBankLinks = route({
   operationId: 'checkKnowledgeBankLinks',
   method: 'POST',
   path: '/knowledge-bank/links/check',
   handler: 'functions/knowledge-bank/request-link-check.ts',
-  tag: TAG,
   summary: "Check this workspace's external links now",
   description:
     'Queues a check of every external link of the workspace (besides the daily one) and answers at once; results appear in ' +
     '`GET /knowledge-bank/links` as the checker records them, usually within a minute.',
-  module: MODULE,
   permissions: ['knowledge-bank:write'],
   request: { query: noQuery },
-  response: { status: 202, body: z.object({ ok: z.literal(true) }) },
+  response: { status: 202, body: okOnly },
   // The table is read for authorisation only; the check itself is a message on the link-check queue.
 });

@@ -1,19 +1,17 @@
 /** Survey export routes (module `surveys`, permission `survey-responses:read`: a file of answers is personal data). */
-import * as z from 'zod/mini';
-import { defineRoute } from '../../platform/route.ts';
+import { okBody, routesOf } from '../../platform/route.ts';
 import { surveyIdParams } from '../schemas.ts';
 import { createExportBody, exportParams, surveyExport } from './schemas.ts';
 
-const exportResponse = z.object({ ok: z.literal(true), export: surveyExport });
+// Deployed beside the responses' routes (responses/routes.ts says why).
+const route = routesOf({ tag: 'Surveys', module: 'surveys', deployedIn: 'Survey responses' });
 
-export const createSurveyExport = defineRoute({
+const exportResponse = okBody({ export: surveyExport });
+
+export const createSurveyExport = route({
   operationId: 'createSurveyExport',
   method: 'POST',
   path: '/surveys/{id}/exports',
-  handler: 'functions/surveys/create-survey-export.ts',
-  tag: 'Surveys',
-  // The Surveys stack would pass half its resource budget with these: responses deploy on their own.
-  deployedIn: 'Survey responses',
   summary: 'Export responses to a file',
   description:
     'Starts writing the responses (of one version or all, partial or finished, started within `from`…`to`) to a CSV or JSON ' +
@@ -21,7 +19,6 @@ export const createSurveyExport = defineRoute({
     'One column per question of every version in the file (a question a later version removed keeps its column; a matrix ' +
     'has one per row), `not shown` where the respondent never saw the question and empty where they left it blank. ' +
     'Respondent identifiers are never exported. Files expire after 24 hours. Send an `Idempotency-Key` to retry safely.',
-  module: 'surveys',
   permissions: ['survey-responses:read'],
   idempotent: true,
   request: { params: surveyIdParams, body: createExportBody },
@@ -36,17 +33,12 @@ export const createSurveyExport = defineRoute({
   table: ['BatchGetItem', 'ConditionCheckItem', 'PutItem'],
 });
 
-export const getSurveyExport = defineRoute({
+export const getSurveyExport = route({
   operationId: 'getSurveyExport',
   method: 'GET',
   path: '/surveys/{id}/exports/{exportId}',
-  handler: 'functions/surveys/get-survey-export.ts',
-  tag: 'Surveys',
-  // The Surveys stack would pass half its resource budget with these: responses deploy on their own.
-  deployedIn: 'Survey responses',
   summary: 'Read an export',
   description: 'Its status, and once `done` the number of rows, the size and a download link valid for 15 minutes.',
-  module: 'surveys',
   permissions: ['survey-responses:read'],
   request: { params: exportParams },
   response: { status: 200, body: exportResponse },

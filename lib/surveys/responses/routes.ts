@@ -5,7 +5,7 @@
  * a static path beside `/surveys/{id}`; API Gateway and the sandbox prefer the static segment.
  */
 import * as z from 'zod/mini';
-import { defineRoute } from '../../platform/route.ts';
+import { etagHeader, okBody, requiredIfMatch, routesOf } from '../../platform/route.ts';
 import { named, okOnly, pagination, validationIssue } from '../../platform/schemas.ts';
 import { ANSWER_ISSUE_CODES } from '../engine/response.ts';
 import { surveyIdParams } from '../schemas.ts';
@@ -19,19 +19,23 @@ import {
   surveyResponse,
 } from './schemas.ts';
 
+const route = routesOf({
+  tag: 'Surveys',
+  module: 'surveys',
+  omitFromFileNames: 'Survey',
+  // The Surveys stack would pass half its resource budget with these: responses, their summary and exports deploy on their own.
+  deployedIn: 'Survey responses',
+});
+
 const READ = ['survey-responses:read'] as const;
 const WRITE = ['survey-responses:write'] as const;
 const DELETE = ['survey-responses:delete'] as const;
 
-const RESPONSE_ETAG = { ETag: { description: 'The response\'s `revision` as a strong ETag, e.g. `"2"`: PATCH needs it in `If-Match`' } };
-const REQUIRED_IF_MATCH = {
-  'If-Match': {
-    required: true,
-    description:
-      'Required: the response\'s ETag (its `revision`, e.g. `"1"`) as last read. Another revision is 409 `version_conflict` with the ' +
-      'current ETag, so two continuations never overwrite each other; missing is 400 `if_match_required`.',
-  },
-} as const;
+const RESPONSE_ETAG = etagHeader('The response\'s `revision` as a strong ETag, e.g. `"2"`: PATCH needs it in `If-Match`');
+const REQUIRED_IF_MATCH = requiredIfMatch(
+  'Required: the response\'s ETag (its `revision`, e.g. `"1"`) as last read. Another revision is 409 `version_conflict` with the ' +
+    'current ETag, so two continuations never overwrite each other; missing is 400 `if_match_required`.',
+);
 const SURVEY_404 = { not_found: "no survey with this id in this workspace (other workspaces' surveys are never visible)" };
 const RESPONSE_404 = { not_found: 'no response with this id in this survey of this workspace' };
 const INVALID_ANSWERS =
@@ -66,22 +70,17 @@ const VALIDATION =
   'response answers every required question on its path and reaches an ending; a partial one may stop at a required question, and ' +
   'answers past that point are still checked for type and range. The response keeps `path` (the questions shown) and `ending`.';
 
-const responseBody = z.object({ ok: z.literal(true), response: surveyResponse });
+const responseBody = okBody({ response: surveyResponse });
 
-export const submitSurveyResponse = defineRoute({
+export const submitSurveyResponse = route({
   operationId: 'submitSurveyResponse',
   method: 'POST',
   path: '/surveys/{id}/responses',
-  handler: 'functions/surveys/submit-response.ts',
-  tag: 'Surveys',
-  // The Surveys stack would pass half its resource budget with these: responses deploy on their own.
-  deployedIn: 'Survey responses',
   summary: 'Submit a response',
   description:
     'Stores a response pinned to the version published now (`versionId`). `finished` defaults to true; `false` keeps it open to ' +
     `PATCH. With \`respondent.attributes\` and targeting rules on the survey, the attributes must meet them. ${VALIDATION} ` +
     'Send an `Idempotency-Key` to retry safely (the same key and body within 24 hours return the first response).',
-  module: 'surveys',
   permissions: WRITE,
   idempotent: true,
   request: { params: surveyIdParams, body: submitResponseBody },
@@ -104,20 +103,15 @@ export const submitSurveyResponse = defineRoute({
   needs: ['keyed-hash'],
 });
 
-export const continueSurveyResponse = defineRoute({
+export const continueSurveyResponse = route({
   operationId: 'continueSurveyResponse',
   method: 'PATCH',
   path: '/surveys/{id}/responses/{responseId}',
-  handler: 'functions/surveys/continue-response.ts',
-  tag: 'Surveys',
-  // The Surveys stack would pass half its resource budget with these: responses deploy on their own.
-  deployedIn: 'Survey responses',
   summary: 'Continue a partial response',
   description:
     'Merges `answers` into the stored ones (`null` removes one) and, with `finished: true`, finishes the response (then it never ' +
     'changes again). Validated against the version the response is pinned to, even after a newer one is published; the survey must ' +
     `still be published. ${VALIDATION}`,
-  module: 'surveys',
   permissions: WRITE,
   request: { params: responseParams, body: continueResponseBody, headers: REQUIRED_IF_MATCH },
   response: { status: 200, body: responseBody, headers: RESPONSE_ETAG },
@@ -133,14 +127,10 @@ export const continueSurveyResponse = defineRoute({
   table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
 });
 
-export const listSurveyResponses = defineRoute({
+export const listSurveyResponses = route({
   operationId: 'listSurveyResponses',
   method: 'GET',
   path: '/surveys/{id}/responses',
-  handler: 'functions/surveys/list-responses.ts',
-  tag: 'Surveys',
-  // The Surveys stack would pass half its resource budget with these: responses deploy on their own.
-  deployedIn: 'Survey responses',
   summary: "List a survey's responses, or the change feed",
   description:
     'Newest first, filtered by `versionId`, `status` and `respondent` (an externalId); `pagination.total` counts what the filters ' +
@@ -149,12 +139,11 @@ export const listSurveyResponses = defineRoute({
     '(tombstones are kept 30 days and hold nothing about the respondent); the feed takes no other filter. The feed is read from an ' +
     'index that may lag a write by a moment: overlap `updatedSince` by a few seconds, and treat entries by `id` and `revision`. ' +
     'A survey of another workspace, or none, is 404 (one read the first time an instance meets the survey).',
-  module: 'surveys',
   permissions: READ,
   request: { params: surveyIdParams, query: listResponsesQuery },
   response: {
     status: 200,
-    body: z.object({ ok: z.literal(true), responses: z.array(z.union([surveyResponse, responseTombstone])), pagination }),
+    body: okBody({ responses: z.array(z.union([surveyResponse, responseTombstone])), pagination }),
   },
   errors: { 400: { invalid_query: '`updatedSince` with another filter, or `cursor` with `offset`' } },
   // GetItem: the layout migration's record, beside the Queries, until this instance has seen it finished.
@@ -162,17 +151,12 @@ export const listSurveyResponses = defineRoute({
   needs: ['keyed-hash'],
 });
 
-export const getSurveyResponse = defineRoute({
+export const getSurveyResponse = route({
   operationId: 'getSurveyResponse',
   method: 'GET',
   path: '/surveys/{id}/responses/{responseId}',
-  handler: 'functions/surveys/get-response.ts',
-  tag: 'Surveys',
-  // The Surveys stack would pass half its resource budget with these: responses deploy on their own.
-  deployedIn: 'Survey responses',
   summary: 'Read a response',
   description: 'One response with its answers, path and ending, and its revision as ETag (send it back in If-Match to continue).',
-  module: 'surveys',
   permissions: READ,
   request: { params: responseParams },
   response: { status: 200, body: responseBody, headers: RESPONSE_ETAG },
@@ -181,18 +165,13 @@ export const getSurveyResponse = defineRoute({
   table: ['GetItem', 'BatchGetItem'],
 });
 
-export const deleteSurveyResponse = defineRoute({
+export const deleteSurveyResponse = route({
   operationId: 'deleteSurveyResponse',
   method: 'DELETE',
   path: '/surveys/{id}/responses/{responseId}',
-  handler: 'functions/surveys/delete-response.ts',
-  tag: 'Surveys',
-  // The Surveys stack would pass half its resource budget with these: responses deploy on their own.
-  deployedIn: 'Survey responses',
   summary: 'Delete a response',
   description:
     'Deletes the response and its answers (of an archived survey too): the summary forgets it, and the change feed shows its tombstone for 30 days.',
-  module: 'surveys',
   permissions: DELETE,
   request: { params: responseParams },
   response: { status: 200, body: okOnly },
@@ -200,23 +179,18 @@ export const deleteSurveyResponse = defineRoute({
   table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
 });
 
-export const eraseSurveyRespondent = defineRoute({
+export const eraseSurveyRespondent = route({
   operationId: 'eraseSurveyRespondent',
   method: 'POST',
   path: '/surveys/responses/erase',
-  handler: 'functions/surveys/erase-respondent.ts',
-  tag: 'Surveys',
-  // The Surveys stack would pass half its resource budget with these: responses deploy on their own.
-  deployedIn: 'Survey responses',
   summary: "Erase a respondent's responses",
   description:
     'Right to erasure: deletes every response of the respondent given by `externalId` or `email` (case-insensitive) in the workspace, ' +
     'across surveys, as DELETE does one. At most 1,000 per call: while `hasMore` is true, call again. Respondents are found through ' +
     'an index keyed by a keyed hash of the identifier; the identifier itself is stored nowhere but in the responses.',
-  module: 'surveys',
   permissions: DELETE,
   request: { body: eraseBody },
-  response: { status: 200, body: z.object({ ok: z.literal(true), erased: z.int(), hasMore: z.boolean() }) },
+  response: { status: 200, body: okBody({ erased: z.int(), hasMore: z.boolean() }) },
   table: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
   needs: ['keyed-hash'],
   timeoutSeconds: 60,

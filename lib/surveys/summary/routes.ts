@@ -1,18 +1,16 @@
 /** The survey summary route (module `surveys`): scores from the day buckets, never an answer's text. */
-import * as z from 'zod/mini';
 import { guideLink } from '../../platform/guides.ts';
-import { defineRoute } from '../../platform/route.ts';
+import { okBody, routesOf } from '../../platform/route.ts';
 import { surveyIdParams } from '../schemas.ts';
 import { summaryQuery, surveySummary } from './schemas.ts';
 
-export const getSurveySummary = defineRoute({
+// Deployed beside the responses' routes (responses/routes.ts says why).
+const route = routesOf({ tag: 'Surveys', module: 'surveys', deployedIn: 'Survey responses' });
+
+export const getSurveySummary = route({
   operationId: 'getSurveySummary',
   method: 'GET',
   path: '/surveys/{id}/summary',
-  handler: 'functions/surveys/get-survey-summary.ts',
-  tag: 'Surveys',
-  // The Surveys stack would pass half its resource budget with these: responses deploy on their own.
-  deployedIn: 'Survey responses',
   summary: 'Summarise a survey',
   description:
     'Counts, completion, time to finish (p50/p90 from a histogram) and, per question, how often it was shown, answered and ' +
@@ -20,10 +18,9 @@ export const getSurveySummary = defineRoute({
     `(the guide ${guideLink('survey-responses.md', 'Survey responses', 'Survey summaries and exports')}). ` +
     'Responses count on the UTC day they were started. Kept incrementally from the table stream: a ' +
     'write shows here within seconds. No answer text and no respondent appears, so `surveys:read` is enough.',
-  module: 'surveys',
   permissions: ['surveys:read'],
   request: { params: surveyIdParams, query: summaryQuery },
-  response: { status: 200, body: z.object({ ok: z.literal(true), summary: surveySummary }) },
+  response: { status: 200, body: okBody({ summary: surveySummary }) },
   errors: {
     400: { invalid_query: '`versionId` not a UUID or `all`, a date not YYYY-MM-DD, or `from` after `to`' },
     404: {
