@@ -44,6 +44,15 @@ export interface Workload {
   setup(sandbox: Sandbox): Promise<PreparedWorkload>;
 }
 
+/** A call answered with JSON; throws unless the status is `expected`. */
+type JsonCall = <T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  expected: number,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<T>;
+
 export interface Caller {
   slug: string;
   host: string;
@@ -51,22 +60,10 @@ export interface Caller {
   keys: string[];
   /** `KEYS` keys with every permission; calls take them in turn. */
   send(method: string, path: string, body?: unknown, headers?: Record<string, string>, keyIndex?: number): Promise<Response>;
-  /** As send, and the JSON answer; throws unless the status is `expected`. */
-  json<T = Record<string, unknown>>(
-    method: string,
-    path: string,
-    expected: number,
-    body?: unknown,
-    headers?: Record<string, string>,
-  ): Promise<T>;
+  /** As send, and the JSON answer. */
+  json: JsonCall;
   /** As json, trying again after a sandbox timeout: for set-up only. */
-  settingUp<T = Record<string, unknown>>(
-    method: string,
-    path: string,
-    expected: number,
-    body?: unknown,
-    headers?: Record<string, string>,
-  ): Promise<T>;
+  settingUp: JsonCall;
 }
 
 let workspaces = 0;
