@@ -3,6 +3,14 @@
  * runs this through `npm run arch`; a violation names the offending import.
  */
 const AREAS = 'ideas|sops|webhooks|journeys|surveys|knowledge-bank|introduction|mcp';
+/** What sits above lib: Lambda entries, the sandbox, the CLI, CDK, scripts, bench and tests. */
+const ABOVE_LIB = '^(functions|local|cli|cdk|scripts|bench|test)/';
+
+/**
+ * `rest` (a pattern) in an area's top folder or in any of its sub-areas' (lib/surveys/responses/). Two
+ * patterns, not one with an optional `([a-z-]+/)?`: safe-regex flags that nested quantifier.
+ */
+const inAnArea = (rest) => [`^lib/(${AREAS})/${rest}`, `^lib/(${AREAS})/[a-z-]+/${rest}`];
 
 module.exports = {
   forbidden: [
@@ -11,7 +19,7 @@ module.exports = {
       comment: 'lib/platform is what every area stands on: it may not import an area, the manifest, admin or anything above lib.',
       severity: 'error',
       from: { path: '^lib/platform/' },
-      to: { path: ['^lib/(?!platform/)', '^(functions|local|cli|cdk|scripts|bench|test)/'] },
+      to: { path: ['^lib/(?!platform/)', ABOVE_LIB] },
     },
     {
       name: 'no-reach-into-another-area',
@@ -22,10 +30,7 @@ module.exports = {
       from: { path: `^lib/(${AREAS})/` },
       to: {
         // A store may be one file or a folder of one file per entity (lib/<area>/store/).
-        path: [
-          `^lib/(${AREAS})/(store/|(store|record|schemas|routes)\\.ts$)`,
-          `^lib/(${AREAS})/[a-z-]+/(store/|(store|record|schemas|routes)\\.ts$)`,
-        ],
+        path: inAnArea('(store/|(store|record|schemas|routes)\\.ts$)'),
         pathNot: '^lib/$1/',
       },
     },
@@ -34,7 +39,7 @@ module.exports = {
       comment: 'Lambda entries, the sandbox, the CLI, CDK, scripts, bench and tests sit above lib, never below it.',
       severity: 'error',
       from: { path: '^lib/' },
-      to: { path: '^(functions|local|cli|cdk|scripts|bench|test)/' },
+      to: { path: ABOVE_LIB },
     },
     {
       name: 'a-handler-keeps-to-its-area',
@@ -51,7 +56,7 @@ module.exports = {
       comment: "A handler is an adapter: it reaches data only through its area's command (lib/<area>/commands/), never a store.",
       severity: 'error',
       from: { path: '^functions/' },
-      to: { path: [`^lib/(${AREAS})/(store/|store\\.ts$)`, `^lib/(${AREAS})/[a-z-]+/(store/|store\\.ts$)`] },
+      to: { path: inAnArea('(store/|store\\.ts$)') },
     },
     {
       name: 'dynamodb-only-in-stores',
@@ -61,10 +66,7 @@ module.exports = {
       severity: 'error',
       from: {
         path: '^(lib|functions)/',
-        pathNot: [
-          `^lib/((${AREAS})/(store/|store\\.ts$)|platform/data/|admin/)`,
-          `^lib/((${AREAS})/[a-z-]+/(store/|store\\.ts$)|platform/data/|admin/)`,
-        ],
+        pathNot: [...inAnArea('(store/|store\\.ts$)'), '^lib/(platform/data|admin)/'],
       },
       to: { path: 'node_modules/@aws-sdk/lib-dynamodb/' },
     },
@@ -74,10 +76,7 @@ module.exports = {
       severity: 'error',
       from: { path: '^cdk/' },
       to: {
-        path: [
-          `^lib/(${AREAS})/(store/|commands/|(store|record|schemas)\\.ts$)`,
-          `^lib/(${AREAS})/[a-z-]+/(store/|commands/|(store|record|schemas)\\.ts$)`,
-        ],
+        path: inAnArea('(store/|commands/|(store|record|schemas)\\.ts$)'),
       },
     },
     {

@@ -44,6 +44,15 @@ export interface Workload {
   setup(sandbox: Sandbox): Promise<PreparedWorkload>;
 }
 
+/** A call answered with JSON; throws unless the status is `expected`. */
+type JsonCall = <T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  expected: number,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<T>;
+
 export interface Caller {
   slug: string;
   host: string;
@@ -51,22 +60,10 @@ export interface Caller {
   keys: string[];
   /** `KEYS` keys with every permission; calls take them in turn. */
   send(method: string, path: string, body?: unknown, headers?: Record<string, string>, keyIndex?: number): Promise<Response>;
-  /** As send, and the JSON answer; throws unless the status is `expected`. */
-  json<T = Record<string, unknown>>(
-    method: string,
-    path: string,
-    expected: number,
-    body?: unknown,
-    headers?: Record<string, string>,
-  ): Promise<T>;
+  /** As send, and the JSON answer. */
+  json: JsonCall;
   /** As json, trying again after a sandbox timeout: for set-up only. */
-  settingUp<T = Record<string, unknown>>(
-    method: string,
-    path: string,
-    expected: number,
-    body?: unknown,
-    headers?: Record<string, string>,
-  ): Promise<T>;
+  settingUp: JsonCall;
 }
 
 let workspaces = 0;
@@ -144,22 +141,23 @@ const answer = (call: number, question: number) =>
 const answers = (call: number, from = 0, to = QUESTIONS) =>
   Object.fromEntries(definition.questions.slice(from, to).map((question, i) => [question.id, answer(call, from + i + 1)]));
 
-async function publishedSurvey(caller: Caller): Promise<{ surveyId: string; versionId: string }> {
+/** Where every survey workload starts: a fresh caller, a published survey, and the names its ids take in a key template. */
+async function withPublishedSurvey(sandbox: Sandbox, prefix: string) {
+  const caller = await newCaller(sandbox, prefix);
   const created = await caller.settingUp<{ survey: { id: string }; version: { id: string } }>('POST', '/surveys', 200, {
     name: 'Capacity survey',
   });
   const path = `/surveys/${created.survey.id}`;
   await caller.settingUp('PUT', `${path}/versions/${created.version.id}`, 200, { definition }, { 'If-Match': '"1"' });
   await caller.settingUp('POST', `${path}/publish`, 200, { versionId: created.version.id });
-  return { surveyId: created.survey.id, versionId: created.version.id };
-}
-
-const surveyNames = (caller: Caller, survey: { surveyId: string; versionId: string }) =>
-  new Map([
+  const survey = { surveyId: created.survey.id, versionId: created.version.id };
+  const names = new Map([
     [caller.slug, 'ws'],
     [survey.surveyId, 'surveyId'],
     [survey.versionId, 'versionId'],
   ]);
+  return { caller, survey, names };
+}
 
 /**
  * The copies of a survey's response keys chosen by a stable hash (lib/platform/data/keys.ts): its response
@@ -190,13 +188,12 @@ export const surveyWorkloads: Workload[] = [
     target: 5_000,
     copies: responseCopies,
     async setup(sandbox) {
-      const caller = await newCaller(sandbox, 'submits');
-      const survey = await publishedSurvey(caller);
+      const { caller, survey, names } = await withPublishedSurvey(sandbox, 'submits');
       // A warm instance: its first submit reads the survey and its version, later ones nothing before the write.
       for (let warm = 0; warm < 2; warm++)
         await caller.settingUp('POST', `/surveys/${survey.surveyId}/responses`, 201, { answers: answers(-1) });
       return {
-        names: surveyNames(caller, survey),
+        names,
         async run() {
           const calls = 160;
           for (let i = 0; i < calls; i++) await submitFinished(caller, survey.surveyId, i);
@@ -212,13 +209,12 @@ export const surveyWorkloads: Workload[] = [
     target: 2_000,
     copies: responseCopies,
     async setup(sandbox) {
-      const caller = await newCaller(sandbox, 'flow');
-      const survey = await publishedSurvey(caller);
+      const { caller, survey, names } = await withPublishedSurvey(sandbox, 'flow');
       const path = `/surveys/${survey.surveyId}/responses`;
       const warm = await caller.settingUp<{ response: { id: string } }>('POST', path, 201, { answers: answers(-1, 0, 7), finished: false });
       await caller.settingUp('PATCH', `${path}/${warm.response.id}`, 200, { answers: answers(-1, 7, 14) }, { 'If-Match': '"1"' });
       return {
-        names: surveyNames(caller, survey),
+        names,
         async run() {
           const calls = 60;
           for (let i = 0; i < calls; i++) {
@@ -259,8 +255,7 @@ export const exportWorkload: Workload = {
   },
   copies: responseCopies,
   async setup(sandbox) {
-    const caller = await newCaller(sandbox, 'export');
-    const survey = await publishedSurvey(caller);
+    const { caller, survey, names } = await withPublishedSurvey(sandbox, 'export');
     for (let i = 0; i < EXPORT_RESPONSES; i++)
       await caller.settingUp('POST', `/surveys/${survey.surveyId}/responses`, 201, { answers: answers(i) });
     const exported = async () => {
@@ -276,6 +271,6 @@ export const exportWorkload: Workload = {
       }
     };
     await exported(); // a warm writer
-    return { names: surveyNames(caller, survey), counts: (handler) => handler === WRITER, run: exported };
+    return { names, counts: (handler) => handler === WRITER, run: exported };
   },
 };

@@ -51,3 +51,28 @@ export function send(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
+
+export interface BenchSurvey {
+  surveyId: string;
+  versionId: string;
+  /** The draft's ETag after its definition was saved. */
+  etag: string;
+}
+
+/** A new survey whose first draft holds `definition`. */
+export async function draftSurvey(context: BenchContext, name: string, definition: unknown): Promise<BenchSurvey> {
+  const created = (await (await send(context, 'POST', '/surveys', { name })).json()) as {
+    survey: { id: string };
+    version: { id: string };
+  };
+  const [surveyId, versionId] = [created.survey.id, created.version.id];
+  const saved = await send(context, 'PUT', `/surveys/${surveyId}/versions/${versionId}`, { definition }, { 'If-Match': '"1"' });
+  if (saved.status !== 200) throw new Error(`The bench survey was not saved: ${await saved.text()}`);
+  return { surveyId, versionId, etag: saved.headers.get('etag') ?? '"2"' };
+}
+
+/** Publishes the draft `draftSurvey` saved. */
+export async function publishSurvey(context: BenchContext, survey: BenchSurvey): Promise<void> {
+  const published = await send(context, 'POST', `/surveys/${survey.surveyId}/publish`, { versionId: survey.versionId });
+  if (published.status !== 200) throw new Error(`The bench survey was not published: ${await published.text()}`);
+}

@@ -132,3 +132,17 @@ export function asTyped(arabic: string): string {
 export function withTypo(word: string): string {
   return word.length < 5 ? word : `${word.slice(0, -1)}${word.at(-2)}${word.at(-1)}`;
 }
+
+/**
+ * The warm queries of a corpus, four per article of an even sample of at most 100: two title words in
+ * English, two in Arabic as typed, the longest English title word with a typo, and a four-letter prefix.
+ */
+export function warmQueries(corpus: readonly GeneratedArticle[]): string[] {
+  const sample = corpus.filter((_, i) => i % Math.max(1, Math.floor(corpus.length / 100)) === 0).slice(0, 100);
+  return sample.flatMap((a) => [
+    a.titleWordsEn.slice(0, 2).join(' '),
+    asTyped(a.titleWordsAr.slice(0, 2).join(' ')),
+    withTypo(a.titleWordsEn.reduce((longest, w) => (w.length > longest.length ? w : longest), '')),
+    a.titleWordsEn[0]!.slice(0, 4),
+  ]);
+}

@@ -24,7 +24,7 @@ import { searchDocumentsOf } from '../lib/knowledge-bank/search/documents.ts';
 import { estimatedIndexBytes, leastRecentlyUsedPastBudget } from '../lib/knowledge-bank/search/index-footprint.ts';
 import { createIndex, type SearchIndex, searchIndex } from '../lib/knowledge-bank/search/search-index.ts';
 import { decodeBase, encodeBase } from '../lib/knowledge-bank/search/segments.ts';
-import { asTyped, generateCorpus, withTypo } from './knowledge-bank-search-corpus.ts';
+import { generateCorpus, warmQueries } from './knowledge-bank-search-corpus.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -54,14 +54,7 @@ const share = (estimated: number, measured: number) =>
 function stored(articles: number): { body: Uint8Array; queries: string[] } {
   const corpus = generateCorpus(articles);
   const body = encodeBase(createIndex(corpus.flatMap(({ meta, content }) => searchDocumentsOf(meta, content))));
-  const sample = corpus.filter((_, i) => i % Math.max(1, Math.floor(articles / 100)) === 0).slice(0, 100);
-  const queries = sample.flatMap((a) => [
-    a.titleWordsEn.slice(0, 2).join(' '),
-    asTyped(a.titleWordsAr.slice(0, 2).join(' ')),
-    withTypo(a.titleWordsEn.reduce((longest, w) => (w.length > longest.length ? w : longest), '')),
-    a.titleWordsEn[0]!.slice(0, 4),
-  ]);
-  return { body, queries };
+  return { body, queries: warmQueries(corpus) };
 }
 
 /** Every term decoded, as a long-lived instance may end up. */

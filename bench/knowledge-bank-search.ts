@@ -43,7 +43,7 @@ import {
   unstemmed,
   updateBaseline,
 } from './knowledge-bank-search-baseline.ts';
-import { asTyped, generateCorpus, withTypo } from './knowledge-bank-search-corpus.ts';
+import { generateCorpus, warmQueries } from './knowledge-bank-search-corpus.ts';
 import { judgedQueries, relevanceOf } from './knowledge-bank-search-relevance.ts';
 import { measureInSandbox } from './knowledge-bank-search-sandbox.ts';
 
@@ -138,13 +138,7 @@ const newCold = coldSplit(
 );
 
 // 2. Warm queries.
-const sample = corpus.filter((_, i) => i % Math.max(1, Math.floor(count / 100)) === 0).slice(0, 100);
-const queries = sample.flatMap((a) => [
-  a.titleWordsEn.slice(0, 2).join(' '),
-  asTyped(a.titleWordsAr.slice(0, 2).join(' ')),
-  withTypo(a.titleWordsEn.reduce((longest, w) => (w.length > longest.length ? w : longest), '')),
-  a.titleWordsEn[0]!.slice(0, 4),
-]);
+const queries = warmQueries(corpus);
 const searchNew = (index: SearchIndex, query: SearchQuery) => {
   const { hits, total } = searchIndex(index, query);
   // What the BatchGet answers, decoded as the search function decodes it (the round trip itself is not timed).

@@ -9,7 +9,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BenchContext, benchWorkspace, send } from './harness.ts';
+import { type BenchContext, benchWorkspace, draftSurvey, publishSurvey, send } from './harness.ts';
 
 const RESPONSES = Number(process.env.BENCH_PAGE_RESPONSES ?? 640);
 const QUESTIONS = 20;
@@ -61,13 +61,9 @@ try {
   const context = await benchWorkspace(sandbox, 'pages');
   await send(context, 'GET', '/me');
   const AUTH_ROUND_TRIPS = Number((await send(context, 'GET', '/me')).headers.get('x-sandbox-dynamodb-depth'));
-  const created = (await (await send(context, 'POST', '/surveys', { name: 'Pages' })).json()) as {
-    survey: { id: string };
-    version: { id: string };
-  };
-  const survey = `/surveys/${created.survey.id}`;
-  await send(context, 'PUT', `${survey}/versions/${created.version.id}`, { definition }, { 'If-Match': '"1"' });
-  await send(context, 'POST', `${survey}/publish`, { versionId: created.version.id });
+  const published = await draftSurvey(context, 'Pages', definition);
+  await publishSurvey(context, published);
+  const survey = `/surveys/${published.surveyId}`;
   for (let i = 0; i < RESPONSES; i += 10) {
     await Promise.all(
       Array.from({ length: Math.min(10, RESPONSES - i) }, (_, j) =>

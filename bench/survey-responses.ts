@@ -4,7 +4,7 @@
  * what the sharded counters and the per-instance version cache give under load.
  */
 import type { Sandbox } from '../local/sandbox.ts';
-import { benchWorkspace, type BenchContext as Context, type Scenario, send } from './harness.ts';
+import { benchWorkspace, type BenchContext as Context, draftSurvey, publishSurvey, type Scenario, send } from './harness.ts';
 
 const t = (en: string) => ({ en });
 const choice = (id: string, ids: string[], extra: Record<string, unknown> = {}) => ({
@@ -37,17 +37,13 @@ const finishedAnswers = { plan: 'pro', channels: ['chat', 'api'], favourite: 'ap
 
 async function withPublishedSurvey(sandbox: Sandbox): Promise<Context> {
   const context = await benchWorkspace(sandbox, 'responses');
-  const created = (await (await send(context, 'POST', '/surveys', { name: 'Bench responses' })).json()) as {
-    survey: { id: string };
-    version: { id: string };
-  };
-  const path = `/surveys/${created.survey.id}`;
-  await send(context, 'PUT', `${path}/versions/${created.version.id}`, { definition }, { 'If-Match': '"1"' });
-  await send(context, 'POST', `${path}/publish`, { versionId: created.version.id });
+  const survey = await draftSurvey(context, 'Bench responses', definition);
+  await publishSurvey(context, survey);
+  const path = `/surveys/${survey.surveyId}`;
   const partial = (await (await send(context, 'POST', `${path}/responses`, { answers: { plan: 'pro' }, finished: false })).json()) as {
     response: { id: string };
   };
-  context.data = { surveyId: created.survey.id, responseId: partial.response.id, etag: '"1"' };
+  context.data = { surveyId: survey.surveyId, responseId: partial.response.id, etag: '"1"' };
   return context;
 }
 

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../lib/platform/data/keys.ts';
 import type { Sandbox } from '../local/sandbox.ts';
-import { type BenchContext, benchWorkspace, type Scenario, send } from './harness.ts';
+import { type BenchContext, benchWorkspace, draftSurvey, publishSurvey, type Scenario, send } from './harness.ts';
 
 const definition = {
   languages: ['en'],
@@ -32,21 +32,9 @@ const definition = {
 
 async function publishedSurvey(sandbox: Sandbox): Promise<BenchContext & { slug: string }> {
   const context = await benchWorkspace(sandbox, 'summary');
-  const created = (await (await send(context, 'POST', '/surveys', { name: 'Bench summary' })).json()) as {
-    survey: { id: string };
-    version: { id: string };
-  };
-  const saved = await send(
-    context,
-    'PUT',
-    `/surveys/${created.survey.id}/versions/${created.version.id}`,
-    { definition },
-    { 'If-Match': '"1"' },
-  );
-  if (saved.status !== 200) throw new Error(`The bench survey was not saved: ${await saved.text()}`);
-  const published = await send(context, 'POST', `/surveys/${created.survey.id}/publish`, { versionId: created.version.id });
-  if (published.status !== 200) throw new Error(`The bench survey was not published: ${await published.text()}`);
-  context.data = { surveyId: created.survey.id, versionId: created.version.id };
+  const survey = await draftSurvey(context, 'Bench summary', definition);
+  await publishSurvey(context, survey);
+  context.data = { surveyId: survey.surveyId, versionId: survey.versionId };
   return { ...context, slug: context.host.split('.')[0] as string };
 }
 

@@ -1,22 +1,12 @@
 import type { Sandbox } from '../local/sandbox.ts';
-import { benchWorkspace, type BenchContext as Context, type Scenario, send } from './harness.ts';
+import { benchWorkspace, type BenchContext as Context, draftSurvey, type Scenario, send } from './harness.ts';
 import { largeDefinition, largeDefinitionAnswers } from './surveys-engine.ts';
 
 /** A workspace with one survey whose first draft holds the 200-question definition. */
 async function withLargeSurvey(sandbox: Sandbox): Promise<Context> {
   const context = await benchWorkspace(sandbox, 'surveys');
-  const created = (await (await send(context, 'POST', '/surveys', { name: 'Bench survey' })).json()) as {
-    survey: { id: string };
-    version: { id: string };
-  };
-  const saved = await send(
-    context,
-    'PUT',
-    `/surveys/${created.survey.id}/versions/${created.version.id}`,
-    { definition: largeDefinition() },
-    { 'If-Match': '"1"' },
-  );
-  context.data = { surveyId: created.survey.id, versionId: created.version.id, etag: saved.headers.get('etag') ?? '"2"' };
+  const { surveyId, versionId, etag } = await draftSurvey(context, 'Bench survey', largeDefinition());
+  context.data = { surveyId, versionId, etag };
   return context;
 }
 

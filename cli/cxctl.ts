@@ -162,6 +162,27 @@ function need(value: string | undefined, what: string): string {
   return value;
 }
 
+/** The `--file` given, read as JSON. */
+function jsonFile(): unknown {
+  const file = need(options.file, '--file <path>');
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new AdminError(`Cannot read ${file} as JSON: ${(error as Error).message}`);
+  }
+}
+
+/** The idea labels `--statuses` and `--modules` list (at least one of them). */
+function labelOptions(): { statuses: string[] | undefined; modules: string[] | undefined } {
+  const statuses = parseLabels(options.statuses, 'status');
+  const modules = parseLabels(options.modules, 'module');
+  if (!statuses && !modules) throw new UsageError('give --statuses and/or --modules');
+  return { statuses, modules };
+}
+
+const labelsText = (labels: { statuses: readonly string[]; modules: readonly string[] }) =>
+  `Idea statuses: ${labels.statuses.join(', ') || 'none'}\nIdea modules: ${labels.modules.join(', ') || 'none'}`;
+
 function print(json: unknown, human: string): void {
   console.log(options.json ? JSON.stringify(json, null, 2) : human);
 }
@@ -271,35 +292,21 @@ async function run(where: Target): Promise<void> {
       return print({ id: key.id, key: key.key }, `New secret for key ${key.id} (the old one no longer works):\n\n  ${key.key}\n`);
     }
     case 'labels set': {
-      const statuses = parseLabels(options.statuses, 'status');
-      const modules = parseLabels(options.modules, 'module');
-      if (!statuses && !modules) throw new UsageError('give --statuses and/or --modules');
-      const ws = await setIdeaLabels(store, need(target, '<slug>'), { statuses, modules });
-      return print(
-        ws.ideaLabels,
-        `Idea statuses: ${ws.ideaLabels.statuses.join(', ') || 'none'}\nIdea modules: ${ws.ideaLabels.modules.join(', ') || 'none'}`,
-      );
+      const asked = labelOptions();
+      const ws = await setIdeaLabels(store, need(target, '<slug>'), asked);
+      return print(ws.ideaLabels, labelsText(ws.ideaLabels));
     }
     case 'labels add': {
-      const statuses = parseLabels(options.statuses, 'status');
-      const modules = parseLabels(options.modules, 'module');
-      if (!statuses && !modules) throw new UsageError('give --statuses and/or --modules');
-      const { labels, added } = await addIdeaLabels(store, need(target, '<slug>'), { statuses, modules });
+      const asked = labelOptions();
+      const { labels, added } = await addIdeaLabels(store, need(target, '<slug>'), asked);
       const addedAll = [...added.statuses, ...added.modules];
       return print(
         { ...labels, added },
-        `${addedAll.length > 0 ? `Added ${addedAll.join(', ')}` : 'Nothing to add'}\n` +
-          `Idea statuses: ${labels.statuses.join(', ') || 'none'}\nIdea modules: ${labels.modules.join(', ') || 'none'}`,
+        `${addedAll.length > 0 ? `Added ${addedAll.join(', ')}` : 'Nothing to add'}\n${labelsText(labels)}`,
       );
     }
     case 'directory import': {
-      const file = need(options.file, '--file <path>');
-      let json: unknown;
-      try {
-        json = JSON.parse(readFileSync(file, 'utf8'));
-      } catch (error) {
-        throw new AdminError(`Cannot read ${file} as JSON: ${(error as Error).message}`);
-      }
+      const json = jsonFile();
       const result = await importDirectory(store, need(target, '<slug>'), parseDirectoryImport(json));
       return print(
         result,
@@ -320,13 +327,7 @@ async function run(where: Target): Promise<void> {
     case 'rebuild summaries':
       return (await import('./commands/rebuild.ts')).rebuildSummariesCommand(context);
     case 'audience set': {
-      const file = need(options.file, '--file <path>');
-      let json: unknown;
-      try {
-        json = JSON.parse(readFileSync(file, 'utf8'));
-      } catch (error) {
-        throw new AdminError(`Cannot read ${file} as JSON: ${(error as Error).message}`);
-      }
+      const json = jsonFile();
       const result = await setAudienceAttributes(store, need(target, '<slug>'), parseAudienceFile(json));
       return print(result, `Audience attributes set: ${result.attributes}`);
     }

@@ -36,17 +36,17 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { WireItem } from './capacity/item-size.ts';
 import { OrderedRanges, rangeId } from './capacity/key-ranges.ts';
 import { type KeyRef, type Landing, landingsOf, type PricedRequest } from './capacity/pricing.ts';
-import { bodyText } from './capacity/tap.ts';
 import {
+  bodyText,
+  imagesOf,
   keyId,
-  operationOf,
   type PlannedWrite,
   plannedWrites,
   pricedRead,
   pricedWrite,
   READ_OPERATIONS,
-  readImages,
   unprocessedOf,
+  wireRequestOf,
 } from './capacity/wire.ts';
 import { type InvocationStats, invocationStats } from './instrumentation.ts';
 import {
@@ -205,8 +205,7 @@ export function installPartitionThrottle(
   });
 
   const throttle = (next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
-    const request = (args as { request: { headers: Record<string, string>; body?: unknown } }).request;
-    const operation = operationOf(request.headers['x-amz-target'] ?? request.headers['X-Amz-Target']);
+    const { request, operation } = wireRequestOf(args);
     const planned = plannedWrites(operation, request.body === undefined ? {} : safeJson(bodyText(request.body)));
     if (!READ_OPERATIONS.has(operation) && planned.length === 0) return next(args);
     const input = safeJson(bodyText(request.body));
@@ -223,14 +222,7 @@ export function installPartitionThrottle(
     };
 
     // Estimate what each part takes, and turn away what the buckets cannot hold.
-    const before =
-      planned.length > 0
-        ? await readImages(
-            raw,
-            tableName,
-            planned.map((write) => write.key),
-          )
-        : new Map<string, WireItem>();
+    const before = await imagesOf(raw, tableName, planned);
     const reserved = new Map<string, number>();
     const parts: { key: WireItem | undefined; landings: Landing[] }[] =
       planned.length > 0
@@ -302,7 +294,7 @@ export function installPartitionThrottle(
   ): Promise<unknown> {
     const table = Object.keys(input.RequestItems as Record<string, unknown>)[0] as string;
     const kept = (i: number) => refused[i] === undefined;
-    const request = (args as { request: { headers: Record<string, string>; body: unknown } }).request;
+    const { request } = wireRequestOf(args);
     let forwarded: Record<string, unknown>;
     if (operation === 'BatchWriteItem') {
       const requests = (input.RequestItems as Record<string, unknown[]>)[table] as unknown[];
@@ -314,14 +306,7 @@ export function installPartitionThrottle(
     request.body = JSON.stringify(forwarded);
     request.headers['content-length'] = String(Buffer.byteLength(request.body as string));
     const planned = plannedWrites(operation, forwarded);
-    const before =
-      planned.length > 0
-        ? await readImages(
-            raw,
-            tableName,
-            planned.map((write) => write.key),
-          )
-        : new Map<string, WireItem>();
+    const before = await imagesOf(raw, tableName, planned);
     const result = (await forwardAndCharge(operation, forwarded, planned, before, args, next)) as { response: WireResponse };
     if (result.response.statusCode >= 300) return result;
     const answered = safeJson(Buffer.from(result.response.body).toString('utf8'));
@@ -348,14 +333,7 @@ export function installPartitionThrottle(
     skipped: ReadonlySet<string>,
   ): Promise<Map<string, WireItem>> {
     const updated = planned.filter((write) => write.action === 'Update' && !skipped.has(keyId(write.key)));
-    const read =
-      updated.length > 0
-        ? await readImages(
-            raw,
-            tableName,
-            updated.map((write) => write.key),
-          )
-        : new Map<string, WireItem>();
+    const read = await imagesOf(raw, tableName, updated);
     const after = new Map<string, WireItem>();
     for (const write of planned) {
       const id = keyId(write.key);

@@ -16,8 +16,6 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -25,7 +23,8 @@ import { linkCheckDeadLetterQueue, linkChecker, linkCheckQueue, linkCheckSchedul
 import { SEARCH_MANIFEST_ATTRIBUTES, searchIndexBuilder, searchIndexFailureQueue } from '../../lib/knowledge-bank/search/pipeline.ts';
 import { checkKnowledgeBankLinks, searchKnowledgeBank } from '../../lib/knowledge-bank/search/routes.ts';
 import type { QueueDefinition } from '../../lib/platform/event-sources.ts';
-import { HouseFunction } from './api-function.ts';
+import type { HouseFunction } from './api-function.ts';
+import { consumeQueue, consumeStream, declaredFunction } from './consumers.ts';
 import { privateBucket } from './private-bucket.ts';
 import { queueFrom } from './queue.ts';
 
@@ -98,10 +97,8 @@ export class KnowledgeBankSearch extends NestedStack {
     this.linkCheckQueue = queue(linkCheckQueue, this.linkCheckDeadLetterQueue);
 
     // The builder: table stream → index objects.
-    this.builder = new HouseFunction(this, 'Builder', {
-      entry: searchIndexBuilder.handler,
+    this.builder = declaredFunction(this, 'Builder', searchIndexBuilder, {
       description: "Knowledge bank: keeps each workspace's search index in S3 current from the table stream",
-      timeout: Duration.seconds(searchIndexBuilder.timeoutSeconds),
       memorySize: 2048,
       environment: { ...props.environment, ...bucketEnvironment },
     });
@@ -120,26 +117,7 @@ export class KnowledgeBankSearch extends NestedStack {
     );
     // DeleteObject: segments a merge or a full build superseded.
     grantIndexes(this.builder, ['s3:GetObject', 's3:PutObject', 's3:DeleteObject']);
-    Validations.of(this.builder.role ?? this.builder).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'The stream event source mapping needs dynamodb:ListStreams, which takes no resource narrower than *; stream reads are granted on the table stream only.',
-    });
-    this.builder.addEventSource(
-      new DynamoEventSource(props.table, {
-        startingPosition: StartingPosition[searchIndexBuilder.startingPosition],
-        batchSize: searchIndexBuilder.batchSize,
-        maxBatchingWindow: Duration.seconds(searchIndexBuilder.maxBatchingWindowSeconds),
-        bisectBatchOnError: searchIndexBuilder.bisectBatchOnFunctionError,
-        retryAttempts: searchIndexBuilder.maximumRetryAttempts,
-        maxRecordAge: Duration.seconds(searchIndexBuilder.maximumRecordAgeSeconds),
-        reportBatchItemFailures: searchIndexBuilder.reportBatchItemFailures,
-        // One batch per shard at a time: a workspace's items share a partition key, so its index updates never race.
-        parallelizationFactor: 1,
-        filters: searchIndexBuilder.filters.map((pattern) => FilterCriteria.filter(pattern)),
-        onFailure: new SqsDlq(this.builderFailureQueue),
-      }),
-    );
+    consumeStream(this.builder, props.table, searchIndexBuilder, this.builderFailureQueue);
 
     // The search route reads index objects (and the table, for authorisation and the no-object fallback).
     const search = props.routeFunctions.get(searchKnowledgeBank.operationId);
@@ -155,26 +133,16 @@ export class KnowledgeBankSearch extends NestedStack {
     requestCheck.addEnvironment('KB_LINK_CHECK_QUEUE_URL', this.linkCheckQueue.queueUrl);
     this.linkCheckQueue.grantSendMessages(requestCheck);
 
-    this.checker = new HouseFunction(this, 'LinkChecker', {
-      entry: linkChecker.handler,
+    this.checker = declaredFunction(this, 'LinkChecker', linkChecker, {
       description: "Knowledge bank: checks a workspace's external links (HEAD, then GET), through the outbound guard",
-      timeout: Duration.seconds(linkChecker.timeoutSeconds),
       environment: { ...props.environment, KB_LINK_CHECK_QUEUE_URL: this.linkCheckQueue.queueUrl },
     });
     this.checker.useTable(props.table, linkChecker.table);
     this.linkCheckQueue.grantSendMessages(this.checker);
-    this.checker.addEventSource(
-      new SqsEventSource(this.linkCheckQueue, {
-        batchSize: linkChecker.batchSize,
-        maxConcurrency: linkChecker.maxConcurrency,
-        reportBatchItemFailures: linkChecker.reportBatchItemFailures,
-      }),
-    );
+    consumeQueue(this.checker, this.linkCheckQueue, linkChecker);
 
-    this.scheduler = new HouseFunction(this, 'LinkCheckScheduler', {
-      entry: linkCheckSchedule.handler,
+    this.scheduler = declaredFunction(this, 'LinkCheckScheduler', linkCheckSchedule, {
       description: 'Knowledge bank: queues the periodic link check of every workspace with published articles',
-      timeout: Duration.seconds(linkCheckSchedule.timeoutSeconds),
       environment: { ...props.environment, ...bucketEnvironment, KB_LINK_CHECK_QUEUE_URL: this.linkCheckQueue.queueUrl },
     });
     grantIndexes(this.scheduler, []);

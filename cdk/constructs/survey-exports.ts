@@ -11,7 +11,6 @@
 import { type CfnElement, Duration, Names, NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -22,7 +21,8 @@ import {
   surveyExportWriter,
 } from '../../lib/surveys/exports/pipeline.ts';
 import { createSurveyExport, getSurveyExport } from '../../lib/surveys/exports/routes.ts';
-import { HouseFunction } from './api-function.ts';
+import type { HouseFunction } from './api-function.ts';
+import { consumeQueue, declaredFunction } from './consumers.ts';
 import { privateBucket } from './private-bucket.ts';
 import { queueFrom } from './queue.ts';
 
@@ -67,22 +67,14 @@ export class SurveyExports extends NestedStack {
       });
     };
 
-    this.writer = new HouseFunction(this, 'Writer', {
-      entry: surveyExportWriter.handler,
+    this.writer = declaredFunction(this, 'Writer', surveyExportWriter, {
       description: "Surveys: writes an export's responses to a CSV or JSON Lines file in S3, streaming",
-      timeout: Duration.seconds(surveyExportWriter.timeoutSeconds),
       memorySize: 512,
       environment: { ...props.environment, SURVEY_EXPORT_BUCKET: this.bucket.bucketName },
     });
     this.writer.useTable(props.table, surveyExportWriter.table);
     grantObjects(this.writer, ['s3:PutObject', 's3:AbortMultipartUpload']);
-    this.writer.addEventSource(
-      new SqsEventSource(this.queue, {
-        batchSize: surveyExportWriter.batchSize,
-        maxConcurrency: surveyExportWriter.maxConcurrency,
-        reportBatchItemFailures: surveyExportWriter.reportBatchItemFailures,
-      }),
-    );
+    consumeQueue(this.writer, this.queue, surveyExportWriter);
 
     const create = props.routeFunctions.get(createSurveyExport.operationId);
     const read = props.routeFunctions.get(getSurveyExport.operationId);

@@ -10,8 +10,6 @@
 import { Duration, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, type IAlarmAction, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { QueueDefinition } from '../../lib/platform/event-sources.ts';
@@ -22,7 +20,8 @@ import {
   webhookDeliveryQueue,
   webhookFanOutFailureQueue,
 } from '../../lib/webhooks/pipeline.ts';
-import { HouseFunction } from './api-function.ts';
+import type { HouseFunction } from './api-function.ts';
+import { consumeQueue, consumeStream, declaredFunction } from './consumers.ts';
 import { queueFrom } from './queue.ts';
 
 export interface WebhookPipelineProps {
@@ -59,43 +58,17 @@ export class WebhookPipeline extends Construct {
 
     // The id stays 'FanOut': a new one would replace the function and its mapping, which would read
     // the stream again from its trim horizon (24 h of records, harmless but all of them again).
-    this.fanOut = new HouseFunction(this, 'FanOut', {
-      entry: ideaAndResponseChanges.handler,
+    this.fanOut = declaredFunction(this, 'FanOut', ideaAndResponseChanges, {
       description: 'Table stream (idea and survey-response changes): queues webhook deliveries, folds survey summaries',
-      timeout: Duration.seconds(ideaAndResponseChanges.timeoutSeconds),
       environment: { ...props.environment, WEBHOOK_DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl },
     });
     // Least privilege of one function with two readers: the union of what each reader sends (lib/webhooks/pipeline.ts).
     this.fanOut.useTable(props.table, ideaAndResponseChanges.table);
-    Validations.of(this.fanOut.role!).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'The stream event source mapping needs dynamodb:ListStreams, which takes no resource narrower than *; stream reads are granted on the table stream only.',
-    });
     this.deliveryQueue.grantSendMessages(this.fanOut);
-    this.fanOut.addEventSource(
-      new DynamoEventSource(props.table, {
-        startingPosition: StartingPosition[ideaAndResponseChanges.startingPosition],
-        batchSize: ideaAndResponseChanges.batchSize,
-        maxBatchingWindow:
-          ideaAndResponseChanges.maxBatchingWindowSeconds > 0
-            ? Duration.seconds(ideaAndResponseChanges.maxBatchingWindowSeconds)
-            : undefined,
-        bisectBatchOnError: ideaAndResponseChanges.bisectBatchOnFunctionError,
-        retryAttempts: ideaAndResponseChanges.maximumRetryAttempts,
-        maxRecordAge: Duration.seconds(ideaAndResponseChanges.maximumRecordAgeSeconds),
-        reportBatchItemFailures: ideaAndResponseChanges.reportBatchItemFailures,
-        // One batch per shard at a time: every item of a workspace shares a partition key, so its changes stay in order.
-        parallelizationFactor: 1,
-        filters: ideaAndResponseChanges.filters.map((pattern) => FilterCriteria.filter(pattern)),
-        onFailure: new SqsDlq(this.fanOutFailureQueue),
-      }),
-    );
+    consumeStream(this.fanOut, props.table, ideaAndResponseChanges, this.fanOutFailureQueue);
 
-    this.delivery = new HouseFunction(this, 'Delivery', {
-      entry: webhookDelivery.handler,
+    this.delivery = declaredFunction(this, 'Delivery', webhookDelivery, {
       description: 'Webhooks: one delivery attempt per queued message, with retries',
-      timeout: Duration.seconds(webhookDelivery.timeoutSeconds),
       environment: {
         ...props.environment,
         ...retryDelays,
@@ -106,15 +79,7 @@ export class WebhookPipeline extends Construct {
     this.delivery.useTable(props.table, webhookDelivery.table);
     this.deliveryQueue.grantSendMessages(this.delivery);
     this.deadLetterQueue.grantSendMessages(this.delivery);
-    this.delivery.addEventSource(
-      new SqsEventSource(this.deliveryQueue, {
-        batchSize: webhookDelivery.batchSize,
-        maxBatchingWindow:
-          webhookDelivery.maxBatchingWindowSeconds > 0 ? Duration.seconds(webhookDelivery.maxBatchingWindowSeconds) : undefined,
-        maxConcurrency: webhookDelivery.maxConcurrency,
-        reportBatchItemFailures: webhookDelivery.reportBatchItemFailures,
-      }),
-    );
+    consumeQueue(this.delivery, this.deliveryQueue, webhookDelivery);
 
     const alarm = (alarmId: string, description: string, metric: IMetric, threshold: number) => {
       const created = new Alarm(this, alarmId, {

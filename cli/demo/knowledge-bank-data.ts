@@ -35,6 +35,11 @@ export interface DemoArticle {
 }
 
 const both = (en: string, ar: string): Text => ({ en: [{ text: en }], ar: [{ text: ar }] });
+/** Text in both languages with one link in it, to the same target: each language's text before the link, its label, after it. */
+const linked = (link: NonNullable<Span['link']>, en: [string, string, string], ar: [string, string, string]): Text => {
+  const spans = ([before, label, after]: [string, string, string]): Span[] => [{ text: before }, { text: label, link }, { text: after }];
+  return { en: spans(en), ar: spans(ar) };
+};
 
 export const CATEGORIES: DemoCategory[] = [
   {
@@ -93,18 +98,11 @@ export const ARTICLES: DemoArticle[] = [
         id: 'old-guide',
         type: 'callout',
         tone: 'info',
-        text: {
-          en: [
-            { text: 'Still stuck? Read the ' },
-            { text: 'old sign-in guide', link: { href: 'https://example.com/gone' } },
-            { text: '.' },
-          ],
-          ar: [
-            { text: 'ما زلت تواجه مشكلة؟ اقرأ ' },
-            { text: 'دليل تسجيل الدخول القديم', link: { href: 'https://example.com/gone' } },
-            { text: '.' },
-          ],
-        },
+        text: linked(
+          { href: 'https://example.com/gone' },
+          ['Still stuck? Read the ', 'old sign-in guide', '.'],
+          ['ما زلت تواجه مشكلة؟ اقرأ ', 'دليل تسجيل الدخول القديم', '.'],
+        ),
       },
     ],
   },
@@ -129,35 +127,21 @@ export const ARTICLES: DemoArticle[] = [
       {
         id: 'lost-phone',
         type: 'paragraph',
-        text: {
-          en: [
-            { text: 'Lost your phone? ' },
-            { text: 'Reset your password', link: { articleSlug: 'reset-your-password' } },
-            { text: ' first.' },
-          ],
-          ar: [
-            { text: 'فقدت هاتفك؟ ' },
-            { text: 'أعد تعيين كلمة المرور', link: { articleSlug: 'reset-your-password' } },
-            { text: ' أولًا.' },
-          ],
-        },
+        text: linked(
+          { articleSlug: 'reset-your-password' },
+          ['Lost your phone? ', 'Reset your password', ' first.'],
+          ['فقدت هاتفك؟ ', 'أعد تعيين كلمة المرور', ' أولًا.'],
+        ),
       },
       {
         id: 'apps',
         type: 'callout',
         tone: 'info',
-        text: {
-          en: [
-            { text: 'Any app that follows ' },
-            { text: 'RFC 6238', link: { href: 'https://www.rfc-editor.org/rfc/rfc6238' } },
-            { text: ' works.' },
-          ],
-          ar: [
-            { text: 'يعمل أي تطبيق يتبع ' },
-            { text: 'المعيار RFC 6238', link: { href: 'https://www.rfc-editor.org/rfc/rfc6238' } },
-            { text: '.' },
-          ],
-        },
+        text: linked(
+          { href: 'https://www.rfc-editor.org/rfc/rfc6238' },
+          ['Any app that follows ', 'RFC 6238', ' works.'],
+          ['يعمل أي تطبيق يتبع ', 'المعيار RFC 6238', '.'],
+        ),
       },
     ],
   },

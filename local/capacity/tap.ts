@@ -14,15 +14,16 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { invocationStats } from '../instrumentation.ts';
 import { type Landing, landingsOf, type PricedRequest } from './pricing.ts';
 import {
+  bodyText,
+  imagesOf,
   keyId,
-  operationOf,
   plannedWrites,
   pricedRead,
   pricedWrite,
   READ_OPERATIONS,
-  readImages,
   unprocessedOf,
   WRITE_OPERATIONS,
+  wireRequestOf,
 } from './wire.ts';
 
 export interface TappedRequest {
@@ -35,14 +36,6 @@ export interface TappedRequest {
 
 interface InstrumentableClient {
   middlewareStack: { add: (mw: never, options: { step: 'build'; name: string }) => void };
-}
-
-/** The JSON body of a serialised request (the SDK hands it over as bytes). */
-export function bodyText(body: unknown): string {
-  if (typeof body === 'string') return body;
-  // By its bytes: Buffer.from(body) would call the SDK's adapter's valueOf, which warns.
-  const bytes = body as Uint8Array;
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /** Errors after which DynamoDB still charged the request: it evaluated the items (a failed condition). */
@@ -98,8 +91,7 @@ export function tapDynamoDb(
   const locks = new KeyLocks();
   const slots = new Slots(IN_FLIGHT);
   const tap = (next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
-    const request = (args as { request: { headers: Record<string, string>; body?: unknown } }).request;
-    const operation = operationOf(request.headers['x-amz-target'] ?? request.headers['X-Amz-Target']);
+    const { request, operation } = wireRequestOf(args);
     if (!READ_OPERATIONS.has(operation) && !WRITE_OPERATIONS.has(operation)) return next(args);
     const input = JSON.parse(bodyText(request.body)) as Record<string, unknown>;
     const handler = invocationStats.getStore()?.handler;
@@ -111,14 +103,7 @@ export function tapDynamoDb(
       unlock();
     };
     try {
-      const before =
-        planned.length > 0
-          ? await readImages(
-              raw,
-              tableName,
-              planned.map((write) => write.key),
-            )
-          : new Map();
+      const before = await imagesOf(raw, tableName, planned);
       let result: unknown;
       let failure: unknown;
       try {
@@ -130,17 +115,7 @@ export function tapDynamoDb(
       if (charged) {
         const skipped = unprocessedOf(operation, (result as { output?: Record<string, unknown> } | undefined)?.output);
         const priced = WRITE_OPERATIONS.has(operation)
-          ? pricedWrite(
-              operation,
-              planned,
-              before,
-              await readImages(
-                raw,
-                tableName,
-                planned.map((write) => write.key),
-              ),
-              skipped,
-            )
+          ? pricedWrite(operation, planned, before, await imagesOf(raw, tableName, planned), skipped)
           : await pricedRead(raw, tableName, operation, input, skipped);
         options.record({ operation, handler, priced, landings: landingsOf(priced) });
       }

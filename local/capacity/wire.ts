@@ -23,9 +23,25 @@ type Json = Record<string, unknown>;
 export const READ_OPERATIONS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
 export const WRITE_OPERATIONS = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
 
-/** The operation named by a request's `X-Amz-Target` header. */
-export function operationOf(target: string | undefined): string {
-  return (target ?? '').split('.').at(-1) ?? '';
+/** A serialised request as an SDK middleware's `args` carry it. */
+export interface WireRequest {
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+/** The request a middleware is handed, and the operation its `X-Amz-Target` header names. */
+export function wireRequestOf(args: unknown): { request: WireRequest; operation: string } {
+  const request = (args as { request: WireRequest }).request;
+  const target = request.headers['x-amz-target'] ?? request.headers['X-Amz-Target'];
+  return { request, operation: (target ?? '').split('.').at(-1) ?? '' };
+}
+
+/** The JSON body of a serialised request (the SDK hands it over as bytes). */
+export function bodyText(body: unknown): string {
+  if (typeof body === 'string') return body;
+  // By its bytes: Buffer.from(body) would call the SDK's adapter's valueOf, which warns.
+  const bytes = body as Uint8Array;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /** One item a write asks to touch. */
@@ -121,7 +137,7 @@ export function unprocessedOf(operation: string, output: Json | undefined): Set<
 }
 
 /** The items at `keys`, strongly consistent, by key id (absent ones missing). */
-export async function readImages(raw: DynamoDBClient, tableName: string, keys: readonly WireItem[]): Promise<Map<string, WireItem>> {
+async function readImages(raw: DynamoDBClient, tableName: string, keys: readonly WireItem[]): Promise<Map<string, WireItem>> {
   const found = new Map<string, WireItem>();
   const unique = [...new Map(keys.map((key) => [keyId(key), key])).values()];
   for (let i = 0; i < unique.length; i += 100) {
@@ -135,6 +151,16 @@ export async function readImages(raw: DynamoDBClient, tableName: string, keys: r
     }
   }
   return found;
+}
+
+/** The items `writes` touch, as they stand now, by key id (no request when there are none). */
+export async function imagesOf(raw: DynamoDBClient, tableName: string, writes: readonly PlannedWrite[]): Promise<Map<string, WireItem>> {
+  if (writes.length === 0) return new Map();
+  return readImages(
+    raw,
+    tableName,
+    writes.map((write) => write.key),
+  );
 }
 
 /** Only the `#name` and `:value` placeholders an expression uses (DynamoDB refuses unused ones). */
