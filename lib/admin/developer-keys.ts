@@ -7,6 +7,7 @@ import { keys } from '../platform/data/keys.ts';
 import { TABLE } from '../platform/data/table.ts';
 import { DEFAULT_PERMISSIONS, isPermission, PERMISSIONS, type Permission } from '../platform/permissions.ts';
 import { AdminError, type Store } from './store.ts';
+import { pagesOf } from './table-io.ts';
 
 /** What an operator sees of a key: never the secret or its hash. */
 export type KeySummary = Omit<DeveloperKey, 'secretHash'>;
@@ -108,19 +109,17 @@ export async function createDeveloperKey(store: Store, options: CreateKeyOptions
 
 export async function listDeveloperKeys(store: Store, workspace: string): Promise<KeySummary[]> {
   const found: KeySummary[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await store.db.send(
+  const pages = pagesOf((startKey) =>
+    store.db.send(
       new QueryCommand({
         TableName: store.table,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
         ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.developerKeyPrefix },
-        ExclusiveStartKey: cursor,
+        ExclusiveStartKey: startKey,
       }),
-    );
-    for (const item of page.Items ?? []) found.push(summary(toDeveloperKey(item)));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
+    ),
+  );
+  for await (const items of pages) found.push(...items.map((item) => summary(toDeveloperKey(item))));
   return found;
 }
 

@@ -17,6 +17,21 @@ const WRITE_BATCH = 25;
 const ATTEMPTS = 12;
 
 /**
+ * Each page of a paged Query or Scan, one call a page: `read` is sent with the previous page's
+ * LastEvaluatedKey (undefined the first time) until DynamoDB says there is no more.
+ */
+export async function* pagesOf<T extends Item>(
+  read: (startKey: Item | undefined) => Promise<{ Items?: T[]; LastEvaluatedKey?: Item }>,
+): AsyncGenerator<T[]> {
+  let startKey: Item | undefined;
+  do {
+    const page = await read(startKey);
+    yield page.Items ?? [];
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+}
+
+/**
  * Every item of a workspace (`pk = WS#<slug>`; or those whose sort key starts with `skPrefix`), a
  * page (≤ 1 MB) at a time, in sort-key order; strongly consistent, so what a command just wrote or
  * deleted is seen.
@@ -27,9 +42,8 @@ export async function* workspacePartition(
   options: { projection?: readonly string[]; skPrefix?: string } = {},
 ): AsyncGenerator<Item[]> {
   const { projection, skPrefix } = options;
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await store.db.send(
+  yield* pagesOf((ExclusiveStartKey) =>
+    store.db.send(
       new QueryCommand({
         TableName: store.table,
         KeyConditionExpression: skPrefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
@@ -43,20 +57,15 @@ export async function* workspacePartition(
         ConsistentRead: true,
         ExclusiveStartKey,
       }),
-    );
-    yield page.Items ?? [];
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+    ),
+  );
 }
 
 /** Every item of the table, a page (≤ 1 MB) at a time. */
 export async function* tableItems(store: Store): AsyncGenerator<Item[]> {
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await store.db.send(new ScanCommand({ TableName: store.table, ConsistentRead: true, ExclusiveStartKey }));
-    yield page.Items ?? [];
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  yield* pagesOf((ExclusiveStartKey) =>
+    store.db.send(new ScanCommand({ TableName: store.table, ConsistentRead: true, ExclusiveStartKey })),
+  );
 }
 
 type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: ItemKey } };

@@ -10,6 +10,7 @@ import { SHARED_EDGE_LABEL, SLUG_PATTERN, workspaceHostOf } from '../platform/ht
 import { identifierProblem, normaliseIdentifier, shownSafely } from '../platform/identifiers.ts';
 import { isModuleName, type ModuleName } from '../platform/permissions.ts';
 import { AdminError, type Store } from './store.ts';
+import { pagesOf } from './table-io.ts';
 
 /** 1-100 characters, no commas (they separate labels), no space at either end or two in a row. */
 const LABEL_PATTERN = /^[^\s,](?:[^,]{0,98}[^\s,])?$/;
@@ -68,19 +69,17 @@ export async function findWorkspace(store: Store, slug: string): Promise<Workspa
  */
 export async function listWorkspaces(store: Store): Promise<Workspace[]> {
   const workspaces: Workspace[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await store.db.send(
+  const pages = pagesOf((startKey) =>
+    store.db.send(
       new ScanCommand({
         TableName: store.table,
         FilterExpression: 'sk = :sk',
         ExpressionAttributeValues: { ':sk': keys.workspace('').sk },
         ExclusiveStartKey: startKey,
       }),
-    );
-    workspaces.push(...(page.Items ?? []).map(toWorkspace));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+    ),
+  );
+  for await (const items of pages) workspaces.push(...items.map(toWorkspace));
   return workspaces.sort((a, b) => a.slug.localeCompare(b.slug));
 }
 

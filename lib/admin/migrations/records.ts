@@ -8,6 +8,7 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../platform/data/keys.ts';
 import type { Store } from '../store.ts';
+import { pagesOf } from '../table-io.ts';
 
 const RECORD_ENTITY = 'TableMigration';
 
@@ -30,9 +31,8 @@ export interface MigrationRecord {
 
 export async function readRecords(store: Store): Promise<Map<string, MigrationRecord>> {
   const records = new Map<string, MigrationRecord>();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await store.db.send(
+  const pages = pagesOf((startKey) =>
+    store.db.send(
       new QueryCommand({
         TableName: store.table,
         KeyConditionExpression: 'pk = :pk',
@@ -40,10 +40,11 @@ export async function readRecords(store: Store): Promise<Map<string, MigrationRe
         ConsistentRead: true,
         ExclusiveStartKey: startKey,
       }),
-    );
-    for (const item of page.Items ?? []) records.set(item.id as string, item as MigrationRecord);
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+    ),
+  );
+  for await (const items of pages) {
+    for (const item of items) records.set(item.id as string, item as MigrationRecord);
+  }
   return records;
 }
 
