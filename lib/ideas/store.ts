@@ -28,8 +28,10 @@ import {
   newIdeaId,
   PUBLIC_IDEA_ATTRIBUTES,
   type StoredSubmitter,
+  storedFields,
   submitterHashOf,
   toIdea,
+  writtenFields,
 } from './record.ts';
 import type { Idea, IdeaWrite } from './schemas.ts';
 
@@ -60,11 +62,7 @@ export async function createIdea(
   const id = newIdeaId(nowMs);
   const idea: Idea = {
     id,
-    title: write.title,
-    titleAr: write.titleAr ?? null,
-    description: write.description ?? null,
-    status: write.status ?? null,
-    module: write.module ?? null,
+    ...writtenFields(write),
     moderationStatus: 'pending',
     visibility: 'private',
     priority: null,
@@ -72,17 +70,12 @@ export async function createIdea(
     createdAt: now,
     updatedAt: now,
   };
-  // An unset optional field is no attribute at all (undefined is dropped on write), never a NULL.
   const item = {
     ...keys.idea(workspace, id),
     entity: IDEA_ENTITY,
     workspace,
     id,
-    title: idea.title,
-    titleAr: idea.titleAr ?? undefined,
-    description: idea.description ?? undefined,
-    status: idea.status ?? undefined,
-    module: idea.module ?? undefined,
+    ...storedFields(idea),
     moderationStatus: idea.moderationStatus,
     visibility: idea.visibility,
     version: idea.version,
