@@ -1,12 +1,12 @@
 /** Operator actions on Developer keys: create, list, revoke, rotate. */
-import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashToken, newKeyId, newToken, tokenHint } from '../platform/auth/developer-key-token.ts';
-import { isConditionFailure, transactionCancellationReasons } from '../platform/data/conditions.ts';
+import { isConditionFailure } from '../platform/data/conditions.ts';
 import { type DeveloperKey, toDeveloperKey } from '../platform/data/developer-key-record.ts';
 import { keys } from '../platform/data/keys.ts';
 import { TABLE } from '../platform/data/table.ts';
 import { DEFAULT_PERMISSIONS, isPermission, PERMISSIONS, type Permission } from '../platform/permissions.ts';
-import { AdminError, type Store } from './store.ts';
+import { AdminError, type Store, transactOrRefuse, workspaceExists } from './store.ts';
 import { pagesOf } from './table-io.ts';
 
 /** What an operator sees of a key: never the secret or its hash. */
@@ -84,26 +84,14 @@ export async function createDeveloperKey(store: Store, options: CreateKeyOptions
     rlWindow: 0,
     rlCount: 0,
   };
-  try {
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: store.table,
-              Key: keys.workspace(options.workspace),
-              ConditionExpression: 'attribute_exists(pk)',
-            },
-          },
-          { Put: { TableName: store.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-        ],
-      }),
-    );
-  } catch (error) {
-    const reasons = transactionCancellationReasons(error);
-    if (reasons?.[0] === 'ConditionalCheckFailed') throw new AdminError(`Workspace "${options.workspace}" does not exist`);
-    throw error;
-  }
+  await transactOrRefuse(
+    store,
+    [
+      workspaceExists(store, options.workspace),
+      { Put: { TableName: store.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ],
+    `Workspace "${options.workspace}" does not exist`,
+  );
   return { ...summary(toDeveloperKey(item)), key: token };
 }
 

@@ -9,7 +9,7 @@ import { toWorkspace, WORKSPACE_COPIES, type Workspace } from '../platform/data/
 import { SHARED_EDGE_LABEL, SLUG_PATTERN, workspaceHostOf } from '../platform/http/workspace-host.ts';
 import { identifierProblem, normaliseIdentifier, shownSafely } from '../platform/identifiers.ts';
 import { isModuleName, type ModuleName } from '../platform/permissions.ts';
-import { AdminError, type Store } from './store.ts';
+import { AdminError, type Store, transactOrRefuse } from './store.ts';
 import { pagesOf } from './table-io.ts';
 
 /** 1-100 characters, no commas (they separate labels), no space at either end or two in a row. */
@@ -34,19 +34,11 @@ export async function createWorkspace(store: Store, slug: string, name = slug): 
     updatedAt: now,
     revision: 1,
   };
-  try {
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: store.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-          ...copiesOf(store, slug, item),
-        ],
-      }),
-    );
-  } catch (error) {
-    if (transactionCancellationReasons(error)?.[0] === 'ConditionalCheckFailed') throw new AdminError(`Workspace "${slug}" already exists`);
-    throw error;
-  }
+  await transactOrRefuse(
+    store,
+    [{ Put: { TableName: store.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }, ...copiesOf(store, slug, item)],
+    `Workspace "${slug}" already exists`,
+  );
   return { ...toWorkspace(item), host: workspaceHostOf(slug) };
 }
 
