@@ -6,6 +6,7 @@ import { type DeveloperKey, toDeveloperKey } from '../platform/data/developer-ke
 import { keys } from '../platform/data/keys.ts';
 import { TABLE } from '../platform/data/table.ts';
 import { DEFAULT_PERMISSIONS, isPermission, PERMISSIONS, type Permission } from '../platform/permissions.ts';
+import { parseNameList } from './name-lists.ts';
 import { AdminError, type Store, transactOrRefuse, workspaceExists } from './store.ts';
 import { pagesOf } from './table-io.ts';
 
@@ -18,11 +19,7 @@ function summary(key: DeveloperKey): KeySummary {
 }
 
 export function parsePermissions(list: string): Permission[] {
-  const names = list
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const unknown = names.filter((n) => !isPermission(n));
+  const { names, unknown } = parseNameList(list, isPermission);
   if (unknown.length > 0) throw new AdminError(`Unknown permission(s): ${unknown.join(', ')}; known: ${PERMISSIONS.join(', ')}`);
   if (names.length === 0) throw new AdminError('Give at least one permission');
   return [...new Set(names)] as Permission[];

@@ -9,6 +9,7 @@ import { toWorkspace, WORKSPACE_COPIES, type Workspace } from '../platform/data/
 import { SHARED_EDGE_LABEL, SLUG_PATTERN, workspaceHostOf } from '../platform/http/workspace-host.ts';
 import { identifierProblem, normaliseIdentifier, shownSafely } from '../platform/identifiers.ts';
 import { isModuleName, type ModuleName } from '../platform/permissions.ts';
+import { parseNameList } from './name-lists.ts';
 import { AdminError, type Store, transactOrRefuse } from './store.ts';
 import { pagesOf } from './table-io.ts';
 
@@ -138,11 +139,7 @@ export function setWorkspaceStatus(store: Store, slug: string, status: Workspace
 }
 
 export function parseModules(list: string): ModuleName[] {
-  const names = list
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const unknown = names.filter((n) => !isModuleName(n));
+  const { names, unknown } = parseNameList(list, isModuleName);
   if (unknown.length > 0 || names.length === 0) {
     throw new AdminError(
       `Unknown module(s): ${unknown.join(', ') || '(none given)'}; known: ideas, journeys, surveys, sops, webhooks, knowledge-bank`,
