@@ -8,7 +8,7 @@ import { TABLE } from '../platform/data/table.ts';
 import { DEFAULT_PERMISSIONS, isPermission, PERMISSIONS, type Permission } from '../platform/permissions.ts';
 import { parseNameList } from './name-lists.ts';
 import { AdminError, type Store, transactOrRefuse, workspaceExists } from './store.ts';
-import { pagesOf } from './table-io.ts';
+import { queryPages } from './table-io.ts';
 
 /** What an operator sees of a key: never the secret or its hash. */
 export type KeySummary = Omit<DeveloperKey, 'secretHash'>;
@@ -94,16 +94,10 @@ export async function createDeveloperKey(store: Store, options: CreateKeyOptions
 
 export async function listDeveloperKeys(store: Store, workspace: string): Promise<KeySummary[]> {
   const found: KeySummary[] = [];
-  const pages = pagesOf((startKey) =>
-    store.db.send(
-      new QueryCommand({
-        TableName: store.table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.developerKeyPrefix },
-        ExclusiveStartKey: startKey,
-      }),
-    ),
-  );
+  const pages = queryPages(store, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.developerKeyPrefix },
+  });
   for await (const items of pages) found.push(...items.map((item) => summary(toDeveloperKey(item))));
   return found;
 }

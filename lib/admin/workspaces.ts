@@ -2,7 +2,7 @@
  * Operator actions on workspaces: create, list, suspend/resume, modules, idea labels. Every write of a
  * workspace item goes through createWorkspace or changeWorkspace, which keep its copies in step.
  */
-import { GetCommand, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { conflictBackoff, isTransactionConflict, transactionCancellationReasons } from '../platform/data/conditions.ts';
 import { keys } from '../platform/data/keys.ts';
 import { toWorkspace, WORKSPACE_COPIES, type Workspace } from '../platform/data/workspace-record.ts';
@@ -11,7 +11,7 @@ import { identifierProblem, normaliseIdentifier, shownSafely } from '../platform
 import { isModuleName, type ModuleName } from '../platform/permissions.ts';
 import { parseNameList } from './name-lists.ts';
 import { AdminError, type Store, transactOrRefuse } from './store.ts';
-import { pagesOf } from './table-io.ts';
+import { scanPages } from './table-io.ts';
 
 /** 1-100 characters, no commas (they separate labels), no space at either end or two in a row. */
 const LABEL_PATTERN = /^[^\s,](?:[^,]{0,98}[^\s,])?$/;
@@ -62,16 +62,7 @@ export async function findWorkspace(store: Store, slug: string): Promise<Workspa
  */
 export async function listWorkspaces(store: Store): Promise<Workspace[]> {
   const workspaces: Workspace[] = [];
-  const pages = pagesOf((startKey) =>
-    store.db.send(
-      new ScanCommand({
-        TableName: store.table,
-        FilterExpression: 'sk = :sk',
-        ExpressionAttributeValues: { ':sk': keys.workspace('').sk },
-        ExclusiveStartKey: startKey,
-      }),
-    ),
-  );
+  const pages = scanPages(store, { FilterExpression: 'sk = :sk', ExpressionAttributeValues: { ':sk': keys.workspace('').sk } });
   for await (const items of pages) workspaces.push(...items.map(toWorkspace));
   return workspaces.sort((a, b) => a.slug.localeCompare(b.slug));
 }

@@ -5,10 +5,10 @@
  * when it finished; a finished one is never run again. Handlers read `finishedAt` to stop reading the
  * old layout (lib/platform/data/layout-migration.ts).
  */
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../platform/data/keys.ts';
 import type { Store } from '../store.ts';
-import { pagesOf } from '../table-io.ts';
+import { queryPages } from '../table-io.ts';
 
 const RECORD_ENTITY = 'TableMigration';
 
@@ -31,17 +31,11 @@ export interface MigrationRecord {
 
 export async function readRecords(store: Store): Promise<Map<string, MigrationRecord>> {
   const records = new Map<string, MigrationRecord>();
-  const pages = pagesOf((startKey) =>
-    store.db.send(
-      new QueryCommand({
-        TableName: store.table,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.tableMigrationsPk },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    ),
-  );
+  const pages = queryPages(store, {
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.tableMigrationsPk },
+    ConsistentRead: true,
+  });
   for await (const items of pages) {
     for (const item of items) records.set(item.id as string, item as MigrationRecord);
   }
