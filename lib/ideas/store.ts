@@ -12,7 +12,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamo, tableName } from '../platform/data/client.ts';
-import { isConditionFailure, type VersionPrecondition, versionCondition } from '../platform/data/conditions.ts';
+import { ifMatchCondition, isConditionFailure, type VersionPrecondition, versionCondition } from '../platform/data/conditions.ts';
 import { createOnce } from '../platform/data/idempotency.ts';
 import { keys } from '../platform/data/keys.ts';
 import { type CountedList, counted, walkCountedList } from '../platform/data/list-walk.ts';
@@ -200,7 +200,7 @@ export async function updateIdea(
         Key: keys.idea(workspace, id),
         ...changed.build({
           expression: `attribute_exists(pk)${version.expression}`,
-          names: version.expression ? { '#version': 'version' } : {},
+          names: version.names,
           values: version.values,
         }),
         ReturnValues: 'ALL_NEW',
@@ -216,15 +216,13 @@ export async function updateIdea(
 
 /** Delete an idea (existing and, with If-Match, at a named version) and uncount it, atomically. */
 export async function deleteIdea(workspace: string, id: string, precondition: VersionPrecondition): Promise<void> {
-  const version = versionCondition(precondition);
   try {
     await transact({
       idea: {
         Delete: {
           TableName: tableName,
           Key: keys.idea(workspace, id),
-          ConditionExpression: `attribute_exists(pk)${version.expression}`,
-          ...(version.expression ? { ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: version.values } : {}),
+          ...ifMatchCondition('attribute_exists(pk)', precondition),
         },
       },
       counter: counterAdd(keys.ideaCounter(workspace), 'ideaCount', -1),
