@@ -3,12 +3,10 @@
  * rules are checked against (GET /surveys/audience-attributes lists it). The file replaces the
  * whole catalog; rules already saved keep working as written until they are next changed.
  */
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { transactionCancellationReasons } from '../platform/data/conditions.ts';
 import { keys } from '../platform/data/keys.ts';
 import { toIssues } from '../platform/http/middleware/validate-request.ts';
 import { type AudienceAttribute, audienceCatalog } from '../surveys/engine/targeting.ts';
-import { AdminError, type Store } from './store.ts';
+import { AdminError, type Store, transactOrRefuse, workspaceExists } from './store.ts';
 
 export function parseAudienceFile(json: unknown): AudienceAttribute[] {
   const result = audienceCatalog.safeParse(json);
@@ -25,29 +23,17 @@ export async function setAudienceAttributes(
   workspace: string,
   attributes: AudienceAttribute[],
 ): Promise<{ attributes: number }> {
-  try {
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { ConditionCheck: { TableName: store.table, Key: keys.workspace(workspace), ConditionExpression: 'attribute_exists(pk)' } },
-          {
-            Put: {
-              TableName: store.table,
-              Item: {
-                ...keys.surveyAudience(workspace),
-                entity: 'SurveyAudience',
-                // A JSON string: the catalog is read whole and never queried inside.
-                attributes: JSON.stringify(attributes),
-                updatedAt: new Date().toISOString(),
-              },
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (transactionCancellationReasons(error)?.[0] === 'ConditionalCheckFailed') throw new AdminError(`No workspace "${workspace}"`);
-    throw error;
-  }
+  const catalog = {
+    ...keys.surveyAudience(workspace),
+    entity: 'SurveyAudience',
+    // A JSON string: the catalog is read whole and never queried inside.
+    attributes: JSON.stringify(attributes),
+    updatedAt: new Date().toISOString(),
+  };
+  await transactOrRefuse(
+    store,
+    [workspaceExists(store, workspace), { Put: { TableName: store.table, Item: catalog } }],
+    `No workspace "${workspace}"`,
+  );
   return { attributes: attributes.length };
 }

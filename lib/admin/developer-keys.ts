@@ -1,12 +1,14 @@
 /** Operator actions on Developer keys: create, list, revoke, rotate. */
-import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashToken, newKeyId, newToken, tokenHint } from '../platform/auth/developer-key-token.ts';
-import { isConditionFailure, transactionCancellationReasons } from '../platform/data/conditions.ts';
+import { isConditionFailure } from '../platform/data/conditions.ts';
 import { type DeveloperKey, toDeveloperKey } from '../platform/data/developer-key-record.ts';
 import { keys } from '../platform/data/keys.ts';
 import { TABLE } from '../platform/data/table.ts';
 import { DEFAULT_PERMISSIONS, isPermission, PERMISSIONS, type Permission } from '../platform/permissions.ts';
-import { AdminError, type Store } from './store.ts';
+import { parseNameList } from './name-lists.ts';
+import { AdminError, type Store, transactOrRefuse, workspaceExists } from './store.ts';
+import { queryPages } from './table-io.ts';
 
 /** What an operator sees of a key: never the secret or its hash. */
 export type KeySummary = Omit<DeveloperKey, 'secretHash'>;
@@ -17,11 +19,7 @@ function summary(key: DeveloperKey): KeySummary {
 }
 
 export function parsePermissions(list: string): Permission[] {
-  const names = list
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const unknown = names.filter((n) => !isPermission(n));
+  const { names, unknown } = parseNameList(list, isPermission);
   if (unknown.length > 0) throw new AdminError(`Unknown permission(s): ${unknown.join(', ')}; known: ${PERMISSIONS.join(', ')}`);
   if (names.length === 0) throw new AdminError('Give at least one permission');
   return [...new Set(names)] as Permission[];
@@ -83,44 +81,24 @@ export async function createDeveloperKey(store: Store, options: CreateKeyOptions
     rlWindow: 0,
     rlCount: 0,
   };
-  try {
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: store.table,
-              Key: keys.workspace(options.workspace),
-              ConditionExpression: 'attribute_exists(pk)',
-            },
-          },
-          { Put: { TableName: store.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-        ],
-      }),
-    );
-  } catch (error) {
-    const reasons = transactionCancellationReasons(error);
-    if (reasons?.[0] === 'ConditionalCheckFailed') throw new AdminError(`Workspace "${options.workspace}" does not exist`);
-    throw error;
-  }
+  await transactOrRefuse(
+    store,
+    [
+      workspaceExists(store, options.workspace),
+      { Put: { TableName: store.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ],
+    `Workspace "${options.workspace}" does not exist`,
+  );
   return { ...summary(toDeveloperKey(item)), key: token };
 }
 
 export async function listDeveloperKeys(store: Store, workspace: string): Promise<KeySummary[]> {
   const found: KeySummary[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await store.db.send(
-      new QueryCommand({
-        TableName: store.table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.developerKeyPrefix },
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    for (const item of page.Items ?? []) found.push(summary(toDeveloperKey(item)));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
+  const pages = queryPages(store, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.developerKeyPrefix },
+  });
+  for await (const items of pages) found.push(...items.map((item) => summary(toDeveloperKey(item))));
   return found;
 }
 

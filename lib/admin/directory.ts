@@ -6,12 +6,11 @@
  * reference them still resolve.
  */
 import { createHash } from 'node:crypto';
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { transactionCancellationReasons } from '../platform/data/conditions.ts';
 import { keys } from '../platform/data/keys.ts';
 import { toIssues } from '../platform/http/middleware/validate-request.ts';
-import { AdminError, type Store } from './store.ts';
+import { AdminError, type AdminWrite, type Store, transactOrRefuse, workspaceExists } from './store.ts';
 
 const importFile = z.strictObject({
   people: z._default(
@@ -84,14 +83,10 @@ export async function importDirectory(
   );
   const stale = (existing.Items ?? []).filter((item) => !seen.has(item.sk as string) && item.active !== false);
 
-  type Write = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
-  const workspaceExists: Write = {
-    ConditionCheck: { TableName: store.table, Key: keys.workspace(workspace), ConditionExpression: 'attribute_exists(pk)' },
-  };
-  const writes: Write[] = [
-    ...[...people, ...teams].map((Item): Write => ({ Put: { TableName: store.table, Item } })),
+  const writes: AdminWrite[] = [
+    ...[...people, ...teams].map((Item): AdminWrite => ({ Put: { TableName: store.table, Item } })),
     ...stale.map(
-      (item): Write => ({
+      (item): AdminWrite => ({
         Update: {
           TableName: store.table,
           Key: { pk: item.pk, sk: item.sk },
@@ -105,14 +100,11 @@ export async function importDirectory(
   // larger directory goes in several; every write is idempotent, so re-running a failed import
   // finishes it with the same ids.
   for (let start = 0; start === 0 || start < writes.length; start += 99) {
-    try {
-      await store.db.send(new TransactWriteCommand({ TransactItems: [workspaceExists, ...writes.slice(start, start + 99)] }));
-    } catch (error) {
-      if (transactionCancellationReasons(error)?.[0] === 'ConditionalCheckFailed') {
-        throw new AdminError(`Workspace "${workspace}" does not exist`);
-      }
-      throw error;
-    }
+    await transactOrRefuse(
+      store,
+      [workspaceExists(store, workspace), ...writes.slice(start, start + 99)],
+      `Workspace "${workspace}" does not exist`,
+    );
   }
   return { people: people.length, teams: teams.length, deactivated: stale.length };
 }

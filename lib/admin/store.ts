@@ -4,7 +4,9 @@
  * target at run time (the sandbox, LocalStack or a deployed table) rather than from TABLE_NAME.
  */
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { transactionCancellationReasons } from '../platform/data/conditions.ts';
+import { keys } from '../platform/data/keys.ts';
 
 export interface Store {
   db: DynamoDBDocumentClient;
@@ -30,4 +32,25 @@ export function createLocalStore(table: string, endpoint: string): Store {
 /** Operator mistakes: cxctl prints the message and exits non-zero. */
 export class AdminError extends Error {
   override name = 'AdminError';
+}
+
+/** One write of an operator's transaction. */
+export type AdminWrite = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** The check that the workspace exists, first in a transaction that writes into it. */
+export function workspaceExists(store: Store, workspace: string): AdminWrite {
+  return { ConditionCheck: { TableName: store.table, Key: keys.workspace(workspace), ConditionExpression: 'attribute_exists(pk)' } };
+}
+
+/**
+ * One transaction on the operator's client. When the condition of its first write failed (no such
+ * workspace, a slug already taken), the operator is told `refusal`; any other failure is thrown as is.
+ */
+export async function transactOrRefuse(store: Store, writes: AdminWrite[], refusal: string): Promise<void> {
+  try {
+    await store.db.send(new TransactWriteCommand({ TransactItems: writes }));
+  } catch (error) {
+    if (transactionCancellationReasons(error)?.[0] === 'ConditionalCheckFailed') throw new AdminError(refusal);
+    throw error;
+  }
 }

@@ -4,7 +4,7 @@
  * unprocessed (a throttled partition) with full-jitter backoff: an operator command may wait longer
  * than a function (up to a minute in all), then fails saying how much was left.
  */
-import { BatchWriteCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, QueryCommand, type QueryCommandInput, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { fullJitterDelayMs, sleep } from '../platform/data/backoff.ts';
 import { keys } from '../platform/data/keys.ts';
 import { AdminError, type Store } from './store.ts';
@@ -17,46 +17,57 @@ const WRITE_BATCH = 25;
 const ATTEMPTS = 12;
 
 /**
+ * Each page of a paged Query or Scan, one call a page: `read` is sent with the previous page's
+ * LastEvaluatedKey (undefined the first time) until DynamoDB says there is no more.
+ */
+async function* pagesOf<T extends Item>(
+  read: (startKey: Item | undefined) => Promise<{ Items?: T[]; LastEvaluatedKey?: Item }>,
+): AsyncGenerator<T[]> {
+  let startKey: Item | undefined;
+  do {
+    const page = await read(startKey);
+    yield page.Items ?? [];
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+}
+
+/** Each page of a Query of the operator's table (`input` names neither the table nor a start key). */
+export function queryPages(store: Store, input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>) {
+  return pagesOf((ExclusiveStartKey) => store.db.send(new QueryCommand({ TableName: store.table, ...input, ExclusiveStartKey })));
+}
+
+/** Each page of a Scan of the operator's table (`input` names neither the table nor a start key). */
+export function scanPages(store: Store, input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>) {
+  return pagesOf((ExclusiveStartKey) => store.db.send(new ScanCommand({ TableName: store.table, ...input, ExclusiveStartKey })));
+}
+
+/**
  * Every item of a workspace (`pk = WS#<slug>`; or those whose sort key starts with `skPrefix`), a
  * page (≤ 1 MB) at a time, in sort-key order; strongly consistent, so what a command just wrote or
  * deleted is seen.
  */
-export async function* workspacePartition(
+export function workspacePartition(
   store: Store,
   slug: string,
   options: { projection?: readonly string[]; skPrefix?: string } = {},
 ): AsyncGenerator<Item[]> {
   const { projection, skPrefix } = options;
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await store.db.send(
-      new QueryCommand({
-        TableName: store.table,
-        KeyConditionExpression: skPrefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ...(skPrefix ? { ':prefix': skPrefix } : {}) },
-        ...(projection
-          ? {
-              ProjectionExpression: projection.map((_, i) => `#p${i}`).join(', '),
-              ExpressionAttributeNames: Object.fromEntries(projection.map((name, i) => [`#p${i}`, name])),
-            }
-          : {}),
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
-    yield page.Items ?? [];
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  return queryPages(store, {
+    KeyConditionExpression: skPrefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ...(skPrefix ? { ':prefix': skPrefix } : {}) },
+    ...(projection
+      ? {
+          ProjectionExpression: projection.map((_, i) => `#p${i}`).join(', '),
+          ExpressionAttributeNames: Object.fromEntries(projection.map((name, i) => [`#p${i}`, name])),
+        }
+      : {}),
+    ConsistentRead: true,
+  });
 }
 
 /** Every item of the table, a page (≤ 1 MB) at a time. */
-export async function* tableItems(store: Store): AsyncGenerator<Item[]> {
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await store.db.send(new ScanCommand({ TableName: store.table, ConsistentRead: true, ExclusiveStartKey }));
-    yield page.Items ?? [];
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+export function tableItems(store: Store): AsyncGenerator<Item[]> {
+  return scanPages(store, { ConsistentRead: true });
 }
 
 type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: ItemKey } };

@@ -2,14 +2,16 @@
  * Operator actions on workspaces: create, list, suspend/resume, modules, idea labels. Every write of a
  * workspace item goes through createWorkspace or changeWorkspace, which keep its copies in step.
  */
-import { GetCommand, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { conflictBackoff, isTransactionConflict, transactionCancellationReasons } from '../platform/data/conditions.ts';
 import { keys } from '../platform/data/keys.ts';
 import { toWorkspace, WORKSPACE_COPIES, type Workspace } from '../platform/data/workspace-record.ts';
 import { SHARED_EDGE_LABEL, SLUG_PATTERN, workspaceHostOf } from '../platform/http/workspace-host.ts';
 import { identifierProblem, normaliseIdentifier, shownSafely } from '../platform/identifiers.ts';
 import { isModuleName, type ModuleName } from '../platform/permissions.ts';
-import { AdminError, type Store } from './store.ts';
+import { parseNameList } from './name-lists.ts';
+import { AdminError, type Store, transactOrRefuse } from './store.ts';
+import { scanPages } from './table-io.ts';
 
 /** 1-100 characters, no commas (they separate labels), no space at either end or two in a row. */
 const LABEL_PATTERN = /^[^\s,](?:[^,]{0,98}[^\s,])?$/;
@@ -33,19 +35,11 @@ export async function createWorkspace(store: Store, slug: string, name = slug): 
     updatedAt: now,
     revision: 1,
   };
-  try {
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: store.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-          ...copiesOf(store, slug, item),
-        ],
-      }),
-    );
-  } catch (error) {
-    if (transactionCancellationReasons(error)?.[0] === 'ConditionalCheckFailed') throw new AdminError(`Workspace "${slug}" already exists`);
-    throw error;
-  }
+  await transactOrRefuse(
+    store,
+    [{ Put: { TableName: store.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }, ...copiesOf(store, slug, item)],
+    `Workspace "${slug}" already exists`,
+  );
   return { ...toWorkspace(item), host: workspaceHostOf(slug) };
 }
 
@@ -68,19 +62,8 @@ export async function findWorkspace(store: Store, slug: string): Promise<Workspa
  */
 export async function listWorkspaces(store: Store): Promise<Workspace[]> {
   const workspaces: Workspace[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await store.db.send(
-      new ScanCommand({
-        TableName: store.table,
-        FilterExpression: 'sk = :sk',
-        ExpressionAttributeValues: { ':sk': keys.workspace('').sk },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    workspaces.push(...(page.Items ?? []).map(toWorkspace));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const pages = scanPages(store, { FilterExpression: 'sk = :sk', ExpressionAttributeValues: { ':sk': keys.workspace('').sk } });
+  for await (const items of pages) workspaces.push(...items.map(toWorkspace));
   return workspaces.sort((a, b) => a.slug.localeCompare(b.slug));
 }
 
@@ -147,11 +130,7 @@ export function setWorkspaceStatus(store: Store, slug: string, status: Workspace
 }
 
 export function parseModules(list: string): ModuleName[] {
-  const names = list
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const unknown = names.filter((n) => !isModuleName(n));
+  const { names, unknown } = parseNameList(list, isModuleName);
   if (unknown.length > 0 || names.length === 0) {
     throw new AdminError(
       `Unknown module(s): ${unknown.join(', ') || '(none given)'}; known: ideas, journeys, surveys, sops, webhooks, knowledge-bank`,

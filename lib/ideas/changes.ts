@@ -5,6 +5,7 @@
 
 import type { Workspace } from '../platform/data/workspace-record.ts';
 import { ValidationError, type ValidationIssue } from '../platform/errors.ts';
+import { writtenFields } from './record.ts';
 import type { IdeaPatch, IdeaWrite } from './schemas.ts';
 import type { IdeaChanges } from './store.ts';
 
@@ -36,13 +37,7 @@ export function assertConfiguredLabels(labels: Workspace['ideaLabels'], values: 
  */
 export function replacementOf(write: IdeaWrite): IdeaChanges {
   return {
-    fields: {
-      title: write.title,
-      titleAr: write.titleAr ?? null,
-      description: write.description ?? null,
-      status: write.status ?? null,
-      module: write.module ?? null,
-    },
+    fields: writtenFields(write),
     submitter: write.submitter,
     customerContext: write.customerContext,
   };

@@ -10,13 +10,29 @@
  */
 import { createHash } from 'node:crypto';
 import { uuidv7 } from '../platform/ids.ts';
-import type { Idea } from './schemas.ts';
+import type { Idea, IdeaWrite } from './schemas.ts';
 
 export const IDEA_ENTITY = 'Idea';
 
 /** The fields a client may write; update expressions are built from this list only. */
 export const EDITABLE_IDEA_FIELDS = ['title', 'titleAr', 'description', 'status', 'module'] as const;
 export type EditableIdeaField = (typeof EDITABLE_IDEA_FIELDS)[number];
+
+/** The editable fields a whole write (POST, PUT) sets: an optional one left out is null. */
+export function writtenFields(write: IdeaWrite): Pick<Idea, EditableIdeaField> {
+  return {
+    title: write.title,
+    titleAr: write.titleAr ?? null,
+    description: write.description ?? null,
+    status: write.status ?? null,
+    module: write.module ?? null,
+  };
+}
+
+/** The editable fields as item attributes: a null one is no attribute at all (undefined is dropped on write), never a NULL. */
+export function storedFields(fields: Pick<Idea, EditableIdeaField>): { [F in EditableIdeaField]?: string } {
+  return Object.fromEntries(EDITABLE_IDEA_FIELDS.map((field) => [field, fields[field] ?? undefined]));
+}
 
 /**
  * What any response may show. Reads project exactly these attributes, so submitter data and

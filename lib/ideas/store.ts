@@ -12,7 +12,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamo, tableName } from '../platform/data/client.ts';
-import { isConditionFailure, type VersionPrecondition, versionCondition } from '../platform/data/conditions.ts';
+import { ifMatchCondition, isConditionFailure, type VersionPrecondition, versionCondition } from '../platform/data/conditions.ts';
 import { createOnce } from '../platform/data/idempotency.ts';
 import { keys } from '../platform/data/keys.ts';
 import { type CountedList, counted, walkCountedList } from '../platform/data/list-walk.ts';
@@ -28,8 +28,10 @@ import {
   newIdeaId,
   PUBLIC_IDEA_ATTRIBUTES,
   type StoredSubmitter,
+  storedFields,
   submitterHashOf,
   toIdea,
+  writtenFields,
 } from './record.ts';
 import type { Idea, IdeaWrite } from './schemas.ts';
 
@@ -60,11 +62,7 @@ export async function createIdea(
   const id = newIdeaId(nowMs);
   const idea: Idea = {
     id,
-    title: write.title,
-    titleAr: write.titleAr ?? null,
-    description: write.description ?? null,
-    status: write.status ?? null,
-    module: write.module ?? null,
+    ...writtenFields(write),
     moderationStatus: 'pending',
     visibility: 'private',
     priority: null,
@@ -72,17 +70,12 @@ export async function createIdea(
     createdAt: now,
     updatedAt: now,
   };
-  // An unset optional field is no attribute at all (undefined is dropped on write), never a NULL.
   const item = {
     ...keys.idea(workspace, id),
     entity: IDEA_ENTITY,
     workspace,
     id,
-    title: idea.title,
-    titleAr: idea.titleAr ?? undefined,
-    description: idea.description ?? undefined,
-    status: idea.status ?? undefined,
-    module: idea.module ?? undefined,
+    ...storedFields(idea),
     moderationStatus: idea.moderationStatus,
     visibility: idea.visibility,
     version: idea.version,
@@ -207,7 +200,7 @@ export async function updateIdea(
         Key: keys.idea(workspace, id),
         ...changed.build({
           expression: `attribute_exists(pk)${version.expression}`,
-          names: version.expression ? { '#version': 'version' } : {},
+          names: version.names,
           values: version.values,
         }),
         ReturnValues: 'ALL_NEW',
@@ -223,15 +216,13 @@ export async function updateIdea(
 
 /** Delete an idea (existing and, with If-Match, at a named version) and uncount it, atomically. */
 export async function deleteIdea(workspace: string, id: string, precondition: VersionPrecondition): Promise<void> {
-  const version = versionCondition(precondition);
   try {
     await transact({
       idea: {
         Delete: {
           TableName: tableName,
           Key: keys.idea(workspace, id),
-          ConditionExpression: `attribute_exists(pk)${version.expression}`,
-          ...(version.expression ? { ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: version.values } : {}),
+          ...ifMatchCondition('attribute_exists(pk)', precondition),
         },
       },
       counter: counterAdd(keys.ideaCounter(workspace), 'ideaCount', -1),

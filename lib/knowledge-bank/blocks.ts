@@ -83,67 +83,46 @@ const plainBilingual = z.strictObject({
 
 const id = z.optional(blockIdSchema("The block's id: keep it when sending the block back, so its translation status follows it"));
 
-const paragraphBlock = z
-  .strictObject({ id, type: z.literal('paragraph'), text: richText })
-  .register(z.globalRegistry, { description: 'A paragraph of bilingual rich text' });
-const headingBlock = z
-  .strictObject({
-    id,
-    type: z.literal('heading'),
-    level: z.int().check(z.minimum(2), z.maximum(4)),
-    text: richText,
-  })
-  .register(z.globalRegistry, { description: 'A section heading, level 2 to 4' });
-const calloutBlock = z
-  .strictObject({
-    id,
-    type: z.literal('callout'),
-    tone: z.enum(['info', 'warning', 'success', 'danger']),
-    text: richText,
-  })
-  .register(z.globalRegistry, { description: 'A highlighted note with a tone: info, warning, success or danger' });
-const quoteBlock = z
-  .strictObject({ id, type: z.literal('quote'), text: richText })
-  .register(z.globalRegistry, { description: 'A quotation' });
-const listBlock = z
-  .strictObject({
-    id,
-    type: z.literal('list'),
-    ordered: z.boolean(),
-    items: z.array(richText).check(z.maxLength(BLOCK_LIMITS.listItems)),
-  })
-  .register(z.globalRegistry, { description: 'A bulleted (`ordered: false`) or numbered list; each item is bilingual rich text' });
-const tableBlock = z
-  .strictObject({
-    id,
-    type: z.literal('table'),
-    rows: z.array(z.array(richText).check(z.maxLength(BLOCK_LIMITS.tableCells))).check(z.maxLength(BLOCK_LIMITS.tableRows)),
-  })
-  .register(z.globalRegistry, { description: 'A table: rows of cells, each cell bilingual rich text' });
-const faqBlock = z
-  .strictObject({ id, type: z.literal('faq'), question: richText, answer: richText })
-  .register(z.globalRegistry, { description: 'A question and its answer' });
-const imageBlock = z
-  .strictObject({
-    id,
-    type: z.literal('image'),
-    url: httpsUrl,
-    alt: z.optional(plainBilingual),
-    caption: z.optional(richText),
-  })
-  .register(z.globalRegistry, { description: 'An image by https URL, with plain-text alt text per language and a rich-text caption' });
-const codeBlock = z
-  .strictObject({
-    id,
-    type: z.literal('code'),
-    language: z.optional(text(BLOCK_LIMITS.codeLanguage)),
-    code: text(BLOCK_LIMITS.code),
-  })
-  .register(z.globalRegistry, { description: 'Code, language-neutral (not translated)' });
-const embedBlock = z
-  .strictObject({ id, type: z.literal('embed'), url: httpsUrl })
-  .register(z.globalRegistry, { description: 'Embedded content by https URL' });
-const dividerBlock = z.strictObject({ id, type: z.literal('divider') }).register(z.globalRegistry, { description: 'A horizontal divider' });
+/** A block's schema: its optional id, its `type`, its own fields, and what the document says of it. */
+function block<T extends string, F extends z.core.$ZodLooseShape>(type: T, fields: F, description: string) {
+  return z.strictObject({ id, type: z.literal(type), ...fields }).register(z.globalRegistry, { description });
+}
+
+const paragraphBlock = block('paragraph', { text: richText }, 'A paragraph of bilingual rich text');
+const headingBlock = block(
+  'heading',
+  { level: z.int().check(z.minimum(2), z.maximum(4)), text: richText },
+  'A section heading, level 2 to 4',
+);
+const calloutBlock = block(
+  'callout',
+  { tone: z.enum(['info', 'warning', 'success', 'danger']), text: richText },
+  'A highlighted note with a tone: info, warning, success or danger',
+);
+const quoteBlock = block('quote', { text: richText }, 'A quotation');
+const listBlock = block(
+  'list',
+  { ordered: z.boolean(), items: z.array(richText).check(z.maxLength(BLOCK_LIMITS.listItems)) },
+  'A bulleted (`ordered: false`) or numbered list; each item is bilingual rich text',
+);
+const tableBlock = block(
+  'table',
+  { rows: z.array(z.array(richText).check(z.maxLength(BLOCK_LIMITS.tableCells))).check(z.maxLength(BLOCK_LIMITS.tableRows)) },
+  'A table: rows of cells, each cell bilingual rich text',
+);
+const faqBlock = block('faq', { question: richText, answer: richText }, 'A question and its answer');
+const imageBlock = block(
+  'image',
+  { url: httpsUrl, alt: z.optional(plainBilingual), caption: z.optional(richText) },
+  'An image by https URL, with plain-text alt text per language and a rich-text caption',
+);
+const codeBlock = block(
+  'code',
+  { language: z.optional(text(BLOCK_LIMITS.codeLanguage)), code: text(BLOCK_LIMITS.code) },
+  'Code, language-neutral (not translated)',
+);
+const embedBlock = block('embed', { url: httpsUrl }, 'Embedded content by https URL');
+const dividerBlock = block('divider', {}, 'A horizontal divider');
 
 /** Each block type's schema, as sent (the returned blocks extend each one: lib/knowledge-bank/schemas.ts). */
 export const blockSchemas = [

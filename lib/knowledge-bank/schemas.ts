@@ -47,21 +47,8 @@ export const revisionParams = z.strictObject({
 const atLeastOneName = (body: { nameEn?: string | null; nameAr?: string | null }) =>
   Boolean(body.nameEn?.trim()) || Boolean(body.nameAr?.trim());
 
-export const categoryCreate = z
-  .strictObject({
-    parentId: z.optional(z.nullable(z.uuid())),
-    nameEn: optional(words(KB_LIMITS.name)),
-    nameAr: optional(words(KB_LIMITS.name)),
-    descriptionEn: optional(text(KB_LIMITS.description)),
-    descriptionAr: optional(text(KB_LIMITS.description)),
-    slug: z.optional(slug),
-    position: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
-    visibility: z.optional(visibility),
-  })
-  .check(z.refine(atLeastOneName, { message: 'nameEn or nameAr is required', path: ['nameEn'] }));
-export type CategoryCreate = z.infer<typeof categoryCreate>;
-
-export const categoryPatch = z.strictObject({
+/** The fields a category is written with: a create and a patch take the same ones, all optional. */
+const categoryFields = () => ({
   parentId: z.optional(z.nullable(z.uuid())),
   nameEn: optional(words(KB_LIMITS.name)),
   nameAr: optional(words(KB_LIMITS.name)),
@@ -71,6 +58,14 @@ export const categoryPatch = z.strictObject({
   position: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
   visibility: z.optional(visibility),
 });
+
+/** A create also needs a name in at least one language. */
+export const categoryCreate = z
+  .strictObject(categoryFields())
+  .check(z.refine(atLeastOneName, { message: 'nameEn or nameAr is required', path: ['nameEn'] }));
+export type CategoryCreate = z.infer<typeof categoryCreate>;
+
+export const categoryPatch = z.strictObject(categoryFields());
 export type CategoryPatch = z.infer<typeof categoryPatch>;
 
 export const category = named(

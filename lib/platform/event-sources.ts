@@ -17,6 +17,40 @@ export interface QueueDefinition {
   deadLetter?: { queue: QueueDefinition; maxReceiveCount: number };
 }
 
+/** Seconds in a day, for retention and record ages. */
+export const DAY_SECONDS = 86_400;
+
+/**
+ * A queue that only parks what failed (a dead-letter queue, a stream mapping's on-failure
+ * destination): nothing consumes it, so its visibility timeout hardly matters, and it keeps a
+ * message 14 days (SQS's maximum) for someone to look at or redrive.
+ */
+export function failureQueue(id: string, sandboxName: string): QueueDefinition {
+  return { id, sandboxName, visibilityTimeoutSeconds: 30, retentionSeconds: 14 * DAY_SECONDS };
+}
+
+/**
+ * A queue a Lambda function consumes: its visibility timeout is six times the function's timeout,
+ * as AWS recommends for SQS event sources, and a message received `maxReceiveCount` times is
+ * parked on the dead-letter queue, never dropped.
+ */
+export function consumedQueue(queue: {
+  id: string;
+  sandboxName: string;
+  consumerTimeoutSeconds: number;
+  retentionSeconds: number;
+  deadLetter: QueueDefinition;
+  maxReceiveCount: number;
+}): QueueDefinition {
+  return {
+    id: queue.id,
+    sandboxName: queue.sandboxName,
+    visibilityTimeoutSeconds: 6 * queue.consumerTimeoutSeconds,
+    retentionSeconds: queue.retentionSeconds,
+    deadLetter: { queue: queue.deadLetter, maxReceiveCount: queue.maxReceiveCount },
+  };
+}
+
 /** An event-source-mapping filter pattern (EventBridge pattern syntax, exact values only). */
 export type FilterPattern = { [key: string]: FilterPattern | (string | number | boolean)[] };
 

@@ -14,23 +14,17 @@
  * a message the delivery function keeps failing on (a bug, DynamoDB unavailable) is parked there,
  * never dropped.
  */
-import type { QueueConsumerDefinition, QueueDefinition, StreamConsumerDefinition } from '../platform/event-sources.ts';
+import {
+  consumedQueue,
+  DAY_SECONDS as DAY,
+  failureQueue,
+  type QueueConsumerDefinition,
+  type StreamConsumerDefinition,
+} from '../platform/event-sources.ts';
 
-const DAY = 86_400;
+export const webhookDeadLetterQueue = failureQueue('WebhookDeadLetterQueue', 'webhook-deliveries-dlq');
 
-export const webhookDeadLetterQueue: QueueDefinition = {
-  id: 'WebhookDeadLetterQueue',
-  sandboxName: 'webhook-deliveries-dlq',
-  visibilityTimeoutSeconds: 30,
-  retentionSeconds: 14 * DAY,
-};
-
-export const webhookFanOutFailureQueue: QueueDefinition = {
-  id: 'WebhookFanOutFailureQueue',
-  sandboxName: 'webhook-fan-out-failures',
-  visibilityTimeoutSeconds: 30,
-  retentionSeconds: 14 * DAY,
-};
+export const webhookFanOutFailureQueue = failureQueue('WebhookFanOutFailureQueue', 'webhook-fan-out-failures');
 
 /** Delivery function timeout: a batch of deliveries runs concurrently, each at most 10 s. */
 const DELIVERY_FUNCTION_TIMEOUT_SECONDS = 30;
@@ -42,15 +36,15 @@ const DELIVERY_FUNCTION_TIMEOUT_SECONDS = 30;
  */
 export const DELIVERY_LEASE_SECONDS = 2 * DELIVERY_FUNCTION_TIMEOUT_SECONDS;
 
-export const webhookDeliveryQueue: QueueDefinition = {
+export const webhookDeliveryQueue = consumedQueue({
   id: 'WebhookDeliveryQueue',
   sandboxName: 'webhook-deliveries',
-  // Six times the function timeout, as AWS recommends for SQS event sources.
-  visibilityTimeoutSeconds: 6 * DELIVERY_FUNCTION_TIMEOUT_SECONDS,
+  consumerTimeoutSeconds: DELIVERY_FUNCTION_TIMEOUT_SECONDS,
   // Messages never wait longer than 15 min (longer retry waits hop), so four days is ample.
   retentionSeconds: 4 * DAY,
-  deadLetter: { queue: webhookDeadLetterQueue, maxReceiveCount: 5 },
-};
+  deadLetter: webhookDeadLetterQueue,
+  maxReceiveCount: 5,
+});
 
 export const WEBHOOK_QUEUES = [webhookDeadLetterQueue, webhookFanOutFailureQueue, webhookDeliveryQueue] as const;
 

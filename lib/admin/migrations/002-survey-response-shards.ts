@@ -115,18 +115,21 @@ async function moveResponse(store: Store, legacy: Item): Promise<boolean> {
   ]);
 }
 
+/** `item`'s key, on condition that its `attribute` still holds the value read (no writer came in between). */
+function stillAsRead(store: Store, item: Item, attribute: 'lock' | 'version') {
+  return {
+    TableName: store.table,
+    Key: { pk: item.pk, sk: item.sk },
+    ConditionExpression: `#${attribute} = :${attribute}`,
+    ExpressionAttributeNames: { [`#${attribute}`]: attribute },
+    ExpressionAttributeValues: { [`:${attribute}`]: item[attribute] },
+  };
+}
+
 async function moveMarker(store: Store, legacy: Item): Promise<boolean> {
   return transact(store, [
     { Put: { TableName: store.table, Item: movedMarkerItem(legacy), ConditionExpression: 'attribute_not_exists(pk)' } },
-    {
-      Delete: {
-        TableName: store.table,
-        Key: { pk: legacy.pk, sk: legacy.sk },
-        ConditionExpression: '#lock = :lock',
-        ExpressionAttributeNames: { '#lock': 'lock' },
-        ExpressionAttributeValues: { ':lock': legacy.lock },
-      },
-    },
+    { Delete: stillAsRead(store, legacy, 'lock') },
   ]);
 }
 
@@ -169,18 +172,7 @@ async function writeCopies(store: Store, surveyItem: Item): Promise<boolean> {
       },
     },
   }));
-  return transact(store, [
-    {
-      ConditionCheck: {
-        TableName: store.table,
-        Key: { pk: surveyItem.pk, sk: surveyItem.sk },
-        ConditionExpression: '#version = :version',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':version': surveyItem.version },
-      },
-    },
-    ...copies,
-  ]);
+  return transact(store, [{ ConditionCheck: stillAsRead(store, surveyItem, 'version') }, ...copies]);
 }
 
 const WRITES: Record<

@@ -5,9 +5,10 @@
  * when it finished; a finished one is never run again. Handlers read `finishedAt` to stop reading the
  * old layout (lib/platform/data/layout-migration.ts).
  */
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../platform/data/keys.ts';
 import type { Store } from '../store.ts';
+import { queryPages } from '../table-io.ts';
 
 const RECORD_ENTITY = 'TableMigration';
 
@@ -30,20 +31,14 @@ export interface MigrationRecord {
 
 export async function readRecords(store: Store): Promise<Map<string, MigrationRecord>> {
   const records = new Map<string, MigrationRecord>();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await store.db.send(
-      new QueryCommand({
-        TableName: store.table,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.tableMigrationsPk },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) records.set(item.id as string, item as MigrationRecord);
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const pages = queryPages(store, {
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.tableMigrationsPk },
+    ConsistentRead: true,
+  });
+  for await (const items of pages) {
+    for (const item of items) records.set(item.id as string, item as MigrationRecord);
+  }
   return records;
 }
 

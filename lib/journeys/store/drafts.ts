@@ -7,7 +7,7 @@
 
 import type { Item } from '../../platform/data/batch.ts';
 import { tableName } from '../../platform/data/client.ts';
-import { type VersionPrecondition, versionCondition } from '../../platform/data/conditions.ts';
+import { ifMatchCondition, type VersionPrecondition } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
@@ -109,17 +109,14 @@ export async function deleteDraft(
   versionId: string,
   precondition: VersionPrecondition,
 ): Promise<boolean> {
-  const revision = versionCondition(precondition);
   try {
     await transact({
       version: {
         Delete: {
           TableName: tableName,
           Key: versionKey(workspace, journeyId, versionId),
-          ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(publishedAt)${revision.expression.replace('#version', '#revision')}`,
-          ...(revision.expression
-            ? { ExpressionAttributeNames: { '#revision': 'revision' }, ExpressionAttributeValues: revision.values }
-            : {}),
+          // A version's If-Match names its `revision`.
+          ...ifMatchCondition('attribute_exists(pk) AND attribute_not_exists(publishedAt)', precondition, 'revision'),
         },
       },
       journey: {

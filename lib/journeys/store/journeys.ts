@@ -123,7 +123,8 @@ export async function updateJourneyTitles(
     Key: keys.journey(workspace, journeyId),
     ...changes.build({
       expression: `attribute_exists(pk) AND attribute_not_exists(archivedAt)${version.expression}${titleCondition}`,
-      ...(version.expression ? { names: { '#version': 'version' }, values: version.values } : {}),
+      names: version.names,
+      values: version.values,
     }),
   });
   return refused ? { refused } : { journey: toJourney(written) };

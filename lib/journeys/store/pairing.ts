@@ -6,34 +6,29 @@
 import { tableName } from '../../platform/data/client.ts';
 import { keys } from '../../platform/data/keys.ts';
 import type { NamedWrites, TransactWrite } from '../../platform/data/transact.ts';
-import { update } from '../../platform/data/update.ts';
+import { type UpdateBuilder, update } from '../../platform/data/update.ts';
 import type { PairTarget } from '../cycles.ts';
 
 export const distinctJourneys = (pairs: readonly PairTarget[]) => [...new Set(pairs.map((pair) => pair.journeyId))];
 
+/** The Update of the paired journey's `pairedBy` set. */
+function pairedByChange(workspace: string, pairedId: string, change: ReturnType<UpdateBuilder['build']>): TransactWrite {
+  return { Update: { TableName: tableName, Key: keys.journey(workspace, pairedId), ...change } };
+}
+
 function stopPairing(workspace: string, pairedId: string, pairerId: string): TransactWrite {
-  return {
-    Update: {
-      TableName: tableName,
-      Key: keys.journey(workspace, pairedId),
-      // Never create an item: a journey that is gone has nothing to forget.
-      ...update()
-        .deleteFromSet('pairedBy', new Set([pairerId]))
-        .build({ expression: 'attribute_exists(pk)' }),
-    },
-  };
+  // Never create an item: a journey that is gone has nothing to forget.
+  const change = update()
+    .deleteFromSet('pairedBy', new Set([pairerId]))
+    .build({ expression: 'attribute_exists(pk)' });
+  return pairedByChange(workspace, pairedId, change);
 }
 
 function startPairing(workspace: string, pairedId: string, pairerId: string): TransactWrite {
-  return {
-    Update: {
-      TableName: tableName,
-      Key: keys.journey(workspace, pairedId),
-      ...update()
-        .add('pairedBy', new Set([pairerId]))
-        .build({ expression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)' }),
-    },
-  };
+  const change = update()
+    .add('pairedBy', new Set([pairerId]))
+    .build({ expression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)' });
+  return pairedByChange(workspace, pairedId, change);
 }
 
 /** `stopPairing` for each journey, named `unpair <id>` in a transaction. */

@@ -9,27 +9,22 @@
  * One message asks for one workspace's check; the checker takes one at a time per instance, and
  * at most a few instances run, so the outbound traffic stays modest.
  */
-import type { QueueConsumerDefinition, QueueDefinition } from '../../platform/event-sources.ts';
+import { consumedQueue, DAY_SECONDS as DAY, failureQueue, type QueueConsumerDefinition } from '../../platform/event-sources.ts';
 
-const DAY = 86_400;
 const CHECKER_TIMEOUT_SECONDS = 900;
 /** The checker stops taking new URLs this long before its timeout, to record what it found. */
 export const CHECKER_SAFETY_MARGIN_MS = 60_000;
 
-export const linkCheckDeadLetterQueue: QueueDefinition = {
-  id: 'LinkCheckDeadLetterQueue',
-  sandboxName: 'knowledge-bank-link-checks-dlq',
-  visibilityTimeoutSeconds: 30,
-  retentionSeconds: 14 * DAY,
-};
+export const linkCheckDeadLetterQueue = failureQueue('LinkCheckDeadLetterQueue', 'knowledge-bank-link-checks-dlq');
 
-export const linkCheckQueue: QueueDefinition = {
+export const linkCheckQueue = consumedQueue({
   id: 'LinkCheckQueue',
   sandboxName: 'knowledge-bank-link-checks',
-  visibilityTimeoutSeconds: 6 * CHECKER_TIMEOUT_SECONDS,
+  consumerTimeoutSeconds: CHECKER_TIMEOUT_SECONDS,
   retentionSeconds: 2 * DAY,
-  deadLetter: { queue: linkCheckDeadLetterQueue, maxReceiveCount: 3 },
-};
+  deadLetter: linkCheckDeadLetterQueue,
+  maxReceiveCount: 3,
+});
 
 export const linkChecker: QueueConsumerDefinition = {
   handler: 'functions/knowledge-bank/check-links.ts',

@@ -12,16 +12,9 @@
  * other is lib/webhooks/pipeline.ts `ideaAndResponseChanges`), kept apart for its batching: a 1 s
  * window and 1,000 records coalesce publishes, where webhook events want no window.
  */
-import type { QueueDefinition, StreamConsumerDefinition } from '../../platform/event-sources.ts';
+import { DAY_SECONDS as DAY, failureQueue, type StreamConsumerDefinition } from '../../platform/event-sources.ts';
 
-const DAY = 86_400;
-
-export const searchIndexFailureQueue: QueueDefinition = {
-  id: 'SearchIndexFailureQueue',
-  sandboxName: 'knowledge-bank-search-index-failures',
-  visibilityTimeoutSeconds: 30,
-  retentionSeconds: 14 * DAY,
-};
+export const searchIndexFailureQueue = failureQueue('SearchIndexFailureQueue', 'knowledge-bank-search-index-failures');
 
 /**
  * Every attribute of the segment manifest item (manifest.ts writes exactly these): the builder's

@@ -70,11 +70,29 @@ export async function retryTransactionConflicts<T>(write: () => Promise<T>, atte
 /** What `If-Match` asks for: any existing version (`*`), one of the listed versions, or nothing. */
 export type VersionPrecondition = { anyVersion: true } | { anyVersion: false; versions: number[] } | undefined;
 
-/** `AND #version IN (…)` for an If-Match that lists versions; nothing for none or `*`. */
-export function versionCondition(precondition: VersionPrecondition): { expression: string; values: Record<string, number> } {
-  if (!precondition || precondition.anyVersion) return { expression: '', values: {} };
+/**
+ * ` AND #version IN (…)` for an If-Match that lists versions, with its attribute name and values;
+ * nothing for none or `*`. `attribute` is the one the versions are of (a journey version's `revision`).
+ */
+export function versionCondition(
+  precondition: VersionPrecondition,
+  attribute = 'version',
+): { expression: string; names: Record<string, string>; values: Record<string, number> } {
+  if (!precondition || precondition.anyVersion) return { expression: '', names: {}, values: {} };
   const values = Object.fromEntries(precondition.versions.map((v, i) => [`:ifMatch${i}`, v]));
-  return { expression: ` AND #version IN (${Object.keys(values).join(', ')})`, values };
+  return { expression: ` AND #${attribute} IN (${Object.keys(values).join(', ')})`, names: { [`#${attribute}`]: attribute }, values };
+}
+
+/**
+ * The condition of a Delete in a transaction: `expression`, and the If-Match's versions when it
+ * lists some (only then its names and values, as DynamoDB refuses empty ones).
+ */
+export function ifMatchCondition(expression: string, precondition: VersionPrecondition, attribute = 'version') {
+  const version = versionCondition(precondition, attribute);
+  return {
+    ConditionExpression: `${expression}${version.expression}`,
+    ...(version.expression ? { ExpressionAttributeNames: version.names, ExpressionAttributeValues: version.values } : {}),
+  };
 }
 
 /** Whether a record at `version` meets the precondition (for operations that write nothing). */

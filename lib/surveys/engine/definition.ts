@@ -238,22 +238,19 @@ const openText = z.strictObject({
   maxLength: z.optional(z.int().check(z.minimum(1), z.maximum(DEFINITION_LIMITS.openTextMaxLength))),
   placeholder: z.optional(shownText),
 });
-const singleChoice = z.strictObject({
-  ...base,
-  type: z.literal('singleChoice'),
-  options: options(DEFINITION_LIMITS.choiceOptions),
-  allowOther: z.optional(z.boolean()),
-  shuffle: z.optional(z.boolean()),
-  optionFilter: z.optional(optionFilter),
-});
-const multipleChoice = z.strictObject({
-  ...base,
-  type: z.literal('multipleChoice'),
-  options: options(DEFINITION_LIMITS.choiceOptions),
-  allowOther: z.optional(z.boolean()),
-  shuffle: z.optional(z.boolean()),
-  optionFilter: z.optional(optionFilter),
-});
+/** Single and multiple choice differ only in how many options an answer picks. */
+function choiceQuestion<T extends 'singleChoice' | 'multipleChoice'>(type: T) {
+  return z.strictObject({
+    ...base,
+    type: z.literal(type),
+    options: options(DEFINITION_LIMITS.choiceOptions),
+    allowOther: z.optional(z.boolean()),
+    shuffle: z.optional(z.boolean()),
+    optionFilter: z.optional(optionFilter),
+  });
+}
+const singleChoice = choiceQuestion('singleChoice');
+const multipleChoice = choiceQuestion('multipleChoice');
 const nps = z.strictObject({ ...base, type: z.literal('nps'), ...scaleLabels });
 const rating = z.strictObject({
   ...base,

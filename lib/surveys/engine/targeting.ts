@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { type AnswerValue, canBeTrue, evaluate } from './conditions.ts';
 import { type AttributeCondition, attributeKey, conditionCount, conditionDepth, conditionSchema, DEFINITION_LIMITS } from './definition.ts';
-import { compileNode, type Issue, pointer } from './model.ts';
+import { compileNode, type Issue, pointer, type Report } from './model.ts';
 import { dayNumber, type Fit } from './operators.ts';
 
 const TARGETING_LIMITS = { conditions: 50, depth: DEFINITION_LIMITS.conditionDepth, attributes: 200, values: 100 } as const;
@@ -70,15 +70,32 @@ export function validateTargeting(rules: TargetingRules, catalog: readonly Audie
     problems.push({ path: '/filters', message: `${count} conditions; at most ${TARGETING_LIMITS.conditions}` });
   if (problems.length > 0) return problems;
 
-  const indexByKey = new Map(catalog.map((attribute, index) => [attribute.key, index]));
   const fits = catalog.map(fitOfAttribute);
   const report = (issue: Issue) => problems.push({ path: issue.path, message: issue.message });
-  const compiled = compileNode<'attribute'>(
+  const compiled = compileFilters(
+    rules,
+    catalog.map((attribute) => attribute.key),
+    fits,
+    report,
+  );
+  if (problems.length === 0 && !canBeTrue(compiled, fits)) {
+    problems.push({ path: '/filters', message: 'these filters contradict each other, so the survey would target no one' });
+  }
+  return problems;
+}
+
+/**
+ * A rule's filters compiled over attributes in this order (an attribute's slot is its index in
+ * `keysInOrder`), each issue told to `report` when there is one to tell.
+ */
+function compileFilters(rules: TargetingRules, keysInOrder: readonly string[], fits: readonly Fit[], report?: Report) {
+  const indexByKey = new Map(keysInOrder.map((key, index) => [key, index]));
+  return compileNode<'attribute'>(
     rules.filters as AttributeCondition,
     {
       indexOf: (key) => indexByKey.get(key),
       fitOf: (index) => fits[index],
-      lastReadable: catalog.length,
+      lastReadable: keysInOrder.length,
       required: () => false,
     },
     pointer('filters'),
@@ -86,10 +103,6 @@ export function validateTargeting(rules: TargetingRules, catalog: readonly Audie
     new Set(),
     'attribute',
   );
-  if (problems.length === 0 && !canBeTrue(compiled, fits)) {
-    problems.push({ path: '/filters', message: 'these filters contradict each other, so the survey would target no one' });
-  }
-  return problems;
 }
 
 /** A respondent's attribute values, as an integrator sends them. */
@@ -153,21 +166,8 @@ function comparableOf(fit: Fit, value: string | number | boolean | undefined): A
 export function matchesTargeting(rules: TargetingRules, attributes: RespondentAttributes): boolean {
   const fits = fitsFromRule(rules);
   const keysInOrder = [...fits.keys()];
-  const indexByKey = new Map(keysInOrder.map((key, index) => [key, index]));
   const fitList = keysInOrder.map((key) => fits.get(key) as Fit);
-  const compiled = compileNode<'attribute'>(
-    rules.filters as AttributeCondition,
-    {
-      indexOf: (key) => indexByKey.get(key),
-      fitOf: (index) => fitList[index],
-      lastReadable: keysInOrder.length,
-      required: () => false,
-    },
-    pointer('filters'),
-    undefined,
-    new Set(),
-    'attribute',
-  );
+  const compiled = compileFilters(rules, keysInOrder, fitList);
   return evaluate(compiled, (index) => {
     const key = keysInOrder[index] as string;
     return comparableOf(fitList[index] as Fit, attributes[key]);

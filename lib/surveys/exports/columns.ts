@@ -20,17 +20,16 @@ export interface Column {
   question: Question;
 }
 
-/** The fixed columns before the questions. */
-export const RESPONSE_COLUMNS = [
-  'responseId',
-  'versionId',
-  'status',
-  'language',
-  'createdAt',
-  'finishedAt',
-  'secondsToFinish',
-  'ending',
-] as const;
+/** The response attributes the fixed columns after `responseId` hold, in column order. */
+const RESPONSE_FIELDS = ['versionId', 'status', 'language', 'createdAt', 'finishedAt', 'secondsToFinish', 'ending'] as const;
+
+/** The fixed columns before the questions (`responseId` holds the response's `id`). */
+const RESPONSE_COLUMNS = ['responseId', ...RESPONSE_FIELDS] as const;
+
+/** The header row: the fixed columns, then the questions'. */
+export function headersOf(columns: readonly Column[]): string[] {
+  return [...RESPONSE_COLUMNS, ...columns.map((column) => column.header)];
+}
 
 /** Definitions newest version first. */
 export function columnsOf(definitions: readonly SurveyDefinition[]): Column[] {
@@ -95,6 +94,9 @@ export interface ExportedResponse {
   path: string[];
 }
 
+/** The attributes an export reads of each stored response: an `ExportedResponse`'s, nothing else. */
+export const EXPORTED_ATTRIBUTES = ['id', ...RESPONSE_FIELDS, 'answers', 'path'] as const satisfies readonly (keyof ExportedResponse)[];
+
 export function rowOf(response: ExportedResponse, columns: readonly Column[], language: LabelLanguage): string[] {
   const shown = new Set(response.path);
   return [
@@ -113,6 +115,6 @@ export function rowOf(response: ExportedResponse, columns: readonly Column[], la
 /** A JSON Lines record: the same cells by header, so both formats carry the same data. */
 export function jsonRecordOf(response: ExportedResponse, columns: readonly Column[], language: LabelLanguage): Record<string, string> {
   const cells = rowOf(response, columns, language);
-  const headers = [...RESPONSE_COLUMNS, ...columns.map((column) => column.header)];
+  const headers = headersOf(columns);
   return Object.fromEntries(headers.map((header, index) => [header, cells[index] ?? '']));
 }

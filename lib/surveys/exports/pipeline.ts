@@ -6,31 +6,25 @@
  *                                                            ▼                            │
  *                                                   export dead-letter queue    GET /surveys/{id}/exports/{exportId}
  */
-import type { QueueConsumerDefinition, QueueDefinition } from '../../platform/event-sources.ts';
+import { consumedQueue, DAY_SECONDS as DAY, failureQueue, type QueueConsumerDefinition } from '../../platform/event-sources.ts';
 
 /** Files and their records expire a day after the export was asked for (the bucket's lifecycle rule too). */
 export const EXPORT_LIFETIME_SECONDS = 86_400;
 
-const DAY = 86_400;
 /** 100,000 responses write in well under this (README, Survey exports); the file and record live 24 h. */
 const WRITER_TIMEOUT_SECONDS = 300;
 
-export const surveyExportDeadLetterQueue: QueueDefinition = {
-  id: 'SurveyExportDeadLetterQueue',
-  sandboxName: 'survey-exports-dlq',
-  visibilityTimeoutSeconds: 30,
-  retentionSeconds: 14 * DAY,
-};
+export const surveyExportDeadLetterQueue = failureQueue('SurveyExportDeadLetterQueue', 'survey-exports-dlq');
 
-export const surveyExportQueue: QueueDefinition = {
+export const surveyExportQueue = consumedQueue({
   id: 'SurveyExportQueue',
   sandboxName: 'survey-exports',
-  // Six times the function timeout, as AWS recommends for SQS event sources.
-  visibilityTimeoutSeconds: 6 * WRITER_TIMEOUT_SECONDS,
+  consumerTimeoutSeconds: WRITER_TIMEOUT_SECONDS,
   // A job not written within a day has outlived its record.
   retentionSeconds: DAY,
-  deadLetter: { queue: surveyExportDeadLetterQueue, maxReceiveCount: 3 },
-};
+  deadLetter: surveyExportDeadLetterQueue,
+  maxReceiveCount: 3,
+});
 
 export const SURVEY_EXPORT_QUEUES = [surveyExportDeadLetterQueue, surveyExportQueue] as const;
 

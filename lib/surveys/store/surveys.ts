@@ -239,7 +239,7 @@ export async function updateSurvey(workspace: string, id: string, patch: SurveyP
         Key: keys.survey(workspace, id),
         ...changed.build({
           expression: `attribute_exists(pk) AND #status <> :archived${version.expression}`,
-          names: { '#status': 'status', ...(version.expression ? { '#version': 'version' } : {}) },
+          names: { '#status': 'status', ...version.names },
           values: { ':archived': 'archived', ...version.values },
         }),
         ReturnValues: 'ALL_NEW',

@@ -15,24 +15,11 @@ import type { SurveyDefinition } from '../../engine/definition.ts';
 import { responseLayout } from '../../responses/layout.ts';
 import { findSurvey } from '../../store/surveys.ts';
 import { findVersion } from '../../store/versions.ts';
-import { columnsOf, type ExportedResponse, jsonRecordOf, RESPONSE_COLUMNS, rowOf } from '../columns.ts';
+import { columnsOf, EXPORTED_ATTRIBUTES, type ExportedResponse, headersOf, jsonRecordOf, rowOf } from '../columns.ts';
 import { csvLine, UTF8_BOM } from '../csv.ts';
 import { ObjectWriter } from '../object-writer.ts';
 import { ReadPace } from '../pace.ts';
 import type { StoredExport } from '../record.ts';
-
-const EXPORTED_ATTRIBUTES = [
-  'id',
-  'versionId',
-  'status',
-  'language',
-  'createdAt',
-  'finishedAt',
-  'secondsToFinish',
-  'ending',
-  'answers',
-  'path',
-];
 
 /** The versions whose questions make the columns, newest first: the one asked for, or every non-draft one. */
 async function definitionsOf(record: StoredExport): Promise<SurveyDefinition[]> {
@@ -105,7 +92,7 @@ export async function writeExportFile(record: StoredExport, bucket: string): Pro
   const writer = new ObjectWriter(bucket, record.objectKey, csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
   let rows = 0;
   try {
-    if (csv) await writer.write(UTF8_BOM + csvLine([...RESPONSE_COLUMNS, ...columns.map((column) => column.header)]));
+    if (csv) await writer.write(UTF8_BOM + csvLine(headersOf(columns)));
     for await (const response of responsesOf(record)) {
       await writer.write(
         csv ? csvLine(rowOf(response, columns, record.labels)) : `${JSON.stringify(jsonRecordOf(response, columns, record.labels))}\n`,
