@@ -9,7 +9,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
@@ -89,6 +89,26 @@ async function synthesize(outdir: string): Promise<void> {
   });
 }
 
+/** How long an unused digest (or another synth's staging directory) stays: a synth or a read of it may still be running. */
+const STALE_AFTER_MS = 60 * 60 * 1000;
+
+/**
+ * Older digests are dead weight, but only once nothing can be using them: another checkout sharing
+ * node_modules (a worktree), or a test run beside `npm start` on edited sources, may be synthesizing
+ * or reading its own digest right now.
+ */
+async function removeStaleDigests(current: string): Promise<void> {
+  for (const entry of await readdir(CACHE)) {
+    if (entry === current || entry.startsWith(`${current}.`)) continue;
+    const path = join(CACHE, entry);
+    const modified = await stat(path).then(
+      (info) => info.mtimeMs,
+      () => Date.now(),
+    );
+    if (Date.now() - modified > STALE_AFTER_MS) await rm(path, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
 /** The synthesized assembly of the current sources, synthesized now only if the cache has none. */
 export async function cloudAssembly(): Promise<CloudAssembly> {
   const digest = await inputDigest();
@@ -105,11 +125,10 @@ export async function cloudAssembly(): Promise<CloudAssembly> {
     } finally {
       await rm(staging, { recursive: true, force: true });
     }
-    // Older digests are dead weight.
-    for (const entry of await readdir(CACHE)) {
-      if (entry !== digest && !entry.startsWith(`${digest}.`))
-        await rm(join(CACHE, entry), { recursive: true, force: true }).catch(() => undefined);
-    }
+    await removeStaleDigests(digest);
+  } else {
+    // A use keeps a digest fresh, so another checkout's cleanup (node_modules shared by worktrees) leaves it be.
+    await utimes(directory, new Date(), new Date()).catch(() => undefined);
   }
   const templates = new Map<string, Template>();
   for (const file of await readdir(directory)) {
