@@ -28,14 +28,17 @@ const definition = {
   endings: [{ id: 'thanks', headline: t('Thanks') }],
 };
 
-async function json(res: Promise<Response>, what: string): Promise<any> {
+async function json<T = unknown>(res: Promise<Response>, what: string): Promise<T> {
   const response = await res;
   if (response.status !== 200) throw new Error(`bench ${what} failed: ${response.status} ${await response.text()}`);
-  return response.json();
+  return (await response.json()) as T;
 }
 
 async function journeyWith(context: Context, content: unknown): Promise<void> {
-  const created = await json(send(context, 'POST', '/journeys', { titleEn: 'Bench', titleAr: 'قياس' }), 'journey');
+  const created = await json<{ journeyId: string; version: { id: string } }>(
+    send(context, 'POST', '/journeys', { titleEn: 'Bench', titleAr: 'قياس' }),
+    'journey',
+  );
   context.data.journeyId = created.journeyId;
   context.data.versionId = created.version.id;
   await json(
@@ -47,7 +50,10 @@ async function journeyWith(context: Context, content: unknown): Promise<void> {
 /** A published survey with `DAYS` days of buckets, 20 answers a day, and a journey binding five of its questions. */
 async function withMetrics(sandbox: Sandbox): Promise<Context> {
   const context = await benchWorkspace(sandbox, 'metrics');
-  const created = await json(send(context, 'POST', '/surveys', { name: 'Bench survey' }), 'survey');
+  const created = await json<{ survey: { id: string }; version: { id: string; revision: number } }>(
+    send(context, 'POST', '/surveys', { name: 'Bench survey' }),
+    'survey',
+  );
   const surveyId = created.survey.id as string;
   const versionId = created.version.id as string;
   await json(
