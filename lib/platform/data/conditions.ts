@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { fullJitterDelayMs, sleep } from './backoff.ts';
+import { equalJitterDelayMs, fullJitterDelayMs, sleep } from './backoff.ts';
 
 /** True when a write failed only because its condition did not hold. */
 export function isConditionFailure(error: unknown): error is ConditionalCheckFailedException {
@@ -46,11 +46,13 @@ export function conflictBackoff(attempt: number): Promise<void> {
 }
 
 /**
- * Full jitter growing to at most 1.6 s (up to 100 ms, 200, … 1,600), as AWS advises for throttled
- * requests: a partition refills its units every second. Five waits are 3.1 s at most, half that expected.
+ * Equal jitter growing to at most 1.6 s (50–100 ms, 100–200, … 800–1,600): a partition refills its
+ * units every second, so five waits take 1.55 s at least (past the spent second whatever the dice
+ * say) and 3.1 s at most, inside a function's timeout. Full jitter could sum to a few milliseconds and
+ * give up while the partition was still empty.
  */
 function throttleBackoff(attempt: number): Promise<void> {
-  return sleep(fullJitterDelayMs(attempt, 100, 1600));
+  return sleep(equalJitterDelayMs(attempt, 100, 1600));
 }
 
 /** Run `write`, again and again up to `attempts` times while it keeps losing transaction races or being throttled. */
