@@ -8,13 +8,12 @@ import { okBody, routesOf } from '../platform/route.ts';
 import { named, nextCursor, okOnly, pageQueryShape, timestamp, uuid } from '../platform/schemas.ts';
 import { WEBHOOK_EVENT_TYPES } from './events.ts';
 import { MAX_WEBHOOKS_PER_WORKSPACE } from './record.ts';
+import { delivery, eventType } from './schemas.ts';
 
 const route = routesOf({ tag: 'Webhooks', module: 'webhooks' });
 
 const WRITE = ['webhooks:write', 'ideas:read'] as const;
 const READ = ['webhooks:read'] as const;
-
-const eventType = z.enum(WEBHOOK_EVENT_TYPES);
 
 const webhookName = z.string().check(
   z.minLength(1),
@@ -65,37 +64,6 @@ const idParams = z.strictObject({ id: uuid });
 const NOT_FOUND_404 = { not_found: 'no webhook with this id in this workspace' };
 const URL_400 = { webhook_url_not_allowed: true, webhook_url_unresolvable: true } as const;
 const webhookBody = okBody({ webhook });
-
-const attempt = named(
-  'WebhookDeliveryAttempt',
-  z.object({
-    attempt: z.int(),
-    at: timestamp,
-    outcome: z.enum(['delivered', 'failed']),
-    responseStatus: z.nullable(z.int()),
-    durationMs: z.int(),
-    error: z.nullable(z.string()),
-  }),
-);
-const delivery = named(
-  'WebhookDelivery',
-  z.object({
-    id: z
-      .string()
-      .register(z.globalRegistry, { description: 'The delivery id: its event id, as there is one delivery per webhook and event' }),
-    eventId: z.string().register(z.globalRegistry, { description: 'Sent as the `webhook-id` header on every attempt' }),
-    eventType,
-    outcome: z.enum(['pending', 'retrying', 'delivered', 'failed', 'cancelled']),
-    attempt: z.int().register(z.globalRegistry, { description: 'Attempts made so far' }),
-    responseStatus: z.nullable(z.int()),
-    durationMs: z.nullable(z.int()),
-    error: z.nullable(z.string()),
-    createdAt: timestamp,
-    lastAttemptAt: z.nullable(timestamp),
-    nextAttemptAt: z.nullable(timestamp),
-    attempts: z.array(attempt),
-  }),
-);
 
 export const createWebhook = route({
   operationId: 'createWebhook',

@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type * as z from 'zod/mini';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { isConditionFailure } from '../../platform/data/conditions.ts';
 import { keys } from '../../platform/data/keys.ts';
@@ -16,39 +17,17 @@ import { TransactionCancelledError, transact } from '../../platform/data/transac
 import { NotFoundError } from '../../platform/errors.ts';
 import { deliveryInProgress, deliveryNotFound } from '../errors.ts';
 import type { WebhookEvent, WebhookEventType } from '../events.ts';
+import type { delivery, deliveryAttempt } from '../schemas.ts';
 
 const DELIVERY_RETENTION_DAYS = 30;
 /** Attempts kept in a record's history (the default schedule makes 11 per round). */
 const MAX_ATTEMPTS_KEPT = 25;
 
-export type DeliveryOutcome = 'pending' | 'retrying' | 'delivered' | 'failed' | 'cancelled';
+/** A delivery as the API shows it, and each attempt in its history (the schemas the routes answer with). */
+export type Delivery = z.output<typeof delivery>;
+export type AttemptRecord = z.output<typeof deliveryAttempt>;
+export type DeliveryOutcome = Delivery['outcome'];
 const FINAL: readonly DeliveryOutcome[] = ['delivered', 'failed', 'cancelled'];
-
-export interface AttemptRecord {
-  attempt: number;
-  at: string;
-  outcome: 'delivered' | 'failed';
-  responseStatus: number | null;
-  durationMs: number;
-  error: string | null;
-}
-
-/** A delivery as the API shows it. */
-export interface Delivery {
-  id: string;
-  eventId: string;
-  eventType: WebhookEventType;
-  outcome: DeliveryOutcome;
-  /** Attempts made so far. */
-  attempt: number;
-  responseStatus: number | null;
-  durationMs: number | null;
-  error: string | null;
-  createdAt: string;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-  attempts: AttemptRecord[];
-}
 
 /** What the delivery function needs from a claimed record. */
 export interface ClaimedDelivery {
