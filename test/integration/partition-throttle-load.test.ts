@@ -11,9 +11,13 @@
  * read by every request), this load is throttled on every one of those and most submits fail after
  * their retries. Measured on those keys (main at 80f9095, a shared 2-core machine at load ~30): of
  * 1,000 submits, 2,355 DynamoDB requests were throttled and 826 submits answered 502; with submits
- * waiting out their retries, the sandbox took 2.5 a second. With the keys that spread, throttles that
- * remain are absorbed by the SDK's and the data kit's retries: every submit is answered 201, every
- * response is listed once, and the list's total and the summary count them all.
+ * waiting out their retries, the sandbox took 2.5 a second (buckets of one second of their 1/100 rate
+ * then; a range written in order at 41 times its rate still runs dry within 3 s of a partition-second's
+ * bucket). With the keys that spread, this load is 62 % of what the tightest of them take (docs/costs.md):
+ * AWS throttles none of it, and neither does the sandbox, whose buckets hold a whole partition's second
+ * so that the load's randomness at 1/100 of the rate is AWS's (test/unit/partition-bursts.test.ts; with
+ * buckets of one second this test failed a submit one run in a few). Every submit is answered 201 with
+ * no request throttled, every response is listed once, and the list's total and the summary count them all.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -113,7 +117,7 @@ afterAll(async () => {
 });
 
 describe(`SANDBOX_PARTITION_SCALE=${SCALE}: ${PER_SECOND} submits a second to one survey (≙ ${PER_SECOND * SCALE} in AWS)`, () => {
-  it('answers every submit, lists every response once, and counts them all in the total and the summary', async () => {
+  it('answers every submit without a throttle, lists every response once, and counts them all in the total and the summary', async () => {
     const created = await call('POST', '/surveys', { name: 'Throttled survey' });
     expect(created.status).toBe(200);
     const surveyId = created.body.survey.id as string;
@@ -156,6 +160,8 @@ describe(`SANDBOX_PARTITION_SCALE=${SCALE}: ${PER_SECOND} submits a second to on
       failed.map((s) => s.status),
       throttledWhere.slice(-20).join('\n'),
     ).toEqual([]);
+    // Within the documented capacity, as in AWS: not one request turned away, let alone a submit.
+    expect(throttled, throttledWhere.slice(-20).join('\n')).toBe(0);
 
     // Every response listed once, newest first, by cursor; the total counts them all.
     const listed: string[] = [];
