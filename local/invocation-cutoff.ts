@@ -5,7 +5,7 @@
  * handler had not sent by then never reaches DynamoDB, SQS or a webhook receiver. The sandbox runs
  * every function in one Node process and cannot stop a handler's code, so it stops what the code
  * sends instead: once an invocation timed out, each outgoing request it made is destroyed, the one in
- * flight at the timeout (as the frozen environment's connection dies) and every one it makes after,
+ * flight at the timeout (as its connection dies with the environment Lambda resets) and every one it makes after,
  * before a byte of it is written. That covers every client a handler has: the AWS SDK's (DynamoDB,
  * SQS, S3: its node:http handler), the outbound POSTs and probes of lib/platform/outbound/ (node:http,
  * node:https), and fetch (the MCP server's calls to the API).

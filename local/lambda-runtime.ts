@@ -48,7 +48,7 @@ function lambdaContext(functionName: string, timeoutMs: number): Context {
  * clients see when a function times out (a test sets it with a slowed DynamoDB); unset, each function
  * keeps its own (its route's `timeoutSeconds`, or DEFAULT_TIMEOUT_SECONDS).
  */
-function sandboxFunctionTimeoutSeconds(): number | undefined {
+export function sandboxFunctionTimeoutSeconds(): number | undefined {
   const raw = process.env.SANDBOX_FUNCTION_TIMEOUT_SECONDS;
   if (raw === undefined || raw === '') return undefined;
   const seconds = Number(raw);
