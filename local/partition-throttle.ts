@@ -14,9 +14,10 @@
  * random arrivals (Poisson) has the same spread over N seconds at 1/N of the rate as over one second
  * at the full rate, but over one second it is √N times wider for its mean. A bucket of one second of
  * its own rate would turn away bursts AWS absorbs (at N = 100, 50 submits a second to a survey's 64
- * response ranges, 62 % of their rate, were throttled hundreds of times a run and some submits failed
- * after their retries; AWS at 5,000 a second, √100 = 10 times steadier, throttles none); a bucket of N
- * seconds sees its requests exactly as a partition sees AWS's. Sustained load over the rate still
+ * response ranges, 62 % of their rate, were throttled over a hundred times in a simulated run and
+ * submits failed past their retries, test/unit/partition-bursts.test.ts; AWS at 5,000 a second,
+ * √100 = 10 times steadier, throttles none); a bucket of N seconds sees its requests exactly as a
+ * partition sees AWS's. Sustained load over the rate still
  * drains it, only N times slower: k times the rate is throttled after N / (k − 1) seconds (2.5 s at
  * N = 100 for a range written in order at 41 times its rate, 100 s for one at twice it), where a
  * partition without banked credit throttles after 1 / (k − 1). On top of that floor a bucket keeps what
