@@ -8,10 +8,14 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postJson } from '../../lib/platform/outbound/http-post.ts';
+import { runUntilCutOff } from '../../local/invocation-cutoff.ts';
 import { FunctionTimeoutError, invokeWithTimeout } from '../../local/lambda-runtime.ts';
 
 /** What reached the service, by the name each request carries; a request named `hold…` is answered only when released. */
 let received: string[] = [];
+const arrivals = new Map<string, () => void>();
+/** Resolves once a request named `name` has reached the service. */
+const arrival = (name: string) => new Promise<void>((resolve) => arrivals.set(name, resolve));
 let release: () => void = () => undefined;
 let held = new Promise<void>((resolve) => (release = resolve));
 let server: Server;
@@ -31,6 +35,7 @@ beforeAll(async () => {
     req.on('end', async () => {
       const name = nameOf(req, body);
       received.push(name);
+      arrivals.get(name)?.();
       if (name.startsWith('hold')) await held;
       res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
       res.end('{}');
@@ -72,13 +77,16 @@ describe('a timed-out invocation', () => {
       for (const n of [1, 2, 3]) await put(`other-${n}`);
       return 'other done';
     };
+    // The timeout strikes once the first write has reached the service (invokeWithTimeout aborts this signal at its timer).
+    const timeout = new AbortController();
     const cut: string[] = [];
-    const [, finished] = await Promise.all([
-      timedOut(invokeWithTimeout(writer, {}, 'writer', 0.3, (request) => cut.push(request))),
-      invokeWithTimeout(other, {}, 'other', 5),
-    ]);
+    const writing = runUntilCutOff(timeout.signal, writer, (request) => cut.push(request));
+    const others = runUntilCutOff(new AbortController().signal, other);
+    await arrival('hold-first');
+    timeout.abort(new Error('Task timed out after 0.30 seconds'));
+    await expect(writing).rejects.toMatchObject({ name: 'InvocationCutOffError' });
     release();
-    expect(finished).toBe('other done');
+    expect(await others).toBe('other done');
     expect(received.sort()).toEqual(['hold-first', 'other-1', 'other-2', 'other-3']);
     expect(cut).toEqual(['DynamoDB PutItem']);
   });
