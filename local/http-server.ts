@@ -201,7 +201,9 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
       const invoked = performance.now();
       const timeoutSeconds = found?.route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
       const result = await invocationStats.run(stats, () =>
-        invokeWithTimeout(handler, event, found?.route.operationId ?? 'notFound', timeoutSeconds),
+        invokeWithTimeout(handler, event, found?.route.operationId ?? 'notFound', timeoutSeconds, (request) =>
+          options.log?.(`${method} ${url.pathname}: ${request} cut off, sent after the function timed out`),
+        ),
       );
       writeResult(res, result, stats, gatewayRequestId);
       if (costLog && stats.capacity) {

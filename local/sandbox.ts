@@ -36,6 +36,7 @@ import { cloudAssembly } from './iam/cloud-assembly.ts';
 import { functionPolicies } from './iam/function-policies.ts';
 import { countDynamoDbCalls, invocationStats } from './instrumentation.ts';
 import { startKnowledgeBank } from './knowledge-bank.ts';
+import { sandboxFunctionTimeoutSeconds } from './lambda-runtime.ts';
 import { installPartitionThrottle, partitionScaleFromEnvironment } from './partition-throttle.ts';
 import { assertPortsFree } from './ports.ts';
 import { ensureQueues } from './queues.ts';
@@ -147,6 +148,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   };
   // A mistyped setting fails before anything starts.
   const latencyMs = sandboxDynamoDbLatencyMs();
+  const functionTimeoutSeconds = sandboxFunctionTimeoutSeconds();
   // Every port first, before anything starts: a taken one is a one-line error naming its variable.
   await assertPortsFree([
     { variable: 'PORT', port: options.port },
@@ -225,6 +227,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     if (latencyMs > 0) {
       delayDynamoDbCalls(dynamo, latencyMs);
       options.log?.(`DynamoDB calls delayed by about ${latencyMs} ms each, as in a region (SANDBOX_DYNAMODB_LATENCY_MS)`);
+    }
+    if (functionTimeoutSeconds !== undefined) {
+      options.log?.(`Every function times out after at most ${functionTimeoutSeconds} s (SANDBOX_FUNCTION_TIMEOUT_SECONDS)`);
     }
     if (costLogFile()) measureConsumedCapacity(dynamo, () => invocationStats.getStore()?.capacity);
     const partitionScale = options.partitionScale ?? partitionScaleFromEnvironment();

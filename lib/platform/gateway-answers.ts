@@ -47,6 +47,15 @@ export const GATEWAY_ANSWERS = {
     when: "past the stage's throttle (by default 1,000 requests a second, bursts of 2,000)",
     inSandbox: false,
   },
+  /**
+   * A function that ran past its timeout is stopped by Lambda, and the invocation answers API Gateway
+   * with a function error (`FunctionError`, https://docs.aws.amazon.com/lambda/latest/api/API_Invoke.html),
+   * as a function that threw past our middleware does. An HTTP API answers a Lambda integration's error
+   * with 500 `{"message":"Internal Server Error"}`
+   * (https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-troubleshooting-lambda.html):
+   * not 504 (a REST API's INTEGRATION_TIMEOUT), nor 503 (an HTTP API's own answer once the integration
+   * passes its 30 s, `gatewayTimeout` below, which no route's timeout reaches: the longest, MCP's, is 28 s).
+   */
   functionFailed: {
     status: 500,
     message: 'Internal Server Error',

@@ -35,7 +35,8 @@ export async function until<T>(read: () => T | Promise<T>, done: (value: T) => b
   }
 }
 
-export async function startSandboxProcess(dataDir: string): Promise<SandboxProcess> {
+/** `npm start` on `dataDir`, with `env` added to what a user's shell would give it (a sandbox setting, say). */
+export async function startSandboxProcess(dataDir: string, env: Record<string, string> = {}): Promise<SandboxProcess> {
   const ports = { PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort() };
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
@@ -46,6 +47,7 @@ export async function startSandboxProcess(dataDir: string): Promise<SandboxProce
       // As the shared test sandbox: webhook receivers on 127.0.0.1, retries within seconds.
       WEBHOOK_RETRY_DELAYS: '1,1,1',
       ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
