@@ -2620,7 +2620,7 @@ export interface components {
             /** @enum {string} */
             severity: "error" | "warning" | "info";
             /** @enum {string} */
-            code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+            code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "link_archived" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
             message: string;
             /** @description JSON Pointer (RFC 6901) into the version's `content` */
             path: string;
