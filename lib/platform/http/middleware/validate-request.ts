@@ -31,8 +31,22 @@ function kindOf(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/**
+ * The message of a required member that is not there: its name, and that it is required (with the
+ * values it takes, for an enum). zod's own names neither ("Invalid input: expected string, received
+ * undefined"). A per-parse error map, so a schema's own message still wins.
+ */
+const missingIsRequired: z.core.$ZodErrorMap = (issue) => {
+  const name = issue.path?.at(-1);
+  if (issue.input !== undefined || name === undefined) return undefined;
+  if (issue.code === 'invalid_type') return `\`${String(name)}\` is required`;
+  if (issue.code === 'invalid_value')
+    return `\`${String(name)}\` is required: one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+  return undefined;
+};
+
 function parse(schema: Schema, value: unknown, where: string, code: ConstructorParameters<typeof ValidationError>[0]) {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { error: missingIsRequired });
   if (!result.success) throw new ValidationError(code, toIssues(where, result.error));
   return result.data;
 }
