@@ -58,6 +58,16 @@ describe('route manifest', () => {
     }
   });
 
+  // Issue 37 item 15: the draft save refused a missing If-Match in its handler, with a message of its own.
+  it('leaves a required If-Match to the chain, which enforces the declaration: no handler refuses a missing one itself', () => {
+    for (const route of routes) {
+      const source = readFileSync(resolve(ROOT, route.handler), 'utf8');
+      expect(source, `${route.handler}: declare \`requiredIfMatch\` on the route instead`).not.toMatch(
+        /if_match_required|ifMatchRequired\(/,
+      );
+    }
+  });
+
   it('docs/pagination.md names exactly the lists that take limit and offset', () => {
     const guide = readFileSync(resolve(ROOT, 'docs/pagination.md'), 'utf8');
     const line = /\*\*Paged lists\*\* \(([^)]*)\)/.exec(guide)?.[1] ?? '';
