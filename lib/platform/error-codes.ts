@@ -37,7 +37,9 @@ export const platformErrorCodes = defineErrorCodes({
   invalid_path: { status: 400, meaning: 'A path parameter is malformed, e.g. an id that must be a UUID and is not' },
   invalid_header: {
     status: 400,
-    meaning: 'A malformed `X-Service-Workspace-Host`, `If-Match` or `Idempotency-Key` (a client that sent one relies on it)',
+    meaning:
+      'A malformed `X-Service-Workspace-Host`, `If-Match` or `Idempotency-Key` (a client that sent one relies on it), or a ' +
+      'header value holding a control character (RFC 9110 §5.5)',
   },
   invalid_cursor: {
     status: 400,

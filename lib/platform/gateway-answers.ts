@@ -25,7 +25,20 @@ export interface GatewayAnswer {
  */
 export const GATEWAY_HEADER_BYTES = 10_240;
 
+/**
+ * A request HTTP cannot take. RFC 9110 §5.5: a recipient of NUL, CR or LF in a field value must
+ * refuse the request or replace each with a space; over HTTP/2 such a request is malformed (RFC 9113
+ * §8.2.1), as is a field name that is no token. AWS does not document what an HTTP API answers (nor
+ * whether it replaces instead): the status is HTTP's for a request the server cannot parse, the body
+ * API Gateway's own shape with its reason phrase, as for the 431. Any other control character in a
+ * value reaches the function, which answers 400 `invalid_header` (lib/platform/http/middleware/header-values.ts).
+ */
+const MALFORMED_REQUEST_WHEN =
+  'a header value holds NUL, CR or LF (RFC 9110 §5.5: refused, or each replaced by a space; AWS does not say which), or the ' +
+  'request line or a header name cannot be parsed; other control characters in a value reach the operation: 400 `invalid_header`';
+
 export const GATEWAY_ANSWERS = {
+  malformedRequest: { status: 400, message: 'Bad Request', when: MALFORMED_REQUEST_WHEN, inSandbox: true },
   headersTooLarge: {
     status: 431,
     message: 'Request Header Fields Too Large',

@@ -56,8 +56,8 @@ export function apiOverview(): string {
     ),
     section(
       'Order of checks',
-      'Every operation checks, in this order, and answers the first that fails: a workspace is selected (400 ' +
-        '`missing_workspace_host`) and well-formed (400 `invalid_header`) → a key is sent and well-formed (401) → it is a key of ' +
+      'Every operation checks, in this order, and answers the first that fails: no header value holds a control character (400 ' +
+        '`invalid_header`) → a workspace is selected (400 `missing_workspace_host`) and well-formed (400 `invalid_header`) → a key is sent and well-formed (401) → it is a key of ' +
         'this workspace with this secret (401 `invalid_key`) → not revoked or expired (401) → the workspace exists (404) → the rate ' +
         'limit (429) → the workspace is not suspended, the module is on, the key holds the permission (403) → the body is JSON (415, ' +
         '400 `invalid_json`) → path, query and body meet their schemas (400) → the operation itself (its 404, 409, 413, …). A ' +

@@ -2620,7 +2620,7 @@ export interface components {
             /** @enum {string} */
             severity: "error" | "warning" | "info";
             /** @enum {string} */
-            code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+            code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "link_archived" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
             message: string;
             /** @description JSON Pointer (RFC 6901) into the version's `content` */
             path: string;
@@ -6543,7 +6543,7 @@ export interface operations {
                     tags?: string[];
                     /** @enum {string} */
                     visibility?: "public" | "internal";
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script (with the combining marks their script writes them with) and digits, joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends; combining marks only on a letter of their script (UTS #39 §5.4); digits of one number system (UTS #39 §5.3). */
                     slug?: string;
                     blocks?: components["schemas"]["Block"][];
                 };
@@ -6907,7 +6907,7 @@ export interface operations {
                     tags?: string[];
                     /** @enum {string} */
                     visibility?: "public" | "internal";
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script (with the combining marks their script writes them with) and digits, joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends; combining marks only on a letter of their script (UTS #39 §5.4); digits of one number system (UTS #39 §5.3). */
                     slug?: string;
                 };
             };
@@ -8000,7 +8000,7 @@ export interface operations {
                     nameAr?: string | null;
                     descriptionEn?: string | null;
                     descriptionAr?: string | null;
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script (with the combining marks their script writes them with) and digits, joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends; combining marks only on a letter of their script (UTS #39 §5.4); digits of one number system (UTS #39 §5.3). */
                     slug?: string;
                     position?: number;
                     /** @enum {string} */
@@ -8348,7 +8348,7 @@ export interface operations {
                     nameAr?: string | null;
                     descriptionEn?: string | null;
                     descriptionAr?: string | null;
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script (with the combining marks their script writes them with) and digits, joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends; combining marks only on a letter of their script (UTS #39 §5.4); digits of one number system (UTS #39 §5.3). */
                     slug?: string;
                     position?: number;
                     /** @enum {string} */
