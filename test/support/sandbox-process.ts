@@ -35,7 +35,8 @@ export async function until<T>(read: () => T | Promise<T>, done: (value: T) => b
   }
 }
 
-export async function startSandboxProcess(dataDir: string): Promise<SandboxProcess> {
+/** `env`: more of the sandbox's settings (`SANDBOX_PARTITION_SCALE`, …), beside the ports and `dataDir`. */
+export async function startSandboxProcess(dataDir: string, env: Record<string, string> = {}): Promise<SandboxProcess> {
   const ports = { PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort() };
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
@@ -45,6 +46,7 @@ export async function startSandboxProcess(dataDir: string): Promise<SandboxProce
       DATA_DIR: dataDir,
       // As the shared test sandbox: webhook receivers on 127.0.0.1, retries within seconds.
       WEBHOOK_RETRY_DELAYS: '1,1,1',
+      ...env,
       ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
