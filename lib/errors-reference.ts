@@ -22,6 +22,7 @@ const STATUS_NAMES: Record<ErrorStatus, string> = {
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   502: 'Bad Gateway',
+  503: 'Service Unavailable',
 };
 
 const UNROUTED_ANSWERED_BY: Partial<Record<ErrorCode, string>> = {

@@ -87,6 +87,10 @@ export function apiOverview(): string {
         'authenticated answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds); past the limit the ' +
         'answer is 429 `rate_limited` with `Retry-After` in whole seconds. Failed authentications are braked by source address ' +
         'instead, so a forged key cannot lock its holder out. The stage as a whole is throttled too (API Gateway’s own 429).',
+      'When AWS itself pushes back (DynamoDB or SQS throttling, or no answer in time) after the retries the service makes, the ' +
+        'answer is 503 `service_busy` with `Retry-After`: busy, not broken, so send it again then (a 502 `internal_error` is a ' +
+        'defect, not worth the same retry). Requests at once beyond what one key’s counter can take (one DynamoDB item) are the ' +
+        'caller’s own: 429 `rate_limited`.',
     ),
     section(
       'Webhook signatures',

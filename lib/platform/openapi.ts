@@ -200,7 +200,9 @@ function operationOf(
     responses[status] = {
       description,
       'x-error-codes': codes,
-      ...(status === 429 ? { headers: { 'Retry-After': { description: 'Whole seconds to wait', schema: { type: 'integer' } } } } : {}),
+      ...(status === 429 || status === 503
+        ? { headers: { 'Retry-After': { description: 'Whole seconds to wait', schema: { type: 'integer' } } } }
+        : {}),
       content: {
         'application/json': {
           schema: errorSchemaOf(components, route, status),

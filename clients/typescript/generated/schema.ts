@@ -3749,6 +3749,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createIdea: {
@@ -3873,6 +3884,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getIdea: {
@@ -3965,6 +3987,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4097,6 +4130,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteIdea: {
@@ -4198,6 +4242,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4330,6 +4385,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getIdeaLabels: {
@@ -4414,6 +4480,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4511,6 +4588,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4645,6 +4733,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getJourney: {
@@ -4736,6 +4835,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4846,6 +4956,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4978,6 +5099,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5121,6 +5253,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listJourneyVersions: {
@@ -5216,6 +5359,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5353,6 +5507,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getJourneyVersion: {
@@ -5445,6 +5610,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5557,6 +5733,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5686,6 +5873,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5836,6 +6034,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     diffJourneyVersions: {
@@ -5928,6 +6137,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6033,6 +6253,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6169,6 +6400,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     publishJourneyVersion: {
@@ -6297,6 +6539,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     validateJourneyContent: {
@@ -6417,6 +6670,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listKnowledgeBankArticles: {
@@ -6511,6 +6775,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6674,6 +6949,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getKnowledgeBankArticle: {
@@ -6767,6 +7053,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6879,6 +7176,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7021,6 +7329,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listKnowledgeBankBacklinks: {
@@ -7110,6 +7429,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7261,6 +7591,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listKnowledgeBankLinks: {
@@ -7352,6 +7693,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7471,6 +7823,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listKnowledgeBankRevisions: {
@@ -7572,6 +7935,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getKnowledgeBankRevision: {
@@ -7662,6 +8036,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7772,6 +8157,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7890,6 +8286,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listKnowledgeBankCategories: {
@@ -7974,6 +8381,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8120,6 +8538,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getKnowledgeBankCategory: {
@@ -8211,6 +8640,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8320,6 +8760,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8469,6 +8920,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listKnowledgeBankExternalLinks: {
@@ -8576,6 +9038,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     checkKnowledgeBankLinks: {
@@ -8659,6 +9132,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8785,6 +9269,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listKnowledgeBankTranslations: {
@@ -8877,6 +9372,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8994,6 +9500,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getMe: {
@@ -9085,6 +9602,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9201,6 +9729,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9340,6 +9879,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSop: {
@@ -9430,6 +9980,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9577,6 +10138,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteSop: {
@@ -9665,6 +10237,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9763,6 +10346,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9883,6 +10477,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     submitSop: {
@@ -9981,6 +10586,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSopDirectory: {
@@ -10066,6 +10682,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10164,6 +10791,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10298,6 +10936,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSurvey: {
@@ -10392,6 +11041,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10502,6 +11162,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10656,6 +11327,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     closeSurvey: {
@@ -10764,6 +11446,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10941,6 +11634,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSurveyExport: {
@@ -11046,6 +11750,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11217,6 +11932,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listSurveyResponses: {
@@ -11331,6 +12057,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11515,6 +12252,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSurveyResponse: {
@@ -11613,6 +12361,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteSurveyResponse: {
@@ -11702,6 +12461,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11864,6 +12634,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12033,6 +12814,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createSurveyVersion: {
@@ -12169,6 +12961,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSurveyVersion: {
@@ -12261,6 +13064,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12411,6 +13225,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteSurveyVersion: {
@@ -12513,6 +13338,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12650,6 +13486,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listAudienceAttributes: {
@@ -12745,6 +13592,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listSurveyDesigns: {
@@ -12829,6 +13687,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12973,6 +13842,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     updateSurveyDesign: {
@@ -13091,6 +13971,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     eraseSurveyRespondent: {
@@ -13194,6 +14085,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13317,6 +14219,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listWebhooks: {
@@ -13401,6 +14314,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13543,6 +14467,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getWebhook: {
@@ -13638,6 +14573,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteWebhook: {
@@ -13726,6 +14672,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13853,6 +14810,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listWebhookDeliveries: {
@@ -13954,6 +14922,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14070,6 +15049,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     disableWebhook: {
@@ -14159,6 +15149,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14275,6 +15276,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     rotateWebhookSecret: {
@@ -14364,6 +15376,17 @@ export interface operations {
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
