@@ -88,7 +88,8 @@ Backup, restore, rebuild (docs/operating.md)
   backup verify                                     point-in-time recovery, deletion protection, stream, TTL; what the
                                                     stack keeps of the table, secret and buckets when deleted
   backup restore --to TABLE [--time ISO]            the table as it was into a new one (the sandbox: a copy of it now),
-                                                    then what to deploy and rebuild
+                                                    then what to deploy and rebuild; refuses a table it did not make
+                 [--resume TABLE_ID]                AWS: go on with a restore this command started but could not mark
   rebuild search --workspace <slug> | --all [--restart]
                                                     search indexes built again from the live articles
   rebuild summaries --workspace <slug> [--survey ID] | --all [--restart]
@@ -136,6 +137,7 @@ const { values: options, positionals } = (() => {
         survey: { type: 'string' },
         to: { type: 'string' },
         time: { type: 'string' },
+        resume: { type: 'string' },
         restart: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },

@@ -87,11 +87,12 @@ export async function backupRestoreCommand(context: CommandContext): Promise<voi
   const { target } = context;
   const client = dynamodbOf(target);
   try {
-    context.log(`Restoring ${target.label} into ${to}`);
     const restored = await restoreTable(client, target.store, {
       to,
       time: stringOption(context, 'time'),
+      resume: stringOption(context, 'resume'),
       sandbox: target.kind === 'sandbox',
+      label: target.label,
       log: context.log,
     });
     const cxctl = target.kind === 'sandbox' ? `TABLE_NAME=${to} npx cxctl` : `npx cxctl --stack ${target.stack?.name ?? '<stack>'}`;
