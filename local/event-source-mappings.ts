@@ -199,6 +199,12 @@ export function startStreamEventSource(options: StreamEventSourceOptions): Runni
     existedAtStart: boolean,
   ): Promise<{ iterator: string | undefined; fromStart: boolean; skipThrough?: string }> {
     const checkpoint = checkpoints.get(shard.ShardId!);
+    // The mapping's starting position applies where it has no position yet, as when Lambda creates a
+    // mapping (a deploy onto a restored table's new stream): TRIM_HORIZON reads every record the
+    // shard holds, LATEST only those after the mapping starts polling, which "could miss events
+    // during a create or update" (https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html, "Polling
+    // and stream starting positions"): every consumer the stack declares takes TRIM_HORIZON, so the
+    // writes between a restore's stream going on and the deploy are processed too.
     const type = existedAtStart ? definition.startingPosition : 'TRIM_HORIZON';
     const fromStart = async (skipThrough?: string) => {
       const { ShardIterator } = await streams.send(
