@@ -53,7 +53,10 @@ export interface DemoResult {
 /** The workspace, created when missing, with the idea labels the demo's ideas use added to its own. */
 async function prepareWorkspace(store: Store, slug: string, tally: Tally, log: (line: string) => void): Promise<boolean> {
   const created = !(await findWorkspace(store, slug));
-  if (created) await createWorkspace(store, slug);
+  if (created) {
+    await createWorkspace(store, slug);
+    log(`Created workspace ${slug} (X-Service-Workspace-Host: ${workspaceHostOf(slug)}).`);
+  }
   const { added } = await addIdeaLabels(store, slug, IDEA_LABELS);
   const labels = [...added.statuses, ...added.modules];
   if (labels.length > 0) {
@@ -116,7 +119,6 @@ export async function runDemo(store: Store, options: DemoOptions): Promise<DemoR
   const host = workspaceHostOf(workspace);
   const tally = new Tally();
   const workspaceCreated = await prepareWorkspace(store, workspace, tally, log);
-  if (workspaceCreated) log(`Created workspace ${workspace} (X-Service-Workspace-Host: ${host}).`);
   const runKey = await keyForRun(store, options);
   const api = new DemoApi(options.apiUrl, workspace, host, runKey.key);
   let webhook: { id: string; secret: string | null };
