@@ -178,6 +178,16 @@ function unreachableHint(where: Target | undefined): string {
   );
 }
 
+/** The SDK found no AWS credentials (its CredentialsProviderError): what to give it. */
+function credentialsHint(message: string): string {
+  const profile = options.profile ?? process.env.AWS_PROFILE;
+  const where = profile
+    ? `Profile "${profile}" gave none: is it one \`aws configure list-profiles\` lists? For an SSO profile, \`aws sso login --profile ${profile}\` when its session has expired`
+    : 'Name a profile with --profile NAME or AWS_PROFILE=NAME (one `aws configure` or `aws configure sso` made), ' +
+      'or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY';
+  return `No AWS credentials (the SDK says: ${message}). ${where}. The permissions cxctl needs: cdk/iam/operator-policy.json (docs/deploying.md)`;
+}
+
 function need(value: string | undefined, what: string): string {
   if (!value) throw new UsageError(`missing ${what}`);
   return value;
@@ -382,6 +392,9 @@ if (options.help) {
       process.exitCode = 2;
     } else if (error instanceof AdminError) {
       console.error(`cxctl: ${error.message}`);
+      process.exitCode = 1;
+    } else if ((error as { name?: string }).name === 'CredentialsProviderError') {
+      console.error(`cxctl: ${credentialsHint((error as Error).message)}`);
       process.exitCode = 1;
     } else {
       const e = error as Error & { name?: string };
