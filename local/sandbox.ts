@@ -9,13 +9,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { renderApiReference } from '../lib/admin/api-reference.ts';
 import { recordNewTable } from '../lib/admin/migrations/index.ts';
 import { pendingMigrations } from '../lib/admin/migrations/runner.ts';
+import { IDENTITY_OBJECT, type SandboxIdentity, sandboxVariables, writeSandboxFile } from '../lib/admin/sandbox-identity.ts';
 import { createLocalStore, type Store } from '../lib/admin/store.ts';
 import { apiDocument } from '../lib/api-document.ts';
 import {
@@ -26,6 +27,7 @@ import {
   webhookDeliveryQueue,
   webhookFanOutFailureQueue,
 } from '../lib/webhooks/pipeline.ts';
+import { putObject } from './buckets.ts';
 import { costLogFile, measureConsumedCapacity } from './consumed-capacity.ts';
 import { lockDataDir } from './data-lock.ts';
 import { delayDynamoDbCalls, sandboxDynamoDbLatencyMs } from './dynamodb-latency.ts';
@@ -131,10 +133,14 @@ function handlerEnvironment(sandbox: {
 }
 
 /** One line when the table predates a layout change: it still works (the code reads both layouts), and how to migrate it. */
-async function reportPendingMigrations(store: Store, log: SandboxOptions['log'], dynamodbPort: number): Promise<void> {
+async function reportPendingMigrations(
+  store: Store,
+  log: SandboxOptions['log'],
+  sandbox: { dynamodbEndpoint: string; dataDir: string | null },
+): Promise<void> {
   const pending = await pendingMigrations(store);
   if (pending.length === 0) return;
-  const port = dynamodbPort === 8000 ? '' : `DYNAMODB_PORT=${dynamodbPort} `;
+  const port = sandboxVariables({ ...sandbox, tableName: store.table }, ['table']);
   (log ?? console.log)(
     `ℹ This table predates ${pending.length} layout change(s) (${pending.join(', ')}); it keeps working, reading both layouts. ` +
       `Move its data with: ${port}npx cxctl migrate (with this sandbox running; docs/cxctl.md)`,
@@ -197,7 +203,10 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     const store = createLocalStore(tableName, dynamodb.endpoint);
     // A new table has the current layout; an older DATA_DIR's may still hold data to migrate (docs/cxctl.md).
     if (created) await recordNewTable(store);
-    else await reportPendingMigrations(store, options.log, Number(new URL(dynamodb.endpoint).port));
+    else {
+      const dataDir = options.dataDir ? resolve(options.dataDir) : null;
+      await reportPendingMigrations(store, options.log, { dynamodbEndpoint: dynamodb.endpoint, dataDir });
+    }
 
     const sqsAdmin = new SQSClient({ endpoint: sqs.endpoint, region, credentials });
     const localQueues = await ensureQueues(sqsAdmin, sqs.endpoint, WEBHOOK_QUEUES);
@@ -324,6 +333,21 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       streams.destroy();
       sqsAdmin.destroy();
     });
+
+    // Whose this sandbox is, where cxctl reads it: DATA_DIR/sandbox.json and its own object store.
+    const identity: SandboxIdentity = {
+      pid: process.pid,
+      dataDir: options.dataDir ? resolve(options.dataDir) : null,
+      apiUrl,
+      dynamodbEndpoint: dynamodb.endpoint,
+      sqsEndpoint: sqs.endpoint,
+      tableName,
+    };
+    await putObject(sqs.endpoint, region, IDENTITY_OBJECT, JSON.stringify(identity));
+    if (identity.dataDir) {
+      const release = writeSandboxFile({ ...identity, dataDir: identity.dataDir });
+      stoppers.push(async () => release());
+    }
 
     return {
       apiUrl,

@@ -180,8 +180,10 @@ afterAll(async () => {
 describe('a table written by main at 80f9095', () => {
   it('starts, says what is left to migrate, and serves every read from the older layout', async () => {
     expect(sandbox.output()).toContain('predates 2 layout change(s) (001-gsi1-projection, 002-survey-response-shards)');
-    // With the port to reach this sandbox by (not the default one).
-    expect(sandbox.output()).toContain(`Move its data with: DYNAMODB_PORT=${sandbox.ports.DYNAMODB_PORT} npx cxctl migrate`);
+    // With the port and folder to reach this sandbox by (not the default ones).
+    expect(sandbox.output()).toContain(
+      `Move its data with: DYNAMODB_PORT=${sandbox.ports.DYNAMODB_PORT} DATA_DIR=${resolve(dataDir)} npx cxctl migrate`,
+    );
     const items = await scanAll();
     expect(items.filter(isLegacyResponse)).toHaveLength(a.responses.length + b.partial.length + b.finished.length + 3);
     expect(items.filter(isLegacyMarker).length).toBeGreaterThan(0);
