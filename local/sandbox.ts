@@ -15,9 +15,11 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { renderApiReference } from '../lib/admin/api-reference.ts';
 import { recordNewTable } from '../lib/admin/migrations/index.ts';
+import { readRecords } from '../lib/admin/migrations/records.ts';
 import { pendingMigrations } from '../lib/admin/migrations/runner.ts';
 import { createLocalStore, type Store } from '../lib/admin/store.ts';
 import { apiDocument } from '../lib/api-document.ts';
+import { releaseGateRefusal, unfinishedMigrations } from '../lib/platform/data/release-gate.ts';
 import {
   ideaAndResponseChanges,
   WEBHOOK_QUEUES,
@@ -63,6 +65,11 @@ export interface SandboxOptions {
    * caller: the capacity bench feeds it batches of the size AWS would deliver (bench/capacity-stream.ts).
    */
   holdStreamFanOut?: boolean;
+  /**
+   * Called with the sandbox's stop before it is ready, when its start may wait long (at the release
+   * gate, for a migration): a signal then stops what has started.
+   */
+  onStarting?: (stop: () => Promise<void>) => void;
   /**
    * Throttle the handlers' DynamoDB requests where DynamoDB would, every item and every key range
    * written in order getting 1/N of a partition's units (local/partition-throttle.ts). Default:
@@ -129,14 +136,44 @@ function handlerEnvironment(sandbox: {
   };
 }
 
-/** One line when the table predates a layout change: it still works (the code reads both layouts), and how to migrate it. */
-async function reportPendingMigrations(store: Store, log: SandboxOptions['log'], dynamodbPort: number): Promise<void> {
+/** `npx cxctl …` as it reaches this sandbox's table: the variables that differ from cxctl's defaults first. */
+function cxctlCommand(dynamodbPort: number, tableName: string, args: string): string {
+  const port = dynamodbPort === 8000 ? '' : `DYNAMODB_PORT=${dynamodbPort} `;
+  const table = tableName === 'cx-portal' ? '' : `TABLE_NAME=${tableName} `;
+  return `${port}${table}npx cxctl ${args}`;
+}
+
+/**
+ * The release gate (lib/platform/data/release-gate.ts), as `cdk deploy` meets it: on a table that has
+ * not finished a migration this release requires, the sandbox says so with the same message and starts
+ * nothing else, only DynamoDB Local, which `cxctl migrate` needs; once the migration has finished, the
+ * start goes on.
+ */
+async function passReleaseGate(store: Store, log: (line: string) => void, dynamodbPort: number): Promise<void> {
+  const unfinished = async () => unfinishedMigrations([...(await readRecords(store)).values()]);
+  let waiting = await unfinished();
+  if (waiting.length === 0) return;
+  const command = cxctlCommand(dynamodbPort, store.table, 'migrate');
+  log(
+    `✖ ${releaseGateRefusal(store.table, waiting, command, 'this sandbox starts by itself: only DynamoDB Local is up, for it (Ctrl-C stops)')}`,
+  );
+  while (waiting.length > 0) {
+    await new Promise((resolve) => setTimeout(resolve, GATE_POLL_MS));
+    waiting = await unfinished();
+  }
+  log('✔ Every migration this release requires has finished: starting');
+}
+
+/** How often a sandbox held at the release gate looks at the migration records. */
+const GATE_POLL_MS = 1000;
+
+/** One line when the table predates a layout change this release does not require yet: how to migrate it. */
+async function reportPendingMigrations(store: Store, log: (line: string) => void, dynamodbPort: number): Promise<void> {
   const pending = await pendingMigrations(store);
   if (pending.length === 0) return;
-  const port = dynamodbPort === 8000 ? '' : `DYNAMODB_PORT=${dynamodbPort} `;
-  (log ?? console.log)(
-    `ℹ This table predates ${pending.length} layout change(s) (${pending.join(', ')}); it keeps working, reading both layouts. ` +
-      `Move its data with: ${port}npx cxctl migrate (with this sandbox running; docs/cxctl.md)`,
+  log(
+    `ℹ This table predates ${pending.length} layout change(s) (${pending.join(', ')}); it keeps working. ` +
+      `Move its data with: ${cxctlCommand(dynamodbPort, store.table, 'migrate')} (with this sandbox running; docs/cxctl.md)`,
   );
 }
 
@@ -194,8 +231,13 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     admin.destroy();
     const store = createLocalStore(tableName, dynamodb.endpoint);
     // A new table has the current layout; an older DATA_DIR's may still hold data to migrate (docs/cxctl.md).
+    const log = options.log ?? console.log;
     if (created) await recordNewTable(store);
-    else await reportPendingMigrations(store, options.log, Number(new URL(dynamodb.endpoint).port));
+    else {
+      options.onStarting?.(stop);
+      await passReleaseGate(store, log, Number(new URL(dynamodb.endpoint).port));
+      await reportPendingMigrations(store, log, Number(new URL(dynamodb.endpoint).port));
+    }
 
     const sqsAdmin = new SQSClient({ endpoint: sqs.endpoint, region, credentials });
     const localQueues = await ensureQueues(sqsAdmin, sqs.endpoint, WEBHOOK_QUEUES);
