@@ -3534,7 +3534,28 @@ export interface components {
             secret: string;
         };
     };
-    responses: never;
+    responses: {
+        /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+        ServiceBusy: {
+            headers: {
+                /** @description Whole seconds to wait */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -3598,6 +3619,8 @@ export type WebhookDeliveryAttempt = components['schemas']['WebhookDeliveryAttem
 export type WebhookVerificationEvent = components['schemas']['WebhookVerificationEvent'];
 export type WebhookVerificationEventData = components['schemas']['WebhookVerificationEventData'];
 export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
+export type ResponseInternalError = components['responses']['InternalError'];
+export type ResponseServiceBusy = components['responses']['ServiceBusy'];
 export type $defs = Record<string, never>;
 export interface operations {
     getApiIndex: {
@@ -3740,26 +3763,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createIdea: {
@@ -3875,26 +3880,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getIdea: {
@@ -3984,26 +3971,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     replaceIdea: {
@@ -4121,26 +4090,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteIdea: {
@@ -4239,26 +4190,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateIdea: {
@@ -4376,26 +4309,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getIdeaLabels: {
@@ -4477,26 +4392,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listJourneys: {
@@ -4585,26 +4482,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createJourney: {
@@ -4724,26 +4603,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getJourney: {
@@ -4832,26 +4693,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     archiveJourney: {
@@ -4953,26 +4796,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateJourney: {
@@ -5096,26 +4921,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createMicroJourney: {
@@ -5244,26 +5051,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listJourneyVersions: {
@@ -5356,26 +5145,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createJourneyVersion: {
@@ -5498,26 +5269,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getJourneyVersion: {
@@ -5607,26 +5360,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteJourneyVersion: {
@@ -5730,26 +5465,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateJourneyVersion: {
@@ -5870,26 +5587,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     saveJourneyVersionContent: {
@@ -6025,26 +5724,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     diffJourneyVersions: {
@@ -6134,26 +5815,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getJourneyMapPicture: {
@@ -6250,26 +5913,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getJourneyVersionMetrics: {
@@ -6391,26 +6036,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     publishJourneyVersion: {
@@ -6530,26 +6157,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     validateJourneyContent: {
@@ -6661,26 +6270,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankArticles: {
@@ -6772,26 +6363,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createKnowledgeBankArticle: {
@@ -6940,26 +6513,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getKnowledgeBankArticle: {
@@ -7050,26 +6605,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteKnowledgeBankArticle: {
@@ -7173,26 +6710,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateKnowledgeBankArticle: {
@@ -7320,26 +6839,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankBacklinks: {
@@ -7426,26 +6927,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     saveKnowledgeBankDraft: {
@@ -7582,26 +7065,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankLinks: {
@@ -7690,26 +7155,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     publishKnowledgeBankArticle: {
@@ -7814,26 +7261,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankRevisions: {
@@ -7926,26 +7355,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getKnowledgeBankRevision: {
@@ -8033,26 +7444,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     restoreKnowledgeBankRevision: {
@@ -8154,26 +7547,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     unpublishKnowledgeBankArticle: {
@@ -8277,26 +7652,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankCategories: {
@@ -8378,26 +7735,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createKnowledgeBankCategory: {
@@ -8529,26 +7868,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getKnowledgeBankCategory: {
@@ -8637,26 +7958,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteKnowledgeBankCategory: {
@@ -8757,26 +8060,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateKnowledgeBankCategory: {
@@ -8911,26 +8196,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankExternalLinks: {
@@ -9029,26 +8296,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     checkKnowledgeBankLinks: {
@@ -9129,26 +8378,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     searchKnowledgeBank: {
@@ -9260,26 +8491,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankTranslations: {
@@ -9369,26 +8582,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     callMcpServer: {
@@ -9491,26 +8686,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getMe: {
@@ -9599,26 +8776,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getOpenApiDocument: {
@@ -9726,26 +8885,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createSop: {
@@ -9870,26 +9011,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSop: {
@@ -9977,26 +9100,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     replaceSop: {
@@ -10129,26 +9234,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteSop: {
@@ -10234,26 +9321,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     approveSop: {
@@ -10343,26 +9412,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     sendBackSop: {
@@ -10468,26 +9519,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     submitSop: {
@@ -10577,26 +9610,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSopDirectory: {
@@ -10679,26 +9694,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listSurveys: {
@@ -10788,26 +9785,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createSurvey: {
@@ -10927,26 +9906,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSurvey: {
@@ -11038,26 +9999,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     archiveSurvey: {
@@ -11159,26 +10102,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateSurvey: {
@@ -11318,26 +10243,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     closeSurvey: {
@@ -11443,26 +10350,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createSurveyExport: {
@@ -11625,26 +10514,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSurveyExport: {
@@ -11747,26 +10618,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     publishSurvey: {
@@ -11923,26 +10776,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listSurveyResponses: {
@@ -12054,26 +10889,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     submitSurveyResponse: {
@@ -12243,26 +11060,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSurveyResponse: {
@@ -12352,26 +11151,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteSurveyResponse: {
@@ -12458,26 +11239,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     continueSurveyResponse: {
@@ -12631,26 +11394,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSurveySummary: {
@@ -12805,26 +11550,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createSurveyVersion: {
@@ -12952,26 +11679,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSurveyVersion: {
@@ -13061,26 +11770,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     replaceSurveyVersion: {
@@ -13216,26 +11907,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteSurveyVersion: {
@@ -13335,26 +12008,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     simulateSurveyVersion: {
@@ -13477,26 +12132,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listAudienceAttributes: {
@@ -13583,26 +12220,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listSurveyDesigns: {
@@ -13684,26 +12303,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createSurveyDesign: {
@@ -13833,26 +12434,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateSurveyDesign: {
@@ -13962,26 +12545,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     eraseSurveyRespondent: {
@@ -14082,26 +12647,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     validateSurveyDefinition: {
@@ -14210,26 +12757,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listWebhooks: {
@@ -14311,26 +12840,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createWebhook: {
@@ -14458,26 +12969,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getWebhook: {
@@ -14564,26 +13057,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteWebhook: {
@@ -14669,26 +13144,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateWebhook: {
@@ -14801,26 +13258,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listWebhookDeliveries: {
@@ -14919,26 +13358,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     redeliverWebhookDelivery: {
@@ -15040,26 +13461,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     disableWebhook: {
@@ -15146,26 +13549,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     enableWebhook: {
@@ -15267,26 +13652,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     rotateWebhookSecret: {
@@ -15373,26 +13740,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
-            503: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     ideaSubmittedEvent: {
