@@ -7,6 +7,9 @@
  * request says, and each path is a route's template with its parameters encoded into single
  * segments (tool-calls.ts refuses `.` and `..`), so no caller can make it call anywhere else.
  */
+import { bearerToken } from '../platform/auth/bearer.ts';
+import { parseToken } from '../platform/auth/developer-key-token.ts';
+import { UnauthorizedError } from '../platform/errors.ts';
 import { workspaceSlugFrom } from '../platform/http/workspace-host.ts';
 
 /** One HTTP request to the API, below its base URL. */
@@ -25,28 +28,25 @@ export interface ApiAnswer {
   body: unknown;
 }
 
-/** Who is calling, as their request to the MCP server says: passed on untouched for the API to check. */
+/** Who is calling, as their request to the MCP server says: passed on for the API to check. */
 export interface Caller {
-  authorization: string | undefined;
-  workspaceHost: string | undefined;
+  authorization: string;
+  /** The workspace the request selected (its slug). */
+  workspace: string;
 }
 
 /**
- * The caller's key and workspace. The workspace is their `X-Service-Workspace-Host`, or, when they
- * called on a workspace host, that host's workspace (the API's own rule, workspace-host.ts), so the
- * call to the API's base URL selects the same workspace the caller's request did.
+ * The caller's workspace and key, checked as the API's first checks do, before anything else and
+ * without a call: a workspace selected and well-formed (400), then a key present and well-formed
+ * (401). The workspace is their `X-Service-Workspace-Host`, or, when they called on a workspace host,
+ * that host's (the API's own rule, workspace-host.ts), so the call to the API's base URL selects the
+ * same workspace the caller's request did.
  */
 export function callerOf(headers: Record<string, string | undefined>): Caller {
-  const selected = headers['x-service-workspace-host'];
-  let workspaceHost = selected;
-  if (selected === undefined && headers.host !== undefined) {
-    try {
-      workspaceHost = workspaceSlugFrom({ host: headers.host });
-    } catch {
-      // Not a workspace host: send none, and the API answers `missing_workspace_host` as it would to the caller.
-    }
-  }
-  return { authorization: headers.authorization, workspaceHost };
+  const workspace = workspaceSlugFrom(headers);
+  const token = bearerToken(headers.authorization);
+  if (!parseToken(token)) throw new UnauthorizedError('invalid_key', 'The Developer key is not valid');
+  return { authorization: `Bearer ${token}`, workspace };
 }
 
 /** The rate-limit headers of the API's latest answer, which the MCP response passes on. */
@@ -55,6 +55,8 @@ const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit
 export class ApiCalls {
   /** The rate-limit headers of the latest answer, for the MCP response. */
   rateLimit: Record<string, string> = {};
+  /** How many calls went to the API with the caller's key: none means nothing has checked the key yet. */
+  sent = 0;
 
   constructor(
     private readonly options: {
@@ -75,9 +77,10 @@ export class ApiCalls {
       'X-Request-Id': requestId,
       ...request.headers,
     };
-    if (caller.authorization !== undefined) headers.Authorization = caller.authorization;
-    if (caller.workspaceHost !== undefined) headers['X-Service-Workspace-Host'] = caller.workspaceHost;
+    headers.Authorization = caller.authorization;
+    headers['X-Service-Workspace-Host'] = caller.workspace;
     if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+    this.sent++;
     const response = await fetch(`${baseUrl}${request.path}`, {
       method: request.method,
       headers,

@@ -53,20 +53,54 @@ async function grantOf(api: ApiCalls): Promise<Grant & { workspace: string }> {
   return (me.body as { data: Grant & { workspace: string } }).data;
 }
 
+interface McpContext extends ApiContext {
+  /** The caller's calls to the API, once the workspace and the key's shape passed. */
+  api?: ApiCalls;
+}
+
+type McpRequest = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, McpContext>;
+
+/**
+ * The API's order of checks on `/mcp` (docs/using-the-api.md): the workspace (400) and the key's
+ * shape (401) before anything else, without a call; then no other refusal (an `Origin`'s 403, a body
+ * the chain refuses, 415 or 400) before the API has said whether the key is valid, so a caller
+ * without a valid key learns nothing about the request's shape. A request that made no call to the
+ * API by the time it is refused makes `GET /me` first, and the API's refusal of the key wins.
+ */
+function keyBeforeRequest(
+  baseUrl: () => string,
+): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, McpContext> {
+  return {
+    before: (request: McpRequest) => {
+      const { event, context } = request;
+      context.api = new ApiCalls({
+        baseUrl: baseUrl(),
+        caller: callerOf(event.headers ?? {}),
+        requestId: context.requestId,
+        deadline: Date.now() + context.getRemainingTimeInMillis() - DEADLINE_MARGIN_MS,
+      });
+      if (event.headers?.origin !== undefined) throw new BrowserOriginRefused();
+    },
+    onError: async (request: McpRequest) => {
+      const api = request.context.api;
+      if (!api || api.sent > 0 || request.error instanceof RefusedByApi) return;
+      try {
+        await grantOf(api);
+      } catch (refusal) {
+        request.error = refusal as Error;
+      }
+    },
+  };
+}
+
 export function mcpHandler(route: RouteDefinition, tools: () => readonly AgentTool[]): LambdaHandler {
-  const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>()
+  const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, McpContext>()
     .use(httpEnvelope(route.response.status))
+    .use(keyBeforeRequest(config.apiBaseUrl))
     .use(jsonBody(route))
     .use(validateRequest(route));
   return chain.handler(async (event, context): Promise<APIGatewayProxyStructuredResultV2> => {
-    if (event.headers?.origin !== undefined) throw new BrowserOriginRefused();
-    const baseUrl = config.apiBaseUrl();
-    const api = new ApiCalls({
-      baseUrl,
-      caller: callerOf(event.headers ?? {}),
-      requestId: context.requestId,
-      deadline: Date.now() + context.getRemainingTimeInMillis() - DEADLINE_MARGIN_MS,
-    });
+    const api = context.api!;
     const { body: message, query } = context.input as { body: McpMessage; query: McpQuery };
     const { modules } = query;
     const offered = modules
@@ -81,8 +115,11 @@ export function mcpHandler(route: RouteDefinition, tools: () => readonly AgentTo
       exchange.tools = toolsOfGrant(exchange.tools, grant);
       exchange.workspace = grant.workspace;
     }
-    const response = await serveMcp(requestOf(event, `${baseUrl}${route.path}`), event.body, exchange);
+    const response = await serveMcp(requestOf(event, `${config.apiBaseUrl()}${route.path}`), event.body, exchange);
     if (exchange.unauthenticated) throw new RefusedByApi(exchange.unauthenticated);
+    // Answered without a call (a tool's arguments refused before its request, an unknown tool, a
+    // message the SDK refuses): the key is checked before that answer goes to anyone.
+    if (api.sent === 0) await grantOf(api);
     logger.info('MCP request', { method: message.method, tool: message.params?.name, status: response.status });
     const result: HandlerResult = {
       status: response.status,

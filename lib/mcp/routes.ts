@@ -1,6 +1,6 @@
 /** The MCP area: one route, the remote MCP server (docs/mcp.md). */
 import { routesOf } from '../platform/route.ts';
-import { mcpMessage, mcpQuery, mcpResponse } from './schemas.ts';
+import { mcpErrorResponse, mcpMessage, mcpQuery, mcpResponse } from './schemas.ts';
 
 const route = routesOf({ tag: 'MCP', module: null, functions: 'functions/mcp' });
 
@@ -39,14 +39,26 @@ export const mcpServer = route({
   response: {
     status: 200,
     body: mcpResponse,
-    description: "The JSON-RPC response (a tool's refusal is a result with `isError: true`); `202` and no body for a notification",
+    description:
+      "The JSON-RPC response: a result (a tool's refusal is a result with `isError: true`), or a JSON-RPC error for a request " +
+      'the MCP layer refuses in the protocol (an unknown method or tool, bad params)',
+    otherAnswers: {
+      202: { description: 'A notification (a message without `id`) was taken: no body' },
+      400: {
+        description:
+          'A JSON-RPC error response: the MCP layer cannot serve the request (an unsupported `MCP-Protocol-Version`, a malformed ' +
+          '2026-07-28 `_meta` envelope), as MCP clients expect',
+        body: mcpErrorResponse,
+      },
+      406: {
+        description:
+          'A JSON-RPC error response: the `Accept` header takes no JSON (send `application/json, text/event-stream`, as MCP clients do, or none)',
+        body: mcpErrorResponse,
+      },
+    },
   },
   errors: {
-    400: {
-      invalid_body:
-        'The MCP layer answers a request it cannot serve (an unsupported `MCP-Protocol-Version`, a malformed 2026-07-28 `_meta` ' +
-        'envelope) with a JSON-RPC error response, as MCP clients expect; a body that is no JSON-RPC message is `invalid_body`',
-    },
+    400: { invalid_body: 'A body that is no JSON-RPC message' },
     403: { origin_not_allowed: true },
   },
   needs: ['api-base-url'],

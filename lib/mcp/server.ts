@@ -65,8 +65,10 @@ async function callTool(exchange: Exchange, tool: AgentTool, args: Record<string
   let answer: ApiAnswer;
   try {
     answer = await exchange.api.send(request);
-  } catch {
-    return toolError(refusalOf(new ApiError(502, 'internal_error', 'The API did not answer in time; nothing is known to have changed')));
+  } catch (failure) {
+    const timedOut = (failure as Error).name === 'TimeoutError';
+    const what = timedOut ? 'The API did not answer in time' : 'The API could not be reached';
+    return toolError(refusalOf(new ApiError(502, 'internal_error', `${what}; nothing is known to have changed`)));
   }
   if (answer.status === 401) exchange.unauthenticated = answer;
   return resultOf(answer);

@@ -209,6 +209,22 @@ function operationOf(
       },
     };
   }
+  for (const [status, answer] of Object.entries(route.response.otherAnswers ?? {})) {
+    const schema = answer.body ? toJsonSchema(components, answer.body, 'output') : undefined;
+    const existing = responses[status];
+    if (existing) {
+      // The envelope's codes or the protocol's answer: either body, as the status's description says.
+      const content = existing.content as Record<string, { schema: JsonSchema; examples?: unknown }>;
+      const json = content['application/json']!;
+      content['application/json'] = { ...json, schema: schema ? { anyOf: [json.schema, schema] } : json.schema };
+      existing.description = `${existing.description as string}\n\nOr: ${answer.description}`;
+    } else {
+      responses[status] = {
+        description: answer.description,
+        ...(schema ? { content: { 'application/json': { schema } } } : {}),
+      };
+    }
+  }
   const permissions = route.permissions.length > 0 ? route.permissions.join(', ') : 'none';
   return {
     operationId: route.operationId,

@@ -149,6 +149,13 @@ export interface RouteDefinition {
      * as `Location` and the OpenAPI document lists the header, so no handler builds it by hand.
      */
     location?: `/${string}`;
+    /**
+     * What the route answers beside its success and its error envelope: a protocol's own answers
+     * (the MCP server's `202` for a notification, and its JSON-RPC error responses, which its SDK
+     * sends with `400` or `406`). The document lists each with its body; a status that also has
+     * error codes takes either body.
+     */
+    otherAnswers?: Readonly<Partial<Record<202 | 400 | 406, { description: string; body?: Schema }>>>;
   };
   /**
    * A list whose records depend on what the key may see: its cursors are bound also to whether the

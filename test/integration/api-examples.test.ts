@@ -501,6 +501,10 @@ describe('API examples (lib/api-examples.json)', () => {
       'origin_not_allowed',
     ]);
     await record('callMcpServer', '/mcp', { headers: mcp, body: toolCall });
+    // Its protocol's own answers: a notification taken, and a client that takes no JSON (a JSON-RPC error).
+    await walk.answer('callMcpServer', '/mcp', { headers: mcp, body: { jsonrpc: '2.0', method: 'notifications/initialized' } }, 202);
+    await walk.answer('callMcpServer', '/mcp', { headers: { Accept: 'text/html' }, body: toolCall }, 406);
+    await walk.answer('callMcpServer', '/mcp', { headers: { ...mcp, 'MCP-Protocol-Version': '1999-01-01' }, body: toolCall }, 400);
 
     const missing = routes.map((r) => r.operationId).filter((op) => !walk.recorded.has(op));
     expect(missing, 'operations without an example: add a step for each to this walk').toEqual([]);

@@ -116,6 +116,19 @@ export class ContractWalk {
     return res;
   }
 
+  /**
+   * Sends a request the operation answers with a protocol's own answer (the MCP route's JSON-RPC
+   * error with 406, its 202 for a notification: RouteDefinition.response.otherAnswers), which must be
+   * documented as such.
+   */
+  async answer(operationId: string, path: string, options: RequestOptions, status: number): Promise<ApiResponse> {
+    const route = routeOf(operationId);
+    const res = await this.send(route, path, options);
+    this.expectDocumented(route, `answered ${status}`, res);
+    expect(res.status, `${operationId}: ${res.text.slice(0, 300)}`).toBe(status);
+    return res;
+  }
+
   /** Every recorded example, refusals included, by operation. */
   examples(): Map<string, ApiExample> {
     const all = new Map(this.recorded);

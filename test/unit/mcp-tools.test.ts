@@ -133,3 +133,17 @@ describe('docs/mcp.md', () => {
     expect(rows).toEqual(tools.map((tool) => [tool.name, tool.access, tool.route.permissions.join(', ')]));
   });
 });
+
+describe('the MCP route in the OpenAPI document', () => {
+  it('declares every status it can answer: 200, 202 for a notification, 406 and the JSON-RPC 400 beside the envelope’s', async () => {
+    const { apiDocument } = await import('../../lib/api-document.ts');
+    const operation = (apiDocument() as any).paths['/mcp'].post;
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '202', '400', '401', '403', '404', '406', '415', '429', '502']);
+    expect(operation.responses['202'].content).toBeUndefined();
+    expect(operation.responses['406'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/McpErrorResponse' });
+    expect(operation.responses['400'].content['application/json'].schema.anyOf).toEqual([
+      { $ref: '#/components/schemas/Error' },
+      { $ref: '#/components/schemas/McpErrorResponse' },
+    ]);
+  });
+});

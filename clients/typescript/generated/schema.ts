@@ -2686,6 +2686,20 @@ export interface components {
             legacyOrigin: string | null;
             diagnostics: components["schemas"]["JourneyDiagnostic"][];
         };
+        McpErrorResponse: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: (string | number) | null;
+            error: {
+                code: number;
+                message: string;
+                data?: unknown;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         /** @description One JSON-RPC 2.0 request or notification of the Model Context Protocol, e.g. `{"jsonrpc":"2.0","id":1,"method":"tools/list"}` */
         McpMessage: {
             /** @constant */
@@ -2708,20 +2722,7 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
-        }) | ({
-            /** @constant */
-            jsonrpc: "2.0";
-            id: (string | number) | null;
-            error: {
-                code: number;
-                message: string;
-                data?: unknown;
-            } & {
-                [key: string]: unknown;
-            };
-        } & {
-            [key: string]: unknown;
-        });
+        }) | components["schemas"]["McpErrorResponse"];
         Pagination: {
             limit: number;
             offset: number;
@@ -3570,6 +3571,7 @@ export type JourneyDiagnostic = components['schemas']['JourneyDiagnostic'];
 export type JourneyDiff = components['schemas']['JourneyDiff'];
 export type JourneyMetricSource = components['schemas']['JourneyMetricSource'];
 export type JourneyVersion = components['schemas']['JourneyVersion'];
+export type McpErrorResponse = components['schemas']['McpErrorResponse'];
 export type McpMessage = components['schemas']['McpMessage'];
 export type McpResponse = components['schemas']['McpResponse'];
 export type Pagination = components['schemas']['Pagination'];
@@ -8904,7 +8906,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The JSON-RPC response (a tool's refusal is a result with `isError: true`); `202` and no body for a notification */
+            /** @description The JSON-RPC response: a result (a tool's refusal is a result with `isError: true`), or a JSON-RPC error for a request the MCP layer refuses in the protocol (an unknown method or tool, bad params) */
             200: {
                 headers: {
                     /** @description The version of this contract that answered (see the changelog) */
@@ -8923,16 +8925,25 @@ export interface operations {
                     "application/json": components["schemas"]["McpResponse"];
                 };
             };
+            /** @description A notification (a message without `id`) was taken: no body */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /**
              * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`)
-             *     - `invalid_body`: The MCP layer answers a request it cannot serve (an unsupported `MCP-Protocol-Version`, a malformed 2026-07-28 `_meta` envelope) with a JSON-RPC error response, as MCP clients expect; a body that is no JSON-RPC message is `invalid_body`
+             *     - `invalid_body`: A body that is no JSON-RPC message
+             *
+             *     Or: A JSON-RPC error response: the MCP layer cannot serve the request (an unsupported `MCP-Protocol-Version`, a malformed 2026-07-28 `_meta` envelope), as MCP clients expect
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["McpErrorResponse"];
                 };
             };
             /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
@@ -8963,6 +8974,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A JSON-RPC error response: the `Accept` header takes no JSON (send `application/json, text/event-stream`, as MCP clients do, or none) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpErrorResponse"];
                 };
             };
             /** @description The body is not sent as JSON (`unsupported_media_type`) */

@@ -22,6 +22,7 @@
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { bearerToken } from '../../auth/bearer.ts';
 import { parseToken } from '../../auth/developer-key-token.ts';
 import { config } from '../../config.ts';
 import {
@@ -43,13 +44,6 @@ const INVALID_KEY_MESSAGE =
   'The Developer key is not valid: no key of this workspace has this secret (after a rotation only the new secret works)';
 
 type Request = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>;
-
-function bearerToken(header: string | undefined): string {
-  if (!header) throw new UnauthorizedError('missing_key', 'Send a Developer key as "Authorization: Bearer <key>"');
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  if (!match) throw new UnauthorizedError('invalid_key', 'The Authorization header must be "Bearer <key>"');
-  return match[1]!;
-}
 
 /**
  * The answer the count decides, once it is in: the request's RateLimit-* headers, and the error that
