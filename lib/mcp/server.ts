@@ -110,8 +110,7 @@ export async function serveMcp(request: Request, parsedBody: unknown, exchange: 
       await server.close();
     }
   }
-  // `auto` answers one JSON body unless a tool sends a notification before its result, which none does.
-  const modern = createMcpHandler(() => serverOf(exchange), { legacy: 'reject' });
+  const modern = createMcpHandler(() => serverOf(exchange), { legacy: 'reject', responseMode: 'json' });
   try {
     return await modern.fetch(request, { parsedBody });
   } finally {

@@ -505,6 +505,17 @@ describe('API examples (lib/api-examples.json)', () => {
     await walk.answer('callMcpServer', '/mcp', { headers: mcp, body: { jsonrpc: '2.0', method: 'notifications/initialized' } }, 202);
     await walk.answer('callMcpServer', '/mcp', { headers: { Accept: 'text/html' }, body: toolCall }, 406);
     await walk.answer('callMcpServer', '/mcp', { headers: { ...mcp, 'MCP-Protocol-Version': '1999-01-01' }, body: toolCall }, 400);
+    // The read-only variant: the same exchange, read tools only.
+    await refuse('callMcpServerReadOnly', '/mcp/readonly', { headers: { ...mcp, Origin: 'https://app.example.com' }, body: toolCall }, [
+      403,
+      'origin_not_allowed',
+    ]);
+    await record('callMcpServerReadOnly', '/mcp/readonly', { headers: mcp, body: toolCall });
+    const notification = { jsonrpc: '2.0', method: 'notifications/initialized' };
+    await walk.answer('callMcpServerReadOnly', '/mcp/readonly', { headers: mcp, body: notification }, 202);
+    await walk.answer('callMcpServerReadOnly', '/mcp/readonly', { headers: { Accept: 'text/html' }, body: toolCall }, 406);
+    const unsupported = { ...mcp, 'MCP-Protocol-Version': '1999-01-01' };
+    await walk.answer('callMcpServerReadOnly', '/mcp/readonly', { headers: unsupported, body: toolCall }, 400);
 
     const missing = routes.map((r) => r.operationId).filter((op) => !walk.recorded.has(op));
     expect(missing, 'operations without an example: add a step for each to this walk').toEqual([]);

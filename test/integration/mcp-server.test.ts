@@ -260,3 +260,28 @@ describe('the order of checks on /mcp (docs/using-the-api.md): nothing about the
     }
   });
 });
+
+describe('the read-only endpoint (POST /mcp/readonly)', () => {
+  it('offers the read tools alone to a key that may write, keeps `?modules=`, and knows no write tool', async () => {
+    const client = await connect('modern', ws.key, { url: new URL(`${MCP_URL}/readonly`) });
+    const { tools } = await client.listTools();
+    expect(tools.length).toBeGreaterThan(20);
+    expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['list_ideas', 'get_idea', 'search_knowledge_bank']));
+    expect(tools.map((tool) => tool.name)).not.toContain('create_idea');
+    const read = await client.callTool({ name: 'list_ideas', arguments: { limit: 1 } });
+    expect(read.isError).toBeFalsy();
+    const write = await call('POST', '/mcp/readonly', {
+      host: ws.host,
+      key: ws.key,
+      body: { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'create_idea', arguments: { body: { title: 'No' } } } },
+    });
+    expect(write.body).toMatchObject({ id: 9, error: { message: expect.stringMatching(/create_idea/) } });
+    const before = await clientFor(ws).get('/ideas?limit=100');
+    expect(before.body.data.some((idea: { title: string }) => idea.title === 'No')).toBe(false);
+
+    const ideasOnly = await connect('legacy', ws.key, { url: new URL(`${MCP_URL}/readonly?modules=ideas`) });
+    const names = (await ideasOnly.listTools()).tools.map((tool) => tool.name).sort();
+    expect(names).toEqual(['get_idea', 'get_idea_labels', 'list_ideas']);
+  });
+});

@@ -903,6 +903,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp/readonly": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The remote MCP server, read tools only
+         * @description The same server as `POST /mcp`, offering only the tools that read (`readOnlyHint`), whatever the key may do: for an agent that should look and never change anything, with a key that may also write (a person’s own key). `?modules=` narrows it further. A write tool called here is unknown (a JSON-RPC error).
+         *
+         *     Permission: none.
+         */
+        post: operations["callMcpServerReadOnly"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/me": {
         parameters: {
             query?: never;
@@ -8888,6 +8910,135 @@ export interface operations {
         };
     };
     callMcpServer: {
+        parameters: {
+            query?: {
+                /** @description Only the tools of these modules, comma-separated (ideas, journeys, surveys, sops, webhooks, knowledge-bank); all of them when absent */
+                modules?: string;
+            };
+            header?: {
+                /** @description The negotiated protocol revision, which MCP clients send after connecting */
+                "MCP-Protocol-Version"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpMessage"];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response: a result (a tool's refusal is a result with `isError: true`), or a JSON-RPC error for a request the MCP layer refuses in the protocol (an unknown method or tool, bad params) */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpResponse"];
+                };
+            };
+            /** @description A notification (a message without `id`) was taken: no body */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`)
+             *     - `invalid_body`: A body that is no JSON-RPC message
+             *
+             *     Or: A JSON-RPC error response: the MCP layer cannot serve the request (an unsupported `MCP-Protocol-Version`, a malformed 2026-07-28 `_meta` envelope), as MCP clients expect
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["McpErrorResponse"];
+                };
+            };
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The key may not do this here (`workspace_suspended`)
+             *     - `origin_not_allowed`: the request came from a web page (it carries `Origin`): connect from an MCP client
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`workspace_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A JSON-RPC error response: the `Accept` header takes no JSON (send `application/json, text/event-stream`, as MCP clients do, or none) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpErrorResponse"];
+                };
+            };
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    callMcpServerReadOnly: {
         parameters: {
             query?: {
                 /** @description Only the tools of these modules, comma-separated (ideas, journeys, surveys, sops, webhooks, knowledge-bank); all of them when absent */
