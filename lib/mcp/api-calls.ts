@@ -19,6 +19,8 @@ export interface ApiRequest {
   path: string;
   body?: unknown;
   headers?: Record<string, string>;
+  /** What to accept when the operation answers something other than JSON (a journey map's SVG). */
+  accept?: string;
 }
 
 /** The API's answer: its status, its headers and its JSON body (null when it sent none or no JSON). */
@@ -26,6 +28,8 @@ export interface ApiAnswer {
   status: number;
   headers: Headers;
   body: unknown;
+  /** The body as sent, for an answer that is not JSON (an SVG). */
+  text?: string;
 }
 
 /** Who is calling, as their request to the MCP server says: passed on for the API to check. */
@@ -47,6 +51,11 @@ export function callerOf(headers: Record<string, string | undefined>): Caller {
   const token = bearerToken(headers.authorization);
   if (!parseToken(token)) throw new UnauthorizedError('invalid_key', 'The Developer key is not valid');
   return { authorization: `Bearer ${token}`, workspace };
+}
+
+function connectionReset(failure: unknown): boolean {
+  const code = ((failure as { cause?: { code?: string } }).cause ?? {}).code;
+  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET';
 }
 
 /** The rate-limit headers of the API's latest answer, which the MCP response passes on. */
@@ -72,7 +81,7 @@ export class ApiCalls {
   async send(request: ApiRequest): Promise<ApiAnswer> {
     const { caller, requestId, baseUrl, deadline } = this.options;
     const headers: Record<string, string> = {
-      Accept: 'application/json',
+      Accept: request.accept ?? 'application/json',
       'User-Agent': 'cx-portal-mcp',
       'X-Request-Id': requestId,
       ...request.headers,
@@ -81,14 +90,24 @@ export class ApiCalls {
     headers['X-Service-Workspace-Host'] = caller.workspace;
     if (request.body !== undefined) headers['Content-Type'] = 'application/json';
     this.sent++;
-    const response = await fetch(`${baseUrl}${request.path}`, {
-      method: request.method,
-      headers,
-      body: request.body === undefined ? undefined : JSON.stringify(request.body),
-      // The API never redirects an operation; anything else is not the API.
-      redirect: 'error',
-      signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
-    });
+    const attempt = () =>
+      fetch(`${baseUrl}${request.path}`, {
+        method: request.method,
+        headers,
+        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        // The API never redirects an operation; anything else is not the API.
+        redirect: 'error',
+        signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
+      });
+    let response: Response;
+    try {
+      response = await attempt();
+    } catch (failure) {
+      // A kept-alive connection the other side closed as it was reused: nothing was answered, and a
+      // GET changes nothing, so it is sent once more on a new connection. A write is not resent.
+      if (request.method !== 'GET' || !connectionReset(failure)) throw failure;
+      response = await attempt();
+    }
     const text = await response.text();
     let body: unknown = null;
     try {
@@ -101,6 +120,6 @@ export class ApiCalls {
       return value === null ? [] : [[name, value] as const];
     });
     if (rateLimit.length > 0) this.rateLimit = Object.fromEntries(rateLimit);
-    return { status: response.status, headers: response.headers, body };
+    return { status: response.status, headers: response.headers, body, text };
   }
 }

@@ -24,6 +24,13 @@ import type { McpMessage, McpQuery } from './schemas.ts';
 import { type Exchange, serveMcp } from './server.ts';
 import { type AgentTool, type Grant, toolsOfGrant } from './tools.ts';
 
+/**
+ * Messages that make their own call to the API, which checks the key: a tool's operation, a
+ * resource's list or read, a prompt's data. Any other (`initialize`, `server/discover`, `tools/list`,
+ * a notification) makes `GET /me`, which checks the key and says which tools it may use.
+ */
+const OWN_CALL = new Set(['tools/call', 'resources/list', 'resources/read', 'prompts/get']);
+
 /** Time kept back from the function's deadline for answering after the API's call gave up. */
 const DEADLINE_MARGIN_MS = 1_000;
 
@@ -107,7 +114,9 @@ export function mcpHandler(route: RouteDefinition, tools: () => readonly AgentTo
       ? tools().filter(({ route: operation }) => operation.module !== null && modules.includes(operation.module))
       : tools();
     const exchange: Exchange = { tools: offered, api, workspace: undefined };
-    if (message.method === 'tools/call') {
+    if (OWN_CALL.has(message.method) && message.method !== 'tools/call') {
+      // Its own call to the API checks the key (a resource's list or read, a prompt's data).
+    } else if (message.method === 'tools/call') {
       // The API checks the key; the server needs only the tool called (an unknown name finds none).
       exchange.tools = offered.filter((tool) => tool.name === message.params?.name);
     } else {

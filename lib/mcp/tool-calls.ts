@@ -6,6 +6,7 @@
  * `issues`, `version_conflict`…). Checking the arguments is the API's job: only what is needed to
  * build the request is checked here.
  */
+import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/server';
 import { ApiError, ValidationError, type ValidationIssue } from '../platform/errors.ts';
 import { GATEWAY_HEADER_BYTES } from '../platform/gateway-answers.ts';
 import { IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from '../platform/http/conditional-request.ts';
@@ -13,6 +14,17 @@ import { renderError } from '../platform/http/middleware/http-envelope.ts';
 import { API_PREFIX } from '../platform/route.ts';
 import type { ApiAnswer, ApiRequest } from './api-calls.ts';
 import { type AgentTool, BODY_ARGUMENT, IDEMPOTENCY_KEY_ARGUMENT, IF_MATCH_ARGUMENT } from './tools.ts';
+
+/**
+ * Tool and prompt arguments are the API's to check (it answers `invalid_body` and friends with the
+ * issues a model can act on); the SDK's own validation, which would answer first in other words,
+ * passes them.
+ */
+export const argumentsCheckedByTheApi: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
 
 /** The API's error envelope, as a tool error's structured content. */
 export interface Refusal {

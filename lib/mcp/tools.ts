@@ -78,7 +78,7 @@ const LIVE_STATE_VERBS = ['publish', 'unpublish', 'restore', 'close'];
  * idempotent when the same call again changes nothing more: a PUT, a PATCH (its fields are set
  * again to the same values), or a write that needs `If-Match` (the repeat is refused as stale).
  */
-export function annotationsOf(route: RouteDefinition, access: 'read' | 'write'): AgentTool['annotations'] {
+function annotationsOf(route: RouteDefinition, access: 'read' | 'write'): AgentTool['annotations'] {
   if (access === 'read') return { readOnlyHint: true, openWorldHint: false };
   const verb = /^[a-z]+/.exec(route.operationId)![0];
   return {
