@@ -8,9 +8,10 @@
  * segments (tool-calls.ts refuses `.` and `..`), so no caller can make it call anywhere else.
  */
 import { bearerToken } from '../platform/auth/bearer.ts';
-import { parseToken } from '../platform/auth/developer-key-token.ts';
+import { credentialOf, FORWARDED_PROOF_PURPOSE, forwardedToken } from '../platform/auth/derived-key-token.ts';
 import { UnauthorizedError } from '../platform/errors.ts';
 import { workspaceSlugFrom } from '../platform/http/workspace-host.ts';
+import { keyedHash } from '../platform/keyed-hash.ts';
 
 /** One HTTP request to the API, below its base URL. */
 export interface ApiRequest {
@@ -46,10 +47,16 @@ export interface Caller {
  * that host's (the API's own rule, workspace-host.ts), so the call to the API's base URL selects the
  * same workspace the caller's request did.
  */
-export function callerOf(headers: Record<string, string | undefined>): Caller {
+export async function callerOf(headers: Record<string, string | undefined>): Promise<Caller> {
   const workspace = workspaceSlugFrom(headers);
   const token = bearerToken(headers.authorization);
-  if (!parseToken(token)) throw new UnauthorizedError('invalid_key', 'The Developer key is not valid');
+  const credential = credentialOf(token);
+  if (credential?.kind === 'access') {
+    // An OAuth access token: the API takes it only in the form this server forwards (its proof
+    // keyed with the server secret), so the token itself is good for this server alone.
+    return { authorization: `Bearer ${forwardedToken(token, await keyedHash(FORWARDED_PROOF_PURPOSE, token))}`, workspace };
+  }
+  if (credential?.kind !== 'developer-key') throw new UnauthorizedError('invalid_key', 'The Developer key is not valid');
   return { authorization: `Bearer ${token}`, workspace };
 }
 

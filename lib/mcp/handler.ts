@@ -11,15 +11,18 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { config } from '../platform/config.ts';
+import { ApiError } from '../platform/errors.ts';
 import type { LambdaHandler } from '../platform/http/api-handler.ts';
 import type { ApiContext } from '../platform/http/context.ts';
 import { type HandlerResult, httpEnvelope } from '../platform/http/middleware/http-envelope.ts';
 import { jsonBody } from '../platform/http/middleware/json-body.ts';
 import { validateRequest } from '../platform/http/middleware/validate-request.ts';
+import { workspaceSlugFrom } from '../platform/http/workspace-host.ts';
 import { logger } from '../platform/logger.ts';
 import type { RouteDefinition } from '../platform/route.ts';
 import { ApiCalls, callerOf } from './api-calls.ts';
 import { BrowserOriginRefused, RefusedByApi } from './errors.ts';
+import { bearerChallenge } from './oauth/metadata.ts';
 import type { McpMessage, McpQuery } from './schemas.ts';
 import { type Exchange, serveMcp } from './server.ts';
 import { type AgentTool, type Grant, toolsOfGrant } from './tools.ts';
@@ -60,6 +63,15 @@ async function grantOf(api: ApiCalls): Promise<Grant & { workspace: string }> {
   return (me.body as { data: Grant & { workspace: string } }).data;
 }
 
+/** The workspace's challenge, when the request selected one (a 400 for the workspace comes before any 401). */
+function bearerChallengeOf(headers: Record<string, string | undefined>): string | undefined {
+  try {
+    return bearerChallenge(workspaceSlugFrom(headers));
+  } catch {
+    return undefined;
+  }
+}
+
 interface McpContext extends ApiContext {
   /** The caller's calls to the API, once the workspace and the key's shape passed. */
   api?: ApiCalls;
@@ -78,11 +90,11 @@ function keyBeforeRequest(
   baseUrl: () => string,
 ): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, McpContext> {
   return {
-    before: (request: McpRequest) => {
+    before: async (request: McpRequest) => {
       const { event, context } = request;
       context.api = new ApiCalls({
         baseUrl: baseUrl(),
-        caller: callerOf(event.headers ?? {}),
+        caller: await callerOf(event.headers ?? {}),
         requestId: context.requestId,
         deadline: Date.now() + context.getRemainingTimeInMillis() - DEADLINE_MARGIN_MS,
       });
@@ -90,11 +102,18 @@ function keyBeforeRequest(
     },
     onError: async (request: McpRequest) => {
       const api = request.context.api;
-      if (!api || api.sent > 0 || request.error instanceof RefusedByApi) return;
-      try {
-        await grantOf(api);
-      } catch (refusal) {
-        request.error = refusal as Error;
+      if (api && api.sent === 0 && !(request.error instanceof RefusedByApi)) {
+        try {
+          await grantOf(api);
+        } catch (refusal) {
+          request.error = refusal as Error;
+        }
+      }
+      // Every 401 says where an OAuth client learns how to get a token (RFC 9728 §5.1).
+      const error = request.error;
+      if (error instanceof ApiError && error.status === 401) {
+        const challenge = bearerChallengeOf(request.event.headers ?? {});
+        if (challenge) error.headers['WWW-Authenticate'] = challenge;
       }
     },
   };

@@ -46,7 +46,8 @@ const mcpExchange = {
   },
   auth: 'forwarded',
   permissions: [],
-  needs: ['api-base-url'],
+  // The server secret, to forward an OAuth access token in the one form the API takes (lib/platform/auth/derived-key-token.ts).
+  needs: ['api-base-url', 'keyed-hash'],
   timeoutSeconds: MCP_TIMEOUT_SECONDS,
 } as const;
 

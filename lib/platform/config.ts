@@ -90,6 +90,20 @@ export const config = {
    * (or the sandbox) and never taken from a request, so no caller can point the server elsewhere.
    */
   apiBaseUrl: () => absoluteHttpUrl('API_BASE_URL'),
+  /**
+   * The address of a workspace's own host, `{workspace}` standing for its slug, e.g.
+   * `https://{workspace}.portal.example.com` (the stack sets it with a custom domain) or
+   * `http://{workspace}.localhost:3000` (the sandbox). OAuth for the MCP server lives there: its
+   * resource, issuer and endpoints (lib/mcp/oauth/). Unset, OAuth is not offered.
+   */
+  workspaceOrigin: (workspace: string): string | undefined => {
+    const template = process.env.WORKSPACE_URL_TEMPLATE;
+    if (template === undefined || template === '') return undefined;
+    if (!/^https?:\/\/\{workspace\}\.[^/\s]+$/.test(template)) {
+      throw new Error(`WORKSPACE_URL_TEMPLATE must be http(s)://{workspace}.<domain>[:port], got "${template}"`);
+    }
+    return template.replace('{workspace}', workspace);
+  },
   /** Survey exports: the bucket their files go to, and the queue the export writer takes jobs from. */
   surveyExportBucket: () => required('SURVEY_EXPORT_BUCKET'),
   surveyExportQueueUrl: () => required('SURVEY_EXPORT_QUEUE_URL'),

@@ -45,12 +45,19 @@ export interface ApiExample extends RecordedCall {
  */
 function curlOf(route: RouteDefinition, example: ApiExample): string {
   const query = example.request.query ? `?${example.request.query}` : '';
-  const lines = [`curl -X ${route.method} "\${BASE_URL:-http://127.0.0.1:3000${API_PREFIX}}${example.request.path}${query}"`];
+  // A root route (OAuth's well-known documents) is on the workspace's own host, above the API's base URL.
+  const base = route.root
+    ? '${WORKSPACE_ORIGIN:-http://your-workspace.localhost:3000}'
+    : `\${BASE_URL:-http://127.0.0.1:3000${API_PREFIX}}`;
+  const lines = [`curl -X ${route.method} "${base}${example.request.path}${query}"`];
   if (route.auth !== 'none') {
     lines.push(`-H "X-Service-Workspace-Host: \${WORKSPACE_HOST:-your-workspace.localhost}"`, `-H "Authorization: Bearer $CX_KEY"`);
   }
   for (const [name, value] of Object.entries(example.request.headers ?? {})) lines.push(`-H '${name}: ${value}'`);
-  if (example.request.body !== undefined) {
+  if (example.request.body !== undefined && route.request?.contentType) {
+    const form = new URLSearchParams(example.request.body as Record<string, string>).toString();
+    lines.push(`-H 'Content-Type: ${route.request.contentType}'`, `-d '${form}'`);
+  } else if (example.request.body !== undefined) {
     lines.push(`-H 'Content-Type: application/json'`, `-d '${JSON.stringify(example.request.body)}'`);
   }
   return lines.join(' \\\n  ');
@@ -110,6 +117,34 @@ function parametersOf(components: ComponentSchemas, route: RouteDefinition): Jso
   }
   return parameters;
 }
+
+/** A public route's own path and query parameters (OAuth's authorize request); no workspace header, no key. */
+function publicParametersOf(components: ComponentSchemas, route: RouteDefinition): JsonSchema[] {
+  if (!route.request?.query) return [];
+  const json = toJsonSchema(components, route.request.query, 'input');
+  const required = new Set((json.required as string[] | undefined) ?? []);
+  return Object.entries((json.properties as Record<string, JsonSchema>) ?? {}).map(([name, property]) => {
+    const { description, ...schema } = property;
+    return { name, in: 'query', required: required.has(name), description, schema };
+  });
+}
+
+/** Where a root route is served: each workspace's own host, not below the API's base URL. */
+const ROOT_SERVERS = [
+  {
+    url: 'http://{workspace}.localhost:{port}',
+    description: 'The local sandbox, on the workspace host',
+    variables: { workspace: { default: 'your-workspace' }, port: { default: '3000', description: "The sandbox's PORT" } },
+  },
+  {
+    url: 'https://{workspace}.{domain}',
+    description: 'A deployment, on the workspace host',
+    variables: {
+      workspace: { default: 'your-workspace' },
+      domain: { default: 'example.com', description: "The deployment's WORKSPACE_DOMAIN" },
+    },
+  },
+];
 
 const RATE_LIMIT_HEADERS = {
   'X-Request-Id': { description: 'Identifies the request in the service logs', schema: { type: 'string' } },
@@ -243,13 +278,13 @@ function operationOf(
       .filter(Boolean)
       .join('\n\n'),
     ...(isPublic ? { security: [] } : { 'x-permissions': route.permissions }),
-    parameters: isPublic ? [] : parametersOf(components, route),
+    parameters: isPublic ? publicParametersOf(components, route) : parametersOf(components, route),
     ...(route.request?.body
       ? {
           requestBody: {
             required: true,
             content: {
-              'application/json': {
+              [route.request.contentType ?? 'application/json']: {
                 schema: toJsonSchema(components, route.request.body, 'input'),
                 ...(example?.request.body !== undefined ? { examples: recordedExample(example.request.body) } : {}),
               },
@@ -281,7 +316,11 @@ export function buildOpenApiDocument(
   for (const route of routes) {
     // OpenAPI paths start with `/`: the API's root (`''` in the manifest) is `/` below the server URL.
     const path = route.path || '/';
-    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(components, route, examples[route.operationId], catalog) };
+    paths[path] = {
+      ...paths[path],
+      ...(route.root ? { servers: ROOT_SERVERS as unknown as JsonSchema } : {}),
+      [route.method.toLowerCase()]: operationOf(components, route, examples[route.operationId], catalog),
+    };
   }
   const events = webhookCatalog ? webhooksOf(components, webhookCatalog) : undefined;
   const named = components.resolve({ paths, webhooks: events?.webhooks });

@@ -46,7 +46,7 @@ export function authenticationActionsOf(route: Pick<RouteDefinition, 'auth'>): r
 }
 
 /** The statuses a route declares codes for; the others' codes are the same for every route (route-errors.ts). */
-type DeclaredErrorStatus = 400 | 403 | 404 | 409 | 413;
+type DeclaredErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429;
 
 /** A route's own error codes by status: each code with what it means for this route, or `true` for the catalog's meaning. */
 type RouteErrors = { readonly [S in DeclaredErrorStatus]?: { readonly [C in CodeOf<S>]?: string | true } };
@@ -100,6 +100,11 @@ export interface RouteDefinition {
    * itself (API Gateway refuses a route ending in `/`).
    */
   path: '' | `/${string}`;
+  /**
+   * The path is from the host's root, not below `/api/v1`: a document a standard fixes there (OAuth's
+   * `/.well-known/…` metadata, RFC 8414 and RFC 9728). Every other route lives below the prefix.
+   */
+  root?: true;
   /** The Lambda entry file, relative to the repository root; it exports `handler`. */
   handler: `functions/${string}.ts`;
   tag: Tag;
@@ -126,6 +131,8 @@ export interface RouteDefinition {
     params?: Schema;
     query?: Schema;
     body?: Schema;
+    /** How the body is sent when not as JSON: OAuth's token, revocation and consent forms (RFC 6749). */
+    contentType?: 'application/x-www-form-urlencoded';
     /**
      * Extra headers the route reads (documented in OpenAPI). `If-Match` is parsed by the chain,
      * which refuses a required one that is missing (http/middleware/if-match.ts) and hands the
@@ -155,7 +162,7 @@ export interface RouteDefinition {
      * sends with `400` or `406`). The document lists each with its body; a status that also has
      * error codes takes either body.
      */
-    otherAnswers?: Readonly<Partial<Record<202 | 400 | 406, { description: string; body?: Schema }>>>;
+    otherAnswers?: Readonly<Partial<Record<202 | 302 | 303 | 400 | 401 | 406, { description: string; body?: Schema }>>>;
   };
   /**
    * A list whose records depend on what the key may see: its cursors are bound also to whether the
@@ -224,6 +231,11 @@ export const SVG_RESPONSE_HEADERS = {
   'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
   'X-Content-Type-Options': 'nosniff',
 } as const;
+
+/** The route's path as API Gateway and a client see it: below `/api/v1`, or from the root for a `root` route. */
+export function fullPathOf(route: Pick<RouteDefinition, 'path' | 'root'>): string {
+  return route.root ? route.path : `${API_PREFIX}${route.path}`;
+}
 
 export function defineRoute<const R extends RouteDefinition>(route: R): R {
   return route;

@@ -83,30 +83,30 @@ describe('resultOf', () => {
 describe('callerOf', () => {
   const key = newToken(newKeyId());
 
-  it("passes the caller's key and selected workspace on", () => {
-    expect(callerOf({ authorization: `Bearer ${key}`, 'x-service-workspace-host': 'acme.localhost' })).toEqual({
+  it("passes the caller's key and selected workspace on", async () => {
+    expect(await callerOf({ authorization: `Bearer ${key}`, 'x-service-workspace-host': 'acme.localhost' })).toEqual({
       authorization: `Bearer ${key}`,
       workspace: 'acme',
     });
   });
 
-  it('selects the workspace of a workspace host the caller called on', () => {
-    expect(callerOf({ host: 'acme.localhost:3000', authorization: `Bearer ${key}` }).workspace).toBe('acme');
+  it('selects the workspace of a workspace host the caller called on', async () => {
+    expect((await callerOf({ host: 'acme.localhost:3000', authorization: `Bearer ${key}` })).workspace).toBe('acme');
   });
 
-  it('refuses as the API first does, without a call: no workspace (400), then no key or a malformed one (401)', () => {
-    const refusal = (headers: Record<string, string>) => {
+  it('refuses as the API first does, without a call: no workspace (400), then no key or a malformed one (401)', async () => {
+    const refusal = async (headers: Record<string, string>) => {
       try {
-        callerOf(headers);
+        await callerOf(headers);
         return undefined;
       } catch (error) {
         return [(error as ApiError).status, (error as ApiError).code];
       }
     };
-    expect(refusal({ host: '127.0.0.1:3000', authorization: `Bearer ${key}` })).toEqual([400, 'missing_workspace_host']);
-    expect(refusal({ 'x-service-workspace-host': 'a..b' })).toEqual([400, 'invalid_header']);
-    expect(refusal({ 'x-service-workspace-host': 'acme' })).toEqual([401, 'missing_key']);
-    expect(refusal({ 'x-service-workspace-host': 'acme', authorization: 'Bearer cxk_not-a-key' })).toEqual([401, 'invalid_key']);
+    expect(await refusal({ host: '127.0.0.1:3000', authorization: `Bearer ${key}` })).toEqual([400, 'missing_workspace_host']);
+    expect(await refusal({ 'x-service-workspace-host': 'a..b' })).toEqual([400, 'invalid_header']);
+    expect(await refusal({ 'x-service-workspace-host': 'acme' })).toEqual([401, 'missing_key']);
+    expect(await refusal({ 'x-service-workspace-host': 'acme', authorization: 'Bearer cxk_not-a-key' })).toEqual([401, 'invalid_key']);
   });
 });
 
