@@ -18,7 +18,7 @@ export interface MarkdownArticle {
 }
 
 /** Markdown's own characters in text, escaped, so a title or span reads as the text it is. */
-function escape(text: string): string {
+function escapeMarkdown(text: string): string {
   return text.replace(/([\\`*_[\]#<>|])/g, '\\$1');
 }
 
@@ -30,7 +30,7 @@ function hrefOf(link: NonNullable<Span['link']>): string {
 }
 
 function spanText(span: Span): string {
-  let text = escape(span.text);
+  let text = escapeMarkdown(span.text);
   for (const mark of span.marks ?? []) {
     if (mark === 'bold') text = `**${text}**`;
     else if (mark === 'italic') text = `*${text}*`;
@@ -67,7 +67,7 @@ function blockMarkdown(block: BlockInput, language: Language): string {
     case 'image': {
       const alt = block.alt?.[language] ?? block.alt?.[language === 'en' ? 'ar' : 'en'] ?? '';
       const caption = block.caption ? `\n\n${textIn(block.caption, language)}` : '';
-      return `![${escape(alt)}](${block.url})${caption}`;
+      return `![${escapeMarkdown(alt)}](${block.url})${caption}`;
     }
     case 'code': {
       const fence = block.code.includes('```') ? '~~~~' : '```';
@@ -86,6 +86,10 @@ export function articleMarkdown(article: MarkdownArticle, language: Language): s
   const own = language === 'en' ? 'En' : 'Ar';
   const title = article[`title${own}`] ?? article[`title${other}`] ?? article.id;
   const summary = article[`summary${own}`] ?? article[`summary${other}`];
-  const parts = [`# ${escape(title)}`, ...(summary ? [escape(summary)] : []), ...article.blocks.map((b) => blockMarkdown(b, language))];
+  const parts = [
+    `# ${escapeMarkdown(title)}`,
+    ...(summary ? [escapeMarkdown(summary)] : []),
+    ...article.blocks.map((b) => blockMarkdown(b, language)),
+  ];
   return `${parts.filter((part) => part !== '').join('\n\n')}\n`;
 }
