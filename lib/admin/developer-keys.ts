@@ -12,7 +12,7 @@ import { AdminError, type Store, transactOrRefuse, workspaceExists } from './sto
 import { queryPages } from './table-io.ts';
 
 /** What an operator sees of a derived key (an OAuth grant for the MCP server): never a token's hash. */
-export type DerivedKeySummary = Omit<DerivedKey, 'accessHash' | 'refreshHash' | 'usedRefreshHashes' | 'workspace' | 'parentKeyId'>;
+type DerivedKeySummary = Omit<DerivedKey, 'accessHash' | 'refreshHash' | 'usedRefreshHashes' | 'workspace' | 'parentKeyId'>;
 
 /** What an operator sees of a key: never the secret or its hash; its derived keys beside it. */
 export type KeySummary = Omit<DeveloperKey, 'secretHash'> & { derivedKeys?: DerivedKeySummary[] };

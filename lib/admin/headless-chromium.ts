@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 
-export const CHROMIUM_BINARY = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM_BINARY = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 const FLAGS = [
   '--headless',

@@ -132,9 +132,13 @@ function publicParametersOf(components: ComponentSchemas, route: RouteDefinition
 /** Where a root route is served: each workspace's own host, not below the API's base URL. */
 const ROOT_SERVERS = [
   {
-    url: 'http://{workspace}.localhost:{port}',
-    description: 'The local sandbox, on the workspace host',
-    variables: { workspace: { default: 'your-workspace' }, port: { default: '3000', description: "The sandbox's PORT" } },
+    url: 'http://{workspace}.{domain}:{port}',
+    description: 'The local sandbox, on the workspace host (`<slug>.localhost` resolves to loopback in browsers and curl)',
+    variables: {
+      workspace: { default: 'your-workspace' },
+      domain: { default: 'localhost', description: "The sandbox's WORKSPACE_DOMAIN" },
+      port: { default: '3000', description: "The sandbox's PORT" },
+    },
   },
   {
     url: 'https://{workspace}.{domain}',

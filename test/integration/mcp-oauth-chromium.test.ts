@@ -111,7 +111,9 @@ describe.skipIf(!available)('the consent page in headless Chromium', () => {
       await page.type('#key', parent.key);
       await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
       expect(await page.content()).not.toContain(parent.key);
-      const offered = await page.$$eval('input[name=permission]', (boxes) => boxes.map((box) => (box as unknown as { value: string }).value));
+      const offered = await page.$$eval('input[name=permission]', (boxes) =>
+        boxes.map((box) => (box as unknown as { value: string }).value),
+      );
       // surveys:read was asked for, but the key does not hold it: not offered.
       expect(offered).toEqual(['ideas:read', 'ideas:write', 'knowledge-bank:read']);
       await page.click('input[value="ideas:write"]');

@@ -8,7 +8,7 @@ export function workspaceOrigin(slug: string): string {
 }
 
 /** The hidden fields of the page's form, as its HTML sends them (values unescaped as a browser would). */
-export function hiddenFields(html: string): Record<string, string> {
+function hiddenFields(html: string): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) {
     fields[name!] = value!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
@@ -17,7 +17,7 @@ export function hiddenFields(html: string): Record<string, string> {
 }
 
 /** POSTs a form to the consent page's action, as its own host; redirects are not followed. */
-export function submitForm(origin: string, form: URLSearchParams): Promise<Response> {
+function submitForm(origin: string, form: URLSearchParams): Promise<Response> {
   return workspaceHostFetch(`${origin}/api/v1/oauth/authorize`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },

@@ -26,7 +26,7 @@ export interface OAuthAddresses {
   registrationEndpoint: string;
 }
 
-export function addressesOf(origin: string): OAuthAddresses {
+function addressesOf(origin: string): OAuthAddresses {
   return {
     issuer: origin,
     resource: `${origin}${API_PREFIX}/mcp`,

@@ -2,7 +2,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 /** RFC 7636 §4.1: 43-128 unreserved characters. */
-export const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 /** The base64url of a SHA-256: 43 characters. */
 export const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 

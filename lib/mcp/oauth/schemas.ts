@@ -25,7 +25,6 @@ export const authorizeQuery = z.looseObject({
   state: z.optional(described(z.string().check(z.maxLength(1024)), 'Returned to the client unchanged')),
   lang: z.optional(described(z.enum(['en', 'ar']), 'The page’s language; else from Accept-Language')),
 });
-export type AuthorizeQuery = z.output<typeof authorizeQuery>;
 
 const formValue = z.optional(
   z.union([z.string().check(z.maxLength(4096)), z.array(z.string().check(z.maxLength(4096))).check(z.maxLength(100))]),

@@ -18,8 +18,8 @@ import { keys } from './keys.ts';
 import { TABLE } from './table.ts';
 import { toWorkspace, WORKSPACE_COPIES, type Workspace } from './workspace-record.ts';
 
-export const DERIVED_KEY_ENTITY = 'DerivedKey';
-export const DERIVED_KEY_PREFIX = 'DKEY#';
+const DERIVED_KEY_ENTITY = 'DerivedKey';
+const DERIVED_KEY_PREFIX = 'DKEY#';
 
 export const derivedKeyKeys = {
   /** The derived key `id` of Developer key `parentKeyId`. */

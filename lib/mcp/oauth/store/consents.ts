@@ -16,7 +16,7 @@ import type { TransactWrite } from '../../../platform/data/transact.ts';
 import type { Permission } from '../../../platform/permissions.ts';
 
 const ENTITY = 'OAuthConsent';
-export const consentKey = (workspace: string, id: string) => ({ pk: keys.workspacePk(workspace), sk: `OAUTHCONSENT#${id}` });
+const consentKey = (workspace: string, id: string) => ({ pk: keys.workspacePk(workspace), sk: `OAUTHCONSENT#${id}` });
 
 export interface Consent {
   id: string;
