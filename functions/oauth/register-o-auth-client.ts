@@ -3,7 +3,7 @@ import { registerOAuthClient } from '../../lib/mcp/oauth/commands/register-clien
 import { oauthHandler } from '../../lib/mcp/oauth/handler.ts';
 import { registerOAuthClient as route } from '../../lib/mcp/oauth/routes.ts';
 
-export const handler = oauthHandler(route).handler(async ({ workspace, body }) => ({
+export const handler = oauthHandler(route).handler(async ({ workspace, body, sourceIp }) => ({
   status: 201,
-  body: await registerOAuthClient(workspace, body),
+  body: await registerOAuthClient(workspace, body, sourceIp),
 }));

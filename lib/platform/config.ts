@@ -59,6 +59,11 @@ export const config = {
    * per rate-limit window before it gets 429 instead of 401. Valid keys are never braked by it.
    */
   authFailuresPerWindow: () => integer('AUTH_FAILURES_PER_WINDOW', 60, 1),
+  /**
+   * OAuth client registrations (POST /oauth/register, open to anyone) one source address may make per
+   * rate-limit window, across every workspace, before it gets 429: a real client registers once.
+   */
+  oauthRegistrationsPerWindow: () => integer('OAUTH_REGISTRATIONS_PER_WINDOW', 10, 1),
   /** Where the API and the stream consumer queue webhook deliveries (routes that declare `needs`). */
   webhookDeliveryQueueUrl: () => required('WEBHOOK_DELIVERY_QUEUE_URL'),
   /** Where deliveries go once their retries are exhausted. */

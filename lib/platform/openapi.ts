@@ -10,7 +10,7 @@ import { ComponentSchemas } from './openapi-components.ts';
 import { errorResponsesOf } from './openapi-errors.ts';
 import { apiOverview, apiTags } from './openapi-overview.ts';
 import { type WebhookCatalog, webhooksOf } from './openapi-webhooks.ts';
-import { API_PREFIX, type RouteDefinition, type Schema, SVG_RESPONSE_HEADERS } from './route.ts';
+import { API_PREFIX, onWorkspaceHost, type RouteDefinition, type Schema, SVG_RESPONSE_HEADERS } from './route.ts';
 import { errorEnvelope } from './schemas.ts';
 import { API_VERSION } from './version.ts';
 
@@ -45,9 +45,10 @@ export interface ApiExample extends RecordedCall {
  */
 function curlOf(route: RouteDefinition, example: ApiExample): string {
   const query = example.request.query ? `?${example.request.query}` : '';
-  // A root route (OAuth's well-known documents) is on the workspace's own host, above the API's base URL.
-  const base = route.root
-    ? '${WORKSPACE_ORIGIN:-http://your-workspace.localhost:3000}'
+  // OAuth's routes are called on the workspace's own host, which names the workspace (a root route,
+  // the well-known documents, above the API's base path): a browser or an OAuth client sends no header.
+  const base = onWorkspaceHost(route)
+    ? `\${WORKSPACE_ORIGIN:-http://your-workspace.localhost:3000}${route.root ? '' : API_PREFIX}`
     : `\${BASE_URL:-http://127.0.0.1:3000${API_PREFIX}}`;
   const lines = [`curl -X ${route.method} "${base}${example.request.path}${query}"`];
   if (route.auth !== 'none') {
@@ -191,6 +192,8 @@ function recordedRefusal(refusal: RecordedCall): [string, JsonSchema] {
 }
 
 /** The shared envelope, or the envelope with the members this route's status declares (RouteDefinition.errorMembers). */
+const ERROR_PAGE = 'A page for the person in the browser, in their language (as the route’s page), naming the error code and its message';
+
 function errorSchemaOf(components: ComponentSchemas, route: RouteDefinition, status: number): JsonSchema {
   const members = route.errorMembers?.[status as keyof typeof route.errorMembers];
   if (!members) return { $ref: '#/components/schemas/Error' };
@@ -240,12 +243,14 @@ function operationOf(
       description,
       'x-error-codes': codes,
       ...(status === 429 ? { headers: { 'Retry-After': { description: 'Whole seconds to wait', schema: { type: 'integer' } } } } : {}),
-      content: {
-        'application/json': {
-          schema: errorSchemaOf(components, route, status),
-          ...(refusals.length > 0 ? { examples: Object.fromEntries(refusals.map(recordedRefusal)) } : {}),
-        },
-      },
+      content: route.response.errorsAsPages
+        ? { 'text/html': { schema: { type: 'string', description: ERROR_PAGE } } }
+        : {
+            'application/json': {
+              schema: errorSchemaOf(components, route, status),
+              ...(refusals.length > 0 ? { examples: Object.fromEntries(refusals.map(recordedRefusal)) } : {}),
+            },
+          },
     };
   }
   for (const [status, answer] of Object.entries(route.response.otherAnswers ?? {})) {
@@ -254,8 +259,8 @@ function operationOf(
     if (existing) {
       // The envelope's codes or the protocol's answer: either body, as the status's description says.
       const content = existing.content as Record<string, { schema: JsonSchema; examples?: unknown }>;
-      const json = content['application/json']!;
-      content['application/json'] = { ...json, schema: schema ? { anyOf: [json.schema, schema] } : json.schema };
+      const [mediaType, given] = Object.entries(content)[0]!;
+      content[mediaType] = { ...given, schema: schema ? { anyOf: [given.schema, schema] } : given.schema };
       existing.description = `${existing.description as string}\n\nOr: ${answer.description}`;
     } else {
       responses[status] = {

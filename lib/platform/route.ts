@@ -105,6 +105,13 @@ export interface RouteDefinition {
    * `/.well-known/…` metadata, RFC 8414 and RFC 9728). Every other route lives below the prefix.
    */
   root?: true;
+  /**
+   * The route is called on the workspace's own host (`https://<slug>.<domain>`), which names the
+   * workspace by itself: OAuth's, which a browser and an OAuth client reach by the addresses the
+   * metadata gives, without `X-Service-Workspace-Host`. A `root` route is on it too
+   * (`onWorkspaceHost(route)`). It still answers on the shared edge with the header.
+   */
+  workspaceHost?: true;
   /** The Lambda entry file, relative to the repository root; it exports `handler`. */
   handler: `functions/${string}.ts`;
   tag: Tag;
@@ -148,6 +155,11 @@ export interface RouteDefinition {
      * a string, sent as UTF-8. An SVG also gets `SVG_RESPONSE_HEADERS` from the chain.
      */
     contentType?: 'text/html' | 'image/svg+xml';
+    /**
+     * Its errors are pages a person reads in a browser (an HTML page in their language, naming the
+     * error code and message), not the JSON envelope: the OAuth consent page's, which no program reads.
+     */
+    errorsAsPages?: true;
     description?: string;
     headers?: Record<string, { description: string }>;
     /**
@@ -232,6 +244,11 @@ export const SVG_RESPONSE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 } as const;
 
+/** Whether the route is called on the workspace's own host (OAuth's routes): see `RouteDefinition.workspaceHost`. */
+export function onWorkspaceHost(route: Pick<RouteDefinition, 'root' | 'workspaceHost'>): boolean {
+  return route.root === true || route.workspaceHost === true;
+}
+
 /** The route's path as API Gateway and a client see it: below `/api/v1`, or from the root for a `root` route. */
 export function fullPathOf(route: Pick<RouteDefinition, 'path' | 'root'>): string {
   return route.root ? route.path : `${API_PREFIX}${route.path}`;
@@ -255,10 +272,14 @@ interface AreaDeclaration {
   omitFromFileNames?: string;
   /** See `RouteDefinition.deployedIn`. */
   deployedIn?: string;
+  /** See `RouteDefinition.workspaceHost`. */
+  workspaceHost?: true;
 }
 
 /** A route of an area: its own fields; `handler` only where the entry file is not named by the convention. */
-type AreaRoute = Omit<RouteDefinition, 'tag' | 'module' | 'handler' | 'deployedIn'> & { handler?: RouteDefinition['handler'] };
+type AreaRoute = Omit<RouteDefinition, 'tag' | 'module' | 'handler' | 'deployedIn' | 'workspaceHost'> & {
+  handler?: RouteDefinition['handler'];
+};
 
 /** The operation id in kebab case, without the area's name where another word follows it. */
 function entryFileName(operationId: string, omit: string | undefined): string {

@@ -6,6 +6,7 @@
  * derived key: narrower than its parent, refused by the REST API, refreshed with rotation, and dead
  * the moment its parent is revoked.
  */
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Client, type OAuthClientProvider, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listDeveloperKeys, revokeDeveloperKey } from '../../lib/admin/developer-keys.ts';
@@ -234,8 +235,71 @@ describe('OAuth with the MCP SDK’s own client', () => {
     expect(new URL(plain.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
     const elsewhere = await authorize({ resource: 'https://evil.example/mcp' });
     expect(new URL(elsewhere.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
-    // A redirect URI not exactly the client's is never redirected to.
+    // A redirect URI not exactly the client's is never redirected to: the person reads why, in their
+    // language, on a page of the consent page's own kind (no script, no frame), not a JSON envelope.
     const foreign = await authorize({ redirect_uri: 'https://agent.example/cb/other' });
-    expect([foreign.status, ((await foreign.json()) as any).error]).toEqual([400, 'invalid_request']);
+    expect([foreign.status, foreign.headers.get('content-type'), foreign.headers.get('location')]).toEqual([
+      400,
+      'text/html; charset=utf-8',
+      null,
+    ]);
+    expect(foreign.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const page = await foreign.text();
+    expect(page).toContain('<html lang="en"');
+    expect(page).toContain('Go back to the app and connect again');
+    expect(page).toContain('<code>invalid_request</code>');
+    expect(page).not.toContain('<script');
+    const unknown = await authorize({ client_id: '8d0f4e0a-1c2b-4d3e-9f00-000000000000', lang: 'ar' });
+    expect(unknown.status).toBe(401);
+    const arabic = await unknown.text();
+    expect(arabic).toContain('<html lang="ar" dir="rtl"');
+    expect(arabic).toContain('هذا التطبيق غير معروف');
   });
+
+  it('brakes a source address that registers too many clients, not another source', async () => {
+    const limit = Number(process.env.OAUTH_REGISTRATIONS_PER_WINDOW);
+    const windowSeconds = Number(process.env.RATE_LIMIT_WINDOW_SECONDS);
+    const windowNow = () => Math.floor(Date.now() / 1000 / windowSeconds);
+    // Registrations are counted per window: a run that crossed a window's end is run again whole in the next.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const started = windowNow();
+      const statuses: number[] = [];
+      let retryAfter: string | undefined;
+      for (let i = 0; i <= limit; i++) {
+        const res = await registerFrom('127.0.0.2', { redirect_uris: ['https://flood.example/cb'], client_name: `Flood ${i}` });
+        statuses.push(res.status);
+        retryAfter = res.headers['retry-after'] as string | undefined;
+      }
+      if (windowNow() !== started) continue;
+      expect(statuses).toEqual([...Array(limit).fill(201), 429]);
+      expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+      // Another address (this test's own, 127.0.0.1) still registers.
+      expect((await registerFrom('127.0.0.1', { redirect_uris: ['https://agent.example/cb'] })).status).toBe(201);
+      return;
+    }
+    throw new Error('Three runs each crossed a rate-limit window');
+  }, 120_000);
 });
+
+/** POST /oauth/register from a given loopback address (Linux routes all of 127.0.0.0/8 to lo): the sandbox reads the socket's. */
+function registerFrom(localAddress: string, body: unknown): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+  const url = new URL(`${workspaceOrigin(ws.slug)}/api/v1/oauth/register`);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        localAddress,
+        headers: { Host: url.host, 'Content-Type': 'application/json' },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}

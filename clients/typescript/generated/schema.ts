@@ -1016,7 +1016,7 @@ export interface paths {
         };
         /**
          * OAuth: the consent page (authorization request)
-         * @description Public. Checks the request (the client, `redirect_uri` exactly one of its own, `response_type=code`, PKCE S256, `resource` this workspace’s MCP server, `scope` permissions) and shows the page, in English or Arabic (`Accept-Language`, `lang`), that names the client and asks for a Developer key. A bad client or redirect URI is refused here; anything else goes back to the client.
+         * @description Public. Checks the request (the client, `redirect_uri` exactly one of its own, `response_type=code`, PKCE S256, `resource` this workspace’s MCP server, `scope` permissions) and shows the page, in English or Arabic (`Accept-Language`, `lang`), that names the client and asks for a Developer key. A bad client or redirect URI is refused here, as a page for the person in their language (never sent to an address nobody vouched for); anything else goes back to the client.
          */
         get: operations["showOAuthConsent"];
         put?: never;
@@ -1042,7 +1042,7 @@ export interface paths {
         put?: never;
         /**
          * OAuth: register a client (RFC 7591)
-         * @description Public. A public client (no secret): its redirect URIs (https, or loopback http) and name. Clients that can should use a Client ID Metadata Document (an https `client_id`) instead, which needs no registration.
+         * @description Public. A public client (no secret): its redirect URIs (https, or loopback http) and name. Clients that can should use a Client ID Metadata Document (an https `client_id`) instead, which needs no registration. A source address that registers more than a few clients a minute (`OAUTH_REGISTRATIONS_PER_WINDOW`) is braked, 429.
          */
         post: operations["registerOAuthClient"];
         delete?: never;
@@ -9693,7 +9693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /**
@@ -9705,7 +9705,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /**
@@ -9717,7 +9717,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
@@ -9726,7 +9726,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
         };
@@ -9772,7 +9772,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /**
@@ -9786,7 +9786,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /**
@@ -9798,7 +9798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description The body is not sent as JSON (`unsupported_media_type`) */
@@ -9807,7 +9807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
@@ -9818,7 +9818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
@@ -9827,7 +9827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
         };
@@ -9884,6 +9884,17 @@ export interface operations {
             /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -57,14 +57,14 @@ fieldset{border:1px solid #ccd;border-radius:6px;margin:1rem 0}.hint{color:#556;
 .perm{font-weight:400;font-family:ui-monospace,monospace}button{font:inherit;padding:.5rem 1.2rem;margin-inline-end:.6rem}
 nav{text-align:end}`;
 
-function page(language: PageLanguage, body: string, switchHref?: string): string {
+function page(language: PageLanguage, body: string, switchHref?: string, title: string = TEXT[language].title): string {
   const t = TEXT[language];
   const other = switchHref ? `<nav><a href="${h(switchHref)}" lang="${language === 'en' ? 'ar' : 'en'}">${t.switch}</a></nav>` : '';
   return `<!doctype html>
 <html lang="${language}" dir="${language === 'ar' ? 'rtl' : 'ltr'}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer">
-<title>${t.title}</title><style>${STYLE}</style></head>
-<body>${other}<h1>${t.title}</h1>${body}</body>
+<title>${title}</title><style>${STYLE}</style></head>
+<body>${other}<h1>${title}</h1>${body}</body>
 </html>
 `;
 }
@@ -133,10 +133,52 @@ export function consentStepPage(step: ConsentStep): string {
   );
 }
 
-/** The page's own headers: no script, no frame, no referrer, no cache; forms post here or to the client's redirect. */
-export function consentPageHeaders(redirectOrigin: string): Record<string, string> {
+/**
+ * What a person reads when the request cannot go on and cannot go back to the client (RFC 6749
+ * §4.1.2.1: an unknown client or a redirect URI nobody vouched for is never redirected to), or the
+ * form failed: what happened in their language, what to do, and the API's code and message for
+ * whoever they ask for help (the message is the API's, in English, marked as such).
+ */
+const ERROR_TEXT = {
+  en: {
+    title: 'This connection cannot be made',
+    generic: 'The app’s request could not be completed. Go back to the app and connect again.',
+    invalid_client: 'This app is not known to this workspace. Go back to the app and connect again, or ask its maker.',
+    invalid_client_metadata: 'The app’s description could not be read or is not valid. Ask its maker.',
+    invalid_request: 'The request is not valid, or this page is out of date. Go back to the app and connect again.',
+    rate_limited: 'Too many attempts from your network. Wait a while, then try again.',
+    detail: 'Details for support',
+  },
+  ar: {
+    title: 'تعذّر إتمام هذا الربط',
+    generic: 'تعذّر إكمال طلب التطبيق. ارجع إلى التطبيق وحاول الربط مرة أخرى.',
+    invalid_client: 'هذا التطبيق غير معروف لمساحة العمل هذه. ارجع إلى التطبيق وحاول الربط مرة أخرى، أو اسأل الجهة المطوّرة له.',
+    invalid_client_metadata: 'تعذّرت قراءة وصف التطبيق أو أنه غير صالح. اسأل الجهة المطوّرة له.',
+    invalid_request: 'الطلب غير صالح أو أن هذه الصفحة قديمة. ارجع إلى التطبيق وحاول الربط مرة أخرى.',
+    rate_limited: 'محاولات كثيرة جدًا من شبكتك. انتظر قليلًا ثم حاول مرة أخرى.',
+    detail: 'تفاصيل للدعم',
+  },
+} as const;
+
+type ExplainedCode = Exclude<keyof (typeof ERROR_TEXT)['en'], 'title' | 'generic' | 'detail'>;
+
+/** The error page: what went wrong in the person's language, and the API's code and message. */
+export function errorPage(language: PageLanguage, code: string, message: string): string {
+  const t = ERROR_TEXT[language];
+  const explained = Object.hasOwn(t, code) && !['title', 'generic', 'detail'].includes(code) ? t[code as ExplainedCode] : t.generic;
+  return page(
+    language,
+    `<p class="error" role="alert">${h(explained)}</p>
+<p class="hint">${t.detail}: <code>${h(code)}</code></p><p class="hint" lang="en" dir="ltr">${h(message)}</p>`,
+    undefined,
+    t.title,
+  );
+}
+
+/** The page's own headers: no script, no frame, no referrer, no cache; forms post here or to the client's redirect (none on an error page). */
+export function consentPageHeaders(redirectOrigin?: string): Record<string, string> {
   return {
-    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${redirectOrigin}; frame-ancestors 'none'; base-uri 'none'`,
+    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${redirectOrigin ? ` ${redirectOrigin}` : ''}; frame-ancestors 'none'; base-uri 'none'`,
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',

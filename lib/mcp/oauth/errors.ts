@@ -1,7 +1,9 @@
 /**
  * The OAuth area's answers (RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 8707 §2): each an error code of
  * the catalog, sent in the API's envelope. An OAuth client reads `error` (the standard's code) and
- * ignores `ok` and `message`, so the one envelope is also a valid OAuth error response.
+ * ignores `ok` and `message`, so the one envelope is also a valid OAuth error response. The codes an
+ * authorization request's errors send back to the client's redirect URI (`unsupported_response_type`,
+ * `invalid_scope`, …: authorization-request.ts) are query parameters there, never an envelope, so not here.
  */
 import { defineErrorCodes } from '../../platform/error-codes.ts';
 import { ApiError } from '../../platform/errors.ts';
@@ -13,9 +15,7 @@ export const oauthErrorCodes = defineErrorCodes({
     meaning: 'OAuth: the code or refresh token is unknown, used, expired or revoked, or its verifier or redirect URI does not match',
   },
   unsupported_grant_type: { status: 400, meaning: 'OAuth: only `authorization_code` and `refresh_token` are granted' },
-  unsupported_response_type: { status: 400, meaning: 'OAuth: only `response_type=code` (with PKCE S256) is supported' },
   invalid_target: { status: 400, meaning: 'OAuth: `resource` (RFC 8707) is missing or is not this workspace’s MCP server' },
-  invalid_scope: { status: 400, meaning: 'OAuth: `scope` names something that is no permission' },
   invalid_redirect_uri: { status: 400, meaning: 'OAuth registration: a redirect URI is not https (or loopback http)' },
   invalid_client_metadata: { status: 400, meaning: 'OAuth: the client’s registration or metadata document is invalid or unreachable' },
   invalid_client: {

@@ -15,6 +15,7 @@ import { validateRequest } from '../../platform/http/middleware/validate-request
 import { workspaceSlugFrom } from '../../platform/http/workspace-host.ts';
 import type { RouteDefinition } from '../../platform/route.ts';
 import type { AuthorizeAnswer } from './commands/authorize.ts';
+import { consentPageHeaders, errorPage, pageLanguageOf } from './consent-page.ts';
 import { type OAuthAddresses, oauthAddresses } from './metadata.ts';
 
 export interface OAuthRequest {
@@ -39,10 +40,39 @@ export function authorizeResult(answer: AuthorizeAnswer, method: 'GET' | 'POST')
   return { status: answer.status, headers: answer.headers, contentType: 'text/html; charset=utf-8', body: answer.page };
 }
 
+type Chain = middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>;
+
+/**
+ * The consent page's errors reach a person's browser, not a program: the envelope the chain rendered
+ * once (http-envelope.ts) is shown as a page in the person's language (`lang` of the request, else
+ * Accept-Language), with its code and message, under the page's own headers (no script, no frame).
+ * An unknown client or a redirect URI nobody vouched for must be shown, never redirected to
+ * (RFC 6749 §4.1.2.1). Registered before the envelope, so its onError runs after the envelope's.
+ */
+function errorsAsPages(): Chain {
+  return {
+    onError: (request) => {
+      const response = request.response;
+      if (typeof response?.body !== 'string') return;
+      const { error, message } = JSON.parse(response.body) as { error: string; message: string };
+      const { event } = request;
+      const form = event.body as unknown;
+      const lang =
+        event.queryStringParameters?.lang ?? (form !== null && typeof form === 'object' ? (form as { lang?: unknown }).lang : undefined);
+      const language = pageLanguageOf(typeof lang === 'string' ? lang : undefined, event.headers?.['accept-language']);
+      request.response = {
+        ...response,
+        headers: { ...response.headers, ...consentPageHeaders(), 'Content-Type': 'text/html; charset=utf-8' },
+        body: errorPage(language, error, message),
+      };
+    },
+  };
+}
+
 export function oauthHandler(route: RouteDefinition) {
-  const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>().use(
-    httpEnvelope(route.response.status),
-  );
+  const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>();
+  if (route.response.errorsAsPages) chain.use(errorsAsPages());
+  chain.use(httpEnvelope(route.response.status));
   if (route.request?.body) chain.use(route.request.contentType ? formBody() : jsonBody(route));
   chain.use(validateRequest(route));
   return {

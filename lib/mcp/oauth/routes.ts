@@ -18,7 +18,8 @@ import {
   tokenResponse,
 } from './schemas.ts';
 
-const route = routesOf({ tag: 'MCP', module: null, functions: 'functions/oauth' });
+/** Every OAuth route is on the workspace's own host: the metadata's addresses are there. */
+const route = routesOf({ tag: 'MCP', module: null, functions: 'functions/oauth', workspaceHost: true });
 
 const UNAVAILABLE = { 404: { oauth_unavailable: true } } as const;
 const PAGE = z.string().register(z.globalRegistry, { description: 'The consent page (HTML, no script)' });
@@ -76,13 +77,14 @@ export const registerOAuthClient = route({
   summary: 'OAuth: register a client (RFC 7591)',
   description:
     'Public. A public client (no secret): its redirect URIs (https, or loopback http) and name. Clients that can should use a ' +
-    'Client ID Metadata Document (an https `client_id`) instead, which needs no registration.',
+    'Client ID Metadata Document (an https `client_id`) instead, which needs no registration. A source address that registers ' +
+    'more than a few clients a minute (`OAUTH_REGISTRATIONS_PER_WINDOW`) is braked, 429.',
   auth: 'none',
   permissions: [],
   request: { body: registrationRequest },
   response: { status: 201, body: registrationResponse },
-  errors: { 400: { invalid_redirect_uri: true, invalid_client_metadata: true }, ...UNAVAILABLE },
-  table: ['PutItem'],
+  errors: { 400: { invalid_redirect_uri: true, invalid_client_metadata: true }, 429: { rate_limited: true }, ...UNAVAILABLE },
+  table: ['UpdateItem', 'PutItem'],
 });
 
 export const showOAuthConsent = route({
@@ -93,7 +95,8 @@ export const showOAuthConsent = route({
   description:
     'Public. Checks the request (the client, `redirect_uri` exactly one of its own, `response_type=code`, PKCE S256, `resource` ' +
     'this workspace’s MCP server, `scope` permissions) and shows the page, in English or Arabic (`Accept-Language`, `lang`), that ' +
-    'names the client and asks for a Developer key. A bad client or redirect URI is refused here; anything else goes back to the client.',
+    'names the client and asks for a Developer key. A bad client or redirect URI is refused here, as a page for the person in their ' +
+    'language (never sent to an address nobody vouched for); anything else goes back to the client.',
   auth: 'none',
   permissions: [],
   request: { query: authorizeQuery },
@@ -101,6 +104,7 @@ export const showOAuthConsent = route({
     status: 200,
     body: PAGE,
     contentType: 'text/html',
+    errorsAsPages: true,
     otherAnswers: { 302: { description: BACK_TO_CLIENT } },
   },
   errors: { 400: { invalid_request: true, invalid_client_metadata: true }, 401: { invalid_client: true }, ...UNAVAILABLE },
@@ -125,6 +129,7 @@ export const submitOAuthConsent = route({
     status: 200,
     body: PAGE,
     contentType: 'text/html',
+    errorsAsPages: true,
     otherAnswers: { 303: { description: BACK_TO_CLIENT }, 401: { description: 'The page again, saying the key is not valid' } },
   },
   errors: {

@@ -140,3 +140,8 @@ async function countInWindow(
 export async function recordFailedAuthentication(source: string, window: number): Promise<number> {
   return (await countInWindow(keys.authFailures(source), window, { mayCreate: true }))!;
 }
+
+/** Count one OAuth client registration from `source` in this window and return the count (keys.oauthRegistrations). */
+export async function recordClientRegistration(source: string, window: number): Promise<number> {
+  return (await countInWindow(keys.oauthRegistrations(source), window, { mayCreate: true }))!;
+}

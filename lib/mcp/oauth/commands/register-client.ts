@@ -1,5 +1,12 @@
-/** POST /oauth/register (RFC 7591): a public client, its redirect URIs checked, given an id. */
+/**
+ * POST /oauth/register (RFC 7591): a public client, its redirect URIs checked, given an id.
+ * Registration is open to anyone, so each source address may register a few clients per window
+ * (config.oauthRegistrationsPerWindow), counted once the request is valid and before anything is written.
+ */
 import { randomUUID } from 'node:crypto';
+import { config } from '../../../platform/config.ts';
+import { recordClientRegistration } from '../../../platform/data/developer-keys.ts';
+import { RateLimitedError } from '../../../platform/errors.ts';
 import { acceptableRedirectUri } from '../clients.ts';
 import { oauthRefusal } from '../errors.ts';
 import { putClient } from '../store/clients.ts';
@@ -12,7 +19,7 @@ export interface Registration {
   response_types?: string[];
 }
 
-export async function registerOAuthClient(workspace: string, request: Registration) {
+export async function registerOAuthClient(workspace: string, request: Registration, sourceIp: string) {
   const bad = request.redirect_uris.find((uri) => !acceptableRedirectUri(uri));
   if (bad !== undefined) throw oauthRefusal('invalid_redirect_uri', `Not an https (or loopback http) redirect URI: ${bad.slice(0, 200)}`);
   if (request.token_endpoint_auth_method && request.token_endpoint_auth_method !== 'none') {
@@ -23,6 +30,11 @@ export async function registerOAuthClient(workspace: string, request: Registrati
     throw oauthRefusal('invalid_client_metadata', 'grant_types may hold authorization_code and refresh_token only');
   }
   const now = new Date();
+  const windowSeconds = config.rateLimitWindowSeconds();
+  const window = Math.floor(now.getTime() / 1000 / windowSeconds);
+  if ((await recordClientRegistration(sourceIp, window)) > config.oauthRegistrationsPerWindow()) {
+    throw new RateLimitedError(Math.max(1, (window + 1) * windowSeconds - Math.floor(now.getTime() / 1000)));
+  }
   const client = {
     clientId: randomUUID(),
     clientName: request.client_name?.trim() || new URL(request.redirect_uris[0]!).host,
