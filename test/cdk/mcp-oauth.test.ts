@@ -43,7 +43,7 @@ function requestOf(action: string): Record<string, unknown> {
     case 'PutItem':
       return { TableName, Item: { ...clientItem, entity: 'OAuthClient' } };
     case 'UpdateItem':
-      return { TableName, Key: keys.oauthRegistrations('127.0.0.1'), UpdateExpression: 'SET rlCount = rlCount + :one' };
+      return { TableName, Key: keys.oauthRegistrations('127.0.0.1', 29_000_000), UpdateExpression: 'SET rlCount = rlCount + :one' };
     case 'Query':
       return { TableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'WS#acme' } };
     case 'Scan':

@@ -260,13 +260,15 @@ describe('OAuth with the MCP SDK’s own client', () => {
     const limit = Number(process.env.OAUTH_REGISTRATIONS_PER_WINDOW);
     const windowSeconds = Number(process.env.RATE_LIMIT_WINDOW_SECONDS);
     const windowNow = () => Math.floor(Date.now() / 1000 / windowSeconds);
-    // Registrations are counted per window: a run that crossed a window's end is run again whole in the next.
+    // Registrations are counted per window: a run that crossed a window's end is run again whole, from
+    // an address of its own (the new window already counts the crossed run's last registrations).
     for (let attempt = 0; attempt < 3; attempt++) {
+      const source = `127.0.0.${2 + attempt}`;
       const started = windowNow();
       const statuses: number[] = [];
       let retryAfter: string | undefined;
       for (let i = 0; i <= limit; i++) {
-        const res = await registerFrom('127.0.0.2', { redirect_uris: ['https://flood.example/cb'], client_name: `Flood ${i}` });
+        const res = await registerFrom(source, { redirect_uris: ['https://flood.example/cb'], client_name: `Flood ${i}` });
         statuses.push(res.status);
         retryAfter = res.headers['retry-after'] as string | undefined;
       }

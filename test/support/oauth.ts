@@ -8,7 +8,7 @@ export function workspaceOrigin(slug: string): string {
 }
 
 /** The hidden fields of the page's form, as its HTML sends them (values unescaped as a browser would). */
-function hiddenFields(html: string): Record<string, string> {
+export function hiddenFields(html: string): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) {
     fields[name!] = value!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));

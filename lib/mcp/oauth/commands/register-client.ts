@@ -32,7 +32,7 @@ export async function registerOAuthClient(workspace: string, request: Registrati
   const now = new Date();
   const windowSeconds = config.rateLimitWindowSeconds();
   const window = Math.floor(now.getTime() / 1000 / windowSeconds);
-  if ((await recordClientRegistration(sourceIp, window)) > config.oauthRegistrationsPerWindow()) {
+  if ((await recordClientRegistration(sourceIp, window, windowSeconds)) > config.oauthRegistrationsPerWindow()) {
     throw new RateLimitedError(Math.max(1, (window + 1) * windowSeconds - Math.floor(now.getTime() / 1000)));
   }
   const client = {
