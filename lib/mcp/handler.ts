@@ -14,6 +14,7 @@ import { config } from '../platform/config.ts';
 import { ApiError } from '../platform/errors.ts';
 import type { LambdaHandler } from '../platform/http/api-handler.ts';
 import type { ApiContext } from '../platform/http/context.ts';
+import { headerValues } from '../platform/http/middleware/header-values.ts';
 import { type HandlerResult, httpEnvelope } from '../platform/http/middleware/http-envelope.ts';
 import { jsonBody } from '../platform/http/middleware/json-body.ts';
 import { validateRequest } from '../platform/http/middleware/validate-request.ts';
@@ -123,6 +124,7 @@ export function mcpHandler(route: RouteDefinition, tools: () => readonly AgentTo
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, McpContext>()
     .use(httpEnvelope(route.response.status))
     .use(keyBeforeRequest(config.apiBaseUrl))
+    .use(headerValues())
     .use(jsonBody(route))
     .use(validateRequest(route));
   return chain.handler(async (event, context): Promise<APIGatewayProxyStructuredResultV2> => {

@@ -2786,7 +2786,7 @@ export interface components {
             /** @enum {string} */
             severity: "error" | "warning" | "info";
             /** @enum {string} */
-            code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+            code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "link_archived" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
             message: string;
             /** @description JSON Pointer (RFC 6901) into the version's `content` */
             path: string;
@@ -3766,7 +3766,28 @@ export interface components {
             secret: string;
         };
     };
-    responses: never;
+    responses: {
+        /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+        ServiceBusy: {
+            headers: {
+                /** @description Whole seconds to wait */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -3839,6 +3860,8 @@ export type WebhookDeliveryAttempt = components['schemas']['WebhookDeliveryAttem
 export type WebhookVerificationEvent = components['schemas']['WebhookVerificationEvent'];
 export type WebhookVerificationEventData = components['schemas']['WebhookVerificationEventData'];
 export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
+export type ResponseInternalError = components['responses']['InternalError'];
+export type ResponseServiceBusy = components['responses']['ServiceBusy'];
 export type $defs = Record<string, never>;
 export interface operations {
     getApiIndex: {
@@ -3915,15 +3938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
         };
     };
     getRootResourceMetadata: {
@@ -3967,15 +3982,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
         };
     };
     getMcpResourceMetadata: {
@@ -4019,15 +4026,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
         };
     };
     getApiReference: {
@@ -4137,15 +4136,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createIdea: {
@@ -4261,15 +4253,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getIdea: {
@@ -4359,15 +4344,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     replaceIdea: {
@@ -4485,15 +4463,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteIdea: {
@@ -4592,15 +4563,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateIdea: {
@@ -4718,15 +4682,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getIdeaLabels: {
@@ -4808,15 +4765,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listJourneys: {
@@ -4905,15 +4855,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createJourney: {
@@ -5033,15 +4976,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getJourney: {
@@ -5130,15 +5066,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     archiveJourney: {
@@ -5240,15 +5169,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateJourney: {
@@ -5372,15 +5294,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createMicroJourney: {
@@ -5509,15 +5424,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listJourneyVersions: {
@@ -5610,15 +5518,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createJourneyVersion: {
@@ -5741,15 +5642,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getJourneyVersion: {
@@ -5839,15 +5733,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteJourneyVersion: {
@@ -5951,15 +5838,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateJourneyVersion: {
@@ -6080,15 +5960,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     saveJourneyVersionContent: {
@@ -6224,15 +6097,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     diffJourneyVersions: {
@@ -6322,15 +6188,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getJourneyMapPicture: {
@@ -6427,15 +6286,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getJourneyVersionMetrics: {
@@ -6557,15 +6409,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     publishJourneyVersion: {
@@ -6685,15 +6530,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     validateJourneyContent: {
@@ -6805,15 +6643,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankArticles: {
@@ -6905,15 +6736,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createKnowledgeBankArticle: {
@@ -6940,7 +6764,7 @@ export interface operations {
                     tags?: string[];
                     /** @enum {string} */
                     visibility?: "public" | "internal";
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script (with the combining marks their script writes them with) and digits, joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends; combining marks only on a letter of their script (UTS #39 §5.4); digits of one number system (UTS #39 §5.3). */
                     slug?: string;
                     blocks?: components["schemas"]["Block"][];
                 };
@@ -7062,15 +6886,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getKnowledgeBankArticle: {
@@ -7161,15 +6978,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteKnowledgeBankArticle: {
@@ -7273,15 +7083,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateKnowledgeBankArticle: {
@@ -7304,7 +7107,7 @@ export interface operations {
                     tags?: string[];
                     /** @enum {string} */
                     visibility?: "public" | "internal";
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script (with the combining marks their script writes them with) and digits, joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends; combining marks only on a letter of their script (UTS #39 §5.4); digits of one number system (UTS #39 §5.3). */
                     slug?: string;
                 };
             };
@@ -7409,15 +7212,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankBacklinks: {
@@ -7504,15 +7300,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     saveKnowledgeBankDraft: {
@@ -7649,15 +7438,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankLinks: {
@@ -7746,15 +7528,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     publishKnowledgeBankArticle: {
@@ -7859,15 +7634,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankRevisions: {
@@ -7960,15 +7728,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getKnowledgeBankRevision: {
@@ -8056,15 +7817,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     restoreKnowledgeBankRevision: {
@@ -8166,15 +7920,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     unpublishKnowledgeBankArticle: {
@@ -8278,15 +8025,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankCategories: {
@@ -8368,15 +8108,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createKnowledgeBankCategory: {
@@ -8397,7 +8130,7 @@ export interface operations {
                     nameAr?: string | null;
                     descriptionEn?: string | null;
                     descriptionAr?: string | null;
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script (with the combining marks their script writes them with) and digits, joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends; combining marks only on a letter of their script (UTS #39 §5.4); digits of one number system (UTS #39 §5.3). */
                     slug?: string;
                     position?: number;
                     /** @enum {string} */
@@ -8508,15 +8241,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getKnowledgeBankCategory: {
@@ -8605,15 +8331,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteKnowledgeBankCategory: {
@@ -8714,15 +8433,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateKnowledgeBankCategory: {
@@ -8745,7 +8457,7 @@ export interface operations {
                     nameAr?: string | null;
                     descriptionEn?: string | null;
                     descriptionAr?: string | null;
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script (with the combining marks their script writes them with) and digits, joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends; combining marks only on a letter of their script (UTS #39 §5.4); digits of one number system (UTS #39 §5.3). */
                     slug?: string;
                     position?: number;
                     /** @enum {string} */
@@ -8857,15 +8569,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankExternalLinks: {
@@ -8964,15 +8669,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     checkKnowledgeBankLinks: {
@@ -9053,15 +8751,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     searchKnowledgeBank: {
@@ -9173,15 +8864,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankTranslations: {
@@ -9271,15 +8955,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     callMcpServer: {
@@ -9400,15 +9077,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     callMcpServerReadOnly: {
@@ -9529,15 +9199,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getMe: {
@@ -9626,15 +9289,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     showOAuthConsent: {
@@ -9901,15 +9557,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
         };
     };
     revokeOAuthToken: {
@@ -9969,15 +9617,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
         };
     };
     exchangeOAuthToken: {
@@ -10042,15 +9682,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
         };
     };
     getOpenApiDocument: {
@@ -10158,15 +9790,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createSop: {
@@ -10291,15 +9916,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSop: {
@@ -10387,15 +10005,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     replaceSop: {
@@ -10528,15 +10139,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteSop: {
@@ -10622,15 +10226,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     approveSop: {
@@ -10720,15 +10317,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     sendBackSop: {
@@ -10834,15 +10424,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     submitSop: {
@@ -10932,15 +10515,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSopDirectory: {
@@ -11023,15 +10599,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listSurveys: {
@@ -11121,15 +10690,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createSurvey: {
@@ -11249,15 +10811,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSurvey: {
@@ -11349,15 +10904,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     archiveSurvey: {
@@ -11459,15 +11007,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateSurvey: {
@@ -11607,15 +11148,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     closeSurvey: {
@@ -11721,15 +11255,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createSurveyExport: {
@@ -11892,15 +11419,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSurveyExport: {
@@ -12003,15 +11523,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     publishSurvey: {
@@ -12168,15 +11681,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listSurveyResponses: {
@@ -12288,15 +11794,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     submitSurveyResponse: {
@@ -12466,15 +11965,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSurveyResponse: {
@@ -12564,15 +12056,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteSurveyResponse: {
@@ -12659,15 +12144,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     continueSurveyResponse: {
@@ -12821,15 +12299,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSurveySummary: {
@@ -12984,15 +12455,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createSurveyVersion: {
@@ -13120,15 +12584,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSurveyVersion: {
@@ -13218,15 +12675,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     replaceSurveyVersion: {
@@ -13362,15 +12812,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteSurveyVersion: {
@@ -13470,15 +12913,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     simulateSurveyVersion: {
@@ -13601,15 +13037,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listAudienceAttributes: {
@@ -13696,15 +13125,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listSurveyDesigns: {
@@ -13786,15 +13208,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createSurveyDesign: {
@@ -13924,15 +13339,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateSurveyDesign: {
@@ -14042,15 +13450,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     eraseSurveyRespondent: {
@@ -14151,15 +13552,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     validateSurveyDefinition: {
@@ -14268,15 +13662,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listWebhooks: {
@@ -14358,15 +13745,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createWebhook: {
@@ -14494,15 +13874,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getWebhook: {
@@ -14589,15 +13962,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteWebhook: {
@@ -14683,15 +14049,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateWebhook: {
@@ -14804,15 +14163,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listWebhookDeliveries: {
@@ -14911,15 +14263,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     redeliverWebhookDelivery: {
@@ -15021,15 +14366,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     disableWebhook: {
@@ -15116,15 +14454,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     enableWebhook: {
@@ -15226,15 +14557,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     rotateWebhookSecret: {
@@ -15321,15 +14645,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     ideaSubmittedEvent: {

@@ -91,10 +91,10 @@ export function derivedKeyItem(derived: DerivedKey): Record<string, unknown> {
  * the hash of the access token's forwarded form as its secret, the earlier of the two expiries and
  * revocations, and only the granted permissions the parent still holds.
  */
-function asStoredKey(parent: DeveloperKey, countedWindow: number, derived: DerivedKey): StoredKey {
+function asStoredKey(parent: DeveloperKey, windows: StoredKey['windows'], derived: DerivedKey): StoredKey {
   const earlier = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a < b ? a : b);
   return {
-    countedWindow,
+    windows,
     key: {
       ...parent,
       name: `${parent.name} → ${derived.clientName}`,
@@ -126,6 +126,6 @@ export async function findWorkspaceAndDerivedKey(
     { consistent: true },
   );
   const key =
-    parentItem && derivedItem ? asStoredKey(toDeveloperKey(parentItem), Number(parentItem.rlWindow ?? 0), toDerivedKey(derivedItem)) : null;
+    parentItem && derivedItem ? asStoredKey(toDeveloperKey(parentItem), (parentItem.rlWindows as StoredKey['windows'] | undefined) ?? null, toDerivedKey(derivedItem)) : null;
   return { workspace: copyItem ? toWorkspace(copyItem) : null, key, also: alsoItem };
 }
