@@ -5,8 +5,8 @@
  * unknown client, a redirect URI not the client's) are in test/integration/mcp-oauth.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { handler as showConsent } from '../../functions/oauth/show-o-auth-consent.ts';
 import { handler as token } from '../../functions/oauth/exchange-o-auth-token.ts';
+import { handler as showConsent } from '../../functions/oauth/show-o-auth-consent.ts';
 import { errorPage } from '../../lib/mcp/oauth/consent-page.ts';
 import { apiEvent, lambdaContext } from '../support/events.ts';
 

@@ -126,6 +126,12 @@ export async function findWorkspaceAndDerivedKey(
     { consistent: true },
   );
   const key =
-    parentItem && derivedItem ? asStoredKey(toDeveloperKey(parentItem), (parentItem.rlWindows as StoredKey['windows'] | undefined) ?? null, toDerivedKey(derivedItem)) : null;
+    parentItem && derivedItem
+      ? asStoredKey(
+          toDeveloperKey(parentItem),
+          (parentItem.rlWindows as StoredKey['windows'] | undefined) ?? null,
+          toDerivedKey(derivedItem),
+        )
+      : null;
   return { workspace: copyItem ? toWorkspace(copyItem) : null, key, also: alsoItem };
 }
