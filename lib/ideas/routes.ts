@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { etagHeader, okBody, optionalIfMatch, routesOf } from '../platform/route.ts';
 import { okOnly, pageQuery, pagination } from '../platform/schemas.ts';
 import { idea, ideaIdParams, ideaLabels, ideaPatch, ideaWrite } from './schemas.ts';
+import { similarIdea, similarIdeasQuery } from './similar/schemas.ts';
 
 const route = routesOf({ tag: 'Ideas', module: 'ideas' });
 
@@ -19,6 +20,10 @@ const IF_MATCH = optionalIfMatch(
 const LABEL_NOTE =
   "`status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`.";
 const PRIVACY_NOTE = 'Submitter data (`submitter`) and `customerContext` are stored for the portal but never returned by any operation.';
+
+const DUPLICATES_NOTE =
+  '`possibleDuplicates` lists up to three existing ideas like the new one (as `GET /ideas/similar` scores them, above 0.3), ' +
+  'best first; it is left out when they could not be looked up, and the idea is created all the same.';
 
 const NOT_FOUND_404 = { not_found: 'no idea with this id in this workspace (ideas of other workspaces are never visible)' };
 const LABEL_400 = { invalid_body: 'also a `status` or `module` that is not one of the configured idea labels' };
@@ -48,19 +53,41 @@ export const createIdea = route({
     `Creates a private idea pending moderation, at version 1. ${LABEL_NOTE} ${PRIVACY_NOTE} ` +
     'Unknown fields are rejected (400 `invalid_body`). ' +
     'Send an `Idempotency-Key` to retry safely: within 24 hours the same key with the same body returns the first response ' +
-    '(with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409. Only successful creations are remembered.',
+    '(with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409. Only successful creations are remembered. ' +
+    `${DUPLICATES_NOTE}`,
   permissions: ['ideas:write'],
   idempotent: true,
   request: { body: ideaWrite },
   response: {
     status: 201,
-    body: ideaResponse,
+    body: okBody({ data: idea, possibleDuplicates: z.optional(z.array(similarIdea)) }),
     location: '/ideas/{data.id}',
     description: 'Created (or, for a repeated Idempotency-Key, the first response again)',
     headers: ETAG_HEADER,
   },
   errors: { 400: LABEL_400 },
-  table: ['BatchGetItem', 'PutItem', 'UpdateItem'],
+  // Query and BatchGetItem (of the ideas' public attributes) also find the possible duplicates.
+  table: ['BatchGetItem', 'PutItem', 'UpdateItem', 'Query'],
+});
+
+export const findSimilarIdeas = route({
+  operationId: 'findSimilarIdeas',
+  method: 'GET',
+  path: '/ideas/similar',
+  summary: 'Ideas similar to a text (English and Arabic)',
+  description:
+    "The workspace's ideas closest to `q` (a title, or a title and description), best first, each with a `score` from 0 to 1 " +
+    'and the words of `q` it shares (`matchedTerms`). Words are compared as the knowledge-bank search compares them: Arabic ' +
+    'normalised (diacritics and tatweel removed, أ إ آ ٱ → ا, ى → ي, ة → ه) and lightly stemmed, English stemmed, common words ' +
+    'ignored; a rare shared word weighs more than a common one, and a title more than a description. Only ideas sharing a word ' +
+    'are answered. A new idea is found at once; an edit that makes an idea match a text it did not match shows within a minute.',
+  permissions: ['ideas:read'],
+  request: { query: similarIdeasQuery },
+  response: { status: 200, body: okBody({ data: z.array(similarIdea) }) },
+  errors: { 400: { invalid_query: '`q` missing, blank or over 1,000 characters; `limit` outside 1–25; an unknown parameter' } },
+  // Query: the ideas created since the instance's last lookup (the whole workspace on its first);
+  // BatchGetItem: the candidates as they are now.
+  table: ['Query', 'BatchGetItem'],
 });
 
 export const getIdeaLabels = route({
