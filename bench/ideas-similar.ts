@@ -10,8 +10,9 @@
  *      p50 and p95.
  * `BENCH_ONLY=similar npm run bench` runs only this.
  */
-import { DUPLICATE_MIN_SCORE, SimilarityIndex } from '../lib/ideas/similar/index.ts';
+
 import { IDEA_ENTITY, newIdeaId } from '../lib/ideas/record.ts';
+import { DUPLICATE_MIN_SCORE, SimilarityIndex } from '../lib/ideas/similar/index.ts';
 import { writeMany } from '../lib/platform/data/batch.ts';
 import { keys } from '../lib/platform/data/keys.ts';
 import type { Sandbox } from '../local/sandbox.ts';
@@ -36,7 +37,9 @@ function distractors(pairs: readonly LabelledQuery[], count: number): Array<{ id
   const next = random(39);
   const vocabulary = (language: RegExp) => [
     ...new Set(
-      pairs.flatMap((pair) => [pair.idea.title, pair.idea.titleAr ?? '', pair.idea.description ?? '']).flatMap((text) => text.match(language) ?? []),
+      pairs
+        .flatMap((pair) => [pair.idea.title, pair.idea.titleAr ?? '', pair.idea.description ?? ''])
+        .flatMap((text) => text.match(language) ?? []),
     ),
   ];
   const english = vocabulary(/[a-z]{3,}/gi);
@@ -44,7 +47,11 @@ function distractors(pairs: readonly LabelledQuery[], count: number): Array<{ id
   const pick = (words: string[], n: number) => Array.from({ length: n }, () => words[Math.floor(next() * words.length)]!).join(' ');
   return Array.from({ length: count }, (_, i) => {
     const words = next() < 0.5 ? english : arabic;
-    return { id: `filler-${String(i).padStart(5, '0')}`, title: pick(words, 3 + Math.floor(next() * 4)), description: pick(words, 2 + Math.floor(next() * 3)) };
+    return {
+      id: `filler-${String(i).padStart(5, '0')}`,
+      title: pick(words, 3 + Math.floor(next() * 4)),
+      description: pick(words, 2 + Math.floor(next() * 3)),
+    };
   });
 }
 
@@ -83,14 +90,20 @@ export async function benchSimilarIdeas(sandbox: Sandbox): Promise<void> {
   paraphraseIdeas(large);
   for (const pair of pairs) plainLarge.put({ id: pair.ideaId, ...pair.idea });
 
-  console.log(`Labelled paraphrase pairs: ${pairs.length} (${['en', 'ar', 'mixed'].map((l) => `${l} ${pairs.filter((p) => p.language === l).length}`).join(', ')})\n`);
+  console.log(
+    `Labelled paraphrase pairs: ${pairs.length} (${['en', 'ar', 'mixed'].map((l) => `${l} ${pairs.filter((p) => p.language === l).length}`).join(', ')})\n`,
+  );
   console.log('| recall@3 | index (stemmed, folded, TF-IDF cosine) | plain term match |\n|---|---:|---:|');
   for (const language of ['en', 'ar', 'mixed'] as const) {
     const subset = pairs.filter((pair) => pair.language === language);
-    console.log(`| ${language}, labelled ideas only | ${recallAt3(labelled, subset).toFixed(2)} | ${recallAt3(plainLabelled, subset).toFixed(2)} |`);
+    console.log(
+      `| ${language}, labelled ideas only | ${recallAt3(labelled, subset).toFixed(2)} | ${recallAt3(plainLabelled, subset).toFixed(2)} |`,
+    );
   }
   console.log(`| all, labelled ideas only | ${recallAt3(labelled, pairs).toFixed(2)} | ${recallAt3(plainLabelled, pairs).toFixed(2)} |`);
-  console.log(`| all, among ${IDEAS.toLocaleString('en')} ideas | ${recallAt3(large, pairs).toFixed(2)} | ${recallAt3(plainLarge, pairs).toFixed(2)} |`);
+  console.log(
+    `| all, among ${IDEAS.toLocaleString('en')} ideas | ${recallAt3(large, pairs).toFixed(2)} | ${recallAt3(plainLarge, pairs).toFixed(2)} |`,
+  );
 
   const right: number[] = [];
   const wrong: number[] = [];
@@ -105,8 +118,10 @@ export async function benchSimilarIdeas(sandbox: Sandbox): Promise<void> {
   const index = timings(large, pairs);
   // Timed on a shared machine: read the ratio, not the milliseconds.
   const plain = timings(plainLarge, pairs);
-  console.log(`\nIn process, ${IDEAS.toLocaleString('en')} ideas, one lookup: index p50 ${ms(index.p50)} ms, p95 ${ms(index.p95)} ms; ` +
-    `plain term match p50 ${ms(plain.p50)} ms, p95 ${ms(plain.p95)} ms (${(plain.p95 / index.p95).toFixed(1)}× the index's p95)`);
+  console.log(
+    `\nIn process, ${IDEAS.toLocaleString('en')} ideas, one lookup: index p50 ${ms(index.p50)} ms, p95 ${ms(index.p95)} ms; ` +
+      `plain term match p50 ${ms(plain.p50)} ms, p95 ${ms(plain.p95)} ms (${(plain.p95 / index.p95).toFixed(1)}× the index's p95)`,
+  );
 
   const context = await benchWorkspace(sandbox, 'similar');
   const slug = context.host.split('.')[0]!;
@@ -114,7 +129,18 @@ export async function benchSimilarIdeas(sandbox: Sandbox): Promise<void> {
   const items = [...fillers, ...pairs.map((pair) => ({ ...pair.idea, id: pair.ideaId }))].map((idea, i) => {
     const id = newIdeaId(base + i);
     const at = new Date(base + i).toISOString();
-    return { ...keys.idea(slug, id), entity: IDEA_ENTITY, workspace: slug, ...idea, id, moderationStatus: 'pending', visibility: 'private', version: 1, createdAt: at, updatedAt: at };
+    return {
+      ...keys.idea(slug, id),
+      entity: IDEA_ENTITY,
+      workspace: slug,
+      ...idea,
+      id,
+      moderationStatus: 'pending',
+      visibility: 'private',
+      version: 1,
+      createdAt: at,
+      updatedAt: at,
+    };
   });
   // One BatchWriteItem at a time: DynamoDB Local on a loaded machine times out calls sent together.
   for (let i = 0; i < items.length; i += 25) await writeMany(items.slice(i, i + 25));
@@ -123,7 +149,11 @@ export async function benchSimilarIdeas(sandbox: Sandbox): Promise<void> {
     const res = await send(context, 'GET', `/ideas/similar?q=${encodeURIComponent(q)}`);
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`GET /ideas/similar answered ${res.status}`);
-    return { ms: performance.now() - started, calls: Number(res.headers.get('x-sandbox-dynamodb-calls')), depth: Number(res.headers.get('x-sandbox-dynamodb-depth')) };
+    return {
+      ms: performance.now() - started,
+      calls: Number(res.headers.get('x-sandbox-dynamodb-calls')),
+      depth: Number(res.headers.get('x-sandbox-dynamodb-depth')),
+    };
   };
   const first = await lookup(pairs[0]!.query);
   const warm = [];
@@ -131,7 +161,11 @@ export async function benchSimilarIdeas(sandbox: Sandbox): Promise<void> {
   const warmMs = warm.map((sample) => sample.ms);
   console.log(`\nSandbox, ${IDEAS.toLocaleString('en')} ideas in the workspace:\n`);
   console.log('| GET /ideas/similar | DynamoDB calls | depth | p50 ms | p95 ms |\n|---|---:|---:|---:|---:|');
-  console.log(`| first lookup (reads every idea: the naive design, every time) | ${first.calls} | ${first.depth} | ${ms(first.ms)} | ${ms(first.ms)} |`);
-  console.log(`| warm (${warm.length} lookups) | ${Math.max(...warm.map((s) => s.calls))} | ${Math.max(...warm.map((s) => s.depth))} | ${ms(percentile(warmMs, 0.5))} | ${ms(percentile(warmMs, 0.95))} |`);
+  console.log(
+    `| first lookup (reads every idea: the naive design, every time) | ${first.calls} | ${first.depth} | ${ms(first.ms)} | ${ms(first.ms)} |`,
+  );
+  console.log(
+    `| warm (${warm.length} lookups) | ${Math.max(...warm.map((s) => s.calls))} | ${Math.max(...warm.map((s) => s.depth))} | ${ms(percentile(warmMs, 0.5))} | ${ms(percentile(warmMs, 0.95))} |`,
+  );
   console.log(`\nwarm p95 / first lookup: ${(percentile(warmMs, 0.95) / first.ms).toFixed(3)}`);
 }

@@ -4,8 +4,8 @@
  * queries, and the plain term match it improves on is measured beside it.
  */
 import { describe, expect, it } from 'vitest';
-import { SimilarityIndex } from '../../lib/ideas/similar/index.ts';
 import { paraphraseIdeas, recallAt3 } from '../../bench/ideas-similar-relevance.ts';
+import { SimilarityIndex } from '../../lib/ideas/similar/index.ts';
 
 describe('similar ideas', () => {
   it('finds the paraphrased idea among the first three for at least 80% of the labelled queries, in each language', () => {
@@ -13,7 +13,13 @@ describe('similar ideas', () => {
     const overall = recallAt3(index, pairs);
     expect(overall).toBeGreaterThanOrEqual(0.8);
     for (const language of ['en', 'ar'] as const)
-      expect(recallAt3(index, pairs.filter((pair) => pair.language === language)), language).toBeGreaterThanOrEqual(0.8);
+      expect(
+        recallAt3(
+          index,
+          pairs.filter((pair) => pair.language === language),
+        ),
+        language,
+      ).toBeGreaterThanOrEqual(0.8);
   });
 
   it('stems and folds Arabic and English the way the knowledge bank does', () => {

@@ -93,9 +93,9 @@ export class SimilarityIndex {
     const terms = termFrequencies(ideaParts(idea));
     this.ideas.set(idea.id, { id: idea.id, text, terms });
     for (const term of terms.keys()) {
-      let holders = this.postings.get(term);
-      if (!holders) this.postings.set(term, (holders = new Set()));
+      const holders = this.postings.get(term) ?? new Set<string>();
       holders.add(idea.id);
+      this.postings.set(term, holders);
     }
   }
 
