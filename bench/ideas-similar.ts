@@ -147,8 +147,8 @@ export async function benchSimilarIdeas(sandbox: Sandbox): Promise<void> {
   const lookup = async (q: string) => {
     const started = performance.now();
     const res = await send(context, 'GET', `/ideas/similar?q=${encodeURIComponent(q)}`);
+    if (res.status !== 200) throw new Error(`GET /ideas/similar answered ${res.status}: ${await res.text()}`);
     await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`GET /ideas/similar answered ${res.status}`);
     return {
       ms: performance.now() - started,
       calls: Number(res.headers.get('x-sandbox-dynamodb-calls')),

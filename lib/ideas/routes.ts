@@ -21,9 +21,7 @@ const LABEL_NOTE =
   "`status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`.";
 const PRIVACY_NOTE = 'Submitter data (`submitter`) and `customerContext` are stored for the portal but never returned by any operation.';
 
-const DUPLICATES_NOTE =
-  '`possibleDuplicates` lists up to three existing ideas like the new one (as `GET /ideas/similar` scores them, above 0.3), ' +
-  'best first; it is left out when they could not be looked up, and the idea is created all the same.';
+const DUPLICATES_NOTE = '`possibleDuplicates`: up to three like ideas (GET /ideas/similar, score over 0.3).';
 
 const NOT_FOUND_404 = { not_found: 'no idea with this id in this workspace (ideas of other workspaces are never visible)' };
 const LABEL_400 = { invalid_body: 'also a `status` or `module` that is not one of the configured idea labels' };
@@ -74,13 +72,11 @@ export const findSimilarIdeas = route({
   operationId: 'findSimilarIdeas',
   method: 'GET',
   path: '/ideas/similar',
-  summary: 'Ideas similar to a text (English and Arabic)',
+  summary: 'Ideas like a text (English and Arabic)',
   description:
-    "The workspace's ideas closest to `q` (a title, or a title and description), best first, each with a `score` from 0 to 1 " +
-    'and the words of `q` it shares (`matchedTerms`). Words are compared as the knowledge-bank search compares them: Arabic ' +
-    'normalised (diacritics and tatweel removed, أ إ آ ٱ → ا, ى → ي, ة → ه) and lightly stemmed, English stemmed, common words ' +
-    'ignored; a rare shared word weighs more than a common one, and a title more than a description. Only ideas sharing a word ' +
-    'are answered. A new idea is found at once; an edit that makes an idea match a text it did not match shows within a minute.',
+    'Ideas closest to `q`, best first, each with a `score` (0–1) and the words of `q` it shares. Words are ' +
+    'compared as knowledge-bank search compares them (English stemmed; Arabic normalised and lightly stemmed); rare words ' +
+    'weigh more, titles more than descriptions.',
   permissions: ['ideas:read'],
   request: { query: similarIdeasQuery },
   response: { status: 200, body: okBody({ data: z.array(similarIdea) }) },

@@ -60,7 +60,7 @@ export interface paths {
         put?: never;
         /**
          * Submit an idea
-         * @description Creates a private idea pending moderation, at version 1. `status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`. Submitter data (`submitter`) and `customerContext` are stored for the portal but never returned by any operation. Unknown fields are rejected (400 `invalid_body`). Send an `Idempotency-Key` to retry safely: within 24 hours the same key with the same body returns the first response (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409. Only successful creations are remembered. `possibleDuplicates` lists up to three existing ideas like the new one (as `GET /ideas/similar` scores them, above 0.3), best first; it is left out when they could not be looked up, and the idea is created all the same.
+         * @description Creates a private idea pending moderation, at version 1. `status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`. Submitter data (`submitter`) and `customerContext` are stored for the portal but never returned by any operation. Unknown fields are rejected (400 `invalid_body`). Send an `Idempotency-Key` to retry safely: within 24 hours the same key with the same body returns the first response (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409. Only successful creations are remembered. `possibleDuplicates`: up to three like ideas (GET /ideas/similar, score over 0.3).
          *
          *     Permission: ideas:write.
          *
@@ -153,8 +153,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Ideas similar to a text (English and Arabic)
-         * @description The workspace's ideas closest to `q` (a title, or a title and description), best first, each with a `score` from 0 to 1 and the words of `q` it shares (`matchedTerms`). Words are compared as the knowledge-bank search compares them: Arabic normalised (diacritics and tatweel removed, أ إ آ ٱ → ا, ى → ي, ة → ه) and lightly stemmed, English stemmed, common words ignored; a rare shared word weighs more than a common one, and a title more than a description. Only ideas sharing a word are answered. A new idea is found at once; an edit that makes an idea match a text it did not match shows within a minute.
+         * Ideas like a text (English and Arabic)
+         * @description Ideas closest to `q`, best first, each with a `score` (0–1) and the words of `q` it shares. Words are compared as knowledge-bank search compares them (English stemmed; Arabic normalised and lightly stemmed); rare words weigh more, titles more than descriptions.
          *
          *     Permission: ideas:read.
          *
@@ -4458,7 +4458,7 @@ export interface operations {
     findSimilarIdeas: {
         parameters: {
             query: {
-                /** @description The text to compare: a title, or a title and description, in English, Arabic or both */
+                /** @description A title, or a title and description (English, Arabic or both) */
                 q: string;
                 limit?: number;
             };

@@ -15,7 +15,7 @@ export const similarIdeasQuery = z.strictObject({
     )
     .register(z.globalRegistry, {
       maxLength: MAX_QUERY_CHARACTERS,
-      description: 'The text to compare: a title, or a title and description, in English, Arabic or both',
+      description: 'A title, or a title and description (English, Arabic or both)',
     }),
   limit: queryInteger(1, 25, 5),
 });
