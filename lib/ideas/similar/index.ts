@@ -2,7 +2,7 @@
  * The similarity index of one workspace's ideas: an inverted index from term to the ideas holding
  * it, scored by the cosine of TF-IDF vectors. Terms are the knowledge bank's (normalise.ts
  * `termOf`: Arabic folded and lightly stemmed, English Porter-stemmed, stop words dropped), so
- * "exporting invoices" meets "export of invoice" and "الفواتير" meets "فاتورة"'s plural "فواتير".
+ * "exporting invoices" meets "export of invoice" and "الفواتير" meets "فواتير".
  *
  * Cosine rather than BM25: it is bounded (0-1) and symmetric, so one calibrated threshold tells a
  * likely duplicate from a loose match whatever the lengths (POST /ideas `possibleDuplicates`).
@@ -75,14 +75,6 @@ export class SimilarityIndex {
    * change is computed again when next needed (lazily: only the candidates of a lookup).
    */
   private generation = 0;
-
-  get size(): number {
-    return this.ideas.size;
-  }
-
-  has(id: string): boolean {
-    return this.ideas.has(id);
-  }
 
   /** Adds or replaces one idea (a lookup's catch-up puts the last seconds' ideas again: then nothing changes). */
   put(idea: IdeaText): void {
