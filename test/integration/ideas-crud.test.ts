@@ -59,6 +59,8 @@ describe('POST /ideas', () => {
         createdAt: expect.stringMatching(ISO_UTC),
         updatedAt: expect.stringMatching(ISO_UTC),
       },
+      // The workspace's ideas most like it (test/integration/ideas-similar.test.ts holds what they are).
+      possibleDuplicates: expect.any(Array),
     });
     expect(res.body.data.createdAt).toBe(res.body.data.updatedAt);
     expect(res.headers.get('etag')).toBe('"1"');
