@@ -11,10 +11,10 @@
  * `BENCH_ONLY=similar npm run bench` runs only this.
  */
 
-import { IDEA_ENTITY, newIdeaId } from '../lib/ideas/record.ts';
+import { ideaEntity } from '../lib/ideas/entities.ts';
+import { newIdeaId } from '../lib/ideas/record.ts';
 import { DUPLICATE_MIN_SCORE, SimilarityIndex } from '../lib/ideas/similar/index.ts';
 import { writeMany } from '../lib/platform/data/batch.ts';
-import { keys } from '../lib/platform/data/keys.ts';
 import type { Sandbox } from '../local/sandbox.ts';
 import { benchWorkspace, send } from './harness.ts';
 import { type IdeaRanker, type LabelledQuery, PlainTermMatch, paraphraseIdeas, recallAt3 } from './ideas-similar-relevance.ts';
@@ -130,8 +130,8 @@ export async function benchSimilarIdeas(sandbox: Sandbox): Promise<void> {
     const id = newIdeaId(base + i);
     const at = new Date(base + i).toISOString();
     return {
-      ...keys.idea(slug, id),
-      entity: IDEA_ENTITY,
+      ...ideaEntity.keys.idea(slug, id),
+      entity: ideaEntity.name,
       workspace: slug,
       ...idea,
       id,

@@ -5,9 +5,11 @@
  * suite, whose sandbox evaluates each of them.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ideaEntity } from '../../lib/ideas/entities.ts';
 import { routes } from '../../lib/manifest.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
 import { authenticatesItself } from '../../lib/platform/route.ts';
+import { webhookEntity } from '../../lib/webhooks/entities.ts';
 import { cloudAssembly } from '../../local/iam/cloud-assembly.ts';
 import { type FunctionPolicy, functionPolicies } from '../../local/iam/function-policies.ts';
 import { checkDynamoDbRequest } from '../../local/iam/policy-check.ts';
@@ -46,13 +48,32 @@ describe('synthesized IAM policies', () => {
     for (const route of readRoutes) {
       const batch = { RequestItems: { [TableName]: { Keys: [keys.workspace('acme'), keyItem], ConsistentRead: true } } };
       expect(await decision(route.handler, 'BatchGetCommand', batch), route.operationId).toBe('allowed');
+      // The count in its window's entry of the key's counter, dropping an entry long past (developer-keys.ts).
       const count = {
         Key: keyItem,
-        UpdateExpression: 'SET rlCount = rlCount + :one, lastUsedAt = :now',
-        ConditionExpression: 'rlWindow = :window',
+        UpdateExpression:
+          'SET rlWindows.#window = if_not_exists(rlWindows.#window, :zero) + :one, lastUsedAt = :now REMOVE rlWindows.#old0',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#window': '29000001', '#old0': '28999990' },
         ReturnValues: 'UPDATED_NEW',
       };
       expect(await decision(route.handler, 'UpdateCommand', count), route.operationId).toBe('allowed');
+      // A key made before the counter was a map: its first count makes the map and drops the fixed window.
+      const first = {
+        Key: keyItem,
+        UpdateExpression: 'SET rlWindows = :windows, lastUsedAt = :now REMOVE rlWindow, rlCount',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(rlWindows)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      };
+      expect(await decision(route.handler, 'UpdateCommand', first), route.operationId).toBe('allowed');
+      // A source's failed authentications, a fixed window of its own item.
+      const failure = {
+        Key: keys.authFailures('203.0.113.9'),
+        UpdateExpression: 'SET rlCount = rlCount + :one',
+        ConditionExpression: 'rlWindow >= :window',
+        ReturnValues: 'UPDATED_NEW',
+      };
+      expect(await decision(route.handler, 'UpdateCommand', failure), route.operationId).toBe('allowed');
     }
   });
 
@@ -74,8 +95,8 @@ describe('synthesized IAM policies', () => {
       { Key: keyItem, UpdateExpression: 'SET #p = :p', ExpressionAttributeNames: { '#p': 'permissions' } },
       { Key: keyItem, UpdateExpression: 'SET rateLimitPerMinute = :n' },
       { Key: keyItem, UpdateExpression: 'REMOVE revokedAt' },
-      { Key: keys.idea('acme', '0190a1b2-0000-7000-8000-000000000000'), UpdateExpression: 'SET titleEn = :t' },
-      { Key: keys.webhook('acme', 'w1'), UpdateExpression: 'SET secret = :s' },
+      { Key: ideaEntity.keys.idea('acme', '0190a1b2-0000-7000-8000-000000000000'), UpdateExpression: 'SET titleEn = :t' },
+      { Key: webhookEntity.keys.webhook('acme', 'w1'), UpdateExpression: 'SET secret = :s' },
       // The counter's own attributes, but asking the whole item back.
       { Key: keyItem, UpdateExpression: 'SET rlCount = :n', ReturnValues: 'ALL_OLD' },
     ];
@@ -91,7 +112,7 @@ describe('synthesized IAM policies', () => {
   it('deny a write route the actions it does not declare, and every function a table other than its own', async () => {
     const createIdea = routes.find((r) => r.operationId === 'createIdea')!;
     expect(createIdea.table).not.toContain('DeleteItem');
-    expect(await decision(createIdea.handler, 'DeleteCommand', { Key: keys.idea('acme', 'x') })).toEqual(denied);
+    expect(await decision(createIdea.handler, 'DeleteCommand', { Key: ideaEntity.keys.idea('acme', 'x') })).toEqual(denied);
     for (const route of routes) {
       const other = { TableName: 'another-table', Key: keyItem };
       const [command, input] =

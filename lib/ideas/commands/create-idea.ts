@@ -9,7 +9,7 @@ import { logger } from '../../platform/logger.ts';
 import { countBusinessEvent } from '../../platform/metrics.ts';
 import { assertConfiguredLabels } from '../changes.ts';
 import type { Idea, IdeaWrite } from '../schemas.ts';
-import { createIdea as storeIdea } from '../store.ts';
+import { createIdea as storeIdea } from '../store/ideas.ts';
 import { duplicateCandidatesOf, duplicatesBesides, type SimilarIdea } from './find-similar-ideas.ts';
 
 export type { Idea, SimilarIdea };

@@ -1,5 +1,5 @@
 /**
- * What similar-idea lookups read, all inside the workspace's partition (keys.idea), so another
+ * What similar-idea lookups read, all inside the workspace's partition (entities.ts), so another
  * workspace's ideas can never reach its index:
  *   ideaTextsSince  Query over the ideas' range, ascending from a creation time: the whole workspace
  *                   (a build: one call per 1 MB page) or only the last seconds' ideas (one call)
@@ -7,13 +7,15 @@
  */
 import { getMany } from '../../platform/data/batch.ts';
 import { tableName } from '../../platform/data/client.ts';
-import { keys } from '../../platform/data/keys.ts';
+import { workspacePk } from '../../platform/data/keys.ts';
 import { projection } from '../../platform/data/projection.ts';
 import { queryAll } from '../../platform/data/query-all.ts';
-import { IDEA_ENTITY, PUBLIC_IDEA_ATTRIBUTES, toIdea } from '../record.ts';
+import { ideaEntity, PUBLIC_IDEA_ATTRIBUTES } from '../entities.ts';
+import { toIdea } from '../record.ts';
 import type { Idea } from '../schemas.ts';
 import type { IdeaText } from './index.ts';
 
+const { idea: ideaKey, list: ideaList } = ideaEntity.keys;
 const TEXT_ATTRIBUTES = ['id', 'title', 'titleAr', 'description'] as const;
 
 /**
@@ -23,7 +25,7 @@ const TEXT_ATTRIBUTES = ['id', 'title', 'titleAr', 'description'] as const;
  */
 function firstKeyAt(workspace: string, ms: number): string {
   const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0');
-  return keys.idea(workspace, `${hex.slice(0, 8)}-${hex.slice(8, 12)}`).sk;
+  return ideaKey(workspace, `${hex.slice(0, 8)}-${hex.slice(8, 12)}`).sk;
 }
 
 /**
@@ -39,11 +41,11 @@ export async function ideaTextsSince(workspace: string, sinceMs?: number): Promi
     FilterExpression: '#entity = :entity',
     ExpressionAttributeNames: { ...names.ExpressionAttributeNames, '#entity': 'entity' },
     ExpressionAttributeValues: {
-      ':pk': keys.workspacePk(workspace),
+      ':pk': workspacePk(workspace),
       // BETWEEN is inclusive: from just after the known id (its key plus the lowest character).
-      ':from': sinceMs === undefined ? keys.ideaListRange.from : firstKeyAt(workspace, sinceMs),
-      ':to': keys.ideaListRange.to,
-      ':entity': IDEA_ENTITY,
+      ':from': sinceMs === undefined ? ideaList.from : firstKeyAt(workspace, sinceMs),
+      ':to': ideaList.to,
+      ':entity': ideaEntity.name,
     },
     ProjectionExpression: names.ProjectionExpression,
     ConsistentRead: true,
@@ -60,7 +62,7 @@ export async function ideaTextsSince(workspace: string, sinceMs?: number): Promi
 export async function ideasByIds(workspace: string, ids: readonly string[]): Promise<Map<string, Idea>> {
   if (ids.length === 0) return new Map();
   const items = await getMany(
-    ids.map((id) => keys.idea(workspace, id)),
+    ids.map((id) => ideaKey(workspace, id)),
     { attributes: PUBLIC_IDEA_ATTRIBUTES },
   );
   return new Map(items.flatMap((item) => (item ? [[item.id as string, toIdea(item)] as const] : [])));
