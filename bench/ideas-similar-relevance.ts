@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type IdeaText, SimilarityIndex } from '../lib/ideas/similar/index.ts';
 
-export interface ParaphrasePair {
+interface ParaphrasePair {
   language: 'en' | 'ar' | 'mixed';
   idea: Omit<IdeaText, 'id'>;
   query: string;

@@ -42,7 +42,7 @@ export async function findSimilarIdeas(workspace: string, text: string, options:
 }
 
 /** The text an idea is compared by: its titles and its description. */
-export function ideaTextOf(idea: { title: string; titleAr?: string | null; description?: string | null }): string {
+function ideaTextOf(idea: { title: string; titleAr?: string | null; description?: string | null }): string {
   return [idea.title, idea.titleAr, idea.description].filter(Boolean).join('\n');
 }
 
