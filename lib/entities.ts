@@ -10,7 +10,7 @@ import { gsi1Projection } from './platform/data/table.ts';
 import { SOP_ENTITIES } from './sops/entities.ts';
 import { WEBHOOK_ENTITIES } from './webhooks/entities.ts';
 
-const ENTITIES = [...PLATFORM_ENTITIES, ...IDEA_ENTITIES, ...SOP_ENTITIES, ...WEBHOOK_ENTITIES, ...JOURNEY_ENTITIES] as const;
+export const ENTITIES = [...PLATFORM_ENTITIES, ...IDEA_ENTITIES, ...SOP_ENTITIES, ...WEBHOOK_ENTITIES, ...JOURNEY_ENTITIES] as const;
 
 /** gsi1's non-key attributes: the union of what each entity's gsi1 queries read. */
 export const GSI1_NON_KEY_ATTRIBUTES: readonly string[] = gsi1Projection(ENTITIES);
