@@ -74,6 +74,17 @@ function timings(ranker: IdeaRanker, pairs: readonly LabelledQuery[], rounds = 5
 
 const ms = (value: number) => value.toFixed(2);
 
+/** The seeding's BatchWriteItem, tried again when DynamoDB Local, starved of CPU, outlives the client's 3 s timeout. */
+async function writeWithPatience(items: Array<Record<string, unknown>>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeMany(items);
+    } catch (error) {
+      if (attempt >= 5 || (error as Error).name !== 'TimeoutError') throw error;
+    }
+  }
+}
+
 export async function benchSimilarIdeas(sandbox: Sandbox): Promise<void> {
   console.log('\n## Similar ideas (GET /ideas/similar, POST /ideas possibleDuplicates)\n');
   const { index: labelled, pairs } = paraphraseIdeas();
@@ -143,7 +154,7 @@ export async function benchSimilarIdeas(sandbox: Sandbox): Promise<void> {
     };
   });
   // One BatchWriteItem at a time: DynamoDB Local on a loaded machine times out calls sent together.
-  for (let i = 0; i < items.length; i += 25) await writeMany(items.slice(i, i + 25));
+  for (let i = 0; i < items.length; i += 25) await writeWithPatience(items.slice(i, i + 25));
   const lookup = async (q: string) => {
     const started = performance.now();
     const res = await send(context, 'GET', `/ideas/similar?q=${encodeURIComponent(q)}`);
