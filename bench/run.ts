@@ -8,7 +8,9 @@
  *      (bench/latency.ts).
  *   3. Against an in-memory sandbox: sandbox start time, then per scenario the DynamoDB calls, their
  *      sequential depth and median / p95 latency over repeated requests.
- * `BENCH_ONLY=cold-start`, `latency` or `sync` runs only that part.
+ *   4. Similar ideas: recall@3 on the labelled paraphrases beside a plain term match, and p95 at
+ *      10,000 ideas (bench/ideas-similar.ts).
+ * `BENCH_ONLY=cold-start`, `latency`, `sync` or `similar` runs only that part.
  * Machines are shared and noisy: read medians and ratios, not absolute numbers.
  */
 import { execFileSync } from 'node:child_process';
@@ -30,6 +32,8 @@ const iterations = Number(process.env.BENCH_ITERATIONS ?? 40);
 const only = process.env.BENCH_ONLY;
 /** `BENCH_ONLY=sync`: only the full-sync comparison (no bundles, no per-operation scenarios). */
 const onlySync = only === 'sync';
+/** `BENCH_ONLY=similar`: only the similar ideas' relevance and latency (bench/ideas-similar.ts). */
+const onlySimilar = only === 'similar';
 
 async function bundle(entry: string, name: string, contents?: string): Promise<{ file: string; bytes: number; gzip: number }> {
   const file = join(out, `${name}.mjs`);
@@ -106,7 +110,7 @@ if (only === 'cold-start') process.exit(0);
 if (only === undefined || only === 'latency') await benchLatency();
 if (only === 'latency') process.exit(0);
 
-await (await import('./surveys-engine.ts')).printSurveyEngineTimings();
+if (!onlySimilar) await (await import('./surveys-engine.ts')).printSurveyEngineTimings();
 
 console.log('\n## Operations against an in-memory sandbox\n');
 const { startSandbox } = await import('../local/sandbox.ts');
@@ -115,6 +119,14 @@ const started = performance.now();
 const sandbox = await startSandbox({ port: 0, tableName: 'cx-portal-bench' });
 console.log(`sandbox start (DynamoDB Local + fauxqs + table + HTTP): ${Math.round(performance.now() - started)} ms\n`);
 try {
+  if (!onlySimilar) await benchOperations();
+  // Imported once the sandbox has pointed the handlers' client at DynamoDB Local.
+  if (!onlySync) await (await import('./ideas-similar.ts')).benchSimilarIdeas(sandbox);
+} finally {
+  await sandbox.stop();
+}
+
+async function benchOperations(): Promise<void> {
   console.log(`| scenario | status | DynamoDB calls | depth | median ms | p95 ms |\n|---|---:|---:|---:|---:|---:|`);
   for (const scenario of onlySync ? [] : scenarios) {
     const context = await scenario.setup(sandbox);
@@ -149,6 +161,4 @@ try {
     const { benchFullSync } = await import('./full-sync.ts');
     await benchFullSync(sandbox, syncIdeas);
   }
-} finally {
-  await sandbox.stop();
 }

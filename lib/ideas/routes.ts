@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { etagHeader, okBody, optionalIfMatch, routesOf } from '../platform/route.ts';
 import { okOnly, pageQuery, pagination } from '../platform/schemas.ts';
 import { idea, ideaIdParams, ideaLabels, ideaPatch, ideaWrite } from './schemas.ts';
+import { similarIdea, similarIdeasQuery } from './similar/schemas.ts';
 
 const route = routesOf({ tag: 'Ideas', module: 'ideas' });
 
@@ -19,6 +20,8 @@ const IF_MATCH = optionalIfMatch(
 const LABEL_NOTE =
   "`status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`.";
 const PRIVACY_NOTE = 'Submitter data (`submitter`) and `customerContext` are stored for the portal but never returned by any operation.';
+
+const DUPLICATES_NOTE = '`possibleDuplicates`: up to three like ideas (GET /ideas/similar, score over 0.3).';
 
 const NOT_FOUND_404 = { not_found: 'no idea with this id in this workspace (ideas of other workspaces are never visible)' };
 const LABEL_400 = { invalid_body: 'also a `status` or `module` that is not one of the configured idea labels' };
@@ -48,19 +51,39 @@ export const createIdea = route({
     `Creates a private idea pending moderation, at version 1. ${LABEL_NOTE} ${PRIVACY_NOTE} ` +
     'Unknown fields are rejected (400 `invalid_body`). ' +
     'Send an `Idempotency-Key` to retry safely: within 24 hours the same key with the same body returns the first response ' +
-    '(with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409. Only successful creations are remembered.',
+    '(with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409. Only successful creations are remembered. ' +
+    `${DUPLICATES_NOTE}`,
   permissions: ['ideas:write'],
   idempotent: true,
   request: { body: ideaWrite },
   response: {
     status: 201,
-    body: ideaResponse,
+    body: okBody({ data: idea, possibleDuplicates: z.optional(z.array(similarIdea)) }),
     location: '/ideas/{data.id}',
     description: 'Created (or, for a repeated Idempotency-Key, the first response again)',
     headers: ETAG_HEADER,
   },
   errors: { 400: LABEL_400 },
-  table: ['BatchGetItem', 'PutItem', 'UpdateItem'],
+  // Query and BatchGetItem (of the ideas' public attributes) also find the possible duplicates.
+  table: ['BatchGetItem', 'PutItem', 'UpdateItem', 'Query'],
+});
+
+export const findSimilarIdeas = route({
+  operationId: 'findSimilarIdeas',
+  method: 'GET',
+  path: '/ideas/similar',
+  summary: 'Ideas like a text (English and Arabic)',
+  description:
+    'Ideas closest to `q`, best first, each with a `score` (0–1) and the words of `q` it shares. Words are ' +
+    'compared as knowledge-bank search compares them (English stemmed; Arabic normalised and lightly stemmed); rare words ' +
+    'weigh more, titles more than descriptions.',
+  permissions: ['ideas:read'],
+  request: { query: similarIdeasQuery },
+  response: { status: 200, body: okBody({ data: z.array(similarIdea) }) },
+  errors: { 400: { invalid_query: '`q` missing, blank or over 1,000 characters; `limit` outside 1–25; an unknown parameter' } },
+  // Query: the ideas created since the instance's last lookup (the whole workspace on its first);
+  // BatchGetItem: the candidates as they are now.
+  table: ['Query', 'BatchGetItem'],
 });
 
 export const getIdeaLabels = route({

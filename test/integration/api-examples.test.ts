@@ -237,6 +237,7 @@ describe('API examples (lib/api-examples.json)', () => {
     });
     await record('createIdea', '/ideas', { body: { title: 'Export ideas as CSV', status: 'new', module: 'billing' } });
     const id = idea.body.data.id;
+    await record('findSimilarIdeas', `/ideas/similar?q=${encodeURIComponent('A dark theme for night shifts')}&limit=3`);
     await record('listIdeas', '/ideas?limit=1');
     await record('getIdea', `/ideas/${id}`);
     await record('updateIdea', `/ideas/${id}`, { headers: { 'If-Match': '"1"' }, body: { status: 'planned' } });

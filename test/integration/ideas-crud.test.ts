@@ -59,6 +59,8 @@ describe('POST /ideas', () => {
         createdAt: expect.stringMatching(ISO_UTC),
         updatedAt: expect.stringMatching(ISO_UTC),
       },
+      // The workspace's ideas most like it (test/integration/ideas-similar.test.ts holds what they are).
+      possibleDuplicates: expect.any(Array),
     });
     expect(res.body.data.createdAt).toBe(res.body.data.updatedAt);
     expect(res.headers.get('etag')).toBe('"1"');
@@ -273,8 +275,12 @@ describe('DynamoDB round trips', () => {
     const labels = await client.get('/ideas/labels');
     expect(dynamoDbCalls(labels)).toBe(2);
 
+    // A create also looks up its possible duplicates: one Query beside the write (no BatchGetItem: nothing is like it).
+    const created = await client.post('/ideas', { body: { title: 'Counted' }, headers: { 'Idempotency-Key': `calls-${id}` } });
+    expect(created.status).toBe(201);
+    expect(dynamoDbCalls(created)).toBe(4);
+
     for (const res of [
-      await client.post('/ideas', { body: { title: 'Counted' }, headers: { 'Idempotency-Key': `calls-${id}` } }),
       await client.get('/ideas'),
       await client.put(`/ideas/${id}`, { body: { title: 'Counted' } }),
       await client.delete(`/ideas/${id}`),

@@ -109,6 +109,7 @@ describe('the MCP tools', () => {
     const noKnowledgeBank = toolsOfGrant(tools, { permissions: PERMISSIONS, modules: MODULES.filter((m) => m !== 'knowledge-bank') });
     expect(noKnowledgeBank.some((tool) => tool.route.module === 'knowledge-bank')).toBe(false);
     expect(toolsOfGrant(tools, { permissions: ['ideas:read'], modules: MODULES }).map((tool) => tool.name)).toEqual([
+      'find_similar_ideas',
       'get_idea',
       'get_idea_labels',
       'list_ideas',

@@ -120,7 +120,7 @@ export interface paths {
         put?: never;
         /**
          * Submit an idea
-         * @description Creates a private idea pending moderation, at version 1. `status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`. Submitter data (`submitter`) and `customerContext` are stored for the portal but never returned by any operation. Unknown fields are rejected (400 `invalid_body`). Send an `Idempotency-Key` to retry safely: within 24 hours the same key with the same body returns the first response (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409. Only successful creations are remembered.
+         * @description Creates a private idea pending moderation, at version 1. `status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`. Submitter data (`submitter`) and `customerContext` are stored for the portal but never returned by any operation. Unknown fields are rejected (400 `invalid_body`). Send an `Idempotency-Key` to retry safely: within 24 hours the same key with the same body returns the first response (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409. Only successful creations are remembered. `possibleDuplicates`: up to three like ideas (GET /ideas/similar, score over 0.3).
          *
          *     Permission: ideas:write.
          *
@@ -197,6 +197,30 @@ export interface paths {
          *     Module: ideas.
          */
         get: operations["getIdeaLabels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ideas/similar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ideas like a text (English and Arabic)
+         * @description Ideas closest to `q`, best first, each with a `score` (0–1) and the words of `q` it shares. Words are compared as knowledge-bank search compares them (English stemmed; Arabic normalised and lightly stemmed); rare words weigh more, titles more than descriptions.
+         *
+         *     Permission: ideas:read.
+         *
+         *     Module: ideas.
+         */
+        get: operations["findSimilarIdeas"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2991,6 +3015,13 @@ export interface components {
                 };
             };
         };
+        SimilarIdea: {
+            idea: components["schemas"]["Idea"];
+            /** @description Cosine similarity of the stemmed terms, weighted by rarity: 1 is the same words, 0 none shared */
+            score: number;
+            /** @description The text's words (lower case) the idea shares, by stem */
+            matchedTerms: string[];
+        };
         Sop: {
             id: string;
             /** @description Department serial: unique within the department (or, without a department, within the workspace) and never reused. Moving an SOP to another department gives it the next serial there. */
@@ -3837,6 +3868,7 @@ export type OAuthTokenResponse = components['schemas']['OAuthTokenResponse'];
 export type Pagination = components['schemas']['Pagination'];
 export type RichText = components['schemas']['RichText'];
 export type RichTextSpan = components['schemas']['RichTextSpan'];
+export type SimilarIdea = components['schemas']['SimilarIdea'];
 export type Sop = components['schemas']['Sop'];
 export type SopComment = components['schemas']['SopComment'];
 export type SopStep = components['schemas']['SopStep'];
@@ -4182,6 +4214,7 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         data: components["schemas"]["Idea"];
+                        possibleDuplicates?: components["schemas"]["SimilarIdea"][];
                     };
                 };
             };
@@ -4719,6 +4752,96 @@ export interface operations {
                 };
             };
             /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`workspace_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    findSimilarIdeas: {
+        parameters: {
+            query: {
+                /** @description A title, or a title and description (English, Arabic or both) */
+                q: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["SimilarIdea"][];
+                    };
+                };
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`)
+             *     - `invalid_query`: `q` missing, blank or over 1,000 characters; `limit` outside 1–25; an unknown parameter
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
