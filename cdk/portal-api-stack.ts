@@ -60,6 +60,8 @@ export interface PortalApiStackProps extends StackProps {
   alarmTopicArn?: string;
   /** WEBHOOK_RETRY_DELAYS for the delivery function; the two-day default when absent. */
   webhookRetryDelays?: string;
+  /** WEBHOOK_DISABLE_AFTER_SECONDS for the functions that make attempts; the 5-day default when absent. */
+  webhookDisableAfterSeconds?: number;
   /** How often external links are checked (EventBridge `rate(…)` or `cron(…)`); daily when absent. */
   linkCheckSchedule?: string;
   /**
@@ -140,6 +142,7 @@ export class PortalApiStack extends Stack {
       table: this.table,
       environment,
       retryDelays: props.webhookRetryDelays,
+      disableAfterSeconds: props.webhookDisableAfterSeconds,
       alarmAction,
     });
 
@@ -172,6 +175,7 @@ export class PortalApiStack extends Stack {
         table: this.table,
         api: this.api,
         deliveryQueue: this.webhooks.deliveryQueue,
+        recoveryQueue: this.webhooks.recoveryQueue,
         cursorSigningKey: this.cursorSigningKey,
         environment,
         apiBaseUrl,
@@ -198,6 +202,7 @@ export class PortalApiStack extends Stack {
         ['notFound', notFound],
         ['webhookFanOut', this.webhooks.fanOut],
         ['webhookDelivery', this.webhooks.delivery],
+        ['webhookRecovery', this.webhooks.recovery],
       ]),
       alarmAction,
     });

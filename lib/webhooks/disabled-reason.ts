@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { named, timestamp } from '../platform/schemas.ts';
 
-export const failureNote = named(
+const failureNote = named(
   'WebhookFailure',
   z.object({
     at: timestamp,
@@ -15,7 +15,7 @@ export const failureNote = named(
 );
 export type FailureNote = z.output<typeof failureNote>;
 
-export const DISABLED_REASON_CODES = ['failing', 'gone', 'manual', 'rotated', 'url_changed'] as const;
+const DISABLED_REASON_CODES = ['failing', 'gone', 'manual', 'rotated', 'url_changed'] as const;
 export type DisabledReasonCode = (typeof DISABLED_REASON_CODES)[number];
 
 export const disabledReason = named(

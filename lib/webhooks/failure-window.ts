@@ -62,7 +62,7 @@ export function parseDisableAfterSeconds(raw: string | undefined): number {
 }
 
 /** What a failed attempt says, in a person's words: the receiver's status, or what went wrong on the way. */
-export function failureNote(attempt: AttemptSeen): FailureNote {
+function failureNote(attempt: AttemptSeen): FailureNote {
   return {
     at: attempt.at,
     status: attempt.status,

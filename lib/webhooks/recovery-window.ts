@@ -19,27 +19,50 @@ const RETENTION_MS = DELIVERY_RETENTION_DAYS * 86_400_000;
 export const MAX_FAILURES_IN_A_ROW = 10;
 
 /** The states a recovery sends again; a `delivered` delivery is never sent again. */
-export const RECOVERABLE = ['held', 'failed', 'cancelled'] as const;
+const RECOVERABLE = ['held', 'failed', 'cancelled'] as const;
 export type Recoverable = (typeof RECOVERABLE)[number];
 
-const seconds36 = (ms: number) => Math.floor(ms / 1000).toString(36).padStart(7, '0');
+const seconds36 = (ms: number) =>
+  Math.floor(ms / 1000)
+    .toString(36)
+    .padStart(7, '0');
 
 /** The first event id of the second `ms` falls in (every id of that second sorts at or after it). */
 export const firstEventIdAt = (ms: number) => `evt_${seconds36(ms)}`;
 /** Sorts after every event id of the second `ms` falls in. */
 export const pastEventIdsAt = (ms: number) => `evt_${seconds36(ms)}~`;
 
+/**
+ * How far before `since` the walk starts reading event ids. An event id carries the second its stream
+ * record was created, rounded down ("rounded down to the closest second", AWS's StreamRecord
+ * reference: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_StreamRecord.html),
+ * and DynamoDB Local rounds it down to the minute; so the ids of the window's events start up to a
+ * minute before it, and the walk keeps only the deliveries whose event was committed inside it (their
+ * `eventAt`, the event's own `timestamp`).
+ */
+const EVENT_ID_MARGIN_MS = 60_000;
+
+/**
+ * Where the walk's filter starts on the events' own times: the start of `since`'s minute. A delete's
+ * time is its stream record's creation time, rounded down (to the second in AWS, to the minute in
+ * DynamoDB Local: the StreamRecord reference above), so a delete committed just after `since` can
+ * carry a time before it. The walk takes the unsent deliveries of that minute too: sending a few the
+ * window did not ask for is harmless (each once, never one delivered), missing one is not.
+ */
+export const eventTimesFrom = (since: string) => new Date(Math.floor(Date.parse(since) / 60_000) * 60_000).toISOString();
+
 export interface RecoveryWindow {
+  /** The window, on the time each change was committed (the event's `timestamp`). */
   since: string;
   until: string;
-  /** Event ids from (inclusive) … to (exclusive). */
+  /** The event ids it reads: from (inclusive) … to (exclusive). */
   from: string;
   to: string;
 }
 
 /**
  * The window a recover request asks for: `since` inside the retention, `until` (default: now) after it
- * and not in the future; whole seconds, as event ids carry them. 400 `invalid_body` saying which.
+ * and not in the future. 400 `invalid_body` saying which.
  */
 export function resolveWindow(request: { since: string; until?: string }, nowMs = Date.now()): RecoveryWindow {
   const since = Date.parse(request.since);
@@ -58,7 +81,7 @@ export function resolveWindow(request: { since: string; until?: string }, nowMs 
   return {
     since: new Date(since).toISOString(),
     until: new Date(until).toISOString(),
-    from: firstEventIdAt(since),
+    from: firstEventIdAt(since - EVENT_ID_MARGIN_MS),
     to: pastEventIdsAt(until),
   };
 }
@@ -112,7 +135,11 @@ export interface TakenRecord {
  * when the recovery's attempt was recorded (a step that died before counting it), `lost` when someone
  * else took it over meanwhile (a redelivery by hand) or it expired.
  */
-export function stateOfTaken(taken: TakenDelivery, record: TakenRecord | null, recoveryId: string): 'send' | 'delivered' | 'failed' | 'lost' {
+export function stateOfTaken(
+  taken: TakenDelivery,
+  record: TakenRecord | null,
+  recoveryId: string,
+): 'send' | 'delivered' | 'failed' | 'lost' {
   if (!record || record.recoveryId !== recoveryId) return 'lost';
   if (record.attempts >= taken.attempt) return record.status === 'delivered' ? 'delivered' : 'failed';
   return record.status === 'pending' ? 'send' : 'lost';

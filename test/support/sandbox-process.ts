@@ -35,7 +35,7 @@ export async function until<T>(read: () => T | Promise<T>, done: (value: T) => b
   }
 }
 
-export async function startSandboxProcess(dataDir: string): Promise<SandboxProcess> {
+export async function startSandboxProcess(dataDir: string, options: { settings?: Record<string, string> } = {}): Promise<SandboxProcess> {
   const ports = { PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort() };
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
@@ -46,6 +46,7 @@ export async function startSandboxProcess(dataDir: string): Promise<SandboxProce
       // As the shared test sandbox: webhook receivers on 127.0.0.1, retries within seconds.
       WEBHOOK_RETRY_DELAYS: '1,1,1',
       ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+      ...options.settings,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -29,7 +29,8 @@ describe('parseDisableAfterSeconds', () => {
     expect(parseDisableAfterSeconds(undefined)).toBe(5 * 86_400);
     expect(DEFAULT_DISABLE_AFTER_SECONDS).toBe(432_000);
     expect(parseDisableAfterSeconds(' 6 ')).toBe(6);
-    for (const bad of ['0', '1.5', '-3', 'five', '3s']) expect(() => parseDisableAfterSeconds(bad)).toThrow(/WEBHOOK_DISABLE_AFTER_SECONDS/);
+    for (const bad of ['0', '1.5', '-3', 'five', '3s'])
+      expect(() => parseDisableAfterSeconds(bad)).toThrow(/WEBHOOK_DISABLE_AFTER_SECONDS/);
   });
 });
 
@@ -39,7 +40,11 @@ describe('afterAttempt', () => {
   it('starts the window at the first failure and disables at the first failure past it, naming the latest errors', () => {
     let state = healthy;
     const first = afterAttempt(state, failed(T0, 503), window);
-    expect(first).toEqual({ kind: 'note', failingSince: iso(T0), lastErrors: [{ at: iso(T0), status: 503, message: 'the receiver answered 503' }] });
+    expect(first).toEqual({
+      kind: 'note',
+      failingSince: iso(T0),
+      lastErrors: [{ at: iso(T0), status: 503, message: 'the receiver answered 503' }],
+    });
     state = apply(state, first, iso(T0));
     state = apply(state, afterAttempt(state, failed(T0 + 30_000, null, 'timed out after 10 s'), window), iso(T0 + 30_000));
     expect(afterAttempt(state, failed(T0 + 60_000), window).kind).toBe('note'); // not longer than the window yet

@@ -26,21 +26,23 @@ function refusal(run: () => unknown): { path: string; message: string } {
 }
 
 describe('resolveWindow', () => {
-  it('takes since inside the retention and until (default now) after it, as event-id bounds of whole seconds', () => {
+  it('takes since inside the retention and until (default now) after it, reading event ids from a minute before since', () => {
     const window = resolveWindow({ since: '2026-03-01T08:00:00.500Z' }, NOW);
     expect(window).toEqual({
       since: '2026-03-01T08:00:00.500Z',
       until: '2026-03-02T08:00:00.000Z',
-      from: firstEventIdAt(Date.parse('2026-03-01T08:00:00Z')),
+      from: firstEventIdAt(Date.parse('2026-03-01T07:59:00Z')),
       to: pastEventIdsAt(NOW),
     });
-    // Every event id of the since second and of the until second is inside; the seconds around them are not.
+    // An event committed inside the window has an id of its second or up to a minute before (DynamoDB Local
+    // rounds to the minute): all read; ids of the second after until are not.
     const idAt = (ms: number, tail: string) => `${firstEventIdAt(ms)}${tail}`;
-    const inside = (id: string) => id >= window.from && id < window.to;
-    expect(inside(idAt(Date.parse('2026-03-01T08:00:00Z'), '0'.repeat(32)))).toBe(true);
-    expect(inside(idAt(NOW, 'z'.repeat(32)))).toBe(true);
-    expect(inside(idAt(Date.parse('2026-03-01T07:59:59Z'), 'z'.repeat(32)))).toBe(false);
-    expect(inside(idAt(NOW + 1000, '0'.repeat(32)))).toBe(false);
+    const read = (id: string) => id >= window.from && id < window.to;
+    expect(read(idAt(Date.parse('2026-03-01T08:00:00Z'), '0'.repeat(32)))).toBe(true);
+    expect(read(idAt(Date.parse('2026-03-01T07:59:00Z'), '0'.repeat(32)))).toBe(true);
+    expect(read(idAt(NOW, 'z'.repeat(32)))).toBe(true);
+    expect(read(idAt(Date.parse('2026-03-01T07:58:59Z'), 'z'.repeat(32)))).toBe(false);
+    expect(read(idAt(NOW + 1000, '0'.repeat(32)))).toBe(false);
   });
 
   it('refuses a since before the retention, an until in the future or not after since, saying which', () => {
@@ -48,9 +50,9 @@ describe('resolveWindow', () => {
       path: 'body.since',
       message: `must be inside the deliveries' 30-day retention: not before ${new Date(NOW - 30 * DAY).toISOString()}`,
     });
-    expect(refusal(() => resolveWindow({ since: new Date(NOW - DAY).toISOString(), until: new Date(NOW + 1).toISOString() }, NOW)).path).toBe(
-      'body.until',
-    );
+    expect(
+      refusal(() => resolveWindow({ since: new Date(NOW - DAY).toISOString(), until: new Date(NOW + 1).toISOString() }, NOW)).path,
+    ).toBe('body.until');
     expect(
       refusal(() => resolveWindow({ since: new Date(NOW - DAY).toISOString(), until: new Date(NOW - DAY).toISOString() }, NOW)).message,
     ).toBe('must be after since');
