@@ -122,7 +122,7 @@ function expectEachOnceInOrder(target: { accepted: ReceivedRequest[] }, ideas: s
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'nothing-lost-'));
-  sandbox = await startSandboxProcess(dataDir, { settings: SETTINGS });
+  sandbox = await startSandboxProcess(dataDir, { env: SETTINGS });
   const store = createLocalStore('cx-portal', sandbox.dynamodbEndpoint);
   await createWorkspace(store, WORKSPACE);
   key = (await createDeveloperKey(store, { workspace: WORKSPACE, permissions: [...PERMISSIONS], rateLimitPerMinute: 60_000 })).key;

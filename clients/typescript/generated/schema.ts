@@ -2812,7 +2812,7 @@ export interface components {
             /** @enum {string} */
             severity: "error" | "warning" | "info";
             /** @enum {string} */
-            code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
+            code: "duplicate_stage_id" | "duplicate_row_id" | "cell_unknown_row" | "cell_unknown_stage" | "cell_type_mismatch" | "duplicate_pair" | "pair_journey_not_found" | "pair_journey_archived" | "pair_not_micro_journey" | "pair_version_not_found" | "micro_journey_cycle" | "too_many_paired_journeys" | "too_many_bound_surveys" | "metric_survey_not_found" | "metric_version_not_found" | "metric_question_not_found" | "metric_measure_mismatch" | "metric_survey_archived" | "metric_question_unpublished" | "metric_value_ignored" | "missing_translation" | "pair_pinned_to_draft" | "micro_journey_unpublished" | "link_not_found" | "link_archived" | "pairs_too_deep" | "stage_without_cells" | "link_not_checked" | "diagnostics_truncated";
             message: string;
             /** @description JSON Pointer (RFC 6901) into the version's `content` */
             path: string;
@@ -3865,7 +3865,28 @@ export interface components {
             secret: string;
         };
     };
-    responses: never;
+    responses: {
+        /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After` (`service_busy`) */
+        ServiceBusy: {
+            headers: {
+                /** @description Whole seconds to wait */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -3938,6 +3959,8 @@ export type WebhookTestEventData = components['schemas']['WebhookTestEventData']
 export type WebhookVerificationEvent = components['schemas']['WebhookVerificationEvent'];
 export type WebhookVerificationEventData = components['schemas']['WebhookVerificationEventData'];
 export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
+export type ResponseInternalError = components['responses']['InternalError'];
+export type ResponseServiceBusy = components['responses']['ServiceBusy'];
 export type $defs = Record<string, never>;
 export interface operations {
     getApiIndex: {
@@ -4080,15 +4103,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createIdea: {
@@ -4204,15 +4220,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getIdea: {
@@ -4302,15 +4311,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     replaceIdea: {
@@ -4428,15 +4430,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteIdea: {
@@ -4535,15 +4530,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateIdea: {
@@ -4661,15 +4649,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getIdeaLabels: {
@@ -4751,15 +4732,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listJourneys: {
@@ -4848,15 +4822,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createJourney: {
@@ -4976,15 +4943,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getJourney: {
@@ -5073,15 +5033,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     archiveJourney: {
@@ -5183,15 +5136,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateJourney: {
@@ -5315,15 +5261,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createMicroJourney: {
@@ -5452,15 +5391,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listJourneyVersions: {
@@ -5553,15 +5485,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createJourneyVersion: {
@@ -5684,15 +5609,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getJourneyVersion: {
@@ -5782,15 +5700,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteJourneyVersion: {
@@ -5894,15 +5805,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateJourneyVersion: {
@@ -6023,15 +5927,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     saveJourneyVersionContent: {
@@ -6167,15 +6064,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     diffJourneyVersions: {
@@ -6265,15 +6155,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getJourneyMapPicture: {
@@ -6370,15 +6253,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getJourneyVersionMetrics: {
@@ -6500,15 +6376,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     publishJourneyVersion: {
@@ -6628,15 +6497,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     validateJourneyContent: {
@@ -6748,15 +6610,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankArticles: {
@@ -6848,15 +6703,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createKnowledgeBankArticle: {
@@ -6883,7 +6731,7 @@ export interface operations {
                     tags?: string[];
                     /** @enum {string} */
                     visibility?: "public" | "internal";
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script (with the combining marks their script writes them with) and digits, joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends; combining marks only on a letter of their script (UTS #39 §5.4); digits of one number system (UTS #39 §5.3). */
                     slug?: string;
                     blocks?: components["schemas"]["Block"][];
                 };
@@ -7005,15 +6853,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getKnowledgeBankArticle: {
@@ -7104,15 +6945,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteKnowledgeBankArticle: {
@@ -7216,15 +7050,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateKnowledgeBankArticle: {
@@ -7247,7 +7074,7 @@ export interface operations {
                     tags?: string[];
                     /** @enum {string} */
                     visibility?: "public" | "internal";
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script (with the combining marks their script writes them with) and digits, joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends; combining marks only on a letter of their script (UTS #39 §5.4); digits of one number system (UTS #39 §5.3). */
                     slug?: string;
                 };
             };
@@ -7352,15 +7179,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankBacklinks: {
@@ -7447,15 +7267,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     saveKnowledgeBankDraft: {
@@ -7592,15 +7405,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankLinks: {
@@ -7689,15 +7495,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     publishKnowledgeBankArticle: {
@@ -7802,15 +7601,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankRevisions: {
@@ -7903,15 +7695,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getKnowledgeBankRevision: {
@@ -7999,15 +7784,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     restoreKnowledgeBankRevision: {
@@ -8109,15 +7887,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     unpublishKnowledgeBankArticle: {
@@ -8221,15 +7992,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankCategories: {
@@ -8311,15 +8075,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createKnowledgeBankCategory: {
@@ -8340,7 +8097,7 @@ export interface operations {
                     nameAr?: string | null;
                     descriptionEn?: string | null;
                     descriptionAr?: string | null;
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script (with the combining marks their script writes them with) and digits, joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends; combining marks only on a letter of their script (UTS #39 §5.4); digits of one number system (UTS #39 §5.3). */
                     slug?: string;
                     position?: number;
                     /** @enum {string} */
@@ -8451,15 +8208,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getKnowledgeBankCategory: {
@@ -8548,15 +8298,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteKnowledgeBankCategory: {
@@ -8657,15 +8400,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateKnowledgeBankCategory: {
@@ -8688,7 +8424,7 @@ export interface operations {
                     nameAr?: string | null;
                     descriptionEn?: string | null;
                     descriptionAr?: string | null;
-                    /** @description Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends. */
+                    /** @description Unique in the workspace among its kind; lowercase letters of any script (with the combining marks their script writes them with) and digits, joined by hyphens. Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends; combining marks only on a letter of their script (UTS #39 §5.4); digits of one number system (UTS #39 §5.3). */
                     slug?: string;
                     position?: number;
                     /** @enum {string} */
@@ -8800,15 +8536,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankExternalLinks: {
@@ -8907,15 +8636,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     checkKnowledgeBankLinks: {
@@ -8996,15 +8718,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     searchKnowledgeBank: {
@@ -9116,15 +8831,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listKnowledgeBankTranslations: {
@@ -9214,15 +8922,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     callMcpServer: {
@@ -9325,15 +9026,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getMe: {
@@ -9422,15 +9116,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getOpenApiDocument: {
@@ -9538,15 +9225,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createSop: {
@@ -9671,15 +9351,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSop: {
@@ -9767,15 +9440,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     replaceSop: {
@@ -9908,15 +9574,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteSop: {
@@ -10002,15 +9661,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     approveSop: {
@@ -10100,15 +9752,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     sendBackSop: {
@@ -10214,15 +9859,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     submitSop: {
@@ -10312,15 +9950,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSopDirectory: {
@@ -10403,15 +10034,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listSurveys: {
@@ -10501,15 +10125,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createSurvey: {
@@ -10629,15 +10246,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSurvey: {
@@ -10729,15 +10339,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     archiveSurvey: {
@@ -10839,15 +10442,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateSurvey: {
@@ -10987,15 +10583,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     closeSurvey: {
@@ -11101,15 +10690,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createSurveyExport: {
@@ -11272,15 +10854,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSurveyExport: {
@@ -11383,15 +10958,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     publishSurvey: {
@@ -11548,15 +11116,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listSurveyResponses: {
@@ -11668,15 +11229,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     submitSurveyResponse: {
@@ -11846,15 +11400,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSurveyResponse: {
@@ -11944,15 +11491,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteSurveyResponse: {
@@ -12039,15 +11579,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     continueSurveyResponse: {
@@ -12201,15 +11734,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSurveySummary: {
@@ -12364,15 +11890,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createSurveyVersion: {
@@ -12500,15 +12019,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getSurveyVersion: {
@@ -12598,15 +12110,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     replaceSurveyVersion: {
@@ -12742,15 +12247,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteSurveyVersion: {
@@ -12850,15 +12348,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     simulateSurveyVersion: {
@@ -12981,15 +12472,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listAudienceAttributes: {
@@ -13076,15 +12560,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listSurveyDesigns: {
@@ -13166,15 +12643,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createSurveyDesign: {
@@ -13304,15 +12774,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateSurveyDesign: {
@@ -13422,15 +12885,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     eraseSurveyRespondent: {
@@ -13531,15 +12987,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     validateSurveyDefinition: {
@@ -13648,15 +13097,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listWebhooks: {
@@ -13738,15 +13180,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     createWebhook: {
@@ -13876,15 +13311,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getWebhook: {
@@ -13971,15 +13399,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     deleteWebhook: {
@@ -14065,15 +13486,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     updateWebhook: {
@@ -14188,15 +13602,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listWebhookDeliveries: {
@@ -14297,15 +13704,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     redeliverWebhookDelivery: {
@@ -14407,15 +13807,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     disableWebhook: {
@@ -14502,15 +13895,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     enableWebhook: {
@@ -14612,15 +13998,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     recoverWebhook: {
@@ -14753,15 +14132,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     getWebhookRecovery: {
@@ -14849,15 +14221,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     rotateWebhookSecret: {
@@ -14944,15 +14309,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     testWebhook: {
@@ -15042,15 +14400,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     ideaSubmittedEvent: {

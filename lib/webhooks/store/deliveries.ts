@@ -42,7 +42,7 @@ export interface ClaimedDelivery {
   roundStart: number;
   attemptLog: AttemptRecord[];
   leaseToken: string;
-  /** The record's key: sharded, or as written before the shards (`unsharded`). */
+  /** The record's key. */
   key: { pk: string; sk: string };
 }
 
@@ -139,21 +139,7 @@ export async function claimDeliveryAttempt(
   leaseSeconds: number,
   nowMs = Date.now(),
 ): Promise<ClaimResult> {
-  const claimed = await claimAt(deliveryKey(message.workspace, message.webhookId, message.eventId), message, leaseSeconds, nowMs);
-  // A record written before the shards (still in flight across the deploy that added them) is found where it was.
-  if ('rejected' in claimed && claimed.rejected === 'missing') {
-    const unsharded = webhookDeliveryEntity.keys.unsharded(message.workspace, message.webhookId, message.eventId);
-    return claimAt(unsharded, message, leaseSeconds, nowMs);
-  }
-  return claimed;
-}
-
-async function claimAt(
-  key: { pk: string; sk: string },
-  message: { workspace: string; webhookId: string; eventId: string; attempt: number },
-  leaseSeconds: number,
-  nowMs: number,
-): Promise<ClaimResult> {
+  const key = deliveryKey(message.workspace, message.webhookId, message.eventId);
   const leaseToken = randomUUID();
   const { written: item, refused } = await updateItem({
     TableName: tableName,
@@ -259,20 +245,9 @@ async function released(claim: ClaimedDelivery, change: ReturnType<typeof update
  * attempt number the new message must ask for.
  */
 export async function requeueDelivery(workspace: string, webhookId: string, eventId: string, nowMs = Date.now()): Promise<number> {
-  const requeued = await requeueAt(deliveryKey(workspace, webhookId, eventId), nowMs);
-  // Written before the shards: found where it was, or not at all.
-  return requeued ?? (await requeueAt(webhookDeliveryEntity.keys.unsharded(workspace, webhookId, eventId), nowMs)) ?? notFound();
-}
-
-function notFound(): never {
-  throw deliveryNotFound();
-}
-
-/** The attempt a requeue asks for; undefined when there is no record at `key`. */
-async function requeueAt(key: { pk: string; sk: string }, nowMs: number): Promise<number | undefined> {
   const { written, refused } = await updateItem({
     TableName: tableName,
-    Key: key,
+    Key: deliveryKey(workspace, webhookId, eventId),
     UpdateExpression:
       'SET #status = :pending, nextAttempt = attempts + :one, roundStart = attempts + :one, nextAttemptAt = :now, #ttl = :ttl ' +
       // Out of the held index, and no recovery's any more: the redelivery sends it.
@@ -288,6 +263,6 @@ async function requeueAt(key: { pk: string; sk: string }, nowMs: number): Promis
     },
   });
   if (written) return written.nextAttempt as number;
-  if (!refused.current) return undefined;
+  if (!refused.current) throw deliveryNotFound();
   throw deliveryInProgress();
 }
