@@ -71,7 +71,7 @@ describe('the webhook event catalog', () => {
       ).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
       expect(post.security, type).toEqual([{ webhookSecret: [] }]);
       expect(Object.keys(post.responses), type).toEqual(['410', '2XX', 'default']);
-      expect(post.description, type).toMatch(/Retries.*5 s, 30 s, 2 min.*At least once, in no guaranteed order/s);
+      expect(post.description, type).toMatch(/Retries.*5 s, 30 s, 2 min.*At least once, ordered by `webhook-id`/s);
       const example = post.requestBody.content['application/json'].examples.sent.value;
       expect(undocumentedEvent(example), type).toBeNull();
     }
