@@ -61,6 +61,8 @@ export interface PortalApiStackProps extends StackProps {
   alarmTopicArn?: string;
   /** WEBHOOK_RETRY_DELAYS for the delivery function; the two-day default when absent. */
   webhookRetryDelays?: string;
+  /** WEBHOOK_DISABLE_AFTER_SECONDS for the functions that make attempts; the 5-day default when absent. */
+  webhookDisableAfterSeconds?: number;
   /** How often external links are checked (EventBridge `rate(…)` or `cron(…)`); daily when absent. */
   linkCheckSchedule?: string;
   /**
@@ -144,6 +146,7 @@ export class PortalApiStack extends Stack {
       table: this.table,
       environment,
       retryDelays: props.webhookRetryDelays,
+      disableAfterSeconds: props.webhookDisableAfterSeconds,
       alarmAction,
     });
 
@@ -176,6 +179,7 @@ export class PortalApiStack extends Stack {
         table: this.table,
         api: this.api,
         deliveryQueue: this.webhooks.deliveryQueue,
+        recoveryQueue: this.webhooks.recoveryQueue,
         cursorSigningKey: this.cursorSigningKey,
         environment,
         apiBaseUrl,
@@ -202,6 +206,7 @@ export class PortalApiStack extends Stack {
         ['notFound', notFound],
         ['webhookFanOut', this.webhooks.fanOut],
         ['webhookDelivery', this.webhooks.delivery],
+        ['webhookRecovery', this.webhooks.recovery],
       ]),
       alarmAction,
     });

@@ -28,6 +28,8 @@ import {
   webhookDelivery,
   webhookDeliveryQueue,
   webhookFanOutFailureQueue,
+  webhookRecovery,
+  webhookRecoveryQueue,
 } from '../lib/webhooks/pipeline.ts';
 import { putObject } from './buckets.ts';
 import { costLogFile, measureConsumedCapacity } from './consumed-capacity.ts';
@@ -90,7 +92,7 @@ export interface Sandbox {
   tableName: string;
   tableCreated: boolean;
   /** URLs of the webhook pipeline's queues in the SQS emulator. */
-  queues: { webhookDeliveries: string; webhookDeadLetters: string; webhookFanOutFailures: string };
+  queues: { webhookDeliveries: string; webhookDeadLetters: string; webhookFanOutFailures: string; webhookRecoveries: string };
   /** Operator access to the same table (what cxctl uses). */
   store: Store;
   stop(): Promise<void>;
@@ -122,6 +124,7 @@ function handlerEnvironment(sandbox: {
     CURSOR_SIGNING_KEY: process.env.CURSOR_SIGNING_KEY ?? sandbox.cursorSigningKey,
     WEBHOOK_DELIVERY_QUEUE_URL: sandbox.queues.webhookDeliveries,
     WEBHOOK_DEAD_LETTER_QUEUE_URL: sandbox.queues.webhookDeadLetters,
+    WEBHOOK_RECOVERY_QUEUE_URL: sandbox.queues.webhookRecoveries,
     WEBHOOK_ALLOW_HTTP: process.env.WEBHOOK_ALLOW_HTTP ?? 'true',
     TABLE_NAME: sandbox.tableName,
     AWS_ENDPOINT_URL_DYNAMODB: sandbox.dynamodbEndpoint,
@@ -255,6 +258,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       webhookDeliveries: queueOf(webhookDeliveryQueue).url,
       webhookDeadLetters: queueOf(webhookDeadLetterQueue).url,
       webhookFanOutFailures: queueOf(webhookFanOutFailureQueue).url,
+      webhookRecoveries: queueOf(webhookRecoveryQueue).url,
     };
     Object.assign(
       process.env,
@@ -352,6 +356,14 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       definition: webhookDelivery,
       log: options.log,
     });
+    const recovery = startQueueEventSource({
+      sqs: sqsAdmin,
+      queueUrl: queueOf(webhookRecovery.queue).url,
+      queueArn: queueOf(webhookRecovery.queue).arn,
+      functionName: 'runWebhookRecoveries',
+      definition: webhookRecovery,
+      log: options.log,
+    });
     // Knowledge-bank search and link checking: S3 from fauxqs (the same endpoint as SQS).
     const knowledgeBank = await startKnowledgeBank({
       s3Endpoint: sqs.endpoint,
@@ -373,7 +385,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     });
     // Stopped first (the stoppers run in reverse), while the services they poll are still up.
     stoppers.push(async () => {
-      await Promise.all([fanOut.stop(), delivery.stop(), knowledgeBank.stop(), surveyExports.stop()]);
+      await Promise.all([fanOut.stop(), delivery.stop(), recovery.stop(), knowledgeBank.stop(), surveyExports.stop()]);
       streams.destroy();
       sqsAdmin.destroy();
     });

@@ -31,6 +31,8 @@ export interface AreaStackProps extends NestedStackProps {
   api: IHttpApi;
   /** Where routes that declare `webhook-delivery-queue` send deliveries. */
   deliveryQueue: IQueue;
+  /** Where routes that declare `webhook-recovery-queue` start a recovery. */
+  recoveryQueue: IQueue;
   /** The HMAC key of list cursors: readable only by the functions of lists that take a cursor. */
   cursorSigningKey: ISecret;
   /** Environment every function of the service gets. */
@@ -61,6 +63,10 @@ export class AreaStack extends NestedStack {
       if (route.needs?.includes('webhook-delivery-queue')) {
         fn.addEnvironment('WEBHOOK_DELIVERY_QUEUE_URL', props.deliveryQueue.queueUrl);
         props.deliveryQueue.grantSendMessages(fn);
+      }
+      if (route.needs?.includes('webhook-recovery-queue')) {
+        fn.addEnvironment('WEBHOOK_RECOVERY_QUEUE_URL', props.recoveryQueue.queueUrl);
+        props.recoveryQueue.grantSendMessages(fn);
       }
       // The asset's root is the function's working directory in Lambda.
       for (const built of builtFilesOf(route)) fn.addEnvironment(built.variable, `/var/task/${built.file}`);

@@ -68,8 +68,12 @@ export const config = {
   webhookDeliveryQueueUrl: () => required('WEBHOOK_DELIVERY_QUEUE_URL'),
   /** Where deliveries go once their retries are exhausted. */
   webhookDeadLetterQueueUrl: () => required('WEBHOOK_DEAD_LETTER_QUEUE_URL'),
+  /** Where `POST /webhooks/{id}/recover` queues a recovery's first step, and each step its next. */
+  webhookRecoveryQueueUrl: () => required('WEBHOOK_RECOVERY_QUEUE_URL'),
   /** Seconds between delivery attempts (comma-separated); the default spans about two days. */
   webhookRetryDelays: () => process.env.WEBHOOK_RETRY_DELAYS,
+  /** How long every attempt must fail before a webhook is disabled (lib/webhooks/failure-window.ts parses it; 5 days when unset). */
+  webhookDisableAfterSeconds: () => process.env.WEBHOOK_DISABLE_AFTER_SECONDS,
   /** Lets webhook URLs reach loopback and private networks (the local sandbox); never in AWS. */
   webhookAllowPrivateNetworks: () => flag('WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
   /** Accepts plain `http:` webhook URLs besides `https:` (the local sandbox). */

@@ -219,7 +219,7 @@ function operationOf(
         ...(route.response.location
           ? {
               Location: {
-                description: `Where the created record is read: \`${API_PREFIX}${route.response.location}\``,
+                description: `Where the ${route.response.status === 202 ? 'job is followed' : 'created record is read'}: \`${API_PREFIX}${route.response.location}\``,
                 schema: { type: 'string' },
               },
             }

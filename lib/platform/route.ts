@@ -163,9 +163,10 @@ export interface RouteDefinition {
     description?: string;
     headers?: Record<string, { description: string }>;
     /**
-     * Where a created record is read (required with 201): a path below `/api/v1` whose `{a.b}`
-     * placeholders are filled from the response body, e.g. `/ideas/{data.id}`. The chain sends it
-     * as `Location` and the OpenAPI document lists the header, so no handler builds it by hand.
+     * Where a created record is read (required with 201; a 202's job, where it is followed): a path
+     * below `/api/v1` whose `{a.b}` placeholders are filled from the response body, e.g.
+     * `/ideas/{data.id}`. The chain sends it as `Location` and the OpenAPI document lists the
+     * header, so no handler builds it by hand.
      */
     location?: `/${string}`;
     /**
@@ -219,13 +220,20 @@ export interface RouteDefinition {
    */
   table?: readonly TableAction[];
   /**
-   * Extra environment, grants or files a handler needs: the webhook delivery queue, a file rendered
+   * Extra environment, grants or files a handler needs: the webhook delivery or recovery queue, a file rendered
    * at build time beside its bundle (the API reference page, scripts/build-docs.ts, or the OpenAPI
    * document, scripts/write-openapi.ts), or the server secret a keyed hash of an identifier is
    * derived from (lib/platform/keyed-hash.ts), or the API's own base URL (`API_BASE_URL`, set by the
    * stack: a function that calls the API, the MCP server).
    */
-  needs?: readonly ('webhook-delivery-queue' | 'api-reference-page' | 'openapi-document' | 'keyed-hash' | 'api-base-url')[];
+  needs?: readonly (
+    | 'webhook-delivery-queue'
+    | 'webhook-recovery-queue'
+    | 'api-reference-page'
+    | 'openapi-document'
+    | 'keyed-hash'
+    | 'api-base-url'
+  )[];
   /** Lambda timeout when the default (timeouts.ts DEFAULT_TIMEOUT_SECONDS, 10 s) is too short, e.g. an operation that calls out over HTTP. */
   timeoutSeconds?: number;
   /**

@@ -6,7 +6,7 @@
  * Payloads carry identifiers only (and status labels): never a title, description, answer or
  * anything about the submitter or respondent, so personal data cannot leak to a receiver.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { DynamoDBRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { ideaChanges } from '../ideas/stream.ts';
@@ -16,6 +16,8 @@ import type { StreamReading } from '../platform/event-sources.ts';
 import type { Permission } from '../platform/permissions.ts';
 import { named, uuid } from '../platform/schemas.ts';
 import { finishedResponses } from '../surveys/stream.ts';
+import { disabledReason } from './disabled-reason.ts';
+import { webhookLifecycle } from './lifecycle.ts';
 
 export const WEBHOOK_EVENT_TYPES = [
   'idea.submitted',
@@ -23,11 +25,21 @@ export const WEBHOOK_EVENT_TYPES = [
   'idea.updated',
   'idea.deleted',
   'survey.response.finished',
+  // A webhook's own lifecycle, told to the workspace's other webhooks (lib/webhooks/lifecycle.ts).
+  'webhook.disabled',
+  'webhook.enabled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Sent by the enable step only; no webhook subscribes to it. */
 export const VERIFICATION_EVENT_TYPE = 'webhook.verification' as const;
+
+/** Sent by `POST /webhooks/{id}/test` only, as a delivery like any other; no webhook subscribes to it. */
+export const TEST_EVENT_TYPE = 'webhook.test' as const;
+
+/** What a delivery can carry: every kind a webhook subscribes to, and the test event. */
+export const DELIVERY_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, TEST_EVENT_TYPE] as const;
+export type DeliveryEventType = (typeof DELIVERY_EVENT_TYPES)[number];
 
 // The payloads, one schema each: the OpenAPI document's `webhooks` section and the typed client are
 // generated from them, and what the pipeline sends is typed by them (WebhookEvent below).
@@ -59,6 +71,20 @@ const surveyResponseFinishedEventData = named(
 );
 const verificationEventData = named('WebhookVerificationEventData', z.object({ webhookId: uuid, workspace }));
 
+// A webhook's lifecycle: the webhook it is about, named (its name is the workspace's own label, not a person's data).
+const webhookId = z.uuid().register(z.globalRegistry, { description: 'The webhook this event is about: `GET /webhooks/{id}` reads it' });
+const webhookName = z.string().register(z.globalRegistry, { description: "The webhook's name" });
+const heldDeliveries = z.int().register(z.globalRegistry, {
+  description:
+    'Its deliveries held since it was disabled, counted when this event was made: `POST /webhooks/{id}/recover` sends them once it is enabled',
+});
+const webhookDisabledEventData = named(
+  'WebhookDisabledEventData',
+  z.object({ webhookId, workspace, name: webhookName, reason: disabledReason, heldDeliveries }),
+);
+const webhookEnabledEventData = named('WebhookEnabledEventData', z.object({ webhookId, workspace, name: webhookName, heldDeliveries }));
+const testEventData = named('WebhookTestEventData', z.object({ webhookId, workspace }));
+
 function eventSchema<const T extends string, D extends z.ZodMiniType>(name: string, type: T, data: D) {
   return named(
     name,
@@ -79,20 +105,26 @@ export const WEBHOOK_EVENT_SCHEMAS = {
   'idea.updated': eventSchema('IdeaUpdatedEvent', 'idea.updated', ideaEventData),
   'idea.deleted': eventSchema('IdeaDeletedEvent', 'idea.deleted', ideaEventData),
   'survey.response.finished': eventSchema('SurveyResponseFinishedEvent', 'survey.response.finished', surveyResponseFinishedEventData),
+  'webhook.disabled': eventSchema('WebhookDisabledEvent', 'webhook.disabled', webhookDisabledEventData),
+  'webhook.enabled': eventSchema('WebhookEnabledEvent', 'webhook.enabled', webhookEnabledEventData),
 } satisfies Record<WebhookEventType, z.ZodMiniType>;
 
 /** The event the enable step sends, which every receiver must answer 2xx before the webhook is enabled. */
 export const verificationEventSchema = eventSchema('WebhookVerificationEvent', VERIFICATION_EVENT_TYPE, verificationEventData);
 
+/** The event `POST /webhooks/{id}/test` sends. */
+export const testEventSchema = eventSchema('WebhookTestEvent', TEST_EVENT_TYPE, testEventData);
+
 /** A body a receiver gets, of any kind the pipeline sends. */
 export type WebhookEventBody = { [K in WebhookEventType]: z.output<(typeof WEBHOOK_EVENT_SCHEMAS)[K]> }[WebhookEventType];
 export type VerificationEventBody = z.output<typeof verificationEventSchema>;
+export type TestEventBody = z.output<typeof testEventSchema>;
 
 /** An event of the pipeline: its body, and an id stable for the stream record it comes from (retries and duplicates share it). */
 export type WebhookEvent = WebhookEventBody & { id: string };
 
 /** The JSON body every receiver gets. */
-export function eventBody(event: WebhookEvent): string {
+export function eventBody(event: WebhookEvent | (TestEventBody & { id: string })): string {
   const { type, timestamp, data } = event;
   return JSON.stringify({ type, timestamp, data });
 }
@@ -115,8 +147,20 @@ export function eventIdOf(record: DynamoDBRecord): string {
 /** The fan-out's reader (stream-readers.ts) reads the records of the entities whose changes are events. */
 export const webhookEventsReading: StreamReading = {
   name: 'Webhook fan-out',
-  entities: [ideaChanges.entity, finishedResponses.entity],
+  entities: [ideaChanges.entity, finishedResponses.entity, webhookLifecycle.entity],
 };
+
+/**
+ * An id of the same shape for an event no stream record makes (the test event): its second, then
+ * random digits, so it sorts by time among the others and never meets one of them.
+ */
+export function newEventId(nowMs = Date.now()): string {
+  const seconds = Math.floor(nowMs / 1000)
+    .toString(36)
+    .padStart(7, '0');
+  const random = [...randomBytes(26)].map((byte) => (byte % 36).toString(36)).join('');
+  return `evt_${seconds}${random}${randomBytes(3).toString('hex')}`;
+}
 
 /** The webhook event a stream record means, or null for anything that is not an event. */
 export function eventFromStreamRecord(record: DynamoDBRecord): WebhookEvent | null {

@@ -28,7 +28,7 @@ import { hiddenFields, workspaceOrigin } from '../support/oauth.ts';
 import { importTestDirectory } from '../support/sop-fixtures.ts';
 import { submitResponse } from '../support/survey-responses.ts';
 import { routedDefinition } from '../support/surveys.ts';
-import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
+import { eventually, type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 
 const EXAMPLES_FILE = resolve(import.meta.dirname, '../../lib/api-examples.json');
 const LATENCY_GUIDE = resolve(import.meta.dirname, '../../docs/latency.md');
@@ -332,11 +332,15 @@ describe('API examples (lib/api-examples.json)', () => {
     const hookId = webhook.body.webhook.id;
     await record('listWebhooks', '/webhooks');
     await record('getWebhook', `/webhooks/${hookId}`);
-    await record('updateWebhook', `/webhooks/${hookId}`, { body: { name: 'Product board', events: ['idea.submitted'] } });
+    await record('updateWebhook', `/webhooks/${hookId}`, {
+      body: { name: 'Product board', events: ['idea.submitted'], maxDeliveriesPerSecond: 20 },
+    });
     await record('rotateWebhookSecret', `/webhooks/${hookId}/rotate`);
     await record('enableWebhook', `/webhooks/${hookId}/enable`);
+    await record('testWebhook', `/webhooks/${hookId}/test`);
     useSandboxEnvironment();
     const { recordNewDelivery } = await import('../../lib/webhooks/store/deliveries.ts');
+    const { newEventId } = await import('../../lib/webhooks/events.ts');
     const event = {
       id: 'evt_0t9r1k20000000000000000000000001a9f3b2c',
       type: 'idea.submitted',
@@ -346,7 +350,26 @@ describe('API examples (lib/api-examples.json)', () => {
     await recordNewDelivery(ws.slug, hookId, event, '{}');
     const deliveries = await record('listWebhookDeliveries', `/webhooks/${hookId}/deliveries?limit=10`);
     await record('redeliverWebhookDelivery', `/webhooks/${hookId}/deliveries/${deliveries.body.deliveries[0].id}/redeliver`);
-    await record('disableWebhook', `/webhooks/${hookId}/disable`);
+    const disabled = await record('disableWebhook', `/webhooks/${hookId}/disable`);
+    // What it missed while disabled is held (written here as the pipeline's fan-out writes it), then recovered.
+    const since = disabled.body.webhook.disabledReason.since as string;
+    const missed = { ...event, id: newEventId(), timestamp: new Date().toISOString() } as WebhookEvent;
+    await recordNewDelivery(ws.slug, hookId, missed, '{}', 'held');
+    await refuse('testWebhook', `/webhooks/${hookId}/test`, {}, [400, 'webhook_disabled']);
+    await refuse('recoverWebhook', `/webhooks/${hookId}/recover`, { body: { since } }, [400, 'webhook_disabled']);
+    await call('POST', `/webhooks/${hookId}/enable`, { host: ws.host, key: ws.key });
+    // The receiver takes 3 s over the recovered delivery, so the recovery is still running when a second one is asked for.
+    receiver.respondWith(() => ({ status: 204, delayMs: 3000 }));
+    const recovery = await record('recoverWebhook', `/webhooks/${hookId}/recover`, { body: { since } });
+    await refuse('recoverWebhook', `/webhooks/${hookId}/recover`, { body: { since } }, [409, 'recovery_in_progress']);
+    const recoveryPath = `/webhooks/${hookId}/recoveries/${recovery.body.recovery.id}`;
+    await eventually(
+      () => call('GET', recoveryPath, { host: ws.host, key: ws.key }),
+      (res) => res.body?.recovery?.status === 'done',
+      60_000,
+    );
+    receiver.respondWith(() => ({ status: 204 }));
+    await record('getWebhookRecovery', recoveryPath);
     await record('deleteWebhook', `/webhooks/${hookId}`);
 
     // Surveys

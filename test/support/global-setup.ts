@@ -12,7 +12,7 @@ declare module 'vitest' {
       dynamodbEndpoint: string;
       sqsEndpoint: string;
       tableName: string;
-      queues: { webhookDeliveries: string; webhookDeadLetters: string; webhookFanOutFailures: string };
+      queues: { webhookDeliveries: string; webhookDeadLetters: string; webhookFanOutFailures: string; webhookRecoveries: string };
     };
   }
 }

@@ -1835,7 +1835,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook
-         * @description Deletes the webhook at once; deliveries still queued for it are cancelled, and its delivery history expires after 30 days.
+         * @description Deletes the webhook at once; deliveries still queued for it are cancelled, a recovery under way stops, and its delivery history expires after 30 days.
          *
          *     Permission: webhooks:write, ideas:read.
          *
@@ -1846,7 +1846,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook
-         * @description Changes any of `name`, `url`, `events`. A new URL disables the webhook (`enabled:false`) until it is enabled again, as the new receiver has not been verified; the same URL again is no change. The URL is checked as on create.
+         * @description Changes any of `name`, `url`, `events`, `maxDeliveriesPerSecond` (null removes the limit). A new URL disables the webhook (`enabled:false`, `disabledReason.code` `url_changed`) until it is enabled again, as the new receiver has not been verified; the same URL again is no change. The URL is checked as on create. While it is disabled, each event it subscribes to is recorded as a delivery `held` (no attempt is made), and its deliveries waiting for a retry become `held` at once (up to 99; any others when their time comes): enable it, then `POST /webhooks/{id}/recover` sends them. The workspace's other enabled webhooks subscribed to `webhook.disabled` hear of it.
          *
          *     Permission: webhooks:write, ideas:read.
          *
@@ -1864,7 +1864,7 @@ export interface paths {
         };
         /**
          * List the deliveries of a webhook
-         * @description Newest first, kept 30 days. One delivery per event: its `outcome` (`pending`, `retrying`, `delivered`, `failed` once the attempts are used up or the receiver answered 410, `cancelled` when the webhook was disabled or deleted first), the number of attempts made with the latest one's response status, duration and error, when the next attempt is due, and every attempt (newest first). A failed attempt is retried after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter; longer if the receiver sends Retry-After). A 410 answer disables the webhook and cancels its other waiting retries, as POST /webhooks/{id}/disable does.
+         * @description Newest first, kept 30 days. One delivery per event: its `outcome` (`pending`; `throttled` while it waits for the webhook's `maxDeliveriesPerSecond`; `retrying`; `delivered`; `failed` once the attempts are used up or the receiver answered 410; `held` when the webhook was disabled first: no attempt was made; `cancelled` when it was deleted first), the number of attempts made with the latest one's response status, duration and error, when the next attempt is due, the recovery that sent it last, and every attempt (newest first). `status` lists only the deliveries in one state (`held`: what a recovery would send); it reads the deliveries newer than the page it answers, of every state. A failed attempt is retried after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter; longer if the receiver sends Retry-After). A 410 answer disables the webhook and holds its other waiting retries, as POST /webhooks/{id}/disable does, and so does failing for longer than the failure window (5 days by default: every attempt failed since the first failure after the last 2xx).
          *
          *     Permission: webhooks:read.
          *
@@ -1914,7 +1914,7 @@ export interface paths {
         put?: never;
         /**
          * Disable a webhook
-         * @description Stops deliveries at once: deliveries waiting for a retry show `cancelled` as soon as this answers (up to 100 of them; any others when their time comes), and those still queued are cancelled (redeliver them after enabling again).
+         * @description Stops deliveries at once (`disabledReason.code` `manual`); a webhook already disabled is left as it is. Nothing is dropped: While it is disabled, each event it subscribes to is recorded as a delivery `held` (no attempt is made), and its deliveries waiting for a retry become `held` at once (up to 99; any others when their time comes): enable it, then `POST /webhooks/{id}/recover` sends them. The workspace's other enabled webhooks subscribed to `webhook.disabled` hear of it.
          *
          *     Permission: webhooks:write, ideas:read.
          *
@@ -1938,13 +1938,61 @@ export interface paths {
         put?: never;
         /**
          * Enable a webhook after verifying its receiver
-         * @description Sends a signed `webhook.verification` event to the URL (same headers as every delivery: `Authorization: Bearer <secret>`, `webhook-id`, `webhook-timestamp`, `webhook-signature`; body `{type, timestamp, data:{webhookId, workspace}}`). Only a 2xx answer within 10 s enables the webhook; otherwise 400 `webhook_verification_failed` says why (the status received, a redirect, a timeout, a network error or a blocked address) and the webhook stays disabled. Changes are sent to the webhooks enabled when the pipeline processes them (within about a second of the commit); changes processed while a webhook was disabled are not sent later. 409 `webhook_changed` if its URL or secret changed during the verification.
+         * @description Sends a signed `webhook.verification` event to the URL (same headers as every delivery: `Authorization: Bearer <secret>`, `webhook-id`, `webhook-timestamp`, `webhook-signature`; body `{type, timestamp, data:{webhookId, workspace}}`). Only a 2xx answer within 10 s enables the webhook; otherwise 400 `webhook_verification_failed` says why (the status received, a redirect, a timeout, a network error or a blocked address) and the webhook stays disabled. Changes are sent to the webhooks enabled when the pipeline processes them (within about a second of the commit). What it held while it was disabled stays `held` until `POST /webhooks/{id}/recover` sends it; `disabledReason` is cleared, and the workspace's other enabled webhooks subscribed to `webhook.enabled` hear how many deliveries it holds. 409 `webhook_changed` if its URL or secret changed during the verification.
          *
          *     Permission: webhooks:write, ideas:read.
          *
          *     Module: webhooks.
          */
         post: operations["enableWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send again what a webhook missed
+         * @description Starts a recovery: a background job that sends, once each, every delivery of the window that is `held`, `failed` or `cancelled`; a delivery that was delivered is never sent again, so recovering the same window twice sends nothing new. Answers at once with the job, `queued`: poll `Location` for its `status` and its `queued`, `delivered` and `failed` counts. **In event order**: it sends one delivery at a time, in ascending event id (`webhook-id`: the second the change was committed, then the order the table stream recorded it in), each as the first attempt of a new round, made once: one that fails reads `failed` again and the recovery goes on. Live events keep flowing meanwhile, so a receiver sees newer events before the recovery has caught up: order by `webhook-id` where order matters. It waits for `maxDeliveriesPerSecond` as every delivery, and stops (`stopped`) if the webhook is disabled or deleted meanwhile, or after 10 attempts in a row failed, leaving the rest as it was for another recovery. A function that dies mid-way is resumed from the job's record within a minute: nothing is sent twice but the one delivery whose attempt was under way (with the same `webhook-id`). The window: `since` inside the deliveries' 30-day retention, `until` (default: now) after it and not in the future, in whole seconds (event ids carry seconds). The webhook must be enabled (400 `webhook_disabled`), and one recovery at a time runs per webhook (409 `recovery_in_progress`; one that made no progress for 10 minutes is taken over). Send an `Idempotency-Key` to retry safely.
+         *
+         *     Permission: webhooks:write, ideas:read.
+         *
+         *     Module: webhooks.
+         */
+        post: operations["recoverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/recoveries/{recoveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a recovery
+         * @description Its status and counts: `queued` (taken up so far), `delivered`, `failed`; exact, whatever crashed meanwhile. Kept as long as deliveries (30 days).
+         *
+         *     Permission: webhooks:read.
+         *
+         *     Module: webhooks.
+         */
+        get: operations["getWebhookRecovery"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1962,13 +2010,37 @@ export interface paths {
         put?: never;
         /**
          * Rotate a webhook secret
-         * @description Issues a new Bearer secret, shown once in this response. The old secret is never used again, and the webhook is disabled (`enabled:false`) until enabled again with the new secret in place at the receiver.
+         * @description Issues a new Bearer secret, shown once in this response. The old secret is never used again, and the webhook is disabled (`enabled:false`, `disabledReason.code` `rotated` unless it was disabled already) until enabled again with the new secret in place at the receiver. While it is disabled, each event it subscribes to is recorded as a delivery `held` (no attempt is made), and its deliveries waiting for a retry become `held` at once (up to 99; any others when their time comes): enable it, then `POST /webhooks/{id}/recover` sends them. The workspace's other enabled webhooks subscribed to `webhook.disabled` hear of it.
          *
          *     Permission: webhooks:write, ideas:read.
          *
          *     Module: webhooks.
          */
         post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Sends a `webhook.test` event (`{type, timestamp, data:{webhookId, workspace}}`) to the enabled webhook, signed and authenticated like any delivery, through the same pipeline: it shows in the delivery log (answered here, `pending`), is retried, and waits for `maxDeliveriesPerSecond`, as every delivery. Each call sends one more test event. The webhook must be enabled (400 `webhook_disabled`).
+         *
+         *     Permission: webhooks:write, ideas:read.
+         *
+         *     Module: webhooks.
+         */
+        post: operations["testWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1994,7 +2066,11 @@ export interface webhooks {
          *
          *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
          *
-         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
          *
          *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
          */
@@ -2022,7 +2098,11 @@ export interface webhooks {
          *
          *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
          *
-         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
          *
          *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
          */
@@ -2050,7 +2130,11 @@ export interface webhooks {
          *
          *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
          *
-         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
          *
          *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
          */
@@ -2078,7 +2162,11 @@ export interface webhooks {
          *
          *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
          *
-         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
          *
          *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
          */
@@ -2106,11 +2194,79 @@ export interface webhooks {
          *
          *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
          *
-         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
          *
          *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
          */
         post: operations["surveyResponseFinishedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Another webhook of the workspace was disabled
+         * @description A webhook of the workspace stopped receiving: disabled by `POST /webhooks/{id}/disable` (`manual`), a rotation, a new URL, its receiver's 410 (`gone`) or its receiver failing every attempt for longer than the failure window (`failing`, 5 days by default). Sent to the workspace's other enabled webhooks subscribed to it, never to the webhook itself; its events are held from `reason.since` on, for `POST /webhooks/{id}/recover` once it is enabled again.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         */
+        post: operations["webhookDisabledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.enabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Another webhook of the workspace was enabled
+         * @description A webhook of the workspace was enabled again (its receiver answered the verification). Sent to the workspace's other enabled webhooks subscribed to it; `heldDeliveries` says how many of its deliveries it held while disabled, which `POST /webhooks/{id}/recover` sends.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         */
+        post: operations["webhookEnabledEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2134,11 +2290,47 @@ export interface webhooks {
          *
          *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
          *
-         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
          *
          *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
          */
         post: operations["webhookVerificationEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event
+         * @description `POST /webhooks/{id}/test` sends it to that webhook, as a delivery like any other (signed, retried, in the delivery log). No webhook subscribes to it: answer it 2xx and ignore it.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         */
+        post: operations["webhookTestEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3707,8 +3899,12 @@ export interface components {
             secretPrefix: string;
             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
             authenticationConfigured: boolean;
-            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
+            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled")[];
             enabled: boolean;
+            /** @description Why it is disabled, and since when its events are held; null while it is enabled, and for a webhook never enabled yet (nothing is held for one: its receiver was never verified) */
+            disabledReason: components["schemas"]["WebhookDisabledReason"] | null;
+            /** @description At most this many deliveries start in any one clock second (1–1,000), counted across every function sending to this webhook (live deliveries, retries, redeliveries, test events and a recovery alike); null for no limit. A delivery over it waits (`throttled`: no attempt is counted, never a failure) and goes out when the budget allows. */
+            maxDeliveriesPerSecond: number | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC date-time
@@ -3726,9 +3922,9 @@ export interface components {
             /** @description Sent as the `webhook-id` header on every attempt */
             eventId: string;
             /** @enum {string} */
-            eventType: "idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished";
+            eventType: "idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled" | "webhook.test";
             /** @enum {string} */
-            outcome: "pending" | "retrying" | "delivered" | "failed" | "cancelled";
+            outcome: "pending" | "throttled" | "retrying" | "delivered" | "failed" | "cancelled" | "held";
             /** @description Attempts made so far */
             attempt: number;
             responseStatus: number | null;
@@ -3741,6 +3937,8 @@ export interface components {
             createdAt: string;
             lastAttemptAt: string | null;
             nextAttemptAt: string | null;
+            /** @description The recovery (`POST /webhooks/{id}/recover`) that took this delivery up last, if any */
+            recoveryId: string | null;
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
         };
         WebhookDeliveryAttempt: {
@@ -3755,6 +3953,135 @@ export interface components {
             responseStatus: number | null;
             durationMs: number;
             error: string | null;
+        };
+        WebhookDisabledEvent: {
+            /** @constant */
+            type: "webhook.disabled";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookDisabledEventData"];
+        };
+        WebhookDisabledEventData: {
+            /**
+             * Format: uuid
+             * @description The webhook this event is about: `GET /webhooks/{id}` reads it
+             */
+            webhookId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+            /** @description The webhook's name */
+            name: string;
+            reason: components["schemas"]["WebhookDisabledReason"];
+            /** @description Its deliveries held since it was disabled, counted when this event was made: `POST /webhooks/{id}/recover` sends them once it is enabled */
+            heldDeliveries: number;
+        };
+        WebhookDisabledReason: {
+            /**
+             * @description `failing`: every attempt failed for longer than the failure window (5 days by default); `gone`: the receiver answered 410; `manual`: `POST /webhooks/{id}/disable`; `rotated`: `POST /webhooks/{id}/rotate`; `url_changed`: a PATCH gave it a new URL
+             * @enum {string}
+             */
+            code: "failing" | "gone" | "manual" | "rotated" | "url_changed";
+            /**
+             * Format: date-time
+             * @description When it was disabled: its events are held from then on
+             */
+            since: string;
+            /** @description The latest failed attempts before it was disabled (at most 3, newest first; at most one a second is noted) */
+            lastErrors: components["schemas"]["WebhookFailure"][];
+        };
+        WebhookEnabledEvent: {
+            /** @constant */
+            type: "webhook.enabled";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookEnabledEventData"];
+        };
+        WebhookEnabledEventData: {
+            /**
+             * Format: uuid
+             * @description The webhook this event is about: `GET /webhooks/{id}` reads it
+             */
+            webhookId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+            /** @description The webhook's name */
+            name: string;
+            /** @description Its deliveries held since it was disabled, counted when this event was made: `POST /webhooks/{id}/recover` sends them once it is enabled */
+            heldDeliveries: number;
+        };
+        WebhookFailure: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time
+             */
+            at: string;
+            /** @description The receiver's status; null when it did not answer */
+            status: number | null;
+            message: string;
+        };
+        WebhookRecovery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            webhookId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time
+             */
+            until: string;
+            /**
+             * @description `queued`, then `running`; `done` once every held, failed or cancelled delivery of the window was sent; `stopped` when the webhook was disabled or deleted meanwhile, or 10 attempts in a row failed (`stoppedReason`): what it had not sent yet is as it was
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "stopped";
+            /** @description Deliveries of the window taken up to be sent so far (each counted once, even across a crash) */
+            queued: number;
+            /** @description Of those, answered 2xx by the receiver */
+            delivered: number;
+            /** @description Of those, whose attempt failed: they read `failed` again */
+            failed: number;
+            stoppedReason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time
+             */
+            updatedAt: string;
+            finishedAt: string | null;
+        };
+        WebhookTestEvent: {
+            /** @constant */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookTestEventData"];
+        };
+        WebhookTestEventData: {
+            /**
+             * Format: uuid
+             * @description The webhook this event is about: `GET /webhooks/{id}` reads it
+             */
+            webhookId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
         };
         WebhookVerificationEvent: {
             /** @constant */
@@ -3781,8 +4108,12 @@ export interface components {
             secretPrefix: string;
             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
             authenticationConfigured: boolean;
-            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
+            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled")[];
             enabled: boolean;
+            /** @description Why it is disabled, and since when its events are held; null while it is enabled, and for a webhook never enabled yet (nothing is held for one: its receiver was never verified) */
+            disabledReason: components["schemas"]["WebhookDisabledReason"] | null;
+            /** @description At most this many deliveries start in any one clock second (1–1,000), counted across every function sending to this webhook (live deliveries, retries, redeliveries, test events and a recovery alike); null for no limit. A delivery over it waits (`throttled`: no attempt is counted, never a failure) and goes out when the budget allows. */
+            maxDeliveriesPerSecond: number | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC date-time
@@ -3889,6 +4220,15 @@ export type ValidationIssue = components['schemas']['ValidationIssue'];
 export type Webhook = components['schemas']['Webhook'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookDeliveryAttempt = components['schemas']['WebhookDeliveryAttempt'];
+export type WebhookDisabledEvent = components['schemas']['WebhookDisabledEvent'];
+export type WebhookDisabledEventData = components['schemas']['WebhookDisabledEventData'];
+export type WebhookDisabledReason = components['schemas']['WebhookDisabledReason'];
+export type WebhookEnabledEvent = components['schemas']['WebhookEnabledEvent'];
+export type WebhookEnabledEventData = components['schemas']['WebhookEnabledEventData'];
+export type WebhookFailure = components['schemas']['WebhookFailure'];
+export type WebhookRecovery = components['schemas']['WebhookRecovery'];
+export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
+export type WebhookTestEventData = components['schemas']['WebhookTestEventData'];
 export type WebhookVerificationEvent = components['schemas']['WebhookVerificationEvent'];
 export type WebhookVerificationEventData = components['schemas']['WebhookVerificationEventData'];
 export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
@@ -13891,8 +14231,10 @@ export interface operations {
                      * @description Absolute https URL of the receiver (http only where the deployment allows it), without credentials. It must resolve to public internet addresses; this is checked now and again at every delivery.
                      */
                     url: string;
-                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted, survey.response.finished */
-                    events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
+                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted, survey.response.finished, webhook.disabled, webhook.enabled */
+                    events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled")[];
+                    /** @description At most this many deliveries start in any one clock second (1–1,000), counted across every function sending to this webhook (live deliveries, retries, redeliveries, test events and a recovery alike); null for no limit. A delivery over it waits (`throttled`: no attempt is counted, never a failure) and goes out when the budget allows. */
+                    maxDeliveriesPerSecond?: number | null;
                 };
             };
         };
@@ -14194,8 +14536,10 @@ export interface operations {
                      * @description Absolute https URL of the receiver (http only where the deployment allows it), without credentials. It must resolve to public internet addresses; this is checked now and again at every delivery.
                      */
                     url?: string;
-                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted, survey.response.finished */
-                    events?: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
+                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted, survey.response.finished, webhook.disabled, webhook.enabled */
+                    events?: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled")[];
+                    /** @description At most this many deliveries start in any one clock second (1–1,000), counted across every function sending to this webhook (live deliveries, retries, redeliveries, test events and a recovery alike); null for no limit. A delivery over it waits (`throttled`: no attempt is counted, never a failure) and goes out when the budget allows. */
+                    maxDeliveriesPerSecond?: number | null;
                 };
             };
         };
@@ -14297,6 +14641,8 @@ export interface operations {
                 offset?: number;
                 /** @description Opaque: `pagination.nextCursor` of the previous page. Continues where it stopped, reading only this page (unlike `offset`, which re-reads every earlier record). Bound to the workspace and the list; do not combine with `offset`. */
                 cursor?: string;
+                /** @description Only the deliveries in this state */
+                status?: "pending" | "throttled" | "retrying" | "delivered" | "failed" | "cancelled" | "held";
             };
             header?: never;
             path: {
@@ -14684,6 +15030,229 @@ export interface operations {
             503: components["responses"]["ServiceBusy"];
         };
     };
+    recoverWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1-255 visible ASCII characters (a UUID is ideal), unique per record you mean to create. Within 24 hours the same key with the same body returns the first response again (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409 `idempotency_key_reused`. Only successful creations are remembered. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Send the deliveries of events from this time on (inside the 30-day retention)
+                     */
+                    since: string;
+                    /**
+                     * Format: date-time
+                     * @description …up to this time (default: now)
+                     */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Queued (or, for a repeated Idempotency-Key, the recovery as first answered) */
+            202: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Where the job is followed: `/api/v1/webhooks/{recovery.webhookId}/recoveries/{recovery.id}` */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        recovery: components["schemas"]["WebhookRecovery"];
+                    };
+                };
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`)
+             *     - `webhook_disabled`: the webhook is disabled: enable it first
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no webhook with this id in this workspace
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `recovery_in_progress`: A recovery of this webhook is under way: one runs at a time (read it at the Location its POST answered)
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    getWebhookRecovery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                recoveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        recovery: components["schemas"]["WebhookRecovery"];
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such recovery of this webhook in this workspace
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
     rotateWebhookSecret: {
         parameters: {
             query?: never;
@@ -14772,6 +15341,97 @@ export interface operations {
             503: components["responses"]["ServiceBusy"];
         };
     };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued: the delivery, as `GET /webhooks/{id}/deliveries` lists it */
+            202: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        delivery: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`)
+             *     - `webhook_disabled`: the webhook is disabled: enable it first
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no webhook with this id in this workspace
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
     ideaSubmittedEvent: {
         parameters: {
             query?: never;
@@ -14801,7 +15461,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -14815,7 +15475,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -14853,7 +15513,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -14867,7 +15527,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -14905,7 +15565,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -14919,7 +15579,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -14957,7 +15617,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -14971,7 +15631,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -15009,7 +15669,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -15023,7 +15683,111 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDisabledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookDisabledEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEnabledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEnabledEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -15061,7 +15825,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -15075,7 +15839,59 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
             default: {
                 headers: {
                     [name: string]: unknown;

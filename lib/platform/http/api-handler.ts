@@ -117,7 +117,7 @@ export function apiHandler<R extends RouteDefinition>(route: R, lists: { cursorP
           result = await fn(request);
         }
         const { location } = route.response;
-        if (location && (result.status ?? route.response.status) === 201) {
+        if (location && [201, 202].includes(result.status ?? route.response.status)) {
           result.headers = { Location: locationOf(location, result.body), ...result.headers };
         }
         const { contentType } = route.response;
