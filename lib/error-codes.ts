@@ -3,6 +3,7 @@
  * an area's catalog here is what lets its code compile (`ErrorCodes` below), so no code is thrown that
  * the OpenAPI document and docs/errors.md do not describe.
  */
+import { ideaErrorCodes } from './ideas/errors.ts';
 import { journeyErrorCodes } from './journeys/errors.ts';
 import { knowledgeBankErrorCodes } from './knowledge-bank/errors.ts';
 import { mcpErrorCodes } from './mcp/errors.ts';
@@ -13,6 +14,7 @@ import { webhookErrorCodes } from './webhooks/errors.ts';
 /** Each catalog by who declares it; a code declared twice fails test/unit/error-catalog.test.ts. */
 export const errorCatalogs = {
   platform: platformErrorCodes,
+  ideas: ideaErrorCodes,
   journeys: journeyErrorCodes,
   surveys: surveyErrorCodes,
   webhooks: webhookErrorCodes,
@@ -20,7 +22,14 @@ export const errorCatalogs = {
   mcp: mcpErrorCodes,
 } as const satisfies Record<string, ErrorCatalog>;
 
-const areaErrorCodes = { ...journeyErrorCodes, ...surveyErrorCodes, ...webhookErrorCodes, ...knowledgeBankErrorCodes, ...mcpErrorCodes };
+const areaErrorCodes = {
+  ...ideaErrorCodes,
+  ...journeyErrorCodes,
+  ...surveyErrorCodes,
+  ...webhookErrorCodes,
+  ...knowledgeBankErrorCodes,
+  ...mcpErrorCodes,
+};
 
 declare module './platform/error-codes.ts' {
   /** The areas' codes, each with its status: the typed errors accept them from here on. */
