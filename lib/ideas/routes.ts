@@ -1,8 +1,10 @@
 /** Routes of the Ideas area (module `ideas`): CRUD on ideas and the workspace's idea labels. */
 import * as z from 'zod/mini';
-import { etagHeader, okBody, optionalIfMatch, routesOf } from '../platform/route.ts';
-import { okOnly, pageQuery, pagination } from '../platform/schemas.ts';
-import { idea, ideaIdParams, ideaLabels, ideaPatch, ideaWrite } from './schemas.ts';
+import { etagHeader, okBody, optionalIfMatch, requiredIfMatch, routesOf } from '../platform/route.ts';
+import { okOnly, pagination } from '../platform/schemas.ts';
+import { comment, commentParams, commentPatch, commentWrite, listCommentsQuery } from './comment-schemas.ts';
+import { idea, ideaIdParams, ideaLabels, ideaPatch, ideaWrite, listIdeasQuery, mergeBody } from './schemas.ts';
+import { listVotesQuery, vote, voteParams, voteWrite } from './vote-schemas.ts';
 
 const route = routesOf({ tag: 'Ideas', module: 'ideas' });
 
@@ -21,6 +23,7 @@ const LABEL_NOTE =
 const PRIVACY_NOTE = 'Submitter data (`submitter`) and `customerContext` are stored for the portal but never returned by any operation.';
 
 const NOT_FOUND_404 = { not_found: 'no idea with this id in this workspace (ideas of other workspaces are never visible)' };
+const MERGED_409 = { idea_merged: 'the idea was merged into another (`mergedInto`): write there instead' };
 const LABEL_400 = { invalid_body: 'also a `status` or `module` that is not one of the configured idea labels' };
 
 export const listIdeas = route({
@@ -29,14 +32,17 @@ export const listIdeas = route({
   path: '/ideas',
   summary: 'List ideas',
   description:
-    'Newest first, in a stable order (by creation). `pagination.total` counts every idea of the workspace; ' +
-    '`hasMore` says whether a page follows this one. An `offset` past the end returns an empty page (still 200, with the total). ' +
-    'Reaching an offset reads the ideas before it, so very deep offsets are slower; an offset past the end costs one read at most.',
+    'Newest first unless `sort` says otherwise, in a stable order. `pagination.total` counts the ideas listed: every idea of the ' +
+    'workspace, less those merged into others unless `includeMerged=true`; `hasMore` says whether a page follows this one. An ' +
+    '`offset` past the end returns an empty page (still 200, with the total). Reaching an offset reads the ideas before it, so very ' +
+    'deep offsets are slower; an offset past the end costs one read at most. Each idea carries its exact `voteCount`. `-votes`, ' +
+    '`votes` and `trending` read an index the table stream keeps (about a second behind a vote); the order of two ideas whose votes ' +
+    'changed in that second may lag, never the counts shown.',
   permissions: ['ideas:read'],
-  request: { query: pageQuery },
+  request: { query: listIdeasQuery },
   response: { status: 200, body: okBody({ data: z.array(idea), pagination }) },
-  // GetItem: a cursor page reads the idea counter beside its Query.
-  table: ['GetItem', 'Query'],
+  // GetItem: the idea counter beside an index or cursor page; BatchGetItem: the ideas of an index page.
+  table: ['GetItem', 'BatchGetItem', 'Query'],
 });
 
 export const createIdea = route({
@@ -61,6 +67,8 @@ export const createIdea = route({
   },
   errors: { 400: LABEL_400 },
   table: ['BatchGetItem', 'PutItem', 'UpdateItem'],
+  // The submitter's reference, under which the erasure of a person finds their ideas (lib/ideas/people.ts).
+  needs: ['keyed-hash'],
 });
 
 export const getIdeaLabels = route({
@@ -84,7 +92,8 @@ export const getIdea = route({
   request: { params: ideaIdParams },
   response: { status: 200, body: ideaResponse, headers: ETAG_HEADER },
   errors: { 404: NOT_FOUND_404 },
-  table: ['GetItem'],
+  // Query: its vote-count shards, beside the idea.
+  table: ['GetItem', 'Query'],
 });
 
 export const replaceIdea = route({
@@ -100,7 +109,9 @@ export const replaceIdea = route({
   request: { params: ideaIdParams, body: ideaWrite, headers: IF_MATCH },
   response: { status: 200, body: ideaResponse, headers: ETAG_HEADER },
   errors: { 400: LABEL_400, 404: NOT_FOUND_404 },
-  table: ['UpdateItem'],
+  // PutItem and DeleteItem: a new submitter's references.
+  table: ['Query', 'UpdateItem', 'PutItem', 'DeleteItem', 'GetItem'],
+  needs: ['keyed-hash'],
 });
 
 export const updateIdea = route({
@@ -115,7 +126,7 @@ export const updateIdea = route({
   request: { params: ideaIdParams, body: ideaPatch, headers: IF_MATCH },
   response: { status: 200, body: ideaResponse, headers: ETAG_HEADER },
   errors: { 400: LABEL_400, 404: NOT_FOUND_404 },
-  table: ['GetItem', 'UpdateItem'],
+  table: ['GetItem', 'Query', 'UpdateItem'],
 });
 
 export const deleteIdea = route({
@@ -123,10 +134,198 @@ export const deleteIdea = route({
   method: 'DELETE',
   path: '/ideas/{id}',
   summary: 'Delete an idea',
-  description: 'Deletes the idea for good; it no longer counts in the list total. Deleting it again is a 404.',
+  description:
+    'Deletes the idea for good, with its votes and comments; it no longer counts in the list total. Deleting it again is a 404. ' +
+    'An idea in a merge (merged into another, or others merged into it) is a 409: unmerge first.',
   permissions: ['ideas:delete'],
   request: { params: ideaIdParams, headers: IF_MATCH },
   response: { status: 200, body: okOnly },
-  errors: { 404: NOT_FOUND_404 },
+  errors: { 404: NOT_FOUND_404, 409: { idea_merged: true, idea_has_merged_ideas: true, merge_in_progress: true } },
   table: ['DeleteItem', 'UpdateItem'],
+});
+
+// Votes, comments and merges (issue 39): one group, so the routes of similar ideas can sit beside it.
+
+const VOTE_ETAG = etagHeader('The vote\'s version as a strong ETag, e.g. `"2"`: send it back in `If-Match`');
+const COMMENT_ETAG = etagHeader('The comment\'s version as a strong ETag, e.g. `"1"`: send it back in `If-Match`');
+const PERSON_NOTE =
+  'A person is named by `externalId` or `email`, stored for the portal and never returned: responses carry only a reference ' +
+  "(`voterRef`, `authorRef`), stable in this workspace and the same for the same person's votes and comments.";
+
+export const voteOnIdea = route({
+  operationId: 'voteOnIdea',
+  method: 'POST',
+  path: '/ideas/{id}/votes',
+  summary: 'Vote for an idea on behalf of a customer',
+  description:
+    `Counts the voter once: 201 with a new vote, or, for a voter who already voted on this idea, 200 with that vote, its ` +
+    '`importance` and `note` changed to those sent (also when many such requests race). ' +
+    `${PERSON_NOTE} An idea merged into another takes no votes (409 \`idea_merged\`: vote on \`mergedInto\`). ` +
+    'With an `Idempotency-Key` a retry answers the first response and changes nothing.',
+  permissions: ['ideas:write'],
+  idempotent: true,
+  request: { params: ideaIdParams, body: voteWrite },
+  response: {
+    status: 201,
+    body: okBody({ vote }),
+    location: '/ideas/{vote.ideaId}/votes',
+    description: 'A new vote (or, for a repeated Idempotency-Key, the first response again)',
+    also: { status: 200, description: 'The voter had already voted: their vote, with the importance and note sent' },
+    headers: VOTE_ETAG,
+  },
+  errors: { 404: NOT_FOUND_404, 409: MERGED_409 },
+  table: ['GetItem', 'PutItem', 'UpdateItem'],
+  needs: ['keyed-hash'],
+});
+
+export const listIdeaVotes = route({
+  operationId: 'listIdeaVotes',
+  method: 'GET',
+  path: '/ideas/{id}/votes',
+  summary: "List an idea's votes",
+  description:
+    'Every vote that counts for the idea (`pagination.total` is its `voteCount`), each with its `voterRef`, in a stable order (by ' +
+    'vote id, not by time). For an idea others were merged into, their voters too, once each (`direct`, `mergedFrom` say how).',
+  permissions: ['ideas:read'],
+  request: { params: ideaIdParams, query: listVotesQuery },
+  response: { status: 200, body: okBody({ votes: z.array(vote), pagination }) },
+  errors: { 404: NOT_FOUND_404 },
+  table: ['GetItem', 'Query'],
+});
+
+export const deleteIdeaVote = route({
+  operationId: 'deleteIdeaVote',
+  method: 'DELETE',
+  path: '/ideas/{id}/votes/{voteId}',
+  summary: 'Withdraw a vote',
+  description:
+    'The voter no longer counts for the idea. On an idea others were merged into, the vote goes from the ideas it also came from ' +
+    '(`mergedFrom`) too, so an unmerge does not bring it back. A vote on an idea merged into another is withdrawn there (409).',
+  permissions: ['ideas:write'],
+  request: {
+    params: voteParams,
+    headers: optionalIfMatch(
+      'Optional: the ETag of the vote you read; if it has changed since, 409 `version_conflict` and nothing changes.',
+    ),
+  },
+  response: { status: 200, body: okOnly },
+  errors: {
+    404: { not_found: 'no such idea in this workspace, or no vote with this id on it' },
+    409: { ...MERGED_409, merge_in_progress: true },
+  },
+  table: ['BatchGetItem', 'DeleteItem', 'UpdateItem'],
+});
+
+export const createIdeaComment = route({
+  operationId: 'createIdeaComment',
+  method: 'POST',
+  path: '/ideas/{id}/comments',
+  summary: 'Comment on an idea',
+  description:
+    `A public or internal comment, in English and optionally Arabic. ${PERSON_NOTE} The author's \`name\` shows as \`authorName\`. ` +
+    'An idea merged into another takes no comments (409). With an `Idempotency-Key` a retry answers the first response.',
+  permissions: ['ideas:write'],
+  idempotent: true,
+  request: { params: ideaIdParams, body: commentWrite },
+  response: {
+    status: 201,
+    body: okBody({ comment }),
+    location: '/ideas/{comment.ideaId}/comments',
+    description: 'Created (or, for a repeated Idempotency-Key, the first response again)',
+    headers: COMMENT_ETAG,
+  },
+  errors: { 404: NOT_FOUND_404, 409: MERGED_409 },
+  table: ['ConditionCheckItem', 'PutItem', 'UpdateItem'],
+  needs: ['keyed-hash'],
+});
+
+export const listIdeaComments = route({
+  operationId: 'listIdeaComments',
+  method: 'GET',
+  path: '/ideas/{id}/comments',
+  summary: "List an idea's comments",
+  description:
+    'Newest first; `visibility` keeps only public or only internal ones. An idea others were merged into lists their comments too, ' +
+    'each with the `ideaId` it was written on.',
+  permissions: ['ideas:read'],
+  request: { params: ideaIdParams, query: listCommentsQuery },
+  response: { status: 200, body: okBody({ comments: z.array(comment), pagination }) },
+  errors: { 404: NOT_FOUND_404 },
+  table: ['GetItem', 'BatchGetItem', 'Query'],
+});
+
+const COMMENT_IF_MATCH = optionalIfMatch(
+  'Optional: the ETag of the comment you read; if it has changed since, 409 `version_conflict` and nothing changes.',
+);
+const COMMENT_404 = { not_found: 'no such idea in this workspace, or no comment with this id written on it' };
+
+export const updateIdeaComment = route({
+  operationId: 'updateIdeaComment',
+  method: 'PATCH',
+  path: '/ideas/{id}/comments/{commentId}',
+  summary: 'Change a comment',
+  description:
+    'Any of `body`, `bodyAr` (`null` clears it) and `visibility`, through the idea the comment was written on (its `ideaId`); the author never changes. Bumps the version.',
+  permissions: ['ideas:write'],
+  request: { params: commentParams, body: commentPatch, headers: COMMENT_IF_MATCH },
+  response: { status: 200, body: okBody({ comment }), headers: COMMENT_ETAG },
+  errors: { 404: COMMENT_404 },
+  table: ['GetItem', 'UpdateItem'],
+});
+
+export const deleteIdeaComment = route({
+  operationId: 'deleteIdeaComment',
+  method: 'DELETE',
+  path: '/ideas/{id}/comments/{commentId}',
+  summary: 'Delete a comment',
+  description: 'Deletes the comment for good, through the idea it was written on.',
+  permissions: ['ideas:delete'],
+  request: { params: commentParams, headers: COMMENT_IF_MATCH },
+  response: { status: 200, body: okOnly },
+  errors: { 404: COMMENT_404 },
+  table: ['GetItem', 'DeleteItem', 'UpdateItem'],
+});
+
+const MERGE_IF_MATCH = requiredIfMatch('The ETag of the idea being merged or unmerged, as last read: a merge is decided on what you saw.');
+/** `target`: the idea merged into (for an unmerge, out of), as it is now. */
+const MERGE_RESPONSE = okBody({ data: idea, target: idea });
+/** A merge moves thousands of votes: well inside API Gateway's 29 s, and the table stream finishes one cut short. */
+const MERGE_TIMEOUT_SECONDS = 28;
+
+export const mergeIdea = route({
+  operationId: 'mergeIdea',
+  method: 'POST',
+  path: '/ideas/{id}/merge',
+  summary: 'Merge an idea into another',
+  description:
+    'The idea (a duplicate) joins `into`: it answers `mergedInto`, leaves the default lists (`includeMerged=true` shows it) and takes ' +
+    'no more votes or comments; `into` counts every distinct voter of both (a customer who voted on both counts once) and lists its ' +
+    'comments, each with its `ideaId`. Merges never chain: into a merged idea, or merging an idea others were merged into, is a 409; ' +
+    'into itself a 400. Undone exactly by `POST /ideas/{id}/unmerge`. Moves 10,000 votes in a few seconds.',
+  permissions: ['ideas:write'],
+  request: { params: ideaIdParams, body: mergeBody, headers: MERGE_IF_MATCH },
+  response: { status: 200, body: MERGE_RESPONSE, headers: ETAG_HEADER },
+  errors: {
+    400: { merge_into_itself: true, merge_target_not_found: true },
+    404: NOT_FOUND_404,
+    409: { idea_merged: true, idea_has_merged_ideas: true, merge_in_progress: true, merge_limit_reached: true },
+  },
+  table: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
+  timeoutSeconds: MERGE_TIMEOUT_SECONDS,
+});
+
+export const unmergeIdea = route({
+  operationId: 'unmergeIdea',
+  method: 'POST',
+  path: '/ideas/{id}/unmerge',
+  summary: 'Undo a merge',
+  description:
+    'Both ideas become exactly as if the merge had not happened: the idea is listed and takes votes again, and the idea it was merged ' +
+    'into keeps only its own voters and those of ideas still merged into it. Votes cast on that idea after the merge stay there.',
+  permissions: ['ideas:write'],
+  request: { params: ideaIdParams, headers: MERGE_IF_MATCH },
+  response: { status: 200, body: MERGE_RESPONSE, headers: ETAG_HEADER },
+  errors: { 404: NOT_FOUND_404, 409: { idea_not_merged: true, merge_in_progress: true } },
+  table: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+  timeoutSeconds: MERGE_TIMEOUT_SECONDS,
 });

@@ -14,7 +14,7 @@ import type { Deprecation } from './version.ts';
 export const API_PREFIX = '/api/v1';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-type Tag = 'Introduction' | 'Ideas' | 'Journeys' | 'Surveys' | 'SOPs' | 'Webhooks' | 'Knowledge Bank' | 'MCP';
+type Tag = 'Introduction' | 'Ideas' | 'Journeys' | 'Surveys' | 'SOPs' | 'Webhooks' | 'Knowledge Bank' | 'MCP' | 'People';
 export type Schema = z.ZodMiniType;
 
 /** The DynamoDB actions a route may declare (see `RouteDefinition.table`). */
@@ -149,6 +149,12 @@ export interface RouteDefinition {
      * as `Location` and the OpenAPI document lists the header, so no handler builds it by hand.
      */
     location?: `/${string}`;
+    /**
+     * A second success status the operation answers with the same body, and when: a create that finds
+     * the record already there (a voter voting again) answers 200 where a new one is 201. The handler
+     * returns `status`; the document lists both.
+     */
+    also?: { status: 200; description: string };
   };
   /**
    * A list whose records depend on what the key may see: its cursors are bound also to whether the

@@ -21,6 +21,12 @@ export const WEBHOOK_EVENT_TYPES = [
   'idea.status_changed',
   'idea.updated',
   'idea.deleted',
+  // Issue 39: votes, comments and merges.
+  'idea.voted',
+  'idea.unvoted',
+  'idea.commented',
+  'idea.merged',
+  'idea.unmerged',
   'survey.response.finished',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -43,6 +49,51 @@ const ideaStatusChangedEventData = named(
     workspace,
     previousStatus: ideaStatus('The status before the change; null when it had none'),
     status: ideaStatus('The status now; null when it was cleared'),
+    statusMessage: z.nullable(z.string()).register(z.globalRegistry, {
+      description: 'What the change means for the voters, as the `statusMessage` written with the status; null when none was',
+    }),
+    statusMessageAr: z.nullable(z.string()).register(z.globalRegistry, { description: 'The status message in Arabic, or null' }),
+    voterCount: z.int().register(z.globalRegistry, {
+      description: 'How many people had voted for the idea when its status changed (`GET /ideas/{id}/votes` lists them by `voterRef`)',
+    }),
+  }),
+);
+const voteId = z.string().register(z.globalRegistry, {
+  description: 'The vote (`GET /ideas/{id}/votes` lists it, with its `voterRef`); never the voter themselves',
+});
+const ideaVotedEventData = named(
+  'IdeaVotedEventData',
+  z.object({
+    ideaId,
+    workspace,
+    voteId,
+    importance: z.enum(['nice', 'important', 'critical']).register(z.globalRegistry, { description: 'How much it matters to the voter' }),
+  }),
+);
+const ideaUnvotedEventData = named('IdeaUnvotedEventData', z.object({ ideaId, workspace, voteId }));
+const ideaCommentedEventData = named(
+  'IdeaCommentedEventData',
+  z.object({
+    ideaId,
+    workspace,
+    commentId: z.string().register(z.globalRegistry, { description: 'The comment: `GET /ideas/{id}/comments` lists it' }),
+    visibility: z.enum(['public', 'internal']),
+  }),
+);
+const ideaMergedEventData = named(
+  'IdeaMergedEventData',
+  z.object({
+    ideaId,
+    workspace,
+    mergedInto: z.string().register(z.globalRegistry, { description: 'The idea it was merged into, which now counts its voters' }),
+  }),
+);
+const ideaUnmergedEventData = named(
+  'IdeaUnmergedEventData',
+  z.object({
+    ideaId,
+    workspace,
+    unmergedFrom: z.string().register(z.globalRegistry, { description: 'The idea it had been merged into' }),
   }),
 );
 const surveyResponseFinishedEventData = named(
@@ -77,6 +128,11 @@ export const WEBHOOK_EVENT_SCHEMAS = {
   'idea.status_changed': eventSchema('IdeaStatusChangedEvent', 'idea.status_changed', ideaStatusChangedEventData),
   'idea.updated': eventSchema('IdeaUpdatedEvent', 'idea.updated', ideaEventData),
   'idea.deleted': eventSchema('IdeaDeletedEvent', 'idea.deleted', ideaEventData),
+  'idea.voted': eventSchema('IdeaVotedEvent', 'idea.voted', ideaVotedEventData),
+  'idea.unvoted': eventSchema('IdeaUnvotedEvent', 'idea.unvoted', ideaUnvotedEventData),
+  'idea.commented': eventSchema('IdeaCommentedEvent', 'idea.commented', ideaCommentedEventData),
+  'idea.merged': eventSchema('IdeaMergedEvent', 'idea.merged', ideaMergedEventData),
+  'idea.unmerged': eventSchema('IdeaUnmergedEvent', 'idea.unmerged', ideaUnmergedEventData),
   'survey.response.finished': eventSchema('SurveyResponseFinishedEvent', 'survey.response.finished', surveyResponseFinishedEventData),
 } satisfies Record<WebhookEventType, z.ZodMiniType>;
 
