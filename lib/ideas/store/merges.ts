@@ -341,3 +341,10 @@ export async function readMergeSides(workspace: string, source: string, target: 
     attributes: ['id', 'version', 'mergedInto', 'mergedFrom', 'mergeWork', 'mergeGeneration', 'mergeTarget'],
   });
 }
+
+/** The ideas merged into this one (null: no such idea), read consistently. */
+export async function findMergeSources(workspace: string, ideaId: string): Promise<string[] | null> {
+  const [idea] = await getMany([ideaKey(workspace, ideaId)], { attributes: ['mergedFrom'] });
+  if (!idea) return null;
+  return idea.mergedFrom instanceof Set ? [...(idea.mergedFrom as Set<string>)].sort() : [];
+}

@@ -173,6 +173,20 @@ export async function listVotes(workspace: string, ideaId: string, page: PageSta
   return { votes: items.map((item) => toVote(storedVoteOf(item))), ...rest };
 }
 
+/** Votes by (idea, vote id), each with its idea's gate, consistent, in one round trip per 50. */
+export async function findVotesAndGates(
+  workspace: string,
+  refs: readonly { ideaId: string; voteId: string }[],
+): Promise<{ vote: StoredVote | null; gate: VoteGate | null }[]> {
+  const items = await getMany(
+    refs.flatMap(({ ideaId, voteId }) => [voteEntity.keys.vote(workspace, ideaId, voteId), gateKey(workspace, ideaId)]),
+  );
+  return refs.map((_, i) => {
+    const [vote, gate] = [items[2 * i], items[2 * i + 1]];
+    return { vote: vote ? storedVoteOf(vote) : null, gate: gateOf(gate) };
+  });
+}
+
 /** The merged ideas a vote also came from: each one's own vote of the voter, and its gate. */
 export interface SourceVote {
   ideaId: string;
@@ -205,12 +219,13 @@ export async function deleteVote(
   vote: StoredVote,
   sources: readonly SourceVote[],
   precondition: VersionPrecondition,
+  options: { evenIfClosed?: boolean } = {},
 ): Promise<void> {
   if (precondition && !precondition.anyVersion && !precondition.versions.includes(vote.version))
     throw new VersionConflictError(vote.version);
   const writes: Record<string, TransactWrite> = {
     vote: voteDelete(workspace, vote),
-    shard: shardWrite(workspace, vote.ideaId, vote.id, shardDeltas(countedOf(vote), null)),
+    shard: shardWrite(workspace, vote.ideaId, vote.id, shardDeltas(countedOf(vote), null), options),
   };
   sources.forEach((source, i) => {
     writes[`gate${i}`] = {
