@@ -14,6 +14,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
+import { GSI1_NON_KEY_ATTRIBUTES } from '../lib/entities.ts';
 import { API_PREFIX, NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
 import { TABLE } from '../lib/platform/data/table.ts';
 import { SHARED_EDGE_LABEL } from '../lib/platform/http/workspace-host.ts';
@@ -256,7 +257,7 @@ function createTable(scope: Construct): Table {
     partitionKey: { name: TABLE.gsi1.partitionKey, type: AttributeType.STRING },
     sortKey: { name: TABLE.gsi1.sortKey, type: AttributeType.STRING },
     projectionType: ProjectionType.INCLUDE,
-    nonKeyAttributes: [...TABLE.gsi1.nonKeyAttributes],
+    nonKeyAttributes: [...GSI1_NON_KEY_ATTRIBUTES],
   });
   return table;
 }

@@ -3,6 +3,7 @@
  * the sandbox creates its table with it, and `cxctl backup restore` its copy in the sandbox.
  */
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import { GSI1_NON_KEY_ATTRIBUTES } from '../entities.ts';
 import { TABLE } from '../platform/data/table.ts';
 
 /** `stream: false` for a copy: its stream is turned on after the copy, as AWS does after a restore. */
@@ -29,7 +30,7 @@ export function createTableInput(tableName: string, options: { stream: boolean }
           { AttributeName: TABLE.gsi1.partitionKey, KeyType: 'HASH' },
           { AttributeName: TABLE.gsi1.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...TABLE.gsi1.nonKeyAttributes] },
+        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...GSI1_NON_KEY_ATTRIBUTES] },
       },
     ],
     ...(options.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } } : {}),

@@ -1,11 +1,12 @@
 /**
- * A webhook's deliveries spread over shard ranges (keys.webhookDelivery: one range per webhook took
+ * A webhook's deliveries spread over shard ranges (lib/webhooks/entities.ts: one range per webhook took
  * every delivery at its end, docs/costs.md), and records written before the shards still read, claimed,
  * redelivered and cancelled where they are: the list is the one order it always was, by offset and by cursor.
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../lib/platform/data/keys.ts';
+import { workspacePk } from '../../lib/platform/data/keys.ts';
+import { webhookDeliveryEntity } from '../../lib/webhooks/entities.ts';
 import type { WebhookEvent } from '../../lib/webhooks/events.ts';
 import { adminStore, clientFor, newWorkspace, type TestWorkspace, useSandboxEnvironment } from '../support/fixtures.ts';
 
@@ -21,9 +22,9 @@ const eventId = (n: number) => `evt_${String(n).padStart(7, '0')}${'0'.repeat(26
 /** Move a delivery record to where it was kept before the shards. */
 async function unshard(id: string): Promise<void> {
   const { db, table } = adminStore();
-  const sharded = keys.webhookDelivery(ws.slug, webhookId, id);
+  const sharded = webhookDeliveryEntity.keys.delivery(ws.slug, webhookId, id);
   const { Item } = await db.send(new GetCommand({ TableName: table, Key: sharded, ConsistentRead: true }));
-  await db.send(new PutCommand({ TableName: table, Item: { ...Item, ...keys.webhookDeliveryUnsharded(ws.slug, webhookId, id) } }));
+  await db.send(new PutCommand({ TableName: table, Item: { ...Item, ...webhookDeliveryEntity.keys.unsharded(ws.slug, webhookId, id) } }));
   await db.send(new DeleteCommand({ TableName: table, Key: sharded }));
 }
 
@@ -47,7 +48,7 @@ describe('deliveries over shard ranges', () => {
       new QueryCommand({
         TableName: table,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.workspacePk(ws.slug), ':prefix': keys.webhookDeliveryPrefix(webhookId) },
+        ExpressionAttributeValues: { ':pk': workspacePk(ws.slug), ':prefix': webhookDeliveryEntity.keys.prefix(webhookId) },
       }),
     );
     const ranges = new Set(Items.map((item) => (item.sk as string).split('#')[2]));
@@ -81,7 +82,7 @@ describe('deliveries over shard ranges', () => {
     const claim = await deliveries.claimDeliveryAttempt(message, 60);
     expect('claimed' in claim).toBe(true);
     if (!('claimed' in claim)) return;
-    expect(claim.claimed.key).toEqual(keys.webhookDeliveryUnsharded(ws.slug, webhookId, eventId(7)));
+    expect(claim.claimed.key).toEqual(webhookDeliveryEntity.keys.unsharded(ws.slug, webhookId, eventId(7)));
     const at = new Date().toISOString();
     const attempt = { attempt: 1, at, outcome: 'delivered' as const, responseStatus: 204, durationMs: 5, error: null };
     expect(await deliveries.recordAttemptResult(claim.claimed, { attempt, outcome: 'delivered' })).toBe(true);
