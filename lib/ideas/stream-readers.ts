@@ -7,13 +7,9 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { logger } from '../platform/logger.ts';
 import type { StreamReader } from '../platform/partial-batch.ts';
 import { foldIdeaChanges, type IdeaChanges } from './commands/fold-idea-changes.ts';
-import type { MergeWork } from './merging.ts';
-import { IDEA_ENTITY } from './record.ts';
-import { rankEntity, voteEntity } from './vote-entities.ts';
-
-type Image = Record<string, unknown> | undefined;
-
-const isIdea = (image: Image) => (image?.entity as { S?: string } | undefined)?.S === IDEA_ENTITY;
+import { ideaEntity } from './entities.ts';
+import { ideaVoteFoldReading } from './stream.ts';
+import { voteEntity } from './vote-entities.ts';
 
 /** What one record asks of the fold, or null when nothing. */
 function changeOf(record: DynamoDBRecord): { kind: keyof IdeaChanges; change: IdeaChanges[keyof IdeaChanges][number] } | null {
@@ -22,35 +18,23 @@ function changeOf(record: DynamoDBRecord): { kind: keyof IdeaChanges; change: Id
     const vote = voteEntity.fromStreamImage(record.eventName === 'INSERT' ? NewImage : OldImage);
     if (vote) return { kind: 'voted', change: { workspace: vote.workspace as string, ideaId: vote.ideaId as string } };
   }
-  if (record.eventName === 'REMOVE' && isIdea(OldImage)) {
-    const idea = OldImage as Record<string, { S?: string }>;
-    return { kind: 'deleted', change: { workspace: idea.workspace?.S as string, ideaId: idea.id?.S as string } };
+  const [before, after] = [ideaEntity.fromStreamImage(OldImage), ideaEntity.fromStreamImage(NewImage)];
+  if (record.eventName === 'REMOVE' && before) {
+    return { kind: 'deleted', change: { workspace: before.workspace as string, ideaId: before.id as string } };
   }
-  if (record.eventName === 'MODIFY') {
-    const [before, after] = [rankEntity.fromStreamImage(OldImage), rankEntity.fromStreamImage(NewImage)];
-    if (after?.mergeWork && (!before?.mergeWork || before.mergeGeneration !== after.mergeGeneration)) {
-      const kind = after.mergeWork as MergeWork;
-      return {
-        kind: 'moves',
-        change: {
-          workspace: after.workspace as string,
-          ideaId: after.ideaId as string,
-          kind,
-          target: (kind === 'merge' ? after.mergedInto : after.mergeTarget) as string,
-          generation: after.mergeGeneration as number,
-        },
-      };
-    }
+  // A merge's or an unmerge's commit: the votes it moves are moved here too, should its request not finish.
+  if (record.eventName === 'MODIFY' && before && after && before.mergedInto !== after.mergedInto) {
+    return { kind: 'merged', change: { workspace: after.workspace as string, ideaId: after.id as string } };
   }
   return null;
 }
 
 /** The batch's changes at once; when that fails, the batch is retried from its first record here. */
 export const ideaVoteFold: StreamReader = {
-  name: 'Idea ranks, merges and leftovers',
+  ...ideaVoteFoldReading,
   selects: (record) => changeOf(record) !== null,
   async read(records) {
-    const changes: IdeaChanges = { voted: [], deleted: [], moves: [] };
+    const changes: IdeaChanges = { voted: [], deleted: [], merged: [] };
     for (const record of records) {
       const found = changeOf(record);
       if (found) (changes[found.kind] as unknown[]).push(found.change);

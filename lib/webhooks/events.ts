@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { DynamoDBRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
-import { ideaChanges } from '../ideas/stream.ts';
+import { commentChanges, type IdeaChange, ideaChanges, voteChanges } from '../ideas/stream.ts';
 import { type AuthContext, holds } from '../platform/auth/context.ts';
 import { ForbiddenError } from '../platform/errors.ts';
 import type { StreamReading } from '../platform/event-sources.ts';
@@ -171,8 +171,48 @@ export function eventIdOf(record: DynamoDBRecord): string {
 /** The fan-out's reader (stream-readers.ts) reads the records of the entities whose changes are events. */
 export const webhookEventsReading: StreamReading = {
   name: 'Webhook fan-out',
-  entities: [ideaChanges.entity, finishedResponses.entity],
+  entities: [ideaChanges.entity, voteChanges.entity, commentChanges.entity, finishedResponses.entity],
 };
+
+/** The body of an idea event: identifiers, and what its kind adds (issue 39: votes, comments, merges, status messages). */
+function ideaEventOf(record: DynamoDBRecord, change: IdeaChange): WebhookEvent {
+  const { kind, ideaId, workspace, timestamp } = change;
+  const id = eventIdOf(record);
+  const data = { ideaId, workspace };
+  switch (kind) {
+    case 'status_changed':
+      return {
+        id,
+        type: 'idea.status_changed',
+        timestamp,
+        data: {
+          ...data,
+          previousStatus: change.previousStatus ?? null,
+          status: change.status ?? null,
+          statusMessage: change.statusMessage ?? null,
+          statusMessageAr: change.statusMessageAr ?? null,
+          voterCount: change.voterCount ?? 0,
+        },
+      };
+    case 'voted':
+      return { id, type: 'idea.voted', timestamp, data: { ...data, voteId: change.voteId ?? '', importance: change.importance ?? 'nice' } };
+    case 'unvoted':
+      return { id, type: 'idea.unvoted', timestamp, data: { ...data, voteId: change.voteId ?? '' } };
+    case 'commented':
+      return {
+        id,
+        type: 'idea.commented',
+        timestamp,
+        data: { ...data, commentId: change.commentId ?? '', visibility: change.visibility ?? 'public' },
+      };
+    case 'merged':
+      return { id, type: 'idea.merged', timestamp, data: { ...data, mergedInto: change.mergedInto ?? '' } };
+    case 'unmerged':
+      return { id, type: 'idea.unmerged', timestamp, data: { ...data, unmergedFrom: change.unmergedFrom ?? '' } };
+    default:
+      return { id, type: `idea.${kind}`, timestamp, data };
+  }
+}
 
 /** The webhook event a stream record means, or null for anything that is not an event. */
 export function eventFromStreamRecord(record: DynamoDBRecord): WebhookEvent | null {
@@ -181,14 +221,8 @@ export function eventFromStreamRecord(record: DynamoDBRecord): WebhookEvent | nu
     const { workspace, surveyId, versionId, responseId, timestamp } = finished;
     return { id: eventIdOf(record), type: 'survey.response.finished', timestamp, data: { workspace, surveyId, versionId, responseId } };
   }
-  const change = ideaChanges.changeOf(record);
-  if (!change) return null;
-  const { kind, ideaId, workspace, timestamp } = change;
-  if (kind === 'status_changed') {
-    const status = { previousStatus: change.previousStatus ?? null, status: change.status ?? null };
-    return { id: eventIdOf(record), type: 'idea.status_changed', timestamp, data: { ideaId, workspace, ...status } };
-  }
-  return { id: eventIdOf(record), type: `idea.${kind}`, timestamp, data: { ideaId, workspace } };
+  const change = ideaChanges.changeOf(record) ?? voteChanges.changeOf(record) ?? commentChanges.changeOf(record);
+  return change ? ideaEventOf(record, change) : null;
 }
 
 /** The permission beyond the route's own that subscribing to an event kind needs: its events reveal that area's activity. */

@@ -20,7 +20,14 @@ describe('comments', () => {
     const { id } = (await createIdea(ws)).body.data;
     const first = await api.post(`/ideas/${id}/comments`, write('First', { bodyAr: 'الأول' }));
     expect(first.status, first.text).toBe(201);
-    expect(first.body.comment).toMatchObject({ ideaId: id, body: 'First', bodyAr: 'الأول', authorName: 'Rania', visibility: 'public', version: 1 });
+    expect(first.body.comment).toMatchObject({
+      ideaId: id,
+      body: 'First',
+      bodyAr: 'الأول',
+      authorName: 'Rania',
+      visibility: 'public',
+      version: 1,
+    });
     expect(first.text).not.toContain('rania@example.com');
     const internal = await api.post(`/ideas/${id}/comments`, write('Team only', { visibility: 'internal' }));
     const third = await api.post(`/ideas/${id}/comments`, write('Third'));
@@ -31,7 +38,9 @@ describe('comments', () => {
     const publicOnly = await api.get(`/ideas/${id}/comments?visibility=public&limit=1`);
     expect(publicOnly.body.comments.map((c: { body: string }) => c.body)).toEqual(['Third']);
     expect(publicOnly.body.pagination).toMatchObject({ total: 2, hasMore: true });
-    const rest = await api.get(`/ideas/${id}/comments?visibility=public&limit=1&cursor=${encodeURIComponent(publicOnly.body.pagination.nextCursor)}`);
+    const rest = await api.get(
+      `/ideas/${id}/comments?visibility=public&limit=1&cursor=${encodeURIComponent(publicOnly.body.pagination.nextCursor)}`,
+    );
     expect(rest.body.comments.map((c: { body: string }) => c.body)).toEqual(['First']);
 
     const path = `/ideas/${id}/comments/${internal.body.comment.id}`;

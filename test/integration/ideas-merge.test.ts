@@ -49,7 +49,12 @@ describe('merge', () => {
 
     const res = await merge(source, target);
     expect(res.body.data).toMatchObject({ id: source, mergedInto: target, voteCount: 5 });
-    expect(res.body.target).toMatchObject({ id: target, mergedFrom: [source], voteCount: 7, importance: { nice: 4, important: 0, critical: 3 } });
+    expect(res.body.target).toMatchObject({
+      id: target,
+      mergedFrom: [source],
+      voteCount: 7,
+      importance: { nice: 4, important: 0, critical: 3 },
+    });
     expect(etagOf(res)).toBe(`"${res.body.data.version}"`);
     expect((await api.get(`/ideas/${target}/votes?limit=100`)).body.pagination.total).toBe(7);
     const comments = (await api.get(`/ideas/${target}/comments`)).body.comments;
@@ -62,7 +67,11 @@ describe('merge', () => {
     expect(listed).not.toContain(source);
     expect((await api.get('/ideas?limit=100&includeMerged=true')).body.data.map((idea: { id: string }) => idea.id)).toContain(source);
     expectErrorEnvelope(await api.post(`/ideas/${source}/votes`, { body: { voter: { email: 'late@example.com' } } }), 409, 'idea_merged');
-    expectErrorEnvelope(await api.post(`/ideas/${source}/comments`, { body: { body: 'Late', author: { externalId: 'c3' } } }), 409, 'idea_merged');
+    expectErrorEnvelope(
+      await api.post(`/ideas/${source}/comments`, { body: { body: 'Late', author: { externalId: 'c3' } } }),
+      409,
+      'idea_merged',
+    );
   });
 
   it('never chains, and refuses a merge into itself, a missing or stale If-Match and an unknown target', async () => {
@@ -130,7 +139,10 @@ describe('a merge racing new votes', () => {
     const { id: target } = (await createIdea(ws)).body.data;
     await Promise.all(Array.from({ length: 30 }, (_, i) => vote(source, `early-${i}@example.com`)));
     // While the merge runs: new customers vote on both ideas, some on both, some early voters again.
-    const racing = Array.from({ length: 40 }, (_, i) => [i % 2 ? source : target, `race-${i % 25}@example.com`] as const);
+    const racing: (readonly [string, string])[] = Array.from({ length: 40 }, (_, i) => [
+      i % 2 ? source : target,
+      `race-${i % 25}@example.com`,
+    ]);
     racing.push(...Array.from({ length: 10 }, (_, i) => [target, `early-${i}@example.com`] as const));
     const [merged, ...answers] = await Promise.all([
       api.post(`/ideas/${source}/merge`, { body: { into: target }, headers: { 'If-Match': '"1"' } }),

@@ -26,7 +26,12 @@ describe('POST /ideas/{id}/votes', () => {
       body: { voter: { email: 'ann@example.com' }, importance: 'critical', note: 'We lose customers over it' },
     });
     expect(again.status, again.text).toBe(200);
-    expect(again.body.vote).toMatchObject({ id: first.body.vote.id, voterRef: first.body.vote.voterRef, importance: 'critical', version: 2 });
+    expect(again.body.vote).toMatchObject({
+      id: first.body.vote.id,
+      voterRef: first.body.vote.voterRef,
+      importance: 'critical',
+      version: 2,
+    });
     expect(etagOf(again)).toBe('"2"');
     const idea = (await api.get(`/ideas/${id}`)).body.data;
     expect(idea.voteCount).toBe(1);
@@ -74,7 +79,12 @@ describe('POST /ideas/{id}/votes', () => {
 
   it('validates the voter as a submitter is validated, and refuses an unknown member', async () => {
     const { id } = (await createIdea(ws)).body.data;
-    for (const body of [{ voter: { email: 'not-an-email' } }, { voter: {} }, { voter: { email: 'a@b.co', externalId: 'x' } }, { voter: { email: 'a@b.co' }, importance: 'urgent' }]) {
+    for (const body of [
+      { voter: { email: 'not-an-email' } },
+      { voter: {} },
+      { voter: { email: 'a@b.co', externalId: 'x' } },
+      { voter: { email: 'a@b.co' }, importance: 'urgent' },
+    ]) {
       expectErrorEnvelope(await api.post(`/ideas/${id}/votes`, { body }), 400, 'invalid_body');
     }
     expect((await api.get(`/ideas/${id}`)).body.data.voteCount).toBe(0);
@@ -93,7 +103,11 @@ describe('POST /ideas/{id}/votes', () => {
     const first = await api.post(`/ideas/${id}/votes`, { body: { voter: { externalId: 'retry-1' } }, headers });
     const replay = await api.post(`/ideas/${id}/votes`, { body: { voter: { externalId: 'retry-1' } }, headers });
     expect([replay.status, replay.headers.get('idempotent-replayed'), replay.body]).toEqual([201, 'true', first.body]);
-    expectErrorEnvelope(await api.post(`/ideas/${id}/votes`, { body: { voter: { externalId: 'retry-2' } }, headers }), 409, 'idempotency_key_reused');
+    expectErrorEnvelope(
+      await api.post(`/ideas/${id}/votes`, { body: { voter: { externalId: 'retry-2' } }, headers }),
+      409,
+      'idempotency_key_reused',
+    );
     expect((await api.get(`/ideas/${id}`)).body.data.voteCount).toBe(1);
   });
 });
@@ -101,7 +115,8 @@ describe('POST /ideas/{id}/votes', () => {
 describe('DELETE /ideas/{id}/votes/{voteId}', () => {
   it('withdraws the vote (with If-Match), and the count follows', async () => {
     const { id } = (await createIdea(ws)).body.data;
-    const vote = (await api.post(`/ideas/${id}/votes`, { body: { voter: { email: 'leaving@example.com' }, importance: 'critical' } })).body.vote;
+    const vote = (await api.post(`/ideas/${id}/votes`, { body: { voter: { email: 'leaving@example.com' }, importance: 'critical' } })).body
+      .vote;
     await castVotes(ws, id, 2);
     expectErrorEnvelope(await api.delete(`/ideas/${id}/votes/${vote.id}`, { headers: { 'If-Match': '"9"' } }), 409, 'version_conflict');
     const res = await api.delete(`/ideas/${id}/votes/${vote.id}`, { headers: { 'If-Match': '"1"' } });

@@ -5,7 +5,7 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../lib/platform/data/keys.ts';
+import { ideaEntity } from '../../lib/ideas/entities.ts';
 import { adminStore, clientFor, expectErrorEnvelope, newKey, type TestWorkspace } from '../support/fixtures.ts';
 import { createIdea, ideasWorkspace } from '../support/ideas.ts';
 import { publishedSurvey } from '../support/surveys.ts';
@@ -20,7 +20,11 @@ beforeAll(async () => {
 
 const proAnswers = { plan: 'pro', channels: ['chat', 'api'], favourite: 'api', score: 9 };
 const storedIdea = async (id: string) =>
-  (await adminStore().db.send(new GetCommand({ TableName: adminStore().table, Key: keys.idea(ws.slug, id), ConsistentRead: true }))).Item;
+  (
+    await adminStore().db.send(
+      new GetCommand({ TableName: adminStore().table, Key: ideaEntity.keys.idea(ws.slug, id), ConsistentRead: true }),
+    )
+  ).Item;
 
 describe('POST /people/erase', () => {
   it('erases a person everywhere, keeps counts exact and leaves everyone else', async () => {
@@ -36,7 +40,9 @@ describe('POST /people/erase', () => {
     const { id: ideaId } = submitted.body.data;
     const { id: other } = (await createIdea(ws, { title: 'Dark mode' })).body.data;
     for (const idea of [ideaId, other]) {
-      expect((await api.post(`/ideas/${idea}/votes`, { body: { voter: { email: email.toLowerCase() }, importance: 'critical' } })).status).toBe(201);
+      expect(
+        (await api.post(`/ideas/${idea}/votes`, { body: { voter: { email: email.toLowerCase() }, importance: 'critical' } })).status,
+      ).toBe(201);
       expect((await api.post(`/ideas/${idea}/votes`, { body: { voter: { email: 'staying@example.com' } } })).status).toBe(201);
     }
     await api.post(`/ideas/${other}/comments`, { body: { body: 'Please!', author: { email, name: 'Leaving Customer' } } });
@@ -71,7 +77,11 @@ describe('POST /people/erase', () => {
 
   it('needs both delete permissions of what it erases, and an identifier', async () => {
     const { key } = await newKey(ws.slug, ['ideas:delete']);
-    expectErrorEnvelope(await clientFor({ ...ws, key }).post('/people/erase', { body: { email: 'a@example.com' } }), 403, 'missing_permission');
+    expectErrorEnvelope(
+      await clientFor({ ...ws, key }).post('/people/erase', { body: { email: 'a@example.com' } }),
+      403,
+      'missing_permission',
+    );
     expectErrorEnvelope(await api.post('/people/erase', { body: {} }), 400, 'invalid_body');
   });
 });

@@ -88,7 +88,15 @@ describe('ideas changed through the API reach the webhook', () => {
       {
         type: 'idea.status_changed',
         timestamp: expect.any(String),
-        data: { ideaId, workspace: ws.slug, previousStatus: 'new', status: 'planned', statusMessage: null, statusMessageAr: null, voterCount: 0 },
+        data: {
+          ideaId,
+          workspace: ws.slug,
+          previousStatus: 'new',
+          status: 'planned',
+          statusMessage: null,
+          statusMessageAr: null,
+          voterCount: 0,
+        },
       },
       { type: 'idea.updated', timestamp: expect.any(String), data: { ideaId, workspace: ws.slug } },
       { type: 'idea.updated', timestamp: expect.any(String), data: { ideaId, workspace: ws.slug } },
@@ -144,7 +152,8 @@ describe('votes, comments, merges and status messages reach the webhook (issue 3
     ]);
     const ideaId = await newIdea({ status: 'new' });
     const targetId = await newIdea();
-    const vote = (await api.post(`/ideas/${ideaId}/votes`, { body: { voter: { email: PRIVATE.email }, importance: 'critical' } })).body.vote;
+    const vote = (await api.post(`/ideas/${ideaId}/votes`, { body: { voter: { email: PRIVATE.email }, importance: 'critical' } })).body
+      .vote;
     await receiver.waitForRequests(1, { filter: about(ideaId) });
     // Voting again only changes the note: no second idea.voted.
     await api.post(`/ideas/${ideaId}/votes`, { body: { voter: { email: PRIVATE.email }, note: 'Dark mode please' } });
@@ -171,7 +180,14 @@ describe('votes, comments, merges and status messages reach the webhook (issue 3
         { type: 'idea.commented', data: { ...data, commentId: comment.id, visibility: 'public' } },
         {
           type: 'idea.status_changed',
-          data: { ...data, previousStatus: 'new', status: 'planned', statusMessage: 'Planned for spring', statusMessageAr: 'مخطط له', voterCount: 2 },
+          data: {
+            ...data,
+            previousStatus: 'new',
+            status: 'planned',
+            statusMessage: 'Planned for spring',
+            statusMessageAr: 'مخطط له',
+            voterCount: 2,
+          },
         },
         { type: 'idea.unvoted', data: { ...data, voteId: vote.id } },
         { type: 'idea.merged', data: { ...data, mergedInto: targetId } },

@@ -62,7 +62,10 @@ export async function seedVotes(slug: string, ideaId: string, refs: readonly str
           Key: voteCountEntity.keys.shard(slug, ideaId, shard),
           UpdateExpression: `SET entity = :entity ADD ${names.map((_, i) => `#a${i} :a${i}`).join(', ')}`,
           ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#a${i}`, name])),
-          ExpressionAttributeValues: { ':entity': voteCountEntity.name, ...Object.fromEntries(names.map((name, i) => [`:a${i}`, deltas[name]])) },
+          ExpressionAttributeValues: {
+            ':entity': voteCountEntity.name,
+            ...Object.fromEntries(names.map((name, i) => [`:a${i}`, deltas[name]])),
+          },
         }),
       );
     }),

@@ -1,8 +1,12 @@
-/** POST /ideas: an idea whose labels the workspace configures, in one transaction; a retry under its Idempotency-Key gets the first answer. */
+/**
+ * POST /ideas: an idea whose labels the workspace configures, in one transaction with its ranks and its
+ * submitter's references (by which an erasure finds it); a retry under its Idempotency-Key gets the first answer.
+ */
 import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
 import type { Workspace } from '../../platform/data/workspace-record.ts';
 import { countBusinessEvent } from '../../platform/metrics.ts';
 import { assertConfiguredLabels } from '../changes.ts';
+import { submitterRefsOf } from '../people.ts';
 import type { Idea, IdeaWrite } from '../schemas.ts';
 import { createIdea as storeIdea } from '../store/ideas.ts';
 
@@ -15,7 +19,8 @@ export async function createIdea(
   idempotency: IdempotentRequest | undefined,
 ): Promise<{ idea: Idea; replayed: boolean }> {
   assertConfiguredLabels(workspace.ideaLabels, write);
-  const created = await storeIdea(workspace.slug, write, { keyId, idempotency });
+  const submitterRefs = await submitterRefsOf(workspace.slug, write.submitter);
+  const created = await storeIdea(workspace.slug, write, { keyId, idempotency, submitterRefs });
   if (!created.replayed) countBusinessEvent('IdeasCreated');
   return created;
 }

@@ -4,16 +4,15 @@
  *   - an idea whose votes changed gets its ranks written again from its shards' sums (one Query of its
  *     shards, one transaction of its two ranks per idea per batch, not per vote: at 2,000 votes a
  *     second on one idea, a few writes a second);
- *   - a merge or an unmerge whose commit left votes to move has them moved (what the request that
- *     committed it also does, so one cut short finishes here);
+ *   - a merge or an unmerge whose commit (the merged idea's MODIFY) left votes to move, as its gate
+ *     says, has them moved: what the request that committed it also does, so one cut short finishes here;
  *   - a deleted idea's votes, shards and comments are removed, as is what a vote cast in the instant of
  *     its deletion left (its ranks are gone: the fold finds no idea to rank).
  * Every step is idempotent: a record read twice changes nothing more.
  */
-import type { MergeWork } from '../merging.ts';
 import { deleteIdeaLeftovers } from '../store/leftovers.ts';
 import { finishMergeWork, moveVotes } from '../store/merges.ts';
-import { writeRanks } from '../store/ranks.ts';
+import { findVoteGate, writeRanks } from '../store/ranks.ts';
 import { readVoteCounts } from '../store/vote-counts.ts';
 
 const PARALLEL_IDEAS = 10;
@@ -23,19 +22,13 @@ export interface IdeaRef {
   ideaId: string;
 }
 
-export interface MoveWork extends IdeaRef {
-  kind: MergeWork;
-  target: string;
-  generation: number;
-}
-
 export interface IdeaChanges {
   /** Ideas some of whose votes appeared or went. */
   voted: IdeaRef[];
   /** Ideas deleted. */
   deleted: IdeaRef[];
-  /** Merges and unmerges committed with votes to move. */
-  moves: MoveWork[];
+  /** Ideas a merge or an unmerge was committed on (their gate says what is left to move). */
+  merged: IdeaRef[];
 }
 
 const keyOf = ({ workspace, ideaId }: IdeaRef) => `${workspace}\u0000${ideaId}`;
@@ -45,10 +38,15 @@ async function inTurns<T>(items: T[], run: (item: T) => Promise<unknown>): Promi
 }
 
 export async function foldIdeaChanges(changes: IdeaChanges): Promise<{ ranked: number; cleaned: number; moved: number }> {
-  for (const move of changes.moves) {
-    if (await moveVotes(move.workspace, move.kind, move.ideaId, move.target, move.generation)) {
-      await finishMergeWork(move.workspace, move.ideaId, move.kind, move.generation);
+  let moved = 0;
+  for (const { workspace, ideaId } of changes.merged) {
+    const gate = await findVoteGate(workspace, ideaId, { consistent: true });
+    const target = gate?.mergeWork === 'merge' ? gate.mergedInto : gate?.mergeTarget;
+    if (!gate?.mergeWork || !target) continue;
+    if (await moveVotes(workspace, gate.mergeWork, ideaId, target, gate.mergeGeneration)) {
+      await finishMergeWork(workspace, ideaId, gate.mergeWork, gate.mergeGeneration);
     }
+    moved++;
   }
   const gone = new Map(changes.deleted.map((idea) => [keyOf(idea), idea]));
   const voted = [...new Map(changes.voted.map((idea) => [keyOf(idea), idea])).values()].filter((idea) => !gone.has(keyOf(idea)));
@@ -62,5 +60,5 @@ export async function foldIdeaChanges(changes: IdeaChanges): Promise<{ ranked: n
   await inTurns([...gone.values()], async (idea) => {
     cleaned += await deleteIdeaLeftovers(idea.workspace, idea.ideaId);
   });
-  return { ranked, cleaned, moved: changes.moves.length };
+  return { ranked, cleaned, moved };
 }

@@ -26,6 +26,7 @@ import type { PageKey, PageStart } from '../../platform/pagination.ts';
 import { commentCounterEntity, commentEntity, PUBLIC_COMMENT_ATTRIBUTES } from '../comment-entities.ts';
 import { commentItem, toComment } from '../comment-record.ts';
 import type { Comment, CommentPatch, CommentVisibility, CommentWrite } from '../comment-schemas.ts';
+import { ideaEntity } from '../entities.ts';
 import { commentNotFound, ideaMerged, ideaNotFound } from '../errors.ts';
 
 type Item = Record<string, unknown>;
@@ -33,7 +34,7 @@ type Item = Record<string, unknown>;
 const publicProjection = projection(PUBLIC_COMMENT_ATTRIBUTES);
 
 /** The idea's item key (lib/ideas/store/ideas.ts owns the idea; a comment only checks it). */
-const ideaKey = (workspace: string, ideaId: string) => keys.idea(workspace, ideaId);
+const ideaKey = (workspace: string, ideaId: string) => ideaEntity.keys.idea(workspace, ideaId);
 
 export async function createIdeaComment(
   workspace: string,

@@ -38,15 +38,13 @@ export async function deleteIdeaLeftovers(workspace: string, ideaId: string): Pr
   ]);
   for (let i = 0; i < voteKeys.length; i += PARALLEL_MARKS) {
     await Promise.all(
-      voteKeys
-        .slice(i, i + PARALLEL_MARKS)
-        .map((key) =>
-          updateItem({
-            TableName: tableName,
-            Key: key,
-            ...update().set('ideaDeleted', true).build({ expression: 'attribute_exists(pk)' }),
-          }),
-        ),
+      voteKeys.slice(i, i + PARALLEL_MARKS).map((key) =>
+        updateItem({
+          TableName: tableName,
+          Key: key,
+          ...update().set('ideaDeleted', true).build({ expression: 'attribute_exists(pk)' }),
+        }),
+      ),
     );
   }
   const all = [...voteKeys, ...shardKeys, ...commentKeys, commentCounterEntity.keys.counter(workspace, ideaId)];

@@ -17,9 +17,9 @@
 import { getMany } from '../../platform/data/batch.ts';
 import { tableName } from '../../platform/data/client.ts';
 import { type VersionPrecondition, versionCondition } from '../../platform/data/conditions.ts';
-import { keys } from '../../platform/data/keys.ts';
 import { counterAdd, TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
+import { ideaCounterEntity, ideaEntity } from '../entities.ts';
 import { MAX_MERGED_INTO_ONE } from '../errors.ts';
 import { carryVote, type MergeWork, uncarryVote } from '../merging.ts';
 import { voteIdOf } from '../people.ts';
@@ -37,7 +37,7 @@ const PARALLEL_TRANSACTIONS = 8;
 /** Plans of one batch tried again after writes raced them, before the batch gives up (the mover is run again). */
 const BATCH_ATTEMPTS = 8;
 
-const ideaKey = (workspace: string, ideaId: string) => keys.idea(workspace, ideaId);
+const ideaKey = (workspace: string, ideaId: string) => ideaEntity.keys.idea(workspace, ideaId);
 
 /** The idea's fields a merge reads and the commit conditions on. */
 export interface MergeSide {
@@ -121,7 +121,7 @@ function commitWrites(
           .build({ expression: 'attribute_exists(pk)' }),
       },
     },
-    counter: counterAdd(keys.ideaCounter(workspace), 'mergedCount', merging ? 1 : -1),
+    counter: counterAdd(ideaCounterEntity.keys.counter(workspace), 'mergedCount', merging ? 1 : -1),
   };
   everyShard(workspace, source, VOTE_SHARDS).forEach((key, shard) => {
     const change = update().set('entity', 'IdeaVoteCount');
@@ -209,7 +209,9 @@ export async function moveVotes(workspace: string, kind: MergeWork, source: stri
     const seen = new Map<string, StoredVote | null>(entries.map(({ voteId, from }) => [voteId, kind === 'merge' ? null : from]));
     if (kind === 'merge') {
       const current = await getMany(entries.map(({ voteId }) => voteEntity.keys.vote(workspace, target, voteId)));
-      current.forEach((item, i) => seen.set((entries[i] as (typeof entries)[number]).voteId, item ? storedVoteOf(item) : null));
+      current.forEach((item, i) => {
+        seen.set((entries[i] as (typeof entries)[number]).voteId, item ? storedVoteOf(item) : null);
+      });
     }
     for (let attempt = 1; attempt <= BATCH_ATTEMPTS && !fenced; attempt++) {
       const writes: Record<string, TransactWrite> = { fence };

@@ -16,16 +16,12 @@ import { keys } from '../../platform/data/keys.ts';
 import { TABLE } from '../../platform/data/table.ts';
 import { type TransactWrite, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
+import { ideaEntity, submitterIndexEntity } from '../entities.ts';
 import { personListing } from '../vote-entities.ts';
 
 type Item = Record<string, unknown>;
 
-export const SUBMITTER_INDEX_ENTITY = 'IdeaSubmitterIndex';
-
-const submitterIndexKey = (workspace: string, personRef: string, ideaId: string) => ({
-  pk: keys.workspacePk(workspace),
-  sk: `IDEAPERSON#${personRef}#${ideaId}`,
-});
+const submitterIndexKey = submitterIndexEntity.keys.index;
 
 /** The Puts of an idea's submitter index items, one per reference, for the idea's own write. */
 export function submitterIndexWrites(workspace: string, ideaId: string, refs: readonly string[]): Record<string, TransactWrite> {
@@ -35,7 +31,7 @@ export function submitterIndexWrites(workspace: string, ideaId: string, refs: re
       {
         Put: {
           TableName: tableName,
-          Item: { ...submitterIndexKey(workspace, ref, ideaId), entity: SUBMITTER_INDEX_ENTITY, workspace, ideaId },
+          Item: { ...submitterIndexKey(workspace, ref, ideaId), entity: submitterIndexEntity.name, workspace, ideaId },
         },
       },
     ]),
@@ -72,7 +68,7 @@ export async function findPersonRecords(workspace: string, personRef: string, li
       new QueryCommand({
         TableName: tableName,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': `IDEAPERSON#${personRef}#` },
+        ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': submitterIndexEntity.keys.prefix(personRef) },
         ConsistentRead: true,
         Limit: limit,
       }),
@@ -103,7 +99,7 @@ export async function anonymiseSubmittedIdea(workspace: string, ideaId: string, 
   const { Item } = await dynamo.send(
     new GetCommand({
       TableName: tableName,
-      Key: keys.idea(workspace, ideaId),
+      Key: ideaEntity.keys.idea(workspace, ideaId),
       ProjectionExpression: 'submitterRefs',
       ConsistentRead: true,
     }),
@@ -113,7 +109,7 @@ export async function anonymiseSubmittedIdea(workspace: string, ideaId: string, 
   if (named) {
     const outcome = await updateItem({
       TableName: tableName,
-      Key: keys.idea(workspace, ideaId),
+      Key: ideaEntity.keys.idea(workspace, ideaId),
       ...update()
         .remove('submitter')
         .remove('submitterHash')

@@ -51,10 +51,22 @@ export function newRankWrites(workspace: string, ideaId: string): Record<string,
   );
 }
 
-/** The Deletes of an idea's ranks, for its delete transaction. */
+/**
+ * The Deletes of an idea's ranks, for its delete transaction: the gate's (`rankVOTES`) on condition
+ * that no merge or unmerge of the idea is still moving votes.
+ */
 export function rankDeletes(workspace: string, ideaId: string): Record<string, TransactWrite> {
   return Object.fromEntries(
-    KINDS.map((kind) => [`rank${kind}`, { Delete: { TableName: tableName, Key: rankEntity.keys.rank(workspace, ideaId, kind) } }]),
+    KINDS.map((kind) => [
+      `rank${kind}`,
+      {
+        Delete: {
+          TableName: tableName,
+          Key: rankEntity.keys.rank(workspace, ideaId, kind),
+          ...(kind === 'VOTES' ? { ConditionExpression: 'attribute_not_exists(mergeWork)' } : {}),
+        },
+      },
+    ]),
   );
 }
 
