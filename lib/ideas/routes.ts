@@ -291,6 +291,12 @@ const MERGE_IF_MATCH = requiredIfMatch('The ETag of the idea being merged or unm
 const MERGE_RESPONSE = okBody({ data: idea, target: idea });
 /** A merge moves thousands of votes: well inside API Gateway's 29 s, and the table stream finishes one cut short. */
 const MERGE_TIMEOUT_SECONDS = 28;
+const MOVING_202 = {
+  status: 202,
+  description:
+    'Committed, with votes still moving: the table stream moves the rest within seconds (the target shows its exact count once they ' +
+    'have; a merge or unmerge of the idea answers 409 `merge_in_progress` until then)',
+} as const;
 
 export const mergeIdea = route({
   operationId: 'mergeIdea',
@@ -301,10 +307,11 @@ export const mergeIdea = route({
     'The idea (a duplicate) joins `into`: it answers `mergedInto`, leaves the default lists (`includeMerged=true` shows it) and takes ' +
     'no more votes or comments; `into` counts every distinct voter of both (a customer who voted on both counts once) and lists its ' +
     'comments, each with its `ideaId`. Merges never chain: into a merged idea, or merging an idea others were merged into, is a 409; ' +
-    'into itself a 400. Undone exactly by `POST /ideas/{id}/unmerge`. Moves 10,000 votes in a few seconds.',
+    'into itself a 400. Undone exactly by `POST /ideas/{id}/unmerge`. Moves 10,000 votes in a few seconds; one that needs longer ' +
+    'answers 202 and the table stream finishes it.',
   permissions: ['ideas:write'],
   request: { params: ideaIdParams, body: mergeBody, headers: MERGE_IF_MATCH },
-  response: { status: 200, body: MERGE_RESPONSE, headers: ETAG_HEADER },
+  response: { status: 200, body: MERGE_RESPONSE, headers: ETAG_HEADER, also: MOVING_202 },
   errors: {
     400: { merge_into_itself: true, merge_target_not_found: true },
     404: NOT_FOUND_404,
@@ -321,10 +328,11 @@ export const unmergeIdea = route({
   summary: 'Undo a merge',
   description:
     'Both ideas become exactly as if the merge had not happened: the idea is listed and takes votes again, and the idea it was merged ' +
-    'into keeps only its own voters and those of ideas still merged into it. Votes cast on that idea after the merge stay there.',
+    'into keeps only its own voters and those of ideas still merged into it. Votes cast on that idea after the merge stay there. ' +
+    'As a merge, it answers 202 when its votes take longer to move than it waits.',
   permissions: ['ideas:write'],
   request: { params: ideaIdParams, headers: MERGE_IF_MATCH },
-  response: { status: 200, body: MERGE_RESPONSE, headers: ETAG_HEADER },
+  response: { status: 200, body: MERGE_RESPONSE, headers: ETAG_HEADER, also: MOVING_202 },
   errors: { 404: NOT_FOUND_404, 409: { idea_not_merged: true, merge_in_progress: true } },
   table: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
   timeoutSeconds: MERGE_TIMEOUT_SECONDS,

@@ -22,8 +22,8 @@ function changeOf(record: DynamoDBRecord): { kind: keyof IdeaChanges; change: Id
   if (record.eventName === 'REMOVE' && before) {
     return { kind: 'deleted', change: { workspace: before.workspace as string, ideaId: before.id as string } };
   }
-  // A merge's or an unmerge's commit: the votes it moves are moved here too, should its request not finish.
-  if (record.eventName === 'MODIFY' && before && after && before.mergedInto !== after.mergedInto) {
+  // A merge's or an unmerge's move its request handed off (it ran out of time): the rest is moved here.
+  if (record.eventName === 'MODIFY' && before && after && after.mergeHandoff !== undefined && before.mergeHandoff !== after.mergeHandoff) {
     return { kind: 'merged', change: { workspace: after.workspace as string, ideaId: after.id as string } };
   }
   return null;

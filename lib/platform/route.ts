@@ -151,10 +151,11 @@ export interface RouteDefinition {
     location?: `/${string}`;
     /**
      * A second success status the operation answers with the same body, and when: a create that finds
-     * the record already there (a voter voting again) answers 200 where a new one is 201. The handler
-     * returns `status`; the document lists both.
+     * the record already there (a voter voting again) answers 200 where a new one is 201; an operation
+     * whose work goes on after it answers (a merge's votes still moving) 202 where a finished one is 200.
+     * The handler returns `status`; the document lists both.
      */
-    also?: { status: 200; description: string };
+    also?: { status: 200 | 202; description: string };
   };
   /**
    * A list whose records depend on what the key may see: its cursors are bound also to whether the

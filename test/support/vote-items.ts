@@ -15,7 +15,7 @@ import { adminStore } from './fixtures.ts';
 const IMPORTANCES: Importance[] = ['nice', 'important', 'critical'];
 
 /** A made-up voter reference of the real length. */
-export const seededRef = (name: string) => `seed${name}`.padEnd(22, '0').slice(0, 22);
+export const seededRef = (name: string) => `seed-${name}`.padEnd(22, '-');
 
 /** Votes of `refs` on the idea, each counted on its shard; returns nothing until every item is written. */
 export async function seedVotes(slug: string, ideaId: string, refs: readonly string[]): Promise<void> {

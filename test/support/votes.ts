@@ -5,7 +5,7 @@ import { clientFor, type TestWorkspace } from './fixtures.ts';
 export async function castVotes(ws: TestWorkspace, ideaId: string, count: number, options: { prefix?: string; parallel?: number } = {}) {
   const api = clientFor(ws);
   const emails = Array.from({ length: count }, (_, i) => `${options.prefix ?? `voter-${ideaId.slice(-6)}`}-${i}@example.com`);
-  const parallel = options.parallel ?? 10;
+  const parallel = options.parallel ?? 4;
   for (let i = 0; i < emails.length; i += parallel) {
     await Promise.all(
       emails.slice(i, i + parallel).map(async (email) => {

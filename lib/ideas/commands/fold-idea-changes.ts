@@ -4,8 +4,8 @@
  *   - an idea whose votes changed gets its ranks written again from its shards' sums (one Query of its
  *     shards, one transaction of its two ranks per idea per batch, not per vote: at 2,000 votes a
  *     second on one idea, a few writes a second);
- *   - a merge or an unmerge whose commit (the merged idea's MODIFY) left votes to move, as its gate
- *     says, has them moved: what the request that committed it also does, so one cut short finishes here;
+ *   - a merge or an unmerge whose request handed its move off (it ran out of time: the idea's
+ *     `mergeHandoff`) has the rest of its votes moved, as its gate says;
  *   - a deleted idea's votes, shards and comments are removed, as is what a vote cast in the instant of
  *     its deletion left (its ranks are gone: the fold finds no idea to rank).
  * Every step is idempotent: a record read twice changes nothing more.
@@ -27,7 +27,7 @@ export interface IdeaChanges {
   voted: IdeaRef[];
   /** Ideas deleted. */
   deleted: IdeaRef[];
-  /** Ideas a merge or an unmerge was committed on (their gate says what is left to move). */
+  /** Ideas whose merge or unmerge was handed off with votes left to move (their gate says which). */
   merged: IdeaRef[];
 }
 
@@ -43,7 +43,7 @@ export async function foldIdeaChanges(changes: IdeaChanges): Promise<{ ranked: n
     const gate = await findVoteGate(workspace, ideaId, { consistent: true });
     const target = gate?.mergeWork === 'merge' ? gate.mergedInto : gate?.mergeTarget;
     if (!gate?.mergeWork || !target) continue;
-    if (await moveVotes(workspace, gate.mergeWork, ideaId, target, gate.mergeGeneration)) {
+    if ((await moveVotes(workspace, gate.mergeWork, ideaId, target, gate.mergeGeneration)) === 'moved') {
       await finishMergeWork(workspace, ideaId, gate.mergeWork, gate.mergeGeneration);
     }
     moved++;

@@ -10,7 +10,8 @@ import { VersionConflictError } from '../../platform/errors.ts';
 import { mergeInProgress, mergeIntoItself } from '../errors.ts';
 import { mergeRefusal } from '../merging.ts';
 import type { Idea } from '../schemas.ts';
-import { commitMerge, finishMergeWork, MergeRaced, moveVotes } from '../store/merges.ts';
+import { commitMerge, MergeRaced } from '../store/merges.ts';
+import { moveMergedVotes } from './move-merged-votes.ts';
 import { readMergeState, requireIdea } from './merge-state.ts';
 
 const COMMIT_ATTEMPTS = 3;
@@ -20,7 +21,8 @@ export async function mergeIdea(
   sourceId: string,
   into: string,
   precondition: NonNullable<VersionPrecondition>,
-): Promise<{ idea: Idea; target: Idea }> {
+): Promise<{ idea: Idea; target: Idea; moved: 'done' | 'moving' }> {
+  const startedAt = Date.now();
   if (sourceId === into) throw mergeIntoItself();
   for (let attempt = 1; ; attempt++) {
     const { source, target, version, generation } = await readMergeState(workspace, sourceId, into);
@@ -40,8 +42,8 @@ export async function mergeIdea(
       }
     }
     const moving = resuming ? generation : generation + 1;
-    if (await moveVotes(workspace, 'merge', sourceId, into, moving)) await finishMergeWork(workspace, sourceId, 'merge', moving);
+    const moved = await moveMergedVotes(workspace, 'merge', sourceId, into, moving, startedAt);
     const [idea, merged] = await Promise.all([requireIdea(workspace, sourceId), requireIdea(workspace, into)]);
-    return { idea, target: merged };
+    return { idea, target: merged, moved };
   }
 }

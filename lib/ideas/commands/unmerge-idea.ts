@@ -9,7 +9,8 @@ import { VersionConflictError } from '../../platform/errors.ts';
 import { mergeInProgress } from '../errors.ts';
 import { unmergeRefusal } from '../merging.ts';
 import type { Idea } from '../schemas.ts';
-import { commitMerge, finishMergeWork, MergeRaced, moveVotes } from '../store/merges.ts';
+import { commitMerge, MergeRaced } from '../store/merges.ts';
+import { moveMergedVotes } from './move-merged-votes.ts';
 import { readMergeState, requireIdea } from './merge-state.ts';
 
 const COMMIT_ATTEMPTS = 3;
@@ -18,7 +19,8 @@ export async function unmergeIdea(
   workspace: string,
   sourceId: string,
   precondition: NonNullable<VersionPrecondition>,
-): Promise<{ idea: Idea; target: Idea }> {
+): Promise<{ idea: Idea; target: Idea; moved: 'done' | 'moving' }> {
+  const startedAt = Date.now();
   for (let attempt = 1; ; attempt++) {
     const { source, version, generation, mergeTarget } = await readMergeState(workspace, sourceId, null);
     const resuming = source?.mergeWork === 'unmerge' && mergeTarget !== null;
@@ -38,8 +40,8 @@ export async function unmergeIdea(
       }
     }
     const moving = resuming ? generation : generation + 1;
-    if (await moveVotes(workspace, 'unmerge', sourceId, target, moving)) await finishMergeWork(workspace, sourceId, 'unmerge', moving);
+    const moved = await moveMergedVotes(workspace, 'unmerge', sourceId, target, moving, startedAt);
     const [idea, left] = await Promise.all([requireIdea(workspace, sourceId), requireIdea(workspace, target)]);
-    return { idea, target: left };
+    return { idea, target: left, moved };
   }
 }

@@ -211,8 +211,10 @@ export async function updateIdeaComment(
           ...changed.build({ expression: 'version = :read', values: { ':read': current.version } }),
         },
       },
-      counterFrom: patch.visibility !== current.visibility && counterAdd(counter, current.visibility, -1),
-      counterTo: patch.visibility !== current.visibility && counterAdd(counter, patch.visibility, 1),
+      // One Update of the counter (a transaction takes one operation per item): the comment moves between its counts.
+      counter: patch.visibility !== current.visibility && {
+        Update: { TableName: tableName, Key: counter, ...update().add(current.visibility, -1).add(patch.visibility, 1).build() },
+      },
     });
   } catch (error) {
     if (error instanceof TransactionCancelledError && error.failed('comment')) {

@@ -4,17 +4,20 @@
  *            gate (the work to do, and a new generation) and ranks (to the merged listings, or back),
  *            the source's 32 count shards closed to votes (or opened), the workspace's merged count
  *   move     the votes: the source's (a merge) or the target's (an unmerge) read in one Query walk,
- *            then one transaction per shard of the target and at most 97 votes, 8 at a time: the votes'
+ *            then one transaction per shard of the target and at most 50 votes, 8 at a time: the votes'
  *            writes, the shard's ADDs, and a ConditionCheck of the source's gate at this generation, so
  *            a move that lost its turn (its work finished or undone meanwhile) writes nothing. Every write
  *            is conditional on the item as read: a vote cast meanwhile makes its transaction fail, and the
- *            batch is planned again from what the failure hands back. 10,000 votes are about 110
- *            transactions, 14 rounds.
+ *            batch is planned again from what the failure hands back. 10,000 votes are about 215
+ *            transactions in 27 rounds (in a region, under a second).
+ *   hand off a move the request could not finish in its time is handed to the table stream: one
+ *            UpdateItem of the idea (`mergeHandoff`), whose record the ideas' fold moves the rest on
  *   finish   the gate's work cleared, at this generation
- * A move is idempotent (each write is planned from the item as it is), so two movers (the request and
- * the table stream's, which picks up a move cut short) finish the same work.
+ * A move is idempotent (each write is planned from the item as it is), so a second mover (the
+ * stream's, or the request sent again) finishes the same work.
  */
 import { getMany } from '../../platform/data/batch.ts';
+import { updateItem } from '../../platform/data/conditional-update.ts';
 import { tableName } from '../../platform/data/client.ts';
 import { type VersionPrecondition, versionCondition } from '../../platform/data/conditions.ts';
 import { counterAdd, TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
@@ -32,7 +35,7 @@ import { countedOf, readAllVotes } from './votes.ts';
 
 type Item = Record<string, unknown>;
 
-const VOTES_PER_TRANSACTION = 97;
+const VOTES_PER_TRANSACTION = 50;
 const PARALLEL_TRANSACTIONS = 8;
 /** Plans of one batch tried again after writes raced them, before the batch gives up (the mover is run again). */
 const BATCH_ATTEMPTS = 8;
@@ -175,12 +178,22 @@ export async function finishMergeWork(workspace: string, source: string, kind: M
   }
 }
 
+/** How a move ended: all moved, the work no longer this mover's (its fence failed), or stopped at its deadline. */
+export type MoveOutcome = 'moved' | 'fenced' | 'unfinished';
+
 /**
  * Move the votes of a merge (`merge`: each voter of the source onto the target) or of an unmerge (the
- * source out of the target's votes), fenced by the source's gate at `generation`. Answers false when
- * the fence failed: the work is no longer this mover's.
+ * source out of the target's votes), fenced by the source's gate at `generation`. With a `deadline`
+ * (epoch ms), no batch starts after it.
  */
-export async function moveVotes(workspace: string, kind: MergeWork, source: string, target: string, generation: number): Promise<boolean> {
+export async function moveVotes(
+  workspace: string,
+  kind: MergeWork,
+  source: string,
+  target: string,
+  generation: number,
+  deadline = Number.POSITIVE_INFINITY,
+): Promise<MoveOutcome> {
   const fence: TransactWrite = {
     ConditionCheck: {
       TableName: tableName,
@@ -248,9 +261,19 @@ export async function moveVotes(workspace: string, kind: MergeWork, source: stri
     if (!fenced) throw new Error(`Votes of ${kind} ${source} → ${target} kept racing other writes; run the move again`);
   };
   for (let i = 0; i < batches.length && !fenced; i += PARALLEL_TRANSACTIONS) {
+    if (Date.now() > deadline) return 'unfinished';
     await Promise.all(batches.slice(i, i + PARALLEL_TRANSACTIONS).map(runBatch));
   }
-  return !fenced;
+  return fenced ? 'fenced' : 'moved';
+}
+
+/** The move of this generation handed to the table stream (commands/fold-idea-changes.ts picks it up from the idea's record). */
+export async function handOffMergeWork(workspace: string, source: string, generation: number): Promise<void> {
+  await updateItem({
+    TableName: tableName,
+    Key: ideaEntity.keys.idea(workspace, source),
+    ...update().set('mergeHandoff', generation).build({ expression: 'attribute_exists(pk)' }),
+  });
 }
 
 /**
