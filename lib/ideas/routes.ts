@@ -213,7 +213,8 @@ export const deleteIdeaVote = route({
     404: { not_found: 'no such idea in this workspace, or no vote with this id on it' },
     409: { ...MERGED_409, merge_in_progress: true },
   },
-  table: ['BatchGetItem', 'DeleteItem', 'UpdateItem'],
+  // ConditionCheckItem: the gates of the merged ideas the vote also came from.
+  table: ['BatchGetItem', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem'],
 });
 
 export const createIdeaComment = route({

@@ -15,7 +15,7 @@ const write = (body: string, extra: Record<string, unknown> = {}) => ({
   body: { body, author: { email: 'rania@example.com', name: 'Rania' }, ...extra },
 });
 
-describe('comments', () => {
+describe('comments', { timeout: 180_000 }, () => {
   it('creates, lists newest first (by visibility too, with its total), changes with If-Match and deletes', async () => {
     const { id } = (await createIdea(ws)).body.data;
     const first = await api.post(`/ideas/${id}/comments`, write('First', { bodyAr: 'الأول' }));

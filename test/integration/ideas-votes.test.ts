@@ -15,7 +15,7 @@ beforeAll(async () => {
   api = clientFor(ws);
 });
 
-describe('POST /ideas/{id}/votes', () => {
+describe('POST /ideas/{id}/votes', { timeout: 180_000 }, () => {
   it('answers 201 with a new vote, then 200 with the same vote changed, and counts the voter once', async () => {
     const { id } = (await createIdea(ws)).body.data;
     const first = await api.post(`/ideas/${id}/votes`, { body: { voter: { email: 'Ann@Example.com' }, importance: 'important' } });
@@ -112,7 +112,7 @@ describe('POST /ideas/{id}/votes', () => {
   });
 });
 
-describe('DELETE /ideas/{id}/votes/{voteId}', () => {
+describe('DELETE /ideas/{id}/votes/{voteId}', { timeout: 180_000 }, () => {
   it('withdraws the vote (with If-Match), and the count follows', async () => {
     const { id } = (await createIdea(ws)).body.data;
     const vote = (await api.post(`/ideas/${id}/votes`, { body: { voter: { email: 'leaving@example.com' }, importance: 'critical' } })).body
@@ -127,7 +127,7 @@ describe('DELETE /ideas/{id}/votes/{voteId}', () => {
   });
 });
 
-describe('GET /ideas/{id}/votes', () => {
+describe('GET /ideas/{id}/votes', { timeout: 180_000 }, () => {
   it('pages by offset and by cursor, every vote once, with the total', async () => {
     const { id } = (await createIdea(ws)).body.data;
     await castVotes(ws, id, 7);
@@ -144,7 +144,7 @@ describe('GET /ideas/{id}/votes', () => {
   });
 });
 
-describe('GET /ideas?sort=', () => {
+describe('GET /ideas?sort=', { timeout: 180_000 }, () => {
   it('orders by votes both ways and by trending, with each idea’s exact count', async () => {
     const sorted = await ideasWorkspace('votes-sort');
     const ideas = [];

@@ -26,7 +26,7 @@ const storedIdea = async (id: string) =>
     )
   ).Item;
 
-describe('POST /people/erase', () => {
+describe('POST /people/erase', { timeout: 180_000 }, () => {
   it('erases a person everywhere, keeps counts exact and leaves everyone else', async () => {
     const email = 'Leaving.Customer@Example.com';
     const survey = await publishedSurvey(api);
