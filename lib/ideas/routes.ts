@@ -13,9 +13,8 @@ const ideaResponse = okBody({ data: idea });
 const ETAG_HEADER = etagHeader('The idea\'s version as a strong ETag, e.g. `"3"`: send it back in `If-Match`');
 
 const IF_MATCH = optionalIfMatch(
-  'Optional optimistic concurrency: the ETag (e.g. `"3"`) of the version you read, or several comma-separated, or `*`. ' +
-    'If the idea is at another version the request fails with 409 `version_conflict` and changes nothing. ' +
-    'Without it the write proceeds whatever the version (last writer wins).',
+  'Optional: the ETag you read (e.g. `"3"`), several comma-separated, or `*`; at another version, 409 `version_conflict` and ' +
+    'nothing changes. Without it the write proceeds whatever the version (last writer wins).',
 );
 
 const LABEL_NOTE =
@@ -33,11 +32,9 @@ export const listIdeas = route({
   summary: 'List ideas',
   description:
     'Newest first unless `sort` says otherwise, in a stable order. `pagination.total` counts the ideas listed: every idea of the ' +
-    'workspace, less those merged into others unless `includeMerged=true`; `hasMore` says whether a page follows this one. An ' +
-    '`offset` past the end returns an empty page (still 200, with the total). Reaching an offset reads the ideas before it, so very ' +
-    'deep offsets are slower; an offset past the end costs one read at most. Each idea carries its exact `voteCount`. `-votes`, ' +
-    '`votes` and `trending` read an index the table stream keeps (about a second behind a vote); the order of two ideas whose votes ' +
-    'changed in that second may lag, never the counts shown.',
+    'workspace, less those merged into others unless `includeMerged=true`; An ' +
+    '`offset` past the end returns an empty page (still 200, with the total); a deep one reads the ideas before it (a `cursor` does ' +
+    'not). Orders by votes or trending follow votes about a second behind.',
   permissions: ['ideas:read'],
   request: { query: listIdeasQuery },
   response: { status: 200, body: okBody({ data: z.array(idea), pagination }) },
@@ -52,9 +49,8 @@ export const createIdea = route({
   summary: 'Submit an idea',
   description:
     `Creates a private idea pending moderation, at version 1. ${LABEL_NOTE} ${PRIVACY_NOTE} ` +
-    'Unknown fields are rejected (400 `invalid_body`). ' +
-    'Send an `Idempotency-Key` to retry safely: within 24 hours the same key with the same body returns the first response ' +
-    '(with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409. Only successful creations are remembered.',
+    'Unknown fields are rejected (400 `invalid_body`). With an `Idempotency-Key` a retry within 24 hours answers the first ' +
+    'response and creates nothing.',
   permissions: ['ideas:write'],
   idempotent: true,
   request: { body: ideaWrite },
@@ -120,7 +116,7 @@ export const updateIdea = route({
   path: '/ideas/{id}',
   summary: "Change some of an idea's fields",
   description:
-    'Any subset of `title`, `titleAr`, `description`, `status` and `module`; `null` clears an optional field. ' +
+    'Any subset of `title`, `titleAr`, `description`, `status` (and its `statusMessage`) and `module`; `null` clears an optional field. ' +
     `Other fields are left as they are. ${LABEL_NOTE} Bumps the version; an empty object changes nothing and returns the idea as it is.`,
   permissions: ['ideas:write'],
   request: { params: ideaIdParams, body: ideaPatch, headers: IF_MATCH },
@@ -162,6 +158,7 @@ export const voteOnIdea = route({
     '`importance` and `note` changed to those sent (also when many such requests race). ' +
     `${PERSON_NOTE} An idea merged into another takes no votes (409 \`idea_merged\`: vote on \`mergedInto\`). ` +
     'With an `Idempotency-Key` a retry answers the first response and changes nothing.',
+  personal: true,
   permissions: ['ideas:write'],
   idempotent: true,
   request: { params: ideaIdParams, body: voteWrite },
@@ -186,6 +183,7 @@ export const listIdeaVotes = route({
   description:
     'Every vote that counts for the idea (`pagination.total` is its `voteCount`), each with its `voterRef`, in a stable order (by ' +
     'vote id, not by time). For an idea others were merged into, their voters too, once each (`direct`, `mergedFrom` say how).',
+  personal: true,
   permissions: ['ideas:read'],
   request: { params: ideaIdParams, query: listVotesQuery },
   response: { status: 200, body: okBody({ votes: z.array(vote), pagination }) },
@@ -225,6 +223,7 @@ export const createIdeaComment = route({
   description:
     `A public or internal comment, in English and optionally Arabic. ${PERSON_NOTE} The author's \`name\` shows as \`authorName\`. ` +
     'An idea merged into another takes no comments (409). With an `Idempotency-Key` a retry answers the first response.',
+  personal: true,
   permissions: ['ideas:write'],
   idempotent: true,
   request: { params: ideaIdParams, body: commentWrite },
@@ -248,6 +247,7 @@ export const listIdeaComments = route({
   description:
     'Newest first; `visibility` keeps only public or only internal ones. An idea others were merged into lists their comments too, ' +
     'each with the `ideaId` it was written on.',
+  personal: true,
   permissions: ['ideas:read'],
   request: { params: ideaIdParams, query: listCommentsQuery },
   response: { status: 200, body: okBody({ comments: z.array(comment), pagination }) },
@@ -267,6 +267,7 @@ export const updateIdeaComment = route({
   summary: 'Change a comment',
   description:
     'Any of `body`, `bodyAr` (`null` clears it) and `visibility`, through the idea the comment was written on (its `ideaId`); the author never changes. Bumps the version.',
+  personal: true,
   permissions: ['ideas:write'],
   request: { params: commentParams, body: commentPatch, headers: COMMENT_IF_MATCH },
   response: { status: 200, body: okBody({ comment }), headers: COMMENT_ETAG },
@@ -287,7 +288,7 @@ export const deleteIdeaComment = route({
   table: ['GetItem', 'DeleteItem', 'UpdateItem'],
 });
 
-const MERGE_IF_MATCH = requiredIfMatch('The ETag of the idea being merged or unmerged, as last read: a merge is decided on what you saw.');
+const MERGE_IF_MATCH = requiredIfMatch('Of the idea being merged or unmerged.');
 /** `target`: the idea merged into (for an unmerge, out of), as it is now. */
 const MERGE_RESPONSE = okBody({ data: idea, target: idea });
 /** A merge moves thousands of votes: well inside API Gateway's 29 s, and the table stream finishes one cut short. */
@@ -305,11 +306,9 @@ export const mergeIdea = route({
   path: '/ideas/{id}/merge',
   summary: 'Merge an idea into another',
   description:
-    'The idea (a duplicate) joins `into`: it answers `mergedInto`, leaves the default lists (`includeMerged=true` shows it) and takes ' +
-    'no more votes or comments; `into` counts every distinct voter of both (a customer who voted on both counts once) and lists its ' +
-    'comments, each with its `ideaId`. Merges never chain: into a merged idea, or merging an idea others were merged into, is a 409; ' +
-    'into itself a 400. Undone exactly by `POST /ideas/{id}/unmerge`. Moves 10,000 votes in a few seconds; one that needs longer ' +
-    'answers 202 and the table stream finishes it.',
+    'The idea (a duplicate) joins `into`, which counts every distinct voter of both once and lists its comments; it answers ' +
+    '`mergedInto`, leaves the default lists and takes no votes or comments. Never chained (409); into itself 400. Undone exactly by ' +
+    '`POST /ideas/{id}/unmerge`. A move of votes outlasting the request answers 202; the table stream finishes it.',
   permissions: ['ideas:write'],
   request: { params: ideaIdParams, body: mergeBody, headers: MERGE_IF_MATCH },
   response: { status: 200, body: MERGE_RESPONSE, headers: ETAG_HEADER, also: MOVING_202 },
@@ -327,10 +326,7 @@ export const unmergeIdea = route({
   method: 'POST',
   path: '/ideas/{id}/unmerge',
   summary: 'Undo a merge',
-  description:
-    'Both ideas become exactly as if the merge had not happened: the idea is listed and takes votes again, and the idea it was merged ' +
-    'into keeps only its own voters and those of ideas still merged into it. Votes cast on that idea after the merge stay there. ' +
-    'As a merge, it answers 202 when its votes take longer to move than it waits.',
+  description: 'Both ideas become exactly as before the merge; votes cast on the target meanwhile stay on it. A 202 as for a merge.',
   permissions: ['ideas:write'],
   request: { params: ideaIdParams, headers: MERGE_IF_MATCH },
   response: { status: 200, body: MERGE_RESPONSE, headers: ETAG_HEADER, also: MOVING_202 },

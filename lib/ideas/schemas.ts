@@ -43,9 +43,7 @@ const label = (description: string) =>
   );
 
 const STATUS_MESSAGE_MAX = 1000;
-const statusMessageNote =
-  'Sent with `status` only: what the status change means for the people who voted, which `idea.status_changed` carries to your ' +
-  'webhooks so you can tell them. Kept until the next write of `status`, which replaces or (without one) clears it';
+const statusMessageNote = 'With `status` only: what the change means to its voters (in `idea.status_changed`)';
 
 const editable = {
   titleAr: optionalText(IDEA_LIMITS.titleAr),
@@ -180,8 +178,7 @@ export const listIdeasQuery = z.strictObject({
   sort: z.optional(
     z.enum(IDEA_SORTS).register(z.globalRegistry, {
       description:
-        '`-createdAt` (newest first, the default), `createdAt`, `-votes` (most voted first), `votes`, or `trending` (highest trending ' +
-        'score first: every vote counts 1 when cast and halves every 7 days). Ties go newest first',
+        '`-createdAt` (the default), `createdAt`, `-votes`, `votes` or `trending` (each vote weighs 1 when cast, halving every 7 days); ties by creation',
     }),
   ),
   includeMerged: z.optional(
@@ -199,6 +196,6 @@ export const mergeBody = named(
     into: z
       .string()
       .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an idea id'))
-      .register(z.globalRegistry, { description: 'The idea to merge this one into: it takes its voters and shows its comments' }),
+      .register(z.globalRegistry, { description: 'The idea to merge this one into' }),
   }),
 );

@@ -164,6 +164,12 @@ export interface RouteDefinition {
    */
   cursorBinds?: { permissions: readonly Permission[] };
   /**
+   * The operation reads or writes what a person did in their own name (a customer's vote, a comment
+   * in their words and its author): personal data, and the person's decision, which the MCP server
+   * never hands an agent (lib/mcp/tool-rule.ts).
+   */
+  personal?: true;
+  /**
    * A creating POST that honours `Idempotency-Key` through the platform's one mechanism
    * (lib/platform/data/idempotency.ts): the chain parses the header into `request.idempotency` and
    * the OpenAPI document lists the header and `Idempotent-Replayed`.
