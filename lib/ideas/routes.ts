@@ -171,7 +171,8 @@ export const voteOnIdea = route({
     headers: VOTE_ETAG,
   },
   errors: { 404: NOT_FOUND_404, 409: MERGED_409 },
-  table: ['GetItem', 'PutItem', 'UpdateItem'],
+  // BatchGetItem: a retry's remembered response, read beside the workspace.
+  table: ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
   needs: ['keyed-hash'],
 });
 
@@ -235,7 +236,8 @@ export const createIdeaComment = route({
     headers: COMMENT_ETAG,
   },
   errors: { 404: NOT_FOUND_404, 409: MERGED_409 },
-  table: ['ConditionCheckItem', 'PutItem', 'UpdateItem'],
+  // BatchGetItem: a retry's remembered response, read beside the workspace.
+  table: ['BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem'],
   needs: ['keyed-hash'],
 });
 
