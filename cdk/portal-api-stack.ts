@@ -24,6 +24,7 @@ import { AreaStack } from './constructs/area-stack.ts';
 import { CustomDomains, type CustomDomainsProps } from './constructs/custom-domains.ts';
 import { ServiceDashboard } from './constructs/dashboard.ts';
 import { KnowledgeBankSearch } from './constructs/knowledge-bank-search.ts';
+import { ReleaseGate } from './constructs/release-gate.ts';
 import { ServiceAlarms } from './constructs/service-alarms.ts';
 import { SurveyExports } from './constructs/survey-exports.ts';
 import { WebhookPipeline } from './constructs/webhook-pipeline.ts';
@@ -100,6 +101,7 @@ export class PortalApiStack extends Stack {
   readonly customDomains?: CustomDomains;
   readonly dashboard: ServiceDashboard;
   readonly surveyExports: SurveyExports;
+  readonly releaseGate: ReleaseGate;
 
   constructor(scope: Construct, id: string, props: PortalApiStackProps) {
     super(scope, id, props);
@@ -231,6 +233,10 @@ export class PortalApiStack extends Stack {
     new CfnOutput(this, 'SigningSecretArn', { value: this.cursorSigningKey.secretArn, description: 'For -c signingSecretArn' });
     new CfnOutput(this, 'SearchIndexBucketName', { value: this.knowledgeBankSearch.bucket.bucketName, description: 'For cxctl' });
     new CfnOutput(this, 'SurveyExportBucketName', { value: this.surveyExports.bucket.bucketName, description: 'For cxctl' });
+
+    // Last, so it finds every function: none changes before the table is known to have the layout this release reads.
+    this.releaseGate = new ReleaseGate(this, 'ReleaseGate', { table: this.table });
+    this.releaseGate.guard(this);
 
     acknowledgeNagFindings(this);
   }

@@ -48,8 +48,7 @@ const deliveryKey = (workspace: string, webhookId: string, eventId: string) => (
  * One delivery per (webhook, event), kept 30 days. Event ids sort by time, so one range per webhook
  * would take every new delivery at its end, one partition for all of them (docs/costs.md, "Scale"):
  * they are spread over DELIVERY_SHARDS ranges by a stable hash of the event id, each sorted by event id
- * (a descending query of each is newest first; lib/webhooks/store/delivery-list.ts merges them). Records
- * written before the shards (`WHDELIVERY#<webhookId>#evt_…`) are read beside them until they expire.
+ * (a descending query of each is newest first; lib/webhooks/store/delivery-list.ts merges them).
  */
 export const webhookDeliveryEntity = defineEntity({
   name: 'WebhookDelivery',
@@ -57,22 +56,12 @@ export const webhookDeliveryEntity = defineEntity({
     delivery: deliveryKey,
     /** What every range of a webhook's deliveries starts with. */
     prefix: (webhookId: string) => `WHDELIVERY#${webhookId}#`,
-    /** Where a record written before the shards is (`WHDELIVERY#<webhookId>#evt_…`, after every shard digit), read until it expires. */
-    unsharded: (workspace: string, webhookId: string, eventId: string) => ({
-      pk: workspacePk(workspace),
-      sk: `WHDELIVERY#${webhookId}#${eventId}`,
-    }),
-    /**
-     * Each range a webhook's deliveries are in, sorted by event id: the shards, then the records written
-     * before them. `at(eventId)` is where a delivery with that event id would sort in the range.
-     */
-    ranges: (webhookId: string): { prefix: string; at: (eventId: string) => string }[] => [
-      ...Array.from({ length: DELIVERY_SHARDS }, (_, shard) => ({
+    /** Each range a webhook's deliveries are in; `at(eventId)` is where a delivery with that event id sorts in it. */
+    ranges: (webhookId: string): { prefix: string; at: (eventId: string) => string }[] =>
+      Array.from({ length: DELIVERY_SHARDS }, (_, shard) => ({
         prefix: deliveryRange(webhookId, shard),
         at: (eventId: string) => `${deliveryRange(webhookId, shard)}${eventId}`,
       })),
-      { prefix: `WHDELIVERY#${webhookId}#evt_`, at: (eventId: string) => `WHDELIVERY#${webhookId}#${eventId}` },
-    ],
   },
   lifetimeSeconds: 30 * 86_400,
 });

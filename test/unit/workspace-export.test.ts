@@ -63,6 +63,7 @@ describe('the workspace export rules', () => {
       tokenHint: 'cxk_abc…',
       rlWindow: 1,
       rlCount: 3,
+      rlWindows: { '29000001': 3 },
     });
     expect(key).toEqual({ type: 'developerKey', data: { id: 'abc', name: 'CI', permissions: ['ideas:read'] } });
     const webhook = exportLineOf({

@@ -73,6 +73,8 @@ export const keys = {
    * interrupted goes on from there. Table-level, like AUTHFAIL: no workspace's.
    */
   operatorJob: (job: string) => ({ pk: 'TABLE#OPERATOR', sk: `JOB#${job}` }),
+  /** The mark `cxctl backup restore` leaves in a table it made (lib/admin/restore-target.ts): the table's, no workspace's. */
+  restoreMark: () => ({ pk: 'TABLE#OPERATOR', sk: 'RESTORE' }),
 
   // SOP directory (people and teams), filled by `cxctl directory import`.
   directoryPerson: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `DIR#PERSON#${id}` }),

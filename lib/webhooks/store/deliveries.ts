@@ -41,7 +41,7 @@ export interface ClaimedDelivery {
   roundStart: number;
   attemptLog: AttemptRecord[];
   leaseToken: string;
-  /** The record's key: sharded, or as written before the shards (`unsharded`). */
+  /** The record's key. */
   key: { pk: string; sk: string };
 }
 
@@ -99,21 +99,7 @@ export async function claimDeliveryAttempt(
   leaseSeconds: number,
   nowMs = Date.now(),
 ): Promise<ClaimResult> {
-  const claimed = await claimAt(deliveryKey(message.workspace, message.webhookId, message.eventId), message, leaseSeconds, nowMs);
-  // A record written before the shards (still in flight across the deploy that added them) is found where it was.
-  if ('rejected' in claimed && claimed.rejected === 'missing') {
-    const unsharded = webhookDeliveryEntity.keys.unsharded(message.workspace, message.webhookId, message.eventId);
-    return claimAt(unsharded, message, leaseSeconds, nowMs);
-  }
-  return claimed;
-}
-
-async function claimAt(
-  key: { pk: string; sk: string },
-  message: { workspace: string; webhookId: string; eventId: string; attempt: number },
-  leaseSeconds: number,
-  nowMs: number,
-): Promise<ClaimResult> {
+  const key = deliveryKey(message.workspace, message.webhookId, message.eventId);
   const leaseToken = randomUUID();
   const { written: item, refused } = await updateItem({
     TableName: tableName,
@@ -224,7 +210,6 @@ export async function cancelWaitingRetries(workspace: string, webhookId: string,
       ScanIndexForward: false,
     }),
   );
-  // Keys as read: sharded, or written before the shards.
   const keyOf = new Map(Items.map((item) => [item.eventId as string, { pk: workspacePk(workspace), sk: item.sk as string }]));
   let eventIds = Items.slice(0, MAX_RETRIES_CANCELLED_AT_ONCE).map((item) => item.eventId as string);
   for (let round = 0; round < 2 && eventIds.length > 0; round++) {
@@ -276,20 +261,9 @@ async function releaseWith(claim: ClaimedDelivery, expression: string, values: R
  * attempt number the new message must ask for.
  */
 export async function requeueDelivery(workspace: string, webhookId: string, eventId: string, nowMs = Date.now()): Promise<number> {
-  const requeued = await requeueAt(deliveryKey(workspace, webhookId, eventId), nowMs);
-  // Written before the shards: found where it was, or not at all.
-  return requeued ?? (await requeueAt(webhookDeliveryEntity.keys.unsharded(workspace, webhookId, eventId), nowMs)) ?? notFound();
-}
-
-function notFound(): never {
-  throw deliveryNotFound();
-}
-
-/** The attempt a requeue asks for; undefined when there is no record at `key`. */
-async function requeueAt(key: { pk: string; sk: string }, nowMs: number): Promise<number | undefined> {
   const { written, refused } = await updateItem({
     TableName: tableName,
-    Key: key,
+    Key: deliveryKey(workspace, webhookId, eventId),
     UpdateExpression:
       'SET #status = :pending, nextAttempt = attempts + :one, roundStart = attempts + :one, nextAttemptAt = :now, #ttl = :ttl REMOVE statusReason',
     ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :nowMs)',
@@ -303,6 +277,6 @@ async function requeueAt(key: { pk: string; sk: string }, nowMs: number): Promis
     },
   });
   if (written) return written.nextAttempt as number;
-  if (!refused.current) return undefined;
+  if (!refused.current) throw deliveryNotFound();
   throw deliveryInProgress();
 }

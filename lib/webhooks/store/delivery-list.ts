@@ -1,6 +1,6 @@
 /**
  * A webhook's deliveries as the API lists them, newest first. They are spread over a few ranges
- * (entities.ts `webhookDeliveryEntity.keys.ranges`: the shards, and the records written before them), each sorted by event id, so a page is one parallel round of one Query per range, merged by event id: the same order, the
+ * (entities.ts `webhookDeliveryEntity.keys.ranges`), each sorted by event id, so a page is one parallel round of one Query per range, merged by event id: the same order, the
  * same offsets and the same cursors as a single range gave. A cursor is the last delivery's key; the
  * next page reads, in every range, the deliveries older than its event id.
  */
