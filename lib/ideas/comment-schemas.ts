@@ -7,7 +7,7 @@ import { named, pageQueryShape, timestamp } from '../platform/schemas.ts';
 import { ideaIdShape, text } from './schemas.ts';
 import { personRef } from './vote-schemas.ts';
 
-export const COMMENT_VISIBILITIES = ['public', 'internal'] as const;
+const COMMENT_VISIBILITIES = ['public', 'internal'] as const;
 export type CommentVisibility = (typeof COMMENT_VISIBILITIES)[number];
 const COMMENT_BODY_MAX = 4000;
 

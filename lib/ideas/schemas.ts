@@ -120,7 +120,7 @@ export const ideaIdShape = {
 export const ideaIdParams = z.strictObject(ideaIdShape);
 
 /** The counts an idea shows. */
-export const importanceCounts = named(
+const importanceCounts = named(
   'IdeaImportanceCounts',
   z.object({ nice: z.int(), important: z.int(), critical: z.int() }).register(z.globalRegistry, {
     description: 'Of the counted voters, how many said each importance',
@@ -169,7 +169,7 @@ export const ideaLabels = named(
   }),
 );
 
-export const IDEA_SORTS = ['-createdAt', 'createdAt', '-votes', 'votes', 'trending'] as const;
+const IDEA_SORTS = ['-createdAt', 'createdAt', '-votes', 'votes', 'trending'] as const;
 export type IdeaSort = (typeof IDEA_SORTS)[number];
 
 /** GET /ideas: a page, in one of the orders, with or without the ideas merged into others. */

@@ -17,7 +17,7 @@
  */
 
 const DAY_MS = 86_400_000;
-export const HALF_LIFE_DAYS = 7;
+const HALF_LIFE_DAYS = 7;
 /** Weights restart at 1 (1,000 thousandths) every PERIOD_HALF_LIVES half-lives. */
 const PERIOD_HALF_LIVES = 13;
 const HALF_LIFE_MS = HALF_LIFE_DAYS * DAY_MS;

@@ -12,7 +12,7 @@ const email = z.email().check(z.maxLength(254)).register(z.globalRegistry, { des
 const externalId = text(200, "The person's id in your system");
 
 /** A person named by one identifier: stored for the portal, never returned; the API answers their reference. */
-export const personIdentity = (description: string) =>
+const personIdentity = (description: string) =>
   z.union([z.strictObject({ externalId }), z.strictObject({ email })]).register(z.globalRegistry, {
     description: `${description}: \`externalId\` or \`email\`, one of the two. Never returned by this API.`,
   });
@@ -26,7 +26,7 @@ export const personRef = (description: string) =>
 
 const importance = z.enum(IMPORTANCES).register(z.globalRegistry, { description: 'How much it matters to the voter' });
 
-export const VOTE_NOTE_MAX = 1000;
+const VOTE_NOTE_MAX = 1000;
 
 /** VoteWrite: the body of POST /ideas/{id}/votes. */
 export const voteWrite = named(

@@ -17,7 +17,7 @@ import { readVoteCounts } from '../store/vote-counts.ts';
 
 const PARALLEL_IDEAS = 10;
 
-export interface IdeaRef {
+interface IdeaRef {
   workspace: string;
   ideaId: string;
 }

@@ -11,8 +11,8 @@ import { mergeInProgress, mergeIntoItself } from '../errors.ts';
 import { mergeRefusal } from '../merging.ts';
 import type { Idea } from '../schemas.ts';
 import { commitMerge, MergeRaced } from '../store/merges.ts';
-import { moveMergedVotes } from './move-merged-votes.ts';
 import { readMergeState, requireIdea } from './merge-state.ts';
+import { moveMergedVotes } from './move-merged-votes.ts';
 
 const COMMIT_ATTEMPTS = 3;
 

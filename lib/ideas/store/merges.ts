@@ -17,8 +17,8 @@
  * stream's, or the request sent again) finishes the same work.
  */
 import { getMany } from '../../platform/data/batch.ts';
-import { updateItem } from '../../platform/data/conditional-update.ts';
 import { tableName } from '../../platform/data/client.ts';
+import { updateItem } from '../../platform/data/conditional-update.ts';
 import { type VersionPrecondition, versionCondition } from '../../platform/data/conditions.ts';
 import { counterAdd, TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
@@ -43,7 +43,7 @@ const BATCH_ATTEMPTS = 8;
 const ideaKey = (workspace: string, ideaId: string) => ideaEntity.keys.idea(workspace, ideaId);
 
 /** The idea's fields a merge reads and the commit conditions on. */
-export interface MergeSide {
+interface MergeSide {
   id: string;
   version: number;
 }

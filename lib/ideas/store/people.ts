@@ -38,7 +38,7 @@ export function submitterIndexWrites(workspace: string, ideaId: string, refs: re
   );
 }
 
-export const submitterIndexDelete = (workspace: string, personRef: string, ideaId: string): TransactWrite => ({
+const submitterIndexDelete = (workspace: string, personRef: string, ideaId: string): TransactWrite => ({
   Delete: { TableName: tableName, Key: submitterIndexKey(workspace, personRef, ideaId) },
 });
 

@@ -11,7 +11,6 @@
  *   delete   TransactWrite: the vote at its version and its shard's ADDs, and for a vote that also came
  *            from merged ideas, their votes and shards too, each fenced by its idea's gate
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { getMany } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import type { VersionPrecondition } from '../../platform/data/conditions.ts';
@@ -124,14 +123,6 @@ function voteChange(workspace: string, current: StoredVote, next: StoredVote): T
       ...changed.build({ expression: 'version = :read', values: { ':read': current.version } }),
     },
   };
-}
-
-/** A vote, read consistently, or null. */
-export async function findVote(workspace: string, ideaId: string, voteId: string): Promise<StoredVote | null> {
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName, Key: voteEntity.keys.vote(workspace, ideaId, voteId), ConsistentRead: true }),
-  );
-  return Item ? storedVoteOf(Item) : null;
 }
 
 /** A vote and its idea's gate, in one round trip (consistent). */
@@ -255,7 +246,7 @@ export async function deleteVote(
 }
 
 /** The Delete of a vote at the version it was read at. */
-export function voteDelete(workspace: string, vote: StoredVote): TransactWrite {
+function voteDelete(workspace: string, vote: StoredVote): TransactWrite {
   return {
     Delete: {
       TableName: tableName,
