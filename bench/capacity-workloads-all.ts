@@ -1,6 +1,7 @@
 /** Every workload of the capacity model, in the order the table shows them. */
 
 import { exportWorkload, surveyWorkloads, type Workload } from './capacity-workloads.ts';
+import { voteWorkload } from './capacity-workloads-ideas.ts';
 import { authenticationWorkloads, personWorkloads, searchWorkload, webhookWorkload } from './capacity-workloads-platform.ts';
 
 export const WORKLOADS: Workload[] = [
@@ -8,6 +9,7 @@ export const WORKLOADS: Workload[] = [
   ...authenticationWorkloads,
   searchWorkload,
   webhookWorkload,
+  voteWorkload,
   exportWorkload,
   ...personWorkloads,
 ];

@@ -18,6 +18,8 @@ export interface Scenario {
   name: string;
   setup(sandbox: Sandbox): Promise<BenchContext>;
   request(context: BenchContext): Promise<Response>;
+  /** Untimed, after each request: puts back what it changed, for a request that cannot be repeated as it is (a merge). */
+  reset?(context: BenchContext): Promise<void>;
 }
 
 let counter = 0;

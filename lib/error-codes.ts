@@ -3,6 +3,7 @@
  * an area's catalog here is what lets its code compile (`ErrorCodes` below), so no code is thrown that
  * the OpenAPI document and docs/errors.md do not describe.
  */
+import { ideaErrorCodes } from './ideas/errors.ts';
 import { journeyErrorCodes } from './journeys/errors.ts';
 import { knowledgeBankErrorCodes } from './knowledge-bank/errors.ts';
 import { mcpErrorCodes } from './mcp/errors.ts';
@@ -14,6 +15,7 @@ import { webhookErrorCodes } from './webhooks/errors.ts';
 /** Each catalog by who declares it; a code declared twice fails test/unit/error-catalog.test.ts. */
 export const errorCatalogs = {
   platform: platformErrorCodes,
+  ideas: ideaErrorCodes,
   journeys: journeyErrorCodes,
   surveys: surveyErrorCodes,
   webhooks: webhookErrorCodes,
@@ -23,6 +25,7 @@ export const errorCatalogs = {
 } as const satisfies Record<string, ErrorCatalog>;
 
 const areaErrorCodes = {
+  ...ideaErrorCodes,
   ...journeyErrorCodes,
   ...surveyErrorCodes,
   ...webhookErrorCodes,

@@ -237,6 +237,11 @@ function operationOf(
       },
     },
   };
+  const also = route.response.also;
+  if (also) {
+    const { Location: _, ...headers } = (responses[route.response.status] as { headers: Record<string, unknown> }).headers;
+    responses[also.status] = { ...responses[route.response.status], description: also.description, headers };
+  }
   for (const { status, description, codes } of errorResponsesOf(route, catalog)) {
     const refusals = (example?.errors ?? []).filter((error) => error.response.status === status);
     responses[status] = {

@@ -14,7 +14,7 @@ import type { Deprecation } from './version.ts';
 export const API_PREFIX = '/api/v1';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-type Tag = 'Introduction' | 'Ideas' | 'Journeys' | 'Surveys' | 'SOPs' | 'Webhooks' | 'Knowledge Bank' | 'MCP';
+type Tag = 'Introduction' | 'Ideas' | 'Journeys' | 'Surveys' | 'SOPs' | 'Webhooks' | 'Knowledge Bank' | 'MCP' | 'People';
 export type Schema = z.ZodMiniType;
 
 /** The DynamoDB actions a route may declare (see `RouteDefinition.table`). */
@@ -176,6 +176,13 @@ export interface RouteDefinition {
      * error codes takes either body.
      */
     otherAnswers?: Readonly<Partial<Record<202 | 302 | 303 | 400 | 401 | 406, { description: string; body?: Schema }>>>;
+    /**
+     * A second success status the operation answers with the same body, and when: a create that finds
+     * the record already there (a voter voting again) answers 200 where a new one is 201; an operation
+     * whose work goes on after it answers (a merge's votes still moving) 202 where a finished one is 200.
+     * The handler returns `status`; the document lists both.
+     */
+    also?: { status: 200 | 202; description: string };
   };
   /**
    * A list whose records depend on what the key may see: its cursors are bound also to whether the
@@ -183,6 +190,12 @@ export interface RouteDefinition {
    * reader's (pagination.ts). Its filters and path parameters bind every list's cursor anyway.
    */
   cursorBinds?: { permissions: readonly Permission[] };
+  /**
+   * The operation reads or writes what a person did in their own name (a customer's vote, a comment
+   * in their words and its author): personal data, and the person's decision, which the MCP server
+   * never hands an agent (lib/mcp/tool-rule.ts).
+   */
+  personal?: true;
   /**
    * A creating POST that honours `Idempotency-Key` through the platform's one mechanism
    * (lib/platform/data/idempotency.ts): the chain parses the header into `request.idempotency` and

@@ -26,6 +26,8 @@ const TIMESTAMP = '2026-01-05T09:30:00.000Z';
 const IDEA = '01a216c6-9b3d-7e0c-b626-27d41c03b467';
 const WEBHOOK = '5b1e9c2a-3d4f-4e6a-8b7c-9d0e1f2a3b4c';
 const FAILURE_WINDOW_DAYS = DEFAULT_DISABLE_AFTER_SECONDS / 86_400;
+const OTHER_IDEA = '01a216c5-f1e2-7d3c-9b4a-5c6d7e8f9a0b';
+const VOTE = 'Xq3vT0bYk2mN8pLr5sWd1A';
 
 /** What each kind means, and one body of it as it is sent. */
 const EVENTS: { [K in WebhookEventType]: { summary: string; description: string; example: Extract<WebhookEventBody, { type: K }> } } = {
@@ -36,11 +38,22 @@ const EVENTS: { [K in WebhookEventType]: { summary: string; description: string;
   },
   'idea.status_changed': {
     summary: "An idea's status changed",
-    description: "An idea's `status` changed, alone or with other fields (then this event, not `idea.updated`).",
+    description:
+      "An idea's `status` changed, alone or with other fields (then this event, not `idea.updated`). It carries the `statusMessage` " +
+      'written with the new status and how many people had voted for the idea, so you can tell each of them (`GET /ideas/{id}/votes` ' +
+      'lists them by `voterRef`, your own reference to match).',
     example: {
       type: 'idea.status_changed',
       timestamp: TIMESTAMP,
-      data: { ideaId: IDEA, workspace: WORKSPACE, previousStatus: 'new', status: 'planned' },
+      data: {
+        ideaId: IDEA,
+        workspace: WORKSPACE,
+        previousStatus: 'new',
+        status: 'planned',
+        statusMessage: 'Planned for the spring release',
+        statusMessageAr: 'مخطط له في إصدار الربيع',
+        voterCount: 42,
+      },
     },
   },
   'idea.updated': {
@@ -52,6 +65,44 @@ const EVENTS: { [K in WebhookEventType]: { summary: string; description: string;
     summary: 'An idea was deleted',
     description: 'An idea was deleted; reading it now answers 404.',
     example: { type: 'idea.deleted', timestamp: TIMESTAMP, data: { ideaId: IDEA, workspace: WORKSPACE } },
+  },
+  // Issue 39: votes, comments and merges.
+  'idea.voted': {
+    summary: 'Someone voted for an idea',
+    description:
+      'A vote was cast on an idea (`POST /ideas/{id}/votes` by a new voter, or by one whose vote so far only came from a merged idea). ' +
+      'Not sent when a voter only changes the importance or note, nor for the votes a merge carries over (`idea.merged` says that).',
+    example: {
+      type: 'idea.voted',
+      timestamp: TIMESTAMP,
+      data: { ideaId: IDEA, workspace: WORKSPACE, voteId: VOTE, importance: 'critical' },
+    },
+  },
+  'idea.unvoted': {
+    summary: 'A vote was withdrawn',
+    description: 'A vote cast on the idea was deleted (`DELETE /ideas/{id}/votes/{voteId}`, or the erasure of the voter).',
+    example: { type: 'idea.unvoted', timestamp: TIMESTAMP, data: { ideaId: IDEA, workspace: WORKSPACE, voteId: VOTE } },
+  },
+  'idea.commented': {
+    summary: 'An idea got a comment',
+    description: 'A comment was written on the idea (`POST /ideas/{id}/comments`), public or internal.',
+    example: {
+      type: 'idea.commented',
+      timestamp: TIMESTAMP,
+      data: { ideaId: IDEA, workspace: WORKSPACE, commentId: '01a216c6-a0b1-7c2d-8e3f-405162738495', visibility: 'public' },
+    },
+  },
+  'idea.merged': {
+    summary: 'An idea was merged into another',
+    description:
+      'The idea was merged into `mergedInto` (`POST /ideas/{id}/merge`): that idea now counts its voters and shows its comments, and ' +
+      'this one leaves the default lists.',
+    example: { type: 'idea.merged', timestamp: TIMESTAMP, data: { ideaId: IDEA, workspace: WORKSPACE, mergedInto: OTHER_IDEA } },
+  },
+  'idea.unmerged': {
+    summary: 'A merge was undone',
+    description: 'The idea was unmerged from `unmergedFrom` (`POST /ideas/{id}/unmerge`): both are again as before the merge.',
+    example: { type: 'idea.unmerged', timestamp: TIMESTAMP, data: { ideaId: IDEA, workspace: WORKSPACE, unmergedFrom: OTHER_IDEA } },
   },
   'survey.response.finished': {
     summary: 'A survey response was finished',
@@ -170,8 +221,9 @@ export const webhookCatalog: WebhookCatalog = {
         `it stops after ${MAX_FAILURES_IN_A_ROW} failed attempts in a row. A delivery already delivered is never sent again by a recovery.`,
       '**A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait ' +
         '(`throttled`), never counted as failures.',
-      '**Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the ' +
-        'record through the API with its id.',
+      '**Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a ' +
+        '`voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the ' +
+        'voters (`idea.status_changed`).',
     ].join('\n\n'),
     headers: {
       'webhook-id': {

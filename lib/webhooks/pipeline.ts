@@ -18,6 +18,8 @@
  * receives, so a message their function keeps failing on (a bug, DynamoDB unavailable) is parked
  * there, never dropped.
  */
+
+import { ideaVoteFoldReading } from '../ideas/stream.ts';
 import {
   consumedQueue,
   DAY_SECONDS as DAY,
@@ -94,13 +96,17 @@ export const ideaAndResponseChanges = tableStreamMapping({
   // The survey summaries fold first, then the webhook events are queued. Every change of a survey
   // response reaches it: the summary (lib/surveys/summary/) counts partial ones, deletions and
   // erasures too, and lib/surveys/stream.ts picks the finished ones for webhooks.
-  readers: [surveySummaryReading, webhookEventsReading],
+  // Issue 39: the ideas' own fold (vote ranks, merges' votes, a deleted idea's leftovers) before the events.
+  readers: [surveySummaryReading, ideaVoteFoldReading, webhookEventsReading],
   timeoutSeconds: 60,
   // The union of its readers' needs. Webhook events: the workspace, its webhooks, one new delivery item
   // per (webhook, event), and a webhook's held deliveries counted in gsi1 (Query). Survey summaries: a version (GetItem), markers and buckets
   // (BatchGetItem) and their conditional Puts in one transaction, which also deletes a marker's legacy
   // key while migration 002 is unfinished (lib/surveys/summary/aggregator.ts).
-  table: ['GetItem', 'Query', 'PutItem', 'BatchGetItem', 'DeleteItem'],
+  // The ideas' fold: the shards (Query), the ranks (UpdateItem in a transaction), a merge's moves (BatchGetItem,
+  // PutItem, UpdateItem, DeleteItem, ConditionCheckItem of the gate) and a deleted idea's leftovers (Query,
+  // UpdateItem, BatchWriteItem).
+  table: ['GetItem', 'Query', 'PutItem', 'BatchGetItem', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem', 'BatchWriteItem'],
   // 99: a batch of survey responses then folds into one transaction of DynamoDB's 100 items (99
   // markers and their day bucket), so 1,000 responses cost about ten bucket writes (lib/surveys/summary/).
   batchSize: 99,

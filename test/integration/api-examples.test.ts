@@ -245,6 +245,44 @@ describe('API examples (lib/api-examples.json)', () => {
       headers: { 'If-Match': '"2"' },
       body: { title: 'Dark mode everywhere', description: 'Web and mobile', status: 'planned', module: 'mobile-app' },
     });
+    // Votes on behalf of customers, comments, merge and unmerge (issue 39)
+    const voted = await record('voteOnIdea', `/ideas/${id}/votes`, {
+      body: { voter: { email: 'ann@example.com' }, importance: 'critical', note: 'Our night shift needs it' },
+    });
+    const again = await call('POST', `/ideas/${id}/votes`, { host: ws.host, key: ws.key, body: { voter: { email: 'ann@example.com' } } });
+    expect(again.status, again.text).toBe(200);
+    await call('POST', `/ideas/${id}/votes`, { host: ws.host, key: ws.key, body: { voter: { externalId: 'crm-2210' } } });
+    await record('listIdeaVotes', `/ideas/${id}/votes?limit=1`);
+    await record('listIdeas', '/ideas?limit=1&sort=-votes');
+    const comment = await record('createIdeaComment', `/ideas/${id}/comments`, {
+      body: { body: 'Please, the app is too bright at night', author: { email: 'ann@example.com', name: 'Ann' } },
+    });
+    await record('listIdeaComments', `/ideas/${id}/comments?limit=1`);
+    const commentPath = `/ideas/${id}/comments/${comment.body.comment.id}`;
+    await record('updateIdeaComment', commentPath, { headers: { 'If-Match': '"1"' }, body: { visibility: 'internal' } });
+    const duplicate = await call('POST', '/ideas', { host: ws.host, key: ws.key, body: { title: 'Night theme', status: 'new' } });
+    const dup = duplicate.body.data.id as string;
+    await call('POST', `/ideas/${dup}/votes`, { host: ws.host, key: ws.key, body: { voter: { email: 'bo@example.com' } } });
+    await refuse('mergeIdea', `/ideas/${dup}/merge`, { headers: { 'If-Match': '"1"' }, body: { into: dup } }, [400, 'merge_into_itself']);
+    await refuse(
+      'mergeIdea',
+      `/ideas/${dup}/merge`,
+      { headers: { 'If-Match': '"1"' }, body: { into: '01900000-0000-7000-8000-0000000000cc' } },
+      [400, 'merge_target_not_found'],
+    );
+    await record('mergeIdea', `/ideas/${dup}/merge`, { headers: { 'If-Match': '"1"' }, body: { into: id } });
+    await refuse('voteOnIdea', `/ideas/${dup}/votes`, { body: { voter: { email: 'cy@example.com' } } }, [409, 'idea_merged']);
+    await refuse('createIdeaComment', `/ideas/${dup}/comments`, { body: { body: 'Late', author: { externalId: 'c-9' } } }, [
+      409,
+      'idea_merged',
+    ]);
+    await refuse('deleteIdeaVote', `/ideas/${dup}/votes/${voted.body.vote.id}`, {}, [409, 'idea_merged']);
+    await refuse('deleteIdea', `/ideas/${id}`, {}, [409, 'idea_has_merged_ideas']);
+    await record('unmergeIdea', `/ideas/${dup}/unmerge`, { headers: { 'If-Match': '"2"' } });
+    await refuse('unmergeIdea', `/ideas/${dup}/unmerge`, { headers: { 'If-Match': '"3"' } }, [409, 'idea_not_merged']);
+    await record('deleteIdeaComment', commentPath, { headers: { 'If-Match': '"2"' } });
+    await record('deleteIdeaVote', `/ideas/${id}/votes/${voted.body.vote.id}`, { headers: { 'If-Match': '"2"' } });
+    await call('DELETE', `/ideas/${dup}`, { host: ws.host, key: ws.key });
     await record('deleteIdea', `/ideas/${id}`, { headers: { 'If-Match': '"3"' } });
 
     // Journeys
@@ -493,6 +531,7 @@ describe('API examples (lib/api-examples.json)', () => {
     await record('listSurveyResponses', `/surveys/${surveyId}/responses?limit=1&status=partial`);
     await record('deleteSurveyResponse', responseUrl);
     await record('eraseSurveyRespondent', '/surveys/responses/erase', { body: { externalId: 'crm-1042' } });
+    await record('erasePerson', '/people/erase', { body: { email: 'ann@example.com', externalId: 'crm-2210' } });
     await record('closeSurvey', `/surveys/${surveyId}/close`);
     const nextVersion = await record('createSurveyVersion', `/surveys/${surveyId}/versions`, { body: {} });
     // Its body has no text to vary (withIdempotencyKey): the same key with another body is refused here.
@@ -644,8 +683,9 @@ describe('API examples (lib/api-examples.json)', () => {
     if (process.env.RECORD_EXAMPLES === '1') writeFileSync(EXAMPLES_FILE, `${JSON.stringify(fresh, null, 2)}\n`);
     const committed = JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8'));
     expect(committed, 'lib/api-examples.json differs from a fresh recording: run `npm run docs:examples` and commit it').toEqual(fresh);
-    // About 2 minutes for every operation and its refusals on an idle machine; the shared one runs several suites at once.
-  }, 300_000);
+    // About 2.5 minutes for every operation and its refusals on an idle machine; a shared one running several suites at once
+    // (a load of 30 on 2 cores) has taken over 5.
+  }, 900_000);
 
   it('cost the DynamoDB calls and sequential depth docs/latency.md states, operation by operation', () => {
     const stated = new Map(

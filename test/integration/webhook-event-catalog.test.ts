@@ -92,6 +92,16 @@ describe('the webhook event catalog', () => {
     const id = idea.body.data.id as string;
     await api.patch(`/ideas/${id}`, { body: { description: 'Night shifts' } });
     await api.patch(`/ideas/${id}`, { body: { status: STATUSES[1] } });
+    const vote = await api.post(`/ideas/${id}/votes`, { body: { voter: { externalId: 'crm-1' }, importance: 'critical' } });
+    expect(vote.status, vote.text).toBe(201);
+    expect((await api.delete(`/ideas/${id}/votes/${vote.body.vote.id}`)).status).toBe(200);
+    const comment = await api.post(`/ideas/${id}/comments`, { body: { body: 'Please', author: { externalId: 'crm-1' } } });
+    expect(comment.status, comment.text).toBe(201);
+    const duplicate = (await api.post('/ideas', { body: { title: 'Night theme', status: STATUSES[0] } })).body.data.id as string;
+    const merged = await api.post(`/ideas/${duplicate}/merge`, { headers: { 'If-Match': '"1"' }, body: { into: id } });
+    expect(merged.status, merged.text).toBe(200);
+    const unmerged = await api.post(`/ideas/${duplicate}/unmerge`, { headers: { 'If-Match': merged.headers.get('etag')! } });
+    expect(unmerged.status, unmerged.text).toBe(200);
     await api.delete(`/ideas/${id}`);
     // A webhook's own lifecycle events go to the workspace's other webhooks: another one, disabled and enabled again.
     const otherReceiver = await startReceiver();

@@ -51,6 +51,8 @@ describe('every list that takes a cursor', () => {
 
   it('includes every offset list of every area', () => {
     expect(lists.map((r) => r.operationId).sort()).toEqual([
+      'listIdeaComments',
+      'listIdeaVotes',
       'listIdeas',
       'listJourneyVersions',
       'listJourneys',

@@ -76,9 +76,11 @@ describe('named types of the OpenAPI document', () => {
     expect(unlisted, 'a component the README does not list').toEqual([]);
   });
 
-  it('refers to each named record instead of repeating it: the compact document stays under 700 KB', () => {
-    // 1,464,619 bytes before the records were named (every schema inlined), 617,569 after.
-    expect(JSON.stringify(apiDocument()).length).toBeLessThan(700_000);
+  it('refers to each named record instead of repeating it: the compact document stays under 800 KB', () => {
+    // 1,464,619 bytes before the records were named (every schema inlined), 617,569 after; 662,396 at 96 operations, and
+    // 758,108 with issue 39's 10 operations (each with its recorded example and refusals, about 7 KB as the others) and its
+    // 5 webhook event kinds: every operation still refers to the named records.
+    expect(JSON.stringify(apiDocument()).length).toBeLessThan(800_000);
     const schemas = JSON.stringify(document.paths, (key, value) => (key === 'examples' || key === 'x-codeSamples' ? undefined : value));
     expect(schemas).toContain('"$ref":"#/components/schemas/Survey"');
     // No operation repeats a named shape in full: each refers to its component.

@@ -40,7 +40,14 @@ describe('createIdea', () => {
   it('does not retry a failed condition: the remembered response decides', async () => {
     const remembered = { fingerprint: { S: 'other' }, response: { S: '{}' } };
     db.on(TransactWriteCommand).rejects(
-      cancelled({ Code: 'None' }, { Code: 'None' }, { Code: 'ConditionalCheckFailed', Item: remembered }),
+      // The idea, its counter, its two ranks (issue 39), then the idempotency record.
+      cancelled(
+        { Code: 'None' },
+        { Code: 'None' },
+        { Code: 'None' },
+        { Code: 'None' },
+        { Code: 'ConditionalCheckFailed', Item: remembered },
+      ),
     );
     await expect(
       createIdea('acme', { title: 'Again' }, { keyId: 'KEY', idempotency: { key: 'k', fingerprint: 'mine' } }),

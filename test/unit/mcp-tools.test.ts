@@ -38,6 +38,9 @@ describe('the MCP tool rule', () => {
     expect(withheld('listSurveyResponses')).toMatch(/personal data/);
     expect(withheld('eraseSurveyRespondent')).toMatch(/personal data/);
     expect(withheld('createSurveyExport')).toMatch(/personal data/);
+    for (const op of ['voteOnIdea', 'listIdeaVotes', 'createIdeaComment', 'listIdeaComments', 'updateIdeaComment']) {
+      expect(withheld(op), op).toMatch(/personal data/);
+    }
     expect(withheld('listWebhooks')).toMatch(/outside address/);
     expect(withheld('createWebhook')).toMatch(/outside address/);
     expect(withheld('replaceIdea')).toMatch(/PATCH/);
@@ -108,6 +111,7 @@ describe('the MCP tools', () => {
     expect(everything).toEqual(tools);
     const noKnowledgeBank = toolsOfGrant(tools, { permissions: PERMISSIONS, modules: MODULES.filter((m) => m !== 'knowledge-bank') });
     expect(noKnowledgeBank.some((tool) => tool.route.module === 'knowledge-bank')).toBe(false);
+    // Not list_idea_votes nor list_idea_comments: a customer's vote and words are personal data.
     expect(toolsOfGrant(tools, { permissions: ['ideas:read'], modules: MODULES }).map((tool) => tool.name)).toEqual([
       'find_similar_ideas',
       'get_idea',
@@ -116,13 +120,14 @@ describe('the MCP tools', () => {
     ]);
   });
 
-  it("fit an agent's context: every tool of every permission in under 160 KB of tools/list, ideas alone under 8 KB", () => {
+  // Ideas: 5 tools in under 8 KB until issue 39 added merge_idea and unmerge_idea, 7 tools now in under 11 KB (1.5 KB a tool, as before).
+  it("fit an agent's context: every tool of every permission in under 160 KB of tools/list, ideas alone under 11 KB", () => {
     const size = (list: typeof tools) =>
       JSON.stringify(
         list.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations })),
       ).length;
     expect(size(tools)).toBeLessThan(160_000);
-    expect(size(tools.filter((tool) => tool.route.module === 'ideas'))).toBeLessThan(8_000);
+    expect(size(tools.filter((tool) => tool.route.module === 'ideas'))).toBeLessThan(11_000);
   });
 });
 

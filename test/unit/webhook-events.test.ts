@@ -53,6 +53,21 @@ describe('eventFromStreamRecord', () => {
       workspace: 'acme',
       previousStatus: null,
       status: 'new',
+      statusMessage: null,
+      statusMessageAr: null,
+      voterCount: 0,
+    });
+    // What voters hear (issue 39): the message written with the status and how many had voted then.
+    const told = idea({ status: 'done', version: 3 });
+    Object.assign(told, { statusMessage: { S: 'Shipped in 4.2' }, statusMessageAr: { S: 'صدر في 4.2' }, statusVoterCount: { N: '42' } });
+    expect(eventFromStreamRecord(record('MODIFY', { old: idea({ status: 'planned', version: 2 }), new: told }))?.data).toEqual({
+      ideaId: 'i1',
+      workspace: 'acme',
+      previousStatus: 'planned',
+      status: 'done',
+      statusMessage: 'Shipped in 4.2',
+      statusMessageAr: 'صدر في 4.2',
+      voterCount: 42,
     });
     expect(eventFromStreamRecord(record('MODIFY', { old: idea(), new: idea({ title: 'Other', version: 2 }) }))?.type).toBe('idea.updated');
     expect(eventFromStreamRecord(record('REMOVE', { old: idea() }))?.type).toBe('idea.deleted');

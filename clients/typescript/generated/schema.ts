@@ -110,7 +110,7 @@ export interface paths {
         };
         /**
          * List ideas
-         * @description Newest first, in a stable order (by creation). `pagination.total` counts every idea of the workspace; `hasMore` says whether a page follows this one. An `offset` past the end returns an empty page (still 200, with the total). Reaching an offset reads the ideas before it, so very deep offsets are slower; an offset past the end costs one read at most.
+         * @description Newest first unless `sort` says otherwise, in a stable order. `pagination.total` counts the ideas listed: every idea of the workspace, less those merged into others unless `includeMerged=true`; An `offset` past the end returns an empty page (still 200, with the total); a deep one reads the ideas before it (a `cursor` does not). Orders by votes or trending follow votes about a second behind.
          *
          *     Permission: ideas:read.
          *
@@ -120,7 +120,7 @@ export interface paths {
         put?: never;
         /**
          * Submit an idea
-         * @description Creates a private idea pending moderation, at version 1. `status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`. Submitter data (`submitter`) and `customerContext` are stored for the portal but never returned by any operation. Unknown fields are rejected (400 `invalid_body`). Send an `Idempotency-Key` to retry safely: within 24 hours the same key with the same body returns the first response (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409. Only successful creations are remembered. `possibleDuplicates`: up to three like ideas (GET /ideas/similar, score over 0.3).
+         * @description Creates a private idea pending moderation, at version 1. `status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`. Submitter data (`submitter`) and `customerContext` are stored for the portal but never returned by any operation. Unknown fields are rejected (400 `invalid_body`). With an `Idempotency-Key` a retry within 24 hours answers the first response and creates nothing. `possibleDuplicates`: up to three like ideas (GET /ideas/similar, score over 0.3).
          *
          *     Permission: ideas:write.
          *
@@ -161,7 +161,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an idea
-         * @description Deletes the idea for good; it no longer counts in the list total. Deleting it again is a 404.
+         * @description Deletes the idea for good, with its votes and comments; it no longer counts in the list total. Deleting it again is a 404. An idea in a merge (merged into another, or others merged into it) is a 409: unmerge first.
          *
          *     Permission: ideas:delete.
          *
@@ -172,13 +172,181 @@ export interface paths {
         head?: never;
         /**
          * Change some of an idea's fields
-         * @description Any subset of `title`, `titleAr`, `description`, `status` and `module`; `null` clears an optional field. Other fields are left as they are. `status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`. Bumps the version; an empty object changes nothing and returns the idea as it is.
+         * @description Any subset of `title`, `titleAr`, `description`, `status` (and its `statusMessage`) and `module`; `null` clears an optional field. Other fields are left as they are. `status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`. Bumps the version; an empty object changes nothing and returns the idea as it is.
          *
          *     Permission: ideas:write.
          *
          *     Module: ideas.
          */
         patch: operations["updateIdea"];
+        trace?: never;
+    };
+    "/ideas/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an idea's comments
+         * @description Newest first; `visibility` keeps only public or only internal ones. An idea others were merged into lists their comments too, each with the `ideaId` it was written on.
+         *
+         *     Permission: ideas:read.
+         *
+         *     Module: ideas.
+         */
+        get: operations["listIdeaComments"];
+        put?: never;
+        /**
+         * Comment on an idea
+         * @description A public or internal comment, in English and optionally Arabic. A person is named by `externalId` or `email`, stored for the portal and never returned: responses carry only a reference (`voterRef`, `authorRef`), stable in this workspace and the same for the same person's votes and comments. The author's `name` shows as `authorName`. An idea merged into another takes no comments (409). With an `Idempotency-Key` a retry answers the first response.
+         *
+         *     Permission: ideas:write.
+         *
+         *     Module: ideas.
+         */
+        post: operations["createIdeaComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ideas/{id}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment
+         * @description Deletes the comment for good, through the idea it was written on.
+         *
+         *     Permission: ideas:delete.
+         *
+         *     Module: ideas.
+         */
+        delete: operations["deleteIdeaComment"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a comment
+         * @description Any of `body`, `bodyAr` (`null` clears it) and `visibility`, through the idea the comment was written on (its `ideaId`); the author never changes. Bumps the version.
+         *
+         *     Permission: ideas:write.
+         *
+         *     Module: ideas.
+         */
+        patch: operations["updateIdeaComment"];
+        trace?: never;
+    };
+    "/ideas/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge an idea into another
+         * @description The idea (a duplicate) joins `into`, which counts every distinct voter of both once and lists its comments; it answers `mergedInto`, leaves the default lists and takes no votes or comments. Never chained (409); into itself 400. Undone exactly by `POST /ideas/{id}/unmerge`. A move of votes outlasting the request answers 202; the table stream finishes it.
+         *
+         *     Permission: ideas:write.
+         *
+         *     Module: ideas.
+         */
+        post: operations["mergeIdea"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ideas/{id}/unmerge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a merge
+         * @description Both ideas become exactly as before the merge; votes cast on the target meanwhile stay on it. A 202 as for a merge.
+         *
+         *     Permission: ideas:write.
+         *
+         *     Module: ideas.
+         */
+        post: operations["unmergeIdea"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ideas/{id}/votes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an idea's votes
+         * @description Every vote that counts for the idea (`pagination.total` is its `voteCount`), each with its `voterRef`, in a stable order (by vote id, not by time). For an idea others were merged into, their voters too, once each (`direct`, `mergedFrom` say how).
+         *
+         *     Permission: ideas:read.
+         *
+         *     Module: ideas.
+         */
+        get: operations["listIdeaVotes"];
+        put?: never;
+        /**
+         * Vote for an idea on behalf of a customer
+         * @description Counts the voter once: 201 with a new vote, or, for a voter who already voted on this idea, 200 with that vote, its `importance` and `note` changed to those sent (also when many such requests race). A person is named by `externalId` or `email`, stored for the portal and never returned: responses carry only a reference (`voterRef`, `authorRef`), stable in this workspace and the same for the same person's votes and comments. An idea merged into another takes no votes (409 `idea_merged`: vote on `mergedInto`). With an `Idempotency-Key` a retry answers the first response and changes nothing.
+         *
+         *     Permission: ideas:write.
+         *
+         *     Module: ideas.
+         */
+        post: operations["voteOnIdea"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ideas/{id}/votes/{voteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a vote
+         * @description The voter no longer counts for the idea. On an idea others were merged into, the vote goes from the ideas it also came from (`mergedFrom`) too, so an unmerge does not bring it back. A vote on an idea merged into another is withdrawn there (409).
+         *
+         *     Permission: ideas:write.
+         *
+         *     Module: ideas.
+         */
+        delete: operations["deleteIdeaVote"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/ideas/labels": {
@@ -1135,6 +1303,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/people/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a person's data, in every area
+         * @description Right to erasure, in one operation: deletes the survey responses, idea votes and idea comments of the person named by `externalId` and/or `email`, and removes them from the ideas they submitted (which stay, anonymised). Counts stay exact: each idea counts one voter fewer. At most 1,000 records per call: while `hasMore` is true, call again. People are found through keyed hashes of the identifiers, never by the identifiers themselves. Needs both permissions of what it erases.
+         *
+         *     Permission: ideas:delete, survey-responses:delete.
+         */
+        post: operations["erasePerson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sops": {
         parameters: {
             query?: never;
@@ -2072,7 +2262,7 @@ export interface webhooks {
          *
          *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
          *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
          */
         post: operations["ideaSubmittedEvent"];
         delete?: never;
@@ -2092,7 +2282,7 @@ export interface webhooks {
         put?: never;
         /**
          * An idea's status changed
-         * @description An idea's `status` changed, alone or with other fields (then this event, not `idea.updated`).
+         * @description An idea's `status` changed, alone or with other fields (then this event, not `idea.updated`). It carries the `statusMessage` written with the new status and how many people had voted for the idea, so you can tell each of them (`GET /ideas/{id}/votes` lists them by `voterRef`, your own reference to match).
          *
          *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
          *
@@ -2104,7 +2294,7 @@ export interface webhooks {
          *
          *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
          *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
          */
         post: operations["ideaStatusChangedEvent"];
         delete?: never;
@@ -2136,7 +2326,7 @@ export interface webhooks {
          *
          *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
          *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
          */
         post: operations["ideaUpdatedEvent"];
         delete?: never;
@@ -2168,9 +2358,169 @@ export interface webhooks {
          *
          *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
          *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
          */
         post: operations["ideaDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "idea.voted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Someone voted for an idea
+         * @description A vote was cast on an idea (`POST /ideas/{id}/votes` by a new voter, or by one whose vote so far only came from a merged idea). Not sent when a voter only changes the importance or note, nor for the votes a merge carries over (`idea.merged` says that).
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
+         */
+        post: operations["ideaVotedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "idea.unvoted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A vote was withdrawn
+         * @description A vote cast on the idea was deleted (`DELETE /ideas/{id}/votes/{voteId}`, or the erasure of the voter).
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
+         */
+        post: operations["ideaUnvotedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "idea.commented": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An idea got a comment
+         * @description A comment was written on the idea (`POST /ideas/{id}/comments`), public or internal.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
+         */
+        post: operations["ideaCommentedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "idea.merged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An idea was merged into another
+         * @description The idea was merged into `mergedInto` (`POST /ideas/{id}/merge`): that idea now counts its voters and shows its comments, and this one leaves the default lists.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
+         */
+        post: operations["ideaMergedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "idea.unmerged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A merge was undone
+         * @description The idea was unmerged from `unmergedFrom` (`POST /ideas/{id}/unmerge`): both are again as before the merge.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
+         */
+        post: operations["ideaUnmergedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2200,7 +2550,7 @@ export interface webhooks {
          *
          *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
          *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
          */
         post: operations["surveyResponseFinishedEvent"];
         delete?: never;
@@ -2232,7 +2582,7 @@ export interface webhooks {
          *
          *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
          *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
          */
         post: operations["webhookDisabledEvent"];
         delete?: never;
@@ -2264,7 +2614,7 @@ export interface webhooks {
          *
          *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
          *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
          */
         post: operations["webhookEnabledEvent"];
         delete?: never;
@@ -2296,7 +2646,7 @@ export interface webhooks {
          *
          *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
          *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
          */
         post: operations["webhookVerificationEvent"];
         delete?: never;
@@ -2328,7 +2678,7 @@ export interface webhooks {
          *
          *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
          *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
          */
         post: operations["webhookTestEvent"];
         delete?: never;
@@ -2761,6 +3111,16 @@ export interface components {
             active: boolean;
             sourceDepartmentId: string | null;
         };
+        ErasedRecords: {
+            /** @description Survey responses deleted */
+            surveyResponses: number;
+            /** @description Votes deleted (each idea counts one voter fewer) */
+            ideaVotes: number;
+            /** @description Comments deleted */
+            ideaComments: number;
+            /** @description Ideas they submitted, kept but anonymised: their submitter and customer context removed */
+            ideas: number;
+        };
         Error: {
             /** @constant */
             ok: false;
@@ -2785,6 +3145,17 @@ export interface components {
             visibility: string;
             /** @description Set in the portal; null until the idea is prioritised */
             priority: string | null;
+            /** @description What the last status change means for the voters, when one was given with it */
+            statusMessage: string | null;
+            /** @description The status message in Arabic */
+            statusMessageAr: string | null;
+            /** @description Its voters, exactly, each once: for an idea others were merged into, every distinct voter of it and of them (a customer who voted on two counts once) */
+            voteCount: number;
+            importance: components["schemas"]["IdeaImportanceCounts"];
+            /** @description The idea this one was merged into (it then leaves the default lists and takes no votes or comments); null when not merged */
+            mergedInto: string | null;
+            /** @description The ideas merged into this one */
+            mergedFrom: string[];
             /** @description Starts at 1, +1 on each change; also the ETag */
             version: number;
             /**
@@ -2797,6 +3168,83 @@ export interface components {
              * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
+        };
+        IdeaComment: {
+            id: string;
+            /** @description The idea it was written on: another idea's id for a comment of an idea merged into this one */
+            ideaId: string;
+            body: string;
+            bodyAr: string | null;
+            authorName: string | null;
+            /** @description The author: a stable, opaque reference to the person in this workspace (the same for their votes and comments), never their e-mail or external id; it cannot be turned back into either, and differs between workspaces */
+            authorRef: string;
+            /**
+             * @description Only public or only internal comments
+             * @enum {string}
+             */
+            visibility: "public" | "internal";
+            /** @description Starts at 1, +1 on each change; also the ETag */
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time
+             */
+            updatedAt: string;
+        };
+        IdeaCommentedEvent: {
+            /** @constant */
+            type: "idea.commented";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["IdeaCommentedEventData"];
+        };
+        IdeaCommentedEventData: {
+            /** @description The idea: `GET /ideas/{id}` reads it (after `idea.deleted`, 404) */
+            ideaId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+            /** @description The comment: `GET /ideas/{id}/comments` lists it */
+            commentId: string;
+            /** @enum {string} */
+            visibility: "public" | "internal";
+        };
+        IdeaCommentPatch: {
+            body?: string;
+            bodyAr?: string | null;
+            /**
+             * @description Only public or only internal comments
+             * @enum {string}
+             */
+            visibility?: "public" | "internal";
+        };
+        IdeaCommentWrite: {
+            body: string;
+            bodyAr?: string | null;
+            /** @description Who wrote it: `externalId` or `email` (one of the two; never returned), and optionally a `name` to show */
+            author: {
+                /** @description The author's id in your system */
+                externalId: string;
+                /** @description The author's display name, shown with the comment */
+                name?: string;
+            } | {
+                /** Format: email */
+                email: string;
+                /** @description The author's display name, shown with the comment */
+                name?: string;
+            };
+            /**
+             * @description `public` when left out
+             * @enum {string}
+             */
+            visibility?: "public" | "internal";
         };
         IdeaDeletedEvent: {
             /** @constant */
@@ -2814,9 +3262,37 @@ export interface components {
             /** @description The workspace (its slug) */
             workspace: string;
         };
+        /** @description Of the counted voters, how many said each importance */
+        IdeaImportanceCounts: {
+            nice: number;
+            important: number;
+            critical: number;
+        };
         IdeaLabels: {
             statuses: string[];
             modules: string[];
+        };
+        IdeaMerge: {
+            /** @description The idea to merge this one into */
+            into: string;
+        };
+        IdeaMergedEvent: {
+            /** @constant */
+            type: "idea.merged";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["IdeaMergedEventData"];
+        };
+        IdeaMergedEventData: {
+            /** @description The idea: `GET /ideas/{id}` reads it (after `idea.deleted`, 404) */
+            ideaId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+            /** @description The idea it was merged into, which now counts its voters */
+            mergedInto: string;
         };
         IdeaPatch: {
             title?: string;
@@ -2826,6 +3302,8 @@ export interface components {
             status?: string | null;
             /** @description One of the workspace's configured modules (GET /ideas/labels); compared in its Unicode NFKC form; null for none */
             module?: string | null;
+            statusMessage?: string | null;
+            statusMessageAr?: string | null;
         };
         IdeaStatusChangedEvent: {
             /** @constant */
@@ -2846,6 +3324,12 @@ export interface components {
             previousStatus: string | null;
             /** @description The status now; null when it was cleared */
             status: string | null;
+            /** @description What the change means for the voters, as the `statusMessage` written with the status; null when none was */
+            statusMessage: string | null;
+            /** @description The status message in Arabic, or null */
+            statusMessageAr: string | null;
+            /** @description How many people had voted for the idea when its status changed (`GET /ideas/{id}/votes` lists them by `voterRef`) */
+            voterCount: number;
         };
         IdeaSubmittedEvent: {
             /** @constant */
@@ -2857,6 +3341,42 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["IdeaEventData"];
         };
+        IdeaUnmergedEvent: {
+            /** @constant */
+            type: "idea.unmerged";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["IdeaUnmergedEventData"];
+        };
+        IdeaUnmergedEventData: {
+            /** @description The idea: `GET /ideas/{id}` reads it (after `idea.deleted`, 404) */
+            ideaId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+            /** @description The idea it had been merged into */
+            unmergedFrom: string;
+        };
+        IdeaUnvotedEvent: {
+            /** @constant */
+            type: "idea.unvoted";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["IdeaUnvotedEventData"];
+        };
+        IdeaUnvotedEventData: {
+            /** @description The idea: `GET /ideas/{id}` reads it (after `idea.deleted`, 404) */
+            ideaId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+            /** @description The vote (`GET /ideas/{id}/votes` lists it, with its `voterRef`); never the voter themselves */
+            voteId: string;
+        };
         IdeaUpdatedEvent: {
             /** @constant */
             type: "idea.updated";
@@ -2867,6 +3387,77 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["IdeaEventData"];
         };
+        IdeaVote: {
+            /** @description The vote: one per voter and idea (voting again answers the same id); unrelated to the ids of the same voter on other ideas */
+            id: string;
+            ideaId: string;
+            /** @description The voter: a stable, opaque reference to the person in this workspace (the same for their votes and comments), never their e-mail or external id; it cannot be turned back into either, and differs between workspaces */
+            voterRef: string;
+            /**
+             * @description How much it matters to the voter
+             * @enum {string}
+             */
+            importance: "nice" | "important" | "critical";
+            note: string | null;
+            /** @description Cast on this idea itself; false for a vote that counts here only because an idea it was cast on was merged into this one */
+            direct: boolean;
+            /** @description The merged ideas (merged into this one) the voter also voted on: their votes count here, once */
+            mergedFrom: string[];
+            /** @description Starts at 1, +1 on each change; also the ETag */
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time
+             */
+            updatedAt: string;
+        };
+        IdeaVotedEvent: {
+            /** @constant */
+            type: "idea.voted";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["IdeaVotedEventData"];
+        };
+        IdeaVotedEventData: {
+            /** @description The idea: `GET /ideas/{id}` reads it (after `idea.deleted`, 404) */
+            ideaId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+            /** @description The vote (`GET /ideas/{id}/votes` lists it, with its `voterRef`); never the voter themselves */
+            voteId: string;
+            /**
+             * @description How much it matters to the voter
+             * @enum {string}
+             */
+            importance: "nice" | "important" | "critical";
+        };
+        IdeaVoteWrite: {
+            /** @description Who votes: `externalId` or `email`, one of the two. Never returned by this API. */
+            voter: {
+                /** @description The person's id in your system */
+                externalId: string;
+            } | {
+                /**
+                 * Format: email
+                 * @description The person's e-mail (compared lower-cased)
+                 */
+                email: string;
+            };
+            /**
+             * @description `nice` when left out
+             * @enum {string}
+             */
+            importance?: "nice" | "important" | "critical";
+            note?: string | null;
+        };
         IdeaWrite: {
             title: string;
             titleAr?: string | null;
@@ -2875,6 +3466,8 @@ export interface components {
             status?: string | null;
             /** @description One of the workspace's configured modules (GET /ideas/labels); compared in its Unicode NFKC form; null for none */
             module?: string | null;
+            statusMessage?: string | null;
+            statusMessageAr?: string | null;
             /** @description Who submitted the idea. Stored for the portal, never returned by this API. */
             submitter?: {
                 name?: string;
@@ -3177,6 +3770,16 @@ export interface components {
             hasMore: boolean;
             /** @description Pass as `cursor` to get the next page; null on the last page */
             nextCursor: string | null;
+        };
+        /** @description The person, by either identifier or both: records under either are erased (give both when you know both) */
+        PersonIdentifiers: {
+            /** @description Their id in your system */
+            externalId?: string;
+            /**
+             * Format: email
+             * @description The e-mail, compared lower-cased
+             */
+            email?: string;
         };
         RichText: {
             en?: components["schemas"]["RichTextSpan"][];
@@ -3899,7 +4502,7 @@ export interface components {
             secretPrefix: string;
             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
             authenticationConfigured: boolean;
-            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled")[];
+            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "idea.voted" | "idea.unvoted" | "idea.commented" | "idea.merged" | "idea.unmerged" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled")[];
             enabled: boolean;
             /** @description Why it is disabled, and since when its events are held; null while it is enabled, and for a webhook never enabled yet (nothing is held for one: its receiver was never verified) */
             disabledReason: components["schemas"]["WebhookDisabledReason"] | null;
@@ -3922,7 +4525,7 @@ export interface components {
             /** @description Sent as the `webhook-id` header on every attempt */
             eventId: string;
             /** @enum {string} */
-            eventType: "idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled" | "webhook.test";
+            eventType: "idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "idea.voted" | "idea.unvoted" | "idea.commented" | "idea.merged" | "idea.unmerged" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled" | "webhook.test";
             /** @enum {string} */
             outcome: "pending" | "throttled" | "retrying" | "delivered" | "failed" | "cancelled" | "held";
             /** @description Attempts made so far */
@@ -4108,7 +4711,7 @@ export interface components {
             secretPrefix: string;
             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
             authenticationConfigured: boolean;
-            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled")[];
+            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "idea.voted" | "idea.unvoted" | "idea.commented" | "idea.merged" | "idea.unmerged" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled")[];
             enabled: boolean;
             /** @description Why it is disabled, and since when its events are held; null while it is enabled, and for a webhook never enabled yet (nothing is held for one: its receiver was never verified) */
             disabledReason: components["schemas"]["WebhookDisabledReason"] | null;
@@ -4168,16 +4771,34 @@ export type Block = components['schemas']['Block'];
 export type Category = components['schemas']['Category'];
 export type DirectoryPerson = components['schemas']['DirectoryPerson'];
 export type DirectoryTeam = components['schemas']['DirectoryTeam'];
+export type ErasedRecords = components['schemas']['ErasedRecords'];
 export type Error = components['schemas']['Error'];
 export type Idea = components['schemas']['Idea'];
+export type IdeaComment = components['schemas']['IdeaComment'];
+export type IdeaCommentedEvent = components['schemas']['IdeaCommentedEvent'];
+export type IdeaCommentedEventData = components['schemas']['IdeaCommentedEventData'];
+export type IdeaCommentPatch = components['schemas']['IdeaCommentPatch'];
+export type IdeaCommentWrite = components['schemas']['IdeaCommentWrite'];
 export type IdeaDeletedEvent = components['schemas']['IdeaDeletedEvent'];
 export type IdeaEventData = components['schemas']['IdeaEventData'];
+export type IdeaImportanceCounts = components['schemas']['IdeaImportanceCounts'];
 export type IdeaLabels = components['schemas']['IdeaLabels'];
+export type IdeaMerge = components['schemas']['IdeaMerge'];
+export type IdeaMergedEvent = components['schemas']['IdeaMergedEvent'];
+export type IdeaMergedEventData = components['schemas']['IdeaMergedEventData'];
 export type IdeaPatch = components['schemas']['IdeaPatch'];
 export type IdeaStatusChangedEvent = components['schemas']['IdeaStatusChangedEvent'];
 export type IdeaStatusChangedEventData = components['schemas']['IdeaStatusChangedEventData'];
 export type IdeaSubmittedEvent = components['schemas']['IdeaSubmittedEvent'];
+export type IdeaUnmergedEvent = components['schemas']['IdeaUnmergedEvent'];
+export type IdeaUnmergedEventData = components['schemas']['IdeaUnmergedEventData'];
+export type IdeaUnvotedEvent = components['schemas']['IdeaUnvotedEvent'];
+export type IdeaUnvotedEventData = components['schemas']['IdeaUnvotedEventData'];
 export type IdeaUpdatedEvent = components['schemas']['IdeaUpdatedEvent'];
+export type IdeaVote = components['schemas']['IdeaVote'];
+export type IdeaVotedEvent = components['schemas']['IdeaVotedEvent'];
+export type IdeaVotedEventData = components['schemas']['IdeaVotedEventData'];
+export type IdeaVoteWrite = components['schemas']['IdeaVoteWrite'];
 export type IdeaWrite = components['schemas']['IdeaWrite'];
 export type Journey = components['schemas']['Journey'];
 export type JourneyContent = components['schemas']['JourneyContent'];
@@ -4197,6 +4818,7 @@ export type OAuthRevocationRequest = components['schemas']['OAuthRevocationReque
 export type OAuthTokenRequest = components['schemas']['OAuthTokenRequest'];
 export type OAuthTokenResponse = components['schemas']['OAuthTokenResponse'];
 export type Pagination = components['schemas']['Pagination'];
+export type PersonIdentifiers = components['schemas']['PersonIdentifiers'];
 export type RichText = components['schemas']['RichText'];
 export type RichTextSpan = components['schemas']['RichTextSpan'];
 export type SimilarIdea = components['schemas']['SimilarIdea'];
@@ -4430,6 +5052,10 @@ export interface operations {
                 offset?: number;
                 /** @description Opaque: `pagination.nextCursor` of the previous page. Continues where it stopped, reading only this page (unlike `offset`, which re-reads every earlier record). Bound to the workspace and the list; do not combine with `offset`. */
                 cursor?: string;
+                /** @description `-createdAt` (the default), `createdAt`, `-votes`, `votes` or `trending` (each vote weighs 1 when cast, halving every 7 days); ties by creation */
+                sort?: "-createdAt" | "createdAt" | "-votes" | "votes" | "trending";
+                /** @description `true` also lists the ideas merged into others (default `false`) */
+                includeMerged?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -4725,7 +5351,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional optimistic concurrency: the ETag (e.g. `"3"`) of the version you read, or several comma-separated, or `*`. If the idea is at another version the request fails with 409 `version_conflict` and changes nothing. Without it the write proceeds whatever the version (last writer wins). */
+                /** @description Optional: the ETag you read (e.g. `"3"`), several comma-separated, or `*`; at another version, 409 `version_conflict` and nothing changes. Without it the write proceeds whatever the version (last writer wins). */
                 "If-Match"?: string;
             };
             path: {
@@ -4844,7 +5470,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional optimistic concurrency: the ETag (e.g. `"3"`) of the version you read, or several comma-separated, or `*`. If the idea is at another version the request fails with 409 `version_conflict` and changes nothing. Without it the write proceeds whatever the version (last writer wins). */
+                /** @description Optional: the ETag you read (e.g. `"3"`), several comma-separated, or `*`; at another version, 409 `version_conflict` and nothing changes. Without it the write proceeds whatever the version (last writer wins). */
                 "If-Match"?: string;
             };
             path: {
@@ -4916,7 +5542,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the record as it is now (`version_conflict`) */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `idea_merged`: the idea was merged into another (`mergedInto`): it takes no votes or comments and cannot be merged or deleted; or the merge target is itself merged
+             *     - `idea_has_merged_ideas`: other ideas were merged into this one: it cannot be merged into another (no chains) or deleted until they are unmerged
+             *     - `merge_in_progress`: A merge or unmerge of this idea is still moving its votes (a few seconds for thousands); try again when it's done
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4944,7 +5575,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional optimistic concurrency: the ETag (e.g. `"3"`) of the version you read, or several comma-separated, or `*`. If the idea is at another version the request fails with 409 `version_conflict` and changes nothing. Without it the write proceeds whatever the version (last writer wins). */
+                /** @description Optional: the ETag you read (e.g. `"3"`), several comma-separated, or `*`; at another version, 409 `version_conflict` and nothing changes. Without it the write proceeds whatever the version (last writer wins). */
                 "If-Match"?: string;
             };
             path: {
@@ -5037,6 +5668,1084 @@ export interface operations {
             };
             /** @description The body is not sent as JSON (`unsupported_media_type`) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    listIdeaComments: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Opaque: `pagination.nextCursor` of the previous page. Continues where it stopped, reading only this page (unlike `offset`, which re-reads every earlier record). Bound to the workspace and the list; do not combine with `offset`. */
+                cursor?: string;
+                /** @description Only public or only internal comments */
+                visibility?: "public" | "internal";
+            };
+            header?: never;
+            path: {
+                /** @description The idea id, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        comments: components["schemas"]["IdeaComment"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`, `invalid_cursor`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    createIdeaComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1-255 visible ASCII characters (a UUID is ideal), unique per record you mean to create. Within 24 hours the same key with the same body returns the first response again (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409 `idempotency_key_reused`. Only successful creations are remembered. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The idea id, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaCommentWrite"];
+            };
+        };
+        responses: {
+            /** @description Created (or, for a repeated Idempotency-Key, the first response again) */
+            201: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Where the created record is read: `/api/v1/ideas/{comment.ideaId}/comments` */
+                    Location?: string;
+                    /** @description The comment's version as a strong ETag, e.g. `"1"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        comment: components["schemas"]["IdeaComment"];
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `idea_merged`: the idea was merged into another (`mergedInto`): write there instead
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    deleteIdeaComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the ETag of the comment you read; if it has changed since, 409 `version_conflict` and nothing changes. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The idea id, as returned when it was created */
+                id: string;
+                /** @description The comment id, as returned when it was created */
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such idea in this workspace, or no comment with this id written on it
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the record as it is now (`version_conflict`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    updateIdeaComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the ETag of the comment you read; if it has changed since, 409 `version_conflict` and nothing changes. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The idea id, as returned when it was created */
+                id: string;
+                /** @description The comment id, as returned when it was created */
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaCommentPatch"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The comment's version as a strong ETag, e.g. `"1"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        comment: components["schemas"]["IdeaComment"];
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such idea in this workspace, or no comment with this id written on it
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the record as it is now (`version_conflict`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    mergeIdea: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Of the idea being merged or unmerged. */
+                "If-Match": string;
+            };
+            path: {
+                /** @description The idea id, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaMerge"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The idea's version as a strong ETag, e.g. `"3"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["Idea"];
+                        target: components["schemas"]["Idea"];
+                    };
+                };
+            };
+            /** @description Committed, with votes still moving: the table stream moves the rest within seconds (the target shows its exact count once they have; a merge or unmerge of the idea answers 409 `merge_in_progress` until then) */
+            202: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The idea's version as a strong ETag, e.g. `"3"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["Idea"];
+                        target: components["schemas"]["Idea"];
+                    };
+                };
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`, `if_match_required`)
+             *     - `merge_into_itself`: an idea cannot be merged into itself
+             *     - `merge_target_not_found`: `into` names no idea of this workspace
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `idea_merged`: the idea was merged into another (`mergedInto`): it takes no votes or comments and cannot be merged or deleted; or the merge target is itself merged
+             *     - `idea_has_merged_ideas`: other ideas were merged into this one: it cannot be merged into another (no chains) or deleted until they are unmerged
+             *     - `merge_in_progress`: A merge or unmerge of this idea is still moving its votes (a few seconds for thousands); try again when it's done
+             *     - `merge_limit_reached`: the target already has 25 ideas merged into it
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    unmergeIdea: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Of the idea being merged or unmerged. */
+                "If-Match": string;
+            };
+            path: {
+                /** @description The idea id, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The idea's version as a strong ETag, e.g. `"3"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["Idea"];
+                        target: components["schemas"]["Idea"];
+                    };
+                };
+            };
+            /** @description Committed, with votes still moving: the table stream moves the rest within seconds (the target shows its exact count once they have; a merge or unmerge of the idea answers 409 `merge_in_progress` until then) */
+            202: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The idea's version as a strong ETag, e.g. `"3"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["Idea"];
+                        target: components["schemas"]["Idea"];
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`, `if_match_required`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `idea_not_merged`: the idea is not merged into another: there is nothing to unmerge
+             *     - `merge_in_progress`: A merge or unmerge of this idea is still moving its votes (a few seconds for thousands); try again when it's done
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    listIdeaVotes: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Opaque: `pagination.nextCursor` of the previous page. Continues where it stopped, reading only this page (unlike `offset`, which re-reads every earlier record). Bound to the workspace and the list; do not combine with `offset`. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The idea id, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        votes: components["schemas"]["IdeaVote"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`, `invalid_cursor`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    voteOnIdea: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1-255 visible ASCII characters (a UUID is ideal), unique per record you mean to create. Within 24 hours the same key with the same body returns the first response again (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409 `idempotency_key_reused`. Only successful creations are remembered. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The idea id, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaVoteWrite"];
+            };
+        };
+        responses: {
+            /** @description The voter had already voted: their vote, with the importance and note sent */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The vote's version as a strong ETag, e.g. `"2"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        vote: components["schemas"]["IdeaVote"];
+                    };
+                };
+            };
+            /** @description A new vote (or, for a repeated Idempotency-Key, the first response again) */
+            201: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Where the created record is read: `/api/v1/ideas/{vote.ideaId}/votes` */
+                    Location?: string;
+                    /** @description The vote's version as a strong ETag, e.g. `"2"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        vote: components["schemas"]["IdeaVote"];
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `idea_merged`: the idea was merged into another (`mergedInto`): write there instead
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    deleteIdeaVote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the ETag of the vote you read; if it has changed since, 409 `version_conflict` and nothing changes. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The idea id, as returned when it was created */
+                id: string;
+                /** @description The vote id, as returned when it was cast */
+                voteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such idea in this workspace, or no vote with this id on it
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `idea_merged`: the idea was merged into another (`mergedInto`): write there instead
+             *     - `merge_in_progress`: A merge or unmerge of this idea is still moving its votes (a few seconds for thousands); try again when it's done
+             */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10174,6 +11883,103 @@ export interface operations {
             };
         };
     };
+    erasePerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonIdentifiers"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        erased: components["schemas"]["ErasedRecords"];
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`, `invalid_body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this here (`workspace_suspended`, `missing_permission`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`workspace_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
     listSops: {
         parameters: {
             query?: never;
@@ -14231,8 +16037,8 @@ export interface operations {
                      * @description Absolute https URL of the receiver (http only where the deployment allows it), without credentials. It must resolve to public internet addresses; this is checked now and again at every delivery.
                      */
                     url: string;
-                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted, survey.response.finished, webhook.disabled, webhook.enabled */
-                    events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled")[];
+                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted, idea.voted, idea.unvoted, idea.commented, idea.merged, idea.unmerged, survey.response.finished, webhook.disabled, webhook.enabled */
+                    events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "idea.voted" | "idea.unvoted" | "idea.commented" | "idea.merged" | "idea.unmerged" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled")[];
                     /** @description At most this many deliveries start in any one clock second (1–1,000), counted across every function sending to this webhook (live deliveries, retries, redeliveries, test events and a recovery alike); null for no limit. A delivery over it waits (`throttled`: no attempt is counted, never a failure) and goes out when the budget allows. */
                     maxDeliveriesPerSecond?: number | null;
                 };
@@ -14536,8 +16342,8 @@ export interface operations {
                      * @description Absolute https URL of the receiver (http only where the deployment allows it), without credentials. It must resolve to public internet addresses; this is checked now and again at every delivery.
                      */
                     url?: string;
-                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted, survey.response.finished, webhook.disabled, webhook.enabled */
-                    events?: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled")[];
+                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted, idea.voted, idea.unvoted, idea.commented, idea.merged, idea.unmerged, survey.response.finished, webhook.disabled, webhook.enabled */
+                    events?: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "idea.voted" | "idea.unvoted" | "idea.commented" | "idea.merged" | "idea.unmerged" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled")[];
                     /** @description At most this many deliveries start in any one clock second (1–1,000), counted across every function sending to this webhook (live deliveries, retries, redeliveries, test events and a recovery alike); null for no limit. A delivery over it waits (`throttled`: no attempt is counted, never a failure) and goes out when the budget allows. */
                     maxDeliveriesPerSecond?: number | null;
                 };
@@ -15614,6 +17420,266 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["IdeaDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ideaVotedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaVotedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ideaUnvotedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaUnvotedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ideaCommentedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaCommentedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ideaMergedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaMergedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ideaUnmergedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaUnmergedEvent"];
             };
         };
         responses: {

@@ -1,13 +1,15 @@
 /**
- * POST /ideas: an idea whose labels the workspace configures, in one transaction; a retry under its
- * Idempotency-Key gets the first answer. Beside the write, and in parallel with it, the workspace's
- * ideas most like the new one are looked up (find-similar-ideas.ts) and answered as possible duplicates.
+ * POST /ideas: an idea whose labels the workspace configures, in one transaction with its ranks and its
+ * submitter's references (by which an erasure finds it); a retry under its Idempotency-Key gets the first
+ * answer. Beside the write, and in parallel with it, the workspace's ideas most like the new one are
+ * looked up (find-similar-ideas.ts) and answered as possible duplicates.
  */
 import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
 import type { Workspace } from '../../platform/data/workspace-record.ts';
 import { logger } from '../../platform/logger.ts';
 import { countBusinessEvent } from '../../platform/metrics.ts';
 import { assertConfiguredLabels } from '../changes.ts';
+import { submitterRefsOf } from '../people.ts';
 import type { Idea, IdeaWrite } from '../schemas.ts';
 import { createIdea as storeIdea } from '../store/ideas.ts';
 import { duplicateCandidatesOf, duplicatesBesides, type SimilarIdea } from './find-similar-ideas.ts';
@@ -22,7 +24,9 @@ export async function createIdea(
 ): Promise<{ idea: Idea; replayed: boolean; possibleDuplicates: SimilarIdea[] | undefined }> {
   assertConfiguredLabels(workspace.ideaLabels, write);
   const [created, candidates] = await Promise.all([
-    storeIdea(workspace.slug, write, { keyId, idempotency }),
+    submitterRefsOf(workspace.slug, write.submitter).then((submitterRefs) =>
+      storeIdea(workspace.slug, write, { keyId, idempotency, submitterRefs }),
+    ),
     duplicateCandidatesOrNothing(workspace.slug, write),
   ]);
   if (!created.replayed) countBusinessEvent('IdeasCreated');
