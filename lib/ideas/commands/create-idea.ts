@@ -4,7 +4,7 @@ import type { Workspace } from '../../platform/data/workspace-record.ts';
 import { countBusinessEvent } from '../../platform/metrics.ts';
 import { assertConfiguredLabels } from '../changes.ts';
 import type { Idea, IdeaWrite } from '../schemas.ts';
-import { createIdea as storeIdea } from '../store/ideas.ts';
+import { writeNewIdea } from '../store/ideas.ts';
 
 export type { Idea };
 
@@ -15,7 +15,7 @@ export async function createIdea(
   idempotency: IdempotentRequest | undefined,
 ): Promise<{ idea: Idea; replayed: boolean }> {
   assertConfiguredLabels(workspace.ideaLabels, write);
-  const created = await storeIdea(workspace.slug, write, { keyId, idempotency });
+  const created = await writeNewIdea(workspace.slug, write, { keyId, idempotency });
   if (!created.replayed) countBusinessEvent('IdeasCreated');
   return created;
 }

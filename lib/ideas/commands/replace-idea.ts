@@ -3,7 +3,7 @@ import type { VersionPrecondition } from '../../platform/data/conditions.ts';
 import type { Workspace } from '../../platform/data/workspace-record.ts';
 import { assertConfiguredLabels, replacementOf } from '../changes.ts';
 import type { Idea, IdeaWrite } from '../schemas.ts';
-import { updateIdea as storeChanges } from '../store/ideas.ts';
+import { writeIdeaChanges } from '../store/ideas.ts';
 
 export function replaceIdea(
   workspace: Pick<Workspace, 'slug' | 'ideaLabels'>,
@@ -13,5 +13,5 @@ export function replaceIdea(
   keyId: string,
 ): Promise<Idea> {
   assertConfiguredLabels(workspace.ideaLabels, write);
-  return storeChanges(workspace.slug, id, replacementOf(write), precondition, keyId);
+  return writeIdeaChanges(workspace.slug, id, replacementOf(write), precondition, keyId);
 }

@@ -5,7 +5,7 @@ import { VersionConflictError } from '../../platform/errors.ts';
 import { assertConfiguredLabels, isEmptyPatch, patchOf } from '../changes.ts';
 import { ideaNotFound } from '../errors.ts';
 import type { Idea, IdeaPatch } from '../schemas.ts';
-import { findIdea, updateIdea as storeChanges } from '../store/ideas.ts';
+import { findIdea, writeIdeaChanges } from '../store/ideas.ts';
 
 export async function updateIdea(
   workspace: Pick<Workspace, 'slug' | 'ideaLabels'>,
@@ -15,7 +15,7 @@ export async function updateIdea(
   keyId: string,
 ): Promise<Idea> {
   assertConfiguredLabels(workspace.ideaLabels, patch);
-  if (!isEmptyPatch(patch)) return storeChanges(workspace.slug, id, patchOf(patch), precondition, keyId);
+  if (!isEmptyPatch(patch)) return writeIdeaChanges(workspace.slug, id, patchOf(patch), precondition, keyId);
   // Nothing to change, so no new version: the idea as it is, preconditions included.
   const idea = await findIdea(workspace.slug, id);
   if (!idea) throw ideaNotFound();

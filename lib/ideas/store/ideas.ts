@@ -54,7 +54,7 @@ export interface CreateIdeaOptions {
  * idempotency key the response is remembered in the same transaction (lib/platform/data/idempotency.ts):
  * a retry with the same body gets it back (`replayed`), a different body is a 409 `idempotency_key_reused`.
  */
-export async function createIdea(
+export async function writeNewIdea(
   workspace: string,
   write: IdeaWrite,
   options: CreateIdeaOptions,
@@ -170,7 +170,7 @@ export interface IdeaChanges {
  * Apply `changes` in one conditional UpdateItem (no read first): the idea must exist and, with
  * If-Match, be at one of the named versions. Bumps the version. Returns the idea as now stored.
  */
-export async function updateIdea(
+export async function writeIdeaChanges(
   workspace: string,
   id: string,
   changes: IdeaChanges,

@@ -39,7 +39,7 @@ function journeyTotal(counter: Item | undefined, kind: JourneyKind | undefined):
  * appear in a filter, so its entity is used), so skipping to an offset reads the journeys of the
  * other kind too. From a cursor the counter is read beside the page.
  */
-export async function listJourneys(
+export async function readJourneyPage(
   workspace: string,
   { kind, ...start }: PageStart & { kind?: JourneyKind | undefined },
 ): Promise<JourneyPage> {

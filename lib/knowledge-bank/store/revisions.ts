@@ -16,7 +16,7 @@ import type { ArticleItem } from '../record.ts';
  * never deleted, so a page is a known range of numbers whether it starts at an offset or after a
  * cursor's revision: either way the Query reads only the page.
  */
-export async function listRevisions(
+export async function readRevisionPage(
   workspace: string,
   meta: ArticleItem,
   { limit, offset, after }: PageStart,

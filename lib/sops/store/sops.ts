@@ -38,7 +38,7 @@ function collectionQuery(workspace: string, id: string) {
 }
 
 /** Every SOP of a workspace, or only the published ones, oldest first; gsi1 holds no comments. */
-export async function listSops(workspace: string, options: { publishedOnly: boolean }): Promise<Sop[]> {
+export async function readSops(workspace: string, options: { publishedOnly: boolean }): Promise<Sop[]> {
   const items = await queryAll({
     TableName: tableName,
     IndexName: TABLE.gsi1.name,
