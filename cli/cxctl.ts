@@ -21,7 +21,7 @@ import {
 } from '../lib/admin/developer-keys.ts';
 import { importDirectory, parseDirectoryImport } from '../lib/admin/directory.ts';
 import { addIdeaLabels } from '../lib/admin/idea-labels.ts';
-import { AdminError } from '../lib/admin/store.ts';
+import { AdminError } from '../lib/admin/table-client.ts';
 import type { Target } from '../lib/admin/target.ts';
 import {
   changeModules,

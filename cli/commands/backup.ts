@@ -16,7 +16,7 @@ import {
   tableFacts,
 } from '../../lib/admin/backup.ts';
 import { restoreTable } from '../../lib/admin/restore.ts';
-import { AdminError } from '../../lib/admin/store.ts';
+import { AdminError } from '../../lib/admin/table-client.ts';
 import type { Target } from '../../lib/admin/target.ts';
 import { cloudAssembly } from '../../local/iam/cloud-assembly.ts';
 import { type CommandContext, stringOption } from './context.ts';

@@ -11,7 +11,7 @@ import * as z from 'zod/mini';
 import { workspacePk } from '../platform/data/keys.ts';
 import { toIssues } from '../platform/http/middleware/validate-request.ts';
 import { directoryPersonEntity, directoryTeamEntity } from '../sops/entities.ts';
-import { AdminError, type AdminWrite, type Store, transactOrRefuse, workspaceExists } from './store.ts';
+import { AdminError, type AdminWrite, type TableClient, transactOrRefuse, workspaceExists } from './table-client.ts';
 
 const importFile = z.strictObject({
   people: z._default(
@@ -59,7 +59,7 @@ export function parseDirectoryImport(json: unknown): DirectoryImport {
 }
 
 export async function importDirectory(
-  store: Store,
+  store: TableClient,
   workspace: string,
   data: DirectoryImport,
 ): Promise<{ people: number; teams: number; deactivated: number }> {

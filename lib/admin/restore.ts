@@ -26,7 +26,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { sleep } from '../platform/data/backoff.ts';
 import { TABLE } from '../platform/data/table.ts';
-import { AdminError, type Store } from './store.ts';
+import { AdminError, type TableClient } from './table-client.ts';
 import { putItems, tableItems } from './table-io.ts';
 import { createTableInput } from './table-layout.ts';
 
@@ -102,7 +102,7 @@ async function prepare(client: DynamoDBClient, table: string, log: (line: string
 }
 
 /** The sandbox: a copy of the store's table as it is now. */
-async function copyTable(client: DynamoDBClient, store: Store, to: string, log: (line: string) => void): Promise<number> {
+async function copyTable(client: DynamoDBClient, store: TableClient, to: string, log: (line: string) => void): Promise<number> {
   const existing = await describe(client, to);
   if (existing?.StreamSpecification?.StreamEnabled) {
     throw new AdminError(`Table ${to} exists and was restored already (its stream is on): choose another name`);
@@ -125,7 +125,7 @@ async function copyTable(client: DynamoDBClient, store: Store, to: string, log: 
 /** AWS: a point-in-time restore of the store's table (to `time`, or the latest restorable second). */
 async function restoreToPointInTime(
   client: DynamoDBClient,
-  store: Store,
+  store: TableClient,
   to: string,
   time: Date | undefined,
   log: (line: string) => void,
@@ -147,7 +147,7 @@ async function restoreToPointInTime(
 
 export async function restoreTable(
   client: DynamoDBClient,
-  store: Store,
+  store: TableClient,
   options: { to: string; time?: string; sandbox: boolean; log: (line: string) => void },
 ): Promise<RestoreResult> {
   const { to, log } = options;

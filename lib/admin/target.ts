@@ -10,7 +10,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { SANDBOX_BUCKETS } from './sandbox-buckets.ts';
-import { AdminError, createStore, type Store } from './store.ts';
+import { AdminError, createTableClient, type TableClient } from './table-client.ts';
 
 const SANDBOX_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
@@ -26,7 +26,7 @@ export interface Target {
   kind: 'sandbox' | 'table' | 'stack';
   /** Where it acts, for the first line a command prints. */
   label: string;
-  store: Store;
+  store: TableClient;
   settings: ClientSettings;
   /** The search index and export buckets, and their S3 endpoint in the sandbox. */
   buckets?: { searchIndex: string; surveyExports: string; s3Endpoint?: string };
@@ -39,7 +39,7 @@ export function sandboxTarget(options: { dynamodbEndpoint: string; s3Endpoint: s
   return {
     kind: 'sandbox',
     label: `the sandbox (DynamoDB ${options.dynamodbEndpoint}, table ${options.tableName})`,
-    store: createStore(options.tableName, { ...settings, endpoint: options.dynamodbEndpoint }),
+    store: createTableClient(options.tableName, { ...settings, endpoint: options.dynamodbEndpoint }),
     settings: { ...settings, endpoint: options.dynamodbEndpoint },
     buckets: { ...SANDBOX_BUCKETS, s3Endpoint: options.s3Endpoint },
   };
@@ -92,7 +92,7 @@ export async function awsTarget(options: {
   const settings: ClientSettings = { region, profile: options.profile, ...(options.endpoint ? { endpoint: options.endpoint } : {}) };
   if (!options.stack) {
     const table = options.table as string;
-    return { kind: 'table', label: `table ${table} in ${region}`, store: createStore(table, settings), settings };
+    return { kind: 'table', label: `table ${table} in ${region}`, store: createTableClient(table, settings), settings };
   }
   return stackTarget(options.stack, await stackOutputs(options.stack, settings), settings, options.table);
 }
@@ -110,7 +110,7 @@ export function stackTarget(name: string, outputs: Record<string, string>, setti
   return {
     kind: 'stack',
     label: `stack ${name} in ${settings.region} (table ${tableName})`,
-    store: createStore(tableName, settings),
+    store: createTableClient(tableName, settings),
     settings,
     ...(buckets ? { buckets } : {}),
     stack: { name, outputs },

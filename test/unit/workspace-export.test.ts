@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { AdminError } from '../../lib/admin/store.ts';
+import { AdminError } from '../../lib/admin/table-client.ts';
 import { EXPORT_RULES, exportLineOf } from '../../lib/admin/workspace-export.ts';
 import { ENTITIES } from '../../lib/entities.ts';
 

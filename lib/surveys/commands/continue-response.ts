@@ -15,7 +15,7 @@ import { afterFailedCheck, stillCollectingCheck, versionDefinition } from '../re
 import { toResponse } from '../responses/record.ts';
 import { assertAnswersFit, mergeAnswers, replayedOrThrow, secondsBetween } from '../responses/rules.ts';
 import type { ContinueResponseBody, SurveyResponse } from '../responses/schemas.ts';
-import { inLegacyLayout, MOVE_ATTEMPTS, readResponseItem, writeContinuation } from '../responses/store/response-store.ts';
+import { inLegacyLayout, MOVE_ATTEMPTS, readResponseItem, writeContinuation } from '../responses/store/responses.ts';
 
 export async function continueResponse(
   workspace: string,

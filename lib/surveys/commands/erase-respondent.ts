@@ -12,7 +12,7 @@
 import { respondentHash } from '../responses/record.ts';
 import { ERASE_BATCH, type EraseBody } from '../responses/schemas.ts';
 import { listRespondentIndex, readResponses } from '../responses/store/response-list.ts';
-import { deleteResponseItem } from '../responses/store/response-store.ts';
+import { deleteResponseItem } from '../responses/store/responses.ts';
 
 const PARALLEL_DELETES = 10;
 

@@ -17,7 +17,7 @@ import {
 import { newResponseId, respondentHash } from '../responses/record.ts';
 import { assertAnswersFit, assertTargeted, replayedOrThrow } from '../responses/rules.ts';
 import type { SubmitResponseBody, SurveyResponse } from '../responses/schemas.ts';
-import { writeNewResponse } from '../responses/store/response-store.ts';
+import { writeNewResponse } from '../responses/store/responses.ts';
 
 export type { SurveyResponse };
 

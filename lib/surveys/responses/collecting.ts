@@ -21,7 +21,7 @@ import { toSurvey } from '../record.ts';
 import type { Survey } from '../schemas.ts';
 import { findSurvey } from '../store/surveys.ts';
 import { findVersion } from '../store/versions.ts';
-import type { CheckedItem, SurveyCheck } from './store/response-store.ts';
+import type { CheckedItem, SurveyCheck } from './store/responses.ts';
 
 export interface CollectingSurvey {
   surveyId: string;
