@@ -14,5 +14,7 @@ withQuietBundling(
       ...settings,
       env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
     }),
+  // `cdk synth` bundles each function before it prints anything (minutes on a small machine): it says so.
+  { announce: `Synthesizing ${stackName}: bundling each function with esbuild (a minute or two; the count follows)…` },
 );
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

@@ -8,12 +8,19 @@
  */
 const BUNDLING_LINE = /^Bundling asset .*\.\.\.\r?\n$/;
 
-export function withQuietBundling<T>(build: () => T): T {
+/**
+ * `announce`, when given, is said before the first bundle, and then how many are done every
+ * `progressEvery` bundles: a synth bundles for minutes before it prints anything else.
+ */
+export function withQuietBundling<T>(build: () => T, options: { announce?: string; progressEvery?: number } = {}): T {
   const write = process.stderr.write;
+  const every = options.progressEvery ?? 10;
   let bundled = 0;
   process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
     if (typeof chunk === 'string' && BUNDLING_LINE.test(chunk)) {
+      if (options.announce && bundled === 0) write.call(process.stderr, `${options.announce}\n`);
       bundled++;
+      if (options.announce && bundled % every === 0) write.call(process.stderr, `  ${bundled} bundled…\n`);
       return true;
     }
     return write.call(process.stderr, chunk, ...rest);

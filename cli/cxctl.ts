@@ -2,7 +2,7 @@
  * cxctl: the operator CLI. Manages workspaces, Developer keys, idea labels and the SOP directory,
  * lists the permissions a key can hold, and runs the operator's lifecycle (backup, restore,
  * rebuilds, a tenant's export and deletion: each in its own module under cli/commands/).
- * By default it talks to the running sandbox (DynamoDB Local on DYNAMODB_PORT, table cx-portal);
+ * By default it talks to the running sandbox (every endpoint from one place: cli/target.ts);
  * `--stack NAME` targets a deployed stack, `--table NAME` a deployed table, with the normal AWS
  * credentials, profile and region (cli/target.ts), and `--endpoint URL` adds a custom endpoint
  * (LocalStack). Every input is checked before anything is written; a failure prints one line to
@@ -21,8 +21,9 @@ import {
 } from '../lib/admin/developer-keys.ts';
 import { importDirectory, parseDirectoryImport } from '../lib/admin/directory.ts';
 import { addIdeaLabels } from '../lib/admin/idea-labels.ts';
+import { SANDBOX_DEFAULTS } from '../lib/admin/sandbox-identity.ts';
 import { AdminError } from '../lib/admin/table-client.ts';
-import type { Target } from '../lib/admin/target.ts';
+import { sandboxApiOf, sandboxVariablesOf, type Target } from '../lib/admin/target.ts';
 import {
   changeModules,
   createWorkspace,
@@ -37,7 +38,7 @@ import { workspaceHostOf } from '../lib/platform/http/workspace-host.ts';
 import { moduleOfPermission, PERMISSIONS } from '../lib/platform/permissions.ts';
 import type { CommandContext } from './commands/context.ts';
 import { nextSteps, runDemo } from './demo/run.ts';
-import { sandboxDynamoDbEndpoint, targetFromOptions } from './target.ts';
+import { targetFromOptions } from './target.ts';
 
 /** Lines of at most 100 characters, each starting with the indent. */
 function wrap(text: string, indent: string): string {
@@ -88,13 +89,24 @@ Backup, restore, rebuild (docs/operating.md)
   backup verify                                     point-in-time recovery, deletion protection, stream, TTL; what the
                                                     stack keeps of the table, secret and buckets when deleted
   backup restore --to TABLE [--time ISO]            the table as it was into a new one (the sandbox: a copy of it now),
-                                                    then what to deploy and rebuild
+                                                    then what to deploy and rebuild; refuses a table it did not make
+                 [--resume TABLE_ID]                AWS: go on with a restore this command started but could not mark
   rebuild search --workspace <slug> | --all [--restart]
                                                     search indexes built again from the live articles
   rebuild summaries --workspace <slug> [--survey ID] | --all [--restart]
                                                     survey summaries made to match the stored responses
 
-Target (default: the local sandbox at http://127.0.0.1:$DYNAMODB_PORT, table $TABLE_NAME or cx-portal)
+The sandbox (the default target): cxctl takes every endpoint from one place, never some from each
+  DATA_DIR=DIR        what npm start wrote into DIR/sandbox.json while it runs (default .data): its
+                      ports and the table it serves; used when none of the port variables below is set
+  DYNAMODB_PORT=N     or the variables npm start was given, together: DYNAMODB_PORT for the table (every
+  SQS_PORT=N          command), SQS_PORT for its object store (rebuild search, workspace delete), PORT for
+  PORT=N              its API (demo); a command refuses to run without one it uses
+  TABLE_NAME=NAME     the table (default: the one the sandbox serves, else cx-portal), e.g. a restored copy
+  npm start prints each command with the variables it needs; a command that writes objects (or demo)
+  refuses when the object store (or API) belongs to a sandbox serving another table.
+
+Target elsewhere
   --stack NAME        a deployed stack: its table and buckets, from its outputs
   --table NAME        a deployed table (AWS credentials and region from the environment)
   --region REGION     the AWS region (else AWS_REGION, or the profile's)
@@ -136,6 +148,7 @@ const { values: options, positionals } = (() => {
         survey: { type: 'string' },
         to: { type: 'string' },
         time: { type: 'string' },
+        resume: { type: 'string' },
         restart: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -147,14 +160,32 @@ const { values: options, positionals } = (() => {
 })();
 
 /** Why nothing answered, by where cxctl looked: a sandbox on other ports is the usual reason. */
-function unreachableHint(): string {
+function unreachableHint(where: Target | undefined): string {
   if ((options.table || options.stack) && !options.endpoint) return '';
   if (options.endpoint) return ` (nothing answers at --endpoint ${options.endpoint})`;
-  const port = process.env.DYNAMODB_PORT ? `DYNAMODB_PORT=${process.env.DYNAMODB_PORT}` : 'DYNAMODB_PORT, default 8000';
+  const place = where?.sandbox;
+  if (!place) return '';
+  const found =
+    place.from === 'variables'
+      ? `DYNAMODB_PORT=${process.env.DYNAMODB_PORT}`
+      : place.from === 'DATA_DIR'
+        ? `from ${place.dataDir}/sandbox.json`
+        : `DYNAMODB_PORT default ${SANDBOX_DEFAULTS.DYNAMODB_PORT}: no sandbox running on DATA_DIR ${place.dataDir}`;
   return (
-    ` (nothing answers at ${sandboxDynamoDbEndpoint()} (${port}): is the sandbox running? Start it with: npm start. ` +
-    'If it runs on other ports, give cxctl the same DYNAMODB_PORT (and PORT for demo) as npm start, as its banner shows)'
+    ` (nothing answers at ${place.dynamodbEndpoint} (${found}): is the sandbox running? Start it with: npm start. ` +
+    'If it runs on other ports or another DATA_DIR, give cxctl the variables its banner prints with each command, ' +
+    'e.g. DATA_DIR=… or DYNAMODB_PORT=… SQS_PORT=… PORT=… TABLE_NAME=…)'
   );
+}
+
+/** The SDK found no AWS credentials (its CredentialsProviderError): what to give it. */
+function credentialsHint(message: string): string {
+  const profile = options.profile ?? process.env.AWS_PROFILE;
+  const where = profile
+    ? `Profile "${profile}" gave none: is it one \`aws configure list-profiles\` lists? For an SSO profile, \`aws sso login --profile ${profile}\` when its session has expired`
+    : 'Name a profile with --profile NAME or AWS_PROFILE=NAME (one `aws configure` or `aws configure sso` made), ' +
+      'or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY';
+  return `No AWS credentials (the SDK says: ${message}). ${where}. The permissions cxctl needs: cdk/iam/operator-policy.json (docs/deploying.md)`;
 }
 
 function need(value: string | undefined, what: string): string {
@@ -198,10 +229,11 @@ async function run(where: Target): Promise<void> {
     log: (line) => console.error(line),
   };
   if (area === 'demo') {
-    const apiUrl = options.api ?? `http://127.0.0.1:${config.integer('PORT', 3000, 1)}/api/v1`;
+    const apiUrl =
+      options.api ?? (where.sandbox ? await sandboxApiOf(where) : `http://127.0.0.1:${config.integer('PORT', 3000, 1)}/api/v1`);
     const log = options.json ? () => {} : (line: string) => console.log(line);
     const result = await runDemo(store, { workspace: need(action, '<slug>'), apiUrl, key: options.key, log });
-    return print(result, nextSteps(result, apiUrl));
+    return print(result, nextSteps(result, apiUrl, sandboxVariablesOf(where, store.table, ['table'])));
   }
   if (area === 'migrate') {
     const local = !(options.table || options.stack) || options.endpoint !== undefined;
@@ -361,13 +393,16 @@ if (options.help) {
     } else if (error instanceof AdminError) {
       console.error(`cxctl: ${error.message}`);
       process.exitCode = 1;
+    } else if ((error as { name?: string }).name === 'CredentialsProviderError') {
+      console.error(`cxctl: ${credentialsHint((error as Error).message)}`);
+      process.exitCode = 1;
     } else {
       const e = error as Error & { name?: string };
       const hint =
         e.name === 'ResourceNotFoundException'
           ? ' (does the table exist? Is the sandbox running: npm start?)'
           : /ECONNREFUSED|fetch failed/.test(`${e.message} ${(e as { code?: string }).code ?? ''}`)
-            ? unreachableHint()
+            ? unreachableHint(where)
             : '';
       console.error(`cxctl: ${e.name ?? 'Error'}: ${e.message}${hint}`);
       process.exitCode = 1;

@@ -22,6 +22,7 @@ const STATUS_NAMES: Record<ErrorStatus, string> = {
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   502: 'Bad Gateway',
+  503: 'Service Unavailable',
 };
 
 const UNROUTED_ANSWERED_BY: Partial<Record<ErrorCode, string>> = {
@@ -101,8 +102,9 @@ function gatewayAnswers(): string {
     '',
     'Our code is built not to get to a 500: every DynamoDB call gives up after 2 attempts of at most 1 s to connect and 3 s to',
     'answer (`lib/platform/data/client.ts`), so a stalled database gives the 502 envelope within about 8.5 s. The sandbox',
-    "enforces each function's timeout too, and then answers as API Gateway does (500, its own body; the handler cannot be",
-    `stopped and runs on unseen). Every path is below \`${API_PREFIX}\`; the limits themselves are in [Limits](limits.md).`,
+    "enforces each function's timeout too, and then answers as API Gateway does (500, its own body), and, as Lambda stops the",
+    'function, cuts off every request the handler still has in flight or sends later: none of its writes lands after the',
+    `timeout. Every path is below \`${API_PREFIX}\`; the limits themselves are in [Limits](limits.md).`,
   ].join('\n');
 }
 

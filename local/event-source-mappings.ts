@@ -197,22 +197,64 @@ export function startStreamEventSource(options: StreamEventSourceOptions): Runni
   const finished = new Set<string>();
   let firstDiscovery = true;
 
-  async function shardIterator(shard: Shard, existedAtStart: boolean): Promise<string | undefined> {
+  /**
+   * Where to read a shard from: after the checkpoint, else the mapping's starting position (a shard
+   * found later, from its start). `fromStart` says the iterator is at the shard's start (TRIM_HORIZON);
+   * `skipThrough`, that records up to that sequence number were handled before.
+   *
+   * DynamoDB Local numbers a stream's records from one counter, which it sets again at start from the
+   * records its streams hold. A stream switched on after its table's items were written (a restore's
+   * copy: the items were put with the stream off) gets a StartingSequenceNumber from the counter as it
+   * was then, and after a restart its new records get lower numbers than that. DynamoDB Local then
+   * refuses AFTER_SEQUENCE_NUMBER for them ("Invalid SequenceNumber for the shard"), and an iterator
+   * read empty from TRIM_HORIZON comes back positioned at StartingSequenceNumber, past every new
+   * record. So the reader keeps its position itself: from the start again while the shard has given
+   * nothing, and from the start skipping what it handled when its checkpoint is refused. In AWS the
+   * numbers of a shard only grow (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_SequenceNumberRange.html)
+   * and neither case arises.
+   */
+  async function shardIterator(
+    shard: Shard,
+    existedAtStart: boolean,
+  ): Promise<{ iterator: string | undefined; fromStart: boolean; skipThrough?: string }> {
     const checkpoint = checkpoints.get(shard.ShardId!);
-    const request = checkpoint
-      ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER' as const, SequenceNumber: checkpoint }
-      : { ShardIteratorType: existedAtStart ? definition.startingPosition : ('TRIM_HORIZON' as const) };
-    try {
-      const { ShardIterator } = await streams.send(
-        new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ...request }),
-      );
-      return ShardIterator;
-    } catch (error) {
-      if (!(error instanceof TrimmedDataAccessException) || !checkpoint) throw error;
+    // The mapping's starting position applies where it has no position yet, as when Lambda creates a
+    // mapping (a deploy onto a restored table's new stream): TRIM_HORIZON reads every record the
+    // shard holds, LATEST only those after the mapping starts polling, which "could miss events
+    // during a create or update" (https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html, "Polling
+    // and stream starting positions"): every consumer the stack declares takes TRIM_HORIZON, so the
+    // writes between a restore's stream going on and the deploy are processed too.
+    const type = existedAtStart ? definition.startingPosition : 'TRIM_HORIZON';
+    const fromStart = async (skipThrough?: string) => {
       const { ShardIterator } = await streams.send(
         new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ShardIteratorType: 'TRIM_HORIZON' }),
       );
-      return ShardIterator;
+      return { iterator: ShardIterator, fromStart: true, ...(skipThrough ? { skipThrough } : {}) };
+    };
+    if (!checkpoint) {
+      if (type === 'TRIM_HORIZON') return fromStart();
+      const { ShardIterator } = await streams.send(
+        new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ShardIteratorType: type }),
+      );
+      return { iterator: ShardIterator, fromStart: false };
+    }
+    try {
+      const { ShardIterator } = await streams.send(
+        new GetShardIteratorCommand({
+          StreamArn: streamArn,
+          ShardId: shard.ShardId,
+          ShardIteratorType: 'AFTER_SEQUENCE_NUMBER',
+          SequenceNumber: checkpoint,
+        }),
+      );
+      return { iterator: ShardIterator, fromStart: false };
+    } catch (error) {
+      // Trimmed: what the checkpoint follows is gone, so from the oldest record there is.
+      if (error instanceof TrimmedDataAccessException) return fromStart();
+      if ((error as Error).name === 'ValidationException' && /Invalid SequenceNumber/i.test((error as Error).message)) {
+        return fromStart(checkpoint);
+      }
+      throw error;
     }
   }
 
@@ -290,7 +332,7 @@ export function startStreamEventSource(options: StreamEventSourceOptions): Runni
       if (stopping.signal.aborted) return;
       await sleep(pollIntervalMs, stopping.signal);
     }
-    let iterator = await shardIterator(shard, existedAtStart);
+    let { iterator, fromStart, skipThrough } = await shardIterator(shard, existedAtStart);
     const buffer: DynamoDBRecord[] = [];
     let firstBufferedAt = 0;
     let lastSeen: string | undefined;
@@ -305,16 +347,23 @@ export function startStreamEventSource(options: StreamEventSourceOptions): Runni
           fetched = Records.length;
           for (const raw of Records) {
             const record = toLambdaRecord(raw, streamArn);
-            lastSeen = record.dynamodb!.SequenceNumber;
+            const sequenceNumber = record.dynamodb!.SequenceNumber!;
+            // Read again from the start after a refused checkpoint: handled before the restart.
+            if (skipThrough && BigInt(sequenceNumber) <= BigInt(skipThrough)) continue;
+            lastSeen = sequenceNumber;
             if (!matchesAny(definition.filters, record)) continue;
             if (buffer.length === 0) firstBufferedAt = Date.now();
             buffer.push(record);
           }
+          if (Records.length > 0) fromStart = false;
+          // Nothing in the shard yet: from its start again next time (see shardIterator), not from
+          // the position DynamoDB Local handed back.
+          else if (fromStart && iterator) ({ iterator, fromStart, skipThrough } = await shardIterator(shard, false));
         } catch (error) {
           if (!(error instanceof ExpiredIteratorException)) throw error;
           // Start again from the checkpoint (or the shard's start): what the buffer holds is read again.
           buffer.length = 0;
-          iterator = await shardIterator(shard, false);
+          ({ iterator, fromStart, skipThrough } = await shardIterator(shard, false));
           continue;
         }
       }

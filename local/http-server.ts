@@ -42,6 +42,20 @@ function requestLineAndHeaderValueBytes(req: IncomingMessage): number {
   return bytes;
 }
 
+/**
+ * NUL in a header value: refused as API Gateway refuses it (GATEWAY_ANSWERS.malformedRequest). Node's
+ * parser runs lenient on header values (`insecureHTTPParser`) so that the other control characters
+ * reach the function, as an HTTP/2 front end passes them (lib/platform/http/middleware/header-values.ts);
+ * it still refuses a CR in a value and a header name that is no token (the 400 from `clientError`).
+ * Node offers no flag for header values alone: its other leniencies (bare LF line ends, the framing
+ * of chunked bodies, `Transfer-Encoding` beside `Content-Length`) guard against request smuggling
+ * through a proxy, and the sandbox listens on 127.0.0.1 with none in front.
+ */
+function holdsNul(req: IncomingMessage): boolean {
+  for (let i = 1; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.includes('\u0000')) return true;
+  return false;
+}
+
 const router = routeMatcher(routes);
 
 function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
@@ -144,12 +158,12 @@ function gatewayAnswer(res: ServerResponse, answer: GatewayAnswer, gatewayReques
 }
 
 /**
- * The 431 for a head Node stops parsing (past SANDBOX_HEAD_BYTES), written on the socket as
- * gatewayAnswer writes it. The client is still sending its head: the rest is read and dropped, and
- * the socket ends once the client ends, so it reads the answer instead of meeting a reset.
+ * API Gateway's answer to a head Node stops parsing (past SANDBOX_HEAD_BYTES: the 431; one it cannot
+ * parse: the 400), written on the socket as gatewayAnswer writes it. The client may still be sending
+ * its head: the rest is read and dropped, and the socket ends once the client ends, so it reads the
+ * answer instead of meeting a reset.
  */
-function headTooLargeAnswer(socket: Duplex): void {
-  const { status, message } = GATEWAY_ANSWERS.headersTooLarge;
+function unparsedHeadAnswer(socket: Duplex, { status, message }: GatewayAnswer): void {
   const body = JSON.stringify({ message });
   socket.write(
     `HTTP/1.1 ${status} ${message}\r\nContent-Type: application/json\r\n${GATEWAY_REQUEST_ID}: ${randomUUID()}\r\n` +
@@ -163,11 +177,15 @@ function headTooLargeAnswer(socket: Duplex): void {
 
 export function createApiServer(options: { log?: (line: string) => void } = {}): Server {
   const costLog = costLogFile();
-  const server = createServer({ maxHeaderSize: SANDBOX_HEAD_BYTES }, async (req, res) => {
+  const server = createServer({ maxHeaderSize: SANDBOX_HEAD_BYTES, insecureHTTPParser: true }, async (req, res) => {
     const started = performance.now();
     const gatewayRequestId = randomUUID();
     try {
       const url = new URL(req.url ?? '/', 'http://sandbox');
+      if (holdsNul(req)) {
+        options.log?.(`${req.method} ${url.pathname} → 400 by API Gateway (NUL in a header value)`);
+        return gatewayAnswer(res, GATEWAY_ANSWERS.malformedRequest, gatewayRequestId);
+      }
       if (requestLineAndHeaderValueBytes(req) > GATEWAY_HEADER_BYTES) {
         options.log?.(
           `${req.method} ${url.pathname} → 431 by API Gateway (request line and header values over ${GATEWAY_HEADER_BYTES} bytes)`,
@@ -201,7 +219,9 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
       const invoked = performance.now();
       const timeoutSeconds = found?.route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
       const result = await invocationStats.run(stats, () =>
-        invokeWithTimeout(handler, event, found?.route.operationId ?? 'notFound', timeoutSeconds),
+        invokeWithTimeout(handler, event, found?.route.operationId ?? 'notFound', timeoutSeconds, (request) =>
+          options.log?.(`${method} ${url.pathname}: ${request} cut off, sent after the function timed out`),
+        ),
       );
       writeResult(res, result, stats, gatewayRequestId);
       if (costLog && stats.capacity) {
@@ -236,14 +256,15 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
   const refused = new WeakSet<Duplex>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (refused.has(socket)) return;
-    if (error.code === 'HPE_HEADER_OVERFLOW' && socket.writable) {
-      refused.add(socket);
+    if (!socket.writable) return socket.destroy();
+    refused.add(socket);
+    if (error.code === 'HPE_HEADER_OVERFLOW') {
       options.log?.(`A request head over ${SANDBOX_HEAD_BYTES} bytes → 431 by API Gateway`);
-      return headTooLargeAnswer(socket);
+      return unparsedHeadAnswer(socket, GATEWAY_ANSWERS.headersTooLarge);
     }
-    // Node's own answer to anything else it cannot parse (a 400, or nothing for a reset connection).
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-    else socket.destroy();
+    // Anything else HTTP cannot parse (a CR in a value, a header name that is no token): API Gateway's 400, not Node's bare one.
+    options.log?.(`A request HTTP cannot parse (${error.code}) → 400 by API Gateway`);
+    return unparsedHeadAnswer(socket, GATEWAY_ANSWERS.malformedRequest);
   });
   return server;
 }

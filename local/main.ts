@@ -3,7 +3,9 @@
  * `your-workspace` and prints, once, a key holding every permission.
  */
 import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import { createDeveloperKey } from '../lib/admin/developer-keys.ts';
+import { SANDBOX_DEFAULTS, type SandboxNeed, sandboxVariables } from '../lib/admin/sandbox-identity.ts';
 import { createWorkspace, findWorkspace, setIdeaLabels } from '../lib/admin/workspaces.ts';
 import { config } from '../lib/platform/config.ts';
 import { PERMISSIONS } from '../lib/platform/permissions.ts';
@@ -84,13 +86,11 @@ try {
 stopSandbox = sandbox.stop;
 
 const host = `${WORKSPACE}.${config.workspaceDomain()}`;
-// cxctl finds the sandbox by DYNAMODB_PORT (its table) and PORT (the API, for demo): every command the
-// banner suggests names them when they are not the defaults, so it works as copied.
-const apiPort = new URL(sandbox.apiUrl).port;
-const dynamodbPort = new URL(sandbox.dynamodbEndpoint).port;
-const tablePrefix = dynamodbPort === '8000' ? '' : `DYNAMODB_PORT=${dynamodbPort} `;
-const demoPrefix = apiPort === '3000' && dynamodbPort === '8000' ? '' : `PORT=${apiPort} DYNAMODB_PORT=${dynamodbPort} `;
-const newKeyCommand = `${tablePrefix}npx cxctl key create --workspace ${WORKSPACE} --all`;
+// Every command the banner suggests names each variable it needs that npm start was given otherwise
+// than its default (the table's among them), so it reaches this sandbox as copied, from any shell.
+const variables = (needs: SandboxNeed[]) =>
+  sandboxVariables({ ...sandbox, dataDir: resolve(process.env.DATA_DIR ?? SANDBOX_DEFAULTS.DATA_DIR) }, needs);
+const newKeyCommand = `${variables(['table'])}npx cxctl key create --workspace ${WORKSPACE} --all`;
 console.log(`\nSandbox ready in ${Math.round(performance.now() - started)} ms`);
 console.log(`  API          ${sandbox.apiUrl}   (OpenAPI: ${sandbox.apiUrl}/openapi.json)`);
 console.log(`  Reference    ${sandbox.apiUrl}/docs   (every operation, its permissions, errors and examples)`);
@@ -122,5 +122,5 @@ if (!(await findWorkspace(sandbox.store, WORKSPACE))) {
   console.log(`Make another: ${newKeyCommand}\n`);
 }
 console.log('Demo data (ideas, journeys, a survey with responses, SOPs, a help centre in English and Arabic):\n');
-console.log(`  ${demoPrefix}npx cxctl demo ${WORKSPACE}\n`);
+console.log(`  ${variables(['api', 'table'])}npx cxctl demo ${WORKSPACE}\n`);
 console.log('Ctrl-C stops everything.');

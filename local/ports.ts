@@ -5,13 +5,17 @@
  */
 import { createServer } from 'node:net';
 
-/** A port another process holds; the message is one line, naming the variable that moves it. */
+/** Ports other processes hold; the message is one line naming each and the variable that moves it. */
 class PortInUseError extends Error {
-  constructor(
-    readonly port: number,
-    readonly variable: string,
-  ) {
-    super(`Port ${port} (${variable}) is already in use, probably by another sandbox: stop it, or set ${variable} to a free port.`);
+  constructor(readonly taken: readonly { variable: string; port: number }[]) {
+    const ports = taken.map(({ port, variable }) => `${port} (${variable})`);
+    const variables = taken.map(({ variable }) => variable);
+    const list = (items: string[]) => (items.length === 1 ? items[0]! : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+    super(
+      taken.length === 1
+        ? `Port ${ports[0]} is already in use, probably by another sandbox: stop it, or set ${variables[0]} to a free port.`
+        : `Ports ${list(ports)} are already in use, probably by another sandbox: stop it, or set ${list(variables)} to free ports.`,
+    );
     this.name = 'PortInUseError';
   }
 }
@@ -25,14 +29,16 @@ function isFree(port: number): Promise<boolean> {
   });
 }
 
-/** Throws PortInUseError for the first taken port (0 means "any free one" and is never checked). */
+/** Throws PortInUseError naming every taken port (0 means "any free one" and is never checked). */
 export async function assertPortsFree(ports: readonly { variable: string; port: number }[]): Promise<void> {
   const seen = new Map<number, string>();
+  const taken: { variable: string; port: number }[] = [];
   for (const { variable, port } of ports) {
     if (port === 0) continue;
     const other = seen.get(port);
     if (other) throw new Error(`${variable} and ${other} are both ${port}: give each its own port.`);
     seen.set(port, variable);
-    if (!(await isFree(port))) throw new PortInUseError(port, variable);
+    if (!(await isFree(port))) taken.push({ variable, port });
   }
+  if (taken.length > 0) throw new PortInUseError(taken);
 }

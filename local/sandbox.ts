@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -17,6 +17,7 @@ import { renderApiReference } from '../lib/admin/api-reference.ts';
 import { recordNewTable } from '../lib/admin/migrations/index.ts';
 import { readRecords } from '../lib/admin/migrations/records.ts';
 import { pendingMigrations } from '../lib/admin/migrations/runner.ts';
+import { IDENTITY_OBJECT, type SandboxIdentity, sandboxVariables, writeSandboxFile } from '../lib/admin/sandbox-identity.ts';
 import { createLocalTableClient, type TableClient } from '../lib/admin/table-client.ts';
 import { apiDocument } from '../lib/api-document.ts';
 import { releaseGateRefusal, unfinishedMigrations } from '../lib/platform/data/release-gate.ts';
@@ -28,6 +29,7 @@ import {
   webhookDeliveryQueue,
   webhookFanOutFailureQueue,
 } from '../lib/webhooks/pipeline.ts';
+import { putObject } from './buckets.ts';
 import { costLogFile, measureConsumedCapacity } from './consumed-capacity.ts';
 import { lockDataDir } from './data-lock.ts';
 import { delayDynamoDbCalls, sandboxDynamoDbLatencyMs } from './dynamodb-latency.ts';
@@ -38,7 +40,8 @@ import { cloudAssembly } from './iam/cloud-assembly.ts';
 import { functionPolicies } from './iam/function-policies.ts';
 import { countDynamoDbCalls, invocationStats } from './instrumentation.ts';
 import { startKnowledgeBank } from './knowledge-bank.ts';
-import { installPartitionThrottle, partitionScaleFromEnvironment } from './partition-throttle.ts';
+import { sandboxFunctionTimeoutSeconds } from './lambda-runtime.ts';
+import { installPartitionThrottle, partitionFloorFromEnvironment, partitionScaleFromEnvironment } from './partition-throttle.ts';
 import { assertPortsFree } from './ports.ts';
 import { ensureQueues } from './queues.ts';
 import { startSqsEmulator } from './sqs-local.ts';
@@ -136,11 +139,15 @@ function handlerEnvironment(sandbox: {
   };
 }
 
-/** `npx cxctl …` as it reaches this sandbox's table: the variables that differ from cxctl's defaults first. */
-function cxctlCommand(dynamodbPort: number, tableName: string, args: string): string {
-  const port = dynamodbPort === 8000 ? '' : `DYNAMODB_PORT=${dynamodbPort} `;
-  const table = tableName === 'cx-portal' ? '' : `TABLE_NAME=${tableName} `;
-  return `${port}${table}npx cxctl ${args}`;
+/** Where this sandbox's table is, as cxctl needs it (lib/admin/sandbox-identity.ts). */
+interface TablePlace {
+  dynamodbEndpoint: string;
+  dataDir: string | null;
+}
+
+/** `npx cxctl …` as it reaches this sandbox's table: every variable that differs from cxctl's defaults first. */
+function cxctlCommand(place: TablePlace, tableName: string, args: string): string {
+  return `${sandboxVariables({ ...place, tableName }, ['table'])}npx cxctl ${args}`;
 }
 
 /**
@@ -149,11 +156,11 @@ function cxctlCommand(dynamodbPort: number, tableName: string, args: string): st
  * nothing else, only DynamoDB Local, which `cxctl migrate` needs; once the migration has finished, the
  * start goes on.
  */
-async function passReleaseGate(store: TableClient, log: (line: string) => void, dynamodbPort: number): Promise<void> {
+async function passReleaseGate(store: TableClient, log: (line: string) => void, place: TablePlace): Promise<void> {
   const unfinished = async () => unfinishedMigrations([...(await readRecords(store)).values()]);
   let waiting = await unfinished();
   if (waiting.length === 0) return;
-  const command = cxctlCommand(dynamodbPort, store.table, 'migrate');
+  const command = cxctlCommand(place, store.table, 'migrate');
   log(
     `✖ ${releaseGateRefusal(store.table, waiting, command, 'this sandbox starts by itself: only DynamoDB Local is up, for it (Ctrl-C stops)')}`,
   );
@@ -168,12 +175,12 @@ async function passReleaseGate(store: TableClient, log: (line: string) => void, 
 const GATE_POLL_MS = 1000;
 
 /** One line when the table predates a layout change this release does not require yet: how to migrate it. */
-async function reportPendingMigrations(store: TableClient, log: (line: string) => void, dynamodbPort: number): Promise<void> {
+async function reportPendingMigrations(store: TableClient, log: (line: string) => void, place: TablePlace): Promise<void> {
   const pending = await pendingMigrations(store);
   if (pending.length === 0) return;
   log(
     `ℹ This table predates ${pending.length} layout change(s) (${pending.join(', ')}); it keeps working. ` +
-      `Move its data with: ${cxctlCommand(dynamodbPort, store.table, 'migrate')} (with this sandbox running; docs/cxctl.md)`,
+      `Move its data with: ${cxctlCommand(place, store.table, 'migrate')} (with this sandbox running; docs/cxctl.md)`,
   );
 }
 
@@ -184,6 +191,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   };
   // A mistyped setting fails before anything starts.
   const latencyMs = sandboxDynamoDbLatencyMs();
+  const functionTimeoutSeconds = sandboxFunctionTimeoutSeconds();
   // Every port first, before anything starts: a taken one is a one-line error naming its variable.
   await assertPortsFree([
     { variable: 'PORT', port: options.port },
@@ -234,9 +242,10 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     const log = options.log ?? console.log;
     if (created) await recordNewTable(store);
     else {
+      const place = { dynamodbEndpoint: dynamodb.endpoint, dataDir: options.dataDir ? resolve(options.dataDir) : null };
       options.onStarting?.(stop);
-      await passReleaseGate(store, log, Number(new URL(dynamodb.endpoint).port));
-      await reportPendingMigrations(store, log, Number(new URL(dynamodb.endpoint).port));
+      await passReleaseGate(store, log, place);
+      await reportPendingMigrations(store, log, place);
     }
 
     const sqsAdmin = new SQSClient({ endpoint: sqs.endpoint, region, credentials });
@@ -268,6 +277,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       delayDynamoDbCalls(dynamo, latencyMs);
       options.log?.(`DynamoDB calls delayed by about ${latencyMs} ms each, as in a region (SANDBOX_DYNAMODB_LATENCY_MS)`);
     }
+    if (functionTimeoutSeconds !== undefined) {
+      options.log?.(`Every function times out after at most ${functionTimeoutSeconds} s (SANDBOX_FUNCTION_TIMEOUT_SECONDS)`);
+    }
     if (costLogFile()) measureConsumedCapacity(dynamo, () => invocationStats.getStore()?.capacity);
     const partitionScale = options.partitionScale ?? partitionScaleFromEnvironment();
     if (partitionScale) {
@@ -276,6 +288,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       stoppers.push(async () => images.destroy());
       const throttle = installPartitionThrottle(dynamo, {
         scale: partitionScale,
+        floorSeconds: partitionFloorFromEnvironment(),
         raw: images,
         tableName,
         region,
@@ -361,6 +374,21 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       streams.destroy();
       sqsAdmin.destroy();
     });
+
+    // Whose this sandbox is, where cxctl reads it: DATA_DIR/sandbox.json and its own object store.
+    const identity: SandboxIdentity = {
+      pid: process.pid,
+      dataDir: options.dataDir ? resolve(options.dataDir) : null,
+      apiUrl,
+      dynamodbEndpoint: dynamodb.endpoint,
+      sqsEndpoint: sqs.endpoint,
+      tableName,
+    };
+    await putObject(sqs.endpoint, region, IDENTITY_OBJECT, JSON.stringify(identity));
+    if (identity.dataDir) {
+      const release = writeSandboxFile({ ...identity, dataDir: identity.dataDir });
+      stoppers.push(async () => release());
+    }
 
     return {
       apiUrl,

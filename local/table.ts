@@ -16,7 +16,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
   }
-  const { TableDescription } = await client.send(new CreateTableCommand(createTableInput(tableName, { stream: true })));
+  const { TableDescription } = await client.send(new CreateTableCommand(createTableInput(tableName)));
   await client.send(
     new UpdateTimeToLiveCommand({
       TableName: tableName,

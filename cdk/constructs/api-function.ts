@@ -21,14 +21,15 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
  * What authentication may name in its UpdateItem: the rate-limit counter and `lastUsedAt` of a key
- * item and the failed-authentication counter of a source address (which uses the same attribute
- * names), plus the primary key every request names. IAM's `dynamodb:Attributes` holds every
+ * item (its map of windows, `rlWindows`, and the fixed-window `rlWindow`/`rlCount` it replaced, which
+ * a key's first count removes) and the failed-authentication counter of a source address (which uses
+ * `rlWindow`/`rlCount`), plus the primary key every request names. IAM's `dynamodb:Attributes` holds every
  * attribute a request names, in its key, item and every expression, conditions included
  * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html):
  * so no request naming `secretHash`, `permissions` or any content attribute passes, and the key
  * check may not even compare the secret in its condition (it compares after its read instead).
  */
-const RATE_LIMIT_ATTRIBUTES = ['pk', 'sk', 'rlWindow', 'rlCount', 'lastUsedAt'];
+const RATE_LIMIT_ATTRIBUTES = ['pk', 'sk', 'rlWindows', 'rlWindow', 'rlCount', 'lastUsedAt'];
 /** What that UpdateItem may ask back: nothing, or the counter it changed; never the whole item. */
 const RATE_LIMIT_RETURN_VALUES = ['NONE', 'UPDATED_NEW'];
 

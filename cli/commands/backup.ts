@@ -16,8 +16,9 @@ import {
   tableFacts,
 } from '../../lib/admin/backup.ts';
 import { restoreTable } from '../../lib/admin/restore.ts';
+import type { SandboxNeed } from '../../lib/admin/sandbox-identity.ts';
 import { AdminError } from '../../lib/admin/table-client.ts';
-import type { Target } from '../../lib/admin/target.ts';
+import { sandboxVariablesOf, type Target } from '../../lib/admin/target.ts';
 import { cloudAssembly } from '../../local/iam/cloud-assembly.ts';
 import { type CommandContext, stringOption } from './context.ts';
 
@@ -26,8 +27,8 @@ function dynamodbOf(target: Target): DynamoDBClient {
 }
 
 /** The sandbox keeps its signing key beside the table, in DATA_DIR (local/sandbox.ts). */
-function sandboxSecretFacts(): SecretFacts | null {
-  const dataDir = process.env.DATA_DIR ?? '.data';
+function sandboxSecretFacts(target: Target): SecretFacts | null {
+  const dataDir = target.sandbox?.running?.dataDir ?? target.sandbox?.dataDir ?? '.data';
   if (!existsSync(dataDir)) return null;
   const file = join(dataDir, 'cursor-signing-key');
   return { where: file, exists: existsSync(file) };
@@ -37,7 +38,7 @@ async function factsOf(target: Target, client: DynamoDBClient): Promise<BackupFa
   const table = await tableFacts(client, target.store.table);
   if (target.kind === 'sandbox') {
     const assembly = await cloudAssembly();
-    return { table, retention: retentionOf(assembly.templates.get(assembly.root)!), secret: sandboxSecretFacts() };
+    return { table, retention: retentionOf(assembly.templates.get(assembly.root)!), secret: sandboxSecretFacts(target) };
   }
   if (!target.stack) return { table, retention: null, secret: null };
   const secretArn = target.stack.outputs.SigningSecretArn;
@@ -50,7 +51,7 @@ async function factsOf(target: Target, client: DynamoDBClient): Promise<BackupFa
 
 /** What to run to put the service back onto `table` (after a restore, or a delete of the stack). */
 function redeployCommand(target: Target, table: string, streamArn: string): string {
-  if (target.kind === 'sandbox') return `TABLE_NAME=${table} npm start`;
+  if (target.kind === 'sandbox') return `${sandboxVariablesOf(target, table, ['api', 'table', 'objects'])}npm start`;
   const secret = target.stack?.outputs.SigningSecretArn ?? '<the stack output SigningSecretArn>';
   const stackName = target.stack ? ` -c stackName=${target.stack.name}` : '';
   return `npx cdk deploy${stackName} -c tableName=${table} -c tableStreamArn=${streamArn} -c signingSecretArn=${secret}`;
@@ -87,14 +88,18 @@ export async function backupRestoreCommand(context: CommandContext): Promise<voi
   const { target } = context;
   const client = dynamodbOf(target);
   try {
-    context.log(`Restoring ${target.label} into ${to}`);
     const restored = await restoreTable(client, target.store, {
       to,
       time: stringOption(context, 'time'),
+      resume: stringOption(context, 'resume'),
       sandbox: target.kind === 'sandbox',
+      label: target.label,
       log: context.log,
     });
-    const cxctl = target.kind === 'sandbox' ? `TABLE_NAME=${to} npx cxctl` : `npx cxctl --stack ${target.stack?.name ?? '<stack>'}`;
+    const cxctl = (needs: SandboxNeed[]) =>
+      target.kind === 'sandbox'
+        ? `${sandboxVariablesOf(target, to, needs)}npx cxctl`
+        : `npx cxctl --stack ${target.stack?.name ?? '<stack>'}`;
     context.print(
       { ...restored, next: redeployCommand(target, to, restored.streamArn) },
       [
@@ -103,8 +108,8 @@ export async function backupRestoreCommand(context: CommandContext): Promise<voi
           ? `  1. stop the sandbox, then start it on the copy:  ${redeployCommand(target, to, restored.streamArn)}`
           : `  1. deploy the stack onto it:  ${redeployCommand(target, to, restored.streamArn)}`,
         '  2. rebuild what is derived from the table:',
-        `       ${cxctl} rebuild search --all`,
-        `       ${cxctl} rebuild summaries --all`,
+        `       ${cxctl(['table', 'objects'])} rebuild search --all`,
+        `       ${cxctl(['table'])} rebuild summaries --all`,
       ].join('\n'),
     );
   } finally {

@@ -4,7 +4,7 @@
  * on every workspace (found by `workspace list`'s scan), resumably.
  */
 import { AdminError } from '../../lib/admin/table-client.ts';
-import { bucketsOf } from '../../lib/admin/target.ts';
+import { checkedBucketsOf } from '../../lib/admin/target.ts';
 import { findWorkspace, listWorkspaces } from '../../lib/admin/workspaces.ts';
 import { type CommandContext, stringOption, useAreaEnvironment } from './context.ts';
 
@@ -20,7 +20,7 @@ async function workspacesOf(context: CommandContext): Promise<string[]> {
 }
 
 export async function rebuildSearchCommand(context: CommandContext): Promise<void> {
-  bucketsOf(context.target, 'rebuild search');
+  await checkedBucketsOf(context.target, 'rebuild search');
   const workspaces = await workspacesOf(context);
   useAreaEnvironment(context.target);
   const { describeSearchRebuild, rebuildAllSearch, rebuildWorkspaceSearch } = await import('../../lib/admin/rebuild-search.ts');

@@ -1,7 +1,7 @@
 /** `cxctl workspace export` and `cxctl workspace delete`: a tenant's data handed over, then removed (lib/admin/). */
 
 import { AdminError } from '../../lib/admin/table-client.ts';
-import { bucketsOf, s3ClientOf } from '../../lib/admin/target.ts';
+import { checkedBucketsOf, s3ClientOf } from '../../lib/admin/target.ts';
 import { deleteWorkspace } from '../../lib/admin/workspace-delete.ts';
 import { exportWorkspace } from '../../lib/admin/workspace-export.ts';
 import { type CommandContext, stringOption } from './context.ts';
@@ -25,7 +25,7 @@ export async function exportWorkspaceCommand(context: CommandContext, slug: stri
 export async function deleteWorkspaceCommand(context: CommandContext, slug: string): Promise<void> {
   const settle = stringOption(context, 'settle') ?? '5';
   if (!/^\d+$/.test(settle)) throw new AdminError(`Invalid --settle "${settle}": whole seconds`);
-  const buckets = bucketsOf(context.target, 'workspace delete');
+  const buckets = await checkedBucketsOf(context.target, 'workspace delete');
   const s3 = await s3ClientOf(context.target);
   try {
     const report = await deleteWorkspace(context.target.store, slug, {

@@ -21,6 +21,16 @@ export interface SendOptions {
 
 type Page<T> = { [field: string]: T[] | undefined } & { pagination?: { nextCursor?: string | null } };
 
+/** The API answered an error: the run stops with its status, code and message. */
+export class ApiRefusal extends AdminError {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export class DemoApi {
   constructor(
     readonly apiUrl: string,
@@ -44,7 +54,7 @@ export class DemoApi {
     } catch (error) {
       throw new AdminError(
         `Cannot reach the API at ${this.apiUrl} (${(error as Error).message}). Is the sandbox running? Start it with: npm start. ` +
-          'If it runs on other ports, give cxctl the same PORT and DYNAMODB_PORT as npm start (its banner shows them), or --api',
+          'If it runs on other ports or another DATA_DIR, give cxctl the variables its banner prints for cxctl demo, or --api',
       );
     }
     const text = await res.text();
@@ -57,7 +67,7 @@ export class DemoApi {
     if (!res.ok) {
       const reason = body?.error ? `${body.error}: ${body.message}` : text.slice(0, 200);
       const details = body?.issues ?? body?.diagnostics ?? body?.changes;
-      throw new AdminError(`${method} ${path} answered ${res.status} ${reason}${details ? ` ${JSON.stringify(details)}` : ''}`);
+      throw new ApiRefusal(res.status, `${method} ${path} answered ${res.status} ${reason}${details ? ` ${JSON.stringify(details)}` : ''}`);
     }
     return { status: res.status, etag: res.headers.get('etag'), body: body as T };
   }

@@ -8,12 +8,12 @@
  */
 import { createDeveloperKey, listDeveloperKeys, revokeDeveloperKey } from '../../lib/admin/developer-keys.ts';
 import { addIdeaLabels } from '../../lib/admin/idea-labels.ts';
-import type { TableClient } from '../../lib/admin/table-client.ts';
+import { AdminError, type TableClient } from '../../lib/admin/table-client.ts';
 import { createWorkspace, findWorkspace } from '../../lib/admin/workspaces.ts';
 import { config } from '../../lib/platform/config.ts';
 import { workspaceHostOf } from '../../lib/platform/http/workspace-host.ts';
 import { PERMISSIONS } from '../../lib/platform/permissions.ts';
-import { DemoApi, type DemoDifference, Tally } from './api.ts';
+import { ApiRefusal, DemoApi, type DemoDifference, Tally } from './api.ts';
 import { IDEA_LABELS } from './data.ts';
 import { seedIdeas, seedSops, seedWebhook } from './seed-ideas-sops.ts';
 import { seedJourneys, seedSurvey } from './seed-journeys-surveys.ts';
@@ -53,7 +53,10 @@ export interface DemoResult {
 /** The workspace, created when missing, with the idea labels the demo's ideas use added to its own. */
 async function prepareWorkspace(store: TableClient, slug: string, tally: Tally, log: (line: string) => void): Promise<boolean> {
   const created = !(await findWorkspace(store, slug));
-  if (created) await createWorkspace(store, slug);
+  if (created) {
+    await createWorkspace(store, slug);
+    log(`Created workspace ${slug} (X-Service-Workspace-Host: ${workspaceHostOf(slug)}).`);
+  }
   const { added } = await addIdeaLabels(store, slug, IDEA_LABELS);
   const labels = [...added.statuses, ...added.modules];
   if (labels.length > 0) {
@@ -93,17 +96,36 @@ async function keyForRun(
   };
 }
 
+/**
+ * The demo's first request refused its key: the key cxctl made is in a table the API at apiUrl does
+ * not serve (another sandbox, or another table of the same one), or the key given is not one it knows.
+ */
+function keyUnknownTo(options: DemoOptions, store: TableClient, refusal: ApiRefusal): AdminError {
+  if (options.key) {
+    return new AdminError(
+      `${refusal.message}: the API at ${options.apiUrl} does not accept the key given with --key for ${options.workspace} ` +
+        '(revoked, expired, or a key of another sandbox or table). Leave out --key to let cxctl make one, or make one with cxctl key create',
+    );
+  }
+  return new AdminError(
+    `${refusal.message}: the API at ${options.apiUrl} does not know the key cxctl just made in table ${store.table}, so it serves ` +
+      'another table or is another sandbox. Run cxctl demo with the variables the sandbox banner prints for it (PORT, DYNAMODB_PORT, ' +
+      'TABLE_NAME, DATA_DIR: those npm start was given), or give --api the API that serves this table',
+  );
+}
+
 export async function runDemo(store: TableClient, options: DemoOptions): Promise<DemoResult> {
   const { workspace, log } = options;
   const host = workspaceHostOf(workspace);
   const tally = new Tally();
   const workspaceCreated = await prepareWorkspace(store, workspace, tally, log);
-  if (workspaceCreated) log(`Created workspace ${workspace} (X-Service-Workspace-Host: ${host}).`);
   const runKey = await keyForRun(store, options);
   const api = new DemoApi(options.apiUrl, workspace, host, runKey.key);
   let webhook: { id: string; secret: string | null };
   try {
-    await api.get('/me');
+    await api.get('/me').catch((error: unknown) => {
+      throw error instanceof ApiRefusal && error.status === 401 ? keyUnknownTo(options, store, error) : error;
+    });
     await seedIdeas(api, tally);
     const survey = await seedSurvey(api, tally);
     await seedJourneys(api, survey, tally);
@@ -142,18 +164,18 @@ export async function runDemo(store: TableClient, options: DemoOptions): Promise
   };
 }
 
-/** cxctl finds the sandbox's table by DYNAMODB_PORT: a hint to copy names it when this run had it. */
-const sandboxPorts = () => (process.env.DYNAMODB_PORT ? `DYNAMODB_PORT=${process.env.DYNAMODB_PORT} ` : '');
-
-/** What to try next: the key (when new), a first search, the webhook receiver. */
-export function nextSteps(result: DemoResult, apiUrl: string): string {
+/**
+ * What to try next: the key (when new), a first search, the webhook receiver. `variables` go before
+ * a cxctl command so that it reaches the same sandbox and table (lib/admin/sandbox-identity.ts).
+ */
+export function nextSteps(result: DemoResult, apiUrl: string, variables: string): string {
   const key = result.key ?? 'cxk_…';
   const lines = [''];
   if (result.key) lines.push(`A key with every permission for ${result.workspace}, shown only now:`, '', `  ${result.key}`, '');
   else if (result.temporaryKey) {
     lines.push(
       `This run used a temporary key, revoked now. Use your key of ${result.workspace}`,
-      `(lost it? ${sandboxPorts()}npx cxctl key create --workspace ${result.workspace} --all).`,
+      `(lost it? ${variables}npx cxctl key create --workspace ${result.workspace} --all).`,
       '',
     );
   }

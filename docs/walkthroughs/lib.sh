@@ -5,7 +5,8 @@
 #   WORKSPACE_HOST  sent as X-Service-Workspace-Host       default $WORKSPACE.localhost
 #   KEY             a Developer key with every permission  required: what `npm start` or `cxctl demo` printed, or
 #                   KEY=$(npx cxctl key create --workspace your-workspace --all --json | node -pe 'JSON.parse(require("fs").readFileSync(0)).key')
-#   DYNAMODB_PORT   where cxctl finds the sandbox's table  default 8000: set it as you did for `npm start`, like BASE
+#   DATA_DIR, or DYNAMODB_PORT, SQS_PORT and TABLE_NAME      where cxctl finds the sandbox: set them as you did for
+#                   `npm start`, like BASE (cxctl reads its ports from DATA_DIR/sandbox.json, default .data)
 #   POLL_SECONDS    how long `poll` waits                  default 60
 #
 # A walkthrough prints the same in a new workspace, in one holding the demo data (`cxctl demo`) and when
@@ -68,7 +69,7 @@ poll() {
   return 1
 }
 
-# cxctl …: the operator CLI, as `npx cxctl …` without npm's start-up (it finds the table by DYNAMODB_PORT).
+# cxctl …: the operator CLI, as `npx cxctl …` without npm's start-up (it finds the sandbox as npm start left it, above).
 cxctl() {
   node "$ROOT/bin/cxctl.mjs" "$@"
 }

@@ -17,7 +17,7 @@ json '["list_ideas", "create_idea", "delete_idea"].map((name) => `${name} ${v.to
 #> list_ideas true, create_idea true, delete_idea false
 
 # 2. File an idea: the request body goes in `body`; the result is the API's answer, with the record's etag
-cxctl labels set "$WORKSPACE" --statuses new,under_review,planned,in_progress,done,declined --modules general,billing,mobile-app,website > /dev/null   # as ideas.sh
+cxctl labels add "$WORKSPACE" --statuses new > /dev/null   # the status it files with, if missing; the workspace's own labels kept (as ideas.sh)
 mcp --method tools/call --tool-name create_idea --tool-arg 'body={"title":"Dark mode","status":"new"}' > "$WORK/created.json"
 IDEA=$(json v.structuredContent.data.id < "$WORK/created.json")
 json '`${v.structuredContent.data.title}: ${v.structuredContent.data.status}, etag ${v.structuredContent.etag}`' < "$WORK/created.json"

@@ -3,6 +3,7 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashToken, newKeyId, newToken, tokenHint } from '../platform/auth/developer-key-token.ts';
 import { isConditionFailure } from '../platform/data/conditions.ts';
 import { type DeveloperKey, toDeveloperKey } from '../platform/data/developer-key-record.ts';
+import { itemBytes } from '../platform/data/item-size.ts';
 import { keys } from '../platform/data/keys.ts';
 import { TABLE } from '../platform/data/table.ts';
 import { DEFAULT_PERMISSIONS, isPermission, PERMISSIONS, type Permission } from '../platform/permissions.ts';
@@ -43,6 +44,19 @@ export function parseDuration(text: string): number {
  */
 export const MAX_RATE_LIMIT_PER_MINUTE = 60_000;
 
+/** One write unit covers an item of up to 1 KB (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html). */
+const ONE_WRITE_UNIT_BYTES = 1024;
+
+/**
+ * What a key item gains after its creation: a rotation's `rotatedAt`, a request's `lastUsedAt`, and
+ * its counter's entries of the current and the previous window (the longest numbers a window has).
+ */
+const COUNTED_KEY_ALLOWANCE = {
+  rotatedAt: '2026-01-01T00:00:00.000Z',
+  lastUsedAt: '2026-01-01T00:00:00.000Z',
+  rlWindows: { '1000000000000': MAX_RATE_LIMIT_PER_MINUTE, '1000000000001': MAX_RATE_LIMIT_PER_MINUTE },
+};
+
 export interface CreateKeyOptions {
   workspace: string;
   name?: string;
@@ -78,9 +92,15 @@ export async function createDeveloperKey(store: TableClient, options: CreateKeyO
     createdAt: now.toISOString(),
     expiresAt: options.expiresInSeconds ? new Date(now.getTime() + options.expiresInSeconds * 1000).toISOString() : undefined,
     rateLimitPerMinute: options.rateLimitPerMinute,
-    rlWindow: 0,
-    rlCount: 0,
+    // The key's rate-limit counter, one entry a window (lib/platform/data/developer-keys.ts countKeyUse).
+    rlWindows: {},
   };
+  if (itemBytes({ ...item, ...COUNTED_KEY_ALLOWANCE }) > ONE_WRITE_UNIT_BYTES) {
+    throw new AdminError(
+      'The key name is too long: every request rewrites the key item, and its count must stay one write unit (1 KB) ' +
+        `for the key to carry ${MAX_RATE_LIMIT_PER_MINUTE / 60} requests a second (docs/costs.md, "What one key carries"); use a shorter name`,
+    );
+  }
   await transactOrRefuse(
     store,
     [

@@ -1,13 +1,13 @@
 /**
  * The CreateTable request of the single table as the CDK stack defines it (lib/platform/data/table.ts):
- * the sandbox creates its table with it, and `cxctl backup restore` its copy in the sandbox.
+ * the sandbox creates its table with it (`cxctl backup restore` makes its copy like the table restored,
+ * lib/admin/restore.ts).
  */
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { GSI1_NON_KEY_ATTRIBUTES } from '../entities.ts';
 import { TABLE } from '../platform/data/table.ts';
 
-/** `stream: false` for a copy: its stream is turned on after the copy, as AWS does after a restore. */
-export function createTableInput(tableName: string, options: { stream: boolean }): CreateTableCommandInput {
+export function createTableInput(tableName: string): CreateTableCommandInput {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
@@ -33,6 +33,6 @@ export function createTableInput(tableName: string, options: { stream: boolean }
         Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...GSI1_NON_KEY_ATTRIBUTES] },
       },
     ],
-    ...(options.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } } : {}),
+    StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
   };
 }

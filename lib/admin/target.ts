@@ -10,6 +10,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { SANDBOX_BUCKETS } from './sandbox-buckets.ts';
+import { IDENTITY_OBJECT, type SandboxIdentity, type SandboxNeed, sandboxVariables } from './sandbox-identity.ts';
 import { AdminError, createTableClient, type TableClient } from './table-client.ts';
 
 const SANDBOX_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -32,17 +33,97 @@ export interface Target {
   buckets?: { searchIndex: string; surveyExports: string; s3Endpoint?: string };
   /** The stack's outputs (`TableName`, `TableStreamArn`, `SigningSecretArn`, …). */
   stack?: { name: string; outputs: Record<string, string> };
+  /** The sandbox: where its endpoints came from. */
+  sandbox?: SandboxPlace;
 }
 
-export function sandboxTarget(options: { dynamodbEndpoint: string; s3Endpoint: string; tableName: string; region: string }): Target {
-  const settings = { region: options.region, credentials: SANDBOX_CREDENTIALS };
+/** Where cxctl found the sandbox's endpoints (cli/target.ts), and what it found. */
+export interface SandboxPlace {
+  from: 'variables' | '--endpoint' | 'DATA_DIR' | 'defaults';
+  dynamodbEndpoint: string;
+  /** Unset when the variables leave it out (SQS_PORT): a command that needs it refuses. */
+  s3Endpoint?: string;
+  apiUrl?: string;
+  tableName: string;
+  /** Absolute. */
+  dataDir: string;
+  /** The sandbox DATA_DIR/sandbox.json describes, when the endpoints came from there. */
+  running: SandboxIdentity | null;
+}
+
+export function sandboxTarget(place: SandboxPlace, region: string): Target {
+  const settings = { region, credentials: SANDBOX_CREDENTIALS };
   return {
     kind: 'sandbox',
-    label: `the sandbox (DynamoDB ${options.dynamodbEndpoint}, table ${options.tableName})`,
-    store: createTableClient(options.tableName, { ...settings, endpoint: options.dynamodbEndpoint }),
-    settings: { ...settings, endpoint: options.dynamodbEndpoint },
-    buckets: { ...SANDBOX_BUCKETS, s3Endpoint: options.s3Endpoint },
+    label: `the sandbox (DynamoDB ${place.dynamodbEndpoint}, table ${place.tableName})`,
+    store: createTableClient(place.tableName, { ...settings, endpoint: place.dynamodbEndpoint }),
+    settings: { ...settings, endpoint: place.dynamodbEndpoint },
+    ...(place.s3Endpoint ? { buckets: { ...SANDBOX_BUCKETS, s3Endpoint: place.s3Endpoint } } : {}),
+    sandbox: place,
   };
+}
+
+/**
+ * The variables a printed command needs to reach the target's sandbox on `table` (sandboxVariables):
+ * those npm start was given, from the running sandbox's file, else cxctl's own.
+ */
+export function sandboxVariablesOf(target: Target, table: string, needs: SandboxNeed[]): string {
+  const place = target.sandbox;
+  if (!place) return '';
+  return sandboxVariables(
+    place.running ?? {
+      dataDir: place.dataDir,
+      tableName: place.tableName,
+      dynamodbEndpoint: place.dynamodbEndpoint,
+      ...(place.s3Endpoint ? { sqsEndpoint: place.s3Endpoint } : {}),
+      ...(place.apiUrl ? { apiUrl: place.apiUrl } : {}),
+    },
+    needs,
+    table,
+  );
+}
+
+/** The sandbox that owns an object store, as it wrote itself there (local/sandbox.ts); null if none did. */
+async function objectStoreOwner(target: Target): Promise<SandboxIdentity | null> {
+  const s3 = await s3ClientOf(target);
+  try {
+    const { GetObjectCommand } = await import('@aws-sdk/client-s3');
+    const object = await s3.send(new GetObjectCommand({ Bucket: IDENTITY_OBJECT.bucket, Key: IDENTITY_OBJECT.key }));
+    return JSON.parse(await object.Body!.transformToString()) as SandboxIdentity;
+  } catch (error) {
+    if (['NoSuchKey', 'NoSuchBucket', 'NotFound'].includes((error as { name?: string }).name ?? '')) return null;
+    throw error;
+  } finally {
+    s3.destroy();
+  }
+}
+
+const sameService = (a: string, b: string) => new URL(a).port === new URL(b).port;
+
+/**
+ * The buckets a command writes, once it is sure they belong to the sandbox whose table it uses: the
+ * object store's sandbox must serve that table, on that DynamoDB. Otherwise it refuses, naming both.
+ */
+export async function checkedBucketsOf(target: Target, command: string): Promise<NonNullable<Target['buckets']>> {
+  const buckets = bucketsOf(target, command);
+  const place = target.sandbox;
+  if (!place || place.from === '--endpoint') return buckets;
+  const owner = await objectStoreOwner(target);
+  const table = `table ${place.tableName} on DynamoDB ${place.dynamodbEndpoint}`;
+  if (!owner) {
+    throw new AdminError(
+      `${command}: the object store at ${buckets.s3Endpoint} is no running sandbox's (it does not say whose it is), so cxctl cannot ` +
+        `tell it goes with ${table}. Start the sandbox with npm start, and give cxctl the variables its banner prints`,
+    );
+  }
+  if (!sameService(owner.dynamodbEndpoint, place.dynamodbEndpoint) || owner.tableName !== place.tableName) {
+    throw new AdminError(
+      `${command}: the object store at ${buckets.s3Endpoint} belongs to the sandbox serving table ${owner.tableName} on DynamoDB ` +
+        `${owner.dynamodbEndpoint}, not to ${table}: writing there would mix two sandboxes. Give cxctl the variables ` +
+        `of one sandbox together (${sandboxVariables(owner, ['table', 'objects']) || 'none: the defaults'}), as its banner prints them`,
+    );
+  }
+  return buckets;
 }
 
 /**
@@ -117,8 +198,41 @@ export function stackTarget(name: string, outputs: Record<string, string>, setti
   };
 }
 
+/**
+ * The sandbox's API for `cxctl demo`, once it is sure that API serves the table cxctl writes the
+ * workspace and key into (else the demo's first request answers 401): refused otherwise, naming both.
+ */
+export async function sandboxApiOf(target: Target): Promise<string> {
+  const place = target.sandbox;
+  if (!place?.apiUrl) {
+    throw new AdminError('demo also calls the sandbox API: give PORT with DYNAMODB_PORT, as npm start was given them, or --api URL');
+  }
+  const owner = place.running ?? (place.from === 'variables' && place.s3Endpoint ? await objectStoreOwner(target) : null);
+  const table = `table ${place.tableName} on DynamoDB ${place.dynamodbEndpoint}`;
+  if (owner && (!sameService(owner.apiUrl, place.apiUrl) || !sameService(owner.dynamodbEndpoint, place.dynamodbEndpoint))) {
+    throw new AdminError(
+      `demo: the API at ${place.apiUrl} is not the sandbox of ${table} (that one serves ${owner.apiUrl}): give cxctl the variables ` +
+        `of one sandbox together (${sandboxVariables(owner, ['api', 'table'])}), as its banner prints them`,
+    );
+  }
+  if (owner && owner.tableName !== place.tableName) {
+    throw new AdminError(
+      `demo: the sandbox at ${place.apiUrl} serves table ${owner.tableName}, not ${place.tableName}: the key cxctl would make there ` +
+        `would answer 401. Run it as ${sandboxVariables(owner, ['api', 'table']) || 'plain '}npx cxctl demo …, or start the sandbox on ` +
+        `${place.tableName} (TABLE_NAME=${place.tableName} npm start)`,
+    );
+  }
+  return place.apiUrl;
+}
+
 /** The buckets, or an operator's error naming the command that needs them. */
 export function bucketsOf(target: Target, command: string): NonNullable<Target['buckets']> {
+  if (!target.buckets && target.sandbox) {
+    throw new AdminError(
+      `${command} also writes the sandbox's object store: give SQS_PORT with DYNAMODB_PORT, as npm start was given them, ` +
+        'rather than reach the object store on the default port, which may be another sandbox',
+    );
+  }
   if (!target.buckets) {
     throw new AdminError(
       `${command} also works on the stack's buckets: name the stack with --stack NAME, deployed from this version (its outputs name them)`,

@@ -37,7 +37,7 @@ const BOOKKEEPING = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity', 'lock', 'ttl', 'w
 /** Every kind of item a workspace holds (its `entity`), and what the export does with it. */
 export const EXPORT_RULES: Readonly<Record<string, Rule>> = {
   Workspace: { type: 'workspace' },
-  DeveloperKey: { type: 'developerKey', omit: ['secretHash', 'tokenHint', 'rlWindow', 'rlCount'] },
+  DeveloperKey: { type: 'developerKey', omit: ['secretHash', 'tokenHint', 'rlWindow', 'rlCount', 'rlWindows'] },
   DirectoryPerson: { type: 'directoryPerson' },
   DirectoryTeam: { type: 'directoryTeam' },
   Idea: { type: 'idea', omit: ['submitterHash'] },

@@ -1,7 +1,7 @@
 /**
  * Diagnostics of a journey version's content: what is well-formed (content.ts accepted it) but
  * inconsistent. Errors block publish; warnings and infos do not. Recomputed on every save and again
- * at publish, because what the content references (other journeys, ideas, SOPs) may have changed.
+ * at publish, because what the content references (other journeys, ideas, SOPs, surveys) may have changed.
  * Everything about the workspace comes in as `ReferenceFacts`, loaded by the caller, so this is a
  * pure function of its arguments.
  */
@@ -46,8 +46,11 @@ export const DIAGNOSTIC_CODES = {
   pair_pinned_to_draft: 'warning',
   micro_journey_unpublished: 'warning',
   link_not_found: 'warning',
+  link_archived: 'warning',
   pairs_too_deep: 'warning',
   stage_without_cells: 'warning',
+  // No longer given: every link kind is checked (survey links were not, before issue 37). A version saved
+  // before keeps it in its stored diagnostics until it is saved or published again, so the code stays.
   link_not_checked: 'info',
   diagnostics_truncated: 'info',
 } as const satisfies Record<string, DiagnosticSeverity>;
@@ -74,8 +77,8 @@ export interface ReferenceFacts {
   versions: ReadonlyMap<string, VersionFacts>;
   /** `linkFactsKey(kind, id)` of every linked record that exists (in any state). */
   existingLinks: ReadonlySet<string>;
-  /** Link kinds the caller could check; refs of other kinds get an info, not a warning. */
-  checkedLinkKinds: ReadonlySet<LinkKind>;
+  /** `linkFactsKey(kind, id)` of the linked records that exist and are archived (surveys). */
+  archivedLinks: ReadonlySet<string>;
   /** Set when the caller stopped following pairs at this many levels: deeper cycles went unchecked. */
   depthLimit?: number;
   /** Surveys bound metric cells name, by id (a missing entry: no such survey); absent: bindings are not checked. */
@@ -95,7 +98,7 @@ export const noReferenceFacts: ReferenceFacts = {
   journeys: new Map(),
   versions: new Map(),
   existingLinks: new Set(),
-  checkedLinkKinds: new Set(),
+  archivedLinks: new Set(),
 };
 
 /** The pairs of the version a pair target follows, from the facts (undefined: a dead end). */
@@ -246,15 +249,15 @@ function checkCellTexts(cell: JourneyCell, key: string, report: Report) {
   }
 }
 
+const LINK_NAMES: Record<LinkKind, string> = { idea: 'Idea', sop: 'SOP', survey: 'Survey', journey: 'Journey' };
+
 function checkLinks(cell: JourneyCell, key: string, facts: ReferenceFacts, report: Report) {
   if (!('refs' in cell)) return;
   cell.refs.forEach((ref, index) => {
     const path = pointer('cells', key, 'refs', index);
-    if (!facts.checkedLinkKinds.has(ref.kind)) {
-      report('link_not_checked', path, `Links to ${ref.kind} records cannot be checked yet`);
-    } else if (!facts.existingLinks.has(linkFactsKey(ref.kind, ref.id))) {
-      report('link_not_found', path, `No ${ref.kind} "${ref.id}" exists in this workspace`);
-    }
+    const link = linkFactsKey(ref.kind, ref.id);
+    if (!facts.existingLinks.has(link)) report('link_not_found', path, `No ${ref.kind} "${ref.id}" exists in this workspace`);
+    else if (facts.archivedLinks.has(link)) report('link_archived', path, `${LINK_NAMES[ref.kind]} "${ref.id}" is archived`);
   });
 }
 

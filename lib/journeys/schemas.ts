@@ -119,7 +119,8 @@ export const versionPatchBody = z.strictObject({ label });
 /**
  * `{content}`. The raw size is checked before the shape, as a 413 rather than a 400: a check
  * with `when` runs whatever the shape parse found, and it throws (zod passes exceptions through)
- * because the validation middleware can only answer 400.
+ * because the validation middleware can only answer 400. It runs on an object only (the chain
+ * refuses any other body first; `null` here threw a TypeError, a 502).
  */
 export const contentBody = z.strictObject({ content: journeyContent }).check(
   z.refine(
@@ -129,7 +130,7 @@ export const contentBody = z.strictObject({ content: journeyContent }).check(
         throw new ContentTooLargeError(`content is ${bytes} bytes of JSON; at most ${CONTENT_LIMITS.rawBytes} are accepted`);
       return true;
     },
-    { when: () => true },
+    { when: ({ value }) => typeof value === 'object' && value !== null && !Array.isArray(value) },
   ),
 );
 

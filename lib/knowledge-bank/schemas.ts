@@ -24,9 +24,10 @@ const optional = (schema: z.ZodMiniType<string>) => z.optional(z.nullable(schema
 
 const slug = identifierSchema({
   pattern: SLUG_PATTERN,
-  patternMessage: 'must be lowercase letters (any script) and digits, in words joined by single hyphens',
+  patternMessage: 'must be lowercase letters (any script, with their combining marks) and digits, in words joined by single hyphens',
   maxCharacters: SLUG_MAX,
-  description: 'Unique in the workspace among its kind; lowercase letters of any script and digits joined by hyphens',
+  description:
+    'Unique in the workspace among its kind; lowercase letters of any script (with the combining marks their script writes them with) and digits, joined by hyphens',
 });
 
 const visibility = z.enum(['public', 'internal']);

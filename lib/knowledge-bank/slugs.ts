@@ -1,44 +1,42 @@
 /**
- * Slugs for articles and categories. Arabic titles keep their letters (a slug is a URL path
- * segment, and browsers show Unicode paths as written); marks that do not change the word are
- * dropped so the same title always gives the same slug: Arabic diacritics (tashkeel), tatweel and
- * Latin accents. Hamza forms (أ إ ئ ؤ) are letters and stay. Arabic-Indic digits become ASCII digits.
- * A slug is an identifier (lib/platform/identifiers.ts: NFKC, nothing invisible, one script a word),
- * whether typed or made here from a title: invisible characters of the title are dropped, and a word
- * that mixes scripts (a look-alike) is left out of the slug.
+ * Slugs for articles and categories. Titles of every script keep their letters (a slug is a URL path
+ * segment, and browsers show Unicode paths as written), with the marks their script spells words
+ * with (Devanagari `नमस्ते`, Thai `สวัสดี`: vowel signs, viramas, tone marks). Marks that do not
+ * change the word are dropped so the same title always gives the same slug: Arabic diacritics
+ * (tashkeel), tatweel, and the accents of Latin, Greek and Cyrillic letters. Hamza forms (أ إ ئ ؤ)
+ * are letters and stay. Digits of every number system become ASCII digits, so a slug never mixes two.
+ * A slug is an identifier (lib/platform/identifiers.ts: NFKC, nothing invisible, one script a word,
+ * marks on their letters, one number system), whether typed or made here from a title: invisible
+ * characters of the title are dropped, and a word that breaks the rule (a look-alike) is left out.
  */
-import { identifierProblem, normaliseIdentifier, withoutIgnorable } from '../platform/identifiers.ts';
+import { decimalZeroOf, identifierProblem, normaliseIdentifier, withoutIgnorable } from '../platform/identifiers.ts';
 
 export const SLUG_MAX = 80;
 
-/** Lowercase letters and digits of any script, in words joined by single hyphens. */
-export const SLUG_PATTERN = /^[\p{Ll}\p{Lo}\p{Nd}]+(?:-[\p{Ll}\p{Lo}\p{Nd}]+)*$/u;
+/** A word: a lowercase letter (or one of a script without case) or a digit, then those and combining marks. */
+const SLUG_WORD = '[\\p{Ll}\\p{Lo}\\p{Nd}][\\p{Ll}\\p{Lo}\\p{Nd}\\p{Mn}\\p{Mc}]*';
+/** Lowercase letters of any script with their marks, and digits, in words joined by single hyphens. */
+export const SLUG_PATTERN = new RegExp(`^${SLUG_WORD}(?:-${SLUG_WORD})*$`, 'u');
 
-const ARABIC_INDIC_ZERO = 0x0660;
-const EASTERN_ARABIC_INDIC_ZERO = 0x06f0;
-
+/** `٣`, `३`, `๓` → `3`: the digit's value (its distance from its system's zero). */
 function asciiDigits(value: string): string {
-  return value.replace(/[\u0660-\u0669\u06F0-\u06F9]/g, (digit) => {
-    const code = digit.charCodeAt(0);
-    const zero = code >= EASTERN_ARABIC_INDIC_ZERO ? EASTERN_ARABIC_INDIC_ZERO : ARABIC_INDIC_ZERO;
-    return String(code - zero);
-  });
+  return value.replace(/\p{Nd}/gu, (digit) => String(digit.codePointAt(0)! - decimalZeroOf(digit)!));
 }
 
-/** é → e; Arabic letters are left alone (NFKD would turn أ or ئ into a different letter plus a mark). */
-function latinWithoutAccents(character: string): string {
-  return character.normalize('NFKD').replace(/\p{M}/gu, '');
+/** é → e, ё → е; other scripts are left alone (NFKD would turn أ or ئ into another letter and a mark, and drop a virama). */
+function withoutAccents(letter: string): string {
+  return letter.normalize('NFKD').replace(/\p{M}/gu, '');
 }
 
 /** A slug from a title, or '' when the title has no letters or digits. */
 export function slugify(title: string): string {
   const words = asciiDigits(withoutIgnorable(normaliseIdentifier(title)))
     .replace(/[\u064B-\u065F\u0670\u0640]/g, '') // tashkeel and tatweel: no change to the word
-    .replace(/[^\u0600-\u06FF]/gu, latinWithoutAccents)
+    .replace(/[\p{sc=Latn}\p{sc=Grek}\p{sc=Cyrl}]\p{M}*/gu, withoutAccents)
     .toLowerCase()
     // What SLUG_PATTERN does not take separates words: also modifier letters (ゝ, ʼ) and capitals with no lower case.
-    .split(/[^\p{Ll}\p{Lo}\p{Nd}]+/u)
-    // Composed again (NFKD took Hangul syllables apart), and a word mixing scripts left out.
+    .split(/[^\p{Ll}\p{Lo}\p{Nd}\p{Mn}\p{Mc}]+/u)
+    // Composed again, and a word that breaks the identifier rule (mixing scripts, a stray mark) left out.
     .map(normaliseIdentifier)
     .filter((word) => word.length > 0 && identifierProblem(word) === null);
   let slug = '';

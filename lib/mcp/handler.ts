@@ -13,6 +13,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { config } from '../platform/config.ts';
 import type { LambdaHandler } from '../platform/http/api-handler.ts';
 import type { ApiContext } from '../platform/http/context.ts';
+import { headerValues } from '../platform/http/middleware/header-values.ts';
 import { type HandlerResult, httpEnvelope } from '../platform/http/middleware/http-envelope.ts';
 import { jsonBody } from '../platform/http/middleware/json-body.ts';
 import { validateRequest } from '../platform/http/middleware/validate-request.ts';
@@ -56,6 +57,7 @@ async function grantOf(api: ApiCalls): Promise<Grant & { workspace: string }> {
 export function mcpHandler(route: RouteDefinition, tools: () => readonly AgentTool[]): LambdaHandler {
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>()
     .use(httpEnvelope(route.response.status))
+    .use(headerValues())
     .use(jsonBody(route))
     .use(validateRequest(route));
   return chain.handler(async (event, context): Promise<APIGatewayProxyStructuredResultV2> => {

@@ -8,7 +8,7 @@
  */
 
 /** The statuses an error envelope is sent with. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 502;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 502 | 503;
 
 /** One code of a catalog: the status it is always sent with, and what it means wherever it is sent. */
 interface ErrorCodeEntry {
@@ -37,7 +37,9 @@ export const platformErrorCodes = defineErrorCodes({
   invalid_path: { status: 400, meaning: 'A path parameter is malformed, e.g. an id that must be a UUID and is not' },
   invalid_header: {
     status: 400,
-    meaning: 'A malformed `X-Service-Workspace-Host`, `If-Match` or `Idempotency-Key` (a client that sent one relies on it)',
+    meaning:
+      'A malformed `X-Service-Workspace-Host`, `If-Match` or `Idempotency-Key` (a client that sent one relies on it), or a ' +
+      'header value holding a control character (RFC 9110 §5.5)',
   },
   invalid_cursor: {
     status: 400,
@@ -73,9 +75,21 @@ export const platformErrorCodes = defineErrorCodes({
   },
   rate_limited: {
     status: 429,
-    meaning: 'The key’s rate limit, or too many failed authentications from one address; wait `Retry-After` seconds',
+    meaning:
+      'The key’s rate limit, more requests at once than one key’s counter can take, or too many failed authentications from one ' +
+      'address; wait `Retry-After` seconds',
   },
-  internal_error: { status: 502, meaning: 'Unexpected server error; details only in the logs, under the answer’s `X-Request-Id`' },
+  internal_error: {
+    status: 502,
+    meaning: 'Unexpected server error, not worth a retry as it is; details only in the logs, under the answer’s `X-Request-Id`',
+  },
+  service_busy: {
+    status: 503,
+    meaning:
+      'DynamoDB or SQS throttled the request, or did not answer in time, after the retries the service makes itself; send it ' +
+      'again after `Retry-After` seconds (a throttled write wrote nothing; after a timeout a write may have landed, so send a ' +
+      'write again with its `If-Match` or `Idempotency-Key`)',
+  },
 });
 
 /**

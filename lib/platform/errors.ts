@@ -123,9 +123,18 @@ export class ContentTooLargeError extends ApiError {
 }
 
 export class RateLimitedError extends ApiError {
-  constructor(retryAfterSeconds: number) {
-    super(429, 'rate_limited', `Rate limit exceeded; retry after ${retryAfterSeconds} s`, {
-      'Retry-After': String(retryAfterSeconds),
-    });
+  constructor(retryAfterSeconds: number, message = `Rate limit exceeded; retry after ${retryAfterSeconds} s`) {
+    super(429, 'rate_limited', message, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+/**
+ * 503: AWS pushed back (throttling, or no answer in time) after the retries the SDK and the data kit
+ * make themselves. A client's retry policy depends on telling this from a 502: this one is worth
+ * sending again after `Retry-After`.
+ */
+export class ServiceBusyError extends ApiError {
+  constructor(retryAfterSeconds: number, message: string) {
+    super(503, 'service_busy', message, { 'Retry-After': String(retryAfterSeconds) });
   }
 }

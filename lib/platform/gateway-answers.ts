@@ -25,7 +25,20 @@ export interface GatewayAnswer {
  */
 export const GATEWAY_HEADER_BYTES = 10_240;
 
+/**
+ * A request HTTP cannot take. RFC 9110 §5.5: a recipient of NUL, CR or LF in a field value must
+ * refuse the request or replace each with a space; over HTTP/2 such a request is malformed (RFC 9113
+ * §8.2.1), as is a field name that is no token. AWS does not document what an HTTP API answers (nor
+ * whether it replaces instead): the status is HTTP's for a request the server cannot parse, the body
+ * API Gateway's own shape with its reason phrase, as for the 431. Any other control character in a
+ * value reaches the function, which answers 400 `invalid_header` (lib/platform/http/middleware/header-values.ts).
+ */
+const MALFORMED_REQUEST_WHEN =
+  'a header value holds NUL, CR or LF (RFC 9110 §5.5: refused, or each replaced by a space; AWS does not say which), or the ' +
+  'request line or a header name cannot be parsed; other control characters in a value reach the operation: 400 `invalid_header`';
+
 export const GATEWAY_ANSWERS = {
+  malformedRequest: { status: 400, message: 'Bad Request', when: MALFORMED_REQUEST_WHEN, inSandbox: true },
   headersTooLarge: {
     status: 431,
     message: 'Request Header Fields Too Large',
@@ -47,6 +60,15 @@ export const GATEWAY_ANSWERS = {
     when: "past the stage's throttle (by default 1,000 requests a second, bursts of 2,000)",
     inSandbox: false,
   },
+  /**
+   * A function that ran past its timeout is stopped by Lambda, and the invocation answers API Gateway
+   * with a function error (`FunctionError`, https://docs.aws.amazon.com/lambda/latest/api/API_Invoke.html),
+   * as a function that threw past our middleware does. An HTTP API answers a Lambda integration's error
+   * with 500 `{"message":"Internal Server Error"}`
+   * (https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-troubleshooting-lambda.html):
+   * not 504 (a REST API's INTEGRATION_TIMEOUT), nor 503 (an HTTP API's own answer once the integration
+   * passes its 30 s, `gatewayTimeout` below, which no route's timeout reaches: the longest, MCP's, is 28 s).
+   */
   functionFailed: {
     status: 500,
     message: 'Internal Server Error',

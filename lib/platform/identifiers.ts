@@ -24,6 +24,19 @@
  *    is of a script UAX #31 (Table 5) recommends for identifiers, so historic and specialised
  *    scripts, full of Latin look-alikes, are refused.
  *
+ * 4. **Marks with their letter** (UTS #39 §5.4, Optional Detection): a combining mark (an accent, a
+ *    vowel sign, a virama, a tone mark: how Devanagari `नमस्ते`, Thai `สวัสดี` and vocalised Arabic
+ *    `مَرْحَبًا` are written) follows a letter, of its own script when it belongs to one (a Devanagari
+ *    vowel sign after a Latin letter is refused; an Inherited accent goes with any letter); not the same
+ *    mark twice in a row, nor more than 4 in a row, nor a dot above on a letter with a dot of its own
+ *    (`i` + U+0307 looks like `i`); no enclosing mark (UAX #31 leaves them out of identifiers). NFKC
+ *    has composed every letter and mark that have a composed form (`e` + U+0301 is `é`); the marks
+ *    are counted in its decomposed form, so `á` + U+0301 holds U+0301 twice.
+ * 5. **Digits of one number system** (UTS #39 §5.3, Mixed-Number Detection): every decimal digit of
+ *    the identifier maps to the same zero, so `١2-release` (an Arabic-Indic one beside an ASCII two)
+ *    is refused beside `12-release` and `١٢-release`. NFKC has already made fullwidth and mathematical
+ *    digits ASCII.
+ *
  * Not covered: a word written wholly in another script that looks like a Latin one (Cyrillic `рор`
  * beside Latin `pop`, UTS #39's whole-script confusables). Refusing it would refuse real Cyrillic or
  * Greek words; catching it needs the confusables skeleton of every slug, stored and kept unique
@@ -126,6 +139,85 @@ function mixedScriptProblem(word: string): string | null {
   return `mixes the letters of several scripts in the word "${word}": a look-alike of another word (such as a Cyrillic "о" in a Latin word) is not allowed`;
 }
 
+const MARK = /^\p{M}$/u;
+const ENCLOSING_MARK = /^\p{Me}$/u;
+const NONSPACING_MARK = /^\p{Mn}$/u;
+const LETTER = /^\p{L}$/u;
+/** Letters with a dot of their own (`i`, `j`, …): a dot above on them looks like the letter alone (UTS #39 §5.4). */
+const SOFT_DOTTED = /^\p{Soft_Dotted}$/u;
+const COMBINING_DOT_ABOVE = '\u0307';
+/** UTS #39 §5.4: more nonspacing marks than this in a row are refused. */
+const MAX_NONSPACING_MARKS = 4;
+
+/**
+ * Why a word's combining marks do not sit on a letter as its script writes them, or null (rule 4).
+ * Read in NFD, so a mark composed into a letter counts too (`á` + U+0301 is `a` and U+0301 twice).
+ */
+function markProblem(word: string): string | null {
+  let base: string | null = null;
+  let previous: string | null = null;
+  let nonspacing = 0;
+  for (const character of word.normalize('NFD')) {
+    if (!MARK.test(character)) {
+      base = LETTER.test(character) ? character : null;
+      previous = character;
+      nonspacing = 0;
+      continue;
+    }
+    const named = codePoint(character);
+    if (ENCLOSING_MARK.test(character)) return `contains ${named}, an enclosing mark (not a character of identifiers, UAX #31)`;
+    if (base === null) return `contains ${named}, a combining mark with no letter before it`;
+    const markScripts = scriptsOf(character);
+    const baseScripts = scriptsOf(base);
+    // A script not used for identifiers is mixedScriptProblem's to name.
+    if (markScripts?.length && baseScripts?.length && !markScripts.some((script) => baseScripts.includes(script))) {
+      return `contains ${named}, a mark of another script than the letter ${codePoint(base)} it follows`;
+    }
+    if (character === previous) return `contains ${named} twice in a row (UTS #39 §5.4)`;
+    if (character === COMBINING_DOT_ABOVE && SOFT_DOTTED.test(base)) {
+      return `contains ${named} on ${codePoint(base)}, a letter with a dot of its own: it looks like the letter alone (UTS #39 §5.4)`;
+    }
+    if (NONSPACING_MARK.test(character) && ++nonspacing > MAX_NONSPACING_MARKS) {
+      return `contains more than ${MAX_NONSPACING_MARKS} combining marks in a row (UTS #39 §5.4)`;
+    }
+    previous = character;
+  }
+  return null;
+}
+
+const DECIMAL_DIGIT = /^\p{Nd}$/u;
+
+/**
+ * The zero of the decimal number system `character` is a digit of (`0` for `7`, `٠` for `٧`), or null
+ * for a character that is no decimal digit. Unicode encodes every system's digits as one run of ten
+ * from zero (The Unicode Standard §4.6, Numeric Value), and systems may sit back to back (the five
+ * mathematical ones), so the zero is ten steps back from the run's start at a time.
+ */
+export function decimalZeroOf(character: string): number | null {
+  if (!DECIMAL_DIGIT.test(character)) return null;
+  const at = character.codePointAt(0)!;
+  let start = at;
+  while (DECIMAL_DIGIT.test(String.fromCodePoint(start - 1))) start--;
+  return start + Math.floor((at - start) / 10) * 10;
+}
+
+/** Why the digits of `value` are of several number systems, or null (rule 5). */
+function mixedNumberProblem(value: string): string | null {
+  let first: { character: string; zero: number } | null = null;
+  for (const character of value) {
+    const zero = decimalZeroOf(character);
+    if (zero === null) continue;
+    if (first === null) first = { character, zero };
+    else if (zero !== first.zero) {
+      return (
+        `mixes the digits of several number systems (${codePoint(first.character)} and ${codePoint(character)}): ` +
+        'a number that looks like another is not allowed (UTS #39 §5.3)'
+      );
+    }
+  }
+  return null;
+}
+
 function invisibleProblem(value: string): string | null {
   for (const character of value) {
     if (BIDI_CONTROL.test(character)) return `contains ${codePoint(character)}, a bidirectional control character`;
@@ -135,7 +227,7 @@ function invisibleProblem(value: string): string | null {
 }
 
 /**
- * Why `value` breaks rules 2 and 3, or null when it keeps them: checked as typed (so the message names
+ * Why `value` breaks rules 2 to 5, or null when it keeps them: checked as typed (so the message names
  * the code point the person typed, not what NFKC made of it) and once normalised. The message names
  * the code point, never shows it (it may be invisible or reorder the text around it).
  */
@@ -144,16 +236,17 @@ export function identifierProblem(value: string): string | null {
   const invisible = invisibleProblem(value) ?? invisibleProblem(normalised);
   if (invisible) return invisible;
   for (const word of normalised.split(WORD_SEPARATORS)) {
-    const problem = mixedScriptProblem(word);
+    const problem = markProblem(word) ?? mixedScriptProblem(word);
     if (problem) return problem;
   }
-  return null;
+  return mixedNumberProblem(normalised);
 }
 
 /** The rule as a sentence, for the document's schema descriptions and for messages. */
 const IDENTIFIER_RULE =
   'Normalised to Unicode NFKC before it is checked and stored (fullwidth, ligature and other compatibility forms become plain letters); ' +
-  'no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends.';
+  'no invisible, control or bidirectional-control characters; each word in one script (UTS #39 highly restrictive), of the scripts UAX #31 recommends; ' +
+  'combining marks only on a letter of their script (UTS #39 §5.4); digits of one number system (UTS #39 §5.3).';
 
 /**
  * An identifier field of an API body: refused with the rule's reason, then normalised (the value the

@@ -7,6 +7,9 @@ import * as z from 'zod/mini';
 
 type JsonSchema = Record<string, unknown>;
 
+const isEmptySchema = (value: unknown) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+
 /** zod's `override` hook of `toJSONSchema`, for every schema the API publishes. */
 function publishedJsonSchema(ctx: { jsonSchema: unknown }): void {
   const json = ctx.jsonSchema as JsonSchema;
@@ -16,6 +19,11 @@ function publishedJsonSchema(ctx: { jsonSchema: unknown }): void {
     const types = new Set((json.prefixItems as JsonSchema[]).map((item) => item.type));
     json.items = types.size === 1 ? { type: [...types][0] } : {};
   }
+  // A record of any values (`customerContext`) is rendered `additionalProperties: {}`: an empty schema,
+  // which schema linters flag as constraining nothing (the MCP Inspector's --strict). `true` means the
+  // same (JSON Schema 2020-12 §4.3.2) and says it is meant; left out instead, openapi-typescript would
+  // type the object as holding nothing.
+  if (isEmptySchema(json.additionalProperties)) json.additionalProperties = true;
   // Query integers are validated as digit strings but documented as the integers they are,
   // default included (zod renders the string the parser starts from).
   if (json.type === 'integer') {

@@ -19,6 +19,7 @@ const STATUS_TITLES: Record<ErrorStatus, string> = {
   415: 'The body is not sent as JSON',
   429: 'Rate limited: retry after the whole seconds in `Retry-After`',
   502: 'Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`)',
+  503: 'Busy: AWS throttled the request or did not answer in time; retry after the whole seconds in `Retry-After`',
 };
 
 /** A catalog meaning continues the code's line as a route's note does: lower case, unless it opens with an acronym. */

@@ -56,8 +56,8 @@ export function apiOverview(): string {
     ),
     section(
       'Order of checks',
-      'Every operation checks, in this order, and answers the first that fails: a workspace is selected (400 ' +
-        '`missing_workspace_host`) and well-formed (400 `invalid_header`) → a key is sent and well-formed (401) → it is a key of ' +
+      'Every operation checks, in this order, and answers the first that fails: no header value holds a control character (400 ' +
+        '`invalid_header`) → a workspace is selected (400 `missing_workspace_host`) and well-formed (400 `invalid_header`) → a key is sent and well-formed (401) → it is a key of ' +
         'this workspace with this secret (401 `invalid_key`) → not revoked or expired (401) → the workspace exists (404) → the rate ' +
         'limit (429) → the workspace is not suspended, the module is on, the key holds the permission (403) → the body is JSON (415, ' +
         '400 `invalid_json`) → path, query and body meet their schemas (400) → the operation itself (its 404, 409, 413, …). A ' +
@@ -87,6 +87,10 @@ export function apiOverview(): string {
         'authenticated answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds); past the limit the ' +
         'answer is 429 `rate_limited` with `Retry-After` in whole seconds. Failed authentications are braked by source address ' +
         'instead, so a forged key cannot lock its holder out. The stage as a whole is throttled too (API Gateway’s own 429).',
+      'When AWS itself pushes back (DynamoDB or SQS throttling, or no answer in time) after the retries the service makes, the ' +
+        'answer is 503 `service_busy` with `Retry-After`: busy, not broken, so send it again then (a 502 `internal_error` is a ' +
+        'defect, not worth the same retry). Requests at once beyond what one key’s counter can take (one DynamoDB item) are the ' +
+        'caller’s own: 429 `rate_limited`.',
     ),
     section(
       'Webhook signatures',

@@ -52,6 +52,7 @@ const IMPLIED_CODES: readonly ImpliedCode[] = [
   { code: 'version_conflict', answeredBy: 'every operation that takes `If-Match`', applies: (route) => !!ifMatchOf(route) },
   { code: 'idempotency_key_reused', answeredBy: 'every create that takes `Idempotency-Key`', applies: (route) => !!route.idempotent },
   { code: 'internal_error', answeredBy: 'every operation that takes a key', applies: always },
+  { code: 'service_busy', answeredBy: 'every operation that takes a key', applies: always },
 ];
 
 /**

@@ -1,11 +1,12 @@
 /**
- * The one function other areas may call to learn about survey questions they refer to (journeys'
- * metric cells bind one, contract §3): which surveys exist in the workspace, whether they are
- * archived, and what type and scale each question has in the versions that matter. Built on the
- * store's public reads only (getSurvey, getVersion), so the store's layout stays its own.
+ * What other areas may learn about the surveys they refer to: the questions journeys' metric cells
+ * bind (contract §3): which surveys exist in the workspace, whether they are archived, and what type
+ * and scale each question has in the versions that matter; and the surveys journeys' `links` cells
+ * name: whether each exists and is archived. Built on the store's public reads only (findSurvey,
+ * findVersion, findSurveyStatuses), so the store's layout stays its own.
  */
 import type { Question } from './engine/definition.ts';
-import { findSurvey } from './store/surveys.ts';
+import { findSurvey, findSurveyStatuses } from './store/surveys.ts';
 import { findVersion } from './store/versions.ts';
 
 /** The numeric kinds a metric can be computed from; anything else is `other`. */
@@ -101,4 +102,18 @@ export async function lookUpSurveyQuestions(
     }),
   );
   return found;
+}
+
+/** What a link to a survey may say of it. */
+export interface LinkedSurveyFacts {
+  archived: boolean;
+}
+
+/**
+ * Facts about each linked survey that exists (a missing entry: no such survey in this workspace).
+ * One round trip: a BatchGetItem of the distinct surveys' items (one per 100), projected to their status.
+ */
+export async function lookUpLinkedSurveys(workspace: string, surveyIds: readonly string[]): Promise<Map<string, LinkedSurveyFacts>> {
+  const statuses = await findSurveyStatuses(workspace, [...new Set(surveyIds)]);
+  return new Map([...statuses].map(([id, status]) => [id, { archived: status === 'archived' }]));
 }

@@ -48,13 +48,32 @@ describe('synthesized IAM policies', () => {
     for (const route of readRoutes) {
       const batch = { RequestItems: { [TableName]: { Keys: [keys.workspace('acme'), keyItem], ConsistentRead: true } } };
       expect(await decision(route.handler, 'BatchGetCommand', batch), route.operationId).toBe('allowed');
+      // The count in its window's entry of the key's counter, dropping an entry long past (developer-keys.ts).
       const count = {
         Key: keyItem,
-        UpdateExpression: 'SET rlCount = rlCount + :one, lastUsedAt = :now',
-        ConditionExpression: 'rlWindow = :window',
+        UpdateExpression:
+          'SET rlWindows.#window = if_not_exists(rlWindows.#window, :zero) + :one, lastUsedAt = :now REMOVE rlWindows.#old0',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#window': '29000001', '#old0': '28999990' },
         ReturnValues: 'UPDATED_NEW',
       };
       expect(await decision(route.handler, 'UpdateCommand', count), route.operationId).toBe('allowed');
+      // A key made before the counter was a map: its first count makes the map and drops the fixed window.
+      const first = {
+        Key: keyItem,
+        UpdateExpression: 'SET rlWindows = :windows, lastUsedAt = :now REMOVE rlWindow, rlCount',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(rlWindows)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      };
+      expect(await decision(route.handler, 'UpdateCommand', first), route.operationId).toBe('allowed');
+      // A source's failed authentications, a fixed window of its own item.
+      const failure = {
+        Key: keys.authFailures('203.0.113.9'),
+        UpdateExpression: 'SET rlCount = rlCount + :one',
+        ConditionExpression: 'rlWindow >= :window',
+        ReturnValues: 'UPDATED_NEW',
+      };
+      expect(await decision(route.handler, 'UpdateCommand', failure), route.operationId).toBe('allowed');
     }
   });
 

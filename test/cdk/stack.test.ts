@@ -117,7 +117,7 @@ describe('PortalApiStack', () => {
       const updates = statements.filter((s) => [s.Action].flat().includes('dynamodb:UpdateItem'));
       expect(updates).toHaveLength(1);
       expect(updates[0].Condition['ForAllValues:StringEquals']['dynamodb:Attributes']).toEqual(
-        expect.arrayContaining(['rlWindow', 'rlCount']),
+        expect.arrayContaining(['rlWindows', 'rlWindow', 'rlCount']),
       );
       expect(updates[0].Condition['ForAllValues:StringEquals']['dynamodb:Attributes']).not.toContain('secretHash');
       expect(updates[0].Condition.StringEqualsIfExists['dynamodb:ReturnValues']).toEqual(['NONE', 'UPDATED_NEW']);

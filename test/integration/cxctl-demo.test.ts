@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { IDEA_LABELS } from '../../cli/demo/data.ts';
 import { listDeveloperKeys } from '../../lib/admin/developer-keys.ts';
+import { freePort } from '../../local/wait.ts';
 import { demo, demoSnapshot } from '../support/demo.ts';
 import { type ApiResponse, adminStore, clientFor, sandbox, uniqueSlug } from '../support/fixtures.ts';
 
@@ -188,5 +190,20 @@ describe('cxctl demo', { timeout: 360_000 }, () => {
     const asJson = JSON.parse(await demo(slug, '--json'));
     expect(asJson).toMatchObject({ created: 0, changed: 0 });
     expect(asJson.differences).toContainEqual({ record: 'idea "Track my refund"', path: 'status', expected: 'new', actual: 'planned' });
+  });
+
+  it('says it created the workspace before what it added to it', async () => {
+    const slug = uniqueSlug('demo');
+    // An API that is not there: the run stops at its first request, after making the workspace.
+    const nowhere = `http://127.0.0.1:${await freePort()}/api/v1`;
+    const failed = await run(process.execPath, ['bin/cxctl.mjs', 'demo', slug, '--api', nowhere, '--endpoint', sandbox.dynamodbEndpoint], {
+      cwd: ROOT,
+      env: { ...process.env, TABLE_NAME: sandbox.tableName, WORKSPACE_DOMAIN: 'localhost' },
+    }).catch((error: { stdout: string }) => error);
+    const lines = failed.stdout.split('\n');
+    expect(lines.slice(0, 2)).toEqual([
+      `Created workspace ${slug} (X-Service-Workspace-Host: ${slug}.localhost).`,
+      `Added the idea labels the demo uses to ${slug}: ${[...IDEA_LABELS.statuses, ...IDEA_LABELS.modules].join(', ')}.`,
+    ]);
   });
 });

@@ -2,8 +2,10 @@
  * The sandbox refuses a request whose request line and header values pass 10,240 bytes, as API
  * Gateway HTTP APIs do (lib/platform/gateway-answers.ts): a 431 in API Gateway's own shape with
  * its `apigw-requestid`, at exactly that limit, and for a head of any size, never Node's empty
- * answer or a reset (issue 27, item 17). Sent over a raw socket, so every byte of the head is the
- * test's own.
+ * answer or a reset (issue 27, item 17). A header value holding a control character is the
+ * operation's 400 `invalid_header` in the envelope, but NUL (and a head HTTP cannot parse) API
+ * Gateway's own 400, never Node's bare one (issue 37, item 7). Sent over a raw socket, so every byte
+ * of the head is the test's own.
  */
 import { connect } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -113,5 +115,66 @@ describe('431: request line and header values past 10,240 bytes', () => {
 
   it('answers a 2 MB header the same way: the 431 with its body and apigw-requestid, not a reset', async () => {
     expectGatewayRefusal(await send(...meRequest(2 * 1024 * 1024)));
+  });
+});
+
+/** `GET /api/v1/me` with the workspace's key and one more header. */
+function meWith(name: string, value: string): [string, [string, string][]] {
+  const [line, headers] = meRequest(1_000);
+  const others = headers.filter(([header]) => header !== 'X-Padding' && header !== name);
+  return [line, [...others, [name, value]]];
+}
+
+describe('400: a header value holding a control character (issue 37, item 7)', () => {
+  it('is answered by the operation in the envelope, 400 invalid_header naming the header and the character', async () => {
+    for (const [name, value, named] of [
+      ['X-Trace', 'a\u0001b', 'U+0001'],
+      ['User-Agent', 'client\u001F1.0', 'U+001F'],
+      ['X-Trace', 'bell\u0007', 'U+0007'],
+      ['X-Trace', 'vertical\u000Btab', 'U+000B'],
+      ['X-Trace', 'delete\u007F', 'U+007F'],
+      ['Authorization', `Bearer ${ws.key}\u0008`, 'U+0008'],
+    ] as const) {
+      const answer = await send(...meWith(name, value));
+      expect([answer.status, answer.headers['content-type']], `${name} ${named}: ${answer.body}`).toEqual([
+        400,
+        'application/json; charset=utf-8',
+      ]);
+      const body = JSON.parse(answer.body);
+      expect(body, named).toMatchObject({ ok: false, error: 'invalid_header' });
+      expect(body.message, named).toContain(named);
+      expect(body.issues, named).toEqual([{ path: `header.${name.toLowerCase()}`, message: expect.stringContaining(named) }]);
+      expect(answer.headers['x-request-id'], named).toMatch(/.+/);
+    }
+  });
+
+  it('takes a tab and UTF-8 text in a value (no control character)', async () => {
+    for (const [name, value] of [
+      ['X-Trace', 'a\tb'],
+      ['X-Trace', 'café مرحبا'],
+    ] as const) {
+      const answer = await send(...meWith(name, value));
+      expect(answer.status, `${JSON.stringify(value)}: ${answer.body}`).toBe(200);
+    }
+  });
+
+  it('is refused by API Gateway itself for NUL (RFC 9110 §5.5), and for a head HTTP cannot parse: its own 400 body, never a bare 400', async () => {
+    for (const [line, headers] of [
+      meWith('X-Trace', 'a\u0000b'),
+      meWith('X-Trace', 'a\rb'),
+      [
+        `GET ${new URL(sandbox.apiUrl).pathname}/me HTTP/1.1`,
+        [
+          ['Host', new URL(sandbox.apiUrl).host],
+          ['A name with spaces', 'v'],
+        ],
+      ] as [string, [string, string][]],
+    ]) {
+      const answer = await send(line, headers);
+      expect([answer.status, answer.headers['content-type']], answer.body).toEqual([400, 'application/json']);
+      expect(JSON.parse(answer.body)).toEqual({ message: 'Bad Request' });
+      expect(answer.headers['apigw-requestid']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(answer.headers['x-request-id']).toBeUndefined();
+    }
   });
 });

@@ -34,7 +34,7 @@ describe('OpenAPI: Ideas', () => {
         .sort();
       // Every idea write with a body (POST, PUT, PATCH) also lists 415 unsupported_media_type.
       const takesBody = ['post', 'put', 'patch'].includes(method) ? ['415'] : [];
-      expect(errors).toEqual([...['400', '401', '403', '404'], ...(conflicts ? ['409'] : []), ...takesBody, '429', '502']);
+      expect(errors).toEqual([...['400', '401', '403', '404'], ...(conflicts ? ['409'] : []), ...takesBody, '429', '502', '503']);
     },
   );
 

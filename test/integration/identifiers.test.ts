@@ -1,6 +1,7 @@
 /**
  * The identifier rule (lib/platform/identifiers.ts) where people type identifiers, over HTTP and
- * through cxctl: the slugs and labels issue 27 item 15 found coexisting with their look-alikes.
+ * through cxctl: the slugs and labels issue 27 item 15 found coexisting with their look-alikes, and
+ * issue 37 item 9's mixed number systems and scripts written with combining marks.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, expectErrorEnvelope } from '../support/fixtures.ts';
@@ -74,6 +75,37 @@ describe('article and category slugs', () => {
       headers: { 'If-Match': made.headers.get('etag')! },
     });
     expectErrorEnvelope(changed, 400, 'invalid_body');
+  });
+});
+
+describe('slugs of other number systems and of scripts written with marks (issue 37, item 9)', () => {
+  it('refuses digits of two number systems in one slug, beside the slug of either', async () => {
+    expect((await article('12-release')).status).toBe(201);
+    const mixed = await article('\u06612-release');
+    expectErrorEnvelope(mixed, 400, 'invalid_body');
+    expect(issuePaths(mixed).join()).toMatch(/^body\.slug: mixes the digits of several number systems \(U\+0661 and U\+0032\)/);
+    const arabicIndic = await article('\u0661\u0662-release');
+    expect([arabicIndic.status, arabicIndic.body.article?.slug], arabicIndic.text).toEqual([201, '\u0661\u0662-release']);
+  });
+
+  it('takes Devanagari, Thai and vocalised Arabic slugs as typed, and refuses a mark on no letter of its script', async () => {
+    for (const slug of ['नमस्ते', 'สวัสดี-ภาษาไทย', 'مَرْحَبًا']) {
+      const res = await article(slug);
+      expect([res.status, res.body.article?.slug], res.text).toEqual([201, slug]);
+    }
+    for (const [slug, reason] of [
+      ['\u093Eनम', 'contains U+093E, a combining mark with no letter before it'],
+      ['reset\u093E', 'contains U+093E, a mark of another script than the letter U+0074 it follows'],
+    ]) {
+      const res = await article(slug!);
+      expectErrorEnvelope(res, 400, 'invalid_body');
+      expect(issuePaths(res).join()).toContain(`body.slug: ${reason}`);
+    }
+  });
+
+  it('makes a title’s slug with its marks: a Devanagari title is no longer cut at its vowel signs', async () => {
+    const res = await ws.writer.post('/knowledge-bank/articles', { body: { categoryId, titleEn: 'नमस्ते दुनिया ३' } });
+    expect([res.status, res.body.article?.slug], res.text).toEqual([201, 'नमस्ते-दुनिया-3']);
   });
 });
 

@@ -37,7 +37,7 @@ describe('OpenAPI: Journeys', () => {
     expect(op['x-permissions']).toEqual([permission]);
     expect(op.responses['200'].content['application/json'].schema).toBeDefined();
     const errors = Object.keys(op.responses).filter((status) => status !== '200');
-    expect(errors.sort()).toEqual(['400', '401', '403', '404', '429', '502', ...extra].sort());
+    expect(errors.sort()).toEqual(['400', '401', '403', '404', '429', '502', '503', ...extra].sort());
   });
 
   it('documents the content schema: stages, rows of every type, cells keyed <rowId>:<stageId>', () => {

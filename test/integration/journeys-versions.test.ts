@@ -1,6 +1,6 @@
 /** Journey versions over HTTP: branch, relabel, save, publish, discard, diff, validate, and their rules. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, dynamoDbCalls, expectErrorEnvelope, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+import { clientFor, dynamoDbCalls, dynamoDbDepth, expectErrorEnvelope, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import {
   type Api,
   cleanContent,
@@ -12,6 +12,7 @@ import {
   publish,
   save,
 } from '../support/journeys.ts';
+import { newSurvey } from '../support/surveys.ts';
 
 let ws: TestWorkspace;
 let api: Api;
@@ -67,7 +68,7 @@ describe('PUT …/versions/{versionId}/content', () => {
       'missing_translation /cells/feel:s/textAr',
       'cell_unknown_row /cells/ghost:s',
       'link_not_found /cells/refs:s/refs/0',
-      'link_not_checked /cells/refs:s/refs/1',
+      'link_not_found /cells/refs:s/refs/1',
     ]);
     expect(res.body.version.diagnostics[0]).toEqual({
       severity: 'error',
@@ -97,6 +98,49 @@ describe('PUT …/versions/{versionId}/content', () => {
     };
     const res = await save(api, made, content);
     expect(codesOf(res.body.version.diagnostics)).toEqual(['link_not_found /cells/refs:s/refs/2']);
+  });
+
+  // Issue 37 item 10: survey links were always `link_not_checked`.
+  it('checks links to surveys: one that exists is fine, a missing one (or another workspace’s) is not found, an archived one warned', async () => {
+    const made = await makeJourney(api);
+    const live = await newSurvey(api, 'Linked survey');
+    const archived = await newSurvey(api, 'Archived survey');
+    expect((await api.delete(`/surveys/${archived.survey.id}`)).status).toBe(200);
+    const elsewhere = await newSurvey(clientFor(await newWorkspace('journeys-links-other')), 'Another workspace’s survey');
+    const content = {
+      schema: 1,
+      stages: [{ id: 's', titleEn: 'S', titleAr: 'س', microJourneyPairs: [] }],
+      rows: [{ id: 'refs', type: 'links' }],
+      cells: {
+        'refs:s': {
+          refs: [
+            { kind: 'survey', id: live.survey.id },
+            { kind: 'survey', id: archived.survey.id },
+            { kind: 'survey', id: elsewhere.survey.id },
+            { kind: 'survey', id: 'not-a-survey' },
+          ],
+        },
+      },
+    };
+    const expected = ['link_archived /cells/refs:s/refs/1', 'link_not_found /cells/refs:s/refs/2', 'link_not_found /cells/refs:s/refs/3'];
+    const saved = await save(api, made, content);
+    expect(saved.status, saved.text).toBe(200);
+    expect(codesOf(saved.body.version.diagnostics)).toEqual(expected);
+    expect(saved.body.version.diagnostics[0]).toEqual({
+      severity: 'warning',
+      code: 'link_archived',
+      message: `Survey "${archived.survey.id}" is archived`,
+      path: '/cells/refs:s/refs/1',
+    });
+    const validated = await api.post('/journeys/validate', { body: { content } });
+    expect(codesOf(validated.body.diagnostics)).toEqual(expected);
+    // The surveys are read beside the journey's own reads: one call more, no round trip more.
+    expect([dynamoDbCalls(saved), dynamoDbDepth(saved)]).toEqual([5, 3]);
+    expect([dynamoDbCalls(validated), dynamoDbDepth(validated)]).toEqual([3, 2]);
+    // Warnings do not stop a publish.
+    const published = await publish(api, made);
+    expect(published.status, published.text).toBe(200);
+    expect(codesOf(published.body.version.diagnostics)).toEqual(expected);
   });
 
   it('rejects what is wrong in itself with 400 invalid_body listing every issue, and changes nothing', async () => {

@@ -57,6 +57,30 @@ describe('a JSON string as the body', () => {
   }, 180_000);
 });
 
+describe('a JSON value that is not an object as the body', () => {
+  const withBody = routes.filter((route) => route.request?.body !== undefined);
+
+  // Issue 37 item 5: `null` reached a refinement of the journey content body that reads `.content` (a 502).
+  it('is 400 invalid_body on every operation that takes a body, for null, [], 0 and "", saying the body must be an object', async () => {
+    expect(withBody.length).toBeGreaterThanOrEqual(23);
+    const answered: string[] = [];
+    for (const route of withBody) {
+      const path = pathOf(route);
+      const answers = await Promise.all(
+        ['null', '[]', '0', '""'].map(async (rawBody) => ({
+          rawBody,
+          res: await api[route.method.toLowerCase() as 'post'](path, { rawBody, headers: { 'If-Match': '"1"' } }),
+        })),
+      );
+      for (const { rawBody, res } of answers) {
+        answered.push(`${route.operationId} ${rawBody}: ${res.status} ${res.body?.error} ${JSON.stringify(res.body?.issues)}`);
+      }
+    }
+    const refusal = (line: string) => / 400 invalid_body \[\{"path":"body","message":"must be a JSON object[^"]*"\}\]$/.test(line);
+    expect(answered.filter((line) => !refusal(line))).toEqual([]);
+  }, 180_000);
+});
+
 describe('an operation that takes no body', () => {
   it('ignores one, however malformed', async () => {
     const idea = await api.post('/ideas', { body: { title: 'Deleted with a body' } });

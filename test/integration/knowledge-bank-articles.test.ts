@@ -2,6 +2,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../lib/platform/data/keys.ts';
+import { ifMatchRequired } from '../../lib/platform/http/conditional-request.ts';
 import { adminStore, expectErrorEnvelope, sandbox } from '../support/fixtures.ts';
 import { createArticle, createCategory, type KbWorkspace, kbWorkspace, para, publish, saveDraft } from '../support/knowledge-bank.ts';
 
@@ -240,6 +241,8 @@ describe('draft beside live', () => {
     const article = await createArticle(ws.writer, { categoryId, titleEn: 'Guarded' });
     const missing = await ws.writer.put(`/knowledge-bank/articles/${article.id}/draft`, { body: { titleEn: 'x' } });
     expectErrorEnvelope(missing, 400, 'if_match_required');
+    // The chain's one answer, from the route's declaration, as every route with a required If-Match gives it.
+    expect(missing.body.message).toBe(ifMatchRequired().message);
     expectErrorEnvelope(await saveDraft(ws.writer, article.id, { titleEn: 'x' }, '"9"'), 409, 'version_conflict');
     expectErrorEnvelope(await saveDraft(ws.writer, article.id, { titleEn: 'x' }, 'nonsense'), 400, 'invalid_header');
     expect((await saveDraft(ws.writer, article.id, { titleEn: 'x' }, '"1"')).status).toBe(200);

@@ -109,6 +109,14 @@ describe('GET /knowledge-bank/search', () => {
     expect(dynamoDbCalls(none)).toBe(2);
   });
 
+  // Issue 37 item 15: a search without `q` answered "Invalid input: expected string, received undefined".
+  it('names q when it is missing', async () => {
+    const res = await ws.reader.get('/knowledge-bank/search?limit=3');
+    expectErrorEnvelope(res, 400, 'invalid_query');
+    expect(res.body.issues).toEqual([{ path: 'query.q', message: '`q` is required' }]);
+    expect(res.body.message).toBe('query.q: `q` is required');
+  });
+
   it('rejects a missing, blank or too long q, a bad limit and unknown parameters', async () => {
     for (const query of ['', 'q=', 'q=%20%20', `q=${'a'.repeat(201)}`, 'q=x&limit=0', 'q=x&limit=51', 'q=x&locale=fr', 'q=x&sort=new']) {
       expectErrorEnvelope(await ws.reader.get(`/knowledge-bank/search?${query}`), 400, 'invalid_query');

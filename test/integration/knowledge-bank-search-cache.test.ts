@@ -3,30 +3,77 @@
  * against the sandbox's real S3 (fauxqs) and DynamoDB: it is bounded by the indexes' estimated heap,
  * dropping the least recently used, and it never vacuums on the request path (the builder's merge
  * does, and the cache loads the merged base).
+ *
+ * The articles are made through the API, in the sandbox's table; their indexes are built by this test's
+ * own builder calls, in a table and a bucket of this file's own that no stream feeds. In the shared ones,
+ * the sandbox's stream-driven builder indexes the same workspaces at its own pace: this file's builder
+ * call raced it (a full build where a delta was expected, when the sandbox's first manifest was not yet
+ * written and the cache had built the index from the table meanwhile), and the cache could size an index
+ * before one of its deltas landed and load it after.
  */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type * as BuilderModule from '../../lib/knowledge-bank/search/builder.ts';
 import type * as CacheModule from '../../lib/knowledge-bank/search/index-cache.ts';
 import type * as FootprintModule from '../../lib/knowledge-bank/search/index-footprint.ts';
-import { articleCount, searchIndex } from '../../lib/knowledge-bank/search/search-index.ts';
+import { searchIndex } from '../../lib/knowledge-bank/search/search-index.ts';
+import { keys } from '../../lib/platform/data/keys.ts';
+import { ensureBucket } from '../../local/buckets.ts';
+import { ensureTable } from '../../local/table.ts';
 import { sandbox, useSandboxEnvironment } from '../support/fixtures.ts';
 import { createArticle, createCategory, type KbWorkspace, kbWorkspace, publish } from '../support/knowledge-bank.ts';
 
-const S3 = { AWS_ENDPOINT_URL_S3: sandbox.sqsEndpoint, KB_SEARCH_BUCKET: 'knowledge-bank-search' };
+/** This file's own table and bucket: its builder and caches read and write only these. */
+const OWN = { TABLE_NAME: 'kb-search-cache-test', KB_SEARCH_BUCKET: 'kb-search-cache-test' };
+const ENVIRONMENT = { AWS_ENDPOINT_URL_S3: sandbox.sqsEndpoint, ...OWN };
+const REGION = 'us-east-1';
+const CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+const documents = DynamoDBDocumentClient.from(
+  new DynamoDBClient({
+    endpoint: sandbox.dynamodbEndpoint,
+    region: REGION,
+    credentials: CREDENTIALS,
+  }),
+);
 
 /**
  * A fresh copy of the cache module (a new, empty cache) with this budget, as a new Lambda instance
  * would start, and the footprint module it counts with (a module copy keeps its own counts).
  */
 async function freshCache(budgetBytes: number): Promise<typeof CacheModule & Pick<typeof FootprintModule, 'footprintOf'>> {
-  useSandboxEnvironment({ ...S3, KB_SEARCH_CACHE_BYTES: String(budgetBytes) });
+  useSandboxEnvironment({ ...ENVIRONMENT, KB_SEARCH_CACHE_BYTES: String(budgetBytes) });
   vi.resetModules();
   const cache = await import('../../lib/knowledge-bank/search/index-cache.ts');
   const { footprintOf } = await import('../../lib/knowledge-bank/search/index-footprint.ts');
   return { ...cache, footprintOf };
 }
 
-/** A workspace with `count` published bilingual articles, and the moment its index holds them all. */
+/** Every item of the workspace's partition (its articles, their live content, …), from the sandbox's table into this file's own. */
+async function copyWorkspace(slug: string): Promise<void> {
+  let page: QueryCommandOutput | undefined;
+  do {
+    page = await documents.send(
+      new QueryCommand({
+        TableName: sandbox.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.workspacePk(slug) },
+        ConsistentRead: true,
+        ExclusiveStartKey: page?.LastEvaluatedKey,
+      }),
+    );
+    const items = page.Items ?? [];
+    for (let i = 0; i < items.length; i += 25) {
+      const { UnprocessedItems } = await documents.send(
+        new BatchWriteCommand({ RequestItems: { [OWN.TABLE_NAME]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }),
+      );
+      expect(UnprocessedItems?.[OWN.TABLE_NAME] ?? []).toEqual([]);
+    }
+  } while (page.LastEvaluatedKey);
+}
+
+/** A workspace with `count` published bilingual articles, copied into this file's table and indexed there. */
 async function publishedWorkspace(prefix: string, count: number): Promise<{ ws: KbWorkspace; ids: string[] }> {
   const ws = await kbWorkspace(prefix);
   const categoryId = (await createCategory(ws.writer, { nameEn: 'Help' })).id;
@@ -46,12 +93,9 @@ async function publishedWorkspace(prefix: string, count: number): Promise<{ ws: 
     await publish(ws.writer, article.id);
     ids.push(article.id);
   }
-  // The sandbox's builder indexes them within seconds; the cache follows its manifest.
-  const cache = await freshCache(1e9);
-  for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 1100))) {
-    if (articleCount(await cache.searchIndexOf(ws.slug)) === count) return { ws, ids };
-  }
-  throw new Error(`The index of ${ws.slug} never held its ${count} articles`);
+  await copyWorkspace(ws.slug);
+  expect(await builder.rebuildSearchIndex(ws.slug)).toMatchObject({ kind: 'rebuilt', articles: count });
+  return { ws, ids };
 }
 
 let small: Array<{ ws: KbWorkspace; ids: string[] }>;
@@ -59,10 +103,16 @@ let twenty: { ws: KbWorkspace; ids: string[] };
 let builder: typeof BuilderModule;
 
 beforeAll(async () => {
+  const admin = new DynamoDBClient({ endpoint: sandbox.dynamodbEndpoint, region: REGION, credentials: CREDENTIALS });
+  await ensureTable(admin, OWN.TABLE_NAME);
+  admin.destroy();
+  await ensureBucket(sandbox.sqsEndpoint, REGION, OWN.KB_SEARCH_BUCKET);
+  useSandboxEnvironment(ENVIRONMENT);
+  vi.resetModules();
+  builder = await import('../../lib/knowledge-bank/search/builder.ts');
   small = [];
   for (const prefix of ['cache-a', 'cache-b', 'cache-c']) small.push(await publishedWorkspace(prefix, 4));
   twenty = await publishedWorkspace('cache-dirt', 20);
-  builder = await import('../../lib/knowledge-bank/search/builder.ts');
 }, 300_000);
 
 describe('the index cache', () => {

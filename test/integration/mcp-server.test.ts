@@ -3,6 +3,11 @@
  * HTTP, in both protocol eras it speaks: 2025 (`initialize`) and 2026-07-28 (no handshake). Every
  * tool call runs through the API with the caller's key, so what it does is found through REST.
  */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { Client, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSIONS } from '../../lib/platform/permissions.ts';
@@ -111,6 +116,40 @@ describe.each(Object.keys(ERAS) as (keyof typeof ERAS)[])('the MCP server, %s er
     const misplaced = await client.callTool({ name: 'create_idea', arguments: { title: 'Dark mode' } });
     expect(misplaced.structuredContent).toMatchObject({ error: 'invalid_body', message: expect.stringMatching(/goes in `body`/) });
   });
+});
+
+describe('the tool schemas, as the MCP Inspector lints them', () => {
+  // Issue 37 item 15: `--strict` warned that create_idea's `customerContext.additionalProperties` ({})
+  // carries no validation keyword. Every finding, warning or error, is a schema some client may reject.
+  it('has no finding under --strict, for a key offered every tool', async () => {
+    const storage = mkdtempSync(join(tmpdir(), 'mcp-inspector-'));
+    const inspector = resolve(import.meta.dirname, '../../node_modules/.bin/mcp-inspector');
+    try {
+      const { stdout, stderr } = await promisify(execFile)(
+        inspector,
+        [
+          '--cli',
+          MCP_URL.href,
+          '--transport',
+          'http',
+          '--header',
+          `Authorization: Bearer ${ws.key}`,
+          '--header',
+          `X-Service-Workspace-Host: ${ws.host}`,
+          '--method',
+          'tools/list',
+          '--strict',
+        ],
+        { env: { ...process.env, MCP_STORAGE_DIR: storage }, timeout: 110_000 },
+      );
+      const tools = (JSON.parse(stdout) as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+      expect(tools).toContain('create_idea');
+      expect(stderr).not.toMatch(/^(Warning|Error): tool/m);
+    } finally {
+      rmSync(storage, { recursive: true, force: true });
+    }
+    // A process of its own, loading the Inspector's bundle: seconds on a quiet machine, far more on a busy one.
+  }, 120_000);
 });
 
 describe('the MCP server and its caller', () => {

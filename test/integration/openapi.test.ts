@@ -25,7 +25,10 @@ describe('GET /openapi.json', () => {
       expect(op.responses[String(route.response.status)]).toBeDefined();
       if (route.auth !== 'none') {
         expect(op['x-permissions']).toEqual(route.permissions);
-        for (const status of ['400', '401', '403', '404', '429', '502']) {
+        // Busy (503 service_busy) is a platform answer every operation with a key can give, and says when to retry.
+        expect(op.responses['503']?.['x-error-codes'], `${route.operationId} 503`).toContain('service_busy');
+        expect(op.responses['503'].headers?.['Retry-After'], `${route.operationId} 503 Retry-After`).toBeDefined();
+        for (const status of ['400', '401', '403', '404', '429', '502', '503']) {
           const schema = op.responses[status].content['application/json'].schema;
           const members = route.errorMembers?.[Number(status) as keyof typeof route.errorMembers];
           if (!members) expect(schema.$ref, status).toBe('#/components/schemas/Error');

@@ -127,6 +127,25 @@ describe('cxctl rebuild search', () => {
     const empty = await newWorkspace('rebuild-empty');
     expect(await cxctlJson(['rebuild', 'search', '--workspace', empty.slug])).toMatchObject({ result: 'nothing-to-index' });
     expect(await objectsUnder('searchIndex', `search-index/${empty.slug}/`)).toEqual({});
+    // One that had an index, its articles since unpublished: the index goes, rather than an empty one written.
+    const emptied = await newWorkspace('rebuild-emptied');
+    const api = clientFor(emptied);
+    const article = await createArticle(api, {
+      titleEn: 'Soon unpublished',
+      categoryId: (await createCategory(api, { nameEn: 'Gone' })).id,
+      blocks: [para('Nothing stays published here.')],
+    });
+    await publish(api, article.id);
+    const prefix = `search-index/${emptied.slug}/`;
+    const search = async () => (await api.get('/knowledge-bank/search?q=unpublished')).body.results as unknown[];
+    await until(async () => (await search()).length === 1, 'the article searchable');
+    expect((await api.post(`/knowledge-bank/articles/${article.id}/unpublish`, { headers: { 'If-Match': '*' } })).status).toBe(200);
+    await until(async () => (await search()).length === 0, 'the unpublish indexed');
+    expect(await cxctlJson(['rebuild', 'search', '--workspace', emptied.slug])).toMatchObject({ result: 'nothing-to-index' });
+    expect(await objectsUnder('searchIndex', prefix)).toEqual({});
+    expect((await partitionItems(emptied.slug)).filter((i) => i.sk === 'KBSEARCH#MANIFEST')).toEqual([]);
+    expect(await search()).toEqual([]);
+
     const missing = await cxctl(['rebuild', 'search', '--workspace', 'no-such-workspace-here']);
     expect(missing).toMatchObject({ code: 1, stderr: expect.stringMatching(/does not exist/) });
   });

@@ -8,7 +8,11 @@
  *   4. a new sandbox starts on the copy (TABLE_NAME), and `cxctl rebuild search|summaries --all`
  *      make the derived data again;
  *   5. everything reads as before: the survey's summary, search, and erasure by e-mail, which finds
- *      its respondent only because the key the respondent hashes were made with was kept.
+ *      its respondent only because the key the respondent hashes were made with was kept;
+ *   6. every consumer of the copy's stream sees what is written after the restore: an idea's webhook
+ *      event is delivered, a new response is summarised, a newly published article is found. (The
+ *      copy's stream was switched on after its items were written: DynamoDB Local then numbers its
+ *      new records below the stream's start, which the sandbox's reader has to allow for.)
  * Each step's time is printed: docs/operating.md quotes them.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -18,9 +22,10 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../local/wait.ts';
 import { routedDefinition } from '../support/surveys.ts';
+import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'operator-restore-'));
@@ -62,7 +67,13 @@ async function stop(sandbox: Sandbox): Promise<void> {
   await exited;
 }
 
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+
 afterAll(async () => {
+  await receiver?.close();
   for (const child of running)
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((done) => child.once('exit', done));
@@ -192,12 +203,22 @@ describe('a restore, end to end in the sandbox', () => {
     );
     expect((await api('POST', '/ideas', { title: 'Keep my data', description: 'Across a restore' })).status).toBe(201);
     const ideas = await api('GET', '/ideas');
+    // A webhook on ideas, enabled (its verification reaches the receiver), kept by the restore.
+    const hook = (await api('POST', '/webhooks', { name: 'Restore drill', url: receiver.url, events: ['idea.submitted'] })).body.webhook;
+    expect((await api('POST', `/webhooks/${hook.id}/enable`)).body.webhook.enabled).toBe(true);
 
     let started = performance.now();
     const restore = await cxctl(first, 'backup', 'restore', '--to', RESTORED);
     times.push(`backup restore (copy): ${seconds(started)} s`);
     expect(restore).toContain(`Restored into ${RESTORED}`);
-    expect(restore).toContain(`TABLE_NAME=${RESTORED} npm start`);
+    // Every variable the sandbox was started with, and the copy's table.
+    const { PORT, DYNAMODB_PORT, SQS_PORT } = first.env;
+    expect(restore).toContain(
+      `PORT=${PORT} DYNAMODB_PORT=${DYNAMODB_PORT} SQS_PORT=${SQS_PORT} DATA_DIR=${dataDir} TABLE_NAME=${RESTORED} npm start`,
+    );
+    expect(restore).toContain(
+      `DYNAMODB_PORT=${DYNAMODB_PORT} SQS_PORT=${SQS_PORT} DATA_DIR=${dataDir} TABLE_NAME=${RESTORED} npx cxctl rebuild search --all`,
+    );
     // As after a point-in-time restore, the copy's stream starts empty: no consumer sees a copied item as a new write.
     expect(await streamRecords(first, RESTORED)).toBe(0);
 
@@ -242,6 +263,36 @@ describe('a restore, end to end in the sandbox', () => {
       () => api('GET', `/surveys/${surveyId}/summary`),
       (r) => r.body.summary?.responses?.started === 2,
       'the erased response uncounted',
+    );
+
+    // What is written after the restore reaches every consumer of the copy's stream.
+    const idea = (await api('POST', '/ideas', { title: 'Written after the restore', description: 'Seen by the webhook' })).body.data;
+    await receiver.waitForRequests(1, {
+      timeoutMs: 60_000,
+      filter: (request) => request.json?.type === 'idea.submitted' && request.json?.data?.ideaId === idea.id,
+    });
+    const response = await api('POST', `/surveys/${surveyId}/responses`, {
+      answers: { plan: 'pro', channels: ['mail'], favourite: 'mail', score: 7 },
+      respondent: { email: 'dee@example.com' },
+    });
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    await until(
+      () => api('GET', `/surveys/${surveyId}/summary`),
+      (r) => r.body.summary?.responses?.started === 3,
+      'the response written after the restore summarised',
+    );
+    const newArticle = (
+      await api('POST', '/knowledge-bank/articles', {
+        categoryId: category.id,
+        titleEn: 'Close the billing account',
+        blocks: [{ type: 'paragraph', text: { en: [{ text: 'Closing the account ends billing.' }] } }],
+      })
+    ).body.article;
+    expect((await api('POST', `/knowledge-bank/articles/${newArticle.id}/publish`)).status).toBe(200);
+    await until(
+      () => api('GET', '/knowledge-bank/search?q=account'),
+      (r) => r.body.results?.some((result: { title: string }) => result.title === 'Close the billing account'),
+      'the article published after the restore searchable',
     );
     await stop(second);
   });

@@ -4,7 +4,7 @@
  * a request over its limit read never reaches it; a write waits for the count, so nothing is written,
  * queued or sent for a request over its limit. Depths are the sandbox's X-Sandbox-DynamoDB-Depth.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { revokeDeveloperKey } from '../../lib/admin/developer-keys.ts';
 import { setWorkspaceStatus } from '../../lib/admin/workspaces.ts';
@@ -41,6 +41,35 @@ async function keyWithAllowance(allowance: number, used = 0): Promise<{ id: stri
   return key;
 }
 
+/** The rate-limit window a request sent now counts in (60 s in the tests). */
+const currentWindow = () => Math.floor(Date.now() / 60_000);
+
+async function sleepUntil(epochMs: number): Promise<void> {
+  const wait = epochMs - Date.now();
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+}
+
+async function keyItem(id: string): Promise<Record<string, any>> {
+  const { Item } = await adminStore().db.send(
+    new GetCommand({ TableName: adminStore().table, Key: keys.developerKey(ws.slug, id), ConsistentRead: true }),
+  );
+  return Item!;
+}
+
+/** The key's counter, window → requests (lib/platform/data/developer-keys.ts). */
+const counterOf = async (id: string) => (await keyItem(id)).rlWindows;
+
+async function setCounter(id: string, windows: Record<string, number>): Promise<void> {
+  await adminStore().db.send(
+    new UpdateCommand({
+      TableName: adminStore().table,
+      Key: keys.developerKey(ws.slug, id),
+      UpdateExpression: 'SET rlWindows = :windows',
+      ExpressionAttributeValues: { ':windows': windows },
+    }),
+  );
+}
+
 async function ideaCount(): Promise<number> {
   const res = await call('GET', '/ideas?limit=1', { host: ws.host, key: ws.key });
   expect(res.status, res.text).toBe(200);
@@ -58,20 +87,78 @@ describe('a read', () => {
     expect([dynamoDbCalls(me), dynamoDbDepth(me)]).toEqual([2, 2]);
   });
 
-  it('starts a new rate-limit window with one call: the key read says the last count was in an older window', async () => {
+  it("starts a new rate-limit window with the same one call, and drops the entries of windows long past from the key's counter", async () => {
+    await freshWindow();
     const key = await newKey(ws.slug, [], { rateLimitPerMinute: 50 });
     // The key's counter as 49 requests of a window long past left it.
+    await setCounter(key.id, { [String(currentWindow() - 5)]: 49 });
+    const first = await call('GET', '/me', { host: ws.host, key: key.key });
+    expect([first.status, dynamoDbCalls(first), dynamoDbDepth(first), first.headers.get('ratelimit-remaining')]).toEqual([200, 2, 2, '49']);
+    expect(await counterOf(key.id)).toEqual({ [String(currentWindow())]: 1 });
+  });
+
+  it('counts a request in its own window when an instance whose clock runs ahead has counted in the next one', async () => {
+    await freshWindow();
+    const key = await newKey(ws.slug, [], { rateLimitPerMinute: 50 });
+    // What a request of the next window, sent by an instance a little ahead, left: the old counter
+    // could neither add to it nor reset it, and gave up with a 502 after three tries (issue 37).
+    await setCounter(key.id, { [String(currentWindow() + 1)]: 3 });
+    const res = await call('GET', '/me', { host: ws.host, key: key.key });
+    expect([res.status, dynamoDbCalls(res), res.headers.get('ratelimit-remaining')]).toEqual([200, 2, '49']);
+    expect(await counterOf(key.id)).toEqual({ [String(currentWindow())]: 1, [String(currentWindow() + 1)]: 3 });
+  });
+
+  it('makes the counter of a key made before it was a map at its first count, and drops the old one', async () => {
+    await freshWindow();
+    const key = await newKey(ws.slug, [], { rateLimitPerMinute: 50 });
     await adminStore().db.send(
       new UpdateCommand({
         TableName: adminStore().table,
         Key: keys.developerKey(ws.slug, key.id),
-        UpdateExpression: 'SET rlWindow = :old, rlCount = :count',
-        ExpressionAttributeValues: { ':old': 1, ':count': 49 },
+        UpdateExpression: 'SET rlWindow = :window, rlCount = :count REMOVE rlWindows',
+        ExpressionAttributeValues: { ':window': currentWindow(), ':count': 7 },
       }),
     );
-    const first = await call('GET', '/me', { host: ws.host, key: key.key });
-    expect([first.status, dynamoDbCalls(first), dynamoDbDepth(first), first.headers.get('ratelimit-remaining')]).toEqual([200, 2, 2, '49']);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => call('GET', '/me', { host: ws.host, key: key.key })));
+    expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
+    // A fresh count (the old window's 7 is not carried over), each request its own number.
+    expect(answers.map((a) => Number(a.headers.get('ratelimit-remaining'))).sort((a, b) => b - a)).toEqual([49, 48, 47, 46, 45, 44]);
+    const item = await keyItem(key.id);
+    expect([item.rlWindows, item.rlWindow, item.rlCount]).toEqual([{ [String(currentWindow())]: 6 }, undefined, undefined]);
   });
+
+  it('counts concurrent requests across the turn of a window exactly, and answers none of them 5xx', async () => {
+    const limit = 10_000;
+    const key = await newKey(ws.slug, [], { rateLimitPerMinute: limit });
+    const windowMs = 60_000;
+    const turn = Math.ceil((Date.now() + 2000) / windowMs) * windowMs;
+    await sleepUntil(turn - 1500);
+    expect((await call('GET', '/me', { host: ws.host, key: key.key })).status).toBe(200);
+    // 60 requests from 400 ms before the turn to 400 ms after it, one every ~13 ms, none awaited.
+    await sleepUntil(turn - 400);
+    const sent: Promise<Awaited<ReturnType<typeof call>>>[] = [];
+    for (let i = 0; i < 60; i++) {
+      sent.push(call('GET', '/me', { host: ws.host, key: key.key }));
+      await sleepUntil(turn - 400 + (i + 1) * 13);
+    }
+    const answers = await Promise.all(sent);
+    expect(
+      answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.body?.error}`),
+      'no request at the turn fails',
+    ).toEqual([]);
+    // Each request's number in its window (limit - remaining); the window by the seconds to its end.
+    const used = (a: (typeof answers)[number]) => limit - Number(a.headers.get('ratelimit-remaining'));
+    const before = answers.filter((a) => Number(a.headers.get('ratelimit-reset')) <= 30).map(used);
+    const after = answers.filter((a) => Number(a.headers.get('ratelimit-reset')) > 30).map(used);
+    expect(before.length + after.length).toBe(60);
+    const ascending = (list: number[]) => [...list].sort((a, b) => a - b);
+    const run = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
+    // Exactly one number each, none lost or doubled: 2… after the probe before the turn, 1… after it.
+    expect(ascending(before)).toEqual(run(2, before.length));
+    expect(ascending(after)).toEqual(run(1, after.length));
+    const next = await call('GET', '/me', { host: ws.host, key: key.key });
+    expect(used(next)).toBe(after.length + 1);
+  }, 120_000);
 
   it('over the limit is answered 429 with nothing of what it read, though the read ran', async () => {
     await freshWindow();

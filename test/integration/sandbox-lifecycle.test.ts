@@ -61,7 +61,9 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
 }
 
 async function ready(run: Run): Promise<void> {
-  await until(() => run.output().includes('Ctrl-C stops everything.') || run.child.exitCode !== null, 'the sandbox to start');
+  // As long as the other tests give npm start (test/support/sandbox-process.ts): a minute on a quiet
+  // 2-core machine, past two when other test runs share it.
+  await until(() => run.output().includes('Ctrl-C stops everything.') || run.child.exitCode !== null, 'the sandbox to start', 240_000);
   expect(run.output()).toContain('Ctrl-C stops everything.');
 }
 
@@ -98,7 +100,7 @@ afterEach(async () => {
   }
 });
 
-describe('npm start', { timeout: 180_000 }, () => {
+describe('npm start', { timeout: 360_000 }, () => {
   it('listens on 127.0.0.1 only (API, DynamoDB Local, SQS), and stops everything on SIGTERM sent to npm', async () => {
     const external = Object.values(networkInterfaces())
       .flat()
@@ -107,12 +109,16 @@ describe('npm start', { timeout: 180_000 }, () => {
     await ready(run);
     // The banner links the reference page a newcomer reads first.
     expect(run.output()).toContain(`Reference    http://127.0.0.1:${run.ports.PORT}/api/v1/docs`);
-    // …and the command that fills it with demo data, for the ports this sandbox listens on.
-    expect(run.output()).toContain(`  PORT=${run.ports.PORT} DYNAMODB_PORT=${run.ports.DYNAMODB_PORT} npx cxctl demo your-workspace\n`);
-    // The lost-key hint beside it works as copied too: cxctl finds the table by DYNAMODB_PORT.
+    // …and the command that fills it with demo data, with every variable it needs for this sandbox.
     expect(run.output()).toContain(
-      `Lost the key? DYNAMODB_PORT=${run.ports.DYNAMODB_PORT} npx cxctl key create --workspace your-workspace --all\n`,
+      `  PORT=${run.ports.PORT} DYNAMODB_PORT=${run.ports.DYNAMODB_PORT} DATA_DIR=${run.dataDir} npx cxctl demo your-workspace\n`,
     );
+    expect(run.output()).toContain(
+      `Lost the key? DYNAMODB_PORT=${run.ports.DYNAMODB_PORT} DATA_DIR=${run.dataDir} npx cxctl key create --workspace your-workspace --all\n`,
+    );
+    // What cxctl reads to find it, while it runs.
+    const file = JSON.parse(readFileSync(join(run.dataDir, 'sandbox.json'), 'utf8'));
+    expect(file).toMatchObject({ dynamodbEndpoint: `http://127.0.0.1:${run.ports.DYNAMODB_PORT}`, tableName: 'cx-portal' });
     expect(jvmsOf(run)).toHaveLength(1);
     for (const port of Object.values(run.ports)) {
       expect(await listening(port), `port ${port} on 127.0.0.1`).toBe(true);
@@ -121,6 +127,36 @@ describe('npm start', { timeout: 180_000 }, () => {
     run.child.kill('SIGTERM');
     await run.exited;
     await expectAllGone(run);
+    expect(existsSync(join(run.dataDir, 'sandbox.json'))).toBe(false);
+  });
+
+  it('prints commands that reach the table it serves: TABLE_NAME in them, and a key made as printed works', async () => {
+    const run = await npmStart(undefined, undefined, { TABLE_NAME: 'cx-portal-restored' });
+    await ready(run);
+    const [, variables] = /^Lost the key\? (.*)npx cxctl key create --workspace your-workspace --all$/m.exec(run.output())!;
+    expect(variables).toBe(`DYNAMODB_PORT=${run.ports.DYNAMODB_PORT} DATA_DIR=${run.dataDir} TABLE_NAME=cx-portal-restored `);
+    expect(run.output()).toContain(
+      `  PORT=${run.ports.PORT} DYNAMODB_PORT=${run.ports.DYNAMODB_PORT} DATA_DIR=${run.dataDir} TABLE_NAME=cx-portal-restored npx cxctl demo your-workspace\n`,
+    );
+    // As a reader copies it into another shell: the variables printed, nothing else of this run's.
+    const made = execFileSync('bash', ['-c', `${variables}node bin/cxctl.mjs key create --workspace your-workspace --all --json`], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      encoding: 'utf8',
+    });
+    const res = await fetch(`http://127.0.0.1:${run.ports.PORT}/api/v1/me`, {
+      headers: { 'X-Service-Workspace-Host': 'your-workspace.localhost', Authorization: `Bearer ${JSON.parse(made).key}` },
+    });
+    expect(res.status).toBe(200);
+    // DATA_DIR alone finds it too: cxctl reads the ports and the table from DATA_DIR/sandbox.json.
+    const listed = execFileSync('bash', ['-c', `DATA_DIR=${run.dataDir} node bin/cxctl.mjs key list --workspace your-workspace --json`], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(listed)).toHaveLength(2);
+    run.child.kill('SIGTERM');
+    await run.exited;
   });
 
   it('delays every DynamoDB call as a round trip in a region with SANDBOX_DYNAMODB_LATENCY_MS, and refuses a mistyped one', async () => {
@@ -168,13 +204,13 @@ describe('npm start', { timeout: 180_000 }, () => {
     expect(existsSync(lockFile)).toBe(false);
   });
 
-  it('refuses a taken port before starting anything: one line naming the variable, no stack, exit 1', async () => {
-    // Another DynamoDB Local (or anything) already on the port: the sandbox must not use it.
-    const taken: Server = createServer(() => undefined);
-    const port = await freePort();
-    await new Promise<void>((r) => taken.listen(port, '127.0.0.1', r));
+  it('refuses taken ports before starting anything: one line naming each and its variable, no stack, exit 1', async () => {
+    // Another DynamoDB Local and SQS emulator (or anything) already on the ports: the sandbox must not use them.
+    const taken: Server[] = [createServer(() => undefined), createServer(() => undefined)];
+    const ports = [await freePort(), await freePort()];
+    await Promise.all(taken.map((server, i) => new Promise<void>((r) => server.listen(ports[i], '127.0.0.1', r))));
     try {
-      const run = await npmStart({ DYNAMODB_PORT: port });
+      const run = await npmStart({ DYNAMODB_PORT: ports[0], SQS_PORT: ports[1] });
       const { code } = await run.exited;
       expect(code).toBe(1);
       const errorLines = run
@@ -182,13 +218,14 @@ describe('npm start', { timeout: 180_000 }, () => {
         .split('\n')
         .filter((line) => line.includes('✖') || /^\s+at /.test(line));
       expect(errorLines).toEqual([
-        `✖ Port ${port} (DYNAMODB_PORT) is already in use, probably by another sandbox: stop it, or set DYNAMODB_PORT to a free port.`,
+        `✖ Ports ${ports[0]} (DYNAMODB_PORT) and ${ports[1]} (SQS_PORT) are already in use, probably by another sandbox: ` +
+          'stop it, or set DYNAMODB_PORT and SQS_PORT to free ports.',
       ]);
       expect(run.output()).not.toContain('Sandbox ready');
       expect(jvmsOf(run)).toEqual([]);
       expect(await listening(run.ports.PORT)).toBe(false);
     } finally {
-      taken.close();
+      for (const server of taken) server.close();
     }
   });
 

@@ -26,7 +26,8 @@ function run(command: string, args: string[], cwd: string): { status: number | n
   const result = spawnSync(command, args, {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' },
+    // From the npm cache where it can (`npm ci` fetched openapi-fetch): the registry only on a cold cache.
+    env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_prefer_offline: 'true' },
   });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
@@ -110,6 +111,51 @@ console.log(JSON.stringify({ id: idea.id, version: idea.version, statuses: label
     const stored = await clientFor(ws).get(`/ideas/${printed.id}`);
     expect(stored.body.data).toMatchObject({ title: 'Filed from an installed client', status: 'new' });
   }, 120_000);
+
+  it('follows docs/typescript-client.md as written, in a project made by npm init -y, and runs its example', async () => {
+    const guide = readFileSync(join(ROOT, 'docs/typescript-client.md'), 'utf8');
+    const section = guide.slice(guide.indexOf('## Install it in your project'), guide.indexOf('\n## ', guide.indexOf('## Install it')));
+    const blocks = [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map(([, lang, code]) => ({ lang, code: code! }));
+    const [setup, example, build] = [
+      blocks.find((b) => b.lang === 'sh' && b.code.includes('npm init -y'))!.code,
+      blocks.find((b) => b.lang === 'ts')!.code,
+      blocks.find((b) => b.lang === 'sh' && b.code.includes('node index.js'))!.code,
+    ];
+    // Where the guide packs to: the folder the new project is made in.
+    const home = mkdtempSync(join(tmpdir(), 'cx-portal-guide-'));
+    try {
+      writeFileSync(join(home, packed.filename), readFileSync(join(project, packed.filename)));
+      // TypeScript from what this repository installed (the client's own build compiler), not the registry.
+      const typescript = 'npm install -D typescript';
+      expect(setup).toContain(typescript);
+      const offline = setup.replace(typescript, `npm install -D ${join(CLIENT, 'node_modules/typescript')}`);
+      const made = run('bash', ['-euo', 'pipefail', '-c', offline], home);
+      expect(made.status, made.output).toBe(0);
+      const folder = join(home, 'my-integration');
+      let program = example;
+      for (const [placeholder, value] of [
+        ["'https://api.portal.example.com/api/v1'", JSON.stringify(sandbox.apiUrl)],
+        ["'acme.portal.example.com'", JSON.stringify(ws.host)],
+        ["'cxk_…'", JSON.stringify(ws.key)],
+      ] as const) {
+        expect(program).toContain(placeholder);
+        program = program.replace(placeholder, value);
+      }
+      writeFileSync(join(folder, 'index.ts'), program);
+      const ran = run('bash', ['-euo', 'pipefail', '-c', build], folder);
+      expect(ran.status, ran.output).toBe(0);
+      const id = /^created (\S+) version 1$/m.exec(ran.output)?.[1];
+      expect(id, ran.output).toBeDefined();
+      expect(ran.output).toContain(`${id} Dark mode new`);
+      // What the guide says happens without `npm pkg set type=module`: npm init -y makes a CommonJS project.
+      expect(run('npm', ['pkg', 'delete', 'type'], folder).status).toBe(0);
+      const commonJs = run('npx', ['tsc'], folder);
+      expect(commonJs.status).not.toBe(0);
+      expect(commonJs.output).toContain("error TS1309: The current file is a CommonJS module and cannot use 'await' at the top level.");
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 240_000);
 
   it('does not compile a call the API would refuse: a misspelt field, a path parameter left out, a wrong event field', () => {
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ ...TSCONFIG, files: ['wrong.ts'] }));

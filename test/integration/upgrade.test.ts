@@ -241,7 +241,9 @@ describe('a table written by main at 80f9095', () => {
     const refusal =
       'Table cx-portal has not finished layout migration 002-survey-response-shards, which this release requires: ' +
       'it no longer reads the layout from before. Run ';
-    expect(sandbox.output()).toContain(`✖ ${refusal}\`DYNAMODB_PORT=${sandbox.ports.DYNAMODB_PORT} npx cxctl migrate\``);
+    expect(sandbox.output()).toContain(
+      `✖ ${refusal}\`DYNAMODB_PORT=${sandbox.ports.DYNAMODB_PORT} DATA_DIR=${resolve(dataDir)} npx cxctl migrate\``,
+    );
     // Nothing but DynamoDB Local is up: the API does not answer.
     await expect(fetch(`${sandbox.apiUrl}/me`)).rejects.toThrow();
     // `cdk deploy` onto this table fails at the gate with the same words, naming the stack's command.

@@ -147,6 +147,18 @@ describe('walkthroughs in a new workspace', () => {
   });
 });
 
+describe('a walkthrough changes nothing it did not make', () => {
+  it("mcp.sh keeps the workspace's own idea labels (it adds the status it files with)", { timeout: 300_000 }, async () => {
+    const workspace = uniqueSlug('walk');
+    await cxctl('workspace', 'create', workspace);
+    await cxctl('labels', 'set', workspace, '--statuses', 'triage', '--modules', 'kiosk');
+    const { key } = JSON.parse(await cxctl('key', 'create', '--workspace', workspace, '--all', '--json')) as { key: string };
+    await expectAsDocumented('mcp.sh', workspace, key);
+    const labels = await clientFor({ host: `${workspace}.localhost`, key }).get('/ideas/labels');
+    expect(labels.body.data).toEqual({ statuses: ['triage', 'new'], modules: ['kiosk'] });
+  });
+});
+
 describe('walkthroughs in a workspace filled by cxctl demo', () => {
   const workspace = uniqueSlug('walkdemo');
   let key: string;

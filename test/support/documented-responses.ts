@@ -8,15 +8,19 @@ import { apiDocument } from '../../lib/api-document.ts';
 import type { RouteDefinition } from '../../lib/platform/route.ts';
 
 type JsonSchema = Record<string, unknown>;
+type DocumentedResponse = { $ref?: string; 'x-error-codes'?: string[]; content?: Record<string, { schema: JsonSchema }> };
 
 const document = apiDocument() as {
-  paths: Record<
-    string,
-    Record<string, { responses: Record<string, { 'x-error-codes'?: string[]; content?: Record<string, { schema: JsonSchema }> }> }>
-  >;
+  paths: Record<string, Record<string, { responses: Record<string, DocumentedResponse> }>>;
   webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: JsonSchema }> } } }>;
-  components: { schemas: Record<string, JsonSchema> };
+  components: { schemas: Record<string, JsonSchema>; responses?: Record<string, DocumentedResponse> };
 };
+
+/** The response itself, where the document refers to one it shares (`#/components/responses/ServiceBusy`). */
+function resolved(response: DocumentedResponse | undefined): DocumentedResponse | undefined {
+  if (!response?.$ref) return response;
+  return document.components.responses?.[response.$ref.replace('#/components/responses/', '')];
+}
 
 // strict: false, because the document's schemas carry OpenAPI's own keywords (`example`).
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -39,7 +43,7 @@ export function undocumentedIn(
   status: number,
   body: unknown,
 ): string | null {
-  const response = document.paths[route.path || '/']?.[route.method.toLowerCase()]?.responses[status];
+  const response = resolved(document.paths[route.path || '/']?.[route.method.toLowerCase()]?.responses[status]);
   if (!response) return `${route.operationId} does not document status ${status}`;
   const codes = response['x-error-codes'];
   const code = (body as { error?: unknown } | null)?.error;

@@ -87,12 +87,15 @@ export function probesOf(route: RouteDefinition, request: WalkRequest, caller: P
     });
   }
   if (route.request?.body) {
-    probes.push({
-      why: 'with a body that is not an object',
-      status: 400,
-      code: 'invalid_body',
-      send: send(request.path, { ...as, body: [] }),
-    });
+    // Each JSON value that is not an object (issue 37 item 5: `null` reached a refinement, a 502).
+    for (const rawBody of ['null', '[]', '0', '""']) {
+      probes.push({
+        why: `with the body ${rawBody}, not an object`,
+        status: 400,
+        code: 'invalid_body',
+        send: send(request.path, { ...as, body: undefined, rawBody }),
+      });
+    }
     probes.push({
       why: 'with a body that is not JSON',
       status: 415,

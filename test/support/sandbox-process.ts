@@ -41,11 +41,15 @@ export async function until<T>(read: () => T | Promise<T>, done: (value: T) => b
 }
 
 /**
- * `heldAtGate`: the table has not finished a migration this release requires, so the sandbox holds at
- * the release gate (lib/platform/data/release-gate.ts): this resolves once it says so, `ready()` once
- * it serves.
+ * `npm start` on `dataDir`, with `env` added to what a user's shell would give it (a sandbox setting,
+ * say). `heldAtGate`: the table has not finished a migration this release requires, so the sandbox
+ * holds at the release gate (lib/platform/data/release-gate.ts): this resolves once it says so,
+ * `ready()` once it serves.
  */
-export async function startSandboxProcess(dataDir: string, { heldAtGate = false } = {}): Promise<SandboxProcess> {
+export async function startSandboxProcess(
+  dataDir: string,
+  { env = {}, heldAtGate = false }: { env?: Record<string, string>; heldAtGate?: boolean } = {},
+): Promise<SandboxProcess> {
   const ports = { PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort() };
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
@@ -56,6 +60,7 @@ export async function startSandboxProcess(dataDir: string, { heldAtGate = false 
       // As the shared test sandbox: webhook receivers on 127.0.0.1, retries within seconds.
       WEBHOOK_RETRY_DELAYS: '1,1,1',
       ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

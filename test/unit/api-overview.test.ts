@@ -49,7 +49,9 @@ const repositoryPaths = (texts: string[]) =>
 
 const links = (texts: string[]) => texts.flatMap((text) => [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!));
 
-describe('the overview', () => {
+// Each test loads the whole module graph afresh (documentWith): about 1 s on a quiet machine, past
+// vitest's 5 s default on a busy 2-core one (it failed so); the time is CPU, not a wait for anything.
+describe('the overview', { timeout: 30_000 }, () => {
   it('says how to authenticate, the order of checks, errors, pagination, retries, rate limits and webhook signatures', async () => {
     const { info } = await documentWith(undefined);
     for (const heading of [

@@ -26,8 +26,7 @@ const keyItem = {
   tokenHint: 'x',
   createdAt: '2026-01-01T00:00:00Z',
   rateLimitPerMinute: 600,
-  rlWindow: 0,
-  rlCount: 1,
+  rlWindows: {},
 };
 
 let handler: (event: unknown, context: unknown) => Promise<{ statusCode?: number; body?: string }>;
@@ -39,7 +38,10 @@ beforeAll(async () => {
 function mockTable(failuresSoFar: number) {
   const workspace = { pk: 'WS#acme', sk: 'WORKSPACE', slug: 'acme', name: 'Acme', status: 'active', createdAt: 'x', updatedAt: 'x' };
   db.on(BatchGetCommand).callsFake((input) => ({ Responses: { [Object.keys(input.RequestItems)[0]!]: [workspace, keyItem] } }));
-  db.on(UpdateCommand, { Key: { pk: 'WS#acme', sk: `KEY#${KEY_ID}` } }).resolves({ Attributes: { rlCount: keyItem.rlCount + 1 } });
+  // The key's count in its window's entry of the counter (lib/platform/data/developer-keys.ts): its first request.
+  db.on(UpdateCommand, { Key: { pk: 'WS#acme', sk: `KEY#${KEY_ID}` } }).callsFake((input) => ({
+    Attributes: { rlWindows: { [input.ExpressionAttributeNames['#window']]: 1 } },
+  }));
   db.on(UpdateCommand, { Key: { pk: 'AUTHFAIL#127.0.0.1', sk: 'AUTHFAIL' } }).resolves({ Attributes: { rlCount: failuresSoFar + 1 } });
 }
 

@@ -5,7 +5,7 @@
  */
 import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BATCH_RETRY, BatchIncompleteError, deleteMany, getMany, writeMany } from '../../lib/platform/data/batch.ts';
 import { dynamo, tableName } from '../../lib/platform/data/client.ts';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../lib/platform/timeouts.ts';
@@ -63,6 +63,23 @@ describe('getMany', () => {
     db.on(BatchGetCommand).rejects(Object.assign(new Error('bad'), { name: 'ValidationException' }));
     await expect(getMany([key('A')], { retry: fast })).rejects.toMatchObject({ name: 'ValidationException' });
     expect(db.commandCalls(BatchGetCommand)).toHaveLength(1);
+  });
+
+  it("outlasts a throttled partition's spent second under its default policy, however the dice fall", async () => {
+    // A partition whose units for this second are spent: throttled until a second after the first call.
+    let first: number | undefined;
+    db.on(BatchGetCommand).callsFake(() => {
+      first ??= Date.now();
+      if (Date.now() - first < 1000) throw throttled();
+      return { Responses: { [tableName]: [{ ...key('A'), n: 1 }] } };
+    });
+    // The unluckiest dice: every wait at its shortest.
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0);
+    try {
+      expect((await getMany([key('A')]))[0]).toMatchObject({ n: 1 });
+    } finally {
+      random.mockRestore();
+    }
   });
 
   it('keeps its default policy inside the shortest function timeout', () => {

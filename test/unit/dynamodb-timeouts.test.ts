@@ -1,6 +1,7 @@
 /**
- * A stalled DynamoDB fails the call inside the function timeout, so the caller gets our 502
- * envelope instead of API Gateway's bare answer to a function that timed out; and the sandbox
+ * A stalled DynamoDB fails the call inside the function timeout, so the caller gets our 503
+ * `service_busy` envelope with `Retry-After` (busy, not broken: issue 37) instead of API Gateway's
+ * bare answer to a function that timed out; and the sandbox
  * fails an invocation that runs past its function timeout, as Lambda does.
  */
 import { createServer, type Server, type Socket } from 'node:net';
@@ -32,21 +33,22 @@ afterAll(async () => {
 });
 
 describe('a stalled DynamoDB', () => {
-  it('answers the 502 envelope within the function timeout', async () => {
+  it('answers the 503 service_busy envelope, with Retry-After, within the function timeout', async () => {
     const { handler } = (await import('../../functions/me/get-me.ts')) as unknown as {
       handler: (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>;
     };
     const started = Date.now();
-    const res = await handler(
+    const res = (await handler(
       apiEvent({
         path: '/api/v1/me',
         headers: { 'x-service-workspace-host': 'acme', authorization: `Bearer ${newToken('AAAAAAAAAAAA')}` },
       }),
       lambdaContext(),
-    );
+    )) as { statusCode: number; body: string; headers: Record<string, string> };
     const elapsedMs = Date.now() - started;
-    expect(res.statusCode).toBe(502);
-    expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: 'internal_error' });
+    expect(res.statusCode).toBe(503);
+    expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: 'service_busy' });
+    expect(res.headers['Retry-After']).toBe('1');
     expect(elapsedMs).toBeLessThan(DEFAULT_TIMEOUT_SECONDS * 1000 - 1000);
     expect(sockets.length).toBeGreaterThan(0);
   }, 20_000);

@@ -13,7 +13,7 @@ import { ideaAndResponseChanges } from '../../lib/webhooks/pipeline.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Calls made only against the sandbox's DynamoDB Local (its copy of a table). */
-const SANDBOX_ONLY = new Set(['dynamodb:CreateTable']);
+const SANDBOX_ONLY = new Set(['dynamodb:CreateTable', 'dynamodb:ListTables']);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

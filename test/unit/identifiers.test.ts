@@ -1,13 +1,14 @@
 /**
- * The identifier rule (lib/platform/identifiers.ts): NFKC, nothing invisible, one script a word.
- * The cases of issue 27 item 15 one by one, then properties over generated strings.
+ * The identifier rule (lib/platform/identifiers.ts): NFKC, nothing invisible, one script a word,
+ * marks on their letters, digits of one number system. The cases of issue 27 item 15 and issue 37
+ * item 9 one by one, then properties over generated strings.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { parseLabels } from '../../lib/admin/workspaces.ts';
 import { SLUG_MAX, SLUG_PATTERN, slugify } from '../../lib/knowledge-bank/slugs.ts';
-import { identifierProblem, identifierSchema, normaliseIdentifier } from '../../lib/platform/identifiers.ts';
+import { decimalZeroOf, identifierProblem, identifierSchema, normaliseIdentifier } from '../../lib/platform/identifiers.ts';
 
 const slug = identifierSchema({ pattern: SLUG_PATTERN, patternMessage: 'pattern', maxCharacters: SLUG_MAX, description: 'A slug' });
 /** The stored form of a typed slug, or the first reason it is refused. */
@@ -71,6 +72,44 @@ describe('the identifier rule, on the cases of issue 27', () => {
     else expect(result).toBe(outcome);
   });
 
+  it.each([
+    // Issue 37 item 9: digits of two number systems in one identifier (UTS #39 §5.3).
+    ['\u06612-release', 'refused: mixes the digits of several number systems (U+0661 and U+0032)'],
+    ['release-1\u0968', 'refused: mixes the digits of several number systems (U+0031 and U+0968)'],
+    ['\u0661\u0662-release', '\u0661\u0662-release'],
+    ['12-release', '12-release'],
+    ['step-\uFF11\u0032', 'step-12'],
+    // Scripts written with combining marks, and marks with no letter of their script (UTS #39 §5.4).
+    ['नमस्ते', 'नमस्ते'],
+    ['सूची-२', 'सूची-२'],
+    ['สวัสดี-ภาษาไทย', 'สวัสดี-ภาษาไทย'],
+    ['مَرْحَبًا', 'مَرْحَبًا'],
+    ['\u0301a', 'refused: contains U+0301, a combining mark with no letter before it'],
+    ['a-\u0301', 'refused: contains U+0301, a combining mark with no letter before it'],
+    ['3\u0301', 'refused: contains U+0301, a combining mark with no letter before it'],
+    ['a\u093E', 'refused: contains U+093E, a mark of another script than the letter U+0061 it follows'],
+    ['\u0627\u0E34', 'refused: contains U+0E34, a mark of another script than the letter U+0627 it follows'],
+    ['a\u0301\u0301', 'refused: contains U+0301 twice in a row'],
+    ['\u00E1\u0301', 'refused: contains U+0301 twice in a row'],
+    ['e\u0300\u0301\u0302\u0303\u0304', 'refused: contains more than 4 combining marks in a row'],
+    ['i\u0307', 'refused: contains U+0307 on U+0069, a letter with a dot of its own'],
+    ['ab\u20DD', 'refused: contains U+20DD, an enclosing mark'],
+    ['q\u0303', 'q\u0303'],
+  ])('%j is stored as %j (issue 37)', (input, outcome) => {
+    const result = typed(input);
+    if (outcome.startsWith('refused')) expect(result.startsWith(outcome), result).toBe(true);
+    else expect(result).toBe(outcome);
+  });
+
+  it('makes a slug of a title written with combining marks that keeps them, and ASCII digits of every number system', () => {
+    expect(slugify('नमस्ते दुनिया')).toBe('नमस्ते-दुनिया');
+    expect(slugify('สวัสดี ภาษาไทย')).toBe('สวัสดี-ภาษาไทย');
+    // Tashkeel and Latin accents do not change the word: dropped, as before.
+    expect(slugify('مَرْحَبًا بِكُم')).toBe('مرحبا-بكم');
+    expect(slugify('Résumé ١٢')).toBe('resume-12');
+    expect(slugify('Step ๓ and 4 and ३')).toBe('step-3-and-4-and-3');
+  });
+
   it('makes no slug of invisible characters and leaves a look-alike word out of a title’s slug', () => {
     expect(slugify('Reset your password\u3164')).toBe('reset-your-password');
     expect(slugify('new\u200B\u3164')).toBe('new');
@@ -94,12 +133,67 @@ const arabicWord = fc
   .array(fc.constantFrom(...'ابتثجحخدذرزسشصضطظعغفقكلمنهوي'), { minLength: 1, maxLength: 8 })
   .map((letters) => letters.join(''));
 const cyrillicWord = fc.array(fc.constantFrom(...'абвгдежзийклмнопрстуфхцчшщыэюя'), { minLength: 1, maxLength: 8 }).map((l) => l.join(''));
-const word = fc.oneof(latinWord, arabicWord, cyrillicWord, fc.stringMatching(/^[0-9]{1,4}$/));
+/** Syllables of a consonant and a vowel sign or a virama and a consonant, as Devanagari writes them. */
+const devanagariWord = fc
+  .array(fc.tuple(fc.constantFrom(...'कखगघचछजझटठडढतथदधनपफबभमयरलवशसह'), fc.constantFrom('', ...'ािीुूेैोौं', '\u094Dक')), {
+    minLength: 1,
+    maxLength: 5,
+  })
+  .map((syllables) => syllables.map(([consonant, sign]) => consonant + sign).join(''));
+/** Thai consonants with a vowel above and a tone mark. */
+const thaiWord = fc
+  .array(fc.tuple(fc.constantFrom(...'กขคงจชซดตถทนบปผพฟมยรลวสหอ'), fc.constantFrom('', ...'ัิีึื'), fc.constantFrom('', ...'่้๊๋')), {
+    minLength: 1,
+    maxLength: 5,
+  })
+  .map((syllables) => syllables.map((parts) => parts.join('')).join(''));
+/** Arabic letters, each with a short vowel or none. */
+const vocalisedArabicWord = fc
+  .array(fc.tuple(fc.constantFrom(...'بتجدرسعكلمنهي'), fc.constantFrom('', '\u064E', '\u064F', '\u0650', '\u0652')), {
+    minLength: 1,
+    maxLength: 6,
+  })
+  .map((letters) => letters.map((parts) => parts.join('')).join(''));
+const word = fc.oneof(
+  latinWord,
+  arabicWord,
+  cyrillicWord,
+  devanagariWord,
+  thaiWord,
+  vocalisedArabicWord,
+  fc.stringMatching(/^[0-9]{1,4}$/),
+);
 const identifier = fc.array(word, { minLength: 1, maxLength: 6 }).map((words) => words.join('-'));
+/** The zeros of some decimal number systems besides ASCII's: Arabic-Indic, Extended Arabic-Indic, Devanagari, Bengali, Thai, fullwidth (NFKC makes it ASCII). */
+const OTHER_ZEROS = [0x0660, 0x06f0, 0x0966, 0x09e6, 0x0e50];
 
 describe('properties of the identifier rule', () => {
-  it('accepts hyphen-joined words of one script each, and stores them unchanged', () => {
-    fc.assert(fc.property(identifier, (value) => typed(value) === value));
+  it('accepts hyphen-joined words of one script each, marks on their letters, and stores them in NFKC', () => {
+    fc.assert(fc.property(identifier, (value) => typed(value) === normaliseIdentifier(value)));
+  });
+
+  it('refuses an accepted identifier with one of its ASCII digits written in another number system', () => {
+    const withDigits = fc.tuple(identifier, fc.stringMatching(/^[0-9]{2,4}$/)).map(([value, digits]) => `${value}-${digits}`);
+    fc.assert(
+      fc.property(withDigits, fc.constantFrom(...OTHER_ZEROS), fc.nat(), (value, zero, at) => {
+        const digits = [...value].flatMap((character, index) => (/[0-9]/.test(character) ? [index] : []));
+        const characters = [...value];
+        const index = digits[at % digits.length]!;
+        characters[index] = String.fromCodePoint(zero + Number(characters[index]));
+        expect(typed(characters.join(''))).toMatch(/^refused: mixes the digits of several number systems/);
+      }),
+    );
+  });
+
+  it('refuses an accepted identifier with a combining mark at the start of a word', () => {
+    fc.assert(
+      fc.property(identifier, fc.constantFrom('\u0301', '\u093E', '\u0E34', '\u064E'), fc.nat(), (value, mark, at) => {
+        const words = value.split('-');
+        const index = at % words.length;
+        words[index] = mark + words[index];
+        expect(typed(words.join('-'))).toMatch(/^refused: contains U\+[0-9A-F]{4}, a combining mark with no letter before it/);
+      }),
+    );
   });
 
   it('normalising is idempotent and gives the same identifier for every normal form of the same text', () => {
@@ -144,5 +238,34 @@ describe('properties of the identifier rule', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('the decimal number system of a digit (decimalZeroOf)', () => {
+  it('finds the zero of every digit of every numbering system ICU knows, and each digit is its value past its zero', () => {
+    // ICU's numbering systems are an oracle apart from Unicode's property the code reads: their digits 0-9, as formatted.
+    const systems = Intl.supportedValuesOf('numberingSystem');
+    let checked = 0;
+    for (const system of systems) {
+      const digits = [...'0123456789'].map((digit) =>
+        new Intl.NumberFormat('en', { numberingSystem: system, useGrouping: false }).format(Number(digit)),
+      );
+      if (!digits.every((digit) => [...digit].length === 1 && /^\p{Nd}$/u.test(digit))) continue;
+      const zero = digits[0]!.codePointAt(0)!;
+      for (const [value, digit] of digits.entries()) {
+        expect(decimalZeroOf(digit), `${system} ${value}`).toBe(zero);
+        expect(digit.codePointAt(0)! - zero, `${system} ${value}`).toBe(value);
+      }
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(50);
+  });
+
+  it('holds for the mathematical digits, five systems back to back, and is null for what is no decimal digit', () => {
+    for (let system = 0; system < 5; system++) {
+      const zero = 0x1d7ce + system * 10;
+      for (let value = 0; value < 10; value++) expect(decimalZeroOf(String.fromCodePoint(zero + value))).toBe(zero);
+    }
+    for (const character of ['a', '²', 'Ⅻ', '½', '-', 'ا']) expect(decimalZeroOf(character), character).toBeNull();
   });
 });

@@ -182,7 +182,7 @@ describe('journey diagnostics', () => {
     );
   });
 
-  it('warns about links to records that do not exist and notes the kinds it cannot check', () => {
+  it('warns about links to records that do not exist, of every kind, and to archived ones', () => {
     const c = content({
       stages: [stage('a')],
       rows: [{ id: 'l', type: 'links' }],
@@ -192,18 +192,22 @@ describe('journey diagnostics', () => {
             { kind: 'idea', id: 'i1' },
             { kind: 'sop', id: 's1' },
             { kind: 'survey', id: 'v1' },
+            { kind: 'survey', id: 'v2' },
+            { kind: 'survey', id: 'v3' },
           ],
         },
       },
     });
+    const existing = [linkFactsKey('idea', 'i1'), linkFactsKey('survey', 'v1'), linkFactsKey('survey', 'v2')];
     const found = diagnoseContent(
       c,
-      facts({ existingLinks: new Set([linkFactsKey('idea', 'i1')]), checkedLinkKinds: new Set(['idea', 'sop', 'journey']) }),
+      facts({ existingLinks: new Set(existing), archivedLinks: new Set([linkFactsKey('survey', 'v2')]) }),
       null,
     );
-    expect(found.map((d) => `${d.severity} ${d.code} ${d.path}`)).toEqual([
-      'warning link_not_found /cells/l:a/refs/1',
-      'info link_not_checked /cells/l:a/refs/2',
+    expect(found.map((d) => `${d.severity} ${d.code} ${d.path} ${d.message}`)).toEqual([
+      'warning link_not_found /cells/l:a/refs/1 No sop "s1" exists in this workspace',
+      'warning link_archived /cells/l:a/refs/3 Survey "v2" is archived',
+      'warning link_not_found /cells/l:a/refs/4 No survey "v3" exists in this workspace',
     ]);
   });
 

@@ -41,7 +41,8 @@ beforeAll(async () => {
   const { installPartitionThrottle } = await import('../../local/partition-throttle.ts');
   const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB as string;
   const raw = new DynamoDBClient({ endpoint });
-  // Scale 500: an item takes 2 write units a second, a burst of one second's worth.
+  // Scale 500: an item takes 2 write units a second. Its bucket holds one second of them (not the
+  // default partition-second, test/unit/partition-bursts.test.ts), so a few requests spend it.
   client = new DynamoDBClient({ endpoint, maxAttempts: 2 });
   throttle = installPartitionThrottle(client, {
     scale: 500,
@@ -50,10 +51,18 @@ beforeAll(async () => {
     region: 'us-east-1',
     accountId: '000000000000',
     now: () => clock,
+    floorSeconds: 1,
   });
   // The data kit's own client, throttled on the real clock, for the retries.
   const { dynamo } = await import('../../lib/platform/data/client.ts');
-  kitThrottle = installPartitionThrottle(dynamo, { scale: 500, raw, tableName: TABLE, region: 'us-east-1', accountId: '000000000000' });
+  kitThrottle = installPartitionThrottle(dynamo, {
+    scale: 500,
+    raw,
+    tableName: TABLE,
+    region: 'us-east-1',
+    accountId: '000000000000',
+    floorSeconds: 1,
+  });
   kit = await import('../../lib/platform/data/transact.ts');
   batch = await import('../../lib/platform/data/batch.ts');
 }, 120_000);

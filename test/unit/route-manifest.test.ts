@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NOT_FOUND_HANDLER, routes } from '../../lib/manifest.ts';
+import { jsonSchemaOf } from '../../lib/platform/json-schema.ts';
 import { PERMISSIONS } from '../../lib/platform/permissions.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -40,6 +41,30 @@ describe('route manifest', () => {
   it('lets every idempotent route read its remembered response beside the workspace (BatchGetItem)', () => {
     for (const route of routes.filter((r) => r.idempotent)) {
       expect(route.table, `${route.operationId} cannot replay a retry before its checks`).toContain('BatchGetItem');
+    }
+  });
+
+  it('takes a JSON object as every body (the chain refuses any other JSON value before the schema: validate-request.ts)', () => {
+    type JsonSchema = Record<string, unknown>;
+    for (const route of routes.filter((r) => r.request?.body)) {
+      const document = jsonSchemaOf(route.request!.body!, 'input');
+      const defs = (document.$defs ?? {}) as Record<string, JsonSchema>;
+      const objectsOnly = (schema: JsonSchema): boolean => {
+        const ref = typeof schema.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
+        if (ref !== undefined) return objectsOnly(defs[ref] ?? {});
+        return schema.type === 'object' || ((schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined)?.every(objectsOnly) === true;
+      };
+      expect(objectsOnly(document), `${route.operationId}: ${JSON.stringify(document).slice(0, 200)}`).toBe(true);
+    }
+  });
+
+  // Issue 37 item 15: the draft save refused a missing If-Match in its handler, with a message of its own.
+  it('leaves a required If-Match to the chain, which enforces the declaration: no handler refuses a missing one itself', () => {
+    for (const route of routes) {
+      const source = readFileSync(resolve(ROOT, route.handler), 'utf8');
+      expect(source, `${route.handler}: declare \`requiredIfMatch\` on the route instead`).not.toMatch(
+        /if_match_required|ifMatchRequired\(/,
+      );
     }
   });
 

@@ -14,7 +14,7 @@ import { ENTITIES } from '../../lib/entities.ts';
 
 const LIB = resolve(import.meta.dirname, '../../lib');
 /** Items outside every workspace's partition: not a tenant's data. */
-const TABLE_LEVEL = ['OperatorJob', 'TableMigration'];
+const TABLE_LEVEL = ['OperatorJob', 'TableMigration', 'RestoreMark'];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -63,6 +63,7 @@ describe('the workspace export rules', () => {
       tokenHint: 'cxk_abc…',
       rlWindow: 1,
       rlCount: 3,
+      rlWindows: { '29000001': 3 },
     });
     expect(key).toEqual({ type: 'developerKey', data: { id: 'abc', name: 'CI', permissions: ['ideas:read'] } });
     const webhook = exportLineOf({

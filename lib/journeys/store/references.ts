@@ -6,7 +6,7 @@
 import { ideaEntity } from '../../ideas/entities.ts';
 import { getMany, type Item, type TableKey } from '../../platform/data/batch.ts';
 import { sopEntity } from '../../sops/entities.ts';
-import { lookUpSurveyQuestions } from '../../surveys/question-lookup.ts';
+import { lookUpLinkedSurveys, lookUpSurveyQuestions } from '../../surveys/question-lookup.ts';
 import type { JourneyContent } from '../content.ts';
 import type { PairTarget } from '../cycles.ts';
 import {
@@ -30,27 +30,29 @@ import { METADATA_ATTRIBUTES } from './items.ts';
  */
 const MAX_REFERENCE_LEVELS = 32;
 
-/** Link kinds whose records can be looked up by key; surveys are not stored yet. */
-const CHECKED_LINK_KINDS = new Set(['idea', 'sop', 'journey'] as const);
-
 /**
  * Loads the facts the content's references need: level 1 is every journey its pairs name, every
- * pinned version and every linked record, in one BatchGetItem (plus `alsoGet`, the caller's own
- * items, in that same round); each further level follows the pairs of what the previous one found,
- * until nothing new is named. One round per level of paired journeys.
+ * pinned version and every linked idea, SOP and journey, in one BatchGetItem (plus `alsoGet`, the
+ * caller's own items, in that same round); each further level follows the pairs of what the previous
+ * one found, until nothing new is named. One round per level of paired journeys. Linked and bound
+ * surveys are the surveys area's to read (lib/surveys/question-lookup.ts), beside level 1: linked
+ * ones in one BatchGetItem more, bound ones in two rounds of their own.
  */
 export async function loadReferenceFacts(workspace: string, content: JourneyContent, alsoGet: readonly TableKey[] = []) {
-  // Bound surveys are looked up beside the reference levels (two rounds of their own, in parallel).
   const sources = boundCellsOf(content).map((bound) => bound.source);
   const surveysRead = sources.length > 0 ? lookUpSurveyQuestions(workspace, sources) : Promise.resolve(new Map());
+  const linkedSurveyIds = linkRefsOf(content).flatMap((ref) => (ref.kind === 'survey' ? [ref.id] : []));
+  const linkedSurveysRead = linkedSurveyIds.length > 0 ? lookUpLinkedSurveys(workspace, linkedSurveyIds) : Promise.resolve(new Map());
   // Awaited below; this only keeps a failure from going unhandled while a reference level fails first.
   surveysRead.catch(() => undefined);
+  linkedSurveysRead.catch(() => undefined);
   const journeys = new Map<string, JourneyFacts>();
   const versions = new Map<string, VersionFacts>();
   const existingLinks = new Set<string>();
+  const archivedLinks = new Set<string>();
   const requested = new Set<string>();
   const linkBySortKey = new Map<string, string>();
-  const facts: ReferenceFacts & { depthLimit?: number } = { journeys, versions, existingLinks, checkedLinkKinds: CHECKED_LINK_KINDS };
+  const facts: ReferenceFacts & { depthLimit?: number } = { journeys, versions, existingLinks, archivedLinks };
 
   const keysFor = (targets: readonly PairTarget[]) => {
     const wanted: TableKey[] = [];
@@ -75,7 +77,7 @@ export async function loadReferenceFacts(workspace: string, content: JourneyCont
           ? sopEntity.keys.sop(workspace, ref.id)
           : ref.kind === 'journey'
             ? journeyEntity.keys.journey(workspace, ref.id)
-            : null;
+            : null; // a survey: the surveys area reads it (lookUpLinkedSurveys)
     if (!key) continue;
     linkBySortKey.set(key.sk, linkFactsKey(ref.kind, ref.id));
     first.want(key);
@@ -121,6 +123,10 @@ export async function loadReferenceFacts(workspace: string, content: JourneyCont
     batch = keysFor(frontier).wanted;
   }
   facts.surveys = await surveysRead;
+  for (const [surveyId, linked] of await linkedSurveysRead) {
+    existingLinks.add(linkFactsKey('survey', surveyId));
+    if (linked.archived) archivedLinks.add(linkFactsKey('survey', surveyId));
+  }
   return { facts, own };
 }
 

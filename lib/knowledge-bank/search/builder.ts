@@ -27,9 +27,9 @@ import {
   withDelta,
   withMergedBase,
 } from './segments.ts';
-import { commitManifest, findManifest } from './store/manifest.ts';
+import { commitManifest, deleteManifest, findManifest } from './store/manifest.ts';
 import { allPublishedDocuments, currentDocuments } from './store/published-articles.ts';
-import { deleteSegments, getSegment, putManifestCopy, putSegment } from './store/segments.ts';
+import { deleteManifestCopy, deleteSegments, getSegment, putManifestCopy, putSegment } from './store/segments.ts';
 
 /** Lost manifest races before a builder gives up (and the batch is retried by Lambda). */
 const MAX_ATTEMPTS = 8;
@@ -69,8 +69,12 @@ interface FullBuild {
   articles: number;
 }
 
-async function fullBuild(workspace: string, previous: Manifest | null): Promise<FullBuild> {
-  const index = createIndex(await allPublishedDocuments(workspace));
+async function fullBuild(
+  workspace: string,
+  previous: Manifest | null,
+  documents?: Awaited<ReturnType<typeof allPublishedDocuments>>,
+): Promise<FullBuild> {
+  const index = createIndex(documents ?? (await allPublishedDocuments(workspace)));
   const body = encodeBase(index);
   const key = await putSegment(workspace, 'base', body);
   const articles = articleCount(index);
@@ -134,21 +138,33 @@ export type RebuildResult =
  * A full build from the table, whatever the manifest says (`cxctl rebuild search`): after a restore
  * or a redeploy the manifest can name segments the bucket no longer holds. It replaces the manifest
  * on the version it read, so a builder racing it keeps its delta or this build retries; running it
- * twice changes nothing a search sees. A workspace with no index and nothing published gets none.
+ * twice changes nothing a search sees. A workspace with nothing published gets no index: one it had
+ * (its articles since unpublished or deleted) is removed, not replaced by an empty one.
  */
 export async function rebuildSearchIndex(workspace: string): Promise<RebuildResult> {
   for (let attempt = 1; ; attempt++) {
     const manifest = await findManifest(workspace);
-    if (!manifest && (await allPublishedDocuments(workspace)).length === 0) return { kind: 'nothing-to-index' };
-    const built = await fullBuild(workspace, manifest);
-    if (built.committed) {
-      return {
-        kind: 'rebuilt',
-        articles: built.articles,
-        bytes: built.bytes,
-        segment: built.segment,
-        replacedVersion: manifest?.version ?? null,
-      };
+    const documents = await allPublishedDocuments(workspace);
+    if (documents.length === 0) {
+      if (!manifest) return { kind: 'nothing-to-index' };
+      // The copy first: a builder that publishes meanwhile loses its race on this version and
+      // puts its own copy back, or builds anew once the manifest is gone.
+      await deleteManifestCopy(workspace);
+      if (await deleteManifest(workspace, manifest.version)) {
+        await deleteSegments(segmentKeys(manifest));
+        return { kind: 'nothing-to-index' };
+      }
+    } else {
+      const built = await fullBuild(workspace, manifest, documents);
+      if (built.committed) {
+        return {
+          kind: 'rebuilt',
+          articles: built.articles,
+          bytes: built.bytes,
+          segment: built.segment,
+          replacedVersion: manifest?.version ?? null,
+        };
+      }
     }
     if (attempt >= MAX_ATTEMPTS) throw new Error('The search manifest kept changing under this rebuild');
     await conflictBackoff(attempt);

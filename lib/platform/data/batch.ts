@@ -2,14 +2,14 @@
  * The one BatchGetItem / BatchWriteItem of every store, with one bounded retry policy. DynamoDB may
  * answer a batch with part of it unprocessed (a throttled partition, a 16 MB answer), or refuse
  * the whole call while throttled; both are retried here, and only here: exponential backoff with
- * full jitter, an attempt cap, and a deadline well inside the function's timeout. When the policy
+ * equal jitter, an attempt cap, and a deadline well inside the function's timeout. When the policy
  * gives up, `BatchIncompleteError` says what was left and why, and a caller never receives a
  * partial answer as if it were whole. As in Powertools' batch processing, a partial failure is a
  * value to handle, not a reason to spin: no loop here can run until Lambda kills the function.
  */
 import { BatchGetCommand, BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_TIMEOUT_SECONDS } from '../timeouts.ts';
-import { fullJitterDelayMs, sleep } from './backoff.ts';
+import { equalJitterDelayMs, sleep } from './backoff.ts';
 import { dynamo, tableName } from './client.ts';
 import { projection } from './projection.ts';
 
@@ -20,7 +20,7 @@ export type Item = Record<string, unknown>;
 export interface BatchRetryPolicy {
   /** Calls in all, the first one included. */
   attempts: number;
-  /** The first retry waits up to this long; each further one up to twice as long (full jitter). */
+  /** The first retry waits up to this long (at least half of it); each further one up to twice as long (equal jitter). */
   baseDelayMs: number;
   /** No single wait is longer than this. */
   maxDelayMs: number;
@@ -29,8 +29,11 @@ export interface BatchRetryPolicy {
 }
 
 /**
- * Eight calls waiting at most 25, 50, … 1000 ms between them: under 3 s of waiting in the worst
- * case, and the deadline caps it there whatever the attempts. With one call's own worst case
+ * Eight calls waiting 12.5–25, 25–50, … 500–1000 ms between them: 1.29 s of waiting at the least, so
+ * a throttled batch is always tried again after its partition's spent second (a partition refills
+ * every second; full jitter's waits could add up to nothing, and the batch gave up on the dice, as
+ * throttled transactions did: conditions.ts), and under 3 s at the most, where the deadline caps it
+ * whatever the attempts. With one call's own worst case
  * bounded by client.ts, that keeps a throttled batch's answer (a 502 envelope) inside the shortest
  * function timeout (timeouts.ts DEFAULT_TIMEOUT_SECONDS) instead of API Gateway's bare timeout.
  */
@@ -87,7 +90,7 @@ async function untilProcessed<T>(
     }
     if (pending.length === 0) return;
     if (attempt >= policy.attempts) throw new BatchIncompleteError(operation, pending.length, attempt, 'attempts', { cause: lastError });
-    const delay = fullJitterDelayMs(attempt, policy.baseDelayMs, policy.maxDelayMs);
+    const delay = equalJitterDelayMs(attempt, policy.baseDelayMs, policy.maxDelayMs);
     if (Date.now() + delay - started > policy.deadlineMs) {
       throw new BatchIncompleteError(operation, pending.length, attempt, 'deadline', { cause: lastError });
     }

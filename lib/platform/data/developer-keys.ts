@@ -9,10 +9,14 @@ import { type DeveloperKey, toDeveloperKey } from './developer-key-record.ts';
 import { keys } from './keys.ts';
 import { toWorkspace, WORKSPACE_COPIES, type Workspace } from './workspace-record.ts';
 
-/** A key as authentication read it: its record, and the rate-limit window its counter was last counted in. */
+/**
+ * A key as authentication read it: its record, and the requests its counter holds by rate-limit
+ * window (`rlWindows`, window number → count; null for a key made before the counter was a map, whose
+ * first count makes it).
+ */
 export interface StoredKey {
   key: DeveloperKey;
-  countedWindow: number;
+  windows: Readonly<Record<string, number>> | null;
 }
 
 /**
@@ -36,7 +40,7 @@ export async function findWorkspaceAndKey(
   });
   return {
     workspace: copyItem ? toWorkspace(copyItem) : null,
-    key: keyItem ? { key: toDeveloperKey(keyItem), countedWindow: Number(keyItem.rlWindow ?? 0) } : null,
+    key: keyItem ? { key: toDeveloperKey(keyItem), windows: countedWindows(keyItem) } : null,
     also: alsoItem,
   };
 }
@@ -56,87 +60,133 @@ export function holdsSecret(stored: StoredKey, token: string): boolean {
   return tokenMatchesHash(token, stored.key.secretHash);
 }
 
-/**
- * Count one request against a key whose secret the caller proved (holdsSecret), so forged secrets
- * can neither spend the real holder's budget nor fake a "last used", and return the window's count;
- * undefined when the key was deleted since it was read. The UpdateItem names only the key and the
- * counter's attributes (`rlWindow`, `rlCount`, `lastUsedAt`) and asks back only what it changed:
- * exactly what read-only routes may do to a key item (cdk/constructs/api-function.ts). The window
- * the read found picks the first write: the count's increment within it, or the reset a new window
- * starts with, so a request costs one UpdateItem either way unless another instance raced it.
- */
-export async function countKeyUse(stored: StoredKey, window: number, now: string): Promise<number | undefined> {
-  const { key, countedWindow } = stored;
-  return countInWindow(keys.developerKey(key.workspace, key.id), window, {
-    lastUsedAt: now,
-    mayCreate: false,
-    resetFirst: countedWindow < window,
-  });
-}
+const countedWindows = (item: Record<string, unknown>) => (item.rlWindows as Record<string, number> | undefined) ?? null;
 
 /**
- * Add one to an item's fixed-window counter (`rlWindow`, `rlCount`) and return the window's count.
- * The increment is conditional on the window; a new window starts with a reset, conditional on the
- * stored window being older, so concurrent instances never lose or double a reset. `resetFirst`
- * (the caller read an older window) tries the reset first, else the increment comes first and a
- * failed one is followed by the reset. `lastUsedAt` stamps the item when given. `mayCreate`: the
- * item comes into being with its first count; otherwise a missing item answers undefined.
+ * Count one request against a key whose secret the caller proved (holdsSecret), so forged secrets
+ * can neither spend the real holder's budget nor fake a "last used", and return its window's count;
+ * undefined when the key was deleted since it was read.
+ *
+ * One UpdateItem that cannot lose a race: each window has its own entry in the key's `rlWindows`
+ * map, added to with `if_not_exists(…) + 1`, so concurrent requests of one window each get the next
+ * number, and a request still counting in a window that has just ended (its instance read the clock
+ * before the turn, or runs a little behind) adds to that window's entry instead of meeting a newer
+ * one it cannot reset (the 502 "Rate-limit window kept changing" of issue 37). No condition on the
+ * window, no reset, no retry. The same write removes the entries the read saw of windows older than
+ * the one before this (the previous one stays for requests still counting in it), so the map holds
+ * two or three entries. It names only the key, `rlWindows` (a nested path counts as its top-level
+ * attribute for IAM), `lastUsedAt` and the older counter's `rlWindow`/`rlCount` (removed by a key's
+ * first count of this kind), and asks back only what it changed: exactly what read-only routes may do
+ * to a key item (cdk/constructs/api-function.ts).
+ *
+ * A key made before the map existed (no `rlWindows`) gets it from its first count: `SET rlWindows =
+ * {window: 1}` on condition that it is still absent; the instance that loses that race counts in the
+ * map the winner made, its one second write. Only once in a key's life.
  */
-async function countInWindow(
-  Key: Record<string, string>,
-  window: number,
-  options: { lastUsedAt?: string; mayCreate: boolean; resetFirst?: boolean },
-): Promise<number | undefined> {
-  const stamp = options.lastUsedAt ? ', lastUsedAt = :now' : '';
-  const ExpressionAttributeValues = { ':one': 1, ':window': window, ...(options.lastUsedAt ? { ':now': options.lastUsedAt } : {}) };
-  let reset = options.resetFirst ?? false;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (!reset) {
-      try {
-        const { Attributes } = await dynamo.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key,
-            UpdateExpression: `SET rlCount = rlCount + :one${stamp}`,
-            ConditionExpression: 'rlWindow = :window',
-            ExpressionAttributeValues,
-            ReturnValues: 'UPDATED_NEW',
-          }),
-        );
-        return Attributes!.rlCount as number;
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
-    }
-    reset = false;
-    try {
-      await dynamo.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key,
-          UpdateExpression: `SET rlWindow = :window, rlCount = :one${stamp}`,
-          ConditionExpression: options.mayCreate
-            ? 'attribute_not_exists(rlWindow) OR rlWindow < :window'
-            : 'attribute_exists(pk) AND rlWindow < :window',
-          ExpressionAttributeValues,
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return 1;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      if (!options.mayCreate && !error.Item) return undefined;
-    }
+export async function countKeyUse(stored: StoredKey, window: number, now: string): Promise<number | undefined> {
+  const Key = keys.developerKey(stored.key.workspace, stored.key.id);
+  if (stored.windows === null) {
+    const started = await startWindowMap(Key, window, now);
+    if (started !== 'map-exists') return started;
   }
-  throw new Error('Rate-limit window kept changing under concurrent requests');
+  const old = Object.keys(stored.windows ?? {}).filter((counted) => Number(counted) < window - 1);
+  const names = Object.fromEntries(old.map((counted, i) => [`#old${i}`, counted]));
+  try {
+    const { Attributes } = await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key,
+        UpdateExpression:
+          'SET rlWindows.#window = if_not_exists(rlWindows.#window, :zero) + :one, lastUsedAt = :now' +
+          (old.length > 0
+            ? ` REMOVE ${Object.keys(names)
+                .map((name) => `rlWindows.${name}`)
+                .join(', ')}`
+            : ''),
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#window': String(window), ...names },
+        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':now': now },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    const counted = (Attributes?.rlWindows as Record<string, number> | undefined)?.[String(window)];
+    if (counted === undefined) throw new Error('The count came back without its window');
+    return counted;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+/** A legacy key's first count makes its map; 'map-exists' when another request made it first. */
+async function startWindowMap(Key: TableKey, window: number, now: string): Promise<number | undefined | 'map-exists'> {
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key,
+        UpdateExpression: 'SET rlWindows = :windows, lastUsedAt = :now REMOVE rlWindow, rlCount',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(rlWindows)',
+        ExpressionAttributeValues: { ':windows': { [String(window)]: 1 }, ':now': now },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return 1;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return error.Item ? 'map-exists' : undefined;
+  }
 }
 
 /**
  * Count one failed authentication from `source` (the caller's IP address) in this window and
  * return the count. Its own item, apart from every key: failed attempts brake their source and
- * never spend a real holder's budget. It uses the key counter's attribute names, so the IAM grant
- * of read-only routes (which may change only those attributes) covers it.
+ * never spend a real holder's budget. A fixed-window counter (`rlWindow`, `rlCount`, names the IAM
+ * grant of read-only routes allows) that no race can make give up: the add counts into the stored
+ * window when it is this one or a newer one (a request that read the clock before the turn counts
+ * in the window that has begun); only a counter of an older window (or none) is reset, on condition
+ * that it still is; whoever loses that reset adds instead, and then the stored window is at least
+ * this one. Two writes at most, three for the instance that loses a race for the item's creation.
+ * No read comes first (an attacker's requests cost one write each), which is why this counter is
+ * not a map of windows like a key's (it could not see which windows to remove).
  */
 export async function recordFailedAuthentication(source: string, window: number): Promise<number> {
-  return (await countInWindow(keys.authFailures(source), window, { mayCreate: true }))!;
+  const Key = keys.authFailures(source);
+  const ExpressionAttributeValues = { ':one': 1, ':window': window };
+  const add = async () => {
+    try {
+      const { Attributes } = await dynamo.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key,
+          UpdateExpression: 'SET rlCount = rlCount + :one',
+          ConditionExpression: 'rlWindow >= :window',
+          ExpressionAttributeValues,
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return Attributes?.rlCount as number;
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+  };
+  const added = await add();
+  if (added !== undefined) return added;
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key,
+        UpdateExpression: 'SET rlWindow = :window, rlCount = :one',
+        ConditionExpression: 'attribute_not_exists(rlWindow) OR rlWindow < :window',
+        ExpressionAttributeValues,
+      }),
+    );
+    return 1;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+  // Another request reset it to this window or a newer one meanwhile: the add now holds.
+  return (await add()) ?? 1;
 }

@@ -73,6 +73,8 @@ export const keys = {
    * interrupted goes on from there. Table-level, like AUTHFAIL: no workspace's.
    */
   operatorJob: (job: string) => ({ pk: 'TABLE#OPERATOR', sk: `JOB#${job}` }),
+  /** The mark `cxctl backup restore` leaves in a table it made (lib/admin/restore-target.ts): the table's, no workspace's. */
+  restoreMark: () => ({ pk: 'TABLE#OPERATOR', sk: 'RESTORE' }),
 
   // Idempotency records (lib/platform/data/idempotency.ts): the remembered response of a creating
   // POST under its Idempotency-Key, per operation (`scope`, e.g. `POST /ideas`); TTL 24 h.

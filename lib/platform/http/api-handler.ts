@@ -2,20 +2,21 @@
  * The middy chain every API operation runs, in this order:
  *   1. httpEnvelope   request id, API-Version (and a deprecated route's Deprecation/Sunset),
  *                     success rendering, the one error renderer (outermost)
- *   2. authorize      workspace → key → rate limit → suspension/module/permission; for an
+ *   2. headerValues   a header value holding a control character → 400 `invalid_header` (RFC 9110 §5.5)
+ *   3. authorize      workspace → key → rate limit → suspension/module/permission; for an
  *                     idempotent route sent an Idempotency-Key, the remembered response is read
  *                     in the same round trip as the workspace. The key's rate-limit count runs
  *                     beside everything after it: its `after` (or `onError`) waits for the count
  *                     and answers 429 instead when the request was over its limit
- *   3. jsonBody       a body not sent as JSON → 415; not UTF-8, not JSON, a lone surrogate → 400
+ *   4. jsonBody       a body not sent as JSON → 415; not UTF-8, not JSON, a lone surrogate → 400
  *                     `invalid_json` (after auth: anonymous callers learn nothing)
- *   4. validateRequest  zod on path, query and body
- *   5. ifMatch        the route's declared If-Match, parsed into `request.precondition` (400
+ *   5. validateRequest  zod on path, query and body
+ *   6. ifMatch        the route's declared If-Match, parsed into `request.precondition` (400
  *                     `invalid_header` malformed, 400 `if_match_required` required and missing)
- *   6. cursorPage     a list's page start (list-handler.ts: a route whose query takes `cursor`) into
+ *   7. cursorPage     a list's page start (list-handler.ts: a route whose query takes `cursor`) into
  *                     `request.page`, its cursor verified against the workspace and the list as the
  *                     request selects it (400 `invalid_cursor`)
- *   7. the handler function, which gets typed input and returns `{ body, headers?, status? }`;
+ *   8. the handler function, which gets typed input and returns `{ body, headers?, status? }`;
  *      a retry of a remembered create gets the handler's `replay` of its first answer instead,
  *      before any check of the area (another body under the key: 409 `idempotency_key_reused`).
  *      It runs behind the rate limit's verdict (lib/platform/write-gate.ts): its reads go out at
@@ -30,6 +31,7 @@ import { runBehindVerdict } from '../write-gate.ts';
 import { idempotencyKeyOf, idempotencyScope, requestFingerprint } from './conditional-request.ts';
 import type { ApiContext } from './context.ts';
 import { authorize } from './middleware/authorize.ts';
+import { headerValues } from './middleware/header-values.ts';
 import { type HandlerResult, httpEnvelope } from './middleware/http-envelope.ts';
 import { ifMatch } from './middleware/if-match.ts';
 import { jsonBody } from './middleware/json-body.ts';
@@ -80,6 +82,7 @@ export function apiHandler<R extends RouteDefinition>(route: R, lists: { cursorP
   }
   const chain = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>()
     .use(httpEnvelope(route.response.status, route.deprecated ? deprecationHeaders(route.deprecated) : {}))
+    .use(headerValues())
     .use(authorize(route))
     .use(jsonBody(route))
     .use(validateRequest(route))

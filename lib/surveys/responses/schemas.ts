@@ -77,7 +77,9 @@ export const listResponsesQuery = z.strictObject({
   ),
 });
 
-export const eraseBody = z.union([z.strictObject({ externalId: externalId() }), z.strictObject({ email })]);
+export const eraseBody = z.union([z.strictObject({ externalId: externalId() }), z.strictObject({ email })], {
+  error: 'give one of `externalId` or `email`, not both',
+});
 export type EraseBody = z.output<typeof eraseBody>;
 
 export const surveyResponse = named(

@@ -157,6 +157,18 @@ export async function findSurvey(workspace: string, id: string): Promise<SurveyW
   return { survey: toSurvey(item), versions: summariesOf(item), designs: designsOf(designsItem) };
 }
 
+/**
+ * The status of each named survey that exists (a missing entry: none in this workspace, which is how
+ * another workspace's survey looks too): one BatchGetItem of the survey items, projected to their status.
+ */
+export async function findSurveyStatuses(workspace: string, ids: readonly string[]): Promise<Map<string, Survey['status']>> {
+  const items = await getMany(
+    ids.map((id) => keys.survey(workspace, id)),
+    { attributes: ['entity', 'id', 'status'] },
+  );
+  return new Map(items.flatMap((item) => (item?.entity === SURVEY_ENTITY ? [[item.id as string, item.status as Survey['status']]] : [])));
+}
+
 /** The survey item as stored (404 when there is none). */
 async function getSurveyItem(workspace: string, id: string): Promise<Record<string, unknown>> {
   const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.survey(workspace, id), ConsistentRead: true }));

@@ -279,16 +279,26 @@ function halves(chunk: ResponseChange[]): [ResponseChange[], ResponseChange[]] {
 async function writeChunk(workspace: string, surveyId: string, chunk: ResponseChange[], result: AggregationResult): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     let outcome: ChunkOutcome;
+    let timeout: Error | undefined;
     try {
       outcome = await tryChunk(workspace, surveyId, chunk);
     } catch (error) {
       if ((error as { name?: string })?.name !== 'TimeoutError') throw error;
+      timeout = error as Error;
       outcome = 'too-large';
     }
     if (outcome === 'too-large') {
       // Timed out, or its buckets and markers do not fit one transaction: each half on its own.
       const [first, second] = halves(chunk);
-      if (second.length === 0) throw new Error('One response does not fit a summary transaction');
+      if (second.length === 0) {
+        // One response is left, so there is nothing to split: say which of the two it was.
+        if (timeout) {
+          throw new Error(`A survey summary read or transaction of one response timed out (${timeout.message}); the batch is retried`, {
+            cause: timeout,
+          });
+        }
+        throw new Error('One response does not fit a summary transaction');
+      }
       result.splits += 1;
       await writeChunk(workspace, surveyId, first, result);
       await writeChunk(workspace, surveyId, second, result);

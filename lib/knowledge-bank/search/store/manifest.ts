@@ -6,7 +6,7 @@
  * fauxqs's S3 has no conditional PutObject (If-Match / If-None-Match), so the guard is here, not
  * on an S3 object; readers follow an S3 copy of it (segments.ts) and never read this item.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../../../platform/data/client.ts';
 import { isConditionFailure } from '../../../platform/data/conditions.ts';
 import { kbSearchManifestEntity } from '../entities.ts';
@@ -45,6 +45,25 @@ export async function commitManifest(workspace: string, next: Manifest, expected
           ? { ConditionExpression: 'attribute_not_exists(pk)' }
           : { ConditionExpression: '#version = :expected', ExpressionAttributeNames: { '#version': 'version' } }),
         ...(expectedVersion === null ? {} : { ExpressionAttributeValues: { ':expected': expectedVersion } }),
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** Deletes the manifest if it is still at `expectedVersion`; false when another writer got there first. */
+export async function deleteManifest(workspace: string, expectedVersion: number): Promise<boolean> {
+  try {
+    await dynamo.send(
+      new DeleteCommand({
+        TableName: tableName,
+        Key: kbSearchManifestEntity.keys.manifest(workspace),
+        ConditionExpression: '#version = :expected',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':expected': expectedVersion },
       }),
     );
     return true;

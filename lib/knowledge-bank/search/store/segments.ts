@@ -105,6 +105,11 @@ export async function putManifestCopy(workspace: string, manifest: Manifest): Pr
   );
 }
 
+/** The manifest copy gone: readers then build from the table (index-cache.ts) until a builder writes one. */
+export async function deleteManifestCopy(workspace: string): Promise<void> {
+  await deleteSegments([manifestKey(workspace)]);
+}
+
 export type FetchedManifest = { kind: 'missing' } | { kind: 'not-modified' } | { kind: 'loaded'; manifest: Manifest; etag: string };
 
 /** The manifest copy, or `not-modified` while `etag` is current (a conditional GET), or `missing`. */

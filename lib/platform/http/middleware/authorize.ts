@@ -23,6 +23,7 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { parseToken } from '../../auth/developer-key-token.ts';
+import { BUSY_RETRY_AFTER_SECONDS, pushBack } from '../../busy.ts';
 import { config } from '../../config.ts';
 import {
   countKeyUse,
@@ -43,6 +44,19 @@ const INVALID_KEY_MESSAGE =
   'The Developer key is not valid: no key of this workspace has this secret (after a rotation only the new secret works)';
 
 type Request = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>;
+
+/**
+ * A count that DynamoDB throttled is the caller's own doing: one key's counter (or one address's
+ * failure counter) is one item, and one item takes about 1,000 writes a second (docs/costs.md). So
+ * the answer is the caller's 429, not the service's 503. Anything else is left as it failed.
+ */
+function ownCounterThrottled(failure: unknown): never {
+  if (pushBack(failure) !== 'throttled') throw failure;
+  throw new RateLimitedError(
+    BUSY_RETRY_AFTER_SECONDS,
+    `More requests at once than one key's counter can take (one DynamoDB item); retry after ${BUSY_RETRY_AFTER_SECONDS} s, or spread the requests over more keys`,
+  );
+}
 
 function bearerToken(header: string | undefined): string {
   if (!header) throw new UnauthorizedError('missing_key', 'Send a Developer key as "Authorization: Bearer <key>"');
@@ -98,7 +112,9 @@ export function authorize(
       const { workspace: copy, key: stored, also: other } = await findWorkspaceAndKey(slug, parsed.keyId, remembered);
 
       if (!stored || !holdsSecret(stored, token)) {
-        const failures = await recordFailedAuthentication(request.event.requestContext?.http?.sourceIp ?? 'unknown', window);
+        const failures = await recordFailedAuthentication(request.event.requestContext?.http?.sourceIp ?? 'unknown', window).catch(
+          ownCounterThrottled,
+        );
         if (failures > failureLimit) throw new RateLimitedError(windowEndsInSeconds);
         // One message for every cause: telling them apart would tell which workspaces and key ids exist.
         throw new UnauthorizedError('invalid_key', INVALID_KEY_MESSAGE);
@@ -106,7 +122,7 @@ export function authorize(
       const { key } = stored;
       // The caller holds the real secret: count the request, and run everything after this beside the count.
       const verdict = countKeyUse(stored, window, new Date(nowMs).toISOString()).then(
-        (requestsInWindow): RateLimitVerdict =>
+        (requestsInWindow: number | undefined): RateLimitVerdict =>
           requestsInWindow === undefined
             ? { kind: 'key-gone' }
             : {
@@ -118,6 +134,7 @@ export function authorize(
                 },
                 refusal: requestsInWindow > key.rateLimitPerMinute ? new RateLimitedError(windowEndsInSeconds) : null,
               },
+        ownCounterThrottled,
       );
       const rateLimit = { verdict, outranksOtherErrors: false };
       request.context.rateLimit = rateLimit;

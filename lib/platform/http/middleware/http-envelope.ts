@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { busyAnswer } from '../../busy.ts';
 import { ApiError } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { API_VERSION } from '../../version.ts';
@@ -23,8 +24,13 @@ function jsonResponse(status: number, body: unknown, headers: Record<string, str
   };
 }
 
-/** The envelope body and status of any thrown value; unknown errors reveal nothing. */
-export function renderError(error: unknown): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
+/**
+ * The envelope body and status of any thrown value; unknown errors reveal nothing. AWS pushing back
+ * (throttling, no answer in time, after the retries already made) is 503 `service_busy` with
+ * `Retry-After`, not the 502 of a defect (lib/platform/busy.ts).
+ */
+export function renderError(thrown: unknown): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
+  const error = thrown instanceof ApiError ? thrown : (busyAnswer(thrown) ?? thrown);
   if (error instanceof ApiError) {
     const body: Record<string, unknown> = { ok: false, error: error.code, message: error.message, ...error.details };
     if (error.issues) body.issues = error.issues;
@@ -71,7 +77,9 @@ export function httpEnvelope(
     },
     onError: (request: Request) => {
       const { status, body, headers } = renderError(request.error);
-      if (status >= 500) {
+      if (status === 503) {
+        logger.warn('Request answered busy', { error: request.error as Error, routeKey: request.event.routeKey });
+      } else if (status >= 500) {
         logger.error('Request failed', { error: request.error as Error, routeKey: request.event.routeKey });
       } else {
         logger.info('Request rejected', { status, code: body.error });

@@ -74,7 +74,12 @@ export function jsonBody(
   return {
     before: async (request: Request) => {
       const { event } = request;
-      if (!takesBody || !event.body) return;
+      if (!takesBody) return;
+      if (!event.body) {
+        // An empty body is no body (validateRequest asks for one), not the JSON string `""`.
+        event.body = undefined;
+        return;
+      }
       const contentType = event.headers?.['content-type'];
       if (!contentType || !JSON_CONTENT_TYPE.test(contentType)) throw new UnsupportedMediaTypeError(contentType);
       const text = textOf(event.body, event.isBase64Encoded);
