@@ -116,6 +116,8 @@ export class PortalApiStack extends Stack {
     }
     const environment = {
       WORKSPACE_DOMAIN: props.workspaceDomain,
+      // Workspace hosts exist only on a custom domain: there, OAuth for the MCP server lives on each (lib/mcp/oauth/).
+      ...(props.customDomain ? { WORKSPACE_URL_TEMPLATE: `https://{workspace}.${props.customDomain.domainName}` } : {}),
       POWERTOOLS_SERVICE_NAME: 'cx-portal-api',
       POWERTOOLS_LOG_LEVEL: 'INFO',
     };

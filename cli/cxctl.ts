@@ -310,7 +310,14 @@ async function run(where: Target): Promise<void> {
           : list
               .map(
                 (k) =>
-                  `${k.id}  ${state(k).padEnd(7)}  ${k.tokenHint}  ${k.name}  [${k.permissions.join(' ')}]  last used ${k.lastUsedAt ?? 'never'}`,
+                  `${k.id}  ${state(k).padEnd(7)}  ${k.tokenHint}  ${k.name}  [${k.permissions.join(' ')}]  last used ${k.lastUsedAt ?? 'never'}` +
+                  (k.derivedKeys ?? [])
+                    .map(
+                      (d) =>
+                        `\n  └ ${d.id}  ${d.revokedAt ? 'revoked' : Date.parse(d.refreshExpiresAt) <= Date.now() ? 'expired' : 'active '}  ` +
+                        `OAuth: ${d.clientName}  [${d.permissions.join(' ')}]  until ${d.refreshExpiresAt}`,
+                    )
+                    .join(''),
               )
               .join('\n'),
       );

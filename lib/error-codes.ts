@@ -6,6 +6,7 @@
 import { journeyErrorCodes } from './journeys/errors.ts';
 import { knowledgeBankErrorCodes } from './knowledge-bank/errors.ts';
 import { mcpErrorCodes } from './mcp/errors.ts';
+import { oauthErrorCodes } from './mcp/oauth/errors.ts';
 import { type ErrorCatalog, platformErrorCodes, type StatusesOf } from './platform/error-codes.ts';
 import { surveyErrorCodes } from './surveys/errors.ts';
 import { webhookErrorCodes } from './webhooks/errors.ts';
@@ -18,9 +19,17 @@ export const errorCatalogs = {
   webhooks: webhookErrorCodes,
   'knowledge-bank': knowledgeBankErrorCodes,
   mcp: mcpErrorCodes,
+  oauth: oauthErrorCodes,
 } as const satisfies Record<string, ErrorCatalog>;
 
-const areaErrorCodes = { ...journeyErrorCodes, ...surveyErrorCodes, ...webhookErrorCodes, ...knowledgeBankErrorCodes, ...mcpErrorCodes };
+const areaErrorCodes = {
+  ...journeyErrorCodes,
+  ...surveyErrorCodes,
+  ...webhookErrorCodes,
+  ...knowledgeBankErrorCodes,
+  ...mcpErrorCodes,
+  ...oauthErrorCodes,
+};
 
 declare module './platform/error-codes.ts' {
   /** The areas' codes, each with its status: the typed errors accept them from here on. */

@@ -8,6 +8,7 @@ import * as introduction from './introduction/routes.ts';
 import * as journeys from './journeys/routes.ts';
 import * as knowledgeBank from './knowledge-bank/routes.ts';
 import * as knowledgeBankSearch from './knowledge-bank/search/routes.ts';
+import * as oauth from './mcp/oauth/routes.ts';
 import * as mcp from './mcp/routes.ts';
 import type { RouteDefinition } from './platform/route.ts';
 import * as sops from './sops/routes.ts';
@@ -36,6 +37,7 @@ const areas = [
   knowledgeBank,
   knowledgeBankSearch,
   mcp,
+  oauth,
 ];
 
 export const routes: readonly RouteDefinition[] = areas.flatMap((area) => Object.values(area));

@@ -322,6 +322,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     // What the stack gives a function that calls the API (the MCP server): the API's own address,
     // known only now that it listens (PORT 0 picks one).
     process.env.API_BASE_URL = apiUrl;
+    // Each workspace's own host, where OAuth for its MCP server lives (`<slug>.localhost` resolves to
+    // loopback in browsers and curl, RFC 6761); the stack sets it from the custom domain.
+    process.env.WORKSPACE_URL_TEMPLATE ??= `http://{workspace}.${process.env.WORKSPACE_DOMAIN ?? 'localhost'}:${port}`;
 
     // The webhook pipeline's event source mappings, on the very handlers Lambda runs.
     if (!streamArn) {

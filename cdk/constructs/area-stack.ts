@@ -13,8 +13,8 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { API_PREFIX, type RouteDefinition } from '../../lib/manifest.ts';
-import { acceptsCursor, authenticatesItself } from '../../lib/platform/route.ts';
+import type { RouteDefinition } from '../../lib/manifest.ts';
+import { acceptsCursor, authenticatesItself, fullPathOf } from '../../lib/platform/route.ts';
 import { HouseFunction, type HouseFunctionProps } from './api-function.ts';
 import { alarmOnFunctionFailures } from './service-alarms.ts';
 
@@ -48,7 +48,7 @@ export class AreaStack extends NestedStack {
     for (const route of props.routes) {
       const fn = new HouseFunction(this, route.operationId, {
         entry: route.handler,
-        description: `${route.method} ${API_PREFIX}${route.path}`,
+        description: `${route.method} ${fullPathOf(route)}`,
         environment: props.environment,
         ...(builtFilesOf(route).length > 0 ? { bundling: builtFilesBundling(builtFilesOf(route)) } : {}),
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
@@ -73,7 +73,7 @@ export class AreaStack extends NestedStack {
       // permission) under the API, in the parent stack.
       new HttpRoute(this, `${route.operationId}Route`, {
         httpApi: props.api,
-        routeKey: HttpRouteKey.with(`${API_PREFIX}${route.path}`, HttpMethod[route.method]),
+        routeKey: HttpRouteKey.with(fullPathOf(route), HttpMethod[route.method]),
         integration: new HttpLambdaIntegration(`${route.operationId}Integration`, fn),
       });
       alarmOnFunctionFailures(this, route.operationId, fn, props.alarmAction);

@@ -9,7 +9,7 @@
 import recorded from '../../lib/api-examples.json' with { type: 'json' };
 import { routes } from '../../lib/manifest.ts';
 import type { ApiExample } from '../../lib/platform/openapi.ts';
-import { API_PREFIX, type RouteDefinition } from '../../lib/platform/route.ts';
+import { API_PREFIX, onWorkspaceHost, type RouteDefinition } from '../../lib/platform/route.ts';
 
 const examples: Readonly<Record<string, ApiExample>> = recorded;
 
@@ -211,13 +211,20 @@ function parametersOf(template: string, path: string): Record<string, string> {
 const fill = (template: string, parameters: Record<string, string>) =>
   template.replace(/\{(\w+)\}/g, (_, name: string) => parameters[name]!);
 
-/** The requests by folder: the manifest's operations (`allRoutes`) with their recorded examples. */
+/**
+ * Whether an operation is a key holder's request, replayable from its example: not OAuth's, which an
+ * OAuth client and a person's browser make on the workspace's own host (a consent page read for its
+ * CSRF token, a PKCE verifier, a single-use code; docs/mcp.md, test/integration/mcp-oauth.test.ts).
+ */
+export const inCollections = (route: RouteDefinition): boolean => !onWorkspaceHost(route);
+
+/** The requests by folder: the manifest's key-holder operations (`allRoutes`, `inCollections`) with their recorded examples. */
 export function collectionFlow(allRoutes: readonly RouteDefinition[] = routes, recordedExamples = examples): Flow[] {
   const steps = FLOW.flatMap(([, folderSteps]) => folderSteps.map((step) => (typeof step === 'string' ? step : step[0])));
   // An operation FLOW does not place yet runs last in its area's folder (after the area's deletes:
   // fine for a create or a list; the newman run says when it needs a place of its own).
   const folders = FLOW.map(([folder, folderSteps]) => [folder, [...folderSteps]] as [string, Step[]]);
-  for (const route of allRoutes.filter((r) => !steps.includes(r.operationId))) {
+  for (const route of allRoutes.filter((r) => !steps.includes(r.operationId) && inCollections(r))) {
     const folder = folders.find(([name]) => name === route.tag) ?? folders[folders.push([route.tag, []]) - 1]!;
     folder[1].push(route.operationId);
   }

@@ -2,6 +2,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashToken, newKeyId, newToken, tokenHint } from '../platform/auth/developer-key-token.ts';
 import { isConditionFailure } from '../platform/data/conditions.ts';
+import { type DerivedKey, derivedKeyKeys, toDerivedKey } from '../platform/data/derived-keys.ts';
 import { type DeveloperKey, toDeveloperKey } from '../platform/data/developer-key-record.ts';
 import { itemBytes } from '../platform/data/item-size.ts';
 import { keys } from '../platform/data/keys.ts';
@@ -11,8 +12,11 @@ import { parseNameList } from './name-lists.ts';
 import { AdminError, type TableClient, transactOrRefuse, workspaceExists } from './table-client.ts';
 import { queryPages } from './table-io.ts';
 
-/** What an operator sees of a key: never the secret or its hash. */
-export type KeySummary = Omit<DeveloperKey, 'secretHash'>;
+/** What an operator sees of a derived key (an OAuth grant for the MCP server): never a token's hash. */
+type DerivedKeySummary = Omit<DerivedKey, 'accessHash' | 'refreshHash' | 'usedRefreshHashes' | 'workspace' | 'parentKeyId'>;
+
+/** What an operator sees of a key: never the secret or its hash; its derived keys beside it. */
+export type KeySummary = Omit<DeveloperKey, 'secretHash'> & { derivedKeys?: DerivedKeySummary[] };
 
 function summary(key: DeveloperKey): KeySummary {
   const { secretHash: _hidden, ...rest } = key;
@@ -114,11 +118,21 @@ export async function createDeveloperKey(store: TableClient, options: CreateKeyO
 
 export async function listDeveloperKeys(store: TableClient, workspace: string): Promise<KeySummary[]> {
   const found: KeySummary[] = [];
-  const pages = queryPages(store, {
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.developerKeyPrefix },
-  });
-  for await (const items of pages) found.push(...items.map((item) => summary(toDeveloperKey(item))));
+  const range = (prefix: string) =>
+    queryPages(store, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': prefix },
+    });
+  for await (const items of range(keys.developerKeyPrefix)) found.push(...items.map((item) => summary(toDeveloperKey(item))));
+  // Each derived key under its parent (DKEY#<parent>#<id>: one range for the workspace's).
+  for await (const items of range(derivedKeyKeys.prefix)) {
+    for (const derived of items.map(toDerivedKey)) {
+      const parent = found.find((key) => key.id === derived.parentKeyId);
+      if (!parent) continue;
+      const { accessHash: _a, refreshHash: _r, usedRefreshHashes: _u, workspace: _w, parentKeyId: _p, ...shown } = derived;
+      parent.derivedKeys = [...(parent.derivedKeys ?? []), shown];
+    }
+  }
   return found;
 }
 

@@ -11,16 +11,20 @@
  * status no call drove fails it, as does an operation the walk does not reach. Each operation's
  * example must also cost the DynamoDB calls and sequential depth docs/latency.md states for it.
  */
+import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setIdeaLabels } from '../../lib/admin/workspaces.ts';
-import { API_PREFIX, routes } from '../../lib/manifest.ts';
+import { routes } from '../../lib/manifest.ts';
+import type { ApiExample } from '../../lib/platform/openapi.ts';
+import { fullPathOf } from '../../lib/platform/route.ts';
 import type { WebhookEvent } from '../../lib/webhooks/events.ts';
 import { ContractWalk } from '../support/contract-walk.ts';
 import { adminStore, call, newKey, newWorkspace, type TestWorkspace, useSandboxEnvironment } from '../support/fixtures.ts';
 import { cleanContent } from '../support/journeys.ts';
 import { linkTo, para } from '../support/knowledge-bank.ts';
+import { hiddenFields, workspaceOrigin } from '../support/oauth.ts';
 import { importTestDirectory } from '../support/sop-fixtures.ts';
 import { submitResponse } from '../support/survey-responses.ts';
 import { routedDefinition } from '../support/surveys.ts';
@@ -29,6 +33,7 @@ import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 const EXAMPLES_FILE = resolve(import.meta.dirname, '../../lib/api-examples.json');
 const LATENCY_GUIDE = resolve(import.meta.dirname, '../../docs/latency.md');
 const RECEIVER_STAND_IN = 'https://hooks.example.com/portal';
+const WORKSPACE_ORIGIN_STAND_IN = 'https://acme.portal.example.com';
 
 let ws: TestWorkspace;
 let walk: ContractWalk;
@@ -104,8 +109,12 @@ function normalize(value: unknown): unknown {
     if (!linkIds.has(id)) linkIds.set(id, `kbLink${String(linkIds.size + 1).padStart(10, '0')}`);
     return linkIds.get(id)!;
   };
+  const origin = workspaceOrigin(ws.slug);
   const text = JSON.stringify(value, null, 1)
     .replaceAll(receiver.url, RECEIVER_STAND_IN)
+    // The workspace's own host in the sandbox (its port changes on every run): OAuth's addresses.
+    .replaceAll(origin, WORKSPACE_ORIGIN_STAND_IN)
+    .replaceAll(encodeURIComponent(origin), encodeURIComponent(WORKSPACE_ORIGIN_STAND_IN))
     .replaceAll(ws.slug, 'acme')
     .replaceAll(ws.keyId, 'Q1w2E3r4T5y6')
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, (uuid) => uuidOf(uuid.toLowerCase()))
@@ -113,6 +122,10 @@ function normalize(value: unknown): unknown {
     .replace(/whsec_[A-Za-z0-9+/=]+/g, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')
     .replace(/"nextCursor": "[^"]+"/g, '"nextCursor": "eyJ2IjoxLCJ3IjoiYWNtZSJ9.Q2hhbmdlcyBvbiBldmVyeSBjYWxs"')
     .replace(/"durationMs": \d+/g, '"durationMs": 84')
+    // OAuth's secrets and times: a code, tokens (derived keys), a registration's epoch seconds.
+    .replace(/("code": "[0-9a-f-]{36}\.)[A-Za-z0-9_-]+"/g, '$1SplxlOBeZQQYbYS6WxSbIA"')
+    .replace(/cx([ar])_[A-Za-z0-9_-]+/g, (_, kind: string) => `cx${kind}_Q1w2E3r4T5y6…`)
+    .replace(/"client_id_issued_at": \d+/g, '"client_id_issued_at": 1772443800')
     // A presigned S3 link: its date, credential and signature change on every call.
     .replace(
       /"downloadUrl": "[^"]+"/g,
@@ -120,6 +133,83 @@ function normalize(value: unknown): unknown {
     )
     .replace(/"id": "([A-Za-z0-9_-]{16})"/g, (_, id: string) => `"id": "${linkIdOf(id)}"`);
   return JSON.parse(text);
+}
+
+/** A page's example: its heading, not the whole page (its CSRF token and expiry change on every call). */
+function pageExample(operationId: string, request: ApiExample['request'], status: number, html: string): void {
+  walk.recorded.set(operationId, { request, response: { status, body: `<!doctype html>… ${/<h1>.*?<\/h1>/.exec(html)?.[0]} …` } });
+}
+
+/**
+ * OAuth for the MCP server (docs/mcp.md), on the workspace host: the metadata documents, a client
+ * registered, the consent page and its two forms, a code exchanged for tokens, the refresh token revoked.
+ */
+async function walkOAuth(): Promise<void> {
+  // Public routes: no key to probe (operation-probes.ts), so their request checks are driven here.
+  const unknownQuery: [number, string] = [400, 'invalid_query'];
+  const notTheirBody: [number, string] = [415, 'unsupported_media_type'];
+  for (const [operationId, path] of [
+    ['getMcpResourceMetadata', '/.well-known/oauth-protected-resource/api/v1/mcp'],
+    ['getRootResourceMetadata', '/.well-known/oauth-protected-resource'],
+    ['getAuthorizationServerMetadata', '/.well-known/oauth-authorization-server'],
+  ] as const) {
+    await refuse(operationId, `${path}?unexpected=1`, {}, unknownQuery, false);
+    await record(operationId, path);
+  }
+
+  const redirectUri = 'https://agent.example.com/callback';
+  const register = (body: Record<string, unknown>) => ({ body: { redirect_uris: [redirectUri], ...body } });
+  await refuse('registerOAuthClient', '/oauth/register', { form: { redirect_uris: redirectUri } }, notTheirBody, false);
+  await refuse('registerOAuthClient', '/oauth/register', register({ redirect_uris: ['http://agent.example.com/callback'] }), [
+    400,
+    'invalid_redirect_uri',
+  ]);
+  await refuse('registerOAuthClient', '/oauth/register', register({ token_endpoint_auth_method: 'client_secret_basic' }), [
+    400,
+    'invalid_client_metadata',
+  ]);
+  const clientId: string = (await record('registerOAuthClient', '/oauth/register', register({ client_name: 'Acme agent' }))).body.client_id;
+
+  const verifier = 'the-walk-s-pkce-code-verifier-of-forty-three-characters-or-more';
+  const request = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    resource: `${workspaceOrigin(ws.slug)}/api/v1/mcp`,
+    scope: 'ideas:read knowledge-bank:read',
+    state: 'af0ifjsldkj',
+  };
+  const authorize = (changes: Record<string, string> = {}) => `/oauth/authorize?${new URLSearchParams({ ...request, ...changes })}`;
+  // The person's errors are pages (an unknown client, a redirect URI not the client's: never redirected to); the client's go back to it.
+  await walk.answer('showOAuthConsent', authorize({ client_id: randomUUID() }), {}, 401);
+  await walk.answer('showOAuthConsent', authorize({ redirect_uri: `${redirectUri}/elsewhere` }), {}, 400);
+  await walk.answer('showOAuthConsent', authorize({ code_challenge_method: 'plain' }), {}, 302);
+  const page = await record('showOAuthConsent', authorize());
+  pageExample('showOAuthConsent', { path: '/oauth/authorize', query: authorize().split('?')[1]! }, 200, page.text);
+
+  const keyStep = hiddenFields(page.text);
+  await walk.answer('submitOAuthConsent', '/oauth/authorize', { body: keyStep }, 415);
+  await walk.answer('submitOAuthConsent', '/oauth/authorize', { form: { ...keyStep, csrf: 'forged' } }, 400);
+  await walk.answer('submitOAuthConsent', '/oauth/authorize', { form: { ...keyStep, key: 'cxk_not-a-key' } }, 401);
+  const consent = await record('submitOAuthConsent', '/oauth/authorize', { form: { ...keyStep, key: ws.key } });
+  const shown = { ...keyStep, csrf: '…', expires: '…', key: 'cxk_…' };
+  pageExample('submitOAuthConsent', { path: '/oauth/authorize', body: shown }, 200, consent.text);
+  const allow = { ...hiddenFields(consent.text), decision: 'allow', lifetime: '7', permission: 'ideas:read' };
+  const back = await walk.answer('submitOAuthConsent', '/oauth/authorize', { form: allow }, 303);
+  const code = new URL(back.headers.get('location')!).searchParams.get('code')!;
+
+  const exchange = { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri, client_id: clientId };
+  await refuse('exchangeOAuthToken', '/oauth/token', { body: exchange }, notTheirBody, false);
+  await refuse('exchangeOAuthToken', '/oauth/token', { form: { ...exchange, grant_type: 'password' } }, [400, 'unsupported_grant_type']);
+  const tokens = await record('exchangeOAuthToken', '/oauth/token', { form: { ...exchange, resource: request.resource } });
+  const revoke = { token: tokens.body.refresh_token, client_id: clientId };
+  await refuse('revokeOAuthToken', '/oauth/revoke', { body: revoke }, notTheirBody, false);
+  await refuse('revokeOAuthToken', '/oauth/revoke', { form: { client_id: clientId } }, [400, 'invalid_body'], false);
+  await record('revokeOAuthToken', '/oauth/revoke', { form: revoke });
+  // The code again, once its grant is revoked: spent all the same.
+  await refuse('exchangeOAuthToken', '/oauth/token', { form: exchange }, [400, 'invalid_grant']);
 }
 
 describe('API examples (lib/api-examples.json)', () => {
@@ -501,6 +591,23 @@ describe('API examples (lib/api-examples.json)', () => {
       'origin_not_allowed',
     ]);
     await record('callMcpServer', '/mcp', { headers: mcp, body: toolCall });
+    // Its protocol's own answers: a notification taken, and a client that takes no JSON (a JSON-RPC error).
+    await walk.answer('callMcpServer', '/mcp', { headers: mcp, body: { jsonrpc: '2.0', method: 'notifications/initialized' } }, 202);
+    await walk.answer('callMcpServer', '/mcp', { headers: { Accept: 'text/html' }, body: toolCall }, 406);
+    await walk.answer('callMcpServer', '/mcp', { headers: { ...mcp, 'MCP-Protocol-Version': '1999-01-01' }, body: toolCall }, 400);
+    // The read-only variant: the same exchange, read tools only.
+    await refuse('callMcpServerReadOnly', '/mcp/readonly', { headers: { ...mcp, Origin: 'https://app.example.com' }, body: toolCall }, [
+      403,
+      'origin_not_allowed',
+    ]);
+    await record('callMcpServerReadOnly', '/mcp/readonly', { headers: mcp, body: toolCall });
+    const notification = { jsonrpc: '2.0', method: 'notifications/initialized' };
+    await walk.answer('callMcpServerReadOnly', '/mcp/readonly', { headers: mcp, body: notification }, 202);
+    await walk.answer('callMcpServerReadOnly', '/mcp/readonly', { headers: { Accept: 'text/html' }, body: toolCall }, 406);
+    const unsupported = { ...mcp, 'MCP-Protocol-Version': '1999-01-01' };
+    await walk.answer('callMcpServerReadOnly', '/mcp/readonly', { headers: unsupported, body: toolCall }, 400);
+
+    await walkOAuth();
 
     const missing = routes.map((r) => r.operationId).filter((op) => !walk.recorded.has(op));
     expect(missing, 'operations without an example: add a step for each to this walk').toEqual([]);
@@ -536,7 +643,7 @@ describe('API examples (lib/api-examples.json)', () => {
       const inSpan = cost !== undefined && row !== undefined && cost.calls >= row.calls && cost.calls <= row.most;
       return {
         operationId: route.operationId,
-        route: `${route.method} ${API_PREFIX}${route.path}`,
+        route: `${route.method} ${fullPathOf(route)}`,
         ...cost,
         ...(inSpan ? { calls: row.calls, most: row.most } : {}),
       };

@@ -106,6 +106,8 @@ function expectOnlyBusyOr(answers: readonly Answer[], allowed: readonly number[]
 
 const statusesOf = (answers: readonly Answer[]) => answers.map((a) => a.status);
 
+// Each case sends tens of requests that DynamoDB's retries hold for seconds: on a busy machine a case
+// took 30 s (vitest's default timeout here) though every answer was right.
 describe(`SANDBOX_PARTITION_SCALE=${SCALE}: where DynamoDB throttles after every retry`, () => {
   it('answers a throttled UpdateItem 503 service_busy with Retry-After, and changes nothing for it', async () => {
     const ws = await freshWorkspace();
@@ -129,7 +131,7 @@ describe(`SANDBOX_PARTITION_SCALE=${SCALE}: where DynamoDB throttles after every
     // The idea holds the last change that answered 200, or none: no refused change landed.
     expect([...titles, 'One hot idea']).toContain(read.body.data.title);
     expect(read.body.data.version).toBe(1 + titles.length);
-  });
+  }, 180_000);
 
   it("answers a transaction still throttled after the data kit's retries 503 service_busy, and writes nothing for it", async () => {
     // Every create adds one to the workspace's idea counter, one item: 2 write units in a transaction,
@@ -144,7 +146,7 @@ describe(`SANDBOX_PARTITION_SCALE=${SCALE}: where DynamoDB throttles after every
     expect(after.status).toBe(200);
     const created = answers.filter((a) => a.status === 201).length;
     expect([after.body.pagination.total, after.body.data.length]).toEqual([created, created]);
-  });
+  }, 180_000);
 
   it("answers a batch read whose keys stayed unprocessed past the data kit's retries 503 service_busy", async () => {
     const ws = await freshWorkspace();
@@ -167,7 +169,7 @@ describe(`SANDBOX_PARTITION_SCALE=${SCALE}: where DynamoDB throttles after every
     const answers = await Promise.all(readers.map((key) => call(ws, key, 'GET', `/surveys/${id}`)));
     expectOnlyBusyOr(answers, [200, 503]);
     expect(statusesOf(answers)).toContain(503);
-  });
+  }, 180_000);
 
   it("answers requests its own key's counter cannot take 429 rate_limited with Retry-After, not 502", async () => {
     // One key, its counter one item (1 write unit a second here, 1,000 in AWS): the caller's own budget.
@@ -177,5 +179,5 @@ describe(`SANDBOX_PARTITION_SCALE=${SCALE}: where DynamoDB throttles after every
     expectOnlyBusyOr(answers, [200, 429, 503]);
     expect(answers.filter((a) => a.status === 429).map((a) => a.error)).toContain('rate_limited');
     expect(answers.some((a) => a.status === 200)).toBe(true);
-  });
+  }, 180_000);
 });

@@ -133,3 +133,50 @@ describe('docs/mcp.md', () => {
     expect(rows).toEqual(tools.map((tool) => [tool.name, tool.access, tool.route.permissions.join(', ')]));
   });
 });
+
+describe('the MCP route in the OpenAPI document', () => {
+  it('declares every status it can answer: 200, 202 for a notification, 406 and the JSON-RPC 400 beside the envelope’s', async () => {
+    const { apiDocument } = await import('../../lib/api-document.ts');
+    const operation = (apiDocument() as any).paths['/mcp'].post;
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '202', '400', '401', '403', '404', '406', '415', '429', '502']);
+    expect(operation.responses['202'].content).toBeUndefined();
+    expect(operation.responses['406'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/McpErrorResponse' });
+    expect(operation.responses['400'].content['application/json'].schema.anyOf).toEqual([
+      { $ref: '#/components/schemas/Error' },
+      { $ref: '#/components/schemas/McpErrorResponse' },
+    ]);
+  });
+});
+
+describe('tool annotations a client can trust, held to each tool’s route', () => {
+  it.each(tools.map((tool) => [tool.name, tool] as const))('%s', (_, tool) => {
+    const { route, annotations } = tool;
+    expect(tool.title).toBe(route.summary);
+    // A GET only reads; a POST whose every permission is a `:read` (validate, simulate) too.
+    if (route.method === 'GET') expect(annotations.readOnlyHint).toBe(true);
+    expect(annotations.readOnlyHint).toBe(route.permissions.every((permission) => permission.endsWith(':read')));
+    expect(annotations.openWorldHint).toBe(false);
+    if (annotations.readOnlyHint) {
+      expect(annotations.destructiveHint).toBeUndefined();
+      return;
+    }
+    const replaces = route.method === 'PUT' || route.method === 'PATCH';
+    const changesWhatIsLive = /^(publish|unpublish|restore|close)[A-Z]/.test(route.operationId);
+    expect(annotations.destructiveHint).toBe(replaces || changesWhatIsLive);
+    expect(annotations.idempotentHint).toBe(replaces || route.request?.headers?.['If-Match']?.required === true);
+    // What only adds (a create) is never destructive nor, without its key, idempotent.
+    if (route.response.status === 201) expect([annotations.destructiveHint, annotations.idempotentHint]).toEqual([false, false]);
+  });
+
+  it('names the tools that change what is live as destructive, so a client asks before it runs them', () => {
+    const destructive = tools.filter((tool) => tool.annotations.destructiveHint && tool.route.method === 'POST').map((tool) => tool.name);
+    expect(destructive.sort()).toEqual([
+      'close_survey',
+      'publish_journey_version',
+      'publish_knowledge_bank_article',
+      'publish_survey',
+      'restore_knowledge_bank_revision',
+      'unpublish_knowledge_bank_article',
+    ]);
+  });
+});

@@ -21,6 +21,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth: the authorization server metadata (RFC 8414)
+         * @description Public. The workspace host is its own issuer: authorization code with PKCE S256 only, refresh tokens, revocation, dynamic registration (RFC 7591) and Client ID Metadata Documents.
+         */
+        get: operations["getAuthorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth: the protected resource metadata, root form
+         * @description The same document as at `/.well-known/oauth-protected-resource/api/v1/mcp`, for clients that look at the root first.
+         */
+        get: operations["getRootResourceMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource/api/v1/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth: the MCP server’s protected resource metadata (RFC 9728)
+         * @description Public, on the workspace host. Names the MCP server as the protected resource, this host as its authorization server and the permissions as scopes. Every 401 of `POST /mcp` points here (`WWW-Authenticate: Bearer resource_metadata=…`).
+         */
+        get: operations["getMcpResourceMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/docs": {
         parameters: {
             query?: never;
@@ -903,6 +963,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp/readonly": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The remote MCP server, read tools only
+         * @description The same server as `POST /mcp`, offering only the tools that read (`readOnlyHint`), whatever the key may do: for an agent that should look and never change anything, with a key that may also write (a person’s own key). `?modules=` narrows it further. A write tool called here is unknown (a JSON-RPC error).
+         *
+         *     Permission: none.
+         */
+        post: operations["callMcpServerReadOnly"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/me": {
         parameters: {
             query?: never;
@@ -919,6 +1001,90 @@ export interface paths {
         get: operations["getMe"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth: the consent page (authorization request)
+         * @description Public. Checks the request (the client, `redirect_uri` exactly one of its own, `response_type=code`, PKCE S256, `resource` this workspace’s MCP server, `scope` permissions) and shows the page, in English or Arabic (`Accept-Language`, `lang`), that names the client and asks for a Developer key. A bad client or redirect URI is refused here, as a page for the person in their language (never sent to an address nobody vouched for); anything else goes back to the client.
+         */
+        get: operations["showOAuthConsent"];
+        put?: never;
+        /**
+         * OAuth: the consent form (the key, then Allow or Deny)
+         * @description Public: the consent page’s form. Step `key` proves a Developer key (a wrong one shows the page again, 401; a source that keeps failing is braked, 429) and shows the permissions the client asked for that the key holds. Step `consent` allows (a code, single-use, 2 minutes) or denies. Each form carries a CSRF token bound to it.
+         */
+        post: operations["submitOAuthConsent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OAuth: register a client (RFC 7591)
+         * @description Public. A public client (no secret): its redirect URIs (https, or loopback http) and name. Clients that can should use a Client ID Metadata Document (an https `client_id`) instead, which needs no registration. A source address that registers more than a few clients a minute (`OAUTH_REGISTRATIONS_PER_WINDOW`) is braked, 429.
+         */
+        post: operations["registerOAuthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OAuth: revoke a token (RFC 7009)
+         * @description Public. Revokes the grant an access or refresh token belongs to: both stop working at once. An unknown token is answered alike.
+         */
+        post: operations["revokeOAuthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OAuth: tokens for a code or a refresh token
+         * @description Public (RFC 6749 §3.2). `authorization_code` (with `code_verifier`, `redirect_uri`, `client_id`) or `refresh_token` (rotated: each answer has a new one; one presented again revokes the grant). The access token is a derived key of the Developer key the person entered: its granted permissions, 1 hour, for the MCP server only.
+         */
+        post: operations["exchangeOAuthToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2686,6 +2852,20 @@ export interface components {
             legacyOrigin: string | null;
             diagnostics: components["schemas"]["JourneyDiagnostic"][];
         };
+        McpErrorResponse: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: (string | number) | null;
+            error: {
+                code: number;
+                message: string;
+                data?: unknown;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         /** @description One JSON-RPC 2.0 request or notification of the Model Context Protocol, e.g. `{"jsonrpc":"2.0","id":1,"method":"tools/list"}` */
         McpMessage: {
             /** @constant */
@@ -2708,20 +2888,72 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
-        }) | ({
-            /** @constant */
-            jsonrpc: "2.0";
-            id: (string | number) | null;
-            error: {
-                code: number;
-                message: string;
-                data?: unknown;
-            } & {
-                [key: string]: unknown;
-            };
+        }) | components["schemas"]["McpErrorResponse"];
+        OAuthAuthorizationServerMetadata: {
+            issuer: string;
         } & {
             [key: string]: unknown;
-        });
+        };
+        OAuthClientInformation: {
+            client_id: string;
+            client_id_issued_at: number;
+            client_name: string;
+            redirect_uris: string[];
+            /** @constant */
+            token_endpoint_auth_method: "none";
+            grant_types: string[];
+            response_types: string[];
+        };
+        OAuthClientRegistration: {
+            redirect_uris: string[];
+            client_name?: string;
+            token_endpoint_auth_method?: string;
+            grant_types?: string[];
+            response_types?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Step `key`: the authorization request’s parameters, `csrf`, `expires` and `key` (a Developer key). Step `consent`: `request`, `csrf`, `permission` (repeated), `lifetime` (days), `decision` (`allow` or `deny`). */
+        OAuthConsentForm: {
+            [key: string]: string | string[];
+        };
+        OAuthProtectedResourceMetadata: {
+            resource: string;
+        } & {
+            [key: string]: unknown;
+        };
+        OAuthRevocationRequest: {
+            token: string;
+            token_type_hint?: string;
+            client_id?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        OAuthTokenRequest: {
+            /** @description `authorization_code` or `refresh_token` */
+            grant_type: string;
+            /** @description The client id the code or refresh token was issued to */
+            client_id: string;
+            code?: string;
+            code_verifier?: string;
+            redirect_uri?: string;
+            refresh_token?: string;
+            resource?: string;
+            scope?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        OAuthTokenResponse: {
+            /** @description A derived key for the MCP server only (`cxa_…`): the REST API refuses it */
+            access_token: string;
+            /** @constant */
+            token_type: "Bearer";
+            expires_in: number;
+            /** @description `cxr_…`, single-use: each refresh answers a new one */
+            refresh_token: string;
+            /** @description The permissions granted, space-separated */
+            scope: string;
+        };
         Pagination: {
             limit: number;
             offset: number;
@@ -3591,8 +3823,17 @@ export type JourneyDiagnostic = components['schemas']['JourneyDiagnostic'];
 export type JourneyDiff = components['schemas']['JourneyDiff'];
 export type JourneyMetricSource = components['schemas']['JourneyMetricSource'];
 export type JourneyVersion = components['schemas']['JourneyVersion'];
+export type McpErrorResponse = components['schemas']['McpErrorResponse'];
 export type McpMessage = components['schemas']['McpMessage'];
 export type McpResponse = components['schemas']['McpResponse'];
+export type OAuthAuthorizationServerMetadata = components['schemas']['OAuthAuthorizationServerMetadata'];
+export type OAuthClientInformation = components['schemas']['OAuthClientInformation'];
+export type OAuthClientRegistration = components['schemas']['OAuthClientRegistration'];
+export type OAuthConsentForm = components['schemas']['OAuthConsentForm'];
+export type OAuthProtectedResourceMetadata = components['schemas']['OAuthProtectedResourceMetadata'];
+export type OAuthRevocationRequest = components['schemas']['OAuthRevocationRequest'];
+export type OAuthTokenRequest = components['schemas']['OAuthTokenRequest'];
+export type OAuthTokenResponse = components['schemas']['OAuthTokenResponse'];
 export type Pagination = components['schemas']['Pagination'];
 export type RichText = components['schemas']['RichText'];
 export type RichTextSpan = components['schemas']['RichTextSpan'];
@@ -3654,6 +3895,138 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    getAuthorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthAuthorizationServerMetadata"];
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found
+             *     - `oauth_unavailable`: OAuth is offered on workspace hosts only (`WORKSPACE_URL_TEMPLATE`): this deployment or host has none
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+        };
+    };
+    getRootResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthProtectedResourceMetadata"];
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found
+             *     - `oauth_unavailable`: OAuth is offered on workspace hosts only (`WORKSPACE_URL_TEMPLATE`): this deployment or host has none
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+        };
+    };
+    getMcpResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthProtectedResourceMetadata"];
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found
+             *     - `oauth_unavailable`: OAuth is offered on workspace hosts only (`WORKSPACE_URL_TEMPLATE`): this deployment or host has none
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
         };
     };
     getApiReference: {
@@ -8605,7 +8978,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The JSON-RPC response (a tool's refusal is a result with `isError: true`); `202` and no body for a notification */
+            /** @description The JSON-RPC response: a result (a tool's refusal is a result with `isError: true`), or a JSON-RPC error for a request the MCP layer refuses in the protocol (an unknown method or tool, bad params) */
             200: {
                 headers: {
                     /** @description The version of this contract that answered (see the changelog) */
@@ -8624,16 +8997,25 @@ export interface operations {
                     "application/json": components["schemas"]["McpResponse"];
                 };
             };
+            /** @description A notification (a message without `id`) was taken: no body */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /**
              * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`)
-             *     - `invalid_body`: The MCP layer answers a request it cannot serve (an unsupported `MCP-Protocol-Version`, a malformed 2026-07-28 `_meta` envelope) with a JSON-RPC error response, as MCP clients expect; a body that is no JSON-RPC message is `invalid_body`
+             *     - `invalid_body`: A body that is no JSON-RPC message
+             *
+             *     Or: A JSON-RPC error response (its `error` says why): the MCP layer cannot serve the request (an unsupported `MCP-Protocol-Version`, a malformed 2026-07-28 `_meta` envelope), as MCP clients expect
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["McpErrorResponse"];
                 };
             };
             /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
@@ -8664,6 +9046,137 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A JSON-RPC error response (its `error` says why): the `Accept` header takes no JSON (send `application/json, text/event-stream`, as MCP clients do, or none) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpErrorResponse"];
+                };
+            };
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    callMcpServerReadOnly: {
+        parameters: {
+            query?: {
+                /** @description Only the tools of these modules, comma-separated (ideas, journeys, surveys, sops, webhooks, knowledge-bank); all of them when absent */
+                modules?: string;
+            };
+            header?: {
+                /** @description The negotiated protocol revision, which MCP clients send after connecting */
+                "MCP-Protocol-Version"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpMessage"];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response: a result (a tool's refusal is a result with `isError: true`), or a JSON-RPC error for a request the MCP layer refuses in the protocol (an unknown method or tool, bad params) */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpResponse"];
+                };
+            };
+            /** @description A notification (a message without `id`) was taken: no body */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`)
+             *     - `invalid_body`: A body that is no JSON-RPC message
+             *
+             *     Or: A JSON-RPC error response (its `error` says why): the MCP layer cannot serve the request (an unsupported `MCP-Protocol-Version`, a malformed 2026-07-28 `_meta` envelope), as MCP clients expect
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["McpErrorResponse"];
+                };
+            };
+            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The key may not do this here (`workspace_suspended`)
+             *     - `origin_not_allowed`: the request came from a web page (it carries `Origin`): connect from an MCP client
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`workspace_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A JSON-RPC error response (its `error` says why): the `Accept` header takes no JSON (send `application/json, text/event-stream`, as MCP clients do, or none) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpErrorResponse"];
                 };
             };
             /** @description The body is not sent as JSON (`unsupported_media_type`) */
@@ -8778,6 +9291,398 @@ export interface operations {
             };
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
+        };
+    };
+    showOAuthConsent: {
+        parameters: {
+            query: {
+                /** @description `code` */
+                response_type: string;
+                /** @description A registered client id, or the https URL of its Client ID Metadata Document */
+                client_id: string;
+                /** @description Exactly one of the client’s redirect URIs */
+                redirect_uri: string;
+                /** @description PKCE: base64url(SHA-256(code_verifier)) */
+                code_challenge: string;
+                /** @description `S256` */
+                code_challenge_method: string;
+                /** @description RFC 8707: this workspace’s MCP server, `<workspace host>/api/v1/mcp` */
+                resource: string;
+                /** @description Permissions asked for, space-separated; all the key holds when absent */
+                scope?: string;
+                /** @description Returned to the client unchanged */
+                state?: string;
+                /** @description The page’s language; else from Accept-Language */
+                lang?: "en" | "ar";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Back to the client’s `redirect_uri` (`Location`) with `code`, `state` and `iss`, or with `error` (`access_denied`, `invalid_request`, `invalid_scope`, `invalid_target`, `unsupported_response_type`), `state` and `iss` */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_query`)
+             *     - `invalid_request`: OAuth: a parameter is missing, repeated or malformed (RFC 6749)
+             *     - `invalid_client_metadata`: OAuth: the client’s registration or metadata document is invalid or unreachable
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description No usable Developer key
+             *     - `invalid_client`: OAuth: no client with this `client_id` is registered here, or its metadata document says otherwise
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description Not found
+             *     - `oauth_unavailable`: OAuth is offered on workspace hosts only (`WORKSPACE_URL_TEMPLATE`): this deployment or host has none
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    submitOAuthConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthConsentForm"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Back to the client’s `redirect_uri` (`Location`) with `code`, `state` and `iss`, or with `error` (`access_denied`, `invalid_request`, `invalid_scope`, `invalid_target`, `unsupported_response_type`), `state` and `iss` */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_json`, `invalid_query`, `invalid_body`)
+             *     - `invalid_request`: OAuth: a parameter is missing, repeated or malformed (RFC 6749)
+             *     - `invalid_client_metadata`: OAuth: the client’s registration or metadata document is invalid or unreachable
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description No usable Developer key
+             *     - `invalid_client`: OAuth: no client with this `client_id` is registered here, or its metadata document says otherwise
+             *
+             *     Or: The page again, saying the key is not valid
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description Not found
+             *     - `oauth_unavailable`: OAuth is offered on workspace hosts only (`WORKSPACE_URL_TEMPLATE`): this deployment or host has none
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    registerOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuthClientRegistration"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientInformation"];
+                };
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_json`, `invalid_query`, `invalid_body`)
+             *     - `invalid_redirect_uri`: OAuth registration: a redirect URI is not https (or loopback http)
+             *     - `invalid_client_metadata`: OAuth: the client’s registration or metadata document is invalid or unreachable
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found
+             *     - `oauth_unavailable`: OAuth is offered on workspace hosts only (`WORKSPACE_URL_TEMPLATE`): this deployment or host has none
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+        };
+    };
+    revokeOAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthRevocationRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_json`, `invalid_query`, `invalid_body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found
+             *     - `oauth_unavailable`: OAuth is offered on workspace hosts only (`WORKSPACE_URL_TEMPLATE`): this deployment or host has none
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+        };
+    };
+    exchangeOAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description `no-store` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthTokenResponse"];
+                };
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_json`, `invalid_query`, `invalid_body`)
+             *     - `invalid_request`: OAuth: a parameter is missing, repeated or malformed (RFC 6749)
+             *     - `invalid_grant`: OAuth: the code or refresh token is unknown, used, expired or revoked, or its verifier or redirect URI does not match
+             *     - `unsupported_grant_type`: OAuth: only `authorization_code` and `refresh_token` are granted
+             *     - `invalid_target`: OAuth: `resource` (RFC 8707) is missing or is not this workspace’s MCP server
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found
+             *     - `oauth_unavailable`: OAuth is offered on workspace hosts only (`WORKSPACE_URL_TEMPLATE`): this deployment or host has none
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
         };
     };
     getOpenApiDocument: {

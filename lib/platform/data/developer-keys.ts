@@ -7,6 +7,7 @@ import { dynamo, tableName } from './client.ts';
 import { isConditionFailure } from './conditions.ts';
 import { type DeveloperKey, toDeveloperKey } from './developer-key-record.ts';
 import { keys } from './keys.ts';
+import { TABLE } from './table.ts';
 import { toWorkspace, WORKSPACE_COPIES, type Workspace } from './workspace-record.ts';
 
 /**
@@ -189,4 +190,23 @@ export async function recordFailedAuthentication(source: string, window: number)
   }
   // Another request reset it to this window or a newer one meanwhile: the add now holds.
   return (await add()) ?? 1;
+}
+
+/**
+ * Count one OAuth client registration from `source` in this window and return the count: one item
+ * per source and window (keys.oauthRegistrations), so the count is always one UpdateItem (no window
+ * to reset, whoever registered before), gone by TTL once its window is past.
+ */
+export async function recordClientRegistration(source: string, window: number, windowSeconds: number): Promise<number> {
+  const { Attributes } = await dynamo.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.oauthRegistrations(source, window),
+      UpdateExpression: 'ADD rlCount :one SET #ttl = :ttl',
+      ExpressionAttributeNames: { '#ttl': TABLE.ttlAttribute },
+      ExpressionAttributeValues: { ':one': 1, ':ttl': (window + 2) * windowSeconds },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Attributes!.rlCount as number;
 }

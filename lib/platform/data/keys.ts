@@ -63,6 +63,11 @@ export const keys = {
    */
   authFailures: (source: string) => ({ pk: `AUTHFAIL#${source}`, sk: 'AUTHFAIL' }),
   /**
+   * OAuth client registrations (RFC 7591, open to anyone) from one source address in one rate-limit
+   * window, across every workspace, so no source can fill the table with clients. Gone by TTL.
+   */
+  oauthRegistrations: (source: string, window: number) => ({ pk: `OAUTHREG#${source}`, sk: `WINDOW#${window}` }),
+  /**
    * What a layout migration (lib/admin/migrations/) has done to this table: one item per migration,
    * outside every workspace's partition (it is the table's, not a tenant's).
    */
