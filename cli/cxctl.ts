@@ -22,7 +22,7 @@ import {
 import { importDirectory, parseDirectoryImport } from '../lib/admin/directory.ts';
 import { addIdeaLabels } from '../lib/admin/idea-labels.ts';
 import { SANDBOX_DEFAULTS } from '../lib/admin/sandbox-identity.ts';
-import { AdminError } from '../lib/admin/store.ts';
+import { AdminError } from '../lib/admin/table-client.ts';
 import { sandboxApiOf, sandboxVariablesOf, type Target } from '../lib/admin/target.ts';
 import {
   changeModules,

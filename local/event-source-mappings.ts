@@ -112,6 +112,25 @@ export interface StreamEventSourceOptions {
   pollIntervalMs?: number;
 }
 
+type StreamAttribute = NonNullable<NonNullable<StreamRecord['dynamodb']>['NewImage']>[string];
+
+/**
+ * An image as DynamoDB Streams on AWS describes it. DynamoDB Local's stream writes an empty map as
+ * `{}` (its GetItem answers `{"M":{}}`), which no reader can unmarshall; AWS sends every attribute
+ * with its type, an empty map as `{"M":{}}` (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_AttributeValue.html).
+ */
+function awsImage(image: Record<string, StreamAttribute> | undefined): Record<string, StreamAttribute> | undefined {
+  if (!image) return image;
+  return Object.fromEntries(Object.entries(image).map(([name, value]) => [name, awsAttribute(value)]));
+}
+
+function awsAttribute(value: StreamAttribute): StreamAttribute {
+  if (Object.values(value).every((member) => member === undefined)) return { M: {} };
+  if (value.M) return { M: awsImage(value.M)! };
+  if (value.L) return { L: value.L.map(awsAttribute) };
+  return value;
+}
+
 /** A stream record as Lambda hands it to a function. */
 export function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
   const dynamodb = record.dynamodb!;
@@ -126,8 +145,8 @@ export function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoD
     dynamodb: {
       ApproximateCreationDateTime: Math.floor((dynamodb.ApproximateCreationDateTime?.getTime() ?? Date.now()) / 1000),
       Keys: dynamodb.Keys as never,
-      NewImage: dynamodb.NewImage as never,
-      OldImage: dynamodb.OldImage as never,
+      NewImage: awsImage(dynamodb.NewImage) as never,
+      OldImage: awsImage(dynamodb.OldImage) as never,
       SequenceNumber: dynamodb.SequenceNumber,
       SizeBytes: dynamodb.SizeBytes,
       StreamViewType: dynamodb.StreamViewType as never,

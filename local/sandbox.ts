@@ -18,7 +18,7 @@ import { recordNewTable } from '../lib/admin/migrations/index.ts';
 import { readRecords } from '../lib/admin/migrations/records.ts';
 import { pendingMigrations } from '../lib/admin/migrations/runner.ts';
 import { IDENTITY_OBJECT, type SandboxIdentity, sandboxVariables, writeSandboxFile } from '../lib/admin/sandbox-identity.ts';
-import { createLocalStore, type Store } from '../lib/admin/store.ts';
+import { createLocalTableClient, type TableClient } from '../lib/admin/table-client.ts';
 import { apiDocument } from '../lib/api-document.ts';
 import { releaseGateRefusal, unfinishedMigrations } from '../lib/platform/data/release-gate.ts';
 import {
@@ -94,7 +94,7 @@ export interface Sandbox {
   /** URLs of the webhook pipeline's queues in the SQS emulator. */
   queues: { webhookDeliveries: string; webhookDeadLetters: string; webhookFanOutFailures: string; webhookRecoveries: string };
   /** Operator access to the same table (what cxctl uses). */
-  store: Store;
+  store: TableClient;
   stop(): Promise<void>;
 }
 
@@ -159,7 +159,7 @@ function cxctlCommand(place: TablePlace, tableName: string, args: string): strin
  * nothing else, only DynamoDB Local, which `cxctl migrate` needs; once the migration has finished, the
  * start goes on.
  */
-async function passReleaseGate(store: Store, log: (line: string) => void, place: TablePlace): Promise<void> {
+async function passReleaseGate(store: TableClient, log: (line: string) => void, place: TablePlace): Promise<void> {
   const unfinished = async () => unfinishedMigrations([...(await readRecords(store)).values()]);
   let waiting = await unfinished();
   if (waiting.length === 0) return;
@@ -178,7 +178,7 @@ async function passReleaseGate(store: Store, log: (line: string) => void, place:
 const GATE_POLL_MS = 1000;
 
 /** One line when the table predates a layout change this release does not require yet: how to migrate it. */
-async function reportPendingMigrations(store: Store, log: (line: string) => void, place: TablePlace): Promise<void> {
+async function reportPendingMigrations(store: TableClient, log: (line: string) => void, place: TablePlace): Promise<void> {
   const pending = await pendingMigrations(store);
   if (pending.length === 0) return;
   log(
@@ -240,7 +240,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     const admin = new DynamoDBClient({ endpoint: dynamodb.endpoint, region, credentials });
     const { created, streamArn } = await ensureTable(admin, tableName);
     admin.destroy();
-    const store = createLocalStore(tableName, dynamodb.endpoint);
+    const store = createLocalTableClient(tableName, dynamodb.endpoint);
     // A new table has the current layout; an older DATA_DIR's may still hold data to migrate (docs/cxctl.md).
     const log = options.log ?? console.log;
     if (created) await recordNewTable(store);

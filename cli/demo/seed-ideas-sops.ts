@@ -5,7 +5,7 @@
  * review, its content the demo's) is taken the rest of the way.
  */
 import { importDirectory, parseDirectoryImport } from '../../lib/admin/directory.ts';
-import type { Store } from '../../lib/admin/store.ts';
+import type { TableClient } from '../../lib/admin/table-client.ts';
 import type { DemoApi, Tally } from './api.ts';
 import { differencesFrom } from './compare.ts';
 import { type DemoSop, DIRECTORY, IDEAS, SOPS, WEBHOOK } from './data.ts';
@@ -41,7 +41,7 @@ interface Directory {
  * A directory the demo imported is compared with the data set; one of the workspace's own, holding
  * none of the demo's people and teams, is not the demo's to judge.
  */
-async function directoryFor(api: DemoApi, store: Store, tally: Tally): Promise<Directory> {
+async function directoryFor(api: DemoApi, store: TableClient, tally: Tally): Promise<Directory> {
   const current = (await api.get<Directory>('/sops/directory')).body;
   if (current.people.length > 0 || current.teams.length > 0) {
     const people = DIRECTORY.people.map((entry) => ({ entry, found: current.people.find((p) => p.email === entry.email) }));
@@ -101,7 +101,7 @@ async function publishSop(api: DemoApi, sop: DemoSop, record: SopRecord, directo
   if (status === 'under_review') await api.post(`/sops/${record.id}/approve`);
 }
 
-export async function seedSops(api: DemoApi, store: Store, tally: Tally): Promise<void> {
+export async function seedSops(api: DemoApi, store: TableClient, tally: Tally): Promise<void> {
   const directory = await directoryFor(api, store, tally);
   const sops = (await api.get<{ sops: SopRecord[] }>('/sops')).body.sops;
   let created = 0;

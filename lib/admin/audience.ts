@@ -6,7 +6,7 @@
 import { keys } from '../platform/data/keys.ts';
 import { toIssues } from '../platform/http/middleware/validate-request.ts';
 import { type AudienceAttribute, audienceCatalog } from '../surveys/engine/targeting.ts';
-import { AdminError, type Store, transactOrRefuse, workspaceExists } from './store.ts';
+import { AdminError, type TableClient, transactOrRefuse, workspaceExists } from './table-client.ts';
 
 export function parseAudienceFile(json: unknown): AudienceAttribute[] {
   const result = audienceCatalog.safeParse(json);
@@ -19,7 +19,7 @@ export function parseAudienceFile(json: unknown): AudienceAttribute[] {
 
 /** Replaces the catalog, only if the workspace exists (one transaction). */
 export async function setAudienceAttributes(
-  store: Store,
+  store: TableClient,
   workspace: string,
   attributes: AudienceAttribute[],
 ): Promise<{ attributes: number }> {

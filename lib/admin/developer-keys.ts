@@ -9,7 +9,7 @@ import { keys } from '../platform/data/keys.ts';
 import { TABLE } from '../platform/data/table.ts';
 import { DEFAULT_PERMISSIONS, isPermission, PERMISSIONS, type Permission } from '../platform/permissions.ts';
 import { parseNameList } from './name-lists.ts';
-import { AdminError, type Store, transactOrRefuse, workspaceExists } from './store.ts';
+import { AdminError, type TableClient, transactOrRefuse, workspaceExists } from './table-client.ts';
 import { queryPages } from './table-io.ts';
 
 /** What an operator sees of a derived key (an OAuth grant for the MCP server): never a token's hash. */
@@ -70,7 +70,7 @@ export interface CreateKeyOptions {
 }
 
 /** Create a key in an existing workspace; the returned `key` (token) is never stored or shown again. */
-export async function createDeveloperKey(store: Store, options: CreateKeyOptions): Promise<KeySummary & { key: string }> {
+export async function createDeveloperKey(store: TableClient, options: CreateKeyOptions): Promise<KeySummary & { key: string }> {
   if (
     !Number.isInteger(options.rateLimitPerMinute) ||
     options.rateLimitPerMinute < 1 ||
@@ -116,7 +116,7 @@ export async function createDeveloperKey(store: Store, options: CreateKeyOptions
   return { ...summary(toDeveloperKey(item)), key: token };
 }
 
-export async function listDeveloperKeys(store: Store, workspace: string): Promise<KeySummary[]> {
+export async function listDeveloperKeys(store: TableClient, workspace: string): Promise<KeySummary[]> {
   const found: KeySummary[] = [];
   const range = (prefix: string) =>
     queryPages(store, {
@@ -137,7 +137,7 @@ export async function listDeveloperKeys(store: Store, workspace: string): Promis
 }
 
 /** Find which workspace key `id` belongs to (gsi1; retried briefly as the index is eventually consistent). */
-async function workspaceOfKey(store: Store, id: string): Promise<string> {
+async function workspaceOfKey(store: TableClient, id: string): Promise<string> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const { Items } = await store.db.send(
       new QueryCommand({
@@ -155,7 +155,7 @@ async function workspaceOfKey(store: Store, id: string): Promise<string> {
 }
 
 /** Revoke a key: the very next request with it gets 401. Revoking twice is harmless. */
-export async function revokeDeveloperKey(store: Store, id: string): Promise<KeySummary> {
+export async function revokeDeveloperKey(store: TableClient, id: string): Promise<KeySummary> {
   const workspace = await workspaceOfKey(store, id);
   const { Attributes } = await store.db.send(
     new UpdateCommand({
@@ -171,7 +171,7 @@ export async function revokeDeveloperKey(store: Store, id: string): Promise<KeyS
 }
 
 /** Issue a new secret for a key: the old one fails on the very next request. */
-export async function rotateDeveloperKey(store: Store, id: string): Promise<KeySummary & { key: string }> {
+export async function rotateDeveloperKey(store: TableClient, id: string): Promise<KeySummary & { key: string }> {
   const workspace = await workspaceOfKey(store, id);
   const token = newToken(id);
   try {

@@ -32,7 +32,7 @@ import { addCounts, type Counts, contributionOf } from '../surveys/summary/count
 import { ALL_DAYS, readDayBuckets } from '../surveys/summary/store/buckets.ts';
 import { type ResponseRecord, responseRecordOf } from '../surveys/summary/stream-records.ts';
 import { openJob } from './jobs.ts';
-import { AdminError, type Store } from './store.ts';
+import { AdminError, type TableClient } from './table-client.ts';
 
 type Item = Record<string, unknown>;
 type PageKey = Record<string, unknown>;
@@ -197,7 +197,7 @@ async function rebuildSurvey(
  * where an interrupted run of the same workspace stopped.
  */
 export async function rebuildSummaries(
-  store: Store,
+  store: TableClient,
   workspace: string,
   options: { surveyIds?: readonly string[]; restart?: boolean; log: (line: string) => void },
 ): Promise<SummaryRebuild[]> {
@@ -238,7 +238,7 @@ export function describeSummaryRebuild(workspace: string, rebuilt: SummaryRebuil
 
 /** Every workspace's summaries, going on after the last workspace an interrupted run finished. */
 export async function rebuildAllSummaries(
-  store: Store,
+  store: TableClient,
   workspaces: readonly string[],
   options: { restart?: boolean; log: (line: string) => void },
 ): Promise<{ workspace: string; surveys: SummaryRebuild[] }[]> {

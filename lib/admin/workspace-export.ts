@@ -22,7 +22,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { brotliDecompressSync, inflateRawSync } from 'node:zlib';
-import { AdminError, type Store } from './store.ts';
+import { AdminError, type TableClient } from './table-client.ts';
 import { type Item, workspacePartition } from './table-io.ts';
 import { findWorkspace } from './workspaces.ts';
 
@@ -136,7 +136,7 @@ export interface ExportSummary {
 
 /** Writes the export of `slug` to `file`; `progress` hears the records written so far, after each page. */
 export async function exportWorkspace(
-  store: Store,
+  store: TableClient,
   slug: string,
   file: string,
   progress: (records: number) => void = () => {},

@@ -120,12 +120,6 @@ export const ideaAndResponseChanges = tableStreamMapping({
   onFailure: webhookFanOutFailureQueue,
 });
 
-/**
- * The mapping's name before it also carried survey summaries, which unit tests still import.
- * @alias
- */
-export const ideaEventFanOut = ideaAndResponseChanges;
-
 /** The queue consumer: makes one delivery attempt per message and schedules the next. */
 export const webhookDelivery: QueueConsumerDefinition = {
   handler: 'functions/webhooks/deliver-webhooks.ts',

@@ -6,7 +6,7 @@ import type { Construct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PortalApiStack } from '../../cdk/portal-api-stack.ts';
 import { routes } from '../../lib/manifest.ts';
-import { ideaEventFanOut, webhookDeliveryQueue } from '../../lib/webhooks/pipeline.ts';
+import { ideaAndResponseChanges, webhookDeliveryQueue } from '../../lib/webhooks/pipeline.ts';
 
 let template: Template;
 let stack: PortalApiStack;
@@ -97,7 +97,7 @@ describe('webhook pipeline', () => {
       ParallelizationFactor: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       DestinationConfig: { OnFailure: { Destination: arnOf(stack.webhooks.fanOutFailureQueue) } },
-      FilterCriteria: { Filters: ideaEventFanOut.filters.map((pattern) => ({ Pattern: JSON.stringify(pattern) })) },
+      FilterCriteria: { Filters: ideaAndResponseChanges.filters.map((pattern) => ({ Pattern: JSON.stringify(pattern) })) },
     });
   });
 

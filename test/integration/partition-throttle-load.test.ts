@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeveloperKey, MAX_RATE_LIMIT_PER_MINUTE } from '../../lib/admin/developer-keys.ts';
-import { createLocalStore } from '../../lib/admin/store.ts';
+import { createLocalTableClient } from '../../lib/admin/table-client.ts';
 import { PERMISSIONS } from '../../lib/platform/permissions.ts';
 import { freePort } from '../../local/wait.ts';
 
@@ -105,7 +105,7 @@ beforeAll(async () => {
   expect(output).toContain(`at 1/${SCALE} of a partition's units`);
   apiUrl = `http://127.0.0.1:${ports.PORT}/api/v1`;
   // Operator keys, written straight to DynamoDB Local (cxctl's way): not throttled, as cxctl is not.
-  const store = createLocalStore('cx-portal', `http://127.0.0.1:${ports.DYNAMODB_PORT}`);
+  const store = createLocalTableClient('cx-portal', `http://127.0.0.1:${ports.DYNAMODB_PORT}`);
   keys = (
     await Promise.all(
       Array.from({ length: KEYS }, () =>

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeveloperKey } from '../../lib/admin/developer-keys.ts';
-import { createLocalStore, type Store } from '../../lib/admin/store.ts';
+import { createLocalTableClient, type TableClient } from '../../lib/admin/table-client.ts';
 import { createWorkspace } from '../../lib/admin/workspaces.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
 import { PERMISSIONS } from '../../lib/platform/permissions.ts';
@@ -27,12 +27,12 @@ import { type SandboxProcess, startSandboxProcess } from '../support/sandbox-pro
 const SCALE = 1000;
 const dataDir = mkdtempSync(join(tmpdir(), 'service-busy-'));
 let sandbox: SandboxProcess;
-let store: Store;
+let store: TableClient;
 
 beforeAll(async () => {
   sandbox = await startSandboxProcess(dataDir, { env: { SANDBOX_PARTITION_SCALE: String(SCALE), SANDBOX_PARTITION_FLOOR_SECONDS: '1' } });
   expect(sandbox.output()).toContain(`at 1/${SCALE} of a partition's units`);
-  store = createLocalStore('cx-portal', sandbox.dynamodbEndpoint);
+  store = createLocalTableClient('cx-portal', sandbox.dynamodbEndpoint);
 }, 300_000);
 
 afterAll(async () => {

@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDeveloperKey } from '../../lib/admin/developer-keys.ts';
-import { createLocalStore, type Store } from '../../lib/admin/store.ts';
+import { createLocalTableClient, type TableClient } from '../../lib/admin/table-client.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
 import { PERMISSIONS } from '../../lib/platform/permissions.ts';
 import { toResponse } from '../../lib/surveys/responses/record.ts';
@@ -38,7 +38,7 @@ const EPOCH = '2000-01-01T00:00:00.000Z';
 
 let dataDir: string;
 let sandbox: SandboxProcess;
-let store: Store;
+let store: TableClient;
 let key: string;
 let receiver: Receiver;
 let cloudFormation: Server;
@@ -206,7 +206,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'upgrade-'));
   execFileSync('tar', ['-xzf', join(FIXTURE, 'data-dir.tar.gz'), '-C', dataDir]);
   sandbox = await startSandboxProcess(dataDir, { heldAtGate: true });
-  store = createLocalStore('cx-portal', sandbox.dynamodbEndpoint);
+  store = createLocalTableClient('cx-portal', sandbox.dynamodbEndpoint);
   receiver = await startReceiver();
   cloudFormation = createServer((request, response) => {
     let body = '';

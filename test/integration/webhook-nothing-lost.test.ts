@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDeveloperKey } from '../../lib/admin/developer-keys.ts';
-import { createLocalStore } from '../../lib/admin/store.ts';
+import { createLocalTableClient } from '../../lib/admin/table-client.ts';
 import { createWorkspace } from '../../lib/admin/workspaces.ts';
 import { PERMISSIONS } from '../../lib/platform/permissions.ts';
 import { type SandboxProcess, startSandboxProcess, until } from '../support/sandbox-process.ts';
@@ -123,7 +123,7 @@ function expectEachOnceInOrder(target: { accepted: ReceivedRequest[] }, ideas: s
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'nothing-lost-'));
   sandbox = await startSandboxProcess(dataDir, { env: SETTINGS });
-  const store = createLocalStore('cx-portal', sandbox.dynamodbEndpoint);
+  const store = createLocalTableClient('cx-portal', sandbox.dynamodbEndpoint);
   await createWorkspace(store, WORKSPACE);
   key = (await createDeveloperKey(store, { workspace: WORKSPACE, permissions: [...PERMISSIONS], rateLimitPerMinute: 60_000 })).key;
 });

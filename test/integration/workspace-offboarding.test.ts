@@ -14,6 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type DemoResult, runDemo } from '../../cli/demo/run.ts';
 import { deleteItems } from '../../lib/admin/table-io.ts';
 import { createWorkspace, setWorkspaceStatus } from '../../lib/admin/workspaces.ts';
+import { kbSearchManifestEntity } from '../../lib/knowledge-bank/search/entities.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
 import { WORKSPACE_COPIES } from '../../lib/platform/data/workspace-record.ts';
 import { adminStore, call, clientFor, sandbox, uniqueSlug } from '../support/fixtures.ts';
@@ -231,7 +232,10 @@ describe('cxctl workspace delete', () => {
 
     // Something written after the run ended (an invocation that outlived it): a later run removes it.
     await adminStore().db.send(
-      new PutCommand({ TableName: adminStore().table, Item: { ...keys.kbSearchManifest(slug), entity: 'KbSearchManifest', version: 1 } }),
+      new PutCommand({
+        TableName: adminStore().table,
+        Item: { ...kbSearchManifestEntity.keys.manifest(slug), entity: 'KbSearchManifest', version: 1 },
+      }),
     );
     const leftovers = await cxctlJson(['workspace', 'delete', slug, '--confirm', slug, '--settle', '0']);
     expect(leftovers).toMatchObject({ resumed: true, items: { KbSearchManifest: 1 } });

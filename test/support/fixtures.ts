@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { type CreateKeyOptions, createDeveloperKey } from '../../lib/admin/developer-keys.ts';
-import { createLocalStore, type Store } from '../../lib/admin/store.ts';
+import { createLocalTableClient, type TableClient } from '../../lib/admin/table-client.ts';
 import { createWorkspace } from '../../lib/admin/workspaces.ts';
 import { PERMISSIONS, type Permission } from '../../lib/platform/permissions.ts';
 import { workspaceHostFetch } from './workspace-host-fetch.ts';
@@ -30,10 +30,10 @@ export function useSandboxEnvironment(overrides: Record<string, string> = {}): v
   });
 }
 
-let store: Store | undefined;
+let store: TableClient | undefined;
 /** Operator access to the sandbox table, as cxctl has. */
-export function adminStore(): Store {
-  store ??= createLocalStore(sandbox.tableName, sandbox.dynamodbEndpoint);
+export function adminStore(): TableClient {
+  store ??= createLocalTableClient(sandbox.tableName, sandbox.dynamodbEndpoint);
   return store;
 }
 

@@ -5,7 +5,25 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ideaCounterEntity, ideaEntity } from '../../lib/ideas/entities.ts';
+import { journeyCounterEntity, journeyEntity, journeyMetricBindingEntity, journeyVersionEntity } from '../../lib/journeys/entities.ts';
+import {
+  kbArticleEntity,
+  kbArticleSlugEntity,
+  kbBacklinkEntity,
+  kbCategoryEntity,
+  kbCategorySlugEntity,
+  kbContentEntity,
+  kbLinksEntity,
+} from '../../lib/knowledge-bank/entities.ts';
+import { kbSearchManifestEntity } from '../../lib/knowledge-bank/search/entities.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
+import {
+  directoryPersonEntity,
+  directoryTeamEntity,
+  sopCommentEntity,
+  sopEntity,
+  sopSerialCounterEntity,
+} from '../../lib/sops/entities.ts';
 import { webhookCounterEntity, webhookDeliveryEntity, webhookEntity } from '../../lib/webhooks/entities.ts';
 
 const SLUG = 'acme';
@@ -20,45 +38,36 @@ const entities: Record<string, string[]> = {
   workspace: [keys.workspace(SLUG).sk],
   workspaceCopy: [0, 7].map((copy) => keys.workspaceCopy(SLUG, copy).sk),
   developerKey: PLAIN_IDS.map((id) => keys.developerKey(SLUG, id).sk),
-  directoryPerson: UUIDS.map((id) => keys.directoryPerson(SLUG, id).sk),
-  directoryTeam: UUIDS.map((id) => keys.directoryTeam(SLUG, id).sk),
+  directoryPerson: UUIDS.map((id) => directoryPersonEntity.keys.person(SLUG, id).sk),
+  directoryTeam: UUIDS.map((id) => directoryTeamEntity.keys.team(SLUG, id).sk),
   idempotency: ['POST /ideas', 'POST /webhooks', `POST /journeys/${UUIDS[0]}/versions`].flatMap((scope) =>
     ['!', '~~~', 'abc'].map((key) => keys.idempotency(SLUG, scope, key).sk),
   ),
   idea: UUIDS.map((id) => ideaEntity.keys.idea(SLUG, id).sk),
   ideaCounter: [ideaCounterEntity.keys.counter(SLUG).sk],
-  sop: PLAIN_IDS.map((id) => keys.sop(SLUG, id).sk),
-  sopComment: PLAIN_IDS.map((id) => keys.sopComment(SLUG, id, '2026-01-01T00:00:00.000Z', UUIDS[0]!).sk),
-  sopSerialCounter: [keys.sopSerialCounter(SLUG, null).sk, keys.sopSerialCounter(SLUG, UUIDS[1]!).sk],
+  sop: PLAIN_IDS.map((id) => sopEntity.keys.sop(SLUG, id).sk),
+  sopComment: PLAIN_IDS.map((id) => sopCommentEntity.keys.comment(SLUG, id, '2026-01-01T00:00:00.000Z', UUIDS[0]!).sk),
+  sopSerialCounter: [sopSerialCounterEntity.keys.counter(SLUG, null).sk, sopSerialCounterEntity.keys.counter(SLUG, UUIDS[1]!).sk],
   webhook: UUIDS.map((id) => webhookEntity.keys.webhook(SLUG, id).sk),
   webhookCounter: [webhookCounterEntity.keys.counter(SLUG).sk],
   webhookDelivery: UUIDS.flatMap((id) => PLAIN_IDS.map((event) => webhookDeliveryEntity.keys.delivery(SLUG, id, `evt_${event}`).sk)),
-  journey: UUIDS.map((id) => keys.journey(SLUG, id).sk),
+  journey: UUIDS.map((id) => journeyEntity.keys.journey(SLUG, id).sk),
   // Version keys are the version id with its hex digits complemented (lib/journeys/record.ts).
-  journeyVersion: UUIDS.flatMap((id) =>
-    UUIDS.map(
-      (version) =>
-        keys.journeyVersion(
-          SLUG,
-          id,
-          version.replace(/[0-9a-f]/g, (d) => (15 - Number.parseInt(d, 16)).toString(16)),
-        ).sk,
-    ),
-  ),
-  journeyCounter: [keys.journeyCounter(SLUG).sk],
-  kbCategory: UUIDS.map((id) => keys.kbCategory(SLUG, id).sk),
-  kbCategorySlug: KB_SLUGS.map((slug) => keys.kbCategorySlug(SLUG, slug).sk),
-  kbArticle: UUIDS.map((id) => keys.kbArticle(SLUG, id).sk),
-  kbArticleSlug: KB_SLUGS.map((slug) => keys.kbArticleSlug(SLUG, slug).sk),
-  kbDraft: UUIDS.map((id) => keys.kbDraft(SLUG, id).sk),
-  kbLive: UUIDS.map((id) => keys.kbLive(SLUG, id).sk),
-  kbRevision: UUIDS.flatMap((id) => [1, 2, 10, 999_999_999].map((n) => keys.kbRevision(SLUG, id, n).sk)),
-  kbLinks: UUIDS.flatMap((id) => (['DRAFT', 'LIVE'] as const).map((view) => keys.kbLinks(SLUG, id, view).sk)),
+  journeyVersion: UUIDS.flatMap((id) => UUIDS.map((version) => journeyVersionEntity.keys.version(SLUG, id, version).sk)),
+  journeyCounter: [journeyCounterEntity.keys.counter(SLUG).sk],
+  kbCategory: UUIDS.map((id) => kbCategoryEntity.keys.category(SLUG, id).sk),
+  kbCategorySlug: KB_SLUGS.map((slug) => kbCategorySlugEntity.keys.slug(SLUG, slug).sk),
+  kbArticle: UUIDS.map((id) => kbArticleEntity.keys.article(SLUG, id).sk),
+  kbArticleSlug: KB_SLUGS.map((slug) => kbArticleSlugEntity.keys.slug(SLUG, slug).sk),
+  kbDraft: UUIDS.map((id) => kbContentEntity.keys.draft(SLUG, id).sk),
+  kbLive: UUIDS.map((id) => kbContentEntity.keys.live(SLUG, id).sk),
+  kbRevision: UUIDS.flatMap((id) => [1, 2, 10, 999_999_999].map((n) => kbContentEntity.keys.revision(SLUG, id, n).sk)),
+  kbLinks: UUIDS.flatMap((id) => (['DRAFT', 'LIVE'] as const).map((view) => kbLinksEntity.keys.links(SLUG, id, view).sk)),
   kbBacklink: UUIDS.flatMap((target) =>
-    (['DRAFT', 'LIVE'] as const).flatMap((view) => UUIDS.map((source) => keys.kbBacklink(SLUG, target, view, source).sk)),
+    (['DRAFT', 'LIVE'] as const).flatMap((view) => UUIDS.map((source) => kbBacklinkEntity.keys.backlink(SLUG, target, view, source).sk)),
   ),
   // Knowledge-bank search (issue 18): one segment manifest per workspace.
-  kbSearchManifest: [keys.kbSearchManifest(SLUG).sk],
+  kbSearchManifest: [kbSearchManifestEntity.keys.manifest(SLUG).sk],
   survey: UUIDS.map((id) => keys.survey(SLUG, id).sk),
   surveyCounter: [keys.surveyCounter(SLUG).sk],
   surveyVersion: UUIDS.flatMap((id) => UUIDS.map((versionId) => keys.surveyVersion(SLUG, id, versionId).sk)),
@@ -81,7 +90,7 @@ const entities: Record<string, string[]> = {
   surveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponseCounted(SLUG, id, responseId).sk)),
   legacySurveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.legacySurveyResponseCounted(SLUG, id, responseId).sk)),
   surveyExport: UUIDS.flatMap((id) => UUIDS.map((exportId) => keys.surveyExport(SLUG, id, exportId).sk)),
-  surveyMetricBinding: UUIDS.flatMap((id) => UUIDS.map((journeyId) => keys.surveyMetricBinding(SLUG, id, journeyId).sk)),
+  surveyMetricBinding: UUIDS.flatMap((id) => UUIDS.map((journeyId) => journeyMetricBindingEntity.keys.binding(SLUG, id, journeyId).sk)),
 };
 
 const between = (from: string, to: string) => (sk: string) => sk >= from && sk <= to;
@@ -90,13 +99,13 @@ const prefix = (p: string) => (sk: string) => sk.startsWith(p);
 /** Every range a Query reads, and the only entities it may meet. */
 const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] = [
   { name: 'developer keys of a workspace', holds: prefix(keys.developerKeyPrefix), may: ['developerKey'] },
-  { name: 'the SOP directory', holds: prefix(keys.directoryPrefix), may: ['directoryPerson', 'directoryTeam'] },
-  { name: 'directory people', holds: prefix(keys.directoryPersonPrefix), may: ['directoryPerson'] },
-  { name: 'directory teams', holds: prefix(keys.directoryTeamPrefix), may: ['directoryTeam'] },
+  { name: 'the SOP directory', holds: prefix(directoryPersonEntity.keys.directoryPrefix), may: ['directoryPerson', 'directoryTeam'] },
+  { name: 'directory people', holds: prefix(directoryPersonEntity.keys.prefix), may: ['directoryPerson'] },
+  { name: 'directory teams', holds: prefix(directoryTeamEntity.keys.prefix), may: ['directoryTeam'] },
   { name: 'the idea list', holds: between(ideaEntity.keys.list.from, ideaEntity.keys.list.to), may: ['idea', 'ideaCounter'] },
   ...PLAIN_IDS.map((id) => ({
     name: `the item collection of SOP ${id}`,
-    holds: (sk: string) => sk >= keys.sop(SLUG, id).sk && sk <= keys.sopCollectionEnd(id),
+    holds: (sk: string) => sk >= sopEntity.keys.sop(SLUG, id).sk && sk <= sopEntity.keys.collectionEnd(id),
     may: ['sop', 'sopComment'],
   })),
   { name: 'the survey list', holds: between(keys.surveyListRange.from, keys.surveyListRange.to), may: ['survey', 'surveyCounter'] },
@@ -155,25 +164,29 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
   })),
   ...UUIDS.map((id) => ({
     name: `the item collection of journey ${id}`,
-    holds: prefix(keys.journey(SLUG, id).sk),
+    holds: prefix(journeyEntity.keys.journey(SLUG, id).sk),
     may: ['journey', 'journeyVersion'],
   })),
-  { name: 'knowledge-bank categories', holds: prefix(keys.kbCategoryPrefix), may: ['kbCategory'] },
+  { name: 'knowledge-bank categories', holds: prefix(kbCategoryEntity.keys.prefix), may: ['kbCategory'] },
   {
     name: 'the knowledge-bank category tree',
-    holds: between(keys.kbCategoryTreeRange.from, keys.kbCategoryTreeRange.to),
+    holds: between(kbCategoryEntity.keys.treeRange.from, kbCategoryEntity.keys.treeRange.to),
     may: ['kbCategory', 'kbCategorySlug'],
   },
-  { name: 'knowledge-bank articles', holds: prefix(keys.kbArticlePrefix), may: ['kbArticle'] },
-  { name: 'knowledge-bank article slugs', holds: prefix(keys.kbArticleSlugPrefix), may: ['kbArticleSlug'] },
-  { name: 'knowledge-bank outgoing links', holds: prefix(keys.kbLinksPrefix), may: ['kbLinks'] },
+  { name: 'knowledge-bank articles', holds: prefix(kbArticleEntity.keys.prefix), may: ['kbArticle'] },
+  { name: 'knowledge-bank article slugs', holds: prefix(kbArticleSlugEntity.keys.prefix), may: ['kbArticleSlug'] },
+  { name: 'knowledge-bank outgoing links', holds: prefix(kbLinksEntity.keys.prefix), may: ['kbLinks'] },
   ...UUIDS.map((id) => ({
     name: `the content of article ${id}`,
-    holds: prefix(keys.kbDocumentPrefix(id)),
+    holds: prefix(kbContentEntity.keys.prefix(id)),
     may: ['kbDraft', 'kbLive', 'kbRevision'],
   })),
-  ...UUIDS.map((id) => ({ name: `the revisions of article ${id}`, holds: prefix(keys.kbRevisionPrefix(id)), may: ['kbRevision'] })),
-  ...UUIDS.map((id) => ({ name: `the backlinks of ${id}`, holds: prefix(keys.kbBacklinkPrefix(id)), may: ['kbBacklink'] })),
+  ...UUIDS.map((id) => ({
+    name: `the revisions of article ${id}`,
+    holds: prefix(kbContentEntity.keys.revisionPrefix(id)),
+    may: ['kbRevision'],
+  })),
+  ...UUIDS.map((id) => ({ name: `the backlinks of ${id}`, holds: prefix(kbBacklinkEntity.keys.prefix(id)), may: ['kbBacklink'] })),
   ...UUIDS.map((id) => ({
     name: `the summary buckets of survey ${id} in a range of days`,
     holds: between(keys.surveyDayRange(id, '2026-01-01', '2026-12-31').from, keys.surveyDayRange(id, '2026-01-01', '2026-12-31').to),
@@ -181,7 +194,7 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
   })),
   ...UUIDS.map((id) => ({
     name: `the journeys whose published metrics bind survey ${id}`,
-    holds: prefix(keys.surveyMetricBindingPrefix(id)),
+    holds: prefix(journeyMetricBindingEntity.keys.prefix(id)),
     may: ['surveyMetricBinding'],
   })),
 ];
@@ -207,9 +220,9 @@ describe('the table key map', () => {
   }
 
   it('keeps the collection of one SOP free of another SOP whose id starts the same', () => {
-    const collection = (id: string) => (sk: string) => sk >= keys.sop(SLUG, id).sk && sk <= keys.sopCollectionEnd(id);
-    expect(collection('ab')(keys.sop(SLUG, 'abc').sk)).toBe(false);
-    expect(collection('ab')(keys.sopComment(SLUG, 'abc', '2026', 'x').sk)).toBe(false);
+    const collection = (id: string) => (sk: string) => sk >= sopEntity.keys.sop(SLUG, id).sk && sk <= sopEntity.keys.collectionEnd(id);
+    expect(collection('ab')(sopEntity.keys.sop(SLUG, 'abc').sk)).toBe(false);
+    expect(collection('ab')(sopCommentEntity.keys.comment(SLUG, 'abc', '2026', 'x').sk)).toBe(false);
   });
 
   it('spreads responses over every range, and finds each one in the range its key names', () => {

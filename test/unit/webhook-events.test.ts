@@ -2,7 +2,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { eventBody, eventFromStreamRecord, eventIdOf } from '../../lib/webhooks/events.ts';
-import { ideaEventFanOut } from '../../lib/webhooks/pipeline.ts';
+import { ideaAndResponseChanges } from '../../lib/webhooks/pipeline.ts';
 import { matchesFilter } from '../../local/event-source-mappings.ts';
 
 type Image = Record<string, { S?: string; N?: string }>;
@@ -105,7 +105,7 @@ describe('event ids', () => {
 });
 
 describe('the fan-out filter criteria', () => {
-  const passes = (r: DynamoDBRecord) => ideaEventFanOut.filters.some((f) => matchesFilter(f, r));
+  const passes = (r: DynamoDBRecord) => ideaAndResponseChanges.filters.some((f) => matchesFilter(f, r));
 
   it('let idea inserts, updates and deletes through and nothing else', () => {
     expect(passes(record('INSERT', { new: idea() }))).toBe(true);

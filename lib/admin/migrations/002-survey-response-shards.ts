@@ -33,7 +33,7 @@ import {
   RESPONSE_LAYOUT_MIGRATION_ID,
   tombstoneFeedKey,
 } from '../../surveys/responses/legacy-layout.ts';
-import type { Store } from '../store.ts';
+import type { TableClient } from '../table-client.ts';
 import { add, type Migration, type MigrationContext } from './migration.ts';
 
 type Item = Record<string, unknown>;
@@ -62,7 +62,7 @@ function changeOf(item: Item): Change | null {
   return null;
 }
 
-async function read(store: Store, item: Item): Promise<Item | undefined> {
+async function read(store: TableClient, item: Item): Promise<Item | undefined> {
   const { Item: current } = await store.db.send(
     new GetCommand({ TableName: store.table, Key: { pk: item.pk, sk: item.sk }, ConsistentRead: true }),
   );
@@ -70,7 +70,7 @@ async function read(store: Store, item: Item): Promise<Item | undefined> {
 }
 
 /** A transaction that may be cancelled by a failed condition: false then (the caller reads again). */
-async function transact(store: Store, items: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<boolean> {
+async function transact(store: TableClient, items: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<boolean> {
   try {
     await store.db.send(new TransactWriteCommand({ TransactItems: items }));
     return true;
@@ -81,7 +81,7 @@ async function transact(store: Store, items: NonNullable<TransactWriteCommandInp
 }
 
 /** Its count, from the counter the legacy rule kept it in to its range's (counters.ts): per-range counts stay exact. */
-function countMoved(store: Store, legacy: Item) {
+function countMoved(store: TableClient, legacy: Item) {
   const id = legacy.id as string;
   const status = legacy.status as 'partial' | 'finished';
   const moves = countMoves(legacy.versionId as string, { shard: legacyCounterShardOf(id), status }, { shard: counterShardOf(id), status });
@@ -100,7 +100,7 @@ function countMoved(store: Store, legacy: Item) {
   }));
 }
 
-async function moveResponse(store: Store, legacy: Item): Promise<boolean> {
+async function moveResponse(store: TableClient, legacy: Item): Promise<boolean> {
   return transact(store, [
     ...countMoved(store, legacy),
     { Put: { TableName: store.table, Item: movedResponseItem(legacy), ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -116,7 +116,7 @@ async function moveResponse(store: Store, legacy: Item): Promise<boolean> {
 }
 
 /** `item`'s key, on condition that its `attribute` still holds the value read (no writer came in between). */
-function stillAsRead(store: Store, item: Item, attribute: 'lock' | 'version') {
+function stillAsRead(store: TableClient, item: Item, attribute: 'lock' | 'version') {
   return {
     TableName: store.table,
     Key: { pk: item.pk, sk: item.sk },
@@ -126,14 +126,14 @@ function stillAsRead(store: Store, item: Item, attribute: 'lock' | 'version') {
   };
 }
 
-async function moveMarker(store: Store, legacy: Item): Promise<boolean> {
+async function moveMarker(store: TableClient, legacy: Item): Promise<boolean> {
   return transact(store, [
     { Put: { TableName: store.table, Item: movedMarkerItem(legacy), ConditionExpression: 'attribute_not_exists(pk)' } },
     { Delete: stillAsRead(store, legacy, 'lock') },
   ]);
 }
 
-async function moveTombstoneEntry(store: Store, tombstone: Item): Promise<boolean> {
+async function moveTombstoneEntry(store: TableClient, tombstone: Item): Promise<boolean> {
   try {
     await store.db.send(
       new UpdateCommand({
@@ -151,7 +151,7 @@ async function moveTombstoneEntry(store: Store, tombstone: Item): Promise<boolea
   }
 }
 
-async function writeCopies(store: Store, surveyItem: Item): Promise<boolean> {
+async function writeCopies(store: TableClient, surveyItem: Item): Promise<boolean> {
   const survey = toSurvey(surveyItem);
   const copy = fullCopy(survey);
   const workspace = String(surveyItem.pk).slice('WS#'.length);
@@ -177,7 +177,7 @@ async function writeCopies(store: Store, surveyItem: Item): Promise<boolean> {
 
 const WRITES: Record<
   Change,
-  { write: (store: Store, item: Item) => Promise<boolean>; items: number; done: string; would: string; gone: string }
+  { write: (store: TableClient, item: Item) => Promise<boolean>; items: number; done: string; would: string; gone: string }
 > = {
   response: {
     write: moveResponse,

@@ -11,7 +11,7 @@ import { countBusinessEvent } from '../../platform/metrics.ts';
 import { assertConfiguredLabels } from '../changes.ts';
 import { submitterRefsOf } from '../people.ts';
 import type { Idea, IdeaWrite } from '../schemas.ts';
-import { createIdea as storeIdea } from '../store/ideas.ts';
+import { writeNewIdea } from '../store/ideas.ts';
 import { duplicateCandidatesOf, duplicatesBesides, type SimilarIdea } from './find-similar-ideas.ts';
 
 export type { Idea, SimilarIdea };
@@ -25,7 +25,7 @@ export async function createIdea(
   assertConfiguredLabels(workspace.ideaLabels, write);
   const [created, candidates] = await Promise.all([
     submitterRefsOf(workspace.slug, write.submitter).then((submitterRefs) =>
-      storeIdea(workspace.slug, write, { keyId, idempotency, submitterRefs }),
+      writeNewIdea(workspace.slug, write, { keyId, idempotency, submitterRefs }),
     ),
     duplicateCandidatesOrNothing(workspace.slug, write),
   ]);

@@ -8,7 +8,7 @@ import type { Workspace } from '../../platform/data/workspace-record.ts';
 import { assertConfiguredLabels, replacementOf } from '../changes.ts';
 import { submitterRefsOf } from '../people.ts';
 import type { Idea, IdeaWrite } from '../schemas.ts';
-import { updateIdea as storeChanges } from '../store/ideas.ts';
+import { writeIdeaChanges } from '../store/ideas.ts';
 import { readVoteCounts } from '../store/vote-counts.ts';
 
 export async function replaceIdea(
@@ -21,5 +21,5 @@ export async function replaceIdea(
   assertConfiguredLabels(workspace.ideaLabels, write);
   const [counts, submitterRefs] = await Promise.all([readVoteCounts(workspace.slug, id), submitterRefsOf(workspace.slug, write.submitter)]);
   const changes = { ...replacementOf(write), submitterRefs, statusVoterCount: counts.voteCount };
-  return storeChanges(workspace.slug, id, changes, precondition, keyId, counts);
+  return writeIdeaChanges(workspace.slug, id, changes, precondition, keyId, counts);
 }

@@ -9,7 +9,7 @@ import { VersionConflictError } from '../../platform/errors.ts';
 import { assertConfiguredLabels, isEmptyPatch, patchOf } from '../changes.ts';
 import { ideaNotFound } from '../errors.ts';
 import type { Idea, IdeaPatch } from '../schemas.ts';
-import { findIdea, updateIdea as storeChanges } from '../store/ideas.ts';
+import { findIdea, writeIdeaChanges } from '../store/ideas.ts';
 import { readVoteCounts } from '../store/vote-counts.ts';
 
 export async function updateIdea(
@@ -23,7 +23,7 @@ export async function updateIdea(
   if (!isEmptyPatch(patch)) {
     const counts = await readVoteCounts(workspace.slug, id);
     const changes = { ...patchOf(patch), ...(patch.status === undefined ? {} : { statusVoterCount: counts.voteCount }) };
-    return storeChanges(workspace.slug, id, changes, precondition, keyId, counts);
+    return writeIdeaChanges(workspace.slug, id, changes, precondition, keyId, counts);
   }
   // Nothing to change, so no new version: the idea as it is, preconditions included.
   const idea = await findIdea(workspace.slug, id);

@@ -66,7 +66,7 @@ export interface CreateIdeaOptions {
  * idempotency key the response is remembered in the same transaction (lib/platform/data/idempotency.ts):
  * a retry with the same body gets it back (`replayed`), a different body is a 409 `idempotency_key_reused`.
  */
-export async function createIdea(
+export async function writeNewIdea(
   workspace: string,
   write: IdeaWrite,
   options: CreateIdeaOptions,
@@ -151,7 +151,7 @@ export interface ListOrder {
  * One page of ideas in the order asked, each with its counts, and the total of the ideas listed (every
  * idea, less those merged into others unless they are included: the counter keeps both counts).
  */
-export async function listIdeas(workspace: string, page: PageStart, order: ListOrder): Promise<IdeaPage> {
+export async function readIdeaPage(workspace: string, page: PageStart, order: ListOrder): Promise<IdeaPage> {
   if (order.sort === '-createdAt' || order.sort === 'createdAt') {
     const { items, ...rest } = await walkCountedList(ideaRange(workspace, order), page);
     const first = items[0]?.id as string | undefined;
@@ -248,7 +248,7 @@ export interface IdeaChanges {
  * Apply `changes` in one conditional UpdateItem (no read first): the idea must exist and, with
  * If-Match, be at one of the named versions. Bumps the version. Returns the idea as now stored.
  */
-export async function updateIdea(
+export async function writeIdeaChanges(
   workspace: string,
   id: string,
   changes: IdeaChanges,

@@ -81,13 +81,6 @@ export const keys = {
   /** The mark `cxctl backup restore` leaves in a table it made (lib/admin/restore-target.ts): the table's, no workspace's. */
   restoreMark: () => ({ pk: 'TABLE#OPERATOR', sk: 'RESTORE' }),
 
-  // SOP directory (people and teams), filled by `cxctl directory import`.
-  directoryPerson: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `DIR#PERSON#${id}` }),
-  directoryTeam: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `DIR#TEAM#${id}` }),
-  directoryPrefix: 'DIR#',
-  directoryPersonPrefix: 'DIR#PERSON#',
-  directoryTeamPrefix: 'DIR#TEAM#',
-
   // Idempotency records (lib/platform/data/idempotency.ts): the remembered response of a creating
   // POST under its Idempotency-Key, per operation (`scope`, e.g. `POST /ideas`); TTL 24 h.
   idempotency: (slug: string, scope: string, idempotencyKey: string) => ({
@@ -95,85 +88,6 @@ export const keys = {
     sk: `IDEMPOTENCY#${scope}#${idempotencyKey}`,
   }),
 
-  // SOPs. An SOP and its review comments form one item collection (`SOP#<id>`, then
-  // `SOP#<id>#COMMENT#<createdAt>#<commentId>`), so GET /sops/{id} is one Query. The list reads gsi1
-  // instead, where only SOP items appear, sorted by status first so "published only" is one range.
-  // Ids are [A-Za-z0-9_-] only, all above '#', so the collection range of one id never holds another's.
-  sop: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `SOP#${id}` }),
-  sopComment: (slug: string, sopId: string, createdAt: string, commentId: string) => ({
-    pk: workspacePk(slug),
-    sk: `SOP#${sopId}#COMMENT#${createdAt}#${commentId}`,
-  }),
-  /** Upper bound of an SOP's item collection, for `sk BETWEEN sop.sk AND sopCollectionEnd`. */
-  sopCollectionEnd: (sopId: string) => `SOP#${sopId}#~`,
-  sopListing: (slug: string, status: string, id: string) => ({ gsi1pk: `WS#${slug}#SOPS`, gsi1sk: `${status}#${id}` }),
-  sopListingPk: (slug: string) => `WS#${slug}#SOPS`,
-  sopListingStatusPrefix: (status: string) => `${status}#`,
-  /** The last serial handed out in a department (`-` = SOPs without a department). */
-  sopSerialCounter: (slug: string, departmentId: string | null) => ({
-    pk: workspacePk(slug),
-    sk: `SOPSERIAL#${departmentId ?? '-'}`,
-  }),
-
-  // Journeys (lib/journeys/store/). A journey is `JOURNEY#<id>` and its versions follow it at
-  // `JOURNEY#<id>#V#<version key>` (the version id's hex digits complemented, so newest first in
-  // ascending order): one Query of the `JOURNEY#<id>` prefix reads the journey, then its versions.
-  // Active journeys are also listed in gsi1 under `WS#<slug>#JOURNEYS` by id (UUIDv7: by creation);
-  // the counter's `J$COUNT` sorts after every `J#<id>`, so a descending Query returns it first.
-  journey: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `JOURNEY#${id}` }),
-  journeyVersion: (slug: string, journeyId: string, versionKey: string) => ({
-    pk: workspacePk(slug),
-    sk: `JOURNEY#${journeyId}#V#${versionKey}`,
-  }),
-  journeyCounter: (slug: string) => ({ pk: workspacePk(slug), sk: 'JOURNEYCOUNT' }),
-  journeyListing: (slug: string, id: string) => ({ gsi1pk: `WS#${slug}#JOURNEYS`, gsi1sk: `J#${id}` }),
-  journeyCounterListing: (slug: string) => ({ gsi1pk: `WS#${slug}#JOURNEYS`, gsi1sk: 'J$COUNT' }),
-  journeyListingPk: (slug: string) => `WS#${slug}#JOURNEYS`,
-
-  // Knowledge bank (issue 12). Every sort key starts with `KB`, and each kind has its own prefix so
-  // one begins_with Query lists exactly one kind (search and link checking, issue 13, read
-  // `KBART#` and `KBLINKS#`). Article and category ids are UUIDs ([0-9a-f-], all above '#').
-  //   KBCAT#<id>                      a category (the whole tree is one Query of this prefix)
-  //   KBCATSLUG#<slug>                claims a category slug (conditional put: unique per workspace)
-  //   KBART#<id>                      an article's metadata: small, so lists are one Query
-  //   KBARTSLUG#<slug>                claims an article slug
-  //   KBDOC#<id>#DRAFT|LIVE|REV#<n>   compressed content: the draft, a copy of the live revision, each revision
-  //   KBLINKS#<id>#DRAFT|LIVE         the outgoing links of the draft and of the live revision
-  //   KBBACK#<target>#DRAFT|LIVE#<source>  one per article linking to <target> (an article or a category)
-  kbCategory: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `KBCAT#${id}` }),
-  kbCategoryPrefix: 'KBCAT#',
-  kbCategorySlug: (slug: string, categorySlug: string) => ({ pk: workspacePk(slug), sk: `KBCATSLUG#${categorySlug}` }),
-  kbCategorySlugPrefix: 'KBCATSLUG#',
-  /** Categories and their slug claims, adjacent: the tree and the taken slugs in one Query. */
-  kbCategoryTreeRange: { from: 'KBCAT#', to: 'KBCATSLUG$' },
-  kbArticle: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `KBART#${id}` }),
-  kbArticlePrefix: 'KBART#',
-  kbArticleSlug: (slug: string, articleSlug: string) => ({ pk: workspacePk(slug), sk: `KBARTSLUG#${articleSlug}` }),
-  kbArticleSlugPrefix: 'KBARTSLUG#',
-  kbDraft: (slug: string, articleId: string) => ({ pk: workspacePk(slug), sk: `KBDOC#${articleId}#DRAFT` }),
-  kbLive: (slug: string, articleId: string) => ({ pk: workspacePk(slug), sk: `KBDOC#${articleId}#LIVE` }),
-  /** Zero-padded so revisions sort by number. */
-  kbRevision: (slug: string, articleId: string, revision: number) => ({
-    pk: workspacePk(slug),
-    sk: `KBDOC#${articleId}#REV#${String(revision).padStart(9, '0')}`,
-  }),
-  kbRevisionPrefix: (articleId: string) => `KBDOC#${articleId}#REV#`,
-  kbDocumentPrefix: (articleId: string) => `KBDOC#${articleId}#`,
-  kbLinks: (slug: string, articleId: string, view: 'DRAFT' | 'LIVE') => ({ pk: workspacePk(slug), sk: `KBLINKS#${articleId}#${view}` }),
-  /** Every article's outgoing links (the link checker of issue 13 reads this prefix). */
-  kbLinksPrefix: 'KBLINKS#',
-  /** Which view's links a `KBLINKS#` item holds, by its sort key. */
-  kbLinksViewOf: (sk: string): 'DRAFT' | 'LIVE' => (sk.endsWith('#LIVE') ? 'LIVE' : 'DRAFT'),
-  kbBacklink: (slug: string, targetId: string, view: 'DRAFT' | 'LIVE', sourceId: string) => ({
-    pk: workspacePk(slug),
-    sk: `KBBACK#${targetId}#${view}#${sourceId}`,
-  }),
-  kbBacklinkPrefix: (targetId: string) => `KBBACK#${targetId}#`,
-
-  // Knowledge-bank search (issue 18): the list of a workspace's index segments in S3, with a
-  // version every change of it is conditioned on, so builders racing on one workspace never lose a
-  // segment. Its entity (KbSearchManifest) is not one the search builder's stream filter passes.
-  kbSearchManifest: (slug: string) => ({ pk: workspacePk(slug), sk: 'KBSEARCH#MANIFEST' }),
   // Surveys (lib/surveys/store/). Survey ids are UUIDv7, so `SURVEY#<id>` sorts by creation and a
   // descending Query lists newest first; the per-status counter `SURVEY$COUNT` sorts just after every
   // survey ('$' > '#'), so that same Query returns the totals first. The range SURVEY# … SURVEY$COUNT
@@ -271,14 +185,6 @@ export const keys = {
     from: `SURVEYDAY#${surveyId}#${from}`,
     to: `SURVEYDAY#${surveyId}#${to}#~`,
   }),
-  // Journey metrics bound to a survey (lib/journeys/survey-bindings.ts): one item per survey and journey
-  // whose published version binds its questions without pinning a version, written with that publish,
-  // so a survey publish finds the journeys it would unbind with one Query of `SURVEYMETRIC#<surveyId>#`.
-  surveyMetricBinding: (slug: string, surveyId: string, journeyId: string) => ({
-    pk: workspacePk(slug),
-    sk: `SURVEYMETRIC#${surveyId}#${journeyId}`,
-  }),
-  surveyMetricBindingPrefix: (surveyId: string) => `SURVEYMETRIC#${surveyId}#`,
   // What the aggregator last counted of one response (revision, bucket, contribution), so a replayed,
   // duplicated or reordered stream record is counted once; a removed response keeps a tombstone (TTL).
   // Read and written by key only, and keyed by a hash of the response id, so new markers land all

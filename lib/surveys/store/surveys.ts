@@ -19,7 +19,7 @@ import { createOnce, type IdempotentRequest } from '../../platform/data/idempote
 import { keys } from '../../platform/data/keys.ts';
 import { counted, walkCountedList } from '../../platform/data/list-walk.ts';
 import { projectionWith } from '../../platform/data/projection.ts';
-import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
+import { failedCondition, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
 import { VersionConflictError } from '../../platform/errors.ts';
 import type { PageKey, PageStart } from '../../platform/pagination.ts';
@@ -49,6 +49,18 @@ import { newVersion, versionPut } from './versions.ts';
 
 const SURVEY_CREATE_SCOPE = 'POST /surveys';
 
+/** A write conditional on the survey as read that found it changed: the survey item as it stands (undefined: none). */
+export interface SurveyChanged {
+  surveyChanged: Record<string, unknown> | undefined;
+}
+
+/** The failure of a write whose `survey` condition failed, as a `SurveyChanged`; any other failure is thrown on. */
+function surveyChangedOrThrow(error: unknown): SurveyChanged {
+  const changed = failedCondition(error, 'survey');
+  if (!changed) throw error;
+  return { surveyChanged: changed.current };
+}
+
 /** The fields a PATCH may change; no other name of the body reaches the expression. */
 const PATCHABLE = ['name', 'nameAr', 'themeLogoUrl', 'themePrimaryColor', 'designId', 'targetingRules'] as const;
 
@@ -63,7 +75,7 @@ export interface CreatedSurvey {
  * default design (whose id is derived from the workspace, so concurrent first surveys agree).
  * Reads the designs first, to return them, then one transaction.
  */
-export async function createSurvey(
+export async function writeNewSurvey(
   workspace: string,
   input: { name: string; language: Survey['language']; definition: SurveyDefinition; issues: SurveyVersion['issues'] },
   keyId: string,
@@ -241,7 +253,12 @@ const encodePatch = (field: string, value: unknown) => (field === 'targetingRule
  * Applies a PATCH that leaves the targeting rules alone in one conditional UpdateItem; archived
  * surveys are read-only (a targeting change is `writeTargeting`).
  */
-export async function updateSurvey(workspace: string, id: string, patch: SurveyPatch, precondition: VersionPrecondition): Promise<Survey> {
+export async function writeSurveyChanges(
+  workspace: string,
+  id: string,
+  patch: SurveyPatch,
+  precondition: VersionPrecondition,
+): Promise<Survey> {
   const changed = update().increment('version').set('updatedAt', new Date().toISOString()).patch(patch, PATCHABLE, { encode: encodePatch });
   const version = versionCondition(precondition);
   try {
@@ -268,29 +285,37 @@ export async function updateSurvey(workspace: string, id: string, patch: SurveyP
 /**
  * A PATCH that changes the targeting rules, on the survey item as read (`current`): one transaction
  * of the survey, conditional on the version read (which makes the answer computable without reading
- * again), and its collecting copies. Throws `TransactionCancelledError` naming `survey` when the
- * survey changed since the read, with the item as it stands.
+ * again), and its collecting copies. A survey changed since the read is handed back as it stands.
  */
-export async function writeTargeting(workspace: string, id: string, patch: SurveyPatch, current: Record<string, unknown>): Promise<Survey> {
+export async function writeTargeting(
+  workspace: string,
+  id: string,
+  patch: SurveyPatch,
+  current: Record<string, unknown>,
+): Promise<{ survey: Survey } | SurveyChanged> {
   const now = new Date().toISOString();
   const changed = update().increment('version').set('updatedAt', now).patch(patch, PATCHABLE, { encode: encodePatch });
-  await transact({
-    survey: {
-      Update: {
-        TableName: tableName,
-        Key: keys.survey(workspace, id),
-        ...changed.build({ expression: '#version = :read', names: { '#version': 'version' }, values: { ':read': current.version } }),
+  try {
+    await transact({
+      survey: {
+        Update: {
+          TableName: tableName,
+          Key: keys.survey(workspace, id),
+          ...changed.build({ expression: '#version = :read', names: { '#version': 'version' }, values: { ':read': current.version } }),
+        },
       },
-    },
-    ...copyWrites(workspace, id, { rulesDigest: rulesDigest(patch.targetingRules ?? null) }),
-  });
+      ...copyWrites(workspace, id, { rulesDigest: rulesDigest(patch.targetingRules ?? null) }),
+    });
+  } catch (error) {
+    return surveyChangedOrThrow(error);
+  }
   const written: Record<string, unknown> = { ...current, version: Number(current.version) + 1, updatedAt: now };
   for (const field of PATCHABLE) {
     const value = patch[field];
     if (value === null) delete written[field];
     else if (value !== undefined) written[field] = encodePatch(field, value);
   }
-  return toSurvey(written);
+  return { survey: toSurvey(written) };
 }
 
 /** The survey's own write of a status change: conditional on the version that was read. */
@@ -314,31 +339,37 @@ export async function getSurveyForStatusChange(workspace: string, id: string): P
 
 /**
  * Archives the survey as read (its status decides which count to lower, its drafts are marked so
- * they refuse saves): one transaction conditional on the version read. Throws
- * `TransactionCancelledError` when the survey changed since; 409 when racing writes kept winning.
+ * they refuse saves): one transaction conditional on the version read. False when the survey (or a
+ * draft) changed since; 409 when racing writes kept winning.
  */
-export async function writeArchive(workspace: string, { survey, draftIds }: { survey: Survey; draftIds: string[] }): Promise<void> {
+export async function writeArchive(workspace: string, { survey, draftIds }: { survey: Survey; draftIds: string[] }): Promise<boolean> {
   const now = new Date().toISOString();
-  await transact(
-    {
-      survey: statusChange(workspace, survey, { status: 'archived', archivedAt: now, updatedAt: now }),
-      ...Object.fromEntries(
-        draftIds.map((draftId) => [
-          `draft:${draftId}`,
-          {
-            Update: {
-              TableName: tableName,
-              Key: keys.surveyVersion(workspace, survey.id, draftId),
-              ...update().set('surveyArchived', true).build({ expression: 'attribute_exists(pk)' }),
+  try {
+    await transact(
+      {
+        survey: statusChange(workspace, survey, { status: 'archived', archivedAt: now, updatedAt: now }),
+        ...Object.fromEntries(
+          draftIds.map((draftId) => [
+            `draft:${draftId}`,
+            {
+              Update: {
+                TableName: tableName,
+                Key: keys.surveyVersion(workspace, survey.id, draftId),
+                ...update().set('surveyArchived', true).build({ expression: 'attribute_exists(pk)' }),
+              },
             },
-          },
-        ]),
-      ),
-      counter: counterMove(workspace, survey.status, 'archived'),
-      ...copyWrites(workspace, survey.id, { status: 'archived' }),
-    },
-    { contended: archiveRaced },
-  );
+          ]),
+        ),
+        counter: counterMove(workspace, survey.status, 'archived'),
+        ...copyWrites(workspace, survey.id, { status: 'archived' }),
+      },
+      { contended: archiveRaced },
+    );
+  } catch (error) {
+    if (error instanceof TransactionCancelledError) return false;
+    throw error;
+  }
+  return true;
 }
 
 /** Published → closed as read, with the counters: one transaction conditional on the version read (409 when it changed). */

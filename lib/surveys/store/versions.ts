@@ -13,7 +13,7 @@ import { dynamo, tableName } from '../../platform/data/client.ts';
 import { isConditionFailure } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
-import { TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
+import { failedCondition, TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
 import type { SurveyDefinition } from '../engine/definition.ts';
 import { definitionTooLarge, surveyArchived, surveyNotFound } from '../errors.ts';
@@ -149,8 +149,8 @@ export async function findVersionSource(workspace: string, surveyId: string, ver
 
 /**
  * Adds a draft copied from `from`, numbered after the count in `basis`: one transaction, conditional
- * on that count (two at once never share a number) and on the survey not being archived. Throws
- * `TransactionCancelledError` naming `survey` when either changed since the read.
+ * on that count (two at once never share a number) and on the survey not being archived. A survey
+ * where either changed since the read is handed back as it stands.
  */
 export async function addVersion(
   workspace: string,
@@ -158,7 +158,7 @@ export async function addVersion(
   from: VersionSource,
   keyId: string,
   idempotency: IdempotentRequest | undefined,
-): Promise<{ version: SurveyVersion; replayed: boolean }> {
+): Promise<{ version: SurveyVersion; replayed: boolean } | { surveyChanged: Record<string, unknown> | undefined }> {
   const { survey, versionCount: count } = basis;
   const now = new Date().toISOString();
   const copied = from.version;
@@ -172,36 +172,43 @@ export async function addVersion(
     createdAt: now,
   };
   // The Idempotency-Key's scope is this survey's path, so a key is per survey.
-  const { response, replayed } = await createOnce(
-    workspace,
-    {
-      version: versionPut(workspace, version, survey.language, from.stored),
-      survey: {
-        Update: {
-          TableName: tableName,
-          Key: keys.survey(workspace, survey.id),
-          ...update()
-            .set(['versions', version.id], summary)
-            .set('versionCount', count + 1)
-            .build({
-              expression: 'attribute_exists(pk) AND #status <> :archived AND (versionCount = :count OR attribute_not_exists(versionCount))',
-              names: { '#status': 'status' },
-              values: { ':count': count, ':archived': 'archived' },
-            }),
+  try {
+    const { response, replayed } = await createOnce(
+      workspace,
+      {
+        version: versionPut(workspace, version, survey.language, from.stored),
+        survey: {
+          Update: {
+            TableName: tableName,
+            Key: keys.survey(workspace, survey.id),
+            ...update()
+              .set(['versions', version.id], summary)
+              .set('versionCount', count + 1)
+              .build({
+                expression:
+                  'attribute_exists(pk) AND #status <> :archived AND (versionCount = :count OR attribute_not_exists(versionCount))',
+                names: { '#status': 'status' },
+                values: { ':count': count, ':archived': 'archived' },
+              }),
+          },
         },
       },
-    },
-    version,
-    idempotency,
-  );
-  return { version: response, replayed };
+      version,
+      idempotency,
+    );
+    return { version: response, replayed };
+  } catch (error) {
+    const changed = failedCondition(error, 'survey');
+    if (!changed) throw error;
+    return { surveyChanged: changed.current };
+  }
 }
 
 /**
  * Replaces a draft's definition in one conditional UpdateItem: the draft must exist, still be a
  * draft of a survey not archived, and be at the revision the client read (If-Match).
  */
-export async function replaceVersion(
+export async function writeVersionDefinition(
   workspace: string,
   surveyId: string,
   versionId: string,

@@ -41,7 +41,7 @@ export interface NewWebhook {
  * of it, kept a day and shown to anyone replaying the key. `replayed` says the key was used before:
  * `webhook` is then the remembered response, and `secret` none of its.
  */
-export async function createWebhook(
+export async function writeNewWebhook(
   workspace: string,
   input: NewWebhook,
   idempotency?: IdempotentRequest,

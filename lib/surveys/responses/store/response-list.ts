@@ -178,7 +178,7 @@ function isResponseKey(workspace: string, surveyId: string, key: PageKey): boole
  * (newest id first: ids are UUIDv7). A cold instance, or one that meets a range with its first
  * response, reads the ranges the counters name in a second round trip.
  */
-export async function listResponses(
+export async function readResponsePage(
   workspace: string,
   surveyId: string,
   filters: Filters,

@@ -1,7 +1,7 @@
 /**
  * Access patterns of one survey response (items in lib/surveys/responses/record.ts):
- *   submit     one transaction: the survey's collecting check (collecting.ts, on one of the survey's
- *              copies), the response, its respondent index items and its counter shard, plus the
+ *   submit     one transaction: the survey's collecting check (on one of the survey's copies, or on
+ *              the survey item while collecting.ts says its copies are incomplete), the response, its respondent index items and its counter shard, plus the
  *              Idempotency-Key record; a warm instance reads nothing first (a cold one reads the survey
  *              and the version: 3 round trips; ../commands/submit-response.ts decides and retries)
  *   continue   reads the response, then one transaction conditional on its revision and on the
@@ -12,16 +12,21 @@
  * Until migration 002 has finished on the table (layout.ts), a response is read by both its keys in one
  * BatchGetItem, and a continuation of one still in the legacy layout moves it to the new one in the same
  * transaction (a delete removes it where it is). A failed condition returns the current item
- * (ReturnValuesOnConditionCheckFailure), which tells 404 from 409 without another read.
+ * (ReturnValuesOnConditionCheckFailure), which tells 404 from 409 without another read: a write answers
+ * with it (`surveyChanged`, `responseChanged`) for the command to decide on.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { getMany } from '../../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../../platform/data/client.ts';
 import { createOnce, type IdempotentRequest } from '../../../platform/data/idempotency.ts';
 import { keys } from '../../../platform/data/keys.ts';
-import { type NamedWrites, TransactionCancelledError, type TransactWrite, transact } from '../../../platform/data/transact.ts';
+import { failedCondition, type NamedWrites, type TransactWrite, transact } from '../../../platform/data/transact.ts';
 import { update } from '../../../platform/data/update.ts';
+import { rulesDigest } from '../../collecting-state.ts';
+import type { TargetingRules } from '../../engine/targeting.ts';
 import { responseNotFound } from '../../errors.ts';
+import { copyKey } from '../../store/collecting-copies.ts';
+import type { SurveyChanged } from '../../store/surveys.ts';
 import { COUNTER_ENTITY, type CounterDeltas, counterShardOf, countMoves, legacyCounterShardOf } from '../counters.ts';
 import { responseLayout } from '../layout.ts';
 import { isLegacyResponseKey } from '../legacy-layout.ts';
@@ -31,10 +36,47 @@ import type { SurveyResponse } from '../schemas.ts';
 /** Tries of a continuation or delete that met the migration moving its response. */
 export const MOVE_ATTEMPTS = 3;
 
-/** The current item of a named write whose condition failed (undefined: it did not exist), or null when it did not fail. */
-export function failedItem(error: unknown, name: string): { item: Record<string, unknown> | undefined } | null {
-  if (!(error instanceof TransactionCancelledError) || !error.failed(name)) return null;
-  return { item: error.current(name) ?? undefined };
+/** Which item a response write's survey check reads: one of the survey's collecting copies, or the survey item itself. */
+export type CheckedItem = 'copy' | 'survey';
+
+/**
+ * What a response write holds its survey to (responses/collecting.ts decides): that it still collects,
+ * read `on` the copy the response id hashes to (store/collecting-copies.ts) or on the survey item; for a
+ * new response also the state it was validated against (published version, targeting rules, and on the
+ * survey item its version, which any change moves).
+ */
+export interface SurveyCheck {
+  on: CheckedItem;
+  validatedAgainst?: { publishedVersionId: string; targetingRules: TargetingRules | null; surveyVersion: number };
+}
+
+/** The transaction part of `check` for the response `responseId` of the survey. */
+function surveyCheckWrite(workspace: string, surveyId: string, responseId: string, check: SurveyCheck): TransactWrite {
+  const state = check.validatedAgainst;
+  const conditions = ['#status = :published'];
+  const names: Record<string, string> = { '#status': 'status' };
+  const values: Record<string, unknown> = { ':published': 'published' };
+  if (state) {
+    conditions.push('publishedVersionId = :versionId');
+    values[':versionId'] = state.publishedVersionId;
+    if (check.on === 'survey') {
+      conditions.push('#version = :surveyVersion');
+      names['#version'] = 'version';
+      values[':surveyVersion'] = state.surveyVersion;
+    } else {
+      conditions.push('rulesDigest = :rules');
+      values[':rules'] = rulesDigest(state.targetingRules);
+    }
+  }
+  return {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: check.on === 'survey' ? keys.survey(workspace, surveyId) : copyKey(workspace, surveyId, responseId),
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
 }
 
 /** The counter items' changes (counters.ts `countMoves`) as transaction parts, one per item. */
@@ -57,19 +99,19 @@ function counterOf(item: Record<string, unknown>): number {
 
 /**
  * Stores a new response in one transaction: `check` (the survey still collects as the response was
- * validated against, collecting.ts), the response, its respondent index items, its counter shard and
- * the Idempotency-Key record. Throws `TransactionCancelledError` naming `survey` when the check failed.
+ * validated against), the response, its respondent index items, its counter shard and the
+ * Idempotency-Key record. A failed check answers with the item it read.
  */
-export function writeNewResponse(
+export async function writeNewResponse(
   workspace: string,
-  check: TransactWrite,
+  check: SurveyCheck,
   response: SurveyResponse,
   hashes: string[],
   idempotency: IdempotentRequest | undefined,
-): Promise<{ response: SurveyResponse; replayed: boolean }> {
+): Promise<{ response: SurveyResponse; replayed: boolean } | SurveyChanged> {
   const { surveyId } = response;
   const writes: NamedWrites = {
-    survey: check,
+    survey: surveyCheckWrite(workspace, surveyId, response.id, check),
     response: {
       Put: { TableName: tableName, Item: responseItem(workspace, response, hashes), ConditionExpression: 'attribute_not_exists(pk)' },
     },
@@ -85,7 +127,13 @@ export function writeNewResponse(
       countMoves(response.versionId, null, { shard: counterShardOf(response.id), status: response.status }),
     ),
   };
-  return createOnce(workspace, writes, response, idempotency);
+  try {
+    return await createOnce(workspace, writes, response, idempotency);
+  } catch (error) {
+    const changed = failedCondition(error, 'survey');
+    if (!changed) throw error;
+    return { surveyChanged: changed.current };
+  }
 }
 
 /**
@@ -123,18 +171,21 @@ export function inLegacyLayout(item: Record<string, unknown>): boolean {
   return isLegacyResponseKey(item.sk as string);
 }
 
+/** How a continuation's write ended: written, or refused by the survey's check or by the response changed since the read (each as it stands). */
+export type ContinuationWrite = { written: true } | SurveyChanged | { responseChanged: Record<string, unknown> | undefined };
+
 /**
  * Writes a continuation of the response `item` (as read) in one transaction: `check` (the survey still
- * collects, collecting.ts), `next` in place of the partial response as read, and its count moved. A
- * response still in the legacy layout moves to its new key in the same transaction. Throws
- * `TransactionCancelledError` naming `survey`, `response` or `legacy` when one of them changed since.
+ * collects), `next` in place of the partial response as read, and its count moved. A response still in
+ * the legacy layout moves to its new key in the same transaction (either key changed since the read
+ * answers `responseChanged`).
  */
-export function writeContinuation(
+export async function writeContinuation(
   workspace: string,
   item: Record<string, unknown>,
   next: SurveyResponse,
-  check: TransactWrite,
-): Promise<void> {
+  check: SurveyCheck,
+): Promise<ContinuationWrite> {
   const current = toResponse(item);
   const legacy = inLegacyLayout(item);
   const asRead = {
@@ -143,8 +194,8 @@ export function writeContinuation(
     ExpressionAttributeValues: { ':revision': current.revision, ':partial': 'partial' },
   };
   const hashes = (item.respondentIndex as string[] | undefined) ?? [];
-  return transact({
-    survey: check,
+  const writes: NamedWrites = {
+    survey: surveyCheckWrite(workspace, current.surveyId, current.id, check),
     response: legacy
       ? {
           Put: {
@@ -165,7 +216,17 @@ export function writeContinuation(
         { shard: counterShardOf(current.id), status: next.status },
       ),
     ),
-  });
+  };
+  try {
+    await transact(writes);
+    return { written: true };
+  } catch (error) {
+    const survey = failedCondition(error, 'survey');
+    if (survey) return { surveyChanged: survey.current };
+    const response = failedCondition(error, 'response') ?? failedCondition(error, 'legacy');
+    if (response) return { responseChanged: response.current };
+    throw error;
+  }
 }
 
 /**
@@ -201,8 +262,18 @@ function removalWrites(workspace: string, item: Record<string, unknown>, deleted
 
 /**
  * Deletes the response as read (of an archived survey too): the summary forgets it, the feed shows a
- * tombstone. Throws `TransactionCancelledError` naming `response` when it changed since the read.
+ * tombstone. False when the response changed since the read (continued, or moved by migration 002).
  */
-export function deleteResponseItem(workspace: string, item: Record<string, unknown>, deletedAt = new Date().toISOString()): Promise<void> {
-  return transact(removalWrites(workspace, item, deletedAt));
+export async function deleteResponseItem(
+  workspace: string,
+  item: Record<string, unknown>,
+  deletedAt = new Date().toISOString(),
+): Promise<boolean> {
+  try {
+    await transact(removalWrites(workspace, item, deletedAt));
+    return true;
+  } catch (error) {
+    if (failedCondition(error, 'response')) return false;
+    throw error;
+  }
 }

@@ -3,22 +3,23 @@
  * links list reads them too), and recording results on the entries of those items.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, tableName } from '../../platform/data/client.ts';
-import { isConditionFailure } from '../../platform/data/conditions.ts';
-import { keys } from '../../platform/data/keys.ts';
-import { queryAll } from '../../platform/data/query-all.ts';
-import type { CheckResult, LinkItem } from './results.ts';
+import { dynamo, tableName } from '../../../platform/data/client.ts';
+import { isConditionFailure } from '../../../platform/data/conditions.ts';
+import { workspacePk } from '../../../platform/data/keys.ts';
+import { queryAll } from '../../../platform/data/query-all.ts';
+import { kbLinksEntity } from '../../entities.ts';
+import type { CheckResult, LinkItem } from '../results.ts';
 
 /** Every links item of the workspace (one Query), or only those of live revisions. */
 export async function linkItemsOf(workspace: string, views: 'all' | 'live' = 'all'): Promise<LinkItem[]> {
   const items = await queryAll({
     TableName: tableName,
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.kbLinksPrefix },
+    ExpressionAttributeValues: { ':pk': workspacePk(workspace), ':prefix': kbLinksEntity.keys.prefix },
     ProjectionExpression: 'pk, sk, articleId, links',
   });
   const linkItems = items.map((item) => ({ ...(item as unknown as LinkItem), links: (item.links as LinkItem['links'] | undefined) ?? [] }));
-  return views === 'all' ? linkItems : linkItems.filter((item) => keys.kbLinksViewOf(item.sk) === 'LIVE');
+  return views === 'all' ? linkItems : linkItems.filter((item) => kbLinksEntity.keys.viewOf(item.sk) === 'LIVE');
 }
 
 /** Entries updated per UpdateItem, well inside DynamoDB's 4 KB expression limit. */

@@ -2,11 +2,12 @@
  * Reads of the SOP directory, which `cxctl directory import` (lib/admin/directory.ts) writes:
  * people under `DIR#PERSON#<id>`, teams under `DIR#TEAM#<id>`, never deleted, only deactivated.
  */
-import { getMany } from '../platform/data/batch.ts';
-import { tableName } from '../platform/data/client.ts';
-import { keys } from '../platform/data/keys.ts';
-import { projectionWith } from '../platform/data/projection.ts';
-import { queryAll } from '../platform/data/query-all.ts';
+import { getMany } from '../../platform/data/batch.ts';
+import { tableName } from '../../platform/data/client.ts';
+import { workspacePk } from '../../platform/data/keys.ts';
+import { projectionWith } from '../../platform/data/projection.ts';
+import { queryAll } from '../../platform/data/query-all.ts';
+import { directoryPersonEntity, directoryTeamEntity } from '../entities.ts';
 
 export interface DirectoryPerson {
   id: string;
@@ -39,7 +40,7 @@ export async function listDirectory(workspace: string): Promise<{ people: Direct
   const items = await queryAll({
     TableName: tableName,
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.directoryPrefix },
+    ExpressionAttributeValues: { ':pk': workspacePk(workspace), ':prefix': directoryPersonEntity.keys.directoryPrefix },
     ...projectionWith(['id', 'name', 'email', 'active', 'sourceUserId', 'sourceDepartmentId'], ['sk']),
     ConsistentRead: true,
   });
@@ -47,7 +48,7 @@ export async function listDirectory(workspace: string): Promise<{ people: Direct
   const teams: DirectoryTeam[] = [];
   for (const item of items) {
     const sk = item.sk as string;
-    if (sk.startsWith(keys.directoryPersonPrefix)) {
+    if (sk.startsWith(directoryPersonEntity.keys.prefix)) {
       people.push({
         id: item.id as string,
         name: item.name as string,
@@ -55,7 +56,7 @@ export async function listDirectory(workspace: string): Promise<{ people: Direct
         active: item.active as boolean,
         sourceUserId: (item.sourceUserId as string | undefined) ?? null,
       });
-    } else if (sk.startsWith(keys.directoryTeamPrefix)) {
+    } else if (sk.startsWith(directoryTeamEntity.keys.prefix)) {
       teams.push({
         id: item.id as string,
         name: item.name as string,
@@ -77,7 +78,7 @@ export async function findDirectoryEntries(
 ): Promise<DirectoryEntryState[]> {
   const wanted = new Map<string, { pk: string; sk: string }>();
   for (const { id, kind } of lookups) {
-    const key = kind === 'person' ? keys.directoryPerson(workspace, id) : keys.directoryTeam(workspace, id);
+    const key = kind === 'person' ? directoryPersonEntity.keys.person(workspace, id) : directoryTeamEntity.keys.team(workspace, id);
     wanted.set(key.sk, key);
   }
   if (wanted.size === 0) return [];
@@ -89,7 +90,7 @@ export async function findDirectoryEntries(
     const sk = item.sk as string;
     found.push({
       id: item.id as string,
-      kind: sk.startsWith(keys.directoryPersonPrefix) ? 'person' : 'team',
+      kind: sk.startsWith(directoryPersonEntity.keys.prefix) ? 'person' : 'team',
       active: item.active === true,
     });
   }

@@ -1,5 +1,5 @@
 /**
- * Where the operator tools (cxctl, the sandbox's first-start seeding, test fixtures) write: a
+ * The operator tools' table client (cxctl, the sandbox's first-start seeding, test fixtures): a
  * DynamoDB document client and a table name, passed explicitly because these tools pick their
  * target at run time (the sandbox, LocalStack or a deployed table) rather than from TABLE_NAME.
  */
@@ -8,12 +8,12 @@ import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommand
 import { transactionCancellationReasons } from '../platform/data/conditions.ts';
 import { keys } from '../platform/data/keys.ts';
 
-export interface Store {
+export interface TableClient {
   db: DynamoDBDocumentClient;
   table: string;
 }
 
-export function createStore(table: string, clientConfig: DynamoDBClientConfig = {}): Store {
+export function createTableClient(table: string, clientConfig: DynamoDBClientConfig = {}): TableClient {
   const db = DynamoDBDocumentClient.from(new DynamoDBClient(clientConfig), {
     marshallOptions: { removeUndefinedValues: true },
   });
@@ -21,8 +21,8 @@ export function createStore(table: string, clientConfig: DynamoDBClientConfig = 
 }
 
 /** A store on DynamoDB Local (or LocalStack): fixed dummy credentials, any region. */
-export function createLocalStore(table: string, endpoint: string): Store {
-  return createStore(table, {
+export function createLocalTableClient(table: string, endpoint: string): TableClient {
+  return createTableClient(table, {
     endpoint,
     region: process.env.AWS_REGION ?? 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
@@ -38,7 +38,7 @@ export class AdminError extends Error {
 export type AdminWrite = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** The check that the workspace exists, first in a transaction that writes into it. */
-export function workspaceExists(store: Store, workspace: string): AdminWrite {
+export function workspaceExists(store: TableClient, workspace: string): AdminWrite {
   return { ConditionCheck: { TableName: store.table, Key: keys.workspace(workspace), ConditionExpression: 'attribute_exists(pk)' } };
 }
 
@@ -46,7 +46,7 @@ export function workspaceExists(store: Store, workspace: string): AdminWrite {
  * One transaction on the operator's client. When the condition of its first write failed (no such
  * workspace, a slug already taken), the operator is told `refusal`; any other failure is thrown as is.
  */
-export async function transactOrRefuse(store: Store, writes: AdminWrite[], refusal: string): Promise<void> {
+export async function transactOrRefuse(store: TableClient, writes: AdminWrite[], refusal: string): Promise<void> {
   try {
     await store.db.send(new TransactWriteCommand({ TransactItems: writes }));
   } catch (error) {

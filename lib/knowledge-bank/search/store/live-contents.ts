@@ -11,10 +11,10 @@
  * Round trips: one BatchGet (the metadata) on a warm instance, as before; a second one for the live
  * content the instance has not read yet.
  */
-import { getMany } from '../../platform/data/batch.ts';
-import { keys } from '../../platform/data/keys.ts';
-import { contentOf } from '../record.ts';
-import type { LiveContent } from './documents.ts';
+import { getMany } from '../../../platform/data/batch.ts';
+import { kbArticleEntity, kbContentEntity } from '../../entities.ts';
+import { contentOf } from '../../record.ts';
+import type { LiveContent } from '../documents.ts';
 
 /** Live contents kept per instance, least recently used dropped first (a page holds at most 50). */
 const CACHE_LIMIT = 200;
@@ -36,7 +36,7 @@ export async function liveContentsOf(workspace: string, articleIds: readonly str
   const contents = new Map<string, LiveContent>();
   if (articleIds.length === 0) return contents;
   const metas = await getMany(
-    articleIds.map((id) => keys.kbArticle(workspace, id)),
+    articleIds.map((id) => kbArticleEntity.keys.article(workspace, id)),
     { consistent: false, attributes: ['status', 'liveRevision'] },
   );
   const unread: { id: string; revision: number }[] = [];
@@ -51,7 +51,7 @@ export async function liveContentsOf(workspace: string, articleIds: readonly str
   });
   if (unread.length === 0) return contents;
   const lives = await getMany(
-    unread.map(({ id }) => keys.kbLive(workspace, id)),
+    unread.map(({ id }) => kbContentEntity.keys.live(workspace, id)),
     { consistent: false },
   );
   unread.forEach(({ id }, i) => {

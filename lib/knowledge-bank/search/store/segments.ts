@@ -18,9 +18,9 @@ import {
   S3ServiceException,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { config } from '../../platform/config.ts';
-import { SEARCH_INDEX_PREFIX as PREFIX, searchIndexPrefixOf } from './object-keys.ts';
-import type { Manifest } from './segments.ts';
+import { config } from '../../../platform/config.ts';
+import { SEARCH_INDEX_PREFIX as PREFIX, searchIndexPrefixOf } from '../object-keys.ts';
+import type { Manifest } from '../segments.ts';
 
 // Path-style only against an emulator (the sandbox's fauxqs on localhost); AWS uses virtual hosts.
 const s3 = new S3Client({ forcePathStyle: Boolean(process.env.AWS_ENDPOINT_URL_S3) });

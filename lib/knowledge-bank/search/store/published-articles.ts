@@ -4,12 +4,13 @@
  * stream record sees at least that change. (The live content of a page of results, where titles and
  * snippets come from, is read by live-contents.ts.)
  */
-import { getMany, type TableKey } from '../../platform/data/batch.ts';
-import { tableName } from '../../platform/data/client.ts';
-import { keys } from '../../platform/data/keys.ts';
-import { queryAll } from '../../platform/data/query-all.ts';
-import { type ArticleItem, contentOf } from '../record.ts';
-import { type SearchDocument, searchDocumentsOf } from './documents.ts';
+import { getMany, type TableKey } from '../../../platform/data/batch.ts';
+import { tableName } from '../../../platform/data/client.ts';
+import { workspacePk } from '../../../platform/data/keys.ts';
+import { queryAll } from '../../../platform/data/query-all.ts';
+import { kbArticleEntity, kbContentEntity } from '../../entities.ts';
+import { type ArticleItem, contentOf } from '../../record.ts';
+import { type SearchDocument, searchDocumentsOf } from '../documents.ts';
 
 type Item = Record<string, unknown>;
 
@@ -28,11 +29,16 @@ function documentsOf(meta: ArticleItem | undefined, live: Item | undefined): Sea
 /** The current search documents of each article (none when it is not published or is gone). */
 export async function currentDocuments(workspace: string, articleIds: Iterable<string>): Promise<Map<string, SearchDocument[]>> {
   const ids = [...articleIds];
-  const items = await getItems(ids.flatMap((id) => [keys.kbArticle(workspace, id), keys.kbLive(workspace, id)]));
+  const items = await getItems(
+    ids.flatMap((id) => [kbArticleEntity.keys.article(workspace, id), kbContentEntity.keys.live(workspace, id)]),
+  );
   return new Map(
     ids.map((id) => [
       id,
-      documentsOf(items.get(keys.kbArticle(workspace, id).sk) as ArticleItem | undefined, items.get(keys.kbLive(workspace, id).sk)),
+      documentsOf(
+        items.get(kbArticleEntity.keys.article(workspace, id).sk) as ArticleItem | undefined,
+        items.get(kbContentEntity.keys.live(workspace, id).sk),
+      ),
     ]),
   );
 }
@@ -44,9 +50,11 @@ export async function allPublishedDocuments(workspace: string): Promise<SearchDo
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     FilterExpression: '#status = :published',
     ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.kbArticlePrefix, ':published': 'published' },
+    ExpressionAttributeValues: { ':pk': workspacePk(workspace), ':prefix': kbArticleEntity.keys.prefix, ':published': 'published' },
     ConsistentRead: true,
   });
-  const live = await getItems(metas.map((meta) => keys.kbLive(workspace, meta.id as string)));
-  return metas.flatMap((meta) => documentsOf(meta as unknown as ArticleItem, live.get(keys.kbLive(workspace, meta.id as string).sk)));
+  const live = await getItems(metas.map((meta) => kbContentEntity.keys.live(workspace, meta.id as string)));
+  return metas.flatMap((meta) =>
+    documentsOf(meta as unknown as ArticleItem, live.get(kbContentEntity.keys.live(workspace, meta.id as string).sk)),
+  );
 }
