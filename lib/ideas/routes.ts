@@ -1,7 +1,7 @@
 /** Routes of the Ideas area (module `ideas`): CRUD on ideas and the workspace's idea labels. */
 import * as z from 'zod/mini';
 import { etagHeader, okBody, optionalIfMatch, requiredIfMatch, routesOf } from '../platform/route.ts';
-import { okOnly, pageQuery, pagination } from '../platform/schemas.ts';
+import { okOnly, pagination } from '../platform/schemas.ts';
 import { comment, commentParams, commentPatch, commentWrite, listCommentsQuery } from './comment-schemas.ts';
 import { idea, ideaIdParams, ideaLabels, ideaPatch, ideaWrite, listIdeasQuery, mergeBody } from './schemas.ts';
 import { similarIdea, similarIdeasQuery } from './similar/schemas.ts';

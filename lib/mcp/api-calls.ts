@@ -61,7 +61,7 @@ export async function callerOf(headers: Record<string, string | undefined>): Pro
 }
 
 function connectionReset(failure: unknown): boolean {
-  const code = ((failure as { cause?: { code?: string } }).cause ?? {}).code;
+  const code = (failure as { cause?: { code?: string } }).cause?.code;
   return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET';
 }
 

@@ -6,7 +6,7 @@
  * the API with the caller's key, so its permission (`knowledge-bank:read`, `journeys:read`), module
  * and rate limit are the operation's own; `resources/list` pages by the API's own cursor.
  */
-import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceTemplate } from '@modelcontextprotocol/server';
+import { type McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { articleMarkdown, type MarkdownArticle } from '../knowledge-bank/markdown.ts';
 import type { ApiAnswer, ApiCalls } from './api-calls.ts';
 import { refusalOfAnswer } from './tool-calls.ts';

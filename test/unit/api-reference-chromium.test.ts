@@ -63,7 +63,7 @@ describe.skipIf(!available)('the reference page in headless Chromium', () => {
     ]) {
       expect(events.text).toContain(event);
     }
-    for (const detail of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'At least once, ordered by'] ) {
+    for (const detail of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'At least once, ordered by']) {
       expect(events.text).toContain(detail);
     }
   });

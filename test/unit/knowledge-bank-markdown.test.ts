@@ -36,7 +36,7 @@ describe('articleMarkdown', () => {
       'en',
     );
     expect(markdown).toBe(
-      [
+      `${[
         '# Reset \\*your\\* password',
         'ملخص',
         '### Steps',
@@ -48,7 +48,7 @@ describe('articleMarkdown', () => {
         '> **warning**: Careful',
         '---',
         '![Screen](https://example.com/a.png)',
-      ].join('\n\n') + '\n',
+      ].join('\n\n')}\n`,
     );
   });
 

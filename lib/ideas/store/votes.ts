@@ -12,7 +12,7 @@
  *            from merged ideas, their votes and shards too, each fenced by its idea's gate
  */
 import { getMany } from '../../platform/data/batch.ts';
-import { dynamo, tableName } from '../../platform/data/client.ts';
+import { tableName } from '../../platform/data/client.ts';
 import type { VersionPrecondition } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
