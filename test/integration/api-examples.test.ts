@@ -109,6 +109,18 @@ function normalize(value: unknown): unknown {
     if (!linkIds.has(id)) linkIds.set(id, `kbLink${String(linkIds.size + 1).padStart(10, '0')}`);
     return linkIds.get(id)!;
   };
+  // A vote's id and a person's reference: 22 base64url characters of a keyed hash over the (random)
+  // workspace and idea; an event's id: its time, then random digits.
+  const refs = new Map<string, string>();
+  const refOf = (ref: string) => {
+    if (!refs.has(ref)) refs.set(ref, `Ref${String(refs.size + 1).padStart(19, '0')}`);
+    return refs.get(ref)!;
+  };
+  const events = new Map<string, string>();
+  const eventOf = (id: string) => {
+    if (!events.has(id)) events.set(id, `evt_0t9r1k2${String(events.size + 1).padStart(31, '0')}`);
+    return events.get(id)!;
+  };
   const origin = workspaceOrigin(ws.slug);
   const text = JSON.stringify(value, null, 1)
     .replaceAll(receiver.url, RECEIVER_STAND_IN)
@@ -131,7 +143,10 @@ function normalize(value: unknown): unknown {
       /"downloadUrl": "[^"]+"/g,
       '"downloadUrl": "https://cx-portal-survey-exports.s3.amazonaws.com/survey-exports/acme/export.csv?X-Amz-Expires=900&X-Amz-Signature=…"',
     )
-    .replace(/"id": "([A-Za-z0-9_-]{16})"/g, (_, id: string) => `"id": "${linkIdOf(id)}"`);
+    .replace(/"id": "([A-Za-z0-9_-]{16})"/g, (_, id: string) => `"id": "${linkIdOf(id)}"`)
+    .replace(/"(id|voteId|voterRef|authorRef)": "([A-Za-z0-9_-]{22})"/g, (_, name: string, ref: string) => `"${name}": "${refOf(ref)}"`)
+    .replace(/\/votes\/([A-Za-z0-9_-]{22})\b/g, (_, ref: string) => `/votes/${refOf(ref)}`)
+    .replace(/evt_[0-9a-z]{30,}/g, (id) => eventOf(id));
   return JSON.parse(text);
 }
 

@@ -4732,6 +4732,44 @@ export interface components {
         };
     };
     responses: {
+        /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
+        Unauthenticated: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is not sent as JSON (`unsupported_media_type`) */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+        RateLimited: {
+            headers: {
+                /** @description Whole seconds to wait */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
         InternalError: {
             headers: {
@@ -4854,6 +4892,10 @@ export type WebhookTestEventData = components['schemas']['WebhookTestEventData']
 export type WebhookVerificationEvent = components['schemas']['WebhookVerificationEvent'];
 export type WebhookVerificationEventData = components['schemas']['WebhookVerificationEventData'];
 export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
+export type ResponseUnauthenticated = components['responses']['Unauthenticated'];
+export type ResponseForbidden = components['responses']['Forbidden'];
+export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
+export type ResponseRateLimited = components['responses']['RateLimited'];
 export type ResponseInternalError = components['responses']['InternalError'];
 export type ResponseServiceBusy = components['responses']['ServiceBusy'];
 export type $defs = Record<string, never>;
@@ -5096,24 +5138,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -5123,17 +5149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -5196,24 +5212,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -5232,26 +5232,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -5302,24 +5284,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
@@ -5332,17 +5298,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -5403,24 +5359,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
@@ -5442,26 +5382,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -5512,24 +5434,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
@@ -5556,17 +5462,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -5627,24 +5523,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
@@ -5666,26 +5546,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -5742,24 +5604,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
@@ -5772,17 +5618,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -5844,24 +5680,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
@@ -5886,26 +5706,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -5958,24 +5760,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such idea in this workspace, or no comment with this id written on it
@@ -5997,17 +5783,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -6067,24 +5843,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such idea in this workspace, or no comment with this id written on it
@@ -6106,26 +5866,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -6214,24 +5956,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
@@ -6259,26 +5985,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -6359,24 +6067,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
@@ -6402,17 +6094,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -6467,24 +6149,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
@@ -6497,17 +6163,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -6596,24 +6252,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
@@ -6638,26 +6278,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -6710,24 +6332,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such idea in this workspace, or no vote with this id on it
@@ -6753,17 +6359,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -6809,24 +6405,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -6836,17 +6416,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -6899,24 +6469,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -6926,17 +6480,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -6989,24 +6533,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -7016,17 +6544,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -7092,24 +6610,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -7128,26 +6630,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -7197,24 +6681,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
@@ -7227,17 +6695,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -7287,24 +6745,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
@@ -7330,17 +6772,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -7404,24 +6836,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
@@ -7446,26 +6862,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -7534,24 +6932,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
@@ -7576,26 +6958,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -7649,24 +7013,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
@@ -7679,17 +7027,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -7752,24 +7090,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such journey, or no such version of it, in this workspace (`fromVersionId` included)
@@ -7794,26 +7116,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -7864,24 +7168,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such journey, or no such version of it, in this workspace
@@ -7894,17 +7182,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -7955,24 +7233,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such journey, or no such version of it, in this workspace
@@ -7999,17 +7261,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -8069,24 +7321,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such journey, or no such version of it, in this workspace
@@ -8112,26 +7348,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -8194,24 +7412,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such journey, or no such version of it, in this workspace
@@ -8249,26 +7451,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -8319,24 +7503,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such journey, or no such version of it, in this workspace (`against` included)
@@ -8349,17 +7517,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -8417,24 +7575,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such journey, or no such version of it, in this workspace
@@ -8447,17 +7589,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -8540,24 +7672,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such journey, or no such version of it, in this workspace
@@ -8570,17 +7686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -8648,24 +7754,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such journey, or no such version of it, in this workspace
@@ -8691,17 +7781,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -8756,24 +7836,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -8795,26 +7859,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -8870,24 +7916,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -8897,17 +7927,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -8987,24 +8007,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -9038,26 +8042,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -9109,24 +8095,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now; also `?view=live` of an article with no live revision
@@ -9139,17 +8109,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -9202,24 +8162,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
@@ -9244,17 +8188,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -9322,24 +8256,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
@@ -9364,26 +8282,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -9431,24 +8331,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
@@ -9461,17 +8345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -9539,24 +8413,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
@@ -9590,26 +8448,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -9659,24 +8499,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
@@ -9689,17 +8513,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -9756,24 +8570,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
@@ -9795,17 +8593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -9859,24 +8647,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
@@ -9889,17 +8661,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -9948,24 +8710,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now; or no such revision
@@ -9978,17 +8724,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -10042,24 +8778,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now; or no such revision
@@ -10081,17 +8801,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -10144,24 +8854,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
@@ -10186,17 +8880,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -10242,24 +8926,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -10269,17 +8937,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -10353,24 +9011,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -10393,26 +9035,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -10462,24 +9086,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no category with this id in this workspace (another workspace's ids are never visible)
@@ -10492,17 +9100,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -10552,24 +9150,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no category with this id in this workspace (another workspace's ids are never visible)
@@ -10594,17 +9176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -10678,24 +9250,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no category with this id in this workspace (another workspace's ids are never visible)
@@ -10721,26 +9277,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -10803,24 +9341,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -10830,17 +9352,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -10885,24 +9397,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -10912,17 +9408,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -10998,24 +9484,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -11025,17 +9495,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -11089,24 +9549,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -11116,17 +9560,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -11190,15 +9624,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["McpErrorResponse"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
             /**
              * @description The key may not do this here (`workspace_suspended`)
              *     - `origin_not_allowed`: the request came from a web page (it carries `Origin`): connect from an MCP client
@@ -11229,26 +9655,8 @@ export interface operations {
                     "application/json": components["schemas"]["McpErrorResponse"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -11312,15 +9720,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["McpErrorResponse"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
             /**
              * @description The key may not do this here (`workspace_suspended`)
              *     - `origin_not_allowed`: the request came from a web page (it carries `Origin`): connect from an MCP client
@@ -11351,26 +9751,8 @@ export interface operations {
                     "application/json": components["schemas"]["McpErrorResponse"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -11423,15 +9805,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
             /** @description The key may not do this here (`workspace_suspended`) */
             403: {
                 headers: {
@@ -11450,17 +9824,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -11709,26 +10073,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
         };
     };
@@ -11780,15 +10126,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["InternalError"];
         };
     };
@@ -11845,15 +10183,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
             502: components["responses"]["InternalError"];
         };
     };
@@ -11929,15 +10259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
             /** @description The key may not do this here (`workspace_suspended`, `missing_permission`) */
             403: {
                 headers: {
@@ -11956,26 +10278,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12021,24 +10325,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -12048,17 +10336,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12138,24 +10416,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -12165,26 +10427,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12233,24 +10477,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no SOP with this id in this workspace, or (to a read-only key) one that is not published
@@ -12263,17 +10491,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12358,24 +10576,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no SOP with this id in this workspace
@@ -12388,26 +10590,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12454,24 +10638,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no SOP with this id in this workspace
@@ -12484,17 +10652,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12545,24 +10703,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no SOP with this id in this workspace
@@ -12575,17 +10717,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12643,24 +10775,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no SOP with this id in this workspace
@@ -12673,26 +10789,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12743,24 +10841,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no SOP with this id in this workspace
@@ -12773,17 +10855,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12830,24 +10902,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -12857,17 +10913,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12921,24 +10967,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -12948,17 +10978,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -13024,24 +11044,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -13060,26 +11064,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -13132,24 +11118,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
@@ -13162,17 +11132,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -13223,24 +11183,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
@@ -13265,17 +11209,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -13355,24 +11289,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
@@ -13397,26 +11315,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -13470,24 +11370,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
@@ -13513,17 +11397,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -13629,24 +11503,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace, or no version `versionId` in it
@@ -13668,26 +11526,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -13751,24 +11591,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such export of this survey in this workspace, or it expired (24 hours after it was asked for)
@@ -13781,17 +11605,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -13862,24 +11676,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
@@ -13930,26 +11728,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -14025,24 +11805,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`, `not_found`) */
             404: {
                 headers: {
@@ -14052,17 +11816,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -14160,24 +11914,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
@@ -14214,26 +11952,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -14284,24 +12004,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no response with this id in this survey of this workspace
@@ -14314,17 +12018,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -14372,24 +12066,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no response with this id in this survey of this workspace
@@ -14402,17 +12080,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -14493,24 +12161,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no response with this id in this survey of this workspace
@@ -14548,26 +12200,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -14683,24 +12317,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace, or no version `versionId` in it (other workspaces' surveys are never visible)
@@ -14713,17 +12331,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -14789,24 +12397,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
@@ -14833,26 +12425,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -14903,24 +12477,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
@@ -14933,17 +12491,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -15006,24 +12554,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
@@ -15061,26 +12593,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -15128,24 +12642,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
@@ -15171,17 +12669,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -15256,24 +12744,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
@@ -15286,26 +12758,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -15356,24 +12810,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -15383,17 +12821,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -15439,24 +12867,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -15466,17 +12878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -15549,24 +12951,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -15588,26 +12974,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -15669,24 +13037,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no design with this id in this workspace
@@ -15699,26 +13051,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -15774,24 +13108,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -15801,26 +13119,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -15872,24 +13172,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -15911,26 +13195,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -15976,24 +13242,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -16003,17 +13253,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -16086,24 +13326,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: only for a repeated Idempotency-Key: the webhook it created has been deleted since
@@ -16125,26 +13349,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -16192,24 +13398,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no webhook with this id in this workspace
@@ -16222,17 +13412,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -16279,24 +13459,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no webhook with this id in this workspace
@@ -16309,17 +13473,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -16386,24 +13540,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no webhook with this id in this workspace
@@ -16416,26 +13554,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -16497,24 +13617,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no webhook with this id in this workspace
@@ -16527,17 +13631,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -16588,24 +13682,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such webhook, or no such delivery for it
@@ -16630,17 +13708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -16688,24 +13756,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no webhook with this id in this workspace
@@ -16718,17 +13770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -16779,24 +13821,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no webhook with this id in this workspace
@@ -16821,17 +13847,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -16904,24 +13920,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no webhook with this id in this workspace
@@ -16946,26 +13946,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -17014,24 +13996,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such recovery of this webhook in this workspace
@@ -17044,17 +14010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -17102,24 +14058,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no webhook with this id in this workspace
@@ -17132,17 +14072,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -17193,24 +14123,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no webhook with this id in this workspace
@@ -17223,17 +14137,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
