@@ -2,7 +2,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashToken, newKeyId, newToken, tokenHint } from '../platform/auth/developer-key-token.ts';
 import { isConditionFailure } from '../platform/data/conditions.ts';
-import { type DerivedKey, derivedKeyKeys, toDerivedKey } from '../platform/data/derived-keys.ts';
+import { type DerivedKey, derivedKeyKeys, toDerivedKey } from '../platform/data/derived-key-record.ts';
 import { type DeveloperKey, toDeveloperKey } from '../platform/data/developer-key-record.ts';
 import { itemBytes } from '../platform/data/item-size.ts';
 import { keys } from '../platform/data/keys.ts';

@@ -57,6 +57,11 @@ export const EXPORT_RULES: Readonly<Record<string, Rule>> = {
   SurveyAudience: { type: 'surveyAudience' },
   SurveyResponse: { type: 'surveyResponse', omit: ['respondentIndex'] },
   SurveyResponseTombstone: { type: 'surveyResponseDeletion' },
+  IdeaVote: { type: 'ideaVote' },
+  IdeaComment: { type: 'ideaComment' },
+  OAuthClient: { type: 'oauthClient' },
+  // An agent's access, as a key's: who holds it and what it may do, never its tokens' hashes.
+  DerivedKey: { type: 'derivedKey', omit: ['accessHash', 'refreshHash', 'usedRefreshHashes'] },
 
   // What authentication reads instead of the workspace item (lib/admin/workspaces.ts): rewritten from it.
   WorkspaceCopy: { leftOut: 'derived', what: 'copies of the workspace item' },
@@ -76,7 +81,16 @@ export const EXPORT_RULES: Readonly<Record<string, Rule>> = {
   KbSearchManifest: { leftOut: 'derived', what: 'search index' },
   SurveyDayBucket: { leftOut: 'derived', what: 'survey summaries' },
   SurveyResponseCounted: { leftOut: 'derived', what: 'survey summaries' },
+  // An idea's vote sums and comment counts (the votes and comments are exported), its places in the lists by
+  // votes and trending, and the index the erasure of a submitter finds their ideas by.
+  IdeaVoteCount: { leftOut: 'derived', what: 'counters' },
+  IdeaCommentCounter: { leftOut: 'derived', what: 'counters' },
+  IdeaRank: { leftOut: 'derived', what: 'indexes' },
+  IdeaSubmitterIndex: { leftOut: 'derived', what: 'indexes' },
   IdempotencyRecord: { leftOut: 'transient', what: 'remembered create responses' },
+  OAuthConsent: { leftOut: 'transient', what: 'consents in progress' },
+  WebhookRateSlot: { leftOut: 'transient', what: 'webhook rate slots' },
+  WebhookRecovery: { leftOut: 'transient', what: 'webhook recovery jobs' },
   SurveyExport: { leftOut: 'transient', what: 'export jobs' },
 };
 

@@ -12,7 +12,7 @@ import {
   newDerivedToken,
   sha256,
 } from '../../../platform/auth/derived-key-token.ts';
-import type { DerivedKey } from '../../../platform/data/derived-keys.ts';
+import type { DerivedKey } from '../../../platform/data/derived-key-record.ts';
 import { findWorkspaceAndKey } from '../../../platform/data/developer-keys.ts';
 import { keyedHash } from '../../../platform/keyed-hash.ts';
 import { oauthRefusal } from '../errors.ts';

@@ -7,7 +7,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../../../platform/data/client.ts';
 import { isConditionFailure } from '../../../platform/data/conditions.ts';
-import { type DerivedKey, derivedKeyItem, derivedKeyKeys, toDerivedKey } from '../../../platform/data/derived-keys.ts';
+import { type DerivedKey, derivedKeyItem, derivedKeyKeys, toDerivedKey } from '../../../platform/data/derived-key-record.ts';
 import { TransactionCancelledError, type TransactWrite, transact } from '../../../platform/data/transact.ts';
 
 /**
