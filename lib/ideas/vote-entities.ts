@@ -8,13 +8,17 @@
  *                                     (lib/ideas/people.ts), so new votes land all over the range
  *   IDEAVOTECOUNT#<ideaId>#<nn>       the idea's count, in VOTE_SHARDS items a vote chooses by its id's
  *                                     hash (lib/ideas/vote-count.ts); a Query of the prefix sums them
- *   IDEARANK#<ideaId>#VOTES|TREND     the idea's place in the lists by votes and by trending: gsi1
+ *   IDEARANK#<spread>#<ideaId>#VOTES|TREND
+ *                                     the idea's place in the lists by votes and by trending: gsi1
  *                                     entries under `WS#<ws>#IDEARANK#VOTES|TREND` (`…#MERGED` for an idea
  *                                     merged into another), sorted by the rank the table stream's fold
  *                                     writes once per batch of votes. The VOTES item is also the idea's
  *                                     gate: a vote reads it (small, so half a read unit) to learn whether
  *                                     the idea exists and is merged, and a merge records on it the votes
- *                                     it still has to move.
+ *                                     it still has to move. `<spread>` is the random end of the idea's
+ *                                     UUIDv7: keyed by the id alone, every new idea's two rank items were
+ *                                     written at the end of one range (ids sort by time), which capped
+ *                                     creates at 250 a second (docs/costs.md, "People: submitting ideas").
  *
  * A vote's gsi1 entry is its voter's: `WS#<ws>#PERSON#<voterRef>` / `IDEAVOTE#<ideaId>`, which the erasure
  * of a person reads (one key per person, so no index key is hot either).
@@ -51,7 +55,10 @@ export type RankKind = 'VOTES' | 'TREND';
 export const rankEntity = defineEntity({
   name: 'IdeaRank',
   keys: {
-    rank: (workspace: string, ideaId: string, kind: RankKind) => ({ pk: pk(workspace), sk: `IDEARANK#${ideaId}#${kind}` }),
+    rank: (workspace: string, ideaId: string, kind: RankKind) => ({
+      pk: pk(workspace),
+      sk: `IDEARANK#${ideaId.slice(-12)}#${ideaId}#${kind}`,
+    }),
     /** The index partition a list by votes or trending reads; ideas merged into another are listed apart. */
     listing: (workspace: string, kind: RankKind, merged: boolean) => `WS#${workspace}#IDEARANK#${kind}${merged ? '#MERGED' : ''}`,
     sortKey: (rank: string, ideaId: string) => `${rank}#${ideaId}`,

@@ -5,8 +5,10 @@
  * Calls: one Query (ideas created since the last lookup; a whole build of the workspace on its
  * first lookup in an instance, one call per 1 MB page) then one BatchGetItem: depth 2 when warm.
  */
+
+import type { SimilarityIndex } from '../similar/index.ts';
 import { DUPLICATE_MIN_SCORE } from '../similar/index.ts';
-import { similarityIndexOf } from '../similar/index-cache.ts';
+import { duplicatesIndexOf, similarityIndexOf } from '../similar/index-cache.ts';
 import type { SimilarIdea } from '../similar/schemas.ts';
 import { ideasByIds } from '../similar/store.ts';
 
@@ -23,12 +25,28 @@ interface SimilarOptions {
   exclude?: string;
 }
 
-export async function findSimilarIdeas(workspace: string, text: string, options: SimilarOptions): Promise<SimilarIdea[]> {
-  const index = await similarityIndexOf(workspace);
+/** Where the candidates come from and how they are read again: a lookup's (strongly consistent), or a create's. */
+interface Reading {
+  index: (workspace: string) => Promise<SimilarityIndex>;
+  consistent: boolean;
+}
+
+const LOOKUP: Reading = { index: similarityIndexOf, consistent: true };
+/** Possible duplicates are advice: a fixed catch-up and eventually consistent reads (index-cache.ts). */
+const DUPLICATES: Reading = { index: duplicatesIndexOf, consistent: false };
+
+export async function findSimilarIdeas(
+  workspace: string,
+  text: string,
+  options: SimilarOptions,
+  reading: Reading = LOOKUP,
+): Promise<SimilarIdea[]> {
+  const index = await reading.index(workspace);
   const candidates = index.similarTo(text, { ...options, limit: options.limit + SPARE_CANDIDATES });
   const current = await ideasByIds(
     workspace,
     candidates.map((candidate) => candidate.id),
+    reading.consistent,
   );
   for (const { id } of candidates) {
     const idea = current.get(id);
@@ -54,7 +72,7 @@ export function duplicateCandidatesOf(
   workspace: string,
   idea: { title: string; titleAr?: string | null; description?: string | null },
 ): Promise<SimilarIdea[]> {
-  return findSimilarIdeas(workspace, ideaTextOf(idea), { limit: DUPLICATES_SHOWN + 1, minScore: DUPLICATE_MIN_SCORE });
+  return findSimilarIdeas(workspace, ideaTextOf(idea), { limit: DUPLICATES_SHOWN + 1, minScore: DUPLICATE_MIN_SCORE }, DUPLICATES);
 }
 
 /** The top three candidates that are not the idea itself. */

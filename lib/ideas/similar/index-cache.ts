@@ -15,11 +15,13 @@
  * match a text it did not match shows within a minute.
  */
 import { SimilarityIndex } from './index.ts';
-import { ideaTextsSince } from './store.ts';
+import { ideaTextsSince, newestIdeaTexts } from './store.ts';
 
 const REBUILD_AFTER_MS = 60_000;
 /** How far back a catch-up reads: more than the clock skew between the instances that create ideas. */
 const CATCH_UP_OVERLAP_MS = 5_000;
+/** The newest ideas a create's catch-up reads: a fixed number, so its units do not grow with the rate of creates. */
+const DUPLICATES_CATCH_UP = 25;
 /** Workspaces kept per instance, least recently used dropped first (10,000 ideas take some MB). */
 const MAX_WORKSPACES = 20;
 
@@ -52,5 +54,20 @@ export async function similarityIndexOf(workspace: string): Promise<SimilarityIn
     if (cache.size <= MAX_WORKSPACES) break;
     cache.delete(stale);
   }
+  return entry.index;
+}
+
+/**
+ * The workspace's index as a create's possible duplicates read it: a build as above when there is
+ * none or it is stale, else the 25 newest ideas put in (one eventually consistent Query of a fixed
+ * size). Reading every idea of the last seconds, as a lookup does, cost each create more the faster
+ * ideas came: at the capacity model's 500 creates a second it was the ideas' range's bottleneck
+ * (docs/costs.md, "People: submitting ideas"). More than 25 ideas since the instance's last look are
+ * found by its next build, within a minute: possible duplicates are advice.
+ */
+export async function duplicatesIndexOf(workspace: string): Promise<SimilarityIndex> {
+  const entry = cache.get(workspace);
+  if (!entry || Date.now() - entry.builtAt > REBUILD_AFTER_MS) return similarityIndexOf(workspace);
+  for (const idea of await newestIdeaTexts(workspace, DUPLICATES_CATCH_UP)) entry.index.put(idea);
   return entry.index;
 }

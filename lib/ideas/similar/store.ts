@@ -3,10 +3,15 @@
  * workspace's ideas can never reach its index:
  *   ideaTextsSince  Query over the ideas' range, ascending from a creation time: the whole workspace
  *                   (a build: one call per 1 MB page) or only the last seconds' ideas (one call)
- *   ideasByIds      BatchGetItem of the candidates, consistent, public attributes only (one call)
+ *   newestIdeaTexts Query over the ideas' range, descending, a fixed number of items, eventually
+ *                   consistent (one call): what a create's possible duplicates catch up with
+ *   ideasByIds      BatchGetItem of the candidates, consistent unless asked not to, public attributes
+ *                   only (one call)
  */
+
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getMany } from '../../platform/data/batch.ts';
-import { tableName } from '../../platform/data/client.ts';
+import { dynamo, tableName } from '../../platform/data/client.ts';
 import { workspacePk } from '../../platform/data/keys.ts';
 import { projection } from '../../platform/data/projection.ts';
 import { queryAll } from '../../platform/data/query-all.ts';
@@ -58,12 +63,39 @@ export async function ideaTextsSince(workspace: string, sinceMs?: number): Promi
   }));
 }
 
-/** The ideas of `ids` as they are now (consistent, public attributes only); a deleted one is missing. */
-export async function ideasByIds(workspace: string, ids: readonly string[]): Promise<Map<string, Idea>> {
+/**
+ * The text of the workspace's `count` newest ideas, newest first: a read whose units do not grow
+ * with the rate ideas are created at, eventually consistent (half the units; an idea a replica has
+ * not seen yet, within a second, is found by a later read).
+ */
+export async function newestIdeaTexts(workspace: string, count: number): Promise<IdeaText[]> {
+  const names = projection(TEXT_ATTRIBUTES);
+  const { Items = [] } = await dynamo.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeNames: names.ExpressionAttributeNames,
+      // Up to the last idea's key, not the counter that ends the list's range (`~` sorts after an id).
+      ExpressionAttributeValues: { ':pk': workspacePk(workspace), ':from': ideaList.from, ':to': `${ideaList.from}~` },
+      ProjectionExpression: names.ProjectionExpression,
+      ScanIndexForward: false,
+      Limit: count,
+    }),
+  );
+  return Items.map((item) => ({
+    id: item.id as string,
+    title: item.title as string,
+    titleAr: (item.titleAr as string | undefined) ?? null,
+    description: (item.description as string | undefined) ?? null,
+  }));
+}
+
+/** The ideas of `ids` as they are now (consistent unless asked not to, public attributes only); a deleted one is missing. */
+export async function ideasByIds(workspace: string, ids: readonly string[], consistent = true): Promise<Map<string, Idea>> {
   if (ids.length === 0) return new Map();
   const items = await getMany(
     ids.map((id) => ideaKey(workspace, id)),
-    { attributes: PUBLIC_IDEA_ATTRIBUTES },
+    { attributes: PUBLIC_IDEA_ATTRIBUTES, consistent },
   );
   return new Map(items.flatMap((item) => (item ? [[item.id as string, toIdea(item)] as const] : [])));
 }
