@@ -315,8 +315,12 @@ export const deleteIdeaComment = route({
 const MERGE_IF_MATCH = requiredIfMatch('Of the idea being merged or unmerged.');
 /** `target`: the idea merged into (for an unmerge, out of), as it is now. */
 const MERGE_RESPONSE = okBody({ data: idea, target: idea });
-/** A merge moves thousands of votes: well inside API Gateway's 29 s, and the table stream finishes one cut short. */
-const MERGE_TIMEOUT_SECONDS = 28;
+/**
+ * A merge moves votes for 18 s at most (commands/move-merged-votes.ts), then answers 202 and the
+ * table stream finishes: 25 s leaves room for its last transactions, and lets the MCP server, which
+ * waits 2 s longer than any tool's operation, answer inside API Gateway's 30 s (merge_idea is a tool).
+ */
+const MERGE_TIMEOUT_SECONDS = 25;
 const MOVING_202 = {
   status: 202,
   description:
