@@ -321,6 +321,6 @@ describe('the read-only endpoint (POST /mcp/readonly)', () => {
 
     const ideasOnly = await connect('legacy', ws.key, { url: new URL(`${MCP_URL}/readonly?modules=ideas`) });
     const names = (await ideasOnly.listTools()).tools.map((tool) => tool.name).sort();
-    expect(names).toEqual(['get_idea', 'get_idea_labels', 'list_ideas']);
+    expect(names).toEqual(['find_similar_ideas', 'get_idea', 'get_idea_labels', 'list_ideas']);
   });
 });
