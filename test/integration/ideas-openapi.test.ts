@@ -57,15 +57,22 @@ describe('OpenAPI: Ideas', () => {
         'createdAt',
         'description',
         'id',
+        // Issue 39: the voice of the customer (votes, importance, merges, the message voters hear).
+        'importance',
+        'mergedFrom',
+        'mergedInto',
         'moderationStatus',
         'module',
         'priority',
         'status',
+        'statusMessage',
+        'statusMessageAr',
         'title',
         'titleAr',
         'updatedAt',
         'version',
         'visibility',
+        'voteCount',
       ].sort(),
     );
   });

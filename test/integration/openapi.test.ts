@@ -34,8 +34,16 @@ describe('GET /openapi.json', () => {
         expect(responseOf('503')?.['x-error-codes'], `${route.operationId} 503`).toContain('service_busy');
         expect(responseOf('503').headers?.['Retry-After'], `${route.operationId} 503 Retry-After`).toBeDefined();
         for (const status of ['400', '401', '403', '404', '429', '502', '503']) {
-          const schema = responseOf(status).content['application/json'].schema;
+          let schema = responseOf(status).content['application/json'].schema;
           const members = route.errorMembers?.[Number(status) as keyof typeof route.errorMembers];
+          // A protocol that answers some refusals in its own body (MCP's JSON-RPC error at 400) declares it in
+          // the manifest (response.otherAnswers): the status then takes either body, the envelope first.
+          const protocolBody = route.response.otherAnswers?.[Number(status) as 400]?.body;
+          if (protocolBody) {
+            expect(schema.anyOf, `${route.operationId} ${status}`).toHaveLength(2);
+            expect(schema.anyOf[1].$ref, `${route.operationId} ${status}`).toMatch(/^#\/components\/schemas\/\w+$/);
+            schema = schema.anyOf[0];
+          }
           if (!members) expect(schema.$ref, status).toBe('#/components/schemas/Error');
           else {
             // The envelope plus the members this status declares, nothing else.
