@@ -53,7 +53,7 @@ export const createIdea = route({
   description:
     `Creates a private idea pending moderation, at version 1. ${LABEL_NOTE} ${PRIVACY_NOTE} ` +
     'Unknown fields are rejected (400 `invalid_body`). With an `Idempotency-Key` a retry within 24 hours answers the first ' +
-    `response and creates nothing. ${DUPLICATES_NOTE}`,
+    `response, its possible duplicates as first found included, and creates nothing. ${DUPLICATES_NOTE}`,
   permissions: ['ideas:write'],
   idempotent: true,
   request: { body: ideaWrite },

@@ -24,7 +24,10 @@ describe('writeNewIdea', () => {
       .rejectsOnce(cancelled({ Code: 'None' }, { Code: 'TransactionConflict' }))
       .rejectsOnce(cancelled({ Code: 'None' }, { Code: 'TransactionConflict' }))
       .resolves({});
-    const { idea, replayed } = await writeNewIdea('acme', { title: 'Raced' }, { keyId: 'KEY' });
+    const {
+      created: { idea },
+      replayed,
+    } = await writeNewIdea('acme', { title: 'Raced' }, { keyId: 'KEY' });
     expect(idea.title).toBe('Raced');
     expect(replayed).toBe(false);
     expect(db.commandCalls(TransactWriteCommand)).toHaveLength(3);

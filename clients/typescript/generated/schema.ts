@@ -120,7 +120,7 @@ export interface paths {
         put?: never;
         /**
          * Submit an idea
-         * @description Creates a private idea pending moderation, at version 1. `status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`. Submitter data (`submitter`) and `customerContext` are stored for the portal but never returned by any operation. Unknown fields are rejected (400 `invalid_body`). With an `Idempotency-Key` a retry within 24 hours answers the first response and creates nothing. `possibleDuplicates`: up to three like ideas (GET /ideas/similar, score over 0.3).
+         * @description Creates a private idea pending moderation, at version 1. `status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`. Submitter data (`submitter`) and `customerContext` are stored for the portal but never returned by any operation. Unknown fields are rejected (400 `invalid_body`). With an `Idempotency-Key` a retry within 24 hours answers the first response, its possible duplicates as first found included, and creates nothing. `possibleDuplicates`: up to three like ideas (GET /ideas/similar, score over 0.3).
          *
          *     Permission: ideas:write.
          *

@@ -75,7 +75,7 @@ export function duplicateCandidatesOf(
   return findSimilarIdeas(workspace, ideaTextOf(idea), { limit: DUPLICATES_SHOWN + 1, minScore: DUPLICATE_MIN_SCORE }, DUPLICATES);
 }
 
-/** The top three candidates that are not the idea itself. */
-export function duplicatesBesides(candidates: readonly SimilarIdea[], ideaId: string): SimilarIdea[] {
+/** The top three candidates that are not the idea itself (or, looked up before it existed, the top three). */
+export function duplicatesBesides(candidates: readonly SimilarIdea[], ideaId?: string): SimilarIdea[] {
   return candidates.filter((match) => match.idea.id !== ideaId).slice(0, DUPLICATES_SHOWN);
 }

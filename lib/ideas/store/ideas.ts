@@ -59,7 +59,15 @@ export interface CreateIdeaOptions {
   idempotency?: { key: string; fingerprint: string };
   /** The submitter's references (lib/ideas/people.ts), by which the erasure of a person finds the idea. */
   submitterRefs?: readonly string[];
+  /**
+   * What else the first answer says, remembered with the idea under its Idempotency-Key so that a
+   * retry gets that answer whole (the possible duplicates as they were first found).
+   */
+  rememberedWith?: Record<string, unknown>;
 }
+
+/** A create's answer as it is remembered under its Idempotency-Key: the idea and what the answer said beside it. */
+export type RememberedIdeaCreate = { idea: Idea } & Record<string, unknown>;
 
 /**
  * Create an idea (private, pending moderation, version 1) and count it, atomically. With an
@@ -70,7 +78,7 @@ export async function writeNewIdea(
   workspace: string,
   write: IdeaWrite,
   options: CreateIdeaOptions,
-): Promise<{ idea: Idea; replayed: boolean }> {
+): Promise<{ created: RememberedIdeaCreate; replayed: boolean }> {
   const nowMs = Date.now();
   const now = new Date(nowMs).toISOString();
   const id = newIdeaId(nowMs);
@@ -118,10 +126,10 @@ export async function writeNewIdea(
       ...newRankWrites(workspace, id),
       ...submitterIndexWrites(workspace, id, options.submitterRefs ?? []),
     },
-    idea,
+    { ...options.rememberedWith, idea },
     idempotency && { ...idempotency, scope: IDEA_CREATE_SCOPE },
   );
-  return { idea: response, replayed };
+  return { created: response, replayed };
 }
 
 /** Read one idea with its counts (strongly consistent; public attributes only), or null. */
