@@ -13,7 +13,7 @@
  */
 import { getMany } from '../../platform/data/batch.ts';
 import { tableName } from '../../platform/data/client.ts';
-import type { VersionPrecondition } from '../../platform/data/conditions.ts';
+import { conflictBackoff, type VersionPrecondition } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { type CountedList, walkCountedList } from '../../platform/data/list-walk.ts';
@@ -33,8 +33,13 @@ import { readVoteCounts, shardWrite } from './vote-counts.ts';
 
 type Item = Record<string, unknown>;
 
-/** How often a vote is tried again when its voter's other requests keep changing it in between. */
-const VOTE_ATTEMPTS = 6;
+/**
+ * How often a vote is tried again when its voter's other requests keep changing it in between. Each
+ * lost try means one of them was written, so n racing requests of one voter need at most n tries;
+ * the tries wait a jittered moment (conflictBackoff) so that the losers do not meet again at once.
+ * Ten at once, as a client retrying on a timer may send, once took more than six.
+ */
+const VOTE_ATTEMPTS = 12;
 
 export const countedOf = (vote: Pick<StoredVote, 'importance' | 'createdAt'>): CountedVote => ({
   importance: vote.importance,
@@ -99,6 +104,7 @@ export async function voteOnIdea(
       }
       const seen = error.current('vote');
       current = seen ? storedVoteOf(seen) : null;
+      await conflictBackoff(attempt);
     }
   }
 }
