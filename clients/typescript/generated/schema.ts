@@ -2985,20 +2985,20 @@ export interface components {
             updatedAt: string;
         };
         Block: {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "paragraph";
             text: components["schemas"]["RichText"];
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "heading";
             level: number;
             text: components["schemas"]["RichText"];
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "callout";
@@ -3006,33 +3006,33 @@ export interface components {
             tone: "info" | "warning" | "success" | "danger";
             text: components["schemas"]["RichText"];
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "quote";
             text: components["schemas"]["RichText"];
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "list";
             ordered: boolean;
             items: components["schemas"]["RichText"][];
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "table";
             rows: components["schemas"]["RichText"][][];
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "faq";
             question: components["schemas"]["RichText"];
             answer: components["schemas"]["RichText"];
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "image";
@@ -3047,14 +3047,14 @@ export interface components {
             };
             caption?: components["schemas"]["RichText"];
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "code";
             language?: string;
             code: string;
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "embed";
@@ -3064,7 +3064,7 @@ export interface components {
              */
             url: string;
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "divider";
@@ -3959,12 +3959,12 @@ export interface components {
         SurveyEnding: {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -3981,12 +3981,12 @@ export interface components {
         SurveyQuestion: {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -4003,7 +4003,7 @@ export interface components {
             /** @enum {string} */
             inputType?: "text" | "email" | "url" | "number" | "phone";
             maxLength?: number;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             placeholder?: {
                 en?: string;
                 ar?: string;
@@ -4011,12 +4011,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -4033,7 +4033,7 @@ export interface components {
             options: {
                 /** @description A later question id or an ending id */
                 id: string;
-                /** @description Shown text per language; every language of `languages` must be present */
+                /** @description Text per language: one for each of `languages` */
                 label: {
                     en?: string;
                     ar?: string;
@@ -4050,12 +4050,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -4072,7 +4072,7 @@ export interface components {
             options: {
                 /** @description A later question id or an ending id */
                 id: string;
-                /** @description Shown text per language; every language of `languages` must be present */
+                /** @description Text per language: one for each of `languages` */
                 label: {
                     en?: string;
                     ar?: string;
@@ -4089,12 +4089,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -4108,12 +4108,12 @@ export interface components {
             }[];
             /** @constant */
             type: "nps";
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             lowerLabel?: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             upperLabel?: {
                 en?: string;
                 ar?: string;
@@ -4121,12 +4121,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -4143,12 +4143,12 @@ export interface components {
             scale: number;
             /** @enum {string} */
             style: "star" | "number" | "smiley";
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             lowerLabel?: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             upperLabel?: {
                 en?: string;
                 ar?: string;
@@ -4156,12 +4156,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -4175,12 +4175,12 @@ export interface components {
             }[];
             /** @constant */
             type: "csat";
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             lowerLabel?: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             upperLabel?: {
                 en?: string;
                 ar?: string;
@@ -4188,12 +4188,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -4207,12 +4207,12 @@ export interface components {
             }[];
             /** @constant */
             type: "ces";
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             lowerLabel?: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             upperLabel?: {
                 en?: string;
                 ar?: string;
@@ -4220,12 +4220,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -4242,12 +4242,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -4264,7 +4264,7 @@ export interface components {
             rows: {
                 /** @description A later question id or an ending id */
                 id: string;
-                /** @description Shown text per language; every language of `languages` must be present */
+                /** @description Text per language: one for each of `languages` */
                 label: {
                     en?: string;
                     ar?: string;
@@ -4273,7 +4273,7 @@ export interface components {
             columns: {
                 /** @description A later question id or an ending id */
                 id: string;
-                /** @description Shown text per language; every language of `languages` must be present */
+                /** @description Text per language: one for each of `languages` */
                 label: {
                     en?: string;
                     ar?: string;
@@ -4282,12 +4282,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -4304,7 +4304,7 @@ export interface components {
             options: {
                 /** @description A later question id or an ending id */
                 id: string;
-                /** @description Shown text per language; every language of `languages` must be present */
+                /** @description Text per language: one for each of `languages` */
                 label: {
                     en?: string;
                     ar?: string;
@@ -4320,12 +4320,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -4339,7 +4339,7 @@ export interface components {
             }[];
             /** @constant */
             type: "consent";
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             label?: {
                 en?: string;
                 ar?: string;
@@ -4347,12 +4347,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -4366,7 +4366,7 @@ export interface components {
             }[];
             /** @constant */
             type: "statement";
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             buttonLabel?: {
                 en?: string;
                 ar?: string;
