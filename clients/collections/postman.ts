@@ -13,21 +13,29 @@ import { COLLECTION_VARIABLES, collectionFlow, type FlowRequest, SANDBOX_BASE_UR
 // biome-ignore lint/suspicious/noExplicitAny: the converter's output is untyped JSON, read and rewritten member by member
 type Json = Record<string, any>;
 
+/** The ids a path names, in order: UUIDs, and the 22-character references of votes and comments. */
+const PATH_IDS =
+  "const ids = (text) => (text || '').split(/[/?#]/).filter((part) => /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9_-]{22})$/i.test(part));";
+
 /**
  * Runs after every request: keeps the ETag of the record the request named (the last id in its
- * path, or in `Location` for a create), so a later `If-Match` sends the current one.
+ * path), so a later `If-Match` sends the current one. A create names its record by `Location`, and
+ * only where that ends in the record's id: a vote's or a comment's points at its idea's list, and
+ * its ETag is the vote's or the comment's, not the idea's.
  */
 const COLLECTION_TEST_SCRIPT = [
   "const etag = pm.response.headers.get('ETag');",
-  'const ids = (text) => (text || "").match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi) || [];',
-  "const named = ids(pm.response.headers.get('Location')).concat(ids(pm.request.url.getPath()));",
+  PATH_IDS,
+  "const location = pm.response.headers.get('Location');",
+  "const created = location && ids(location).filter((id) => location.replace(/[?#].*$/, '').endsWith('/' + id));",
+  'const named = location ? created : ids(pm.request.url.getPath());',
   "if (etag && named.length > 0) pm.collectionVariables.set('etag:' + named[named.length - 1], etag);",
 ];
 
 /** Before a request that sends `If-Match`: the ETag last seen for the record it names, if any. */
 const IF_MATCH_SCRIPT = [
-  'const path = pm.variables.replaceIn(pm.request.url.getPath());',
-  'const named = path.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi) || [];',
+  PATH_IDS,
+  'const named = ids(pm.variables.replaceIn(pm.request.url.getPath()));',
   "const etag = named.length > 0 && pm.collectionVariables.get('etag:' + named[named.length - 1]);",
   "if (etag) pm.request.headers.upsert({ key: 'If-Match', value: etag });",
 ];
