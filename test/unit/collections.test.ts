@@ -50,7 +50,10 @@ describe('clients/postman and clients/http', () => {
         .map((route) => route.operationId),
     );
     for (const [operationId, reason] of Object.entries(NOT_REPLAYED)) {
-      expect(routes.map((route) => route.operationId), operationId).toContain(operationId);
+      expect(
+        routes.map((route) => route.operationId),
+        operationId,
+      ).toContain(operationId);
       expect(guide, `docs/collections.md names ${operationId} and why`).toContain(`\`${operationId}\``);
       expect(reason).toMatch(/\w/);
     }
