@@ -27,7 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeveloperKey, MAX_RATE_LIMIT_PER_MINUTE } from '../../lib/admin/developer-keys.ts';
 import { createLocalTableClient } from '../../lib/admin/table-client.ts';
 import { PERMISSIONS } from '../../lib/platform/permissions.ts';
-import { freePort } from '../../local/wait.ts';
+import { freePorts } from '../../local/wait.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SCALE = 100;
@@ -87,7 +87,8 @@ const answers = (n: number) =>
   );
 
 beforeAll(async () => {
-  const ports = { PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort() };
+  const [PORT, DYNAMODB_PORT, SQS_PORT] = (await freePorts(3)) as [number, number, number];
+  const ports = { PORT, DYNAMODB_PORT, SQS_PORT };
   child = spawn('npm', ['start'], {
     cwd: ROOT,
     env: {

@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { freePort } from '../../local/wait.ts';
+import { freePorts } from '../../local/wait.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -50,7 +50,8 @@ export async function startSandboxProcess(
   dataDir: string,
   { env = {}, heldAtGate = false }: { env?: Record<string, string>; heldAtGate?: boolean } = {},
 ): Promise<SandboxProcess> {
-  const ports = { PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort() };
+  const [PORT, DYNAMODB_PORT, SQS_PORT] = (await freePorts(3)) as [number, number, number];
+  const ports = { PORT, DYNAMODB_PORT, SQS_PORT };
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
     env: {
