@@ -178,6 +178,14 @@ describe('a receiver that fails longer than the failure window', () => {
       'the events while it was off to be held',
     );
     expect(target.requests.filter((r) => r.json?.type === 'idea.deleted')).toHaveLength(0);
+    // The retries under way when it was disabled have ended (failed, or held): one still queued would go
+    // out live once it is enabled, ahead of the older ones the recovery sends, as the recovery's
+    // description says a live delivery may. What this test holds in order is what the recovery sends.
+    await until(
+      () => ok('GET', `/webhooks/${hook.id}/deliveries?limit=100`),
+      (page) => !page.deliveries.some((d: Json) => ['pending', 'retrying', 'throttled'].includes(d.outcome)),
+      'the retries under way when it was disabled to end',
+    );
 
     failing = false;
     const { webhook: enabled } = await ok('POST', `/webhooks/${hook.id}/enable`);
