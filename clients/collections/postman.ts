@@ -8,7 +8,7 @@
  */
 import { convertV2 } from 'openapi-to-postmanv2';
 import { apiDocument } from '../../lib/api-document.ts';
-import { COLLECTION_VARIABLES, collectionFlow, type FlowRequest, SANDBOX_BASE_URL } from './flow.ts';
+import { AN_HOUR_AGO, COLLECTION_VARIABLES, collectionFlow, type FlowRequest, SANDBOX_BASE_URL } from './flow.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the converter's output is untyped JSON, read and rewritten member by member
 type Json = Record<string, any>;
@@ -21,14 +21,16 @@ const PATH_IDS =
  * Runs after every request: keeps the ETag of the record the request named (the last id in its
  * path), so a later `If-Match` sends the current one. A create names its record by `Location`, and
  * only where that ends in the record's id: a vote's or a comment's points at its idea's list, and
- * its ETag is the vote's or the comment's, not the idea's.
+ * its ETag is the vote's or the comment's, not the idea's. So is a vote's answer to the same voter
+ * again (200, no `Location`): a POST to a vote or comment list is never the idea's version.
  */
 const COLLECTION_TEST_SCRIPT = [
   "const etag = pm.response.headers.get('ETag');",
   PATH_IDS,
   "const location = pm.response.headers.get('Location');",
   "const created = location && ids(location).filter((id) => location.replace(/[?#].*$/, '').endsWith('/' + id));",
-  'const named = location ? created : ids(pm.request.url.getPath());',
+  'const toList = /\\/(votes|comments)$/.test(pm.request.url.getPath());',
+  'const named = location ? created : toList ? [] : ids(pm.request.url.getPath());',
   "if (etag && named.length > 0) pm.collectionVariables.set('etag:' + named[named.length - 1], etag);",
 ];
 
@@ -39,6 +41,9 @@ const IF_MATCH_SCRIPT = [
   "const etag = named.length > 0 && pm.collectionVariables.get('etag:' + named[named.length - 1]);",
   "if (etag) pm.request.headers.upsert({ key: 'If-Match', value: etag });",
 ];
+
+/** Before a request that sends a time relative to now (flow.ts AN_HOUR_AGO): the moment, as it goes. */
+const AN_HOUR_AGO_SCRIPT = ["pm.variables.set('anHourAgo', new Date(Date.now() - 3600000).toISOString());"];
 
 /**
  * After a request that shows a webhook's secret: hands it to the sample receiver (`npm run
@@ -132,6 +137,9 @@ function runnable(item: Json, request: FlowRequest): Json {
     event: [
       { listen: 'test', script: { type: 'text/javascript', exec: testScript(request) } },
       ...(recordedHeaders.has('if-match') ? [{ listen: 'prerequest', script: { type: 'text/javascript', exec: IF_MATCH_SCRIPT } }] : []),
+      ...(request.body?.includes(AN_HOUR_AGO)
+        ? [{ listen: 'prerequest', script: { type: 'text/javascript', exec: AN_HOUR_AGO_SCRIPT } }]
+        : []),
     ],
     request: {
       ...item.request,

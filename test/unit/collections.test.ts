@@ -35,7 +35,11 @@ describe('clients/postman and clients/http', () => {
       if (name) named.push(name);
       for (const [, use] of line.matchAll(/\{\{([^}]+)\}\}/g)) {
         const request = /^(\w+)\.response\.body\.\$/.exec(use!)?.[1];
-        const known = use === '$guid' || fileVariables.includes(use!) || (request !== undefined && named.slice(0, -1).includes(request));
+        const known =
+          use === '$guid' ||
+          use === '$datetime iso8601 -1 h' ||
+          fileVariables.includes(use!) ||
+          (request !== undefined && named.slice(0, -1).includes(request));
         if (!known) undefinedUses.push(`${named.at(-1)}: {{${use}}}`);
       }
     }
@@ -81,6 +85,9 @@ describe('clients/postman and clients/http', () => {
     for (const line of text.split('\n')) {
       const handled = /client\.global\.set\("(\w+)", response\.body(\["?\w+"?\])+\);$/.exec(line)?.[1];
       if (handled) set.add(handled);
+      // A pre-request script's variable: set for the request it precedes.
+      const before = /request\.variables\.set\("(\w+)", /.exec(line)?.[1];
+      if (before) set.add(before);
       for (const [, use] of line.matchAll(/\{\{([^}]+)\}\}/g)) {
         if (use !== '$uuid' && !fileVariables.includes(use!) && !set.has(use!)) unset.push(use!);
       }
@@ -95,7 +102,8 @@ describe('clients/postman and clients/http', () => {
     expect(collection.variable.find((v: { key: string }) => v.key === 'baseUrl').value).toBe('http://127.0.0.1:3000/api/v1');
     expect(collection.auth).toEqual({ type: 'bearer', bearer: [{ key: 'token', value: '{{key}}', type: 'string' }] });
     const requests = collection.item.flatMap((folder: { item: { request: any }[] }) => folder.item.map((item) => item.request));
-    expect(requests).toHaveLength(routes.filter(inCollections).length + 1); // an SOP sent back is submitted again
+    // Three requests twice: an SOP sent back is submitted again, a customer votes again, a second idea is made to merge.
+    expect(requests).toHaveLength(routes.filter(inCollections).length + 3);
     // The headers the recorded call sent (If-Match, Idempotency-Key) are sent, not left disabled.
     const ifMatch = requests.filter((request: { header: { key: string }[] }) =>
       request.header.some((h) => h.key === 'If-Match' && !('disabled' in h && h.disabled)),
