@@ -32,7 +32,7 @@ export function respondentIndexItem(workspace: string, hash: string, surveyId: s
 
 /**
  * The stored item of a response, as the contract writes it. `movedFromStatus`: the response was moved
- * out of the legacy layout (layout.ts) and had this status there, so a stream reader can tell a move
+ * out of the legacy layout (store/layout.ts) and had this status there, so a stream reader can tell a move
  * from a new response (lib/surveys/stream.ts does not announce a finished response twice).
  */
 export function responseItem(

@@ -12,7 +12,7 @@ import { tableName } from '../../../platform/data/client.ts';
 import { keys } from '../../../platform/data/keys.ts';
 import { readAll } from '../../../platform/data/sharded-ranges.ts';
 import type { SurveyDefinition } from '../../engine/definition.ts';
-import { responseLayout } from '../../responses/layout.ts';
+import { responseLayout } from '../../responses/store/layout.ts';
 import { findSurvey } from '../../store/surveys.ts';
 import { findVersion } from '../../store/versions.ts';
 import { columnsOf, EXPORTED_ATTRIBUTES, type ExportedResponse, headersOf, jsonRecordOf, rowOf } from '../columns.ts';

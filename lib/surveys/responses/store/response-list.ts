@@ -27,9 +27,9 @@ import { TABLE } from '../../../platform/data/table.ts';
 import type { PageKey, PageStart } from '../../../platform/pagination.ts';
 import { parseCounterAttribute } from '../counters.ts';
 import { surveyResponseEntity } from '../entities.ts';
-import { responseLayout } from '../layout.ts';
 import { respondentHash, toResponse, toTombstone } from '../record.ts';
 import type { ResponseStatus, ResponseTombstone, SurveyResponse } from '../schemas.ts';
+import { responseLayout } from './layout.ts';
 
 type Item = Record<string, unknown>;
 

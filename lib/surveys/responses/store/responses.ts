@@ -28,10 +28,10 @@ import { responseNotFound } from '../../errors.ts';
 import { copyKey } from '../../store/collecting-copies.ts';
 import type { SurveyChanged } from '../../store/surveys.ts';
 import { COUNTER_ENTITY, type CounterDeltas, counterShardOf, countMoves, legacyCounterShardOf } from '../counters.ts';
-import { responseLayout } from '../layout.ts';
 import { isLegacyResponseKey } from '../legacy-layout.ts';
 import { respondentIndexItem, responseItem, tombstoneItem, toResponse } from '../record.ts';
 import type { SurveyResponse } from '../schemas.ts';
+import { responseLayout } from './layout.ts';
 
 /** Tries of a continuation or delete that met the migration moving its response. */
 export const MOVE_ATTEMPTS = 3;

@@ -6,7 +6,7 @@
  * where the old layout kept things; writes always go to the new layout (a continuation or delete of an
  * old response moves or removes it there).
  */
-import { LayoutMigration } from '../../platform/data/layout-migration.ts';
-import { RESPONSE_LAYOUT_MIGRATION_ID } from './legacy-layout.ts';
+import { LayoutMigration } from '../../../platform/data/layout-migration.ts';
+import { RESPONSE_LAYOUT_MIGRATION_ID } from '../legacy-layout.ts';
 
 export const responseLayout = new LayoutMigration(RESPONSE_LAYOUT_MIGRATION_ID);
