@@ -8,7 +8,7 @@
  * concurrent invocation (another shard holding the same survey's responses) can never count a
  * response twice or half; a lost race re-reads and folds again.
  *
- * Where the writes land: a marker per response, at a key hashed from the response id (keys.ts), so
+ * Where the writes land: a marker per response, at a key hashed from the response id (entities.ts), so
  * markers never pile up at the end of one range; one bucket write per chunk, into this instance's
  * bucket of the day (`bucketShard`), so the dozens of instances AWS runs at 5,000 writes a second (one
  * per stream shard) do not all write, and race for, one item. A quiet survey keeps one bucket a day.
@@ -18,10 +18,10 @@
  */
 import { randomInt } from 'node:crypto';
 import { conflictBackoff } from '../../platform/data/conditions.ts';
-import { keys } from '../../platform/data/keys.ts';
 import { findVersion } from '../store/versions.ts';
 import { type Catalog, catalogOf } from './catalog.ts';
 import { contributionOf } from './counts.ts';
+import { DAY_BUCKET_SHARDS } from './entities.ts';
 import { bucketId, type ResponseChange as FoldedChange, foldChanges } from './fold.ts';
 import { MAX_TRANSACTION_ITEMS, readCountedChunk, writeCountedChunk } from './store/counted-markers.ts';
 import type { ResponseRecord } from './stream-records.ts';
@@ -66,7 +66,7 @@ function catalogFor(workspace: string, surveyId: string, versionId: string): Pro
  * per stream shard: dozens at 5,000 writes a second) mostly write different items, while a quiet
  * survey keeps one bucket a day. A response stays in the bucket it was first counted in (fold.ts).
  */
-let bucketShard = randomInt(keys.surveyDayBucketShards);
+let bucketShard = randomInt(DAY_BUCKET_SHARDS);
 
 type ChunkOutcome = 'committed' | 'unchanged' | 'lost-race' | 'too-large';
 
@@ -176,7 +176,7 @@ async function writeChunk(workspace: string, surveyId: string, chunk: ResponseCh
     if (attempt >= MAX_ATTEMPTS) throw new Error('Survey summary chunk kept losing races; the batch is retried');
     result.retries += 1;
     // Another instance writes this bucket too: move to another one.
-    bucketShard = randomInt(keys.surveyDayBucketShards);
+    bucketShard = randomInt(DAY_BUCKET_SHARDS);
     await conflictBackoff(attempt);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * What the stream aggregator (../aggregator.ts) counted: a marker per response (its revision, bucket
- * and contribution, keys.ts `surveyResponseCounted`) and the day buckets it moved, read together and
+ * and contribution, ../entities.ts `countedMarkerEntity`) and the day buckets it moved, read together and
  * written together.
  *   readCountedChunk  BatchGetItem of a chunk's markers and buckets (and the markers' own buckets not
  *                     asked for, in a second one): the markers as the fold reads them
@@ -14,11 +14,12 @@
  */
 import { getMany } from '../../../platform/data/batch.ts';
 import { tableName } from '../../../platform/data/client.ts';
-import { keys } from '../../../platform/data/keys.ts';
 import { type NamedWrites, TransactionCancelledError, transact } from '../../../platform/data/transact.ts';
+import { surveyResponseEntity } from '../../responses/entities.ts';
 import { responseLayout } from '../../responses/store/layout.ts';
 import type { Catalog } from '../catalog.ts';
 import { addCounts, type Counts } from '../counts.ts';
+import { countedMarkerEntity, dayBucketEntity } from '../entities.ts';
 import { type BucketRef, bucketId, type CountedMarker, type Fold } from '../fold.ts';
 import { DAY_BUCKET_ENTITY } from './buckets.ts';
 
@@ -73,11 +74,12 @@ const lockCondition = (item: Item | undefined) =>
       }
     : { ConditionExpression: 'attribute_not_exists(pk)' };
 
-const markerKey = (workspace: string, surveyId: string, responseId: string) => keys.surveyResponseCounted(workspace, surveyId, responseId);
+const markerKey = (workspace: string, surveyId: string, responseId: string) =>
+  countedMarkerEntity.keys.marker(workspace, surveyId, responseId);
 const legacyMarkerKey = (workspace: string, surveyId: string, responseId: string) =>
-  keys.legacySurveyResponseCounted(workspace, surveyId, responseId);
+  countedMarkerEntity.keys.legacy(workspace, surveyId, responseId);
 const bucketKey = (workspace: string, surveyId: string, bucket: BucketRef) =>
-  keys.surveyDayBucket(workspace, surveyId, bucket.day, bucket.versionId, bucket.shard);
+  dayBucketEntity.keys.bucket(workspace, surveyId, bucket.day, bucket.versionId, bucket.shard);
 
 /**
  * The markers of `responseIds`, the `buckets` the chunk's changes go to and those its markers are in,
@@ -95,12 +97,14 @@ export async function readCountedChunk(
   const items = await readItems([
     ...responseIds.map((responseId) => markerKey(workspace, surveyId, responseId)),
     ...(legacy ? responseIds.map((responseId) => legacyMarkerKey(workspace, surveyId, responseId)) : []),
-    ...legacyRemovals.map((responseId) => keys.surveyResponse(workspace, surveyId, responseId)),
+    ...legacyRemovals.map((responseId) => surveyResponseEntity.keys.response(workspace, surveyId, responseId)),
     ...chunk.buckets.map((bucket) => bucketKey(workspace, surveyId, bucket)),
     ...(probe ? [probe] : []),
   ]);
   if (probe) responseLayout.settle(items.get(itemId(probe)));
-  const moved = new Set(legacyRemovals.filter((responseId) => items.has(itemId(keys.surveyResponse(workspace, surveyId, responseId)))));
+  const moved = new Set(
+    legacyRemovals.filter((responseId) => items.has(itemId(surveyResponseEntity.keys.response(workspace, surveyId, responseId)))),
+  );
 
   const markers = new Map<string, CountedMarker>();
   const markerItems = new Map<string, { item: Item; legacy: boolean }>();
