@@ -10,6 +10,7 @@ import { kbSearchManifestEntity } from './knowledge-bank/search/entities.ts';
 import { PLATFORM_ENTITIES } from './platform/data/entities.ts';
 import { gsi1Projection } from './platform/data/table.ts';
 import { SOP_ENTITIES } from './sops/entities.ts';
+import { SURVEY_ENTITIES } from './surveys/entities.ts';
 import { WEBHOOK_ENTITIES } from './webhooks/entities.ts';
 
 export const ENTITIES = [
@@ -20,6 +21,7 @@ export const ENTITIES = [
   ...JOURNEY_ENTITIES,
   ...KNOWLEDGE_BANK_ENTITIES,
   kbSearchManifestEntity,
+  ...SURVEY_ENTITIES,
 ] as const;
 
 /** gsi1's non-key attributes: the union of what each entity's gsi1 queries read. */

@@ -2,9 +2,8 @@
 import { createIdeaComment } from '../../lib/ideas/commands/create-idea-comment.ts';
 import type { Comment } from '../../lib/ideas/comment-schemas.ts';
 import { createIdeaComment as route } from '../../lib/ideas/routes.ts';
-import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf, replayHeaders } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiResult } from '../../lib/platform/route.ts';
 
 const answer = (comment: Comment, replayed: boolean): ApiResult<typeof route> => ({

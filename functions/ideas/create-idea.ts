@@ -1,9 +1,8 @@
 /** POST /ideas: submit an idea, answered with its possible duplicates; safe to retry with an Idempotency-Key. */
 import { type CreatedIdea, createIdea, rememberedCreateOf } from '../../lib/ideas/commands/create-idea.ts';
 import { createIdea as route } from '../../lib/ideas/routes.ts';
-import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf, replayHeaders } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiResult } from '../../lib/platform/route.ts';
 
 const answer = ({ idea, possibleDuplicates }: CreatedIdea, replayed: boolean): ApiResult<typeof route> => ({

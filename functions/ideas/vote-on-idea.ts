@@ -1,9 +1,8 @@
 /** POST /ideas/{id}/votes: a customer's vote, counted once (201 new, 200 again); safe to retry with an Idempotency-Key. */
 import { type VoteAnswer, voteOnIdea } from '../../lib/ideas/commands/vote-on-idea.ts';
 import { voteOnIdea as route } from '../../lib/ideas/routes.ts';
-import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf, replayHeaders } from '../../lib/platform/http/conditional-request.ts';
 import type { ApiResult } from '../../lib/platform/route.ts';
 
 const answer = ({ vote, created }: VoteAnswer, replayed: boolean): ApiResult<typeof route> => ({

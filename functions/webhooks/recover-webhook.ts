@@ -1,6 +1,6 @@
 /** POST /webhooks/{id}/recover: a recovery started, its first step queued; safe to retry with an Idempotency-Key. */
-import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { replayHeaders } from '../../lib/platform/http/conditional-request.ts';
 import { recoverWebhook, rememberedRecovery } from '../../lib/webhooks/commands/recover-webhook.ts';
 import { recoverWebhook as route } from '../../lib/webhooks/routes.ts';
 import type { Recovery } from '../../lib/webhooks/schemas.ts';

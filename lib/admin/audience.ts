@@ -1,11 +1,6 @@
-/**
- * `cxctl audience set`: the audience attribute catalog of a workspace, which survey targeting
- * rules are checked against (GET /surveys/audience-attributes lists it). The file replaces the
- * whole catalog; rules already saved keep working as written until they are next changed.
- */
-import { keys } from '../platform/data/keys.ts';
 import { toIssues } from '../platform/http/middleware/validate-request.ts';
 import { type AudienceAttribute, audienceCatalog } from '../surveys/engine/targeting.ts';
+import { surveyAudienceEntity } from '../surveys/entities.ts';
 import { AdminError, type TableClient, transactOrRefuse, workspaceExists } from './table-client.ts';
 
 export function parseAudienceFile(json: unknown): AudienceAttribute[] {
@@ -24,7 +19,7 @@ export async function setAudienceAttributes(
   attributes: AudienceAttribute[],
 ): Promise<{ attributes: number }> {
   const catalog = {
-    ...keys.surveyAudience(workspace),
+    ...surveyAudienceEntity.keys.audience(workspace),
     entity: 'SurveyAudience',
     // A JSON string: the catalog is read whole and never queried inside.
     attributes: JSON.stringify(attributes),

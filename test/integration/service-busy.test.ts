@@ -21,8 +21,8 @@ import { createDeveloperKey } from '../../lib/admin/developer-keys.ts';
 import { createLocalTableClient, type TableClient } from '../../lib/admin/table-client.ts';
 import { createWorkspace } from '../../lib/admin/workspaces.ts';
 import { ideaEntity } from '../../lib/ideas/entities.ts';
-import { keys } from '../../lib/platform/data/keys.ts';
 import { PERMISSIONS } from '../../lib/platform/permissions.ts';
+import { surveyEntity } from '../../lib/surveys/entities.ts';
 import { type SandboxProcess, startSandboxProcess } from '../support/sandbox-process.ts';
 
 const SCALE = 1000;
@@ -165,7 +165,7 @@ describe(`SANDBOX_PARTITION_SCALE=${SCALE}: where DynamoDB throttles after every
     await store.db.send(
       new UpdateCommand({
         TableName: store.table,
-        Key: keys.survey(ws, id),
+        Key: surveyEntity.keys.survey(ws, id),
         UpdateExpression: 'SET padding = :padding',
         ExpressionAttributeValues: { ':padding': 'x'.repeat(300_000) },
       }),

@@ -20,8 +20,8 @@ import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDeveloperKey } from '../../lib/admin/developer-keys.ts';
 import { createLocalTableClient, type TableClient } from '../../lib/admin/table-client.ts';
-import { keys } from '../../lib/platform/data/keys.ts';
 import { PERMISSIONS } from '../../lib/platform/permissions.ts';
+import { SURVEY_COLLECTING_COPIES } from '../../lib/surveys/entities.ts';
 import { toResponse } from '../../lib/surveys/responses/record.ts';
 import { webhookEntity } from '../../lib/webhooks/entities.ts';
 import { cxctl, type SandboxProcess, startSandboxProcess, until } from '../support/sandbox-process.ts';
@@ -336,7 +336,7 @@ describe('a table written by main at 80f9095', () => {
     for (const survey of [a, b, c, d]) {
       const copies = items.filter((item) => String(item.sk).startsWith(`SURVEYSTATE#${survey.surveyId}#`));
       expect(copies.map((copy) => copy.status)).toEqual(
-        Array(keys.surveyCollectingCopies).fill(survey === c ? 'closed' : survey === d ? 'draft' : 'published'),
+        Array(SURVEY_COLLECTING_COPIES).fill(survey === c ? 'closed' : survey === d ? 'draft' : 'published'),
       );
     }
 

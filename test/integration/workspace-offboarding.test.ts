@@ -17,6 +17,7 @@ import { createWorkspace, setWorkspaceStatus } from '../../lib/admin/workspaces.
 import { kbSearchManifestEntity } from '../../lib/knowledge-bank/search/entities.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
 import { WORKSPACE_COPIES } from '../../lib/platform/data/workspace-record.ts';
+import { countedMarkerEntity } from '../../lib/surveys/summary/entities.ts';
 import { adminStore, call, clientFor, sandbox, uniqueSlug } from '../support/fixtures.ts';
 import { createArticle, createCategory, para, publish } from '../support/knowledge-bank.ts';
 import { cxctl, cxctlJson, objectsUnder, partitionItems, until } from '../support/operator.ts';
@@ -189,7 +190,7 @@ describe('cxctl workspace delete', () => {
     await publish(api, article.id);
     await until(async () => {
       const items = await partitionItems(staying.workspace);
-      return items.some((i) => i.sk === keys.surveyResponseCounted(staying.workspace, staying.surveyId, sentinel.id).sk);
+      return items.some((i) => i.sk === countedMarkerEntity.keys.marker(staying.workspace, staying.surveyId, sentinel.id).sk);
     }, 'the aggregator to count a later response');
     await until(async () => (await manifestVersion()) > version, 'the search builder to index a later publish');
     expect(await partitionItems(slug)).toEqual([]);

@@ -24,6 +24,25 @@ import {
   sopEntity,
   sopSerialCounterEntity,
 } from '../../lib/sops/entities.ts';
+import {
+  collectingStateEntity,
+  surveyAudienceEntity,
+  surveyCounterEntity,
+  surveyDesignsEntity,
+  surveyEntity,
+  surveyVersionEntity,
+} from '../../lib/surveys/entities.ts';
+import { surveyExportEntity } from '../../lib/surveys/exports/entities.ts';
+import {
+  respondentEntity,
+  responseCounterEntity,
+  responseIdOfKey,
+  responseTombstoneEntity,
+  SURVEY_RESPONSE_SHARDS,
+  surveyResponseEntity,
+  surveyResponseShardOf,
+} from '../../lib/surveys/responses/entities.ts';
+import { countedMarkerEntity, dayBucketEntity } from '../../lib/surveys/summary/entities.ts';
 import { webhookCounterEntity, webhookDeliveryEntity, webhookEntity } from '../../lib/webhooks/entities.ts';
 
 const SLUG = 'acme';
@@ -68,28 +87,30 @@ const entities: Record<string, string[]> = {
   ),
   // Knowledge-bank search (issue 18): one segment manifest per workspace.
   kbSearchManifest: [kbSearchManifestEntity.keys.manifest(SLUG).sk],
-  survey: UUIDS.map((id) => keys.survey(SLUG, id).sk),
-  surveyCounter: [keys.surveyCounter(SLUG).sk],
-  surveyVersion: UUIDS.flatMap((id) => UUIDS.map((versionId) => keys.surveyVersion(SLUG, id, versionId).sk)),
-  surveyDesigns: [keys.surveyDesigns(SLUG).sk],
-  surveyAudience: [keys.surveyAudience(SLUG).sk],
+  survey: UUIDS.map((id) => surveyEntity.keys.survey(SLUG, id).sk),
+  surveyCounter: [surveyCounterEntity.keys.counter(SLUG).sk],
+  surveyVersion: UUIDS.flatMap((id) => UUIDS.map((versionId) => surveyVersionEntity.keys.version(SLUG, id, versionId).sk)),
+  surveyDesigns: [surveyDesignsEntity.keys.designs(SLUG).sk],
+  surveyAudience: [surveyAudienceEntity.keys.audience(SLUG).sk],
   // Survey responses: respondent hashes are 43 base64url characters (lib/surveys/responses/record.ts).
-  surveyResponse: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponse(SLUG, id, responseId).sk)),
-  legacySurveyResponse: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.legacySurveyResponse(SLUG, id, responseId).sk)),
-  surveyResponseCounter: UUIDS.flatMap((id) => [0, 7, 15, 63].map((shard) => keys.surveyResponseCounter(SLUG, id, shard).sk)),
-  surveyCollectingCopy: UUIDS.flatMap((id) => [0, 15, 31].map((copy) => keys.surveyCollectingCopy(SLUG, id, copy).sk)),
-  surveyResponseTombstone: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponseTombstone(SLUG, id, responseId).sk)),
+  surveyResponse: UUIDS.flatMap((id) => UUIDS.map((responseId) => surveyResponseEntity.keys.response(SLUG, id, responseId).sk)),
+  legacySurveyResponse: UUIDS.flatMap((id) => UUIDS.map((responseId) => surveyResponseEntity.keys.legacy(SLUG, id, responseId).sk)),
+  surveyResponseCounter: UUIDS.flatMap((id) => [0, 7, 15, 63].map((shard) => responseCounterEntity.keys.counter(SLUG, id, shard).sk)),
+  surveyCollectingCopy: UUIDS.flatMap((id) => [0, 15, 31].map((copy) => collectingStateEntity.keys.copy(SLUG, id, copy).sk)),
+  surveyResponseTombstone: UUIDS.flatMap((id) =>
+    UUIDS.map((responseId) => responseTombstoneEntity.keys.tombstone(SLUG, id, responseId).sk),
+  ),
   surveyRespondent: ['-'.repeat(43), 'z'.repeat(43), 'A_b-9'.padEnd(43, '0')].flatMap((hash) =>
-    UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyRespondent(SLUG, hash, id, responseId).sk)),
+    UUIDS.flatMap((id) => UUIDS.map((responseId) => respondentEntity.keys.respondent(SLUG, hash, id, responseId).sk)),
   ),
   surveyDayBucket: UUIDS.flatMap((id) =>
     ['2026-01-01', '2026-12-31'].flatMap((day) =>
-      UUIDS.flatMap((versionId) => [undefined, 0, 63].map((shard) => keys.surveyDayBucket(SLUG, id, day, versionId, shard).sk)),
+      UUIDS.flatMap((versionId) => [undefined, 0, 63].map((shard) => dayBucketEntity.keys.bucket(SLUG, id, day, versionId, shard).sk)),
     ),
   ),
-  surveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponseCounted(SLUG, id, responseId).sk)),
-  legacySurveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.legacySurveyResponseCounted(SLUG, id, responseId).sk)),
-  surveyExport: UUIDS.flatMap((id) => UUIDS.map((exportId) => keys.surveyExport(SLUG, id, exportId).sk)),
+  surveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => countedMarkerEntity.keys.marker(SLUG, id, responseId).sk)),
+  legacySurveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => countedMarkerEntity.keys.legacy(SLUG, id, responseId).sk)),
+  surveyExport: UUIDS.flatMap((id) => UUIDS.map((exportId) => surveyExportEntity.keys.export(SLUG, id, exportId).sk)),
   surveyMetricBinding: UUIDS.flatMap((id) => UUIDS.map((journeyId) => journeyMetricBindingEntity.keys.binding(SLUG, id, journeyId).sk)),
 };
 
@@ -108,51 +129,51 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
     holds: (sk: string) => sk >= sopEntity.keys.sop(SLUG, id).sk && sk <= sopEntity.keys.collectionEnd(id),
     may: ['sop', 'sopComment'],
   })),
-  { name: 'the survey list', holds: between(keys.surveyListRange.from, keys.surveyListRange.to), may: ['survey', 'surveyCounter'] },
+  { name: 'the survey list', holds: between(surveyEntity.keys.list.from, surveyEntity.keys.list.to), may: ['survey', 'surveyCounter'] },
   ...UUIDS.flatMap((id) =>
     [0, 1, 62, 63].map((shard) => ({
       name: `range ${shard} of the responses of survey ${id}`,
-      holds: between(keys.surveyResponseShardRange(id, shard).from, keys.surveyResponseShardRange(id, shard).to),
+      holds: between(surveyResponseEntity.keys.shardRange(id, shard).from, surveyResponseEntity.keys.shardRange(id, shard).to),
       may: ['surveyResponse'],
     })),
   ),
   // cxctl rebuild summaries (lib/admin/rebuild-summaries.ts): every survey, then each survey's markers.
-  { name: 'every survey of a workspace', holds: prefix(keys.surveyListRange.from), may: ['survey'] },
+  { name: 'every survey of a workspace', holds: prefix(surveyEntity.keys.list.from), may: ['survey'] },
   ...UUIDS.map((id) => ({
     name: `the summary markers of survey ${id}`,
-    holds: prefix(keys.surveyResponseCounted(SLUG, id, '').sk),
+    holds: prefix(countedMarkerEntity.keys.marker(SLUG, id, '').sk),
     may: ['surveyResponseCounted'],
   })),
   ...UUIDS.map((id) => ({
     name: `every range of the responses of survey ${id}`,
-    holds: prefix(keys.surveyResponsePrefix(id)),
+    holds: prefix(surveyResponseEntity.keys.prefix(id)),
     may: ['surveyResponse'],
   })),
   ...UUIDS.map((id) => ({
     name: `the aggregator's markers of survey ${id}, in both layouts`,
-    holds: prefix(keys.surveyResponseCountedPrefix(id)),
+    holds: prefix(countedMarkerEntity.keys.prefix(id)),
     may: ['surveyResponseCounted', 'legacySurveyResponseCounted'],
   })),
   ...UUIDS.map((id) => ({
     name: `the legacy range of the responses of survey ${id}`,
-    holds: between(keys.legacySurveyResponseRange(id).from, keys.legacySurveyResponseRange(id).to),
+    holds: between(surveyResponseEntity.keys.legacyRange(id).from, surveyResponseEntity.keys.legacyRange(id).to),
     may: ['legacySurveyResponse'],
   })),
   ...UUIDS.map((id) => ({
     name: `the responses of survey ${id} in the legacy layout`,
-    holds: prefix(keys.legacySurveyResponsePrefix(id)),
+    holds: prefix(surveyResponseEntity.keys.legacyPrefix(id)),
     may: ['legacySurveyResponse'],
   })),
   ...UUIDS.map((id) => ({
     name: `the response counters of survey ${id}`,
-    holds: prefix(keys.surveyResponseCounterPrefix(id)),
+    holds: prefix(responseCounterEntity.keys.prefix(id)),
     may: ['surveyResponseCounter'],
   })),
   ...['-'.repeat(43), 'z'.repeat(43)].flatMap((hash) => [
-    { name: `the responses of respondent ${hash}`, holds: prefix(keys.surveyRespondentPrefix(hash)), may: ['surveyRespondent'] },
+    { name: `the responses of respondent ${hash}`, holds: prefix(respondentEntity.keys.prefix(hash)), may: ['surveyRespondent'] },
     ...UUIDS.map((id) => ({
       name: `the responses of respondent ${hash} to survey ${id}`,
-      holds: prefix(keys.surveyRespondentPrefix(hash, id)),
+      holds: prefix(respondentEntity.keys.prefix(hash, id)),
       may: ['surveyRespondent'],
     })),
   ]),
@@ -189,7 +210,10 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
   ...UUIDS.map((id) => ({ name: `the backlinks of ${id}`, holds: prefix(kbBacklinkEntity.keys.prefix(id)), may: ['kbBacklink'] })),
   ...UUIDS.map((id) => ({
     name: `the summary buckets of survey ${id} in a range of days`,
-    holds: between(keys.surveyDayRange(id, '2026-01-01', '2026-12-31').from, keys.surveyDayRange(id, '2026-01-01', '2026-12-31').to),
+    holds: between(
+      dayBucketEntity.keys.days(id, '2026-01-01', '2026-12-31').from,
+      dayBucketEntity.keys.days(id, '2026-01-01', '2026-12-31').to,
+    ),
     may: ['surveyDayBucket'],
   })),
   ...UUIDS.map((id) => ({
@@ -229,14 +253,14 @@ describe('the table key map', () => {
     const ids = Array.from({ length: 6400 }, (_, i) => `0190a1b2-c3d4-7e5f-8a6b-${String(i).padStart(12, '0')}`);
     const perRange = new Map<number, number>();
     for (const responseId of ids) {
-      const shard = keys.surveyResponseShardOf(responseId);
-      const range = keys.surveyResponseShardRange(UUIDS[0]!, shard);
-      expect(between(range.from, range.to)(keys.surveyResponse(SLUG, UUIDS[0]!, responseId).sk)).toBe(true);
-      expect(keys.responseIdOfKey(keys.surveyResponse(SLUG, UUIDS[0]!, responseId).sk)).toBe(responseId);
+      const shard = surveyResponseShardOf(responseId);
+      const range = surveyResponseEntity.keys.shardRange(UUIDS[0]!, shard);
+      expect(between(range.from, range.to)(surveyResponseEntity.keys.response(SLUG, UUIDS[0]!, responseId).sk)).toBe(true);
+      expect(responseIdOfKey(surveyResponseEntity.keys.response(SLUG, UUIDS[0]!, responseId).sk)).toBe(responseId);
       perRange.set(shard, (perRange.get(shard) ?? 0) + 1);
     }
     // 100 expected per range; a stable hash keeps every range within a third of it.
-    expect(perRange.size).toBe(keys.surveyResponseShards);
+    expect(perRange.size).toBe(SURVEY_RESPONSE_SHARDS);
     for (const count of perRange.values()) expect(Math.abs(count - 100)).toBeLessThan(34);
   });
 

@@ -1,5 +1,5 @@
 /**
- * The survey-response layout of issue 32 (keys.ts, lib/surveys/responses/legacy-layout.ts): moves what
+ * The survey-response layout of issue 32 (lib/surveys/responses/entities.ts, legacy-layout.ts): moves what
  * the layout before it wrote, and gives every survey its collecting copies.
  *
  * One Scan of the table, page by page (PAGE_ITEMS evaluated per page, a checkpoint after each), filtered
@@ -21,10 +21,11 @@
  */
 import { GetCommand, ScanCommand, TransactWriteCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure, transactionCancellationReasons } from '../../platform/data/conditions.ts';
-import { keys } from '../../platform/data/keys.ts';
 import { COPY_ENTITY, fullCopy } from '../../surveys/collecting-state.ts';
+import { collectingStateEntity, SURVEY_COLLECTING_COPIES } from '../../surveys/entities.ts';
 import { toSurvey } from '../../surveys/record.ts';
 import { COUNTER_ENTITY, counterShardOf, countMoves, legacyCounterShardOf } from '../../surveys/responses/counters.ts';
+import { responseCounterEntity } from '../../surveys/responses/entities.ts';
 import {
   isLegacyMarkerKey,
   isLegacyResponseKey,
@@ -88,7 +89,7 @@ function countMoved(store: TableClient, legacy: Item) {
   return [...moves].map(([shard, changes]) => ({
     Update: {
       TableName: store.table,
-      Key: keys.surveyResponseCounter(String(legacy.pk).slice('WS#'.length), legacy.surveyId as string, shard),
+      Key: responseCounterEntity.keys.counter(String(legacy.pk).slice('WS#'.length), legacy.surveyId as string, shard),
       UpdateExpression: `SET entity = :entity, surveyId = :survey ADD ${[...changes.keys()].map((_, i) => `#c${i} :c${i}`).join(', ')}`,
       ExpressionAttributeNames: Object.fromEntries([...changes.keys()].map((attribute, i) => [`#c${i}`, attribute])),
       ExpressionAttributeValues: {
@@ -155,10 +156,10 @@ async function writeCopies(store: TableClient, surveyItem: Item): Promise<boolea
   const survey = toSurvey(surveyItem);
   const copy = fullCopy(survey);
   const workspace = String(surveyItem.pk).slice('WS#'.length);
-  const copies = Array.from({ length: keys.surveyCollectingCopies }, (_, index) => ({
+  const copies = Array.from({ length: SURVEY_COLLECTING_COPIES }, (_, index) => ({
     Update: {
       TableName: store.table,
-      Key: keys.surveyCollectingCopy(workspace, survey.id, index),
+      Key: collectingStateEntity.keys.copy(workspace, survey.id, index),
       UpdateExpression: `SET entity = :entity, surveyId = :survey, #status = :status, rulesDigest = :rules${
         copy.publishedVersionId ? ', publishedVersionId = :published' : ' REMOVE publishedVersionId'
       }`,
@@ -196,7 +197,7 @@ const WRITES: Record<
   },
   survey: {
     write: writeCopies,
-    items: 1 + keys.surveyCollectingCopies,
+    items: 1 + SURVEY_COLLECTING_COPIES,
     done: 'surveys given collecting copies',
     would: 'surveys to give collecting copies',
     gone: 'surveys gone',

@@ -1,5 +1,5 @@
 /** POST /ideas/{id}/comments: a comment whose author is a reference (lib/ideas/people.ts), in one transaction that checks the idea. */
-import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
+import type { IdempotentRequest } from '../../platform/data/idempotent-request.ts';
 import { uuidv7 } from '../../platform/ids.ts';
 import type { Comment, CommentWrite } from '../comment-schemas.ts';
 import { personRefOf } from '../people.ts';

@@ -6,7 +6,7 @@
  * before it, so that they are remembered with the idea and a retry gets them as first found (their
  * scores move as ideas come and go, the new one included). One round trip deeper for that request.
  */
-import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
+import type { IdempotentRequest } from '../../platform/data/idempotent-request.ts';
 import type { Workspace } from '../../platform/data/workspace-record.ts';
 import { logger } from '../../platform/logger.ts';
 import { countBusinessEvent } from '../../platform/metrics.ts';

@@ -10,7 +10,7 @@ import type { SimilarityIndex } from '../similar/index.ts';
 import { DUPLICATE_MIN_SCORE } from '../similar/index.ts';
 import { duplicatesIndexOf, similarityIndexOf } from '../similar/index-cache.ts';
 import type { SimilarIdea } from '../similar/schemas.ts';
-import { ideasByIds } from '../similar/store.ts';
+import { ideasByIds } from '../similar/store/ideas.ts';
 
 export type { SimilarIdea };
 

@@ -2,7 +2,7 @@
  * POST /ideas/{id}/votes: the voter's reference (a keyed hash: lib/ideas/people.ts) and the idea's gate
  * read together, then one transaction that counts the voter once (store/votes.ts).
  */
-import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
+import type { IdempotentRequest } from '../../platform/data/idempotent-request.ts';
 import { ideaMerged, ideaNotFound } from '../errors.ts';
 import { personRefOf } from '../people.ts';
 import { findVoteGate } from '../store/ranks.ts';

@@ -15,7 +15,7 @@
  * match a text it did not match shows within a minute.
  */
 import { SimilarityIndex } from './index.ts';
-import { ideaTextsSince, newestIdeaTexts } from './store.ts';
+import { ideaTextsSince, newestIdeaTexts } from './store/ideas.ts';
 
 const REBUILD_AFTER_MS = 60_000;
 /** How far back a catch-up reads: more than the clock skew between the instances that create ideas. */

@@ -42,12 +42,6 @@ const BATCH_ATTEMPTS = 8;
 
 const ideaKey = (workspace: string, ideaId: string) => ideaEntity.keys.idea(workspace, ideaId);
 
-/** The idea's fields a merge reads and the commit conditions on. */
-interface MergeSide {
-  id: string;
-  version: number;
-}
-
 /** What a commit found changed since the read: the caller reads again and asks the rules. */
 export class MergeRaced extends Error {
   constructor(readonly failed: string[]) {

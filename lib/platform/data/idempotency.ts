@@ -7,22 +7,13 @@
  */
 import { ConflictError } from '../errors.ts';
 import { tableName } from './client.ts';
+import type { IdempotentRequest } from './idempotent-request.ts';
 import { keys } from './keys.ts';
 import { TABLE } from './table.ts';
 import { type NamedWrites, TransactionCancelledError, type TransactOptions, type TransactWrite, transact } from './transact.ts';
 
 /** How long an Idempotency-Key is remembered (as Stripe). */
 const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
-
-/** What a request asks to be remembered under: set by the middy chain for routes marked `idempotent`. */
-export interface IdempotentRequest {
-  /** The client's Idempotency-Key. */
-  key: string;
-  /** The operation on its concrete path, e.g. `POST /journeys/<id>/versions`: keys are per operation. */
-  scope: string;
-  /** Digest of the request body (lib/platform/http/conditional-request.ts `requestFingerprint`). */
-  fingerprint: string;
-}
 
 /** The name of the remembered response's item in a `createOnce` transaction. */
 export const IDEMPOTENCY_ITEM = 'idempotency';
@@ -106,7 +97,4 @@ export async function createOnce<T>(
   }
 }
 
-/** The header a replayed response carries, so a client can tell a replay from a new create. */
-export function replayHeaders(replayed: boolean): Record<string, string> {
-  return replayed ? { 'Idempotent-Replayed': 'true' } : {};
-}
+export type { IdempotentRequest } from './idempotent-request.ts';

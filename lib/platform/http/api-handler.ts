@@ -24,11 +24,11 @@
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { type IdempotentRequest, replayHeaders, replayOf } from '../data/idempotency.ts';
+import { type IdempotentRequest, replayOf } from '../data/idempotency.ts';
 import { API_PREFIX, type ApiRequest, type ApiResult, acceptsCursor, type RouteDefinition, SVG_RESPONSE_HEADERS } from '../route.ts';
 import { deprecationHeaders } from '../version.ts';
 import { runBehindVerdict } from '../write-gate.ts';
-import { idempotencyKeyOf, idempotencyScope, requestFingerprint } from './conditional-request.ts';
+import { idempotencyKeyOf, idempotencyScope, replayHeaders, requestFingerprint } from './conditional-request.ts';
 import type { ApiContext } from './context.ts';
 import { authorize } from './middleware/authorize.ts';
 import { headerValues } from './middleware/header-values.ts';

@@ -118,3 +118,8 @@ function canonicalJson(value: unknown): string {
 export function requestFingerprint(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }
+
+/** The header a replayed response carries, so a client can tell a replay from a new create. */
+export function replayHeaders(replayed: boolean): Record<string, string> {
+  return replayed ? { 'Idempotent-Replayed': 'true' } : {};
+}

@@ -1,5 +1,5 @@
 /** A draft survey with its first draft version, a starter definition with its issues (store/surveys.ts). */
-import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
+import type { IdempotentRequest } from '../../platform/data/idempotent-request.ts';
 import { type Language, starterDefinition } from '../engine/definition.ts';
 import { validateDefinition } from '../engine/validate.ts';
 import { type CreatedSurvey, writeNewSurvey } from '../store/surveys.ts';

@@ -3,7 +3,7 @@
  * survey (and the named version), then the version to copy if none was named, then one transaction
  * that numbers the draft; a draft that lost its number to another reads again (state-rules.ts decides).
  */
-import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
+import type { IdempotentRequest } from '../../platform/data/idempotent-request.ts';
 import { versionNotFound } from '../errors.ts';
 import type { SurveyVersion } from '../schemas.ts';
 import { newVersionRaceRefusal, newVersionRefusal, STATE_CHANGE_READS, unknownSourceVersion, versionsRaced } from '../state-rules.ts';

@@ -4,7 +4,7 @@
  * writes in one transaction that holds if the survey is still as validated against. A refusal or a
  * failed check on a cached guess learns the current state and tries again, a few times.
  */
-import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
+import type { IdempotentRequest } from '../../platform/data/idempotent-request.ts';
 import { BadRequestError } from '../../platform/errors.ts';
 import {
   afterFailedCheck,

@@ -1,6 +1,6 @@
 /**
  * Surveys: `SURVEY#<id>` items, each with a map of its version summaries, in the workspace's
- * partition (keys.survey*), so an id of another workspace is simply not found. Round trips (the
+ * partition (surveyEntity.keys.survey*), so an id of another workspace is simply not found. Round trips (the
  * README's table says the same):
  *   list, read: 1 (read is one BatchGetItem of the survey and the designs)
  *   create: 2 (reads the designs it returns, then one transaction)
@@ -26,6 +26,7 @@ import type { PageKey, PageStart } from '../../platform/pagination.ts';
 import { rulesDigest } from '../collecting-state.ts';
 import type { SurveyDefinition } from '../engine/definition.ts';
 import type { AudienceAttribute } from '../engine/targeting.ts';
+import { surveyCounterEntity, surveyEntity, surveyVersionEntity } from '../entities.ts';
 import { surveyConditionFailure, surveyNotFound } from '../errors.ts';
 import {
   COUNTER_ENTITY,
@@ -117,7 +118,7 @@ export async function writeNewSurvey(
         Put: {
           TableName: tableName,
           Item: {
-            ...keys.survey(workspace, surveyId),
+            ...surveyEntity.keys.survey(workspace, surveyId),
             entity: SURVEY_ENTITY,
             id: surveyId,
             name: survey.name,
@@ -152,7 +153,7 @@ export interface SurveyWithVersions {
 
 /** The survey (archived ones too), its version summaries and the workspace's designs, or null: one BatchGetItem. */
 export async function findSurvey(workspace: string, id: string): Promise<SurveyWithVersions | null> {
-  const [item, designsItem] = await getMany([keys.survey(workspace, id), designsKey(workspace)]);
+  const [item, designsItem] = await getMany([surveyEntity.keys.survey(workspace, id), designsKey(workspace)]);
   if (!item) return null;
   return { survey: toSurvey(item), versions: summariesOf(item), designs: designsOf(designsItem) };
 }
@@ -163,7 +164,7 @@ export async function findSurvey(workspace: string, id: string): Promise<SurveyW
  */
 export async function findSurveyStatuses(workspace: string, ids: readonly string[]): Promise<Map<string, Survey['status']>> {
   const items = await getMany(
-    ids.map((id) => keys.survey(workspace, id)),
+    ids.map((id) => surveyEntity.keys.survey(workspace, id)),
     { attributes: ['entity', 'id', 'status'] },
   );
   return new Map(items.flatMap((item) => (item?.entity === SURVEY_ENTITY ? [[item.id as string, item.status as Survey['status']]] : [])));
@@ -171,7 +172,9 @@ export async function findSurveyStatuses(workspace: string, ids: readonly string
 
 /** The survey item as stored (404 when there is none). */
 async function getSurveyItem(workspace: string, id: string): Promise<Record<string, unknown>> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.survey(workspace, id), ConsistentRead: true }));
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName, Key: surveyEntity.keys.survey(workspace, id), ConsistentRead: true }),
+  );
   if (!Item) throw surveyNotFound();
   return Item;
 }
@@ -206,8 +209,8 @@ export async function listSurveys(
         FilterExpression: `entity = :counter OR ${statusName} IN (${Object.keys(statusValues).join(', ')})`,
         ExpressionAttributeValues: {
           ':pk': keys.workspacePk(workspace),
-          ':from': keys.surveyListRange.from,
-          ':to': keys.surveyListRange.to,
+          ':from': surveyEntity.keys.list.from,
+          ':to': surveyEntity.keys.list.to,
           ':counter': COUNTER_ENTITY,
           ...statusValues,
         },
@@ -219,10 +222,14 @@ export async function listSurveys(
       totalOf: ([counter]) => totalOf(counter, statuses),
       readCounters: async () =>
         counted(
-          (await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.surveyCounter(workspace), ConsistentRead: true }))).Item,
+          (
+            await dynamo.send(
+              new GetCommand({ TableName: tableName, Key: surveyCounterEntity.keys.counter(workspace), ConsistentRead: true }),
+            )
+          ).Item,
         ),
       cursorInRange: (after) =>
-        after.pk === keys.workspacePk(workspace) && typeof after.sk === 'string' && after.sk.startsWith(keys.surveyListRange.from),
+        after.pk === keys.workspacePk(workspace) && typeof after.sk === 'string' && after.sk.startsWith(surveyEntity.keys.list.from),
       keyOf: (item) => ({ pk: keys.workspacePk(workspace), sk: item.sk as string }),
     },
     page,
@@ -242,7 +249,7 @@ export async function listDesignsAndAudience(
   const [designsItem, audienceItem, surveyItem] = await getMany([
     designsKey(workspace),
     audienceKey(workspace),
-    ...(surveyId ? [keys.survey(workspace, surveyId)] : []),
+    ...(surveyId ? [surveyEntity.keys.survey(workspace, surveyId)] : []),
   ]);
   return { designs: designsOf(designsItem), audience: audienceOf(audienceItem), surveyItem };
 }
@@ -265,7 +272,7 @@ export async function writeSurveyChanges(
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: keys.survey(workspace, id),
+        Key: surveyEntity.keys.survey(workspace, id),
         ...changed.build({
           expression: `attribute_exists(pk) AND #status <> :archived${version.expression}`,
           names: { '#status': 'status', ...version.names },
@@ -300,7 +307,7 @@ export async function writeTargeting(
       survey: {
         Update: {
           TableName: tableName,
-          Key: keys.survey(workspace, id),
+          Key: surveyEntity.keys.survey(workspace, id),
           ...changed.build({ expression: '#version = :read', names: { '#version': 'version' }, values: { ':read': current.version } }),
         },
       },
@@ -325,7 +332,7 @@ function statusChange(workspace: string, survey: Survey, set: Record<string, unk
   return {
     Update: {
       TableName: tableName,
-      Key: keys.survey(workspace, survey.id),
+      Key: surveyEntity.keys.survey(workspace, survey.id),
       ...changed.build({ expression: '#version = :read', names: { '#version': 'version' }, values: { ':read': survey.version } }),
     },
   };
@@ -354,7 +361,7 @@ export async function writeArchive(workspace: string, { survey, draftIds }: { su
             {
               Update: {
                 TableName: tableName,
-                Key: keys.surveyVersion(workspace, survey.id, draftId),
+                Key: surveyVersionEntity.keys.version(workspace, survey.id, draftId),
                 ...update().set('surveyArchived', true).build({ expression: 'attribute_exists(pk)' }),
               },
             },

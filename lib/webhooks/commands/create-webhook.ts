@@ -5,7 +5,7 @@
  * first answer, and needs the secret); 404 once it was deleted.
  */
 import type { AuthContext } from '../../platform/auth/context.ts';
-import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
+import type { IdempotentRequest } from '../../platform/data/idempotent-request.ts';
 import { webhookNotFound } from '../errors.ts';
 import { assertMaySubscribe } from '../events.ts';
 import { checkReceiverUrl } from '../receivers.ts';

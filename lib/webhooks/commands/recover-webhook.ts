@@ -7,7 +7,7 @@
  * by the step claim.
  */
 import { config } from '../../platform/config.ts';
-import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
+import type { IdempotentRequest } from '../../platform/data/idempotent-request.ts';
 import { recoveryInProgress, webhookDisabled, webhookNotFound } from '../errors.ts';
 import { sendRecoveryMessage } from '../recovery-queue.ts';
 import { resolveWindow } from '../recovery-window.ts';

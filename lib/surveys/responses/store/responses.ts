@@ -19,19 +19,20 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { getMany } from '../../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../../platform/data/client.ts';
 import { createOnce, type IdempotentRequest } from '../../../platform/data/idempotency.ts';
-import { keys } from '../../../platform/data/keys.ts';
 import { failedCondition, type NamedWrites, type TransactWrite, transact } from '../../../platform/data/transact.ts';
 import { update } from '../../../platform/data/update.ts';
 import { rulesDigest } from '../../collecting-state.ts';
 import type { TargetingRules } from '../../engine/targeting.ts';
+import { surveyEntity } from '../../entities.ts';
 import { responseNotFound } from '../../errors.ts';
 import { copyKey } from '../../store/collecting-copies.ts';
 import type { SurveyChanged } from '../../store/surveys.ts';
 import { COUNTER_ENTITY, type CounterDeltas, counterShardOf, countMoves, legacyCounterShardOf } from '../counters.ts';
-import { responseLayout } from '../layout.ts';
+import { respondentEntity, responseCounterEntity, surveyResponseEntity } from '../entities.ts';
 import { isLegacyResponseKey } from '../legacy-layout.ts';
 import { respondentIndexItem, responseItem, tombstoneItem, toResponse } from '../record.ts';
 import type { SurveyResponse } from '../schemas.ts';
+import { responseLayout } from './layout.ts';
 
 /** Tries of a continuation or delete that met the migration moving its response. */
 export const MOVE_ATTEMPTS = 3;
@@ -71,7 +72,7 @@ function surveyCheckWrite(workspace: string, surveyId: string, responseId: strin
   return {
     ConditionCheck: {
       TableName: tableName,
-      Key: check.on === 'survey' ? keys.survey(workspace, surveyId) : copyKey(workspace, surveyId, responseId),
+      Key: check.on === 'survey' ? surveyEntity.keys.survey(workspace, surveyId) : copyKey(workspace, surveyId, responseId),
       ConditionExpression: conditions.join(' AND '),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
@@ -86,7 +87,7 @@ function counterWrites(workspace: string, surveyId: string, deltas: CounterDelta
     const counts = update().set('entity', COUNTER_ENTITY).set('surveyId', surveyId);
     for (const [attribute, delta] of changes) counts.add(attribute, delta);
     writes[`counter ${shard}`] = {
-      Update: { TableName: tableName, Key: keys.surveyResponseCounter(workspace, surveyId, shard), ...counts.build() },
+      Update: { TableName: tableName, Key: responseCounterEntity.keys.counter(workspace, surveyId, shard), ...counts.build() },
     };
   }
   return writes;
@@ -141,7 +142,7 @@ export async function writeNewResponse(
  * finished also its legacy key, in one BatchGetItem (with the migration's record when it is due).
  */
 export async function readResponseItem(workspace: string, surveyId: string, responseId: string): Promise<Record<string, unknown>> {
-  const current = keys.surveyResponse(workspace, surveyId, responseId);
+  const current = surveyResponseEntity.keys.response(workspace, surveyId, responseId);
   if (!responseLayout.pending) {
     const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: current, ConsistentRead: true }));
     if (!Item) throw responseNotFound();
@@ -151,7 +152,7 @@ export async function readResponseItem(workspace: string, surveyId: string, resp
     const probe = responseLayout.due();
     const [item, legacy, record] = await getMany([
       current,
-      keys.legacySurveyResponse(workspace, surveyId, responseId),
+      surveyResponseEntity.keys.legacy(workspace, surveyId, responseId),
       ...(probe ? [probe] : []),
     ]);
     if (probe) responseLayout.settle(record);
@@ -238,7 +239,7 @@ function removalWrites(workspace: string, item: Record<string, unknown>, deleted
   const hashes = (item.respondentIndex as string[] | undefined) ?? [];
   const indexDeletes = hashes.map((hash, i) => [
     `respondent${i}`,
-    { Delete: { TableName: tableName, Key: keys.surveyRespondent(workspace, hash, response.surveyId, response.id) } },
+    { Delete: { TableName: tableName, Key: respondentEntity.keys.respondent(workspace, hash, response.surveyId, response.id) } },
   ]);
   return {
     response: {

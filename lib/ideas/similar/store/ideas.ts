@@ -10,15 +10,15 @@
  */
 
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { getMany } from '../../platform/data/batch.ts';
-import { dynamo, tableName } from '../../platform/data/client.ts';
-import { workspacePk } from '../../platform/data/keys.ts';
-import { projection } from '../../platform/data/projection.ts';
-import { queryAll } from '../../platform/data/query-all.ts';
-import { ideaEntity, PUBLIC_IDEA_ATTRIBUTES } from '../entities.ts';
-import { toIdea } from '../record.ts';
-import type { Idea } from '../schemas.ts';
-import type { IdeaText } from './index.ts';
+import { getMany } from '../../../platform/data/batch.ts';
+import { dynamo, tableName } from '../../../platform/data/client.ts';
+import { workspacePk } from '../../../platform/data/keys.ts';
+import { projection } from '../../../platform/data/projection.ts';
+import { queryAll } from '../../../platform/data/query-all.ts';
+import { ideaEntity, PUBLIC_IDEA_ATTRIBUTES } from '../../entities.ts';
+import { toIdea } from '../../record.ts';
+import type { Idea } from '../../schemas.ts';
+import type { IdeaText } from '../index.ts';
 
 const { idea: ideaKey, list: ideaList } = ideaEntity.keys;
 const TEXT_ATTRIBUTES = ['id', 'title', 'titleAr', 'description'] as const;
