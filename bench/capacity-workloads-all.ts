@@ -3,12 +3,14 @@
 import { exportWorkload, surveyWorkloads, type Workload } from './capacity-workloads.ts';
 import { voteWorkload } from './capacity-workloads-ideas.ts';
 import { authenticationWorkloads, personWorkloads, searchWorkload, webhookWorkload } from './capacity-workloads-platform.ts';
+import { rateBudgetWorkload } from './capacity-workloads-webhooks.ts';
 
 export const WORKLOADS: Workload[] = [
   ...surveyWorkloads,
   ...authenticationWorkloads,
   searchWorkload,
   webhookWorkload,
+  rateBudgetWorkload,
   voteWorkload,
   exportWorkload,
   ...personWorkloads,

@@ -38,6 +38,7 @@ import {
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { FilterPattern, QueueConsumerDefinition, StreamConsumerDefinition } from '../lib/platform/event-sources.ts';
+import { costLogFile, logCost } from './consumed-capacity.ts';
 import { type InvocationStats, invocationStats } from './instrumentation.ts';
 import { invokeWithTimeout, loadHandler } from './lambda-runtime.ts';
 
@@ -68,10 +69,27 @@ export async function invoke<E, R>(
   const { timeoutSeconds } = definition;
   const handler = await loadHandler<E, R>(definition.handler);
   const stats: InvocationStats = { dynamodbCalls: 0, dynamodbCommands: [], handler: definition.handler };
+  // With SANDBOX_COST_LOG, what an invocation consumed is logged as a request's is, under the
+  // function's name: a queue or stream consumer's units per record (bench/webhook-recovery.ts).
+  const costLog = costLogFile();
+  if (costLog) stats.capacity = { readUnits: 0, writeUnits: 0 };
   const started = performance.now();
+  let status = 200;
   try {
     return await invocationStats.run(stats, () => invokeWithTimeout(handler, event, functionName, timeoutSeconds));
+  } catch (error) {
+    status = 500;
+    throw error;
   } finally {
+    if (costLog && stats.capacity) {
+      logCost(costLog, {
+        operationId: functionName,
+        status,
+        ms: performance.now() - started,
+        calls: stats.dynamodbCalls,
+        ...stats.capacity,
+      });
+    }
     log(
       `${functionName}: ${event.Records.length} record(s) (${Math.round(performance.now() - started)} ms, ${stats.dynamodbCalls} DynamoDB calls)`,
     );

@@ -3,7 +3,8 @@
  * it misses (its waiting retries too), the workspace's other webhooks hear of it, a recovery sends
  * what it held once each, in event order, and a second one sends nothing new; one recovery at a time;
  * a rate per webhook held across the delivery queue's consumers; a test event. The failure window and
- * a recovery killed half-way run in a sandbox of their own (webhook-nothing-lost.test.ts).
+ * a recovery killed half-way (the whole sandbox, SIGKILL, then started again on its DATA_DIR) run in a
+ * sandbox of their own (webhook-nothing-lost.test.ts).
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
