@@ -11,12 +11,10 @@
  * `BENCH_ONLY=similar npm run bench` runs only this.
  */
 
-import { ideaEntity } from '../lib/ideas/entities.ts';
-import { newIdeaId } from '../lib/ideas/record.ts';
 import { DUPLICATE_MIN_SCORE, SimilarityIndex } from '../lib/ideas/similar/index.ts';
 import { writeMany } from '../lib/platform/data/batch.ts';
 import type { Sandbox } from '../local/sandbox.ts';
-import { benchWorkspace, send } from './harness.ts';
+import { benchWorkspace, seededIdeaItem, send } from './harness.ts';
 import { type IdeaRanker, type LabelledQuery, PlainTermMatch, paraphraseIdeas, recallAt3 } from './ideas-similar-relevance.ts';
 
 const IDEAS = 10_000;
@@ -137,22 +135,9 @@ export async function benchSimilarIdeas(sandbox: Sandbox): Promise<void> {
   const context = await benchWorkspace(sandbox, 'similar');
   const slug = context.host.split('.')[0]!;
   const base = Date.now() - 3_600_000;
-  const items = [...fillers, ...pairs.map((pair) => ({ ...pair.idea, id: pair.ideaId }))].map((idea, i) => {
-    const id = newIdeaId(base + i);
-    const at = new Date(base + i).toISOString();
-    return {
-      ...ideaEntity.keys.idea(slug, id),
-      entity: ideaEntity.name,
-      workspace: slug,
-      ...idea,
-      id,
-      moderationStatus: 'pending',
-      visibility: 'private',
-      version: 1,
-      createdAt: at,
-      updatedAt: at,
-    };
-  });
+  const items = [...fillers, ...pairs.map((pair) => ({ ...pair.idea, id: pair.ideaId }))].map((idea, i) =>
+    seededIdeaItem(slug, base + i, idea),
+  );
   // One BatchWriteItem at a time: DynamoDB Local on a loaded machine times out calls sent together.
   for (let i = 0; i < items.length; i += 25) await writeWithPatience(items.slice(i, i + 25));
   const lookup = async (q: string) => {

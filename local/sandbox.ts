@@ -348,22 +348,13 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
           checkpointFile: options.dataDir && `${options.dataDir}/stream-checkpoints.json`,
           log: options.log,
         });
-    const delivery = startQueueEventSource({
-      sqs: sqsAdmin,
-      queueUrl: queueOf(webhookDelivery.queue).url,
-      queueArn: queueOf(webhookDelivery.queue).arn,
-      functionName: 'deliverWebhooks',
-      definition: webhookDelivery,
-      log: options.log,
-    });
-    const recovery = startQueueEventSource({
-      sqs: sqsAdmin,
-      queueUrl: queueOf(webhookRecovery.queue).url,
-      queueArn: queueOf(webhookRecovery.queue).arn,
-      functionName: 'runWebhookRecoveries',
-      definition: webhookRecovery,
-      log: options.log,
-    });
+    // A queue consumer of the pipeline on its local queue.
+    const consume = (definition: typeof webhookDelivery, functionName: string) => {
+      const { url: queueUrl, arn: queueArn } = queueOf(definition.queue);
+      return startQueueEventSource({ sqs: sqsAdmin, queueUrl, queueArn, functionName, definition, log: options.log });
+    };
+    const delivery = consume(webhookDelivery, 'deliverWebhooks');
+    const recovery = consume(webhookRecovery, 'runWebhookRecoveries');
     // Knowledge-bank search and link checking: S3 from fauxqs (the same endpoint as SQS).
     const knowledgeBank = await startKnowledgeBank({
       s3Endpoint: sqs.endpoint,

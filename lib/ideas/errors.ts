@@ -6,23 +6,19 @@ import { BadRequestError, ConflictError, NotFoundError, VersionConflictError } f
 export const MAX_MERGED_INTO_ONE = 25;
 
 export const ideaErrorCodes = defineErrorCodes({
-  idea_merged: {
-    status: 409,
-    meaning:
+  400: {
+    merge_into_itself: 'An idea cannot be merged into itself',
+    merge_target_not_found: '`into` names no idea of this workspace',
+  },
+  409: {
+    idea_merged:
       'The idea was merged into another (`mergedInto`): it takes no votes or comments and cannot be merged or deleted; or the merge target is itself merged',
+    idea_has_merged_ideas:
+      'Other ideas were merged into this one: it cannot be merged into another (no chains) or deleted until they are unmerged',
+    idea_not_merged: 'The idea is not merged into another: there is nothing to unmerge',
+    merge_in_progress: "A merge or unmerge of this idea is still moving its votes (a few seconds for thousands); try again when it's done",
+    merge_limit_reached: `The target already has ${MAX_MERGED_INTO_ONE} ideas merged into it`,
   },
-  idea_has_merged_ideas: {
-    status: 409,
-    meaning: 'Other ideas were merged into this one: it cannot be merged into another (no chains) or deleted until they are unmerged',
-  },
-  idea_not_merged: { status: 409, meaning: 'The idea is not merged into another: there is nothing to unmerge' },
-  merge_in_progress: {
-    status: 409,
-    meaning: "A merge or unmerge of this idea is still moving its votes (a few seconds for thousands); try again when it's done",
-  },
-  merge_limit_reached: { status: 409, meaning: `The target already has ${MAX_MERGED_INTO_ONE} ideas merged into it` },
-  merge_into_itself: { status: 400, meaning: 'An idea cannot be merged into itself' },
-  merge_target_not_found: { status: 400, meaning: '`into` names no idea of this workspace' },
 });
 
 /** The one answer for an id this workspace has no idea under, whether it never existed or is another's. */

@@ -6,6 +6,7 @@
  * layout from the start: every migration is recorded finished on it (`recordNewTable`).
  */
 
+import { recordOfNewTable } from '../../platform/data/release-gate.ts';
 import type { TableClient } from '../table-client.ts';
 import { gsi1Projection } from './001-gsi1-projection.ts';
 import { surveyResponseShards } from './002-survey-response-shards.ts';
@@ -17,17 +18,5 @@ export const MIGRATIONS: readonly Migration[] = [gsi1Projection, surveyResponseS
 /** Records every migration finished on a table created with the current layout: nothing to migrate. */
 export async function recordNewTable(store: TableClient): Promise<void> {
   const now = new Date().toISOString();
-  await Promise.all(
-    MIGRATIONS.map((migration) =>
-      writeRecord(store, {
-        id: migration.id,
-        title: migration.title,
-        startedAt: now,
-        updatedAt: now,
-        finishedAt: now,
-        counts: {},
-        note: 'created with this layout: nothing to migrate',
-      }),
-    ),
-  );
+  await Promise.all(MIGRATIONS.map((migration) => writeRecord(store, recordOfNewTable(migration, now))));
 }

@@ -270,6 +270,16 @@ export async function handOffMergeWork(workspace: string, source: string, genera
   });
 }
 
+/** A change of a target vote's `mergedFrom` alone: the voter keeps counting as before, so no shard moves. */
+function mergedFromOnly(
+  key: Record<string, string>,
+  change: ReturnType<typeof update>,
+  expression: string,
+  values?: Record<string, unknown>,
+): { write: TransactWrite; delta: null } {
+  return { write: { Update: { TableName: tableName, Key: key, ...change.build({ expression, values }) } }, delta: null };
+}
+
 /**
  * The write one target vote needs, from the target's vote as seen (null: none), and its shard's ADDs
  * when the voter starts or stops counting; null when nothing is to be written.
@@ -287,20 +297,7 @@ function plan(
   if (kind === 'merge') {
     const write = carryVote(seen, source);
     if (write === 'none') return null;
-    if (write === 'add') {
-      return {
-        write: {
-          Update: {
-            TableName: tableName,
-            Key: key,
-            ...update()
-              .add('mergedFrom', new Set([source]))
-              .build({ expression: 'attribute_exists(pk)' }),
-          },
-        },
-        delta: null,
-      };
-    }
+    if (write === 'add') return mergedFromOnly(key, update().add('mergedFrom', new Set([source])), 'attribute_exists(pk)');
     const carried: StoredVote = {
       id: voteId,
       ideaId: target,
@@ -322,18 +319,9 @@ function plan(
   const write = uncarryVote(seen, source);
   if (write === 'none') return null;
   if (write === 'remove') {
-    return {
-      write: {
-        Update: {
-          TableName: tableName,
-          Key: key,
-          ...update()
-            .deleteFromSet('mergedFrom', new Set([source]))
-            .build({ expression: 'contains(mergedFrom, :source)', values: { ':source': source } }),
-        },
-      },
-      delta: null,
-    };
+    return mergedFromOnly(key, update().deleteFromSet('mergedFrom', new Set([source])), 'contains(mergedFrom, :source)', {
+      ':source': source,
+    });
   }
   return {
     write: {

@@ -9,22 +9,19 @@ import { defineErrorCodes } from '../../platform/error-codes.ts';
 import { ApiError } from '../../platform/errors.ts';
 
 export const oauthErrorCodes = defineErrorCodes({
-  invalid_request: { status: 400, meaning: 'OAuth: a parameter is missing, repeated or malformed (RFC 6749)' },
-  invalid_grant: {
-    status: 400,
-    meaning: 'OAuth: the code or refresh token is unknown, used, expired or revoked, or its verifier or redirect URI does not match',
+  400: {
+    invalid_request: 'OAuth: a parameter is missing, repeated or malformed (RFC 6749)',
+    invalid_grant: 'OAuth: the code or refresh token is unknown, used, expired or revoked, or its verifier or redirect URI does not match',
+    unsupported_grant_type: 'OAuth: only `authorization_code` and `refresh_token` are granted',
+    invalid_target: 'OAuth: `resource` (RFC 8707) is missing or is not this workspace’s MCP server',
+    invalid_redirect_uri: 'OAuth registration: a redirect URI is not https (or loopback http)',
+    invalid_client_metadata: 'OAuth: the client’s registration or metadata document is invalid or unreachable',
   },
-  unsupported_grant_type: { status: 400, meaning: 'OAuth: only `authorization_code` and `refresh_token` are granted' },
-  invalid_target: { status: 400, meaning: 'OAuth: `resource` (RFC 8707) is missing or is not this workspace’s MCP server' },
-  invalid_redirect_uri: { status: 400, meaning: 'OAuth registration: a redirect URI is not https (or loopback http)' },
-  invalid_client_metadata: { status: 400, meaning: 'OAuth: the client’s registration or metadata document is invalid or unreachable' },
-  invalid_client: {
-    status: 401,
-    meaning: 'OAuth: no client with this `client_id` is registered here, or its metadata document says otherwise',
+  401: {
+    invalid_client: 'OAuth: no client with this `client_id` is registered here, or its metadata document says otherwise',
   },
-  oauth_unavailable: {
-    status: 404,
-    meaning: 'OAuth is offered on workspace hosts only (`WORKSPACE_URL_TEMPLATE`): this deployment or host has none',
+  404: {
+    oauth_unavailable: 'OAuth is offered on workspace hosts only (`WORKSPACE_URL_TEMPLATE`): this deployment or host has none',
   },
 });
 

@@ -13,33 +13,15 @@
  * (lib/platform/keyed-hash.ts) that only the MCP server and the token endpoint hold. The derived key
  * stores the SHA-256 of that forwarded form (and of the refresh token), never a token.
  */
-import { createHash, randomInt } from 'node:crypto';
-import { crc32 } from 'node:zlib';
-import { parseToken } from './developer-key-token.ts';
+import { createHash } from 'node:crypto';
+import { checksum, parseToken, randomBase62 } from './developer-key-token.ts';
 
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const ID = '[0-9A-Za-z]{12}';
 const ISSUED = new RegExp(`^(cxa|cxr)_(${ID})(${ID})([0-9A-Za-z]{32})([0-9A-Za-z]{6})$`);
 const FORWARDED = new RegExp(`^cxf_(${ID})(${ID})([A-Za-z0-9_-]{43})$`);
 
 /** The purpose label of the keyed hash that turns an access token into its forwarded form. */
 export const FORWARDED_PROOF_PURPOSE = 'mcp-access-token';
-
-function randomBase62(length: number): string {
-  let out = '';
-  for (let i = 0; i < length; i++) out += ALPHABET[randomInt(ALPHABET.length)];
-  return out;
-}
-
-function checksum(body: string): string {
-  let n = crc32(body);
-  let out = '';
-  for (let i = 0; i < 6; i++) {
-    out = ALPHABET[n % 62] + out;
-    n = Math.floor(n / 62);
-  }
-  return out;
-}
 
 /** What a bearer token is, from its shape alone (no database call); null when it is none of them. */
 export type Credential =
