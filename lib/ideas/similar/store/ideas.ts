@@ -55,13 +55,16 @@ export async function ideaTextsSince(workspace: string, sinceMs?: number): Promi
     ProjectionExpression: names.ProjectionExpression,
     ConsistentRead: true,
   });
-  return items.map((item) => ({
-    id: item.id as string,
-    title: item.title as string,
-    titleAr: (item.titleAr as string | undefined) ?? null,
-    description: (item.description as string | undefined) ?? null,
-  }));
+  return items.map(ideaTextOf);
 }
+
+/** An idea item's text, as the index reads it. */
+const ideaTextOf = (item: Record<string, unknown>): IdeaText => ({
+  id: item.id as string,
+  title: item.title as string,
+  titleAr: (item.titleAr as string | undefined) ?? null,
+  description: (item.description as string | undefined) ?? null,
+});
 
 /**
  * The text of the workspace's `count` newest ideas, newest first: a read whose units do not grow
@@ -82,12 +85,7 @@ export async function newestIdeaTexts(workspace: string, count: number): Promise
       Limit: count,
     }),
   );
-  return Items.map((item) => ({
-    id: item.id as string,
-    title: item.title as string,
-    titleAr: (item.titleAr as string | undefined) ?? null,
-    description: (item.description as string | undefined) ?? null,
-  }));
+  return Items.map(ideaTextOf);
 }
 
 /** The ideas of `ids` as they are now (consistent unless asked not to, public attributes only); a deleted one is missing. */
