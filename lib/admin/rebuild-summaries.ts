@@ -154,7 +154,6 @@ async function rebuildSurvey(
     }
   }
 
-  // Both marker layouts: keyed by a hash of the response id, and the legacy `…#<responseId>` (migration 002).
   const markerPrefix = countedMarkerEntity.keys.prefix(surveyId);
   for await (const { items, next } of pages(markerPrefix, workspace, from?.phase === 'markers' ? from.startKey : null)) {
     const counted = items.filter((item) => item.removed !== true);
@@ -168,6 +167,7 @@ async function rebuildSurvey(
         responseRecordOf(
           asStreamRecord(
             {
+              ...surveyResponseEntity.keys.response(workspace, surveyId, marker.responseId as string),
               entity: surveyResponseEntity.name,
               workspace,
               surveyId,

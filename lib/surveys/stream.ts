@@ -2,9 +2,7 @@
  * What a DynamoDB stream record says about survey responses: the surveys area's one export for
  * other areas (the webhook pipeline), so only this area knows how a response is stored
  * (lib/surveys/responses/record.ts). A response is finished when it is created finished (INSERT)
- * or when a continuation moves it from partial to finished (MODIFY, or an INSERT at its new key when
- * that continuation also moved it out of the legacy layout); nothing else is an event, neither a
- * finished response moved by the migration nor the removal of its legacy item.
+ * or when a continuation moves it from partial to finished (MODIFY); nothing else is an event.
  */
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { StreamReading, StreamSource } from '../platform/event-sources.ts';
@@ -29,8 +27,8 @@ function finishOf(record: DynamoDBRecord): ResponseFinished | null {
   if (text(after, 'status') !== 'finished') return null;
   if (record.eventName === 'MODIFY' && text(surveyResponseEntity.fromStreamImage(record.dynamodb?.OldImage), 'status') !== 'partial')
     return null;
-  // A response moved out of the legacy layout (responses/store/layout.ts) arrives as an INSERT at its new key:
-  // finished by that very write only if it was partial before the move (a continuation moved it).
+  // Migration 002's move of a finished response (lib/admin/migrations/) is an INSERT of a finished response
+  // too: no event. The migration has finished before this release runs, but its stream records live a day.
   if (record.eventName === 'INSERT' && text(after, 'movedFromStatus') === 'finished') return null;
   if (record.eventName !== 'INSERT' && record.eventName !== 'MODIFY') return null;
   const workspace = text(after, 'workspace');

@@ -101,8 +101,7 @@ export const ideaAndResponseChanges = tableStreamMapping({
   timeoutSeconds: 60,
   // The union of its readers' needs. Webhook events: the workspace, its webhooks, one new delivery item
   // per (webhook, event), and a webhook's held deliveries counted in gsi1 (Query). Survey summaries: a version (GetItem), markers and buckets
-  // (BatchGetItem) and their conditional Puts in one transaction, which also deletes a marker's legacy
-  // key while migration 002 is unfinished (lib/surveys/summary/store/counted-markers.ts).
+  // (BatchGetItem) and their conditional Puts in one transaction (lib/surveys/summary/store/counted-markers.ts).
   // The ideas' fold: the shards (Query), the ranks (UpdateItem in a transaction), a merge's moves (BatchGetItem,
   // PutItem, UpdateItem, DeleteItem, ConditionCheckItem of the gate) and a deleted idea's leftovers (Query,
   // UpdateItem, BatchWriteItem).

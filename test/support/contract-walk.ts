@@ -79,7 +79,7 @@ export class ContractWalk {
       let cost = { calls: counted(res, 'calls'), depth: counted(res, 'depth') };
       if (route.method === 'GET') {
         // A read is measured twice and its cheaper answer kept: what a warm instance costs (a cold one
-        // may read a layout migration's record beside its own reads, docs/latency.md), and its depth
+        // reads what a warm one has cached, docs/latency.md), and its depth
         // as the code orders its calls rather than as a loaded machine happened to schedule them (the
         // depth is measured from each call's start and end: reads sent beside the rate-limit count but
         // started after it ended on a busy core would count as one round trip more).

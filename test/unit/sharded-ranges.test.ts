@@ -109,19 +109,6 @@ describe('readMerged', () => {
       void counting;
     }
   });
-
-  it('keeps a record met in two ranges once, as `prefer` chooses', async () => {
-    const twice = { pk: PK, sk: 'R#0#id-9999', id: 'id-9999', kind: 'even', revision: 1 };
-    await kit.batch.writeMany([twice, { ...twice, sk: 'R#5#id-9999', revision: 2 }]);
-    const prefer = (a: Record<string, unknown>, b: Record<string, unknown>) => (Number(b.revision) > Number(a.revision) ? b : a);
-    const page = await kit.ranges.readMerged({ ...list({ descending: true }), prefer }, 3, 2);
-    expect(page.items.map((item) => [item.id, item.revision])).toEqual([
-      ['id-9999', 2],
-      ['id-0199', undefined],
-      ['id-0198', undefined],
-    ]);
-    await kit.batch.deleteMany([twice, { pk: PK, sk: 'R#5#id-9999' }]);
-  });
 });
 
 describe('readAll', () => {

@@ -27,7 +27,6 @@ const removal = (responseId: string): ResponseRecord => ({
   revision: 2,
   day: '2026-01-02',
   response: null,
-  legacyRemoval: false,
   sequenceNumber: '1',
 });
 

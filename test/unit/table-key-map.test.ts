@@ -4,6 +4,7 @@
  * (edge-case ids included), and every range a Query reads with the entities it may hold.
  */
 import { describe, expect, it } from 'vitest';
+import { legacyKeys } from '../../lib/admin/migrations/legacy-layout.ts';
 import { ideaCounterEntity, ideaEntity } from '../../lib/ideas/entities.ts';
 import { journeyCounterEntity, journeyEntity, journeyMetricBindingEntity, journeyVersionEntity } from '../../lib/journeys/entities.ts';
 import {
@@ -94,7 +95,7 @@ const entities: Record<string, string[]> = {
   surveyAudience: [surveyAudienceEntity.keys.audience(SLUG).sk],
   // Survey responses: respondent hashes are 43 base64url characters (lib/surveys/responses/record.ts).
   surveyResponse: UUIDS.flatMap((id) => UUIDS.map((responseId) => surveyResponseEntity.keys.response(SLUG, id, responseId).sk)),
-  legacySurveyResponse: UUIDS.flatMap((id) => UUIDS.map((responseId) => surveyResponseEntity.keys.legacy(SLUG, id, responseId).sk)),
+  legacySurveyResponse: UUIDS.flatMap((id) => UUIDS.map((responseId) => legacyKeys.response(SLUG, id, responseId).sk)),
   surveyResponseCounter: UUIDS.flatMap((id) => [0, 7, 15, 63].map((shard) => responseCounterEntity.keys.counter(SLUG, id, shard).sk)),
   surveyCollectingCopy: UUIDS.flatMap((id) => [0, 15, 31].map((copy) => collectingStateEntity.keys.copy(SLUG, id, copy).sk)),
   surveyResponseTombstone: UUIDS.flatMap((id) =>
@@ -109,7 +110,7 @@ const entities: Record<string, string[]> = {
     ),
   ),
   surveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => countedMarkerEntity.keys.marker(SLUG, id, responseId).sk)),
-  legacySurveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => countedMarkerEntity.keys.legacy(SLUG, id, responseId).sk)),
+  legacySurveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => legacyKeys.marker(SLUG, id, responseId).sk)),
   surveyExport: UUIDS.flatMap((id) => UUIDS.map((exportId) => surveyExportEntity.keys.export(SLUG, id, exportId).sk)),
   surveyMetricBinding: UUIDS.flatMap((id) => UUIDS.map((journeyId) => journeyMetricBindingEntity.keys.binding(SLUG, id, journeyId).sk)),
 };
@@ -156,12 +157,12 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
   })),
   ...UUIDS.map((id) => ({
     name: `the legacy range of the responses of survey ${id}`,
-    holds: between(surveyResponseEntity.keys.legacyRange(id).from, surveyResponseEntity.keys.legacyRange(id).to),
+    holds: between(legacyKeys.responseRange(id).from, legacyKeys.responseRange(id).to),
     may: ['legacySurveyResponse'],
   })),
   ...UUIDS.map((id) => ({
     name: `the responses of survey ${id} in the legacy layout`,
-    holds: prefix(surveyResponseEntity.keys.legacyPrefix(id)),
+    holds: prefix(legacyKeys.responsePrefix(id)),
     may: ['legacySurveyResponse'],
   })),
   ...UUIDS.map((id) => ({

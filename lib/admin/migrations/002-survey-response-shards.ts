@@ -1,5 +1,5 @@
 /**
- * The survey-response layout of issue 32 (lib/surveys/responses/entities.ts, legacy-layout.ts): moves what
+ * The survey-response layout of issue 32 (lib/surveys/responses/entities.ts; the layout before it in legacy-layout.ts): moves what
  * the layout before it wrote, and gives every survey its collecting copies.
  *
  * One Scan of the table, page by page (PAGE_ITEMS evaluated per page, a checkpoint after each), filtered
@@ -24,17 +24,18 @@ import { isConditionFailure, transactionCancellationReasons } from '../../platfo
 import { COPY_ENTITY, fullCopy } from '../../surveys/collecting-state.ts';
 import { collectingStateEntity, SURVEY_COLLECTING_COPIES } from '../../surveys/entities.ts';
 import { toSurvey } from '../../surveys/record.ts';
-import { COUNTER_ENTITY, counterShardOf, countMoves, legacyCounterShardOf } from '../../surveys/responses/counters.ts';
+import { COUNTER_ENTITY, counterShardOf, countMoves } from '../../surveys/responses/counters.ts';
 import { responseCounterEntity } from '../../surveys/responses/entities.ts';
+import type { TableClient } from '../table-client.ts';
 import {
   isLegacyMarkerKey,
   isLegacyResponseKey,
+  legacyCounterShardOf,
   movedMarkerItem,
   movedResponseItem,
   RESPONSE_LAYOUT_MIGRATION_ID,
   tombstoneFeedKey,
-} from '../../surveys/responses/legacy-layout.ts';
-import type { TableClient } from '../table-client.ts';
+} from './legacy-layout.ts';
 import { add, type Migration, type MigrationContext } from './migration.ts';
 
 type Item = Record<string, unknown>;

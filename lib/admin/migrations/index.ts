@@ -1,8 +1,9 @@
 /**
  * Every layout migration, in the order they run (`cxctl migrate`, docs/cxctl.md). A change of the
  * table's layout (a key, an index) ships with its migration here, in the same commit, and the code of
- * that commit reads both layouts until the migration's record says it has finished (keys.ts
- * `tableMigration`, lib/platform/data/layout-migration.ts). A table the sandbox creates has the current
+ * that commit reads both layouts; a later release requires the migration finished (its record, keys.ts
+ * `tableMigration`; lib/platform/data/release-gate.ts) and reads only the new one, and the layout
+ * before is then known only here (legacy-layout.ts for 002). A table the sandbox creates has the current
  * layout from the start: every migration is recorded finished on it (`recordNewTable`).
  */
 

@@ -32,8 +32,6 @@ export interface ShardedList {
   descending: boolean;
   /** Only items strictly after this position are wanted (a cursor's). */
   after?: string | undefined;
-  /** Of two items at one position (a record seen in two ranges while it moves between them), the one to keep. */
-  prefer?: (a: Item, b: Item) => Item;
   /** Told the read units each Query consumed, and awaited before the walk goes on (an export's pace). */
   consumed?: (units: number) => Promise<void>;
 }
@@ -74,22 +72,21 @@ async function queryRange(state: RangeState, limit: number, consumed?: ShardedLi
   return Items;
 }
 
-/** Adds items to the merged map, keyed by position (a record met twice is kept once, as `prefer` says). */
+/** Adds items to the merged map, keyed by position (a record met twice, by a range read again, is kept once). */
 function collect(list: ShardedList, merged: Map<string, Item>, items: Item[]): void {
   for (const item of items) {
     const position = list.orderOf(item);
     if (list.after !== undefined && !before(list, list.after, position)) continue;
-    const known = merged.get(position);
-    merged.set(position, known && list.prefer ? list.prefer(known, item) : (known ?? item));
+    if (!merged.has(position)) merged.set(position, item);
   }
 }
 
-/** The first `wanted` items of the list; `firstLimit`: what the first round asks of each range (one number, or one per range). */
-export async function readMerged(list: ShardedList, wanted: number, firstLimit: number | readonly number[]): Promise<MergedPage> {
+/** The first `wanted` items of the list; `firstLimit`: what the first round asks of each range. */
+export async function readMerged(list: ShardedList, wanted: number, firstLimit: number): Promise<MergedPage> {
   const states: RangeState[] = list.ranges.map((query) => ({ query, lastKey: undefined, exhausted: false }));
   const merged = new Map<string, Item>();
   let rounds = 0;
-  let limits = new Map(states.map((state, i) => [state, typeof firstLimit === 'number' ? firstLimit : (firstLimit[i] ?? wanted)]));
+  let limits = new Map(states.map((state) => [state, firstLimit]));
   for (;;) {
     rounds += 1;
     const answers = await Promise.all([...limits].map(([state, limit]) => queryRange(state, limit)));

@@ -3,11 +3,9 @@
  * holding a count per (version, status). The list's `total` sums the counts its filters select over
  * every counter item, and a range whose counter selects nothing holds no response the list wants, so
  * the list leaves it out (response-list.ts). That needs the count of a response kept in the counter
- * of the range that holds it: a response still in the legacy layout is counted where the rule before
- * migration 002 put it (16 counters, by the first byte of SHA-256 of its id), and moving it moves its
- * count too (`countMoves`). Pure, so the store and the migration move counts the same way.
+ * of the range that holds it (`countMoves` moves it with its status). Pure, so the store and
+ * migration 002 (which moved the counts of the layout before it) move counts the same way.
  */
-import { createHash } from 'node:crypto';
 import { surveyResponseShardOf } from './entities.ts';
 import type { SurveyResponse } from './schemas.ts';
 
@@ -15,11 +13,6 @@ export const COUNTER_ENTITY = 'SurveyResponseCounter';
 
 /** The counter of a response in the current layout: the one of its range. */
 export const counterShardOf = (responseId: string): number => surveyResponseShardOf(responseId);
-
-/** The counter a response in the legacy layout was counted in (the rule before migration 002). */
-export function legacyCounterShardOf(responseId: string): number {
-  return (createHash('sha256').update(responseId).digest()[0] as number) % 16;
-}
 
 /** The counter attribute of a (version, status) pair; the list's `total` sums the ones its filters match. */
 function counterAttribute(versionId: string, status: SurveyResponse['status']): string {

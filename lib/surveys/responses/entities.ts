@@ -15,9 +15,7 @@
  *   SURVEYRESPONDENT#<hash>#<survey>#<id>  a respondent's responses, by a keyed hash, never the identifier
  * The change feed reads gsi1 in order of change, under 16 partition keys per survey
  * (`WS#<slug>#SURVEYRESPONSES#<survey>#<nn>`), merged by the reader.
- * The layout before migration 002 (lib/admin/migrations/) kept every response in one ascending range
- * `SURVEYRESPONSE#<survey>#<id>` and the feed under one key: `legacy…` names those, read until the
- * migration has finished and by the migration itself.
+ * The layout before migration 002 is known only to that migration (lib/admin/migrations/legacy-layout.ts).
  */
 import { defineEntity } from '../../platform/data/entity.ts';
 import { shardOf, workspacePk } from '../../platform/data/keys.ts';
@@ -36,7 +34,7 @@ const shardPrefix = (surveyId: string, shard: number) => `SURVEYRESP#${surveyId}
 const feedPk = (workspace: string, surveyId: string, shard: number) =>
   `WS#${workspace}#SURVEYRESPONSES#${surveyId}#${String(shard).padStart(2, '0')}`;
 
-/** The response id at the end of a response's sort key, in either layout. */
+/** The response id at the end of a response's sort key. */
 export const responseIdOfKey = (sk: string) => sk.slice(sk.lastIndexOf('#') + 1);
 
 export const surveyResponseEntity = defineEntity({
@@ -55,14 +53,6 @@ export const surveyResponseEntity = defineEntity({
       gsi1sk: `${changedAt}#${responseId}`,
     }),
     feedPk,
-    legacy: (workspace: string, surveyId: string, responseId: string) => ({
-      pk: workspacePk(workspace),
-      sk: `SURVEYRESPONSE#${surveyId}#${responseId}`,
-    }),
-    legacyPrefix: (surveyId: string) => `SURVEYRESPONSE#${surveyId}#`,
-    /** Inclusive bounds of the legacy range, without the counters that follow it. */
-    legacyRange: (surveyId: string) => ({ from: `SURVEYRESPONSE#${surveyId}#`, to: `SURVEYRESPONSE#${surveyId}#~` }),
-    legacyFeedPk: (workspace: string, surveyId: string) => `WS#${workspace}#SURVEYRESPONSES#${surveyId}`,
   },
 });
 

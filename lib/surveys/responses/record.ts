@@ -23,17 +23,8 @@ export function respondentIndexItem(workspace: string, hash: string, surveyId: s
   return { ...respondentEntity.keys.respondent(workspace, hash, surveyId, responseId), entity: RESPONDENT_ENTITY, surveyId, responseId };
 }
 
-/**
- * The stored item of a response, as the contract writes it. `movedFromStatus`: the response was moved
- * out of the legacy layout (store/layout.ts) and had this status there, so a stream reader can tell a move
- * from a new response (lib/surveys/stream.ts does not announce a finished response twice).
- */
-export function responseItem(
-  workspace: string,
-  response: SurveyResponse,
-  respondentHashes: string[],
-  movedFromStatus?: SurveyResponse['status'],
-): Record<string, unknown> {
+/** The stored item of a response, as the contract writes it. */
+export function responseItem(workspace: string, response: SurveyResponse, respondentHashes: string[]): Record<string, unknown> {
   const item: Record<string, unknown> = {
     ...surveyResponseEntity.keys.response(workspace, response.surveyId, response.id),
     ...surveyResponseEntity.keys.feed(workspace, response.surveyId, response.updatedAt, response.id),
@@ -59,7 +50,6 @@ export function responseItem(
   if (response.secondsToFinish !== null) item.secondsToFinish = response.secondsToFinish;
   // The sort keys of this response's respondent index items, so deleting it removes them too.
   if (respondentHashes.length > 0) item.respondentIndex = respondentHashes;
-  if (movedFromStatus) item.movedFromStatus = movedFromStatus;
   return item;
 }
 

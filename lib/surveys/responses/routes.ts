@@ -122,9 +122,8 @@ export const continueSurveyResponse = route({
     413: { response_too_large: true },
   },
   errorMembers: { 400: ANSWER_ISSUES_400 },
-  // GetItem: the response (BatchGetItem: at both its keys until migration 002 has finished, where a
-  // DeleteItem moves one still at its legacy key), and its version on a cold instance.
-  table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+  // GetItem: the response, and its version on a cold instance.
+  table: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
 });
 
 export const listSurveyResponses = route({
@@ -146,8 +145,7 @@ export const listSurveyResponses = route({
     body: okBody({ responses: z.array(z.union([surveyResponse, responseTombstone])), pagination }),
   },
   errors: { 400: { invalid_query: '`updatedSince` with another filter, or `cursor` with `offset`' } },
-  // GetItem: the layout migration's record, beside the Queries, until this instance has seen it finished.
-  table: ['Query', 'BatchGetItem', 'GetItem'],
+  table: ['Query', 'BatchGetItem'],
   needs: ['keyed-hash'],
 });
 
@@ -161,8 +159,7 @@ export const getSurveyResponse = route({
   request: { params: responseParams },
   response: { status: 200, body: responseBody, headers: RESPONSE_ETAG },
   errors: { 404: RESPONSE_404 },
-  // BatchGetItem: the response at both its keys until migration 002 has finished.
-  table: ['GetItem', 'BatchGetItem'],
+  table: ['GetItem'],
 });
 
 export const deleteSurveyResponse = route({
@@ -176,7 +173,7 @@ export const deleteSurveyResponse = route({
   request: { params: responseParams },
   response: { status: 200, body: okOnly },
   errors: { 404: RESPONSE_404 },
-  table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+  table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
 });
 
 export const eraseSurveyRespondent = route({

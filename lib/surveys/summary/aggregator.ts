@@ -12,9 +12,6 @@
  * markers never pile up at the end of one range; one bucket write per chunk, into this instance's
  * bucket of the day (`bucketShard`), so the dozens of instances AWS runs at 5,000 writes a second (one
  * per stream shard) do not all write, and race for, one item. A quiet survey keeps one bucket a day.
- *
- * Until migration 002 has finished, a legacy response item's removal is counted only when the
- * response is not at its new key (else it was moved, not deleted): the store says which were moved.
  */
 import { randomInt } from 'node:crypto';
 import { conflictBackoff } from '../../platform/data/conditions.ts';
@@ -22,14 +19,11 @@ import { findVersion } from '../store/versions.ts';
 import { type Catalog, catalogOf } from './catalog.ts';
 import { contributionOf } from './counts.ts';
 import { DAY_BUCKET_SHARDS } from './entities.ts';
-import { bucketId, type ResponseChange as FoldedChange, foldChanges } from './fold.ts';
+import { bucketId, foldChanges, type ResponseChange } from './fold.ts';
 import { MAX_TRANSACTION_ITEMS, readCountedChunk, writeCountedChunk } from './store/counted-markers.ts';
 import type { ResponseRecord } from './stream-records.ts';
 
 const MAX_ATTEMPTS = 8;
-
-/** A change as the aggregator reads it: also whether it is a legacy item's removal (stream-records.ts). */
-type ResponseChange = FoldedChange & { legacyRemoval: boolean };
 
 // Published versions never change, so their catalogs are cached per instance (a miss is one GetItem).
 // The promise is cached, so a batch asking for one version many times at once reads it once.
@@ -73,14 +67,11 @@ type ChunkOutcome = 'committed' | 'unchanged' | 'lost-race' | 'too-large';
 /** Reads, folds and writes one chunk of one survey's changes. */
 async function tryChunk(workspace: string, surveyId: string, chunk: ResponseChange[]): Promise<ChunkOutcome> {
   // New responses go to this instance's bucket of their day and version.
-  let changes = chunk.map((change) => ({ ...change, bucket: { ...change.bucket, shard: bucketShard } }));
+  const changes = chunk.map((change) => ({ ...change, bucket: { ...change.bucket, shard: bucketShard } }));
   const read = await readCountedChunk(workspace, surveyId, {
     responseIds: [...new Set(chunk.map((change) => change.responseId))],
-    // A legacy item's removal counts only if the response is not at its new key: otherwise it moved.
-    legacyRemovals: [...new Set(chunk.filter((change) => change.legacyRemoval).map((change) => change.responseId))],
     buckets: [...new Map(changes.map((change) => [bucketId(change.bucket), change.bucket])).values()],
   });
-  changes = changes.filter((change) => !(change.legacyRemoval && read.moved.has(change.responseId)));
 
   const fold = foldChanges(read.markers, changes);
   if (fold.markers.size === 0 && fold.deltas.size === 0) return 'unchanged';
@@ -125,7 +116,6 @@ async function changeOf(record: ResponseRecord): Promise<ResponseChange> {
     responseId: record.responseId,
     revision: record.revision,
     removed: record.response === null,
-    legacyRemoval: record.legacyRemoval,
     bucket,
     contribution,
   };

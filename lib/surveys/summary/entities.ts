@@ -33,7 +33,7 @@ export const dayBucketEntity = defineEntity({
  * What the aggregator last counted of one response (revision, bucket, contribution), so a replayed,
  * duplicated or reordered stream record is counted once; a removed response keeps a tombstone (TTL).
  * Read and written by key only, and keyed by a hash of the response id, so new markers land all over
- * the key space rather than at the end of one range (the legacy key did: `…#<UUIDv7>`).
+ * the key space rather than at the end of one range (the key before migration 002 did: `…#<UUIDv7>`).
  */
 export const countedMarkerEntity = defineEntity({
   name: 'SurveyResponseCounted',
@@ -42,11 +42,7 @@ export const countedMarkerEntity = defineEntity({
       pk: workspacePk(workspace),
       sk: `SURVEYCOUNTED#${surveyId}#${stableHash(responseId, 8)}#${responseId}`,
     }),
-    /** What a survey's markers start with, in both layouts (the migration and a summary rebuild walk them). */
+    /** What a survey's markers start with (a summary rebuild walks them). */
     prefix: (surveyId: string) => `SURVEYCOUNTED#${surveyId}#`,
-    legacy: (workspace: string, surveyId: string, responseId: string) => ({
-      pk: workspacePk(workspace),
-      sk: `SURVEYCOUNTED#${surveyId}#${responseId}`,
-    }),
   },
 });

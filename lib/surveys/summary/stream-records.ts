@@ -5,7 +5,6 @@
  */
 import type { DynamoDBRecord } from 'aws-lambda';
 import { surveyResponseEntity } from '../responses/entities.ts';
-import { isLegacyResponseKey } from '../responses/legacy-layout.ts';
 import type { CountedResponse } from './counts.ts';
 
 export interface ResponseRecord {
@@ -18,12 +17,6 @@ export interface ResponseRecord {
   day: string;
   /** The stored response after the write; null when the record removed it. */
   response: CountedResponse | null;
-  /**
-   * A removal of an item in the layout before migration 002: either the response was deleted, or it
-   * was moved to its new key (by the migration, or by a continuation), which is no removal at all.
-   * The aggregator tells the two apart by whether the response exists at its new key.
-   */
-  legacyRemoval: boolean;
   sequenceNumber: string;
 }
 
@@ -33,6 +26,9 @@ export function responseRecordOf(record: DynamoDBRecord): ResponseRecord | null 
   const item = surveyResponseEntity.fromStreamImage(removed ? record.dynamodb?.OldImage : record.dynamodb?.NewImage);
   if (!item) return null;
   const text = (name: string) => (typeof item[name] === 'string' ? (item[name] as string) : '');
+  // Only an item at a response's key is a response: migration 002 (lib/admin/migrations/) removed the
+  // items of the layout before it as it moved them, and its stream records live a day after it finished.
+  if (!text('sk').startsWith(surveyResponseEntity.keys.prefix(text('surveyId')))) return null;
   const createdAt = text('createdAt');
   const base = {
     workspace: text('workspace'),
@@ -42,7 +38,6 @@ export function responseRecordOf(record: DynamoDBRecord): ResponseRecord | null 
     revision: Number(item.revision ?? 0),
     day: createdAt.slice(0, 10),
     sequenceNumber: record.dynamodb?.SequenceNumber ?? '',
-    legacyRemoval: removed && isLegacyResponseKey(text('sk')),
   };
   if (removed) return { ...base, response: null };
   const status = item.status === 'finished' ? 'finished' : 'partial';

@@ -2,7 +2,7 @@
  * Writes one export: the columns from the versions in it, then the survey's responses oldest first
  * into the object writer. The responses are kept in 64 ranges (responses/entities.ts): they are merged in order,
  * each range read RANGE_PAGE responses at a time, the ranges that run low refilled together, so
- * memory stays bounded (at most 65 × 1.5 pages of responses) and the reads spread over every range
+ * memory stays bounded (at most 64 × 1.5 pages of responses) and the reads spread over every range
  * instead of draining one range after another at DynamoDB's per-partition ceiling. The reads keep the
  * pace of pace.ts (each Query's consumed capacity is spent before the walk goes on): a survey written
  * slowly may hold all its ranges in one partition. Respondent identifiers are never read.
@@ -13,7 +13,6 @@ import { keys } from '../../../platform/data/keys.ts';
 import { readAll } from '../../../platform/data/sharded-ranges.ts';
 import type { SurveyDefinition } from '../../engine/definition.ts';
 import { responseIdOfKey, SURVEY_RESPONSE_SHARDS, surveyResponseEntity } from '../../responses/entities.ts';
-import { responseLayout } from '../../responses/store/layout.ts';
 import { findSurvey } from '../../store/surveys.ts';
 import { findVersion } from '../../store/versions.ts';
 import { columnsOf, EXPORTED_ATTRIBUTES, type ExportedResponse, headersOf, jsonRecordOf, rowOf } from '../columns.ts';
@@ -43,7 +42,7 @@ function selected(record: StoredExport, response: ExportedResponse): boolean {
   );
 }
 
-/** Responses read per range and Query: at most 65 ranges × 24 buffered, about 6 MB of 4 KB responses (100 MB if every one held 64 KB of answers). */
+/** Responses read per range and Query: at most 64 ranges × 24 buffered, about 6 MB of 4 KB responses (100 MB if every one held 64 KB of answers). */
 const RANGE_PAGE = 16;
 
 function exportQuery(record: StoredExport, from: string, to: string): QueryCommandInput {
@@ -59,17 +58,10 @@ function exportQuery(record: StoredExport, from: string, to: string): QueryComma
 }
 
 async function* responsesOf(record: StoredExport): AsyncGenerator<ExportedResponse> {
-  await responseLayout.check();
   const ranges = Array.from({ length: SURVEY_RESPONSE_SHARDS }, (_, shard) => {
     const range = surveyResponseEntity.keys.shardRange(record.surveyId, shard);
     return exportQuery(record, range.from, range.to);
   });
-  // Until migration 002 has finished, older responses may still be in their legacy range.
-  if (responseLayout.pending) {
-    const legacy = surveyResponseEntity.keys.legacyRange(record.surveyId);
-    ranges.push(exportQuery(record, legacy.from, legacy.to));
-  }
-  const seen = new Set<string>();
   const pace = new ReadPace();
   const list = {
     ranges,
@@ -80,9 +72,6 @@ async function* responsesOf(record: StoredExport): AsyncGenerator<ExportedRespon
   for await (const item of readAll(list, RANGE_PAGE)) {
     const { sk: _sk, ...fields } = item;
     const response = { ...fields, answers: item.answers ?? {}, path: item.path ?? [] } as ExportedResponse;
-    // A response the migration moved while the export ran may be met in both ranges: once is enough.
-    if (seen.has(response.id)) continue;
-    if (responseLayout.pending) seen.add(response.id);
     if (selected(record, response)) yield response;
   }
 }

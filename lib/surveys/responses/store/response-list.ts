@@ -11,15 +11,13 @@
  *   change feed    one parallel round over gsi1's 16 feed keys (changes in order, tombstones included;
  *                  gsi1 holds no answers), each asked for the whole page (index entries are small), beside
  *                  their counts; then one BatchGetItem of the changed responses
- * Until migration 002 has finished (layout.ts), the legacy range and the legacy feed key are read in the
- * same rounds, as one more range each, and a response read by id tries both its keys.
  * gsi1 is read eventually consistently (DynamoDB offers nothing else on a global secondary index:
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.Reading), so a
  * change committed a moment ago may show only on the next call: the guide tells feed readers to
  * overlap their `updatedSince` by a few seconds; entries repeat harmlessly (same id and revision).
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { getMany, type TableKey } from '../../../platform/data/batch.ts';
+import { getMany } from '../../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../../platform/data/client.ts';
 import { keys } from '../../../platform/data/keys.ts';
 import { readMerged } from '../../../platform/data/sharded-ranges.ts';
@@ -36,7 +34,6 @@ import {
 } from '../entities.ts';
 import { respondentHash, toResponse, toTombstone } from '../record.ts';
 import type { ResponseStatus, ResponseTombstone, SurveyResponse } from '../schemas.ts';
-import { responseLayout } from './layout.ts';
 
 type Item = Record<string, unknown>;
 
@@ -122,15 +119,10 @@ function responseRanges(
   filters: Filters,
   beforeId: string | undefined,
 ): QueryCommandInput[] {
-  const ranges = shards.map((shard) => {
+  return shards.map((shard) => {
     const range = surveyResponseEntity.keys.shardRange(surveyId, shard);
     return rangeQuery(workspace, range.from, beforeId ? `${range.from}${beforeId}` : range.to, filters);
   });
-  if (responseLayout.pending) {
-    const legacy = surveyResponseEntity.keys.legacyRange(surveyId);
-    ranges.push(rangeQuery(workspace, legacy.from, beforeId ? `${legacy.from}${beforeId}` : legacy.to, filters));
-  }
-  return ranges;
 }
 
 /** The ranges whose counter counts a response the filters select (counters.ts keeps each count in its range's counter). */
@@ -170,13 +162,11 @@ async function countersOf(workspace: string, surveyId: string): Promise<Item[]> 
   return Items;
 }
 
-/** Of one response met at two keys (while the migration moves it), the later revision. */
-const newerRevision = (a: Item, b: Item) => (Number(b.revision) > Number(a.revision) ? b : a);
 const responseOrder = (item: Item) => responseIdOfKey(item.sk as string);
 
 function isResponseKey(workspace: string, surveyId: string, key: PageKey): boolean {
   if (key.pk !== keys.workspacePk(workspace) || typeof key.sk !== 'string') return false;
-  return key.sk.startsWith(`SURVEYRESP#${surveyId}#`) || key.sk.startsWith(surveyResponseEntity.keys.legacyPrefix(surveyId));
+  return key.sk.startsWith(surveyResponseEntity.keys.prefix(surveyId));
 }
 
 /**
@@ -197,15 +187,13 @@ export async function readResponsePage(
   const wanted = skip + limit + 1;
   const merge = (shards: readonly number[]) => {
     const ranges = responseRanges(workspace, surveyId, shards, filters, beforeId);
-    // The legacy range (while pending) holds every older response in one range: ask it for the whole page.
-    const limits = ranges.map((_, i) => (i < shards.length ? firstLimitOf(wanted, shards.length) : wanted));
-    return readMerged({ ranges, orderOf: responseOrder, descending: true, after: beforeId, prefer: newerRevision }, wanted, limits);
+    return readMerged({ ranges, orderOf: responseOrder, descending: true, after: beforeId }, wanted, firstLimitOf(wanted, shards.length));
   };
   const seenKey = `${workspace}#${surveyId}`;
   const seen = rangesSeen.get(seenKey);
   const guess = seen ? merge(seen) : undefined;
   guess?.catch(() => undefined);
-  const [counters] = await Promise.all([countersOf(workspace, surveyId), responseLayout.check()]);
+  const counters = await countersOf(workspace, surveyId);
   rememberRanges(seenKey, rangesCounted(counters, {}));
   const needed = rangesCounted(counters, filters);
   const merged = guess && seen && needed.every((shard) => seen.includes(shard)) ? await guess : await merge(needed);
@@ -221,27 +209,10 @@ export async function readResponsePage(
   };
 }
 
-/** Each response's keys to read: its key, and its legacy key too while migration 002 is unfinished. */
-function responseKeysOf(workspace: string, surveyId: string, responseId: string): TableKey[] {
-  const current = surveyResponseEntity.keys.response(workspace, surveyId, responseId);
-  return responseLayout.pending ? [current, surveyResponseEntity.keys.legacy(workspace, surveyId, responseId)] : [current];
-}
-
-/** The stored responses of `ids` (in that order, missing ones left out): one BatchGetItem per 100 keys, in parallel. */
+/** The stored responses of `refs` (in that order, missing ones left out): one BatchGetItem per 100 keys, in parallel. */
 export async function readResponses(workspace: string, refs: readonly { surveyId: string; responseId: string }[]): Promise<Item[]> {
-  const probe = responseLayout.due();
-  const wanted = refs.map((ref) => responseKeysOf(workspace, ref.surveyId, ref.responseId));
-  const found = await getMany([...wanted.flat(), ...(probe ? [probe] : [])]);
-  if (probe) responseLayout.settle(found.at(-1));
-  const byKey = new Map<string, Item>();
-  for (const item of found) if (item) byKey.set(item.sk as string, item);
-  return wanted.flatMap((candidates) => {
-    const items = candidates.flatMap((key): Item[] => {
-      const item = byKey.get(key.sk);
-      return item ? [item] : [];
-    });
-    return items.length > 0 ? [items.reduce(newerRevision)] : [];
-  });
+  const found = await getMany(refs.map((ref) => surveyResponseEntity.keys.response(workspace, ref.surveyId, ref.responseId)));
+  return found.filter((item): item is Item => item !== undefined);
 }
 
 /** Up to `limit` of a respondent's index items across the workspace's surveys (one Query): the responses they name, and whether more are indexed. */
@@ -289,7 +260,7 @@ export async function listRespondentResponses(
       Items.map((item) => ({ surveyId, responseId: item.responseId as string })),
     )
   ).filter((item) => (!filters.versionId || item.versionId === filters.versionId) && (!filters.status || item.status === filters.status));
-  // Newest first by id, whichever layout holds each one.
+  // Newest first by id.
   const beforeId = after ? responseIdOfKey(after.sk as string) : undefined;
   const from = beforeId ? selected.findIndex((item) => (item.id as string) < beforeId) : offset;
   const rest = from < 0 ? [] : selected.slice(from, from + limit + 1);
@@ -304,13 +275,9 @@ export async function listRespondentResponses(
   };
 }
 
-/** The feed's index keys: 16 shards, and the legacy key while migration 002 is unfinished. */
+/** The feed's 16 index keys. */
 function feedKeys(workspace: string, surveyId: string): string[] {
-  const feeds = Array.from({ length: SURVEY_RESPONSE_FEED_SHARDS }, (_, shard) =>
-    surveyResponseEntity.keys.feedPk(workspace, surveyId, shard),
-  );
-  if (responseLayout.pending) feeds.push(surveyResponseEntity.keys.legacyFeedPk(workspace, surveyId));
-  return feeds;
+  return Array.from({ length: SURVEY_RESPONSE_FEED_SHARDS }, (_, shard) => surveyResponseEntity.keys.feedPk(workspace, surveyId, shard));
 }
 
 function feedQuery(feed: string, after: string): QueryCommandInput {
@@ -333,10 +300,7 @@ export async function listChanges(
   { limit, offset, after }: PageStart,
 ): Promise<ResponsePage<SurveyResponse | ResponseTombstone>> {
   const feeds = feedKeys(workspace, surveyId);
-  if (
-    after &&
-    (typeof after.gsi1pk !== 'string' || !after.gsi1pk.startsWith(surveyResponseEntity.keys.legacyFeedPk(workspace, surveyId)))
-  ) {
+  if (after && (typeof after.gsi1pk !== 'string' || !feeds.includes(after.gsi1pk))) {
     throw new Error("A cursor for the change feed named a key outside the survey's feed");
   }
   // '~' sorts after every id character, so changes at exactly `since` are not "after" it.
@@ -348,9 +312,8 @@ export async function listChanges(
     // Index entries are a few hundred bytes: each feed key is asked for the whole page, so one round proves it.
     readMerged({ ranges: queries, orderOf: (item) => item.gsi1sk as string, descending: false }, wanted, wanted),
     countChanges(queries),
-    responseLayout.check(),
   ]);
-  // One response met twice (at two feed keys while it moves) shows at its later change only.
+  // One response met twice (its entry and its tombstone's, while the index catches up with its delete) shows at its later change only.
   const latest = new Map(merged.items.map((item) => [item.id as string, item.gsi1sk as string]));
   const changes = merged.items.filter((item) => latest.get(item.id as string) === item.gsi1sk).slice(skip);
   const shown = changes.slice(0, limit);

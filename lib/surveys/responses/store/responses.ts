@@ -5,18 +5,14 @@
  *              Idempotency-Key record; a warm instance reads nothing first (a cold one reads the survey
  *              and the version: 3 round trips; ../commands/submit-response.ts decides and retries)
  *   continue   reads the response, then one transaction conditional on its revision and on the
- *              survey still collecting: 2 (../commands/continue-response.ts decides, and reads again on a move)
+ *              survey still collecting: 2 (../commands/continue-response.ts decides)
  *   read       GetItem: 1
  *   delete     reads the response, then one transaction that deletes it and its index items, moves
  *              its counter and leaves a tombstone: 2 (../commands/delete-response.ts reads again on a race)
- * Until migration 002 has finished on the table (layout.ts), a response is read by both its keys in one
- * BatchGetItem, and a continuation of one still in the legacy layout moves it to the new one in the same
- * transaction (a delete removes it where it is). A failed condition returns the current item
- * (ReturnValuesOnConditionCheckFailure), which tells 404 from 409 without another read: a write answers
- * with it (`surveyChanged`, `responseChanged`) for the command to decide on.
+ * A failed condition returns the current item (ReturnValuesOnConditionCheckFailure), which tells 404
+ * from 409 without another read: a write answers with it (`surveyChanged`, `responseChanged`) for the command to decide on.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { getMany } from '../../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../../platform/data/client.ts';
 import { createOnce, type IdempotentRequest } from '../../../platform/data/idempotency.ts';
 import { failedCondition, type NamedWrites, type TransactWrite, transact } from '../../../platform/data/transact.ts';
@@ -27,15 +23,13 @@ import { surveyEntity } from '../../entities.ts';
 import { responseNotFound } from '../../errors.ts';
 import { copyKey } from '../../store/collecting-copies.ts';
 import type { SurveyChanged } from '../../store/surveys.ts';
-import { COUNTER_ENTITY, type CounterDeltas, counterShardOf, countMoves, legacyCounterShardOf } from '../counters.ts';
+import { COUNTER_ENTITY, type CounterDeltas, counterShardOf, countMoves } from '../counters.ts';
 import { respondentEntity, responseCounterEntity, surveyResponseEntity } from '../entities.ts';
-import { isLegacyResponseKey } from '../legacy-layout.ts';
 import { respondentIndexItem, responseItem, tombstoneItem, toResponse } from '../record.ts';
 import type { SurveyResponse } from '../schemas.ts';
-import { responseLayout } from './layout.ts';
 
-/** Tries of a continuation or delete that met the migration moving its response. */
-export const MOVE_ATTEMPTS = 3;
+/** Tries of a delete that met a continuation of its response, and of a continuation whose survey check failed on a survey that still collects. */
+export const WRITE_ATTEMPTS = 3;
 
 /** Which item a response write's survey check reads: one of the survey's collecting copies, or the survey item itself. */
 export type CheckedItem = 'copy' | 'survey';
@@ -93,11 +87,6 @@ function counterWrites(workspace: string, surveyId: string, deltas: CounterDelta
   return writes;
 }
 
-/** The counter a stored response is counted in: its range's, or the legacy rule's while it is in the legacy layout. */
-function counterOf(item: Record<string, unknown>): number {
-  return inLegacyLayout(item) ? legacyCounterShardOf(item.id as string) : counterShardOf(item.id as string);
-}
-
 /**
  * Stores a new response in one transaction: `check` (the survey still collects as the response was
  * validated against), the response, its respondent index items, its counter shard and the
@@ -137,39 +126,16 @@ export async function writeNewResponse(
   }
 }
 
-/**
- * The response's item where it is stored (404 when nowhere): its key, and until migration 002 has
- * finished also its legacy key, in one BatchGetItem (with the migration's record when it is due).
- */
+/** The response's stored item (404 when there is none): one GetItem. */
 export async function readResponseItem(workspace: string, surveyId: string, responseId: string): Promise<Record<string, unknown>> {
-  const current = surveyResponseEntity.keys.response(workspace, surveyId, responseId);
-  if (!responseLayout.pending) {
-    const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: current, ConsistentRead: true }));
-    if (!Item) throw responseNotFound();
-    return Item;
-  }
-  for (let attempt = 1; ; attempt++) {
-    const probe = responseLayout.due();
-    const [item, legacy, record] = await getMany([
-      current,
-      surveyResponseEntity.keys.legacy(workspace, surveyId, responseId),
-      ...(probe ? [probe] : []),
-    ]);
-    if (probe) responseLayout.settle(record);
-    const found = item ?? legacy;
-    if (found) return found;
-    // The two keys are read side by side, not at one instant: a move between them can hide the response once.
-    if (attempt >= 2 || !responseLayout.pending) throw responseNotFound();
-  }
+  const Key = surveyResponseEntity.keys.response(workspace, surveyId, responseId);
+  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key, ConsistentRead: true }));
+  if (!Item) throw responseNotFound();
+  return Item;
 }
 
 export async function getResponse(workspace: string, surveyId: string, responseId: string): Promise<SurveyResponse> {
   return toResponse(await readResponseItem(workspace, surveyId, responseId));
-}
-
-/** Whether a stored response item is still at its key of the layout before migration 002 (layout.ts). */
-export function inLegacyLayout(item: Record<string, unknown>): boolean {
-  return isLegacyResponseKey(item.sk as string);
 }
 
 /** How a continuation's write ended: written, or refused by the survey's check or by the response changed since the read (each as it stands). */
@@ -177,9 +143,8 @@ export type ContinuationWrite = { written: true } | SurveyChanged | { responseCh
 
 /**
  * Writes a continuation of the response `item` (as read) in one transaction: `check` (the survey still
- * collects), `next` in place of the partial response as read, and its count moved. A response still in
- * the legacy layout moves to its new key in the same transaction (either key changed since the read
- * answers `responseChanged`).
+ * collects), `next` in place of the partial response as read, and its count moved (changed since the
+ * read: `responseChanged`).
  */
 export async function writeContinuation(
   workspace: string,
@@ -188,7 +153,6 @@ export async function writeContinuation(
   check: SurveyCheck,
 ): Promise<ContinuationWrite> {
   const current = toResponse(item);
-  const legacy = inLegacyLayout(item);
   const asRead = {
     ConditionExpression: 'revision = :revision AND #status = :partial',
     ExpressionAttributeNames: { '#status': 'status' },
@@ -197,23 +161,14 @@ export async function writeContinuation(
   const hashes = (item.respondentIndex as string[] | undefined) ?? [];
   const writes: NamedWrites = {
     survey: surveyCheckWrite(workspace, current.surveyId, current.id, check),
-    response: legacy
-      ? {
-          Put: {
-            TableName: tableName,
-            Item: responseItem(workspace, next, hashes, current.status),
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        }
-      : { Put: { TableName: tableName, Item: responseItem(workspace, next, hashes), ...asRead } },
-    legacy: legacy && { Delete: { TableName: tableName, Key: { pk: item.pk, sk: item.sk }, ...asRead } },
-    // Its count moves with it: from the counter it was counted in to its range's (counters.ts).
+    response: { Put: { TableName: tableName, Item: responseItem(workspace, next, hashes), ...asRead } },
+    // Its count moves with its status (counters.ts).
     ...counterWrites(
       workspace,
       current.surveyId,
       countMoves(
         current.versionId,
-        { shard: counterOf(item), status: 'partial' },
+        { shard: counterShardOf(current.id), status: 'partial' },
         { shard: counterShardOf(current.id), status: next.status },
       ),
     ),
@@ -224,7 +179,7 @@ export async function writeContinuation(
   } catch (error) {
     const survey = failedCondition(error, 'survey');
     if (survey) return { surveyChanged: survey.current };
-    const response = failedCondition(error, 'response') ?? failedCondition(error, 'legacy');
+    const response = failedCondition(error, 'response');
     if (response) return { responseChanged: response.current };
     throw error;
   }
@@ -245,7 +200,6 @@ function removalWrites(workspace: string, item: Record<string, unknown>, deleted
     response: {
       Delete: {
         TableName: tableName,
-        // Where it is stored: its key, or its legacy key while migration 002 has not moved it.
         Key: { pk: item.pk, sk: item.sk },
         ConditionExpression: 'revision = :revision',
         ExpressionAttributeValues: { ':revision': response.revision },
@@ -256,14 +210,14 @@ function removalWrites(workspace: string, item: Record<string, unknown>, deleted
     ...counterWrites(
       workspace,
       response.surveyId,
-      countMoves(response.versionId, { shard: counterOf(item), status: response.status }, null),
+      countMoves(response.versionId, { shard: counterShardOf(response.id), status: response.status }, null),
     ),
   };
 }
 
 /**
  * Deletes the response as read (of an archived survey too): the summary forgets it, the feed shows a
- * tombstone. False when the response changed since the read (continued, or moved by migration 002).
+ * tombstone. False when the response changed since the read (continued meanwhile).
  */
 export async function deleteResponseItem(
   workspace: string,

@@ -7,16 +7,10 @@
  *   writeCountedChunk one transaction of every changed bucket and marker, each conditional on the
  *                     `lock` it was read at: 'committed', 'lost-race' (a lock moved: read and fold
  *                     again) or 'too-large' (more than one transaction holds)
- *
- * Until migration 002 has finished (../../responses/store/layout.ts), a marker is also looked for at its
- * legacy key, and moved to its new key by the transaction that next changes it; and a legacy response
- * item's removal is told apart from a move by whether the response is at its new key.
  */
 import { getMany } from '../../../platform/data/batch.ts';
 import { tableName } from '../../../platform/data/client.ts';
 import { type NamedWrites, TransactionCancelledError, transact } from '../../../platform/data/transact.ts';
-import { surveyResponseEntity } from '../../responses/entities.ts';
-import { responseLayout } from '../../responses/store/layout.ts';
 import type { Catalog } from '../catalog.ts';
 import { addCounts, type Counts } from '../counts.ts';
 import { countedMarkerEntity, dayBucketEntity } from '../entities.ts';
@@ -38,12 +32,8 @@ export interface CountedChunk {
   surveyId: string;
   /** What was counted of each response (absent: never counted). */
   markers: Map<string, CountedMarker>;
-  /** Of the legacy removals asked about, the responses that are at their new key: moved, not deleted. */
-  moved: Set<string>;
   /** The items as read, by table key. */
   items: Map<string, Item>;
-  /** The marker items as read, at whichever key held them. */
-  markerItems: Map<string, { item: Item; legacy: boolean }>;
 }
 
 const itemId = (key: { pk: string; sk: string }) => `${key.pk}\u0000${key.sk}`;
@@ -76,47 +66,25 @@ const lockCondition = (item: Item | undefined) =>
 
 const markerKey = (workspace: string, surveyId: string, responseId: string) =>
   countedMarkerEntity.keys.marker(workspace, surveyId, responseId);
-const legacyMarkerKey = (workspace: string, surveyId: string, responseId: string) =>
-  countedMarkerEntity.keys.legacy(workspace, surveyId, responseId);
 const bucketKey = (workspace: string, surveyId: string, bucket: BucketRef) =>
   dayBucketEntity.keys.bucket(workspace, surveyId, bucket.day, bucket.versionId, bucket.shard);
 
-/**
- * The markers of `responseIds`, the `buckets` the chunk's changes go to and those its markers are in,
- * and which of `legacyRemovals` were moved rather than deleted.
- */
+/** The markers of `responseIds`, the `buckets` the chunk's changes go to and those its markers are in. */
 export async function readCountedChunk(
   workspace: string,
   surveyId: string,
-  chunk: { responseIds: readonly string[]; legacyRemovals: readonly string[]; buckets: readonly BucketRef[] },
+  chunk: { responseIds: readonly string[]; buckets: readonly BucketRef[] },
 ): Promise<CountedChunk> {
-  const { responseIds, legacyRemovals } = chunk;
-  const legacy = responseLayout.pending;
-  const probe = responseLayout.due();
-
+  const { responseIds } = chunk;
   const items = await readItems([
     ...responseIds.map((responseId) => markerKey(workspace, surveyId, responseId)),
-    ...(legacy ? responseIds.map((responseId) => legacyMarkerKey(workspace, surveyId, responseId)) : []),
-    ...legacyRemovals.map((responseId) => surveyResponseEntity.keys.response(workspace, surveyId, responseId)),
     ...chunk.buckets.map((bucket) => bucketKey(workspace, surveyId, bucket)),
-    ...(probe ? [probe] : []),
   ]);
-  if (probe) responseLayout.settle(items.get(itemId(probe)));
-  const moved = new Set(
-    legacyRemovals.filter((responseId) => items.has(itemId(surveyResponseEntity.keys.response(workspace, surveyId, responseId)))),
-  );
 
   const markers = new Map<string, CountedMarker>();
-  const markerItems = new Map<string, { item: Item; legacy: boolean }>();
   for (const responseId of responseIds) {
-    const current = items.get(itemId(markerKey(workspace, surveyId, responseId)));
-    const old = legacy ? items.get(itemId(legacyMarkerKey(workspace, surveyId, responseId))) : undefined;
-    const found = current ? { item: current, legacy: false } : old ? { item: old, legacy: true } : undefined;
-    const marker = toMarker(found?.item);
-    if (found && marker) {
-      markers.set(responseId, marker);
-      markerItems.set(responseId, found);
-    }
+    const marker = toMarker(items.get(itemId(markerKey(workspace, surveyId, responseId))));
+    if (marker) markers.set(responseId, marker);
   }
   // Responses counted before stay in their bucket (fold.ts): read those buckets too.
   const strays = [...markers.values()]
@@ -126,7 +94,7 @@ export async function readCountedChunk(
   if (unseen.length > 0) {
     for (const [id, item] of await readItems(unseen.map((bucket) => bucketKey(workspace, surveyId, bucket)))) items.set(id, item);
   }
-  return { workspace, surveyId, markers, moved, items, markerItems };
+  return { workspace, surveyId, markers, items };
 }
 
 /**
@@ -138,7 +106,7 @@ export async function writeCountedChunk(
   fold: Fold,
   catalogOf: (versionId: string) => Promise<Catalog>,
 ): Promise<'committed' | 'lost-race' | 'too-large'> {
-  const { workspace, surveyId, items, markerItems } = read;
+  const { workspace, surveyId, items } = read;
   const now = Math.floor(Date.now() / 1000);
   const writes: NamedWrites = {};
   for (const { bucket, counts } of fold.deltas.values()) {
@@ -164,12 +132,13 @@ export async function writeCountedChunk(
     };
   }
   for (const [responseId, marker] of fold.markers) {
-    const found = markerItems.get(responseId);
+    const key = markerKey(workspace, surveyId, responseId);
+    const current = items.get(itemId(key));
     writes[`marker ${responseId}`] = {
       Put: {
         TableName: tableName,
         Item: {
-          ...markerKey(workspace, surveyId, responseId),
+          ...key,
           entity: COUNTED_ENTITY,
           workspace,
           surveyId,
@@ -180,18 +149,12 @@ export async function writeCountedChunk(
           revision: marker.revision,
           removed: marker.removed,
           contribution: marker.contribution,
-          lock: ((found?.item.lock as number | undefined) ?? 0) + 1,
+          lock: ((current?.lock as number | undefined) ?? 0) + 1,
           ...(marker.removed ? { ttl: now + TOMBSTONE_SECONDS } : {}),
         },
-        // A marker still at its legacy key moves to its new one here (the migration moves the rest).
-        ...lockCondition(found?.legacy ? undefined : found?.item),
+        ...lockCondition(current),
       },
     };
-    if (found?.legacy) {
-      writes[`legacy marker ${responseId}`] = {
-        Delete: { TableName: tableName, Key: legacyMarkerKey(workspace, surveyId, responseId), ...lockCondition(found.item) },
-      };
-    }
   }
   if (Object.keys(writes).length > MAX_TRANSACTION_ITEMS) return 'too-large';
   try {
