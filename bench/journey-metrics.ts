@@ -75,7 +75,7 @@ async function withMetrics(sandbox: Sandbox): Promise<Context> {
         TableName: sandbox.store.table,
         Item: {
           ...dayBucketEntity.keys.bucket(slug, surveyId, day, versionId),
-          entity: 'SurveyDayBucket',
+          entity: dayBucketEntity.name,
           surveyId,
           day,
           versionId,

@@ -47,7 +47,7 @@ async function writeResponses(sandbox: Sandbox, slug: string, surveyId: string, 
     const id = randomUUID();
     return {
       ...surveyResponseEntity.keys.response(slug, surveyId, id),
-      entity: 'SurveyResponse',
+      entity: surveyResponseEntity.name,
       workspace: slug,
       id,
       surveyId,

@@ -20,7 +20,7 @@ export async function setAudienceAttributes(
 ): Promise<{ attributes: number }> {
   const catalog = {
     ...surveyAudienceEntity.keys.audience(workspace),
-    entity: 'SurveyAudience',
+    entity: surveyAudienceEntity.name,
     // A JSON string: the catalog is read whole and never queried inside.
     attributes: JSON.stringify(attributes),
     updatedAt: new Date().toISOString(),

@@ -89,7 +89,7 @@ function asStreamRecord(item: Item, eventName: 'MODIFY' | 'REMOVE'): DynamoDBRec
 async function surveysOf(workspace: string): Promise<string[]> {
   const ids: string[] = [];
   for await (const { items } of pages(surveyEntity.keys.list.from, workspace, null))
-    for (const item of items) if (item.entity === 'Survey') ids.push(item.id as string);
+    for (const item of items) if (item.entity === surveyEntity.name) ids.push(item.id as string);
   return ids;
 }
 

@@ -9,8 +9,6 @@ import { SURVEY_COLLECTING_COPIES } from './entities.ts';
 import { surveyResponseShardOf } from './responses/entities.ts';
 import type { Survey } from './schemas.ts';
 
-export const COPY_ENTITY = 'SurveyCollectingState';
-
 export interface CollectingCopy {
   status: Survey['status'];
   publishedVersionId: string | null;

@@ -12,10 +12,6 @@ import { uuidv7 } from '../platform/ids.ts';
 import type { SurveyDefinition } from './engine/definition.ts';
 import type { Survey, SurveyDesign, SurveyVersion, VersionSummary } from './schemas.ts';
 
-export const SURVEY_ENTITY = 'Survey';
-export const VERSION_ENTITY = 'SurveyVersion';
-export const COUNTER_ENTITY = 'SurveyCounter';
-
 /** What one version item may hold compressed (the rest of the item stays well under 400 KB). */
 const STORED_CONTENT_MAX_BYTES = 350 * 1024;
 

@@ -5,7 +5,7 @@ import type { SurveyDefinition } from '../../lib/surveys/engine/definition.ts';
 import { catalogOf } from '../../lib/surveys/summary/catalog.ts';
 import { addCounts, type Counts, contributionOf } from '../../lib/surveys/summary/counts.ts';
 import { dayBucketEntity } from '../../lib/surveys/summary/entities.ts';
-import { adminStore, useSandboxEnvironment } from './fixtures.ts';
+import { adminStore } from './fixtures.ts';
 import type { Api } from './journeys.ts';
 import { surveyWithDefinition } from './surveys.ts';
 
@@ -58,9 +58,6 @@ export async function writeDayBuckets(
   definition: SurveyDefinition,
   answersByDay: Record<string, Record<string, unknown>[]>,
 ): Promise<void> {
-  // buckets.ts reads the table's name when loaded, so it is loaded once the sandbox's is set.
-  useSandboxEnvironment();
-  const { DAY_BUCKET_ENTITY } = await import('../../lib/surveys/summary/store/buckets.ts');
   const catalog = catalogOf(definition);
   for (const [day, answerSets] of Object.entries(answersByDay)) {
     const counts: Counts = {};
@@ -72,7 +69,7 @@ export async function writeDayBuckets(
         TableName: adminStore().table,
         Item: {
           ...dayBucketEntity.keys.bucket(slug, survey.surveyId, day, survey.versionId),
-          entity: DAY_BUCKET_ENTITY,
+          entity: dayBucketEntity.name,
           surveyId: survey.surveyId,
           day,
           versionId: survey.versionId,

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../lib/platform/data/keys.ts';
-import { COUNTER_ENTITY, counterShardOf, countMoves } from '../../lib/surveys/responses/counters.ts';
+import { counterShardOf, countMoves } from '../../lib/surveys/responses/counters.ts';
 import { responseCounterEntity, surveyResponseEntity } from '../../lib/surveys/responses/entities.ts';
 import { adminStore } from './fixtures.ts';
 
@@ -42,7 +42,7 @@ async function count(
         UpdateExpression: `SET entity = :entity ADD ${names.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
         ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#c${i}`, name])),
         ExpressionAttributeValues: {
-          ':entity': COUNTER_ENTITY,
+          ':entity': responseCounterEntity.name,
           ...Object.fromEntries(names.map((name, i) => [`:c${i}`, changes.get(name)])),
         },
       }),

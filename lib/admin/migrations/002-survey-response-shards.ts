@@ -21,10 +21,10 @@
  */
 import { GetCommand, ScanCommand, TransactWriteCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure, transactionCancellationReasons } from '../../platform/data/conditions.ts';
-import { COPY_ENTITY, fullCopy } from '../../surveys/collecting-state.ts';
+import { fullCopy } from '../../surveys/collecting-state.ts';
 import { collectingStateEntity, SURVEY_COLLECTING_COPIES } from '../../surveys/entities.ts';
 import { toSurvey } from '../../surveys/record.ts';
-import { COUNTER_ENTITY, counterShardOf, countMoves } from '../../surveys/responses/counters.ts';
+import { counterShardOf, countMoves } from '../../surveys/responses/counters.ts';
 import { responseCounterEntity } from '../../surveys/responses/entities.ts';
 import type { TableClient } from '../table-client.ts';
 import {
@@ -94,7 +94,7 @@ function countMoved(store: TableClient, legacy: Item) {
       UpdateExpression: `SET entity = :entity, surveyId = :survey ADD ${[...changes.keys()].map((_, i) => `#c${i} :c${i}`).join(', ')}`,
       ExpressionAttributeNames: Object.fromEntries([...changes.keys()].map((attribute, i) => [`#c${i}`, attribute])),
       ExpressionAttributeValues: {
-        ':entity': COUNTER_ENTITY,
+        ':entity': responseCounterEntity.name,
         ':survey': legacy.surveyId,
         ...Object.fromEntries([...changes.values()].map((delta, i) => [`:c${i}`, delta])),
       },
@@ -166,7 +166,7 @@ async function writeCopies(store: TableClient, surveyItem: Item): Promise<boolea
       }`,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
-        ':entity': COPY_ENTITY,
+        ':entity': collectingStateEntity.name,
         ':survey': survey.id,
         ':status': copy.status,
         ':rules': copy.rulesDigest,

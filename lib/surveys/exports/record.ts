@@ -4,7 +4,6 @@ import { EXPORT_LIFETIME_SECONDS } from './pipeline.ts';
 
 export { EXPORT_LIFETIME_SECONDS };
 
-export const EXPORT_ENTITY = 'SurveyExport';
 /** How long a download link works. */
 export const DOWNLOAD_URL_SECONDS = 15 * 60;
 

@@ -9,8 +9,6 @@
 import { surveyResponseShardOf } from './entities.ts';
 import type { SurveyResponse } from './schemas.ts';
 
-export const COUNTER_ENTITY = 'SurveyResponseCounter';
-
 /** The counter of a response in the current layout: the one of its range. */
 export const counterShardOf = (responseId: string): number => surveyResponseShardOf(responseId);
 

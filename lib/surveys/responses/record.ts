@@ -4,9 +4,6 @@ import { newSurveyId } from '../record.ts';
 import { respondentEntity, responseTombstoneEntity, surveyResponseEntity } from './entities.ts';
 import type { ResponseTombstone, SurveyResponse } from './schemas.ts';
 
-const TOMBSTONE_ENTITY = 'SurveyResponseTombstone';
-const RESPONDENT_ENTITY = 'SurveyRespondent';
-
 /** Tombstones stay in the change feed this long (then TTL removes them). */
 const TOMBSTONE_DAYS = 30;
 
@@ -20,7 +17,12 @@ export function respondentHash(kind: 'externalId' | 'email', value: string): Pro
 }
 
 export function respondentIndexItem(workspace: string, hash: string, surveyId: string, responseId: string): Record<string, unknown> {
-  return { ...respondentEntity.keys.respondent(workspace, hash, surveyId, responseId), entity: RESPONDENT_ENTITY, surveyId, responseId };
+  return {
+    ...respondentEntity.keys.respondent(workspace, hash, surveyId, responseId),
+    entity: respondentEntity.name,
+    surveyId,
+    responseId,
+  };
 }
 
 /** The stored item of a response, as the contract writes it. */
@@ -82,7 +84,7 @@ export function tombstoneItem(workspace: string, surveyId: string, responseId: s
   return {
     ...responseTombstoneEntity.keys.tombstone(workspace, surveyId, responseId),
     ...surveyResponseEntity.keys.feed(workspace, surveyId, deletedAt, responseId),
-    entity: TOMBSTONE_ENTITY,
+    entity: responseTombstoneEntity.name,
     workspace,
     id: responseId,
     surveyId,

@@ -13,7 +13,7 @@
 import { tableName } from '../../platform/data/client.ts';
 import type { NamedWrites } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
-import { COPY_ENTITY, type CollectingCopy, copyOf } from '../collecting-state.ts';
+import { type CollectingCopy, copyOf } from '../collecting-state.ts';
 import { collectingStateEntity, SURVEY_COLLECTING_COPIES } from '../entities.ts';
 
 /** The copy a response checks: fixed by its id, so its writes spread evenly over the copies. */
@@ -25,7 +25,7 @@ export function copyKey(workspace: string, surveyId: string, responseId: string)
 export function copyWrites(workspace: string, surveyId: string, fields: Partial<CollectingCopy>): NamedWrites {
   const writes: NamedWrites = {};
   for (let copy = 0; copy < SURVEY_COLLECTING_COPIES; copy++) {
-    const change = update().set('entity', COPY_ENTITY).set('surveyId', surveyId);
+    const change = update().set('entity', collectingStateEntity.name).set('surveyId', surveyId);
     for (const [name, value] of Object.entries(fields)) {
       if (value === null) change.remove(name);
       else change.set(name, value);

@@ -15,8 +15,6 @@ import { designNotFound } from '../errors.ts';
 import { designAttribute, designsOf, newSurveyId, type StoredDesign, toDesign } from '../record.ts';
 import { type DesignPatch, SURVEY_LIMITS, type SurveyDesign } from '../schemas.ts';
 
-const DESIGNS_ENTITY = 'SurveyDesigns';
-
 /** The fields a PATCH may change; no other name of the body reaches the expression. */
 const DESIGN_FIELDS = ['name', 'primaryColor', 'backgroundColor', 'logoUrl', 'font'] as const;
 
@@ -34,7 +32,7 @@ export function addDesignOnce(workspace: string, design: StoredDesign): Transact
     Update: {
       TableName: tableName,
       Key: designsKey(workspace),
-      ...update().set('entity', DESIGNS_ENTITY).setIfAbsent(designAttribute(design.id), design).build(),
+      ...update().set('entity', surveyDesignsEntity.name).setIfAbsent(designAttribute(design.id), design).build(),
     },
   };
 }
@@ -50,7 +48,7 @@ export async function createDesign(
 ): Promise<{ design: SurveyDesign; replayed: boolean }> {
   const now = new Date().toISOString();
   const design: StoredDesign = { ...input, id: newSurveyId(), isDefault: false, createdAt: now, updatedAt: now };
-  const added = update().set('entity', DESIGNS_ENTITY).set(designAttribute(design.id), design).add('designCount', 1);
+  const added = update().set('entity', surveyDesignsEntity.name).set(designAttribute(design.id), design).add('designCount', 1);
   try {
     const { response, replayed } = await createOnce(
       workspace,

@@ -7,7 +7,6 @@ import { tableName } from '../../platform/data/client.ts';
 import type { TransactWrite } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
 import { surveyCounterEntity } from '../entities.ts';
-import { COUNTER_ENTITY } from '../record.ts';
 import type { ListedStatus, Survey } from '../schemas.ts';
 
 export const LISTED_STATUSES: readonly ListedStatus[] = ['draft', 'published', 'closed'];
@@ -23,7 +22,7 @@ export function totalOf(counter: Record<string, unknown> | undefined, statuses: 
 /** The counter's change for a survey moving from one status to another (null for none), as a transaction item. */
 export function counterMove(workspace: string, from: Survey['status'] | null, to: Survey['status'] | null): TransactWrite | false {
   if (from === to) return false;
-  const change = update().set('entity', COUNTER_ENTITY);
+  const change = update().set('entity', surveyCounterEntity.name);
   let moved = false;
   if (from && from !== 'archived') {
     change.add(`${from}Count`, -1);

@@ -29,12 +29,10 @@ import type { AudienceAttribute } from '../engine/targeting.ts';
 import { surveyCounterEntity, surveyEntity, surveyVersionEntity } from '../entities.ts';
 import { surveyConditionFailure, surveyNotFound } from '../errors.ts';
 import {
-  COUNTER_ENTITY,
   defaultDesign,
   designsOf,
   newSurveyId,
   type StoredSummary,
-  SURVEY_ENTITY,
   SURVEY_RECORD_ATTRIBUTES,
   summariesOf,
   toDesign,
@@ -119,7 +117,7 @@ export async function writeNewSurvey(
           TableName: tableName,
           Item: {
             ...surveyEntity.keys.survey(workspace, surveyId),
-            entity: SURVEY_ENTITY,
+            entity: surveyEntity.name,
             id: surveyId,
             name: survey.name,
             language: survey.language,
@@ -167,7 +165,9 @@ export async function findSurveyStatuses(workspace: string, ids: readonly string
     ids.map((id) => surveyEntity.keys.survey(workspace, id)),
     { attributes: ['entity', 'id', 'status'] },
   );
-  return new Map(items.flatMap((item) => (item?.entity === SURVEY_ENTITY ? [[item.id as string, item.status as Survey['status']]] : [])));
+  return new Map(
+    items.flatMap((item) => (item?.entity === surveyEntity.name ? [[item.id as string, item.status as Survey['status']]] : [])),
+  );
 }
 
 /** The survey item as stored (404 when there is none). */
@@ -211,14 +211,14 @@ export async function listSurveys(
           ':pk': keys.workspacePk(workspace),
           ':from': surveyEntity.keys.list.from,
           ':to': surveyEntity.keys.list.to,
-          ':counter': COUNTER_ENTITY,
+          ':counter': surveyCounterEntity.name,
           ...statusValues,
         },
         ...shape,
         ScanIndexForward: false,
         ConsistentRead: true,
       },
-      isCounter: (item) => item.entity === COUNTER_ENTITY,
+      isCounter: (item) => item.entity === surveyCounterEntity.name,
       totalOf: ([counter]) => totalOf(counter, statuses),
       readCounters: async () =>
         counted(

@@ -17,16 +17,7 @@ import { update } from '../../platform/data/update.ts';
 import type { SurveyDefinition } from '../engine/definition.ts';
 import { surveyEntity, surveyVersionEntity } from '../entities.ts';
 import { definitionTooLarge, surveyArchived, surveyNotFound } from '../errors.ts';
-import {
-  compressContent,
-  newSurveyId,
-  type StoredSummary,
-  storedContentOf,
-  summariesOf,
-  toSurvey,
-  toVersion,
-  VERSION_ENTITY,
-} from '../record.ts';
+import { compressContent, newSurveyId, type StoredSummary, storedContentOf, summariesOf, toSurvey, toVersion } from '../record.ts';
 import type { Survey, SurveyVersion, VersionSummary } from '../schemas.ts';
 import { versionWriteFailure } from '../state-rules.ts';
 
@@ -77,7 +68,7 @@ export function versionPut(
       TableName: tableName,
       Item: {
         ...surveyVersionEntity.keys.version(workspace, version.surveyId, version.id),
-        entity: VERSION_ENTITY,
+        entity: surveyVersionEntity.name,
         surveyLanguage,
         id: version.id,
         surveyId: version.surveyId,

@@ -9,7 +9,7 @@ import { surveyEntity, surveyVersionEntity } from '../../entities.ts';
 import { surveyNotFound, versionNotFound } from '../../errors.ts';
 import { newSurveyId } from '../../record.ts';
 import { surveyExportEntity } from '../entities.ts';
-import { EXPORT_ENTITY, EXPORT_LIFETIME_SECONDS, type ExportRequest, objectKeyOf, type StoredExport } from '../record.ts';
+import { EXPORT_LIFETIME_SECONDS, type ExportRequest, objectKeyOf, type StoredExport } from '../record.ts';
 
 export async function createExport(
   workspace: string,
@@ -46,7 +46,7 @@ export async function createExport(
             TableName: tableName,
             Item: {
               ...surveyExportEntity.keys.export(workspace, surveyId, id),
-              entity: EXPORT_ENTITY,
+              entity: surveyExportEntity.name,
               ...record,
               ttl: Math.floor(expires.getTime() / 1000),
             },

@@ -23,7 +23,7 @@ import { surveyEntity } from '../../entities.ts';
 import { responseNotFound } from '../../errors.ts';
 import { copyKey } from '../../store/collecting-copies.ts';
 import type { SurveyChanged } from '../../store/surveys.ts';
-import { COUNTER_ENTITY, type CounterDeltas, counterShardOf, countMoves } from '../counters.ts';
+import { type CounterDeltas, counterShardOf, countMoves } from '../counters.ts';
 import { respondentEntity, responseCounterEntity, surveyResponseEntity } from '../entities.ts';
 import { respondentIndexItem, responseItem, tombstoneItem, toResponse } from '../record.ts';
 import type { SurveyResponse } from '../schemas.ts';
@@ -78,7 +78,7 @@ function surveyCheckWrite(workspace: string, surveyId: string, responseId: strin
 function counterWrites(workspace: string, surveyId: string, deltas: CounterDeltas): NamedWrites {
   const writes: NamedWrites = {};
   for (const [shard, changes] of deltas) {
-    const counts = update().set('entity', COUNTER_ENTITY).set('surveyId', surveyId);
+    const counts = update().set('entity', responseCounterEntity.name).set('surveyId', surveyId);
     for (const [attribute, delta] of changes) counts.add(attribute, delta);
     writes[`counter ${shard}`] = {
       Update: { TableName: tableName, Key: responseCounterEntity.keys.counter(workspace, surveyId, shard), ...counts.build() },

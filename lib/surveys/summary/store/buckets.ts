@@ -10,8 +10,6 @@ import type { Catalog } from '../catalog.ts';
 import type { Counts } from '../counts.ts';
 import { dayBucketEntity } from '../entities.ts';
 
-export const DAY_BUCKET_ENTITY = 'SurveyDayBucket';
-
 /** A range covering every day a survey can have (days are `YYYY-MM-DD`). */
 export const ALL_DAYS = { from: '0000-01-01', to: '9999-12-31' } as const;
 

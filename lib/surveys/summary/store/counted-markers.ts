@@ -15,9 +15,6 @@ import type { Catalog } from '../catalog.ts';
 import { addCounts, type Counts } from '../counts.ts';
 import { countedMarkerEntity, dayBucketEntity } from '../entities.ts';
 import { type BucketRef, bucketId, type CountedMarker, type Fold } from '../fold.ts';
-import { DAY_BUCKET_ENTITY } from './buckets.ts';
-
-const COUNTED_ENTITY = 'SurveyResponseCounted';
 
 /** A removed response's marker outlives every stream record of it (kept 24 h), then expires. */
 const TOMBSTONE_SECONDS = 2 * 86_400;
@@ -117,7 +114,7 @@ export async function writeCountedChunk(
         TableName: tableName,
         Item: {
           ...key,
-          entity: DAY_BUCKET_ENTITY,
+          entity: dayBucketEntity.name,
           workspace,
           surveyId,
           versionId: bucket.versionId,
@@ -139,7 +136,7 @@ export async function writeCountedChunk(
         TableName: tableName,
         Item: {
           ...key,
-          entity: COUNTED_ENTITY,
+          entity: countedMarkerEntity.name,
           workspace,
           surveyId,
           responseId,
