@@ -10,7 +10,7 @@ const ABOVE_LIB = '^(functions|local|cli|cdk|scripts|bench|test)/';
  * The data kit's modules that do I/O (lib/platform/data/): what only a store may call. The rest of the kit
  * is pure (keys, conditions, entities, projection, update, compressed-json, …) or a platform store.
  */
-const KIT_CALLS = 'client|batch|transact|conditional-update|list-walk|sharded-ranges|query-all|idempotency|layout-migration';
+const KIT_CALLS = 'client|batch|transact|conditional-update|list-walk|sharded-ranges|query-all|idempotency';
 
 /**
  * `rest` (a pattern) in an area's top folder or in any of its sub-areas' (lib/surveys/responses/). Two
@@ -35,8 +35,8 @@ module.exports = {
       severity: 'error',
       from: { path: `^lib/(${AREAS})/` },
       to: {
-        // A store may be one file or a folder of one file per entity (lib/<area>/store/).
-        path: inAnArea('(store/|(store|record|schemas|routes)\\.ts$)'),
+        // A store is a folder of one file per entity (lib/<area>/store/<entity>.ts).
+        path: inAnArea('(store/[a-z-]+|record|schemas|routes)\\.ts$'),
         pathNot: '^lib/$1/',
       },
     },
@@ -62,7 +62,7 @@ module.exports = {
       comment: "A handler is an adapter: it reaches data only through its area's command (lib/<area>/commands/), never a store.",
       severity: 'error',
       from: { path: '^functions/' },
-      to: { path: inAnArea('(store/|store\\.ts$)') },
+      to: { path: inAnArea('store/[a-z-]+\\.ts$') },
     },
     {
       name: 'dynamodb-only-in-stores',
@@ -81,7 +81,7 @@ module.exports = {
       comment:
         "Only a store (lib/<area>/store/<entity>.ts, a sub-area's too), the platform and operator actions (lib/admin/) use the " +
         "data kit's calls: its client, batch reads and writes, transactions, conditional updates, list walks, sharded reads, " +
-        "createOnce and a layout migration's probe. A command or rule asks a store, which answers in the area's terms (an " +
+        "and createOnce. A command or rule asks a store, which answers in the area's terms (an " +
         "outcome or the area's error), never the kit's. The kit's pure helpers (keys, conditions, entity declarations, " +
         "projection, update builder, compressed JSON) are open to all; so are the platform's own stores (workspaces, developer " +
         "keys, table migrations), which answer in the platform's terms, and type-only imports. The swc parser does not mark an " +
@@ -102,7 +102,7 @@ module.exports = {
       severity: 'error',
       from: { path: '^cdk/' },
       to: {
-        path: inAnArea('(store/|commands/|(store|record|schemas)\\.ts$)'),
+        path: inAnArea('(commands/|(store/[a-z-]+|record|schemas)\\.ts$)'),
       },
     },
     {
