@@ -10,11 +10,11 @@
 import { conflictBackoff, meetsPrecondition, type VersionPrecondition } from '../../platform/data/conditions.ts';
 import { VersionConflictError } from '../../platform/errors.ts';
 import { responseFinished, responseNotFound } from '../errors.ts';
-import { afterFailedCheck, stillCollectingCheck, versionDefinition } from '../responses/collecting.ts';
+import { afterFailedCheck, versionDefinition } from '../responses/collecting.ts';
 import { toResponse } from '../responses/record.ts';
 import { assertAnswersFit, mergeAnswers, replayedOrThrow, secondsBetween } from '../responses/rules.ts';
 import type { ContinueResponseBody, SurveyResponse } from '../responses/schemas.ts';
-import { readResponseItem, WRITE_ATTEMPTS, writeContinuation } from '../responses/store/responses.ts';
+import { readResponseItem, writeContinuation } from '../responses/store/responses.ts';
 
 export async function continueResponse(
   workspace: string,
@@ -27,16 +27,13 @@ export async function continueResponse(
   let current = toResponse(item);
   let next = await continued(workspace, current, body, precondition);
   let rebased = 0;
-  let surveyChecks = 0;
   for (;;) {
-    const check = stillCollectingCheck(workspace, current.surveyId);
-    const written = await writeContinuation(workspace, item, next, check);
+    const written = await writeContinuation(workspace, item, next);
     if ('written' in written) return next;
     if ('surveyChanged' in written) {
-      // Throws when the survey no longer collects; otherwise it learnt what to check next.
-      afterFailedCheck(workspace, current.surveyId, check.on, written.surveyChanged);
-      if (++surveyChecks < WRITE_ATTEMPTS) continue;
-      throw new Error(`The survey's check failed ${surveyChecks} times on a survey that still collects`);
+      // A continuation's check asks only that the survey still collects: it throws (404, 409).
+      afterFailedCheck(written.surveyChanged);
+      throw new Error("The survey's check failed on a survey that still collects");
     }
     // Changed by another continuation since it was read.
     const seen = written.responseChanged;

@@ -6,14 +6,7 @@
  */
 import type { IdempotentRequest } from '../../platform/data/idempotent-request.ts';
 import { BadRequestError } from '../../platform/errors.ts';
-import {
-  afterFailedCheck,
-  type CollectingSurvey,
-  collectingCheck,
-  collectingSurvey,
-  refreshFromCheck,
-  versionDefinition,
-} from '../responses/collecting.ts';
+import { afterFailedCheck, type CollectingSurvey, collectingSurvey, versionDefinition } from '../responses/collecting.ts';
 import { newResponseId, respondentHash } from '../responses/record.ts';
 import { assertAnswersFit, assertTargeted, replayedOrThrow } from '../responses/rules.ts';
 import type { SubmitResponseBody, SurveyResponse } from '../responses/schemas.ts';
@@ -43,15 +36,12 @@ export async function submitResponse(
       state = await collectingSurvey(workspace, surveyId, true);
       response = await validResponse(workspace, state, body);
     }
-    const check = collectingCheck(workspace, state);
-    const written = await writeNewResponse(workspace, check, response, hashes, idempotency);
+    const written = await writeNewResponse(workspace, state, response, hashes, idempotency);
     if (!('surveyChanged' in written)) return written;
     if (attempt >= SUBMIT_ATTEMPTS) throw new Error(`The survey's check failed ${attempt} times on a survey that still collects`);
-    const seen = written.surveyChanged;
-    // Throws when the survey no longer collects; otherwise learn what to check and try again.
-    afterFailedCheck(workspace, surveyId, check.on, seen);
-    if (check.on === 'survey') state = refreshFromCheck(workspace, surveyId, seen);
-    else if (typeof seen?.status === 'string') state = await collectingSurvey(workspace, surveyId, true);
+    // Throws when the survey no longer collects; otherwise it collects another version or other rules: read it and try again.
+    afterFailedCheck(written.surveyChanged);
+    state = await collectingSurvey(workspace, surveyId, true);
   }
 }
 

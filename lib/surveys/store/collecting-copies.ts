@@ -6,9 +6,8 @@
  * would put 10,000 units on one item (DynamoDB serves 1,000 write units a second per partition), and
  * put 312 on each of 32 copies. Every write that changes one of these fields writes all
  * the copies in its own transaction (publish, close, archive, a PATCH of the targeting rules), so a
- * copy never disagrees with the survey item. A copy without `status` (written only by a targeting
- * change of a survey never published since this layout, or none at all: a survey last changed before
- * migration 002) proves nothing, and the write checks the survey item itself, as before.
+ * copy never disagrees with the survey item. A copy without `status` is a draft's whose targeting
+ * rules changed before it was ever published: nothing is collected on it.
  */
 import { tableName } from '../../platform/data/client.ts';
 import type { NamedWrites } from '../../platform/data/transact.ts';

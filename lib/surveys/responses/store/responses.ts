@@ -1,7 +1,7 @@
 /**
  * Access patterns of one survey response (items in lib/surveys/responses/record.ts):
- *   submit     one transaction: the survey's collecting check (on one of the survey's copies, or on
- *              the survey item while collecting.ts says its copies are incomplete), the response, its respondent index items and its counter shard, plus the
+ *   submit     one transaction: the survey's collecting check (on one of the survey's copies), the
+ *              response, its respondent index items and its counter shard, plus the
  *              Idempotency-Key record; a warm instance reads nothing first (a cold one reads the survey
  *              and the version: 3 round trips; ../commands/submit-response.ts decides and retries)
  *   continue   reads the response, then one transaction conditional on its revision and on the
@@ -19,7 +19,6 @@ import { failedCondition, type NamedWrites, type TransactWrite, transact } from 
 import { update } from '../../../platform/data/update.ts';
 import { rulesDigest } from '../../collecting-state.ts';
 import type { TargetingRules } from '../../engine/targeting.ts';
-import { surveyEntity } from '../../entities.ts';
 import { responseNotFound } from '../../errors.ts';
 import { copyKey } from '../../store/collecting-copies.ts';
 import type { SurveyChanged } from '../../store/surveys.ts';
@@ -28,47 +27,31 @@ import { respondentEntity, responseCounterEntity, surveyResponseEntity } from '.
 import { respondentIndexItem, responseItem, tombstoneItem, toResponse } from '../record.ts';
 import type { SurveyResponse } from '../schemas.ts';
 
-/** Tries of a delete that met a continuation of its response, and of a continuation whose survey check failed on a survey that still collects. */
-export const WRITE_ATTEMPTS = 3;
-
-/** Which item a response write's survey check reads: one of the survey's collecting copies, or the survey item itself. */
-export type CheckedItem = 'copy' | 'survey';
-
-/**
- * What a response write holds its survey to (responses/collecting.ts decides): that it still collects,
- * read `on` the copy the response id hashes to (store/collecting-copies.ts) or on the survey item; for a
- * new response also the state it was validated against (published version, targeting rules, and on the
- * survey item its version, which any change moves).
- */
-export interface SurveyCheck {
-  on: CheckedItem;
-  validatedAgainst?: { publishedVersionId: string; targetingRules: TargetingRules | null; surveyVersion: number };
+/** The survey's state a new response was validated against (responses/collecting.ts decides): its published version and targeting rules. */
+export interface ValidatedAgainst {
+  publishedVersionId: string;
+  targetingRules: TargetingRules | null;
 }
 
-/** The transaction part of `check` for the response `responseId` of the survey. */
-function surveyCheckWrite(workspace: string, surveyId: string, responseId: string, check: SurveyCheck): TransactWrite {
-  const state = check.validatedAgainst;
+/**
+ * The transaction part that holds a response write to its survey, on the collecting copy the response
+ * id hashes to (store/collecting-copies.ts): that it still collects, and for a new response that it is
+ * still as `validatedAgainst`.
+ */
+function surveyCheckWrite(workspace: string, surveyId: string, responseId: string, validatedAgainst?: ValidatedAgainst): TransactWrite {
   const conditions = ['#status = :published'];
-  const names: Record<string, string> = { '#status': 'status' };
   const values: Record<string, unknown> = { ':published': 'published' };
-  if (state) {
-    conditions.push('publishedVersionId = :versionId');
-    values[':versionId'] = state.publishedVersionId;
-    if (check.on === 'survey') {
-      conditions.push('#version = :surveyVersion');
-      names['#version'] = 'version';
-      values[':surveyVersion'] = state.surveyVersion;
-    } else {
-      conditions.push('rulesDigest = :rules');
-      values[':rules'] = rulesDigest(state.targetingRules);
-    }
+  if (validatedAgainst) {
+    conditions.push('publishedVersionId = :versionId', 'rulesDigest = :rules');
+    values[':versionId'] = validatedAgainst.publishedVersionId;
+    values[':rules'] = rulesDigest(validatedAgainst.targetingRules);
   }
   return {
     ConditionCheck: {
       TableName: tableName,
-      Key: check.on === 'survey' ? surveyEntity.keys.survey(workspace, surveyId) : copyKey(workspace, surveyId, responseId),
+      Key: copyKey(workspace, surveyId, responseId),
       ConditionExpression: conditions.join(' AND '),
-      ExpressionAttributeNames: names,
+      ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: values,
     },
   };
@@ -88,20 +71,20 @@ function counterWrites(workspace: string, surveyId: string, deltas: CounterDelta
 }
 
 /**
- * Stores a new response in one transaction: `check` (the survey still collects as the response was
- * validated against), the response, its respondent index items, its counter shard and the
+ * Stores a new response in one transaction: the survey's check (it still collects as the response was
+ * `validatedAgainst`), the response, its respondent index items, its counter shard and the
  * Idempotency-Key record. A failed check answers with the item it read.
  */
 export async function writeNewResponse(
   workspace: string,
-  check: SurveyCheck,
+  validatedAgainst: ValidatedAgainst,
   response: SurveyResponse,
   hashes: string[],
   idempotency: IdempotentRequest | undefined,
 ): Promise<{ response: SurveyResponse; replayed: boolean } | SurveyChanged> {
   const { surveyId } = response;
   const writes: NamedWrites = {
-    survey: surveyCheckWrite(workspace, surveyId, response.id, check),
+    survey: surveyCheckWrite(workspace, surveyId, response.id, validatedAgainst),
     response: {
       Put: { TableName: tableName, Item: responseItem(workspace, response, hashes), ConditionExpression: 'attribute_not_exists(pk)' },
     },
@@ -142,15 +125,14 @@ export async function getResponse(workspace: string, surveyId: string, responseI
 export type ContinuationWrite = { written: true } | SurveyChanged | { responseChanged: Record<string, unknown> | undefined };
 
 /**
- * Writes a continuation of the response `item` (as read) in one transaction: `check` (the survey still
- * collects), `next` in place of the partial response as read, and its count moved (changed since the
+ * Writes a continuation of the response `item` (as read) in one transaction: the survey's check (it
+ * still collects), `next` in place of the partial response as read, and its count moved (changed since the
  * read: `responseChanged`).
  */
 export async function writeContinuation(
   workspace: string,
   item: Record<string, unknown>,
   next: SurveyResponse,
-  check: SurveyCheck,
 ): Promise<ContinuationWrite> {
   const current = toResponse(item);
   const asRead = {
@@ -160,7 +142,7 @@ export async function writeContinuation(
   };
   const hashes = (item.respondentIndex as string[] | undefined) ?? [];
   const writes: NamedWrites = {
-    survey: surveyCheckWrite(workspace, current.surveyId, current.id, check),
+    survey: surveyCheckWrite(workspace, current.surveyId, current.id),
     response: { Put: { TableName: tableName, Item: responseItem(workspace, next, hashes), ...asRead } },
     // Its count moves with its status (counters.ts).
     ...counterWrites(
