@@ -22,6 +22,7 @@ import { dynamo, tableName } from '../../../platform/data/client.ts';
 import { keys } from '../../../platform/data/keys.ts';
 import { readMerged } from '../../../platform/data/sharded-ranges.ts';
 import { TABLE } from '../../../platform/data/table.ts';
+import { BadRequestError } from '../../../platform/errors.ts';
 import type { PageKey, PageStart } from '../../../platform/pagination.ts';
 import { parseCounterAttribute } from '../counters.ts';
 import {
@@ -175,13 +176,21 @@ function isResponseKey(workspace: string, surveyId: string, key: PageKey): boole
  * (newest id first: ids are UUIDv7). A cold instance, or one that meets a range with its first
  * response, reads the ranges the counters name in a second round trip.
  */
+/**
+ * A genuine cursor (its signature held) naming a key this list no longer has: one issued before the
+ * upgrade that retired the layout from before migration 002, and kept across it. The caller's to fix
+ * by starting the list again, so a 400, never a 502.
+ */
+const staleCursor = () =>
+  new BadRequestError('invalid_cursor', 'The cursor was issued before this release changed the list: start the list again without it');
+
 export async function readResponsePage(
   workspace: string,
   surveyId: string,
   filters: Filters,
   { limit, offset, after }: PageStart,
 ): Promise<ResponsePage<SurveyResponse>> {
-  if (after && !isResponseKey(workspace, surveyId, after)) throw new Error('A cursor named a key outside its list');
+  if (after && !isResponseKey(workspace, surveyId, after)) throw staleCursor();
   const beforeId = after ? responseIdOfKey(after.sk as string) : undefined;
   const skip = after ? 0 : offset;
   const wanted = skip + limit + 1;
@@ -301,7 +310,7 @@ export async function listChanges(
 ): Promise<ResponsePage<SurveyResponse | ResponseTombstone>> {
   const feeds = feedKeys(workspace, surveyId);
   if (after && (typeof after.gsi1pk !== 'string' || !feeds.includes(after.gsi1pk))) {
-    throw new Error("A cursor for the change feed named a key outside the survey's feed");
+    throw staleCursor();
   }
   // '~' sorts after every id character, so changes at exactly `since` are not "after" it.
   const from = after ? (after.gsi1sk as string) : `${new Date(since).toISOString()}#~`;
