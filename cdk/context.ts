@@ -6,6 +6,8 @@
  */
 import type { Node } from 'constructs';
 import { linkCheckSchedule } from '../lib/knowledge-bank/link-check/pipeline.ts';
+import { budgetProblem } from '../lib/platform/tenants/budget.ts';
+import { unitPrices } from '../lib/platform/tenants/prices.ts';
 import { DEFAULT_RETRY_DELAYS_SECONDS } from '../lib/webhooks/retry-schedule.ts';
 
 export interface ContextSetting {
@@ -57,6 +59,19 @@ export const CONTEXT_SETTINGS: readonly ContextSetting[] = [
   },
   { name: 'tracing', default: 'false', description: 'X-Ray active tracing on every function.' },
   {
+    name: 'workspaceRequestsPerSecond',
+    default: '1000',
+    description:
+      'The plan’s request budget of a workspace across all its keys, for workspaces without their own (`cxctl workspace set-limit`).',
+  },
+  { name: 'workspaceBurst', default: 'twice the rate', description: 'The burst of that default budget, in requests.' },
+  {
+    name: 'usagePrices',
+    default: 'us-east-1’s',
+    description:
+      'The unit prices usage is priced with, as a JSON object of the ones to change (`{"region":"eu-west-1",…}`: lib/platform/tenants/prices.ts).',
+  },
+  {
     name: 'tableName',
     default: 'the stack creates one',
     description:
@@ -82,6 +97,8 @@ export interface DeploymentSettings {
   linkCheckSchedule?: string;
   existingTable?: { tableName: string; tableStreamArn: string };
   signingSecretArn?: string;
+  /** What every API function is told of tenants: the plan's budget, the prices (WORKSPACE_*, USAGE_PRICES). */
+  tenants: { requestsPerSecond?: string; burst?: string; usagePrices?: string };
 }
 
 /** A complete secret ARN ends with the six random characters Secrets Manager appends to the name. */
@@ -99,6 +116,18 @@ function reader(node: Node) {
 /** `-c tracing=true`, asked by every function as it is built (HouseFunction) with its own node. */
 export function tracingEnabled(node: Node): boolean {
   return reader(node).flag('tracing');
+}
+
+/** The plan's budget and the prices, checked as the functions will read them (a bad one fails the synth, not a request). */
+function tenantSettings(raw: (name: Name) => string | undefined): DeploymentSettings['tenants'] {
+  const requestsPerSecond = raw('workspaceRequestsPerSecond');
+  const burst = raw('workspaceBurst');
+  const usagePrices = raw('usagePrices');
+  const rate = Number(requestsPerSecond ?? 1000);
+  const problem = budgetProblem({ requestsPerSecond: rate, burst: burst === undefined ? 2 * rate : Number(burst) });
+  if (problem) throw new Error(`-c workspaceRequestsPerSecond / -c workspaceBurst: ${problem}`);
+  unitPrices(usagePrices);
+  return { requestsPerSecond, burst, usagePrices };
 }
 
 /** Every setting, read from the app's context (cdk.json, then `-c`), checked once. */
@@ -140,5 +169,6 @@ export function deploymentSettings(node: Node): DeploymentSettings {
     linkCheckSchedule: raw('linkCheckSchedule'),
     existingTable: tableName && tableStreamArn ? { tableName, tableStreamArn } : undefined,
     signingSecretArn,
+    tenants: tenantSettings(raw),
   };
 }

@@ -72,6 +72,8 @@ export interface PortalApiStackProps extends StackProps {
    * instead of creating one: the stack then neither creates nor manages it (docs/operating.md).
    */
   existingTable?: { tableName: string; tableStreamArn: string };
+  /** The plan's request budget of a workspace and the usage prices (`-c workspaceRequestsPerSecond`, …; cdk/context.ts). */
+  tenants?: { requestsPerSecond?: string; burst?: string; usagePrices?: string };
   /**
    * The cursor-signing secret made with the table's data, instead of a new one: survey-response
    * erasure finds respondents by a hash keyed with it, so data and secret must stay together.
@@ -115,6 +117,10 @@ export class PortalApiStack extends Stack {
       WORKSPACE_DOMAIN: props.workspaceDomain,
       POWERTOOLS_SERVICE_NAME: 'cx-portal-api',
       POWERTOOLS_LOG_LEVEL: 'INFO',
+      // The plan's budget of a workspace across its keys, and the prices its usage is priced with (docs/operating.md, "Tenants").
+      ...(props.tenants?.requestsPerSecond ? { WORKSPACE_REQUESTS_PER_SECOND: props.tenants.requestsPerSecond } : {}),
+      ...(props.tenants?.burst ? { WORKSPACE_BURST: props.tenants.burst } : {}),
+      ...(props.tenants?.usagePrices ? { USAGE_PRICES: props.tenants.usagePrices } : {}),
     };
 
     const notFound = new HouseFunction(this, 'NotFound', { entry: NOT_FOUND_HANDLER, environment });

@@ -79,6 +79,12 @@ export const platformErrorCodes = defineErrorCodes({
       'The key’s rate limit, more requests at once than one key’s counter can take, or too many failed authentications from one ' +
       'address; wait `Retry-After` seconds',
   },
+  workspace_rate_limited: {
+    status: 429,
+    meaning:
+      'The workspace’s request budget, shared by all its keys, is spent for now (the `RateLimit-*` headers describe it); wait ' +
+      '`Retry-After` seconds',
+  },
   internal_error: {
     status: 502,
     meaning: 'Unexpected server error, not worth a retry as it is; details only in the logs, under the answer’s `X-Request-Id`',

@@ -10,6 +10,7 @@
  * number reported, every later record with it), which a per-record report does not say.
  */
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { flushUsage } from './data/usage-writes.ts';
 import { logger } from './logger.ts';
 
 // ——— table stream ——————————————————————————————————————————————————————————————————————
@@ -98,6 +99,9 @@ export function readQueue<Context = unknown>(reader: QueueReader<Context>) {
     };
     if (reader.concurrent) await Promise.all(event.Records.map(readOne));
     else for (const message of event.Records) await readOne(message);
+    // What the batch added to its workspaces' usage (deliveries, export bytes), written before the
+    // batch ends: Lambda may retire the instance once it returned. Nothing to write sends nothing.
+    await flushUsage({ force: true });
     return { batchItemFailures: event.Records.filter((m) => failed.includes(m)).map((m) => ({ itemIdentifier: m.messageId })) };
   };
 }

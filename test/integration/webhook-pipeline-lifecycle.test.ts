@@ -83,7 +83,7 @@ describe('secret rotation, URL changes and redelivery', () => {
     expect(Date.parse(waiting!.nextAttemptAt!) - Date.now()).toBeGreaterThan(3000_000);
     const disabled = await pipeline.api.post(`/webhooks/${hook.id}/disable`);
     expect(disabled.status).toBe(200);
-    expect(Number(disabled.headers.get('x-sandbox-dynamodb-calls')), 'auth 2, update, Query, transaction').toBe(5);
+    expect(Number(disabled.headers.get('x-sandbox-dynamodb-calls')), 'auth 3, update, Query, transaction').toBe(6);
     const [delivery] = await pipeline.deliveries(hook.id);
     expect(delivery).toMatchObject({ outcome: 'cancelled', attempt: 1, error: 'the webhook was disabled', nextAttemptAt: null });
     // Enabling again does not revive it: a redelivery is the way back.

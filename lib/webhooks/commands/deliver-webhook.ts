@@ -15,6 +15,8 @@ import { config } from '../../platform/config.ts';
 import { logger } from '../../platform/logger.ts';
 import { countBusinessEvent } from '../../platform/metrics.ts';
 import { postJson } from '../../platform/outbound/http-post.ts';
+import { countersOfWork } from '../../platform/tenants/usage.ts';
+import { recordUsage } from '../../platform/tenants/usage-buffer.ts';
 import { type DeliveryMessage, sendDeadLetter, sendDeliveryMessage } from '../delivery-queue.ts';
 import { disableAndCancelRetries } from '../disabling.ts';
 import { DELIVERY_LEASE_SECONDS } from '../pipeline.ts';
@@ -66,6 +68,8 @@ export async function deliverWebhook(message: DeliveryMessage): Promise<Delivery
 
   const at = new Date().toISOString();
   const outcome = await postJson(webhook.url, delivery.payload, deliveryHeaders(webhook.secret, delivery.eventId, delivery.payload));
+  // Each attempt made is one of the workspace's deliveries (its usage: docs/operating.md, "Tenants").
+  recordUsage(message.workspace, Date.now(), countersOfWork({ deliveries: 1 }));
   const attempt: AttemptRecord = {
     attempt: delivery.attempt,
     at,
