@@ -28,7 +28,7 @@ const PORT_VARIABLES = ['DYNAMODB_PORT', 'SQS_PORT', 'PORT'] as const;
 const local = (variable: (typeof PORT_VARIABLES)[number]) => `http://127.0.0.1:${config.integer(variable, SANDBOX_DEFAULTS[variable], 1)}`;
 
 /** The sandbox's endpoints, each from the one place cxctl takes them (see above). */
-export function sandboxPlace(options: Pick<TargetOptions, 'endpoint'>): SandboxPlace {
+function sandboxPlace(options: Pick<TargetOptions, 'endpoint'>): SandboxPlace {
   const dataDir = resolve(process.env.DATA_DIR || SANDBOX_DEFAULTS.DATA_DIR);
   const given = PORT_VARIABLES.filter((name) => process.env[name]);
   const s3 = process.env.AWS_ENDPOINT_URL_S3;

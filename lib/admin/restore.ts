@@ -142,7 +142,7 @@ async function prepare(client: DynamoDBClient, table: string, log: (line: string
  * and billing, as a point-in-time restore brings them along; no stream (it comes last), no deletion
  * protection yet (set after the copy, as after a restore).
  */
-export function copyTableInput(source: TableDescription, name: string): CreateTableCommandInput {
+function copyTableInput(source: TableDescription, name: string): CreateTableCommandInput {
   const provisioned = source.BillingModeSummary?.BillingMode !== 'PAY_PER_REQUEST';
   const throughput = (t: { ReadCapacityUnits?: number; WriteCapacityUnits?: number } | undefined) =>
     provisioned

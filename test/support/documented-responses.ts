@@ -11,10 +11,7 @@ type JsonSchema = Record<string, unknown>;
 type DocumentedResponse = { $ref?: string; 'x-error-codes'?: string[]; content?: Record<string, { schema: JsonSchema }> };
 
 const document = apiDocument() as {
-  paths: Record<
-    string,
-    Record<string, { responses: Record<string, DocumentedResponse> }>
-  >;
+  paths: Record<string, Record<string, { responses: Record<string, DocumentedResponse> }>>;
   webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: JsonSchema }> } } }>;
   components: { schemas: Record<string, JsonSchema>; responses?: Record<string, DocumentedResponse> };
 };

@@ -22,7 +22,7 @@ import {
 } from '../tenants/budget.ts';
 
 /** The workspace's own budget, or the plan's default. */
-export function budgetOf(workspace: Workspace): RequestBudget {
+function budgetOf(workspace: Workspace): RequestBudget {
   return workspace.requestBudget ?? config.workspaceBudget();
 }
 
@@ -46,7 +46,7 @@ export function pickBudgetShard(workspace: string): { shard: number; key: { pk: 
 /** What the budget says of a request before it is counted, from authentication's read. */
 export type BudgetCheck = { spent: WorkspaceRateLimitedError } | { spent: null; count: () => Promise<BudgetCounted>; policy: string };
 
-export interface BudgetCounted {
+interface BudgetCounted {
   headers: Record<string, string>;
   remaining: number;
   refusal: WorkspaceRateLimitedError | null;

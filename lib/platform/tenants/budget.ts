@@ -22,10 +22,10 @@
  */
 
 /** What one shard of a budget carries at the budget's rate: a quarter of one item's 1,000 writes a second. */
-export const SHARD_REQUESTS_PER_SECOND = 250;
+const SHARD_REQUESTS_PER_SECOND = 250;
 
 /** The most shards a budget has (250,000 requests a second): the stage's throttle is far below. */
-export const MAX_BUDGET_SHARDS = 1000;
+const MAX_BUDGET_SHARDS = 1000;
 
 export interface RequestBudget {
   requestsPerSecond: number;

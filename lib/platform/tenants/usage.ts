@@ -12,7 +12,7 @@ import type { UnitPrices } from './prices.ts';
 
 export type Counters = Record<string, number>;
 
-export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
+const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
 type StatusClass = (typeof STATUS_CLASSES)[number];
 
 /** The operation whose requests are the workspace's search queries. */
@@ -66,11 +66,10 @@ export function addCounters(into: Counters, more: Counters): Counters {
 /** Sums of fractions (half read units, GB-seconds) kept to nine decimals, so they stay exact in DynamoDB's numbers. */
 const roundUnits = (n: number) => Math.round(n * 1e9) / 1e9;
 
-/** The UTC hour (`2026-11-26T09`) and day (`2026-11-26`) a moment falls in. */
+/** The UTC hour (`2026-11-26T09`) a moment falls in. */
 export function hourOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 13);
 }
-export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export type Granularity = 'hour' | 'day';
 
@@ -88,7 +87,7 @@ export function periodOfItem(item: Record<string, unknown>): { period: string; c
 }
 
 /** What each price applies to, from a period's counters. */
-export function estimatedCostUsd(counters: Counters, prices: UnitPrices): number {
+function estimatedCostUsd(counters: Counters, prices: UnitPrices): number {
   const c = (name: string) => counters[name] ?? 0;
   const dollars =
     (c('requests') * (prices.httpApiPerMillionRequests + prices.lambdaPerMillionRequests)) / 1e6 +
@@ -100,7 +99,7 @@ export function estimatedCostUsd(counters: Counters, prices: UnitPrices): number
   return Math.round(dollars * 1e6) / 1e6;
 }
 
-export interface UsageFigures {
+interface UsageFigures {
   requests: number;
   capacityUnits: { read: number; write: number };
   deliveries: number;
@@ -112,7 +111,7 @@ export interface UsageFigures {
   estimatedCostUsd: number;
 }
 
-export interface OperationUsage {
+interface OperationUsage {
   requests: number;
   byStatusClass: Record<StatusClass, number>;
   capacityUnits: { read: number; write: number };
