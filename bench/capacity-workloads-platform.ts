@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DemoApi, Tally } from '../cli/demo/api.ts';
 import { seedKnowledgeBank } from '../cli/demo/seed-knowledge-bank.ts';
-import { DELIVERY_SHARDS, keys } from '../lib/platform/data/keys.ts';
+import { keys } from '../lib/platform/data/keys.ts';
+import { DELIVERY_SHARDS } from '../lib/webhooks/entities.ts';
 import type { Sandbox } from '../local/sandbox.ts';
 import { type Caller, newCaller, type Workload } from './capacity-workloads.ts';
 

@@ -7,9 +7,9 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createDeveloperKey, MAX_RATE_LIMIT_PER_MINUTE } from '../lib/admin/developer-keys.ts';
 import { createWorkspace } from '../lib/admin/workspaces.ts';
-import { IDEA_ENTITY, newIdeaId } from '../lib/ideas/record.ts';
+import { ideaCounterEntity, ideaEntity } from '../lib/ideas/entities.ts';
+import { newIdeaId } from '../lib/ideas/record.ts';
 import { dynamo, tableName } from '../lib/platform/data/client.ts';
-import { keys } from '../lib/platform/data/keys.ts';
 import { PERMISSIONS } from '../lib/platform/permissions.ts';
 import type { Sandbox } from '../local/sandbox.ts';
 
@@ -48,8 +48,8 @@ async function seedIdeas(slug: string, count: number): Promise<void> {
     const id = newIdeaId(base + i);
     const at = new Date(base + i).toISOString();
     return {
-      ...keys.idea(slug, id),
-      entity: IDEA_ENTITY,
+      ...ideaEntity.keys.idea(slug, id),
+      entity: ideaEntity.name,
       workspace: slug,
       id,
       title: `Idea ${i}`,
@@ -63,7 +63,7 @@ async function seedIdeas(slug: string, count: number): Promise<void> {
       updatedAt: at,
     };
   });
-  items.push({ ...keys.ideaCounter(slug), entity: 'IdeaCounter', ideaCount: count } as never);
+  items.push({ ...ideaCounterEntity.keys.counter(slug), entity: ideaCounterEntity.name, ideaCount: count } as never);
   const batches: (typeof items)[] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
   const worker = async () => {

@@ -14,6 +14,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
+import { GSI1_NON_KEY_ATTRIBUTES } from '../lib/entities.ts';
 import { API_PREFIX, NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
 import { TABLE } from '../lib/platform/data/table.ts';
 import { SHARED_EDGE_LABEL } from '../lib/platform/http/workspace-host.ts';
@@ -23,6 +24,7 @@ import { AreaStack } from './constructs/area-stack.ts';
 import { CustomDomains, type CustomDomainsProps } from './constructs/custom-domains.ts';
 import { ServiceDashboard } from './constructs/dashboard.ts';
 import { KnowledgeBankSearch } from './constructs/knowledge-bank-search.ts';
+import { ReleaseGate } from './constructs/release-gate.ts';
 import { ServiceAlarms } from './constructs/service-alarms.ts';
 import { SurveyExports } from './constructs/survey-exports.ts';
 import { WebhookPipeline } from './constructs/webhook-pipeline.ts';
@@ -101,6 +103,7 @@ export class PortalApiStack extends Stack {
   readonly customDomains?: CustomDomains;
   readonly dashboard: ServiceDashboard;
   readonly surveyExports: SurveyExports;
+  readonly releaseGate: ReleaseGate;
 
   constructor(scope: Construct, id: string, props: PortalApiStackProps) {
     super(scope, id, props);
@@ -237,6 +240,10 @@ export class PortalApiStack extends Stack {
     new CfnOutput(this, 'SearchIndexBucketName', { value: this.knowledgeBankSearch.bucket.bucketName, description: 'For cxctl' });
     new CfnOutput(this, 'SurveyExportBucketName', { value: this.surveyExports.bucket.bucketName, description: 'For cxctl' });
 
+    // Last, so it finds every function: none changes before the table is known to have the layout this release reads.
+    this.releaseGate = new ReleaseGate(this, 'ReleaseGate', { table: this.table });
+    this.releaseGate.guard(this);
+
     acknowledgeNagFindings(this);
   }
 }
@@ -262,7 +269,7 @@ function createTable(scope: Construct): Table {
     partitionKey: { name: TABLE.gsi1.partitionKey, type: AttributeType.STRING },
     sortKey: { name: TABLE.gsi1.sortKey, type: AttributeType.STRING },
     projectionType: ProjectionType.INCLUDE,
-    nonKeyAttributes: [...TABLE.gsi1.nonKeyAttributes],
+    nonKeyAttributes: [...GSI1_NON_KEY_ATTRIBUTES],
   });
   return table;
 }

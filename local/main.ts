@@ -70,6 +70,9 @@ try {
     // Another table in the same DynamoDB Local, e.g. a restored copy (cxctl backup restore --to NAME).
     tableName: process.env.TABLE_NAME || undefined,
     log: (line) => console.log(line),
+    onStarting: (stop) => {
+      stopSandbox = stop;
+    },
     onFatal: (description) => {
       console.error(`\n✖ ${description}. Every request would fail from now on, so the sandbox stops. Start it again with npm start.`);
       void shutdown('DynamoDB Local is gone', 1);

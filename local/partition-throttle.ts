@@ -86,6 +86,21 @@ export function partitionScaleFromEnvironment(): number | undefined {
   return scale;
 }
 
+/**
+ * SANDBOX_PARTITION_FLOOR_SECONDS: the seconds of its own rate a new bucket holds, instead of a whole
+ * partition's second (the scale). 1 throttles an item after a request or two, as a partition without
+ * banked credit meets a burst of the full rate: for provoking DynamoDB's answers (test/integration/
+ * service-busy.test.ts), not for judging a load (test/integration/partition-load.test.ts keeps the default).
+ */
+export function partitionFloorFromEnvironment(): number | undefined {
+  const raw = process.env.SANDBOX_PARTITION_FLOOR_SECONDS;
+  if (raw === undefined || raw === '') return undefined;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 1)
+    throw new Error(`SANDBOX_PARTITION_FLOOR_SECONDS must be a number of at least 1, not "${raw}"`);
+  return seconds;
+}
+
 /** Unused capacity a partition keeps for bursts, in seconds of its rate. */
 const BURST_SECONDS = 300;
 

@@ -15,10 +15,12 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { renderApiReference } from '../lib/admin/api-reference.ts';
 import { recordNewTable } from '../lib/admin/migrations/index.ts';
+import { readRecords } from '../lib/admin/migrations/records.ts';
 import { pendingMigrations } from '../lib/admin/migrations/runner.ts';
 import { IDENTITY_OBJECT, type SandboxIdentity, sandboxVariables, writeSandboxFile } from '../lib/admin/sandbox-identity.ts';
 import { createLocalStore, type Store } from '../lib/admin/store.ts';
 import { apiDocument } from '../lib/api-document.ts';
+import { releaseGateRefusal, unfinishedMigrations } from '../lib/platform/data/release-gate.ts';
 import {
   ideaAndResponseChanges,
   WEBHOOK_QUEUES,
@@ -39,7 +41,7 @@ import { functionPolicies } from './iam/function-policies.ts';
 import { countDynamoDbCalls, invocationStats } from './instrumentation.ts';
 import { startKnowledgeBank } from './knowledge-bank.ts';
 import { sandboxFunctionTimeoutSeconds } from './lambda-runtime.ts';
-import { installPartitionThrottle, partitionScaleFromEnvironment } from './partition-throttle.ts';
+import { installPartitionThrottle, partitionFloorFromEnvironment, partitionScaleFromEnvironment } from './partition-throttle.ts';
 import { assertPortsFree } from './ports.ts';
 import { ensureQueues } from './queues.ts';
 import { startSqsEmulator } from './sqs-local.ts';
@@ -66,6 +68,11 @@ export interface SandboxOptions {
    * caller: the capacity bench feeds it batches of the size AWS would deliver (bench/capacity-stream.ts).
    */
   holdStreamFanOut?: boolean;
+  /**
+   * Called with the sandbox's stop before it is ready, when its start may wait long (at the release
+   * gate, for a migration): a signal then stops what has started.
+   */
+  onStarting?: (stop: () => Promise<void>) => void;
   /**
    * Throttle the handlers' DynamoDB requests where DynamoDB would, every item and every key range
    * written in order getting 1/N of a partition's units (local/partition-throttle.ts). Default:
@@ -132,18 +139,48 @@ function handlerEnvironment(sandbox: {
   };
 }
 
-/** One line when the table predates a layout change: it still works (the code reads both layouts), and how to migrate it. */
-async function reportPendingMigrations(
-  store: Store,
-  log: SandboxOptions['log'],
-  sandbox: { dynamodbEndpoint: string; dataDir: string | null },
-): Promise<void> {
+/** Where this sandbox's table is, as cxctl needs it (lib/admin/sandbox-identity.ts). */
+interface TablePlace {
+  dynamodbEndpoint: string;
+  dataDir: string | null;
+}
+
+/** `npx cxctl …` as it reaches this sandbox's table: every variable that differs from cxctl's defaults first. */
+function cxctlCommand(place: TablePlace, tableName: string, args: string): string {
+  return `${sandboxVariables({ ...place, tableName }, ['table'])}npx cxctl ${args}`;
+}
+
+/**
+ * The release gate (lib/platform/data/release-gate.ts), as `cdk deploy` meets it: on a table that has
+ * not finished a migration this release requires, the sandbox says so with the same message and starts
+ * nothing else, only DynamoDB Local, which `cxctl migrate` needs; once the migration has finished, the
+ * start goes on.
+ */
+async function passReleaseGate(store: Store, log: (line: string) => void, place: TablePlace): Promise<void> {
+  const unfinished = async () => unfinishedMigrations([...(await readRecords(store)).values()]);
+  let waiting = await unfinished();
+  if (waiting.length === 0) return;
+  const command = cxctlCommand(place, store.table, 'migrate');
+  log(
+    `✖ ${releaseGateRefusal(store.table, waiting, command, 'this sandbox starts by itself: only DynamoDB Local is up, for it (Ctrl-C stops)')}`,
+  );
+  while (waiting.length > 0) {
+    await new Promise((resolve) => setTimeout(resolve, GATE_POLL_MS));
+    waiting = await unfinished();
+  }
+  log('✔ Every migration this release requires has finished: starting');
+}
+
+/** How often a sandbox held at the release gate looks at the migration records. */
+const GATE_POLL_MS = 1000;
+
+/** One line when the table predates a layout change this release does not require yet: how to migrate it. */
+async function reportPendingMigrations(store: Store, log: (line: string) => void, place: TablePlace): Promise<void> {
   const pending = await pendingMigrations(store);
   if (pending.length === 0) return;
-  const port = sandboxVariables({ ...sandbox, tableName: store.table }, ['table']);
-  (log ?? console.log)(
-    `ℹ This table predates ${pending.length} layout change(s) (${pending.join(', ')}); it keeps working, reading both layouts. ` +
-      `Move its data with: ${port}npx cxctl migrate (with this sandbox running; docs/cxctl.md)`,
+  log(
+    `ℹ This table predates ${pending.length} layout change(s) (${pending.join(', ')}); it keeps working. ` +
+      `Move its data with: ${cxctlCommand(place, store.table, 'migrate')} (with this sandbox running; docs/cxctl.md)`,
   );
 }
 
@@ -202,10 +239,13 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     admin.destroy();
     const store = createLocalStore(tableName, dynamodb.endpoint);
     // A new table has the current layout; an older DATA_DIR's may still hold data to migrate (docs/cxctl.md).
+    const log = options.log ?? console.log;
     if (created) await recordNewTable(store);
     else {
-      const dataDir = options.dataDir ? resolve(options.dataDir) : null;
-      await reportPendingMigrations(store, options.log, { dynamodbEndpoint: dynamodb.endpoint, dataDir });
+      const place = { dynamodbEndpoint: dynamodb.endpoint, dataDir: options.dataDir ? resolve(options.dataDir) : null };
+      options.onStarting?.(stop);
+      await passReleaseGate(store, log, place);
+      await reportPendingMigrations(store, log, place);
     }
 
     const sqsAdmin = new SQSClient({ endpoint: sqs.endpoint, region, credentials });
@@ -253,6 +293,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       stoppers.push(async () => images.destroy());
       const throttle = installPartitionThrottle(dynamo, {
         scale: partitionScale,
+        floorSeconds: partitionFloorFromEnvironment(),
         raw: images,
         tableName,
         region,

@@ -3,8 +3,7 @@
  * external links per message (lib/knowledge-bank/commands/check-links.ts), each failed message a
  * batch item failure.
  */
-import type { Context } from 'aws-lambda';
 import { linkChecks } from '../../lib/knowledge-bank/queue-readers.ts';
 import { readQueue } from '../../lib/platform/partial-batch.ts';
 
-export const handler = readQueue<Context>(linkChecks);
+export const handler = readQueue(linkChecks);

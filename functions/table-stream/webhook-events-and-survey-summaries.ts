@@ -1,9 +1,11 @@
 /**
  * The table stream's reader of idea and survey-response changes (lib/webhooks/pipeline.ts has its
- * mapping): the survey summaries fold first, then the webhook events are queued for delivery.
+ * mapping, which names these readers): the survey summaries fold first, then the webhook events are
+ * queued for delivery.
  */
 import { readTableStream } from '../../lib/platform/partial-batch.ts';
 import { surveySummaries } from '../../lib/surveys/stream-readers.ts';
+import { ideaAndResponseChanges } from '../../lib/webhooks/pipeline.ts';
 import { webhookEvents } from '../../lib/webhooks/stream-readers.ts';
 
-export const handler = readTableStream([surveySummaries, webhookEvents]);
+export const handler = readTableStream(ideaAndResponseChanges, [surveySummaries, webhookEvents]);

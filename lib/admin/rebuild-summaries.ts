@@ -24,6 +24,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { getMany } from '../platform/data/batch.ts';
 import { dynamo, tableName } from '../platform/data/client.ts';
 import { keys } from '../platform/data/keys.ts';
+import { surveyResponseEntity } from '../surveys/responses/entities.ts';
 import { findVersion } from '../surveys/store/versions.ts';
 import { aggregateResponseRecords } from '../surveys/summary/aggregator.ts';
 import { type Catalog, catalogOf } from '../surveys/summary/catalog.ts';
@@ -35,8 +36,6 @@ import { AdminError, type Store } from './store.ts';
 
 type Item = Record<string, unknown>;
 type PageKey = Record<string, unknown>;
-
-const RESPONSE_ENTITY = 'SurveyResponse';
 
 export interface SummaryRebuild {
   surveyId: string;
@@ -142,7 +141,7 @@ async function rebuildSurvey(
   if (!from || from.phase === 'responses') {
     for await (const { items, next } of pages(keys.surveyResponsePrefix(surveyId), workspace, from?.startKey ?? null)) {
       const records = items
-        .filter((item) => item.entity === RESPONSE_ENTITY)
+        .filter((item) => item.entity === surveyResponseEntity.name)
         .map((item) => responseRecordOf(asStreamRecord(item, 'MODIFY')))
         .filter((record): record is ResponseRecord => record !== null);
       if (records.length > 0) result.transactions += (await aggregateResponseRecords(records)).transactions;
@@ -167,7 +166,7 @@ async function rebuildSurvey(
         responseRecordOf(
           asStreamRecord(
             {
-              entity: RESPONSE_ENTITY,
+              entity: surveyResponseEntity.name,
               workspace,
               surveyId,
               id: marker.responseId,

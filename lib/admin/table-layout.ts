@@ -4,6 +4,7 @@
  * lib/admin/restore.ts).
  */
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import { GSI1_NON_KEY_ATTRIBUTES } from '../entities.ts';
 import { TABLE } from '../platform/data/table.ts';
 
 export function createTableInput(tableName: string): CreateTableCommandInput {
@@ -29,7 +30,7 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
           { AttributeName: TABLE.gsi1.partitionKey, KeyType: 'HASH' },
           { AttributeName: TABLE.gsi1.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...TABLE.gsi1.nonKeyAttributes] },
+        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...GSI1_NON_KEY_ATTRIBUTES] },
       },
     ],
     StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },

@@ -27,6 +27,7 @@ import { sleep } from '../platform/data/backoff.ts';
 import { isConditionFailure } from '../platform/data/conditions.ts';
 import { keys } from '../platform/data/keys.ts';
 import { exportObjectPrefixOf } from '../surveys/exports/record.ts';
+import { webhookEntity } from '../webhooks/entities.ts';
 import { AdminError, type Store } from './store.ts';
 import { deleteItems, workspacePartition } from './table-io.ts';
 
@@ -178,7 +179,7 @@ export async function deleteWorkspace(store: Store, slug: string, options: Delet
   };
 
   // Webhooks first (a small prefix of the partition): from here on no delivery reaches a receiver.
-  report.webhooksStopped = await deletePartition(store, slug, report, { skPrefix: keys.webhookPrefix });
+  report.webhooksStopped = await deletePartition(store, slug, report, { skPrefix: webhookEntity.keys.prefix });
   log(`Stopped ${report.webhooksStopped} webhook(s)`);
   const items = await deletePartition(store, slug, report, { log });
   log(`Deleted ${items + report.webhooksStopped} item(s); ${report.deliveriesDropped} queued delivery(ies) will be dropped`);

@@ -7,7 +7,7 @@ import type { Workspace } from '../platform/data/workspace-record.ts';
 import { ValidationError, type ValidationIssue } from '../platform/errors.ts';
 import { writtenFields } from './record.ts';
 import type { IdeaPatch, IdeaWrite } from './schemas.ts';
-import type { IdeaChanges } from './store.ts';
+import type { IdeaChanges } from './store/ideas.ts';
 
 const LISTED_LABELS = 20;
 

@@ -1,18 +1,7 @@
-/**
- * The idea item and its mapping; free of the client so tools and tests can use it.
- *
- * One item per idea under the workspace's partition (keys.idea). Besides the public fields it holds
- * the private ones (`submitter`, `submitterHash`, `customerContext`) and who wrote it
- * (`createdByKeyId`, `updatedByKeyId`). `status` is a plain top-level attribute, so a stream record
- * of a change (the table streams NEW_AND_OLD_IMAGES) carries the old status in OldImage and the
- * new one in NewImage; `entity`, `workspace` and `id` let a stream consumer recognise an idea and
- * name it without parsing keys.
- */
+/** The idea item's mapping to the API's record (the item is declared in entities.ts); free of the client so tools and tests can use it. */
 import { createHash } from 'node:crypto';
 import { uuidv7 } from '../platform/ids.ts';
 import type { Idea, IdeaWrite } from './schemas.ts';
-
-export const IDEA_ENTITY = 'Idea';
 
 /** The fields a client may write; update expressions are built from this list only. */
 export const EDITABLE_IDEA_FIELDS = ['title', 'titleAr', 'description', 'status', 'module'] as const;
@@ -33,25 +22,6 @@ export function writtenFields(write: IdeaWrite): Pick<Idea, EditableIdeaField> {
 export function storedFields(fields: Pick<Idea, EditableIdeaField>): { [F in EditableIdeaField]?: string } {
   return Object.fromEntries(EDITABLE_IDEA_FIELDS.map((field) => [field, fields[field] ?? undefined]));
 }
-
-/**
- * What any response may show. Reads project exactly these attributes, so submitter data and
- * customer context never even reach the function on a read.
- */
-export const PUBLIC_IDEA_ATTRIBUTES = [
-  'id',
-  'title',
-  'titleAr',
-  'description',
-  'status',
-  'module',
-  'moderationStatus',
-  'visibility',
-  'priority',
-  'version',
-  'createdAt',
-  'updatedAt',
-] as const;
 
 export interface StoredSubmitter {
   name?: string;

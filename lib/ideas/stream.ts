@@ -4,8 +4,9 @@
  * `entity: 'Idea'`, `id`, `workspace`, `status` (optional) and `version` (+1 on every change);
  * create is an INSERT, every update a MODIFY with both images, delete a REMOVE.
  */
-import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
-import { IDEA_ENTITY } from './record.ts';
+import type { DynamoDBRecord } from 'aws-lambda';
+import type { StreamSource } from '../platform/event-sources.ts';
+import { ideaEntity } from './entities.ts';
 
 export interface IdeaChange {
   kind: 'submitted' | 'status_changed' | 'updated' | 'deleted';
@@ -18,54 +19,51 @@ export interface IdeaChange {
   status?: string | null;
 }
 
-type Image = Record<string, AttributeValue> | undefined;
+type Idea = Record<string, unknown> | null;
 
-const stringOf = (image: Image, name: string): string | null => image?.[name]?.S ?? null;
-const numberOf = (image: Image, name: string): number | null => {
-  const n = image?.[name]?.N;
-  return n === undefined ? null : Number(n);
-};
+const stringOf = (idea: Idea, name: string): string | null => (typeof idea?.[name] === 'string' ? (idea[name] as string) : null);
 
-const isIdea = (image: Image) => stringOf(image, 'entity') === IDEA_ENTITY;
-
-function timestampOf(record: DynamoDBRecord, image: Image): string {
+function timestampOf(record: DynamoDBRecord, idea: Idea): string {
   // The idea's own updatedAt is exact; the stream's creation time is rounded (to the second in
   // AWS, to the minute in DynamoDB Local), so it is only the fallback (and the time of a delete).
-  const updatedAt = stringOf(image, 'updatedAt');
+  const updatedAt = stringOf(idea, 'updatedAt');
   if (updatedAt && !Number.isNaN(Date.parse(updatedAt))) return new Date(updatedAt).toISOString();
   return new Date(Number(record.dynamodb?.ApproximateCreationDateTime ?? 0) * 1000).toISOString();
 }
 
-function workspaceOf(image: Image): string | null {
-  return stringOf(image, 'workspace') ?? stringOf(image, 'pk')?.replace(/^WS#/, '') ?? null;
+function workspaceOf(idea: Idea): string | null {
+  return stringOf(idea, 'workspace') ?? stringOf(idea, 'pk')?.replace(/^WS#/, '') ?? null;
 }
 
 /** The idea change a stream record describes, or null for anything that is not one. */
-export function ideaChangeOf(record: DynamoDBRecord): IdeaChange | null {
-  const oldImage = record.dynamodb?.OldImage;
-  const newImage = record.dynamodb?.NewImage;
-  const change = (kind: IdeaChange['kind'], image: Image, extra: Pick<IdeaChange, 'previousStatus' | 'status'> = {}): IdeaChange | null => {
-    const ideaId = stringOf(image, 'id');
-    const workspace = workspaceOf(image);
+function ideaChangeOf(record: DynamoDBRecord): IdeaChange | null {
+  const before = ideaEntity.fromStreamImage(record.dynamodb?.OldImage);
+  const after = ideaEntity.fromStreamImage(record.dynamodb?.NewImage);
+  const change = (kind: IdeaChange['kind'], idea: Idea, extra: Pick<IdeaChange, 'previousStatus' | 'status'> = {}): IdeaChange | null => {
+    const ideaId = stringOf(idea, 'id');
+    const workspace = workspaceOf(idea);
     if (!ideaId || !workspace) return null;
-    return { kind, ideaId, workspace, timestamp: timestampOf(record, record.eventName === 'REMOVE' ? undefined : image), ...extra };
+    return { kind, ideaId, workspace, timestamp: timestampOf(record, record.eventName === 'REMOVE' ? null : idea), ...extra };
   };
 
   switch (record.eventName) {
     case 'INSERT':
-      return isIdea(newImage) ? change('submitted', newImage) : null;
+      return after ? change('submitted', after) : null;
     case 'REMOVE':
-      return isIdea(oldImage) ? change('deleted', oldImage) : null;
+      return before ? change('deleted', before) : null;
     case 'MODIFY': {
-      if (!isIdea(newImage) || !isIdea(oldImage)) return null;
-      const previousStatus = stringOf(oldImage, 'status');
-      const status = stringOf(newImage, 'status');
-      if (previousStatus !== status) return change('status_changed', newImage, { previousStatus, status });
+      if (!after || !before) return null;
+      const previousStatus = stringOf(before, 'status');
+      const status = stringOf(after, 'status');
+      if (previousStatus !== status) return change('status_changed', after, { previousStatus, status });
       // A rewrite that did not bump the version changed nothing the idea's owner would call an edit.
-      if (numberOf(oldImage, 'version') === numberOf(newImage, 'version')) return null;
-      return change('updated', newImage);
+      if (before.version === after.version) return null;
+      return change('updated', after);
     }
     default:
       return null;
   }
 }
+
+/** Idea changes, as the webhook fan-out asks. */
+export const ideaChanges: StreamSource<IdeaChange> = { entity: ideaEntity, changeOf: ideaChangeOf };

@@ -6,7 +6,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { logger } from '../platform/logger.ts';
 import { RetryFrom, type StreamReader } from '../platform/partial-batch.ts';
 import { updateWorkspaceSearchIndex } from './commands/update-search-index.ts';
-import { coalesce, searchChangeOf } from './search/stream.ts';
+import { coalesce, searchChangeOf, searchIndexReading } from './search/stream.ts';
 
 /**
  * One workspace at a time (an index of a large workspace takes tens of megabytes of memory). A
@@ -14,7 +14,7 @@ import { coalesce, searchChangeOf } from './search/stream.ts';
  * of the earliest one that failed.
  */
 export const searchIndex: StreamReader = {
-  name: 'Search index update',
+  ...searchIndexReading,
   selects: (record) => searchChangeOf(record) !== null,
   async read(records) {
     let failure: RetryFrom | undefined;

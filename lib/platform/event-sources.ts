@@ -4,6 +4,7 @@
  * stream or a queue (webhooks, the knowledge-bank search builder and link checker) declares its
  * consumers with these.
  */
+import type { DynamoDBRecord } from 'aws-lambda';
 import type { TableAction } from './route.ts';
 
 export interface QueueDefinition {
@@ -54,6 +55,22 @@ export function consumedQueue(queue: {
 /** An event-source-mapping filter pattern (EventBridge pattern syntax, exact values only). */
 export type FilterPattern = { [key: string]: FilterPattern | (string | number | boolean)[] };
 
+/**
+ * What an area says about the stream records of one of its entities (the entity's name, and what a
+ * record means, or null when it means nothing to the area): the one thing another area may ask of it.
+ */
+export interface StreamSource<Change> {
+  entity: { name: string };
+  changeOf(record: DynamoDBRecord): Change | null;
+}
+
+/** A reader of the table stream as its mapping declares it: its name, and the entities whose records it reads. */
+export interface StreamReading {
+  /** What it does, for the logs ("Survey summary update", "Webhook fan-out", …). */
+  name: string;
+  entities: readonly { name: string }[];
+}
+
 export interface StreamConsumerDefinition {
   handler: `functions/${string}.ts`;
   timeoutSeconds: number;
@@ -69,6 +86,25 @@ export interface StreamConsumerDefinition {
   /** A record is handed to the function when it matches any of these. */
   filters: FilterPattern[];
   onFailure: QueueDefinition;
+}
+
+/** A table-stream mapping, declared with the readers its function runs, in the order it runs them. */
+export interface TableStreamMapping extends StreamConsumerDefinition {
+  readers: readonly StreamReading[];
+}
+
+/**
+ * A table-stream mapping whose filter is computed from its readers' entities: a record reaches the
+ * function only when its new image (INSERT, MODIFY) or its old one (REMOVE, MODIFY) is of an entity
+ * one of its readers reads, so every other write (keys' rate-limit counters, delivery records, …)
+ * never invokes it.
+ */
+export function tableStreamMapping(mapping: Omit<TableStreamMapping, 'filters'>): TableStreamMapping {
+  const names = [...new Set(mapping.readers.flatMap((reader) => reader.entities.map((entity) => entity.name)))].sort();
+  return {
+    ...mapping,
+    filters: [{ dynamodb: { NewImage: { entity: { S: names } } } }, { dynamodb: { OldImage: { entity: { S: names } } } }],
+  };
 }
 
 export interface QueueConsumerDefinition {

@@ -6,11 +6,12 @@
 import { logger } from '../platform/logger.ts';
 import type { StreamReader } from '../platform/partial-batch.ts';
 import { foldResponseChanges } from './commands/fold-response-changes.ts';
+import { surveySummaryReading } from './stream.ts';
 import { type ResponseRecord, responseRecordOf } from './summary/stream-records.ts';
 
 /** The batch's responses at once; when that fails, the batch is retried from its first response. */
 export const surveySummaries: StreamReader = {
-  name: 'Survey summary update',
+  ...surveySummaryReading,
   selects: (record) => responseRecordOf(record) !== null,
   async read(records) {
     const responses = records.map(responseRecordOf) as ResponseRecord[];

@@ -1,7 +1,7 @@
 /**
  * Webhook events: their kinds, their payloads, and how a DynamoDB stream record becomes one. Each
- * area says what a record means (lib/ideas/stream.ts `ideaChangeOf`, lib/surveys/stream.ts
- * `surveyResponseChangeOf`); anything else is ignored.
+ * area says what a record means (lib/ideas/stream.ts `ideaChanges`, lib/surveys/stream.ts
+ * `finishedResponses`); anything else is ignored.
  *
  * Payloads carry identifiers only (and status labels): never a title, description, answer or
  * anything about the submitter or respondent, so personal data cannot leak to a receiver.
@@ -9,12 +9,13 @@
 import { createHash } from 'node:crypto';
 import type { DynamoDBRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
-import { ideaChangeOf } from '../ideas/stream.ts';
+import { ideaChanges } from '../ideas/stream.ts';
 import { type AuthContext, holds } from '../platform/auth/context.ts';
 import { ForbiddenError } from '../platform/errors.ts';
+import type { StreamReading } from '../platform/event-sources.ts';
 import type { Permission } from '../platform/permissions.ts';
 import { named, uuid } from '../platform/schemas.ts';
-import { surveyResponseChangeOf } from '../surveys/stream.ts';
+import { finishedResponses } from '../surveys/stream.ts';
 
 export const WEBHOOK_EVENT_TYPES = [
   'idea.submitted',
@@ -111,14 +112,20 @@ export function eventIdOf(record: DynamoDBRecord): string {
   return `evt_${seconds.toString(36).padStart(7, '0')}${sequence.toString(36).padStart(26, '0')}${hash}`;
 }
 
+/** The fan-out's reader (stream-readers.ts) reads the records of the entities whose changes are events. */
+export const webhookEventsReading: StreamReading = {
+  name: 'Webhook fan-out',
+  entities: [ideaChanges.entity, finishedResponses.entity],
+};
+
 /** The webhook event a stream record means, or null for anything that is not an event. */
 export function eventFromStreamRecord(record: DynamoDBRecord): WebhookEvent | null {
-  const finished = surveyResponseChangeOf(record);
+  const finished = finishedResponses.changeOf(record);
   if (finished) {
     const { workspace, surveyId, versionId, responseId, timestamp } = finished;
     return { id: eventIdOf(record), type: 'survey.response.finished', timestamp, data: { workspace, surveyId, versionId, responseId } };
   }
-  const change = ideaChangeOf(record);
+  const change = ideaChanges.changeOf(record);
   if (!change) return null;
   const { kind, ideaId, workspace, timestamp } = change;
   if (kind === 'status_changed') {

@@ -19,8 +19,10 @@ import {
   DAY_SECONDS as DAY,
   failureQueue,
   type QueueConsumerDefinition,
-  type StreamConsumerDefinition,
+  tableStreamMapping,
 } from '../platform/event-sources.ts';
+import { surveySummaryReading } from '../surveys/stream.ts';
+import { webhookEventsReading } from './events.ts';
 
 export const webhookDeadLetterQueue = failureQueue('WebhookDeadLetterQueue', 'webhook-deliveries-dlq');
 
@@ -55,8 +57,12 @@ export const WEBHOOK_QUEUES = [webhookDeadLetterQueue, webhookFanOutFailureQueue
  * (lib/knowledge-bank/search/pipeline.ts). Its batching differs from the builder's (records reach
  * receivers without a batching window; 99 responses fold into one transaction), hence two mappings.
  */
-export const ideaAndResponseChanges: StreamConsumerDefinition = {
+export const ideaAndResponseChanges = tableStreamMapping({
   handler: 'functions/table-stream/webhook-events-and-survey-summaries.ts',
+  // The survey summaries fold first, then the webhook events are queued. Every change of a survey
+  // response reaches it: the summary (lib/surveys/summary/) counts partial ones, deletions and
+  // erasures too, and lib/surveys/stream.ts picks the finished ones for webhooks.
+  readers: [surveySummaryReading, webhookEventsReading],
   timeoutSeconds: 60,
   // The union of its readers' needs. Webhook events: the workspace, its enabled webhooks, and one new
   // delivery item per (webhook, event). Survey summaries: a version (GetItem), markers and buckets
@@ -73,16 +79,8 @@ export const ideaAndResponseChanges: StreamConsumerDefinition = {
   maximumRecordAgeSeconds: DAY,
   reportBatchItemFailures: true,
   startingPosition: 'TRIM_HORIZON',
-  // Only idea and survey-response items: INSERT has just a new image, REMOVE just an old one. Every
-  // other write (keys' rate-limit counters, delivery records, …) never invokes the function. Every
-  // change of a survey response reaches it: the summary (lib/surveys/summary/) counts partial ones,
-  // deletions and erasures too, and lib/surveys/stream.ts picks the finished ones for webhooks.
-  filters: [
-    { dynamodb: { NewImage: { entity: { S: ['Idea', 'SurveyResponse'] } } } },
-    { dynamodb: { OldImage: { entity: { S: ['Idea', 'SurveyResponse'] } } } },
-  ],
   onFailure: webhookFanOutFailureQueue,
-};
+});
 
 /**
  * The mapping's name before it also carried survey summaries, which unit tests still import.

@@ -2,7 +2,7 @@
 import { config } from '../platform/config.ts';
 import { MessageHandedBack, type QueueReader } from '../platform/partial-batch.ts';
 import { deliverWebhook } from './commands/deliver-webhook.ts';
-import { deliveryMessage, returnMessageAfter } from './delivery-queue.ts';
+import { type DeliveryMessage, deliveryMessage, returnMessageAfter } from './delivery-queue.ts';
 
 const queueUrl = config.webhookDeliveryQueueUrl();
 
@@ -13,14 +13,13 @@ const NOT_READY_RETRY_SECONDS = 10;
  * A batch's messages are delivered concurrently; a failed one stays on the queue (after five receives
  * SQS parks it in the dead-letter queue), every other one is deleted.
  */
-export const webhookDeliveries: QueueReader<unknown> = {
+export const webhookDeliveries: QueueReader<DeliveryMessage> = {
   name: 'Webhook delivery message',
+  message: deliveryMessage,
   concurrent: true,
-  async read(message) {
-    const parsed = deliveryMessage.safeParse(JSON.parse(message.body));
-    if (!parsed.success) throw new Error(`Malformed delivery message ${message.messageId}`);
-    if ((await deliverWebhook(parsed.data)) === 'not-ready') {
-      await returnMessageAfter(queueUrl, message.receiptHandle, NOT_READY_RETRY_SECONDS);
+  async read(message, record) {
+    if ((await deliverWebhook(message)) === 'not-ready') {
+      await returnMessageAfter(queueUrl, record.receiptHandle, NOT_READY_RETRY_SECONDS);
       throw new MessageHandedBack();
     }
   },

@@ -30,9 +30,6 @@ export interface Webhook {
   updatedAt: string;
 }
 
-/** Attributes a read for the API fetches: everything but the secret, which never leaves the table for a read. */
-export const PUBLIC_WEBHOOK_ATTRIBUTES = ['id', 'name', 'url', 'secretPrefix', 'events', 'enabled', 'createdAt', 'updatedAt'] as const;
-
 export function toWebhook(record: Record<string, unknown> | WebhookRecord): Webhook {
   const item = record as Record<string, unknown>;
   return {

@@ -7,11 +7,11 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { logger } from '../platform/logger.ts';
 import { RetryFrom, type StreamReader } from '../platform/partial-batch.ts';
 import { queueEventDeliveries, type SubscriptionLookups } from './commands/queue-event-deliveries.ts';
-import { eventFromStreamRecord, type WebhookEvent } from './events.ts';
+import { eventFromStreamRecord, type WebhookEvent, webhookEventsReading } from './events.ts';
 
 /** In stream order; on the first record that fails, the batch is retried from it (the ones before are done). */
 export const webhookEvents: StreamReader = {
-  name: 'Webhook fan-out',
+  ...webhookEventsReading,
   selects: (record) => eventFromStreamRecord(record) !== null,
   async read(records: DynamoDBRecord[]) {
     const lookups: SubscriptionLookups = new Map();

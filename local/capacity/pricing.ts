@@ -28,6 +28,7 @@
  *   - index writes propagate after the table's commit, outside the transaction: never doubled.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { GSI1_NON_KEY_ATTRIBUTES } from '../../lib/entities.ts';
 import { TABLE } from '../../lib/platform/data/table.ts';
 import { itemSize, pick, type WireItem } from './item-size.ts';
 import type { IndexName, KeyRef, RangeRef } from './refs.ts';
@@ -107,7 +108,7 @@ function indexEntryOf(item: WireItem | undefined): { key: KeyRef; projected: Wir
     TABLE.sortKey,
     TABLE.gsi1.partitionKey,
     TABLE.gsi1.sortKey,
-    ...TABLE.gsi1.nonKeyAttributes,
+    ...GSI1_NON_KEY_ATTRIBUTES,
   ]);
   return { key: { index: TABLE.gsi1.name, pk, sk }, projected };
 }

@@ -5,9 +5,11 @@
  * suite, whose sandbox evaluates each of them.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ideaEntity } from '../../lib/ideas/entities.ts';
 import { routes } from '../../lib/manifest.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
 import { authenticatesItself } from '../../lib/platform/route.ts';
+import { webhookEntity } from '../../lib/webhooks/entities.ts';
 import { cloudAssembly } from '../../local/iam/cloud-assembly.ts';
 import { type FunctionPolicy, functionPolicies } from '../../local/iam/function-policies.ts';
 import { checkDynamoDbRequest } from '../../local/iam/policy-check.ts';
@@ -93,8 +95,8 @@ describe('synthesized IAM policies', () => {
       { Key: keyItem, UpdateExpression: 'SET #p = :p', ExpressionAttributeNames: { '#p': 'permissions' } },
       { Key: keyItem, UpdateExpression: 'SET rateLimitPerMinute = :n' },
       { Key: keyItem, UpdateExpression: 'REMOVE revokedAt' },
-      { Key: keys.idea('acme', '0190a1b2-0000-7000-8000-000000000000'), UpdateExpression: 'SET titleEn = :t' },
-      { Key: keys.webhook('acme', 'w1'), UpdateExpression: 'SET secret = :s' },
+      { Key: ideaEntity.keys.idea('acme', '0190a1b2-0000-7000-8000-000000000000'), UpdateExpression: 'SET titleEn = :t' },
+      { Key: webhookEntity.keys.webhook('acme', 'w1'), UpdateExpression: 'SET secret = :s' },
       // The counter's own attributes, but asking the whole item back.
       { Key: keyItem, UpdateExpression: 'SET rlCount = :n', ReturnValues: 'ALL_OLD' },
     ];
@@ -110,7 +112,7 @@ describe('synthesized IAM policies', () => {
   it('deny a write route the actions it does not declare, and every function a table other than its own', async () => {
     const createIdea = routes.find((r) => r.operationId === 'createIdea')!;
     expect(createIdea.table).not.toContain('DeleteItem');
-    expect(await decision(createIdea.handler, 'DeleteCommand', { Key: keys.idea('acme', 'x') })).toEqual(denied);
+    expect(await decision(createIdea.handler, 'DeleteCommand', { Key: ideaEntity.keys.idea('acme', 'x') })).toEqual(denied);
     for (const route of routes) {
       const other = { TableName: 'another-table', Key: keyItem };
       const [command, input] =

@@ -10,6 +10,7 @@ import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PortalApiStack, type PortalApiStackProps } from '../../cdk/portal-api-stack.ts';
+import { ideaEntity } from '../../lib/ideas/entities.ts';
 import { routes } from '../../lib/manifest.ts';
 import { agentTools } from '../../lib/mcp/tools.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
@@ -81,7 +82,7 @@ describe('the MCP server function', () => {
       ['BatchGetCommand', { RequestItems: { [TableName]: { Keys: [keys.workspace('acme'), keyItem] } } }],
       ['QueryCommand', { TableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'WS#acme' } }],
       ['UpdateCommand', { TableName, Key: keyItem, UpdateExpression: 'SET rlCount = rlCount + :one', ReturnValues: 'UPDATED_NEW' }],
-      ['PutCommand', { TableName, Item: keys.idea('acme', 'x') }],
+      ['PutCommand', { TableName, Item: ideaEntity.keys.idea('acme', 'x') }],
     ];
     for (const [command, input] of requests) {
       await expect(checkDynamoDbRequest(policy, account, command, input), command).rejects.toThrow(/is not authorized to perform/);

@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App, NestedStack, Stack, Validations } from 'aws-cdk-lib';
+import { App, type CfnElement, NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
@@ -15,6 +15,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCES_PER_ROUTE } from '../../cdk/constructs/area-stack.ts';
 import { PortalApiStack } from '../../cdk/portal-api-stack.ts';
 import { API_PREFIX, routes } from '../../lib/manifest.ts';
+import { REQUIRED_MIGRATIONS } from '../../lib/platform/data/release-gate.ts';
 import { acceptsCursor, authenticatesItself, authenticationActionsOf, stackOf } from '../../lib/platform/route.ts';
 
 let template: Template;
@@ -59,9 +60,10 @@ describe('PortalApiStack', () => {
     }
     expect(routeKeys).toContain('$default');
     const functions = resources('AWS::Lambda::Function');
-    // Plus the not-found function, the webhook pipeline's fan-out and delivery functions and the
-    // bucket emptier (the knowledge bank's builder, link checker and scheduler are in their nested stack).
-    expect(functions).toHaveLength(routes.length + 4);
+    // Plus the not-found function, the webhook pipeline's fan-out and delivery functions, the bucket
+    // emptier and the release gate (the knowledge bank's builder, link checker and scheduler are in
+    // their nested stack).
+    expect(functions).toHaveLength(routes.length + 5);
     for (const fn of functions) {
       expect(fn.Properties.Runtime).toBe('nodejs24.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
@@ -226,8 +228,8 @@ describe('PortalApiStack', () => {
     const functions = [traced, ...traced.areas.values()].flatMap(
       (s) => Object.values(Template.fromStack(s).findResources('AWS::Lambda::Function')) as Resource[],
     );
-    // Besides the routes: $default, the webhook fan-out and delivery, and the bucket emptier.
-    expect(functions.length).toBe(routes.length + 4);
+    // Besides the routes: $default, the webhook fan-out and delivery, the bucket emptier and the release gate.
+    expect(functions.length).toBe(routes.length + 5);
     for (const fn of functions) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
   });
 
@@ -334,5 +336,45 @@ describe('PortalApiStack: files rendered at bundling', () => {
     const bundle = readFileSync(join(asset, 'index.mjs'), 'utf8');
     expect(bundle).not.toContain('securitySchemes');
     expect(bundle.length).toBeLessThan(100_000);
+  });
+});
+
+describe('PortalApiStack: the release gate', () => {
+  const gateId = () => stack.resolve((stack.releaseGate.resource.node.defaultChild as CfnElement).logicalId) as string;
+
+  it('asks the table for the migrations this release requires, with the command that runs them on this stack', () => {
+    const gates = template.findResources('Custom::ReleaseGate');
+    expect(Object.keys(gates)).toEqual([gateId()]);
+    const { Properties } = gates[gateId()] as Resource;
+    expect(Properties.RequiredMigrations).toEqual(REQUIRED_MIGRATIONS.map(({ id, title }) => ({ id, title })));
+    expect(Properties.RequiredMigrations.map((m: { id: string }) => m.id)).toContain('002-survey-response-shards');
+    expect(Properties.MigrateCommand).toBe('npx cxctl --stack TestStack migrate');
+  });
+
+  it('holds back every function and every nested stack until it has passed, so a refused deploy changes no function', () => {
+    const gateFunction = stack.resolve((stack.releaseGate.function.node.defaultChild as CfnElement).logicalId);
+    const parent = template.toJSON().Resources as Record<string, { Type: string; DependsOn?: string[] }>;
+    const waiting = Object.entries(parent).filter(([id, r]) => r.Type === 'AWS::Lambda::Function' && id !== gateFunction);
+    expect(waiting.length).toBeGreaterThan(3);
+    for (const [id, resource] of waiting) expect(resource.DependsOn ?? [], id).toContain(gateId());
+    const nested = Object.entries(parent).filter(([, r]) => r.Type === 'AWS::CloudFormation::Stack');
+    expect(nested.length).toBe(stack.areas.size + 2);
+    for (const [id, resource] of nested) expect(resource.DependsOn ?? [], id).toContain(gateId());
+    // The nested stacks' functions change only inside their stack, which waits as a whole.
+    for (const area of stack.areas.values()) expect(Object.keys(Template.fromStack(area).findResources('Custom::ReleaseGate'))).toEqual([]);
+  });
+
+  it('may read and write the migration records and scan for one item, nothing else of the table', () => {
+    const role = stack.resolve((stack.releaseGate.function.role!.node.defaultChild as CfnElement).logicalId);
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
+      (p as Resource).Properties.Roles.some((r: { Ref: string }) => r.Ref === role),
+    ) as Resource[];
+    const statements = policies.flatMap((p) => p.Properties.PolicyDocument.Statement) as {
+      Action: string | string[];
+      Condition?: Record<string, Record<string, string[]>>;
+    }[];
+    const dynamodb = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
+    expect(dynamodb.map((s) => [s.Action].flat().sort())).toEqual([['dynamodb:PutItem', 'dynamodb:Query'], ['dynamodb:Scan']]);
+    expect(dynamodb[0]!.Condition).toEqual({ 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['TABLE#MIGRATIONS'] } });
   });
 });

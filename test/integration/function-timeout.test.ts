@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ideaEntity } from '../../lib/ideas/entities.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
 import { type SandboxProcess, startSandboxProcess, until } from '../support/sandbox-process.ts';
 
@@ -27,7 +28,7 @@ let table: DynamoDBDocumentClient;
 let key: string;
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess(dataDir, { SANDBOX_FUNCTION_TIMEOUT_SECONDS: '0.2', SANDBOX_DYNAMODB_LATENCY_MS: '1000' });
+  sandbox = await startSandboxProcess(dataDir, { env: { SANDBOX_FUNCTION_TIMEOUT_SECONDS: '0.2', SANDBOX_DYNAMODB_LATENCY_MS: '1000' } });
   // The key the banner shows once, for the workspace it made.
   key = /cxk_[\w-]+/.exec(sandbox.output())?.[0] as string;
   expect(key).toBeDefined();
@@ -52,7 +53,7 @@ async function storedIdeas(): Promise<unknown[]> {
     new QueryCommand({
       TableName: 'cx-portal',
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :idea)',
-      ExpressionAttributeValues: { ':pk': keys.workspacePk(WORKSPACE), ':idea': keys.ideaListRange.from },
+      ExpressionAttributeValues: { ':pk': keys.workspacePk(WORKSPACE), ':idea': ideaEntity.keys.list.from },
       ConsistentRead: true,
     }),
   );

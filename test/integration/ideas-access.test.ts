@@ -2,7 +2,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { changeModules } from '../../lib/admin/workspaces.ts';
-import { keys } from '../../lib/platform/data/keys.ts';
+import { ideaEntity } from '../../lib/ideas/entities.ts';
 import { PERMISSIONS, type Permission } from '../../lib/platform/permissions.ts';
 import { adminStore, call, clientFor, expectErrorEnvelope, newKey, sandbox, type TestWorkspace } from '../support/fixtures.ts';
 import { createIdea, ideasWorkspace } from '../support/ideas.ts';
@@ -101,7 +101,7 @@ describe('tenant isolation', () => {
 
   it('leaves the idea untouched, and out of the other workspace list', async () => {
     const { Item } = await adminStore().db.send(
-      new GetCommand({ TableName: sandbox.tableName, Key: keys.idea(ws.slug, ideaId), ConsistentRead: true }),
+      new GetCommand({ TableName: sandbox.tableName, Key: ideaEntity.keys.idea(ws.slug, ideaId), ConsistentRead: true }),
     );
     expect(Item).toMatchObject({ id: ideaId, status: 'new', version: 1 });
     const list = await clientFor(other).get('/ideas?limit=100');

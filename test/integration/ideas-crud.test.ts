@@ -2,7 +2,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setIdeaLabels } from '../../lib/admin/workspaces.ts';
-import { keys } from '../../lib/platform/data/keys.ts';
+import { ideaEntity } from '../../lib/ideas/entities.ts';
 import {
   adminStore,
   clientFor,
@@ -26,7 +26,7 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 async function storedItem(id: string) {
   const { Item } = await adminStore().db.send(
-    new GetCommand({ TableName: sandbox.tableName, Key: keys.idea(ws.slug, id), ConsistentRead: true }),
+    new GetCommand({ TableName: sandbox.tableName, Key: ideaEntity.keys.idea(ws.slug, id), ConsistentRead: true }),
   );
   return Item;
 }

@@ -4,7 +4,7 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { keys } from '../../lib/platform/data/keys.ts';
+import { ideaEntity } from '../../lib/ideas/entities.ts';
 import type { LambdaHandler } from '../../lib/platform/http/api-handler.ts';
 import { tailTableStream } from '../support/dynamodb-stream.ts';
 import { apiEvent, lambdaContext } from '../support/events.ts';
@@ -34,7 +34,7 @@ beforeAll(async () => {
 
 async function storedItem(id: string) {
   const { Item } = await adminStore().db.send(
-    new GetCommand({ TableName: sandbox.tableName, Key: keys.idea(ws.slug, id), ConsistentRead: true }),
+    new GetCommand({ TableName: sandbox.tableName, Key: ideaEntity.keys.idea(ws.slug, id), ConsistentRead: true }),
   );
   return Item!;
 }

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { gsi1Projection } from '../../lib/admin/migrations/001-gsi1-projection.ts';
 import { WriteRate } from '../../lib/admin/migrations/write-rate.ts';
 import { AdminError, createLocalStore, type Store } from '../../lib/admin/store.ts';
+import { GSI1_NON_KEY_ATTRIBUTES } from '../../lib/entities.ts';
 import { TABLE } from '../../lib/platform/data/table.ts';
 import { sandbox } from '../support/fixtures.ts';
 
@@ -105,7 +106,7 @@ describe('cxctl migrate', () => {
     expect(migrated.stdout).toContain('001-gsi1-projection: finished (indexes rebuilt 1)');
     const { Table } = await store.db.send(new DescribeTableCommand({ TableName: store.table }));
     const index = Table?.GlobalSecondaryIndexes?.find((gsi) => gsi.IndexName === TABLE.gsi1.name);
-    expect(index?.Projection?.NonKeyAttributes?.slice().sort()).toEqual([...TABLE.gsi1.nonKeyAttributes].sort());
+    expect(index?.Projection?.NonKeyAttributes?.slice().sort()).toEqual([...GSI1_NON_KEY_ATTRIBUTES].sort());
     const after = await store.db.send(
       new QueryCommand({
         TableName: store.table,

@@ -3,7 +3,8 @@
  * item 4): 503 `service_busy` with `Retry-After`, or 429 `rate_limited` where the caller's own key is
  * the cause (its counter is one item), never 502 `internal_error`. Provoked for real: a sandbox of
  * its own with SANDBOX_PARTITION_SCALE=1000 gives every item and every key range written in order a
- * thousandth of a partition (1 write and 3 read units a second, local/partition-throttle.ts), which
+ * thousandth of a partition (1 write and 3 read units a second, local/partition-throttle.ts), starting
+ * with one second of it (SANDBOX_PARTITION_FLOOR_SECONDS=1: no whole partition's second banked), which
  * DynamoDB would answer as it does here at a thousand times the load. Each path that can surface a
  * throttle is met: a single UpdateItem (ProvisionedThroughputExceededException), a transaction
  * (TransactionCanceledException with ThrottlingError reasons, once the kit's retries are spent), a
@@ -29,7 +30,7 @@ let sandbox: SandboxProcess;
 let store: Store;
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess(dataDir, { SANDBOX_PARTITION_SCALE: String(SCALE) });
+  sandbox = await startSandboxProcess(dataDir, { env: { SANDBOX_PARTITION_SCALE: String(SCALE), SANDBOX_PARTITION_FLOOR_SECONDS: '1' } });
   expect(sandbox.output()).toContain(`at 1/${SCALE} of a partition's units`);
   store = createLocalStore('cx-portal', sandbox.dynamodbEndpoint);
 }, 300_000);

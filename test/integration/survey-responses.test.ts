@@ -293,6 +293,72 @@ describe('concurrency', () => {
     expect((await api.get(url)).body.response.answers).toEqual(winner.body.response.answers);
   });
 
+  it('lands every one of 10 continuations sent at once with If-Match: *, each on what the one before left', async () => {
+    // `*` is "whatever revision is there": a continuation that finds another one moved the revision
+    // is merged onto it, not refused. Ten optional questions, one answered by each.
+    const questions = Array.from({ length: 10 }, (_, i) => ({
+      id: `q${i}`,
+      type: 'openText',
+      headline: { en: `Question ${i}` },
+      required: false,
+    }));
+    const { surveyId } = await publishedSurvey(api, {
+      languages: ['en'],
+      questions,
+      endings: [{ id: 'thanks', headline: { en: 'Thanks' } }],
+    });
+    const created = await api.post(`/surveys/${surveyId}/responses`, { body: { answers: {}, finished: false } });
+    expect(created.status, created.text).toBe(201);
+    const url = `/surveys/${surveyId}/responses/${created.body.response.id}`;
+    const results = await Promise.all(
+      questions.map((q) => api.patch(url, { body: { answers: { [q.id]: `answer ${q.id}` } }, headers: { 'If-Match': '*' } })),
+    );
+    for (const res of results) expect(res.status, res.text).toBe(200);
+    // Each applied once, one after another: revisions 2 to 11, each an ETag of its own.
+    expect(results.map((r) => r.body.response.revision).sort((x, y) => x - y)).toEqual(Array.from({ length: 10 }, (_, i) => i + 2));
+    expect(new Set(results.map((r) => r.headers.get('etag'))).size).toBe(10);
+    const stored = (await api.get(url)).body.response;
+    expect(stored).toMatchObject({ status: 'partial', revision: 11 });
+    expect(stored.answers).toEqual(Object.fromEntries(questions.map((q) => [q.id, `answer ${q.id}`])));
+  });
+
+  it('answers 409 response_finished, never version_conflict, to If-Match: * continuations after one that finished it', async () => {
+    const questions = Array.from({ length: 10 }, (_, i) => ({
+      id: `q${i}`,
+      type: 'openText',
+      headline: { en: `Question ${i}` },
+      required: false,
+    }));
+    const { surveyId } = await publishedSurvey(api, {
+      languages: ['en'],
+      questions,
+      endings: [{ id: 'thanks', headline: { en: 'Thanks' } }],
+    });
+    const created = await api.post(`/surveys/${surveyId}/responses`, { body: { answers: {}, finished: false } });
+    const url = `/surveys/${surveyId}/responses/${created.body.response.id}`;
+    // A finished response never changes again: "whatever is there" is then a response that cannot be continued.
+    const results = await Promise.all(
+      questions.map((q, i) =>
+        api.patch(url, {
+          body: { answers: { [q.id]: `answer ${q.id}` }, ...(i === 4 ? { finished: true } : {}) },
+          headers: { 'If-Match': '*' },
+        }),
+      ),
+    );
+    const landed = results.filter((r) => r.status === 200);
+    for (const res of results.filter((r) => r.status !== 200)) expectErrorEnvelope(res, 409, 'response_finished');
+    // The finishing one landed, and last: every one that landed before it is in what it finished.
+    const finishing = results[4]!;
+    expect(finishing.status, finishing.text).toBe(200);
+    expect(finishing.body.response.revision).toBe(landed.length + 1);
+    const stored = (await api.get(url)).body.response;
+    expect(stored).toMatchObject({ status: 'finished', revision: landed.length + 1 });
+    // What landed is in it; what was refused is not.
+    for (const [i, res] of results.entries()) {
+      expect(stored.answers[`q${i}`], `continuation ${i}`).toBe(res.status === 200 ? `answer q${i}` : undefined);
+    }
+  });
+
   it('stores one response for 50 concurrent submits with one Idempotency-Key', async () => {
     const { surveyId } = await publishedSurvey(api);
     const body = { answers: proAnswers, respondent: { externalId: 'idem-1' } };

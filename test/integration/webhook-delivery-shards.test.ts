@@ -1,11 +1,12 @@
 /**
- * A webhook's deliveries spread over shard ranges (keys.webhookDelivery: one range per webhook took
- * every delivery at its end, docs/costs.md), and records written before the shards still read, claimed,
- * redelivered and cancelled where they are: the list is the one order it always was, by offset and by cursor.
+ * A webhook's deliveries spread over shard ranges (lib/webhooks/entities.ts: one range per webhook took
+ * every delivery at its end, docs/costs.md): the list is the one order it always was, by offset and by
+ * cursor, and a delivery is claimed, recorded and redelivered where its shard keeps it.
  */
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../lib/platform/data/keys.ts';
+import { workspacePk } from '../../lib/platform/data/keys.ts';
+import { webhookDeliveryEntity } from '../../lib/webhooks/entities.ts';
 import type { WebhookEvent } from '../../lib/webhooks/events.ts';
 import { adminStore, clientFor, newWorkspace, type TestWorkspace, useSandboxEnvironment } from '../support/fixtures.ts';
 
@@ -18,15 +19,6 @@ const event = (id: string) => ({ id, type: 'idea.submitted', timestamp: new Date
 /** Event ids as the pipeline makes them: `evt_`, then time-ordered base 36. */
 const eventId = (n: number) => `evt_${String(n).padStart(7, '0')}${'0'.repeat(26)}abcdef`;
 
-/** Move a delivery record to where it was kept before the shards. */
-async function unshard(id: string): Promise<void> {
-  const { db, table } = adminStore();
-  const sharded = keys.webhookDelivery(ws.slug, webhookId, id);
-  const { Item } = await db.send(new GetCommand({ TableName: table, Key: sharded, ConsistentRead: true }));
-  await db.send(new PutCommand({ TableName: table, Item: { ...Item, ...keys.webhookDeliveryUnsharded(ws.slug, webhookId, id) } }));
-  await db.send(new DeleteCommand({ TableName: table, Key: sharded }));
-}
-
 beforeAll(async () => {
   useSandboxEnvironment();
   deliveries = await import('../../lib/webhooks/store/deliveries.ts');
@@ -36,8 +28,6 @@ beforeAll(async () => {
   expect(created.status, created.text).toBe(201);
   webhookId = created.body.webhook.id;
   for (let n = 1; n <= 14; n++) await deliveries.recordNewDelivery(ws.slug, webhookId, event(eventId(n)), '{}');
-  // Three of them as a deployed table holds them from before the shards.
-  for (const n of [2, 7, 13]) await unshard(eventId(n));
 });
 
 describe('deliveries over shard ranges', () => {
@@ -47,7 +37,7 @@ describe('deliveries over shard ranges', () => {
       new QueryCommand({
         TableName: table,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.workspacePk(ws.slug), ':prefix': keys.webhookDeliveryPrefix(webhookId) },
+        ExpressionAttributeValues: { ':pk': workspacePk(ws.slug), ':prefix': webhookDeliveryEntity.keys.prefix(webhookId) },
       }),
     );
     const ranges = new Set(Items.map((item) => (item.sk as string).split('#')[2]));
@@ -55,7 +45,7 @@ describe('deliveries over shard ranges', () => {
     expect(ranges.size).toBeGreaterThan(2);
   });
 
-  it('lists them newest first by offset and by cursor, the older layout among them, each once', async () => {
+  it('lists them newest first by offset and by cursor, each once', async () => {
     const newestFirst = Array.from({ length: 14 }, (_, i) => eventId(14 - i));
     const byOffset: string[] = [];
     for (let offset = 0; offset < 14; offset += 5) {
@@ -76,12 +66,12 @@ describe('deliveries over shard ranges', () => {
     expect(byCursor).toEqual(newestFirst);
   });
 
-  it('claims, records and redelivers a delivery written before the shards where it is', async () => {
+  it('claims, records and redelivers a delivery where its shard keeps it', async () => {
     const message = { workspace: ws.slug, webhookId, eventId: eventId(7), attempt: 1 };
     const claim = await deliveries.claimDeliveryAttempt(message, 60);
     expect('claimed' in claim).toBe(true);
     if (!('claimed' in claim)) return;
-    expect(claim.claimed.key).toEqual(keys.webhookDeliveryUnsharded(ws.slug, webhookId, eventId(7)));
+    expect(claim.claimed.key).toEqual(webhookDeliveryEntity.keys.delivery(ws.slug, webhookId, eventId(7)));
     const at = new Date().toISOString();
     const attempt = { attempt: 1, at, outcome: 'delivered' as const, responseStatus: 204, durationMs: 5, error: null };
     expect(await deliveries.recordAttemptResult(claim.claimed, { attempt, outcome: 'delivered' })).toBe(true);

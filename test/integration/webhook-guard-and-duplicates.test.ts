@@ -9,7 +9,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { keys } from '../../lib/platform/data/keys.ts';
+import { ideaEntity } from '../../lib/ideas/entities.ts';
 import type { LambdaHandler } from '../../lib/platform/http/api-handler.ts';
 import { ensureQueues } from '../../local/queues.ts';
 import { apiEvent, lambdaContext } from '../support/events.ts';
@@ -53,7 +53,8 @@ beforeAll(async () => {
   // The deployed entry's webhook events reader alone (functions/table-stream/webhook-events-and-survey-summaries.ts
   // runs the survey summaries before it, which these idea records do not concern).
   const { readTableStream } = await import('../../lib/platform/partial-batch.ts');
-  fanOut = readTableStream([(await import('../../lib/webhooks/stream-readers.ts')).webhookEvents]);
+  const { webhookEvents } = await import('../../lib/webhooks/stream-readers.ts');
+  fanOut = readTableStream({ readers: [webhookEvents] }, [webhookEvents]);
   deliver = (await import('../../functions/webhooks/deliver-webhooks.ts')).handler;
   receiver = await startReceiver();
 });
@@ -106,10 +107,10 @@ function ideaInsertRecord(ideaId: string): DynamoDBRecord {
     dynamodb: {
       ApproximateCreationDateTime: Math.floor(Date.now() / 1000),
       SequenceNumber: String(BigInt(Date.now()) * 1000n + BigInt(Math.floor(Math.random() * 1000))),
-      Keys: { pk: { S: keys.idea(ws.slug, ideaId).pk }, sk: { S: keys.idea(ws.slug, ideaId).sk } },
+      Keys: { pk: { S: ideaEntity.keys.idea(ws.slug, ideaId).pk }, sk: { S: ideaEntity.keys.idea(ws.slug, ideaId).sk } },
       NewImage: {
-        pk: { S: keys.idea(ws.slug, ideaId).pk },
-        sk: { S: keys.idea(ws.slug, ideaId).sk },
+        pk: { S: ideaEntity.keys.idea(ws.slug, ideaId).pk },
+        sk: { S: ideaEntity.keys.idea(ws.slug, ideaId).sk },
         entity: { S: 'Idea' },
         id: { S: ideaId },
         workspace: { S: ws.slug },

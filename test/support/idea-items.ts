@@ -7,13 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { IDEA_ENTITY } from '../../lib/ideas/record.ts';
-import { keys } from '../../lib/platform/data/keys.ts';
+import { ideaEntity } from '../../lib/ideas/entities.ts';
 import { adminStore } from './fixtures.ts';
 
 export const PERSONAL_MARKERS = ['Jane Submitter', 'jane@example.com', 'identity-hash-7f3a', 'VIP customer since 2019'];
 
-const ideaKey = keys.idea;
+const ideaKey = ideaEntity.keys.idea;
 
 export async function putIdea(slug: string, fields: { status?: string; title?: string } = {}): Promise<string> {
   const id = `idea-${randomUUID().slice(0, 8)}`;
@@ -23,7 +22,7 @@ export async function putIdea(slug: string, fields: { status?: string; title?: s
       TableName: adminStore().table,
       Item: {
         ...ideaKey(slug, id),
-        entity: IDEA_ENTITY,
+        entity: ideaEntity.name,
         id,
         workspace: slug,
         title: fields.title ?? 'A confidential idea title',

@@ -14,9 +14,14 @@ export interface SandboxProcess {
   dynamodbEndpoint: string;
   ports: { PORT: number; DYNAMODB_PORT: number; SQS_PORT: number };
   output(): string;
+  /** Resolves once it serves (after the release gate, when it was held there). */
+  ready(): Promise<void>;
   /** Ctrl-C, and waits for it to exit. */
   stop(): Promise<void>;
 }
+
+/** What `npm start` prints once it serves. */
+const READY = 'Ctrl-C stops everything.';
 
 function collect(child: ChildProcess): () => string {
   let output = '';
@@ -35,8 +40,16 @@ export async function until<T>(read: () => T | Promise<T>, done: (value: T) => b
   }
 }
 
-/** `npm start` on `dataDir`, with `env` added to what a user's shell would give it (a sandbox setting, say). */
-export async function startSandboxProcess(dataDir: string, env: Record<string, string> = {}): Promise<SandboxProcess> {
+/**
+ * `npm start` on `dataDir`, with `env` added to what a user's shell would give it (a sandbox setting,
+ * say). `heldAtGate`: the table has not finished a migration this release requires, so the sandbox
+ * holds at the release gate (lib/platform/data/release-gate.ts): this resolves once it says so,
+ * `ready()` once it serves.
+ */
+export async function startSandboxProcess(
+  dataDir: string,
+  { env = {}, heldAtGate = false }: { env?: Record<string, string>; heldAtGate?: boolean } = {},
+): Promise<SandboxProcess> {
   const ports = { PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort() };
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
@@ -53,13 +66,17 @@ export async function startSandboxProcess(dataDir: string, env: Record<string, s
   });
   const output = collect(child);
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  await until(output, (text) => text.includes('Ctrl-C stops everything.') || child.exitCode !== null, 'the sandbox to start', 240_000);
-  if (child.exitCode !== null) throw new Error(`The sandbox did not start:\n${output()}`);
+  const started = async (marker: string, what: string) => {
+    await until(output, (text) => text.includes(marker) || child.exitCode !== null, what, 240_000);
+    if (child.exitCode !== null) throw new Error(`The sandbox did not start:\n${output()}`);
+  };
+  await started(heldAtGate ? '✖ Table ' : READY, heldAtGate ? 'the sandbox to hold at the release gate' : 'the sandbox to start');
   return {
     apiUrl: `http://127.0.0.1:${ports.PORT}/api/v1`,
     dynamodbEndpoint: `http://127.0.0.1:${ports.DYNAMODB_PORT}`,
     ports,
     output,
+    ready: () => started(READY, 'the sandbox to start'),
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGINT');
       await exited;

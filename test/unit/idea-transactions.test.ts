@@ -7,7 +7,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createIdea, deleteIdea } from '../../lib/ideas/store.ts';
+import { createIdea, deleteIdea } from '../../lib/ideas/store/ideas.ts';
 import { dynamo } from '../../lib/platform/data/client.ts';
 import { ConflictError, NotFoundError, VersionConflictError } from '../../lib/platform/errors.ts';
 

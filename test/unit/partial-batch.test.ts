@@ -1,6 +1,7 @@
 /** The one partial-batch helper: a reader's failure retries the batch from its record, and no message is dropped. */
 import type { DynamoDBRecord, SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { MessageHandedBack, RetryFrom, readQueue, readTableStream, type StreamReader } from '../../lib/platform/partial-batch.ts';
 
 const record = (n: number, entity: string): DynamoDBRecord => ({
@@ -13,6 +14,7 @@ const entityOf = (r: DynamoDBRecord) => r.dynamodb?.NewImage?.entity?.S;
 function reader(entity: string, read: (records: DynamoDBRecord[]) => Promise<void>, seen: string[][]): StreamReader {
   return {
     name: entity,
+    entities: [{ name: entity }],
     selects: (r) => entityOf(r) === entity,
     read: async (records) => {
       seen.push(records.map((r) => r.eventID ?? ''));
@@ -21,12 +23,18 @@ function reader(entity: string, read: (records: DynamoDBRecord[]) => Promise<voi
   };
 }
 
+/** The entry of a mapping that declares exactly these readers. */
+const entryOf = (...readers: StreamReader[]) => readTableStream({ readers }, readers);
+
 describe('readTableStream', () => {
   const batch = [record(1, 'A'), record(2, 'B'), record(3, 'A'), record(4, 'B'), record(5, 'A')];
 
   it('hands each reader the records it selects, in stream order, and reports nothing when all succeed', async () => {
     const seen: string[][] = [];
-    const entry = readTableStream([reader('A', async () => undefined, seen), reader('B', async () => undefined, seen)]);
+    const entry = entryOf(
+      reader('A', async () => undefined, seen),
+      reader('B', async () => undefined, seen),
+    );
     expect(await entry({ Records: batch })).toEqual({ batchItemFailures: [] });
     expect(seen).toEqual([
       ['e1', 'e3', 'e5'],
@@ -39,7 +47,10 @@ describe('readTableStream', () => {
     const failAtE3 = async (records: DynamoDBRecord[]) => {
       throw new RetryFrom(records[1] as DynamoDBRecord, new Error('boom'));
     };
-    const entry = readTableStream([reader('A', failAtE3, seen), reader('B', async () => undefined, seen)]);
+    const entry = entryOf(
+      reader('A', failAtE3, seen),
+      reader('B', async () => undefined, seen),
+    );
     expect(await entry({ Records: batch })).toEqual({ batchItemFailures: [{ itemIdentifier: '103' }] });
     expect(seen).toEqual([['e1', 'e3', 'e5'], ['e2']]);
   });
@@ -49,27 +60,55 @@ describe('readTableStream', () => {
     const fail = async () => {
       throw new Error('down');
     };
-    const entry = readTableStream([reader('B', fail, seen), reader('A', fail, seen)]);
+    const entry = entryOf(reader('B', fail, seen), reader('A', fail, seen));
     expect(await entry({ Records: batch })).toEqual({ batchItemFailures: [{ itemIdentifier: '101' }] });
     expect(seen).toEqual([['e2', 'e4'], ['e1']]);
+  });
+
+  it('refuses, at cold start, readers other than the ones its mapping declares', () => {
+    const a = reader('A', async () => undefined, []);
+    const b = reader('B', async () => undefined, []);
+    expect(() => readTableStream({ readers: [a, b] }, [a])).toThrow(/reads \[A\] but its mapping declares \[A, B\]/);
+    expect(() => readTableStream({ readers: [a] }, [{ ...a, entities: [{ name: 'B' }] }])).toThrow(/mapping declares/);
   });
 });
 
 describe('readQueue', () => {
-  const message = (id: string): SQSRecord => ({ messageId: id, body: id }) as SQSRecord;
+  // Each message's body is its id as JSON, which the reader's schema parses.
+  const message = (id: string): SQSRecord => ({ messageId: id, body: JSON.stringify(id) }) as SQSRecord;
 
   it('reports exactly the messages that threw or were handed back, whether read one after another or at once', async () => {
     for (const concurrent of [false, true]) {
       const entry = readQueue({
         name: 'test',
+        message: z.string(),
         concurrent,
         read: async (m) => {
-          if (m.body === 'bad') throw new Error('bad');
-          if (m.body === 'later') throw new MessageHandedBack();
+          if (m === 'bad') throw new Error('bad');
+          if (m === 'later') throw new MessageHandedBack();
         },
       });
       const response = await entry({ Records: [message('ok'), message('bad'), message('later'), message('ok2')] });
       expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'bad' }, { itemIdentifier: 'later' }] });
     }
+  });
+
+  it('reports a message its schema does not parse, and hands the reader only parsed ones', async () => {
+    const read: unknown[] = [];
+    const entry = readQueue({
+      name: 'test',
+      message: z.object({ n: z.number() }),
+      concurrent: false,
+      read: async (m) => void read.push(m),
+    });
+    const records = [
+      { messageId: 'good', body: '{"n":1}' },
+      { messageId: 'not-json', body: 'n=1' },
+      { messageId: 'wrong-shape', body: '{"n":"1"}' },
+    ] as SQSRecord[];
+    expect(await entry({ Records: records })).toEqual({
+      batchItemFailures: [{ itemIdentifier: 'not-json' }, { itemIdentifier: 'wrong-shape' }],
+    });
+    expect(read).toEqual([{ n: 1 }]);
   });
 });

@@ -4,7 +4,9 @@
  * (edge-case ids included), and every range a Query reads with the entities it may hold.
  */
 import { describe, expect, it } from 'vitest';
+import { ideaCounterEntity, ideaEntity } from '../../lib/ideas/entities.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
+import { webhookCounterEntity, webhookDeliveryEntity, webhookEntity } from '../../lib/webhooks/entities.ts';
 
 const SLUG = 'acme';
 const UUIDS = ['00000000-0000-7000-8000-000000000000', 'ffffffff-ffff-7fff-bfff-ffffffffffff', '0190a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b'];
@@ -23,14 +25,14 @@ const entities: Record<string, string[]> = {
   idempotency: ['POST /ideas', 'POST /webhooks', `POST /journeys/${UUIDS[0]}/versions`].flatMap((scope) =>
     ['!', '~~~', 'abc'].map((key) => keys.idempotency(SLUG, scope, key).sk),
   ),
-  idea: UUIDS.map((id) => keys.idea(SLUG, id).sk),
-  ideaCounter: [keys.ideaCounter(SLUG).sk],
+  idea: UUIDS.map((id) => ideaEntity.keys.idea(SLUG, id).sk),
+  ideaCounter: [ideaCounterEntity.keys.counter(SLUG).sk],
   sop: PLAIN_IDS.map((id) => keys.sop(SLUG, id).sk),
   sopComment: PLAIN_IDS.map((id) => keys.sopComment(SLUG, id, '2026-01-01T00:00:00.000Z', UUIDS[0]!).sk),
   sopSerialCounter: [keys.sopSerialCounter(SLUG, null).sk, keys.sopSerialCounter(SLUG, UUIDS[1]!).sk],
-  webhook: UUIDS.map((id) => keys.webhook(SLUG, id).sk),
-  webhookCounter: [keys.webhookCounter(SLUG).sk],
-  webhookDelivery: UUIDS.flatMap((id) => PLAIN_IDS.map((event) => keys.webhookDelivery(SLUG, id, `evt_${event}`).sk)),
+  webhook: UUIDS.map((id) => webhookEntity.keys.webhook(SLUG, id).sk),
+  webhookCounter: [webhookCounterEntity.keys.counter(SLUG).sk],
+  webhookDelivery: UUIDS.flatMap((id) => PLAIN_IDS.map((event) => webhookDeliveryEntity.keys.delivery(SLUG, id, `evt_${event}`).sk)),
   journey: UUIDS.map((id) => keys.journey(SLUG, id).sk),
   // Version keys are the version id with its hex digits complemented (lib/journeys/record.ts).
   journeyVersion: UUIDS.flatMap((id) =>
@@ -91,7 +93,7 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
   { name: 'the SOP directory', holds: prefix(keys.directoryPrefix), may: ['directoryPerson', 'directoryTeam'] },
   { name: 'directory people', holds: prefix(keys.directoryPersonPrefix), may: ['directoryPerson'] },
   { name: 'directory teams', holds: prefix(keys.directoryTeamPrefix), may: ['directoryTeam'] },
-  { name: 'the idea list', holds: between(keys.ideaListRange.from, keys.ideaListRange.to), may: ['idea', 'ideaCounter'] },
+  { name: 'the idea list', holds: between(ideaEntity.keys.list.from, ideaEntity.keys.list.to), may: ['idea', 'ideaCounter'] },
   ...PLAIN_IDS.map((id) => ({
     name: `the item collection of SOP ${id}`,
     holds: (sk: string) => sk >= keys.sop(SLUG, id).sk && sk <= keys.sopCollectionEnd(id),
@@ -145,8 +147,12 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
       may: ['surveyRespondent'],
     })),
   ]),
-  { name: 'the webhooks of a workspace', holds: prefix(keys.webhookPrefix), may: ['webhook'] },
-  ...UUIDS.map((id) => ({ name: `deliveries of webhook ${id}`, holds: prefix(keys.webhookDeliveryPrefix(id)), may: ['webhookDelivery'] })),
+  { name: 'the webhooks of a workspace', holds: prefix(webhookEntity.keys.prefix), may: ['webhook'] },
+  ...UUIDS.map((id) => ({
+    name: `deliveries of webhook ${id}`,
+    holds: prefix(webhookDeliveryEntity.keys.prefix(id)),
+    may: ['webhookDelivery'],
+  })),
   ...UUIDS.map((id) => ({
     name: `the item collection of journey ${id}`,
     holds: prefix(keys.journey(SLUG, id).sk),
@@ -226,7 +232,7 @@ describe('the table key map', () => {
   });
 
   it('puts every item of a workspace under its own partition', () => {
-    expect(keys.idea('a', UUIDS[0]!).pk).toBe('WS#a');
-    expect(keys.idea('a', UUIDS[0]!).pk).not.toBe(keys.idea('a-b', UUIDS[0]!).pk);
+    expect(ideaEntity.keys.idea('a', UUIDS[0]!).pk).toBe('WS#a');
+    expect(ideaEntity.keys.idea('a', UUIDS[0]!).pk).not.toBe(ideaEntity.keys.idea('a-b', UUIDS[0]!).pk);
   });
 });

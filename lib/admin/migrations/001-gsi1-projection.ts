@@ -1,5 +1,5 @@
 /**
- * gsi1 projects exactly the attributes lib/platform/data/table.ts names. DynamoDB cannot change an
+ * gsi1 projects exactly the attributes the entities' declarations name (lib/entities.ts). DynamoDB cannot change an
  * index's projection in place: the index is deleted and created again, and DynamoDB backfills it
  * from the table (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.OnlineOps.html).
  *
@@ -11,6 +11,7 @@
  * two deploys (docs/cxctl.md, "Index changes"), and this migration only confirms the table matches.
  */
 import { DescribeTableCommand, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
+import { GSI1_NON_KEY_ATTRIBUTES } from '../../entities.ts';
 import { TABLE } from '../../platform/data/table.ts';
 import { AdminError, type Store } from '../store.ts';
 import { add, type Migration, type MigrationContext } from './migration.ts';
@@ -26,8 +27,8 @@ async function gsi1Of(store: Store) {
 /** Attributes the index lacks and ones it has beyond the definition (both empty: it matches). */
 async function projectionDifference(store: Store): Promise<{ missing: string[]; extra: string[]; absent: boolean }> {
   const index = await gsi1Of(store);
-  if (!index) return { missing: [...TABLE.gsi1.nonKeyAttributes], extra: [], absent: true };
-  const wanted = new Set<string>(TABLE.gsi1.nonKeyAttributes);
+  if (!index) return { missing: [...GSI1_NON_KEY_ATTRIBUTES], extra: [], absent: true };
+  const wanted = new Set<string>(GSI1_NON_KEY_ATTRIBUTES);
   const projection = index.Projection;
   if (projection?.ProjectionType === 'ALL') return { missing: [], extra: ['(every attribute)'], absent: false };
   const has = new Set(projection?.NonKeyAttributes ?? []);
@@ -64,7 +65,7 @@ async function rebuild(store: Store, absent: boolean): Promise<void> {
               { AttributeName: TABLE.gsi1.partitionKey, KeyType: 'HASH' },
               { AttributeName: TABLE.gsi1.sortKey, KeyType: 'RANGE' },
             ],
-            Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...TABLE.gsi1.nonKeyAttributes] },
+            Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...GSI1_NON_KEY_ATTRIBUTES] },
           },
         },
       ],

@@ -4,7 +4,7 @@ import type { Workspace } from '../../platform/data/workspace-record.ts';
 import { countBusinessEvent } from '../../platform/metrics.ts';
 import { assertConfiguredLabels } from '../changes.ts';
 import type { Idea, IdeaWrite } from '../schemas.ts';
-import { createIdea as storeIdea } from '../store.ts';
+import { createIdea as storeIdea } from '../store/ideas.ts';
 
 export type { Idea };
 

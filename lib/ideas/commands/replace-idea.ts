@@ -3,7 +3,7 @@ import type { VersionPrecondition } from '../../platform/data/conditions.ts';
 import type { Workspace } from '../../platform/data/workspace-record.ts';
 import { assertConfiguredLabels, replacementOf } from '../changes.ts';
 import type { Idea, IdeaWrite } from '../schemas.ts';
-import { updateIdea as storeChanges } from '../store.ts';
+import { updateIdea as storeChanges } from '../store/ideas.ts';
 
 export function replaceIdea(
   workspace: Pick<Workspace, 'slug' | 'ideaLabels'>,

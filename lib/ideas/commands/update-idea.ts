@@ -5,7 +5,7 @@ import { VersionConflictError } from '../../platform/errors.ts';
 import { assertConfiguredLabels, isEmptyPatch, patchOf } from '../changes.ts';
 import { ideaNotFound } from '../errors.ts';
 import type { Idea, IdeaPatch } from '../schemas.ts';
-import { findIdea, updateIdea as storeChanges } from '../store.ts';
+import { findIdea, updateIdea as storeChanges } from '../store/ideas.ts';
 
 export async function updateIdea(
   workspace: Pick<Workspace, 'slug' | 'ideaLabels'>,

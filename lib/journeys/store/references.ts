@@ -3,6 +3,7 @@
  * linked records), read level by level with the metadata projection. One round per level.
  */
 
+import { ideaEntity } from '../../ideas/entities.ts';
 import { getMany, type Item, type TableKey } from '../../platform/data/batch.ts';
 import { keys } from '../../platform/data/keys.ts';
 import { lookUpLinkedSurveys, lookUpSurveyQuestions } from '../../surveys/question-lookup.ts';
@@ -70,7 +71,7 @@ export async function loadReferenceFacts(workspace: string, content: JourneyCont
   for (const ref of linkRefsOf(content)) {
     const key =
       ref.kind === 'idea'
-        ? keys.idea(workspace, ref.id)
+        ? ideaEntity.keys.idea(workspace, ref.id)
         : ref.kind === 'sop'
           ? keys.sop(workspace, ref.id)
           : ref.kind === 'journey'

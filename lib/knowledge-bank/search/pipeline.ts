@@ -12,7 +12,8 @@
  * other is lib/webhooks/pipeline.ts `ideaAndResponseChanges`), kept apart for its batching: a 1 s
  * window and 1,000 records coalesce publishes, where webhook events want no window.
  */
-import { DAY_SECONDS as DAY, failureQueue, type StreamConsumerDefinition } from '../../platform/event-sources.ts';
+import { DAY_SECONDS as DAY, failureQueue, tableStreamMapping } from '../../platform/event-sources.ts';
+import { searchIndexReading } from './stream.ts';
 
 export const searchIndexFailureQueue = failureQueue('SearchIndexFailureQueue', 'knowledge-bank-search-index-failures');
 
@@ -23,8 +24,10 @@ export const searchIndexFailureQueue = failureQueue('SearchIndexFailureQueue', '
  */
 export const SEARCH_MANIFEST_ATTRIBUTES = ['pk', 'sk', 'entity', 'format', 'version', 'base', 'deltas', 'updatedAt'] as const;
 
-export const searchIndexBuilder: StreamConsumerDefinition = {
+export const searchIndexBuilder = tableStreamMapping({
   handler: 'functions/knowledge-bank/build-search-index.ts',
+  // Only article metadata items: every publish, unpublish, delete and metadata change rewrites one.
+  readers: [searchIndexReading],
   // GetItem/PutItem: the segment manifest (manifest.ts); BatchGetItem/Query: the articles.
   table: ['BatchGetItem', 'Query', 'GetItem', 'PutItem'],
   // A first build of a large workspace reads every live article and indexes it (README: limits).
@@ -37,7 +40,5 @@ export const searchIndexBuilder: StreamConsumerDefinition = {
   maximumRecordAgeSeconds: DAY,
   reportBatchItemFailures: true,
   startingPosition: 'TRIM_HORIZON',
-  // Only article metadata items: every publish, unpublish, delete and metadata change rewrites it.
-  filters: [{ dynamodb: { NewImage: { entity: { S: ['KbArticle'] } } } }, { dynamodb: { OldImage: { entity: { S: ['KbArticle'] } } } }],
   onFailure: searchIndexFailureQueue,
-};
+});

@@ -8,7 +8,8 @@
  * but changes nothing that is live.
  */
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
-import { KB_ENTITY } from '../record.ts';
+import type { StreamReading } from '../../platform/event-sources.ts';
+import { kbArticleEntity } from '../entities.ts';
 
 type Image = Record<string, AttributeValue> | undefined;
 
@@ -26,9 +27,12 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-const isArticle = (image: Image) => image?.entity?.S === KB_ENTITY.article;
+const isArticle = (image: Image) => image?.entity?.S === kbArticleEntity.name;
 const isPublished = (image: Image) => isArticle(image) && image?.status?.S === 'published';
 const fingerprint = (image: Image) => canonical(SEARCHED_ATTRIBUTES.map((name) => image?.[name] ?? null));
+
+/** The builder's reader (stream-readers.ts) reads article metadata items, nothing else. */
+export const searchIndexReading: StreamReading = { name: 'Search index update', entities: [kbArticleEntity] };
 
 export interface ArticleChange {
   workspace: string;

@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 
-const workspacePk = (slug: string) => `WS#${slug}`;
+/** The partition of everything a workspace owns: no Query can cross tenants. */
+export const workspacePk = (slug: string) => `WS#${slug}`;
 const TABLE_MIGRATIONS_PK = 'TABLE#MIGRATIONS';
 
 /**
@@ -30,19 +31,13 @@ const SURVEY_DAY_BUCKET_SHARDS = 64;
 function stableHash(value: string, digits: number): string {
   return createHash('sha256').update(value).digest('hex').slice(0, digits);
 }
-const surveyResponseShardOf = (responseId: string) => Number.parseInt(stableHash(responseId, 8), 16) % SURVEY_RESPONSE_SHARDS;
+
+/** Which of `shards` ranges a value (an id) belongs to, by its stable hash: machine-written keys spread evenly. */
+export const shardOf = (value: string, shards: number) => Number.parseInt(stableHash(value, 8), 16) % shards;
+const surveyResponseShardOf = (responseId: string) => shardOf(responseId, SURVEY_RESPONSE_SHARDS);
 const surveyResponseShardPrefix = (surveyId: string, shard: number) => `SURVEYRESP#${surveyId}#${String(shard).padStart(2, '0')}#`;
 const surveyResponseFeedPk = (slug: string, surveyId: string, shard: number) =>
   `WS#${slug}#SURVEYRESPONSES#${surveyId}#${String(shard).padStart(2, '0')}`;
-
-/**
- * Ranges a webhook's deliveries are spread over. A delivery takes 3 write units (its record, the
- * attempt's claim, the outcome), so one range holds 333 events a second; four hold 1,333, above the
- * 500 idea events a second idea creates can make (`npm run bench:capacity`).
- */
-export const DELIVERY_SHARDS = 4;
-
-const deliveryShardOf = (eventId: string) => Number.parseInt(stableHash(eventId, 8), 16) % DELIVERY_SHARDS;
 
 export const keys = {
   workspacePk,
@@ -95,14 +90,6 @@ export const keys = {
     sk: `IDEMPOTENCY#${scope}#${idempotencyKey}`,
   }),
 
-  // Ideas. Ids are UUIDv7 (time-ordered), so `IDEA#<id>` sorts by creation and a descending
-  // Query lists newest first. The per-workspace counter sorts just after every idea
-  // ('$' > '#'), so that same descending Query returns the total first, in one round trip.
-  // The range IDEA# … IDEA$COUNTER must hold nothing but ideas and the counter.
-  idea: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `IDEA#${id}` }),
-  ideaCounter: (slug: string) => ({ pk: workspacePk(slug), sk: 'IDEA$COUNTER' }),
-  ideaListRange: { from: 'IDEA#', to: 'IDEA$COUNTER' },
-
   // SOPs. An SOP and its review comments form one item collection (`SOP#<id>`, then
   // `SOP#<id>#COMMENT#<createdAt>#<commentId>`), so GET /sops/{id} is one Query. The list reads gsi1
   // instead, where only SOP items appear, sorted by status first so "published only" is one range.
@@ -122,39 +109,6 @@ export const keys = {
     pk: workspacePk(slug),
     sk: `SOPSERIAL#${departmentId ?? '-'}`,
   }),
-
-  // Webhooks: one item each (holding the signing secret), plus one counter item per workspace that
-  // create and delete change in the same transaction, so the 50-per-workspace limit holds under
-  // concurrency. The counter's sort key must not start with `WEBHOOK#`, which lists webhooks.
-  webhook: (slug: string, id: string) => ({ pk: workspacePk(slug), sk: `WEBHOOK#${id}` }),
-  webhookPrefix: 'WEBHOOK#',
-  webhookCounter: (slug: string) => ({ pk: workspacePk(slug), sk: 'WEBHOOKCOUNT' }),
-  // One delivery per (webhook, event). Event ids sort by time, so one range per webhook would take
-  // every new delivery at its end, one partition for all of them (docs/costs.md, "Scale"): they are
-  // spread over DELIVERY_SHARDS ranges by a stable hash of the event id, each sorted by event id (a
-  // descending query of each is newest first; lib/webhooks/store/delivery-list.ts merges them). Records
-  // written before the shards (`WHDELIVERY#<webhookId>#evt_…`, after every shard digit) are read
-  // beside them until they expire (30 days).
-  webhookDelivery: (slug: string, webhookId: string, eventId: string) => ({
-    pk: workspacePk(slug),
-    sk: `WHDELIVERY#${webhookId}#${deliveryShardOf(eventId)}#${eventId}`,
-  }),
-  webhookDeliveryUnsharded: (slug: string, webhookId: string, eventId: string) => ({
-    pk: workspacePk(slug),
-    sk: `WHDELIVERY#${webhookId}#${eventId}`,
-  }),
-  webhookDeliveryPrefix: (webhookId: string) => `WHDELIVERY#${webhookId}#`,
-  /**
-   * Each range a webhook's deliveries are in, sorted by event id: the shards, then the records written
-   * before them. `at(eventId)` is where a delivery with that event id would sort in the range.
-   */
-  webhookDeliveryRanges: (webhookId: string): { prefix: string; at: (eventId: string) => string }[] => [
-    ...Array.from({ length: DELIVERY_SHARDS }, (_, shard) => ({
-      prefix: `WHDELIVERY#${webhookId}#${shard}#`,
-      at: (eventId: string) => `WHDELIVERY#${webhookId}#${shard}#${eventId}`,
-    })),
-    { prefix: `WHDELIVERY#${webhookId}#evt_`, at: (eventId: string) => `WHDELIVERY#${webhookId}#${eventId}` },
-  ],
 
   // Journeys (lib/journeys/store/). A journey is `JOURNEY#<id>` and its versions follow it at
   // `JOURNEY#<id>#V#<version key>` (the version id's hex digits complemented, so newest first in

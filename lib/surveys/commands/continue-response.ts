@@ -2,9 +2,13 @@
  * A continuation of a partial response: reads it where it is stored, merges the answers and replays
  * them against the version the response is pinned to (even after a newer one is published), then one
  * transaction conditional on the response as read and on the survey still collecting. A response the
- * migration moved (or changed) in between is read again, a few times at most.
+ * migration moved (or changed) in between is read again, a few times at most. With `If-Match: *`
+ * ("whatever revision is there") a continuation that finds another one landed first is merged onto
+ * what that one left, not refused: each retry starts from the response the failed write saw, so it
+ * costs one transaction, not a read and a transaction. Only a response finished meanwhile refuses it
+ * (409 `response_finished`: a finished response never changes again).
  */
-import { meetsPrecondition, type VersionPrecondition } from '../../platform/data/conditions.ts';
+import { conflictBackoff, meetsPrecondition, type VersionPrecondition } from '../../platform/data/conditions.ts';
 import { VersionConflictError } from '../../platform/errors.ts';
 import { responseFinished, responseNotFound } from '../errors.ts';
 import { afterFailedCheck, stillCollectingCheck, versionDefinition } from '../responses/collecting.ts';
@@ -28,17 +32,27 @@ export async function continueResponse(
   }
 }
 
+/**
+ * Tries of an `If-Match: *` continuation that other continuations of the same response keep landing
+ * before: each lost race means one of them landed, so ten sent at once all land within ten tries;
+ * spread by jittered waits, far fewer.
+ */
+const ANY_REVISION_ATTEMPTS = 16;
+
 /** One try on the item as read: done, or the response moved or changed meanwhile and must be read again. */
 async function tryContinue(
   workspace: string,
-  item: Record<string, unknown>,
+  read: Record<string, unknown>,
   body: ContinueResponseBody,
   precondition: VersionPrecondition,
 ): Promise<{ done: true; response: SurveyResponse } | { done: false; revision: number }> {
-  const current = toResponse(item);
-  const next = await continued(workspace, current, body, precondition);
+  let item = read;
+  let current = toResponse(item);
+  let next = await continued(workspace, current, body, precondition);
   const legacy = inLegacyLayout(item);
-  for (let attempt = 1; ; attempt++) {
+  let rebased = 0;
+  let surveyChecks = 0;
+  for (;;) {
     const { check, checked } = stillCollectingCheck(workspace, current.surveyId, current.id);
     try {
       await writeContinuation(workspace, item, next, check);
@@ -48,7 +62,7 @@ async function tryContinue(
       if (survey) {
         // Throws when the survey no longer collects; otherwise it learnt what to check next.
         afterFailedCheck(workspace, current.surveyId, checked, survey.item);
-        if (attempt < MOVE_ATTEMPTS) continue;
+        if (++surveyChecks < MOVE_ATTEMPTS) continue;
         throw error;
       }
       // Moved or changed by the migration (or by another continuation) since it was read: read again.
@@ -57,12 +71,22 @@ async function tryContinue(
       if (response) {
         if (!response.item) throw responseNotFound();
         if (response.item.status === 'finished') throw responseFinished();
-        throw new VersionConflictError(Number(response.item.revision ?? 0));
+        const revision = Number(response.item.revision ?? 0);
+        // `*` (or no If-Match) pins no revision: merge onto what the continuation that landed first left.
+        if (pinsRevision(precondition) || ++rebased >= ANY_REVISION_ATTEMPTS) throw new VersionConflictError(revision);
+        await conflictBackoff(rebased);
+        item = response.item;
+        current = toResponse(item);
+        next = await continued(workspace, current, body, precondition);
+        continue;
       }
       throw error;
     }
   }
 }
+
+/** Whether the If-Match names revisions (a lost race is then a 409), rather than `*`. */
+const pinsRevision = (precondition: VersionPrecondition) => precondition !== undefined && !precondition.anyVersion;
 
 /** The response after this continuation, or why it is refused (stale If-Match, already finished, too large, invalid answers). */
 async function continued(

@@ -7,16 +7,11 @@ import { config } from '../../platform/config.ts';
 import { logger } from '../../platform/logger.ts';
 import { countersOfWork } from '../../platform/tenants/usage.ts';
 import { recordUsage } from '../../platform/tenants/usage-buffer.ts';
+import type { ExportJob } from '../exports/queue.ts';
 import { claimExport, settleExport } from '../exports/store/exports.ts';
 import { writeExportFile } from '../exports/store/writer.ts';
 
 const bucket = config.surveyExportBucket();
-
-export interface ExportJob {
-  workspace: string;
-  surveyId: string;
-  exportId: string;
-}
 
 export async function writeSurveyExport({ workspace, surveyId, exportId }: ExportJob, lastAttempt: boolean): Promise<void> {
   const claimed = await claimExport(workspace, surveyId, exportId);

@@ -8,7 +8,7 @@ import { keys } from '../../platform/data/keys.ts';
 import { TABLE } from '../../platform/data/table.ts';
 import { keyedHash } from '../../platform/keyed-hash.ts';
 import { newSurveyId } from '../record.ts';
-import { RESPONSE_ENTITY } from './entity.ts';
+import { surveyResponseEntity } from './entities.ts';
 import type { ResponseTombstone, SurveyResponse } from './schemas.ts';
 
 const TOMBSTONE_ENTITY = 'SurveyResponseTombstone';
@@ -44,7 +44,7 @@ export function responseItem(
   const item: Record<string, unknown> = {
     ...keys.surveyResponse(workspace, response.surveyId, response.id),
     ...keys.surveyResponseFeed(workspace, response.surveyId, response.updatedAt, response.id),
-    entity: RESPONSE_ENTITY,
+    entity: surveyResponseEntity.name,
     workspace,
     id: response.id,
     surveyId: response.surveyId,

@@ -3,31 +3,10 @@
  * state after the write, or its removal. Only the attributes a summary counts are read; answer text
  * goes no further than `contributionOf`, which keeps numbers and option ids only.
  */
-import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { surveyResponseEntity } from '../responses/entities.ts';
 import { isLegacyResponseKey } from '../responses/legacy-layout.ts';
 import type { CountedResponse } from './counts.ts';
-
-const RESPONSE_ENTITY = 'SurveyResponse';
-
-type Image = Record<string, AttributeValue>;
-
-/** A stream image's attribute as plain JSON (the shapes a response holds: S, N, BOOL, NULL, L, M, SS, NS). */
-function plain(value: AttributeValue | undefined): unknown {
-  if (!value) return undefined;
-  if (value.S !== undefined) return value.S;
-  if (value.N !== undefined) return Number(value.N);
-  if (value.BOOL !== undefined) return value.BOOL;
-  if (value.NULL) return null;
-  if (value.L) return value.L.map((item) => plain(item as AttributeValue));
-  if (value.SS) return [...value.SS];
-  if (value.NS) return value.NS.map(Number);
-  if (value.M) {
-    const map: Record<string, unknown> = {};
-    for (const [name, item] of Object.entries(value.M)) map[name] = plain(item as AttributeValue);
-    return map;
-  }
-  return undefined;
-}
 
 export interface ResponseRecord {
   workspace: string;
@@ -51,24 +30,25 @@ export interface ResponseRecord {
 /** The response a record describes, or null for any other item (tombstones included). */
 export function responseRecordOf(record: DynamoDBRecord): ResponseRecord | null {
   const removed = record.eventName === 'REMOVE';
-  const image = (removed ? record.dynamodb?.OldImage : record.dynamodb?.NewImage) as Image | undefined;
-  if (!image || image.entity?.S !== RESPONSE_ENTITY) return null;
-  const createdAt = image.createdAt?.S ?? '';
+  const item = surveyResponseEntity.fromStreamImage(removed ? record.dynamodb?.OldImage : record.dynamodb?.NewImage);
+  if (!item) return null;
+  const text = (name: string) => (typeof item[name] === 'string' ? (item[name] as string) : '');
+  const createdAt = text('createdAt');
   const base = {
-    workspace: image.workspace?.S ?? '',
-    surveyId: image.surveyId?.S ?? '',
-    versionId: image.versionId?.S ?? '',
-    responseId: image.id?.S ?? '',
-    revision: Number(image.revision?.N ?? 0),
+    workspace: text('workspace'),
+    surveyId: text('surveyId'),
+    versionId: text('versionId'),
+    responseId: text('id'),
+    revision: Number(item.revision ?? 0),
     day: createdAt.slice(0, 10),
     sequenceNumber: record.dynamodb?.SequenceNumber ?? '',
-    legacyRemoval: removed && isLegacyResponseKey(image.sk?.S ?? ''),
+    legacyRemoval: removed && isLegacyResponseKey(text('sk')),
   };
   if (removed) return { ...base, response: null };
-  const status = image.status?.S === 'finished' ? 'finished' : 'partial';
-  const answers = (plain(image.answers) ?? {}) as Record<string, unknown>;
-  const path = (plain(image.path) ?? []) as unknown[];
-  const seconds = plain(image.secondsToFinish);
+  const status = item.status === 'finished' ? 'finished' : 'partial';
+  const answers = (item.answers ?? {}) as Record<string, unknown>;
+  const path = (item.path ?? []) as unknown[];
+  const seconds = item.secondsToFinish;
   return {
     ...base,
     response: {

@@ -8,18 +8,19 @@
  *     message never both send, and a crash mid-attempt frees the lease for the retried message.
  */
 import { randomUUID } from 'node:crypto';
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { dynamo, tableName } from '../../platform/data/client.ts';
+import { updateItem } from '../../platform/data/conditional-update.ts';
 import { isConditionFailure } from '../../platform/data/conditions.ts';
-import { keys } from '../../platform/data/keys.ts';
+import { workspacePk } from '../../platform/data/keys.ts';
+import { TABLE } from '../../platform/data/table.ts';
 import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
-import { NotFoundError } from '../../platform/errors.ts';
+import { webhookDeliveryEntity } from '../entities.ts';
 import { deliveryInProgress, deliveryNotFound } from '../errors.ts';
 import type { WebhookEvent, WebhookEventType } from '../events.ts';
 import type { delivery, deliveryAttempt } from '../schemas.ts';
 
-const DELIVERY_RETENTION_DAYS = 30;
 /** Attempts kept in a record's history (the default schedule makes 11 per round). */
 const MAX_ATTEMPTS_KEPT = 25;
 
@@ -40,12 +41,11 @@ export interface ClaimedDelivery {
   roundStart: number;
   attemptLog: AttemptRecord[];
   leaseToken: string;
-  /** The record's key: sharded, or as written before the shards (keys.webhookDeliveryUnsharded). */
+  /** The record's key. */
   key: { pk: string; sk: string };
 }
 
-const ttlFrom = (nowMs: number) => Math.floor(nowMs / 1000) + DELIVERY_RETENTION_DAYS * 86_400;
-const deliveryKey = (workspace: string, webhookId: string, eventId: string) => keys.webhookDelivery(workspace, webhookId, eventId);
+const deliveryKey = webhookDeliveryEntity.keys.delivery;
 
 /**
  * Record that `event` is to be delivered to webhook `webhookId`, unless it already is (a repeated
@@ -65,7 +65,7 @@ export async function recordNewDelivery(
         TableName: tableName,
         Item: {
           ...deliveryKey(workspace, webhookId, event.id),
-          entity: 'WebhookDelivery',
+          entity: webhookDeliveryEntity.name,
           workspace,
           webhookId,
           eventId: event.id,
@@ -78,7 +78,7 @@ export async function recordNewDelivery(
           attemptLog: [],
           nextAttemptAt: now,
           createdAt: now,
-          ttl: ttlFrom(nowMs),
+          ...webhookDeliveryEntity.expiry(nowMs),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
@@ -99,67 +99,47 @@ export async function claimDeliveryAttempt(
   leaseSeconds: number,
   nowMs = Date.now(),
 ): Promise<ClaimResult> {
-  const claimed = await claimAt(deliveryKey(message.workspace, message.webhookId, message.eventId), message, leaseSeconds, nowMs);
-  // A record written before the shards (still in flight across the deploy that added them) is found where it was.
-  if ('rejected' in claimed && claimed.rejected === 'missing') {
-    return claimAt(keys.webhookDeliveryUnsharded(message.workspace, message.webhookId, message.eventId), message, leaseSeconds, nowMs);
-  }
-  return claimed;
-}
-
-async function claimAt(
-  key: { pk: string; sk: string },
-  message: { workspace: string; webhookId: string; eventId: string; attempt: number },
-  leaseSeconds: number,
-  nowMs: number,
-): Promise<ClaimResult> {
+  const key = deliveryKey(message.workspace, message.webhookId, message.eventId);
   const leaseToken = randomUUID();
-  try {
-    const { Attributes: item } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: key,
-        UpdateExpression: 'SET leaseUntil = :leaseUntil, leaseToken = :token',
-        ConditionExpression:
-          'attribute_exists(pk) AND #status IN (:pending, :retrying) AND nextAttempt = :attempt AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':leaseUntil': nowMs + leaseSeconds * 1000,
-          ':token': leaseToken,
-          ':pending': 'pending',
-          ':retrying': 'retrying',
-          ':attempt': message.attempt,
-          ':now': nowMs,
-        },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
+  const { written: item, refused } = await updateItem({
+    TableName: tableName,
+    Key: key,
+    UpdateExpression: 'SET leaseUntil = :leaseUntil, leaseToken = :token',
+    ConditionExpression:
+      'attribute_exists(pk) AND #status IN (:pending, :retrying) AND nextAttempt = :attempt AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':leaseUntil': nowMs + leaseSeconds * 1000,
+      ':token': leaseToken,
+      ':pending': 'pending',
+      ':retrying': 'retrying',
+      ':attempt': message.attempt,
+      ':now': nowMs,
+    },
+  });
+  if (item) {
     return {
       claimed: {
         workspace: message.workspace,
         webhookId: message.webhookId,
         eventId: message.eventId,
-        eventType: item!.eventType as WebhookEventType,
-        payload: item!.payload as string,
+        eventType: item.eventType as WebhookEventType,
+        payload: item.payload as string,
         attempt: message.attempt,
-        roundStart: item!.roundStart as number,
-        attemptLog: (item!.attemptLog as AttemptRecord[] | undefined) ?? [],
+        roundStart: item.roundStart as number,
+        attemptLog: (item.attemptLog as AttemptRecord[] | undefined) ?? [],
         leaseToken,
         key,
       },
     };
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    // The document client does not unmarshall an exception's item: these are raw attribute values.
-    const old = error.Item;
-    if (!old) return { rejected: 'missing' };
-    if (FINAL.includes(old.status?.S as DeliveryOutcome)) return { rejected: 'done' };
-    const nextAttempt = Number(old.nextAttempt?.N);
-    if (message.attempt < nextAttempt) return { rejected: 'done' };
-    if (message.attempt > nextAttempt) return { rejected: 'early' };
-    return { rejected: 'busy' };
   }
+  const old = refused.current;
+  if (!old) return { rejected: 'missing' };
+  if (FINAL.includes(old.status as DeliveryOutcome)) return { rejected: 'done' };
+  const nextAttempt = Number(old.nextAttempt);
+  if (message.attempt < nextAttempt) return { rejected: 'done' };
+  if (message.attempt > nextAttempt) return { rejected: 'early' };
+  return { rejected: 'busy' };
 }
 
 export interface AttemptResult {
@@ -223,15 +203,14 @@ export async function cancelWaitingRetries(workspace: string, webhookId: string,
       ProjectionExpression: 'sk, eventId',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
-        ':pk': keys.workspacePk(workspace),
-        ':prefix': keys.webhookDeliveryPrefix(webhookId),
+        ':pk': workspacePk(workspace),
+        ':prefix': webhookDeliveryEntity.keys.prefix(webhookId),
         ':retrying': 'retrying',
       },
       ScanIndexForward: false,
     }),
   );
-  // Keys as read: sharded, or written before the shards.
-  const keyOf = new Map(Items.map((item) => [item.eventId as string, { pk: keys.workspacePk(workspace), sk: item.sk as string }]));
+  const keyOf = new Map(Items.map((item) => [item.eventId as string, { pk: workspacePk(workspace), sk: item.sk as string }]));
   let eventIds = Items.slice(0, MAX_RETRIES_CANCELLED_AT_ONCE).map((item) => item.eventId as string);
   for (let round = 0; round < 2 && eventIds.length > 0; round++) {
     try {
@@ -265,22 +244,15 @@ export async function cancelWaitingRetries(workspace: string, webhookId: string,
 }
 
 async function releaseWith(claim: ClaimedDelivery, expression: string, values: Record<string, unknown>): Promise<boolean> {
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: claim.key,
-        UpdateExpression: expression,
-        ConditionExpression: 'leaseToken = :token',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: values,
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  const { written } = await updateItem({
+    TableName: tableName,
+    Key: claim.key,
+    UpdateExpression: expression,
+    ConditionExpression: 'leaseToken = :token',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: values,
+  });
+  return written !== undefined;
 }
 
 /**
@@ -289,40 +261,22 @@ async function releaseWith(claim: ClaimedDelivery, expression: string, values: R
  * attempt number the new message must ask for.
  */
 export async function requeueDelivery(workspace: string, webhookId: string, eventId: string, nowMs = Date.now()): Promise<number> {
-  try {
-    return await requeueAt(deliveryKey(workspace, webhookId, eventId), nowMs);
-  } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
-    // Written before the shards: found where it was, or not at all.
-    return requeueAt(keys.webhookDeliveryUnsharded(workspace, webhookId, eventId), nowMs);
-  }
-}
-
-async function requeueAt(key: { pk: string; sk: string }, nowMs: number): Promise<number> {
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: key,
-        UpdateExpression:
-          'SET #status = :pending, nextAttempt = attempts + :one, roundStart = attempts + :one, nextAttemptAt = :now, #ttl = :ttl REMOVE statusReason',
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :nowMs)',
-        ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
-        ExpressionAttributeValues: {
-          ':pending': 'pending',
-          ':one': 1,
-          ':now': new Date(nowMs).toISOString(),
-          ':nowMs': nowMs,
-          ':ttl': ttlFrom(nowMs),
-        },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return Attributes!.nextAttempt as number;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    if (!error.Item) throw deliveryNotFound();
-    throw deliveryInProgress();
-  }
+  const { written, refused } = await updateItem({
+    TableName: tableName,
+    Key: deliveryKey(workspace, webhookId, eventId),
+    UpdateExpression:
+      'SET #status = :pending, nextAttempt = attempts + :one, roundStart = attempts + :one, nextAttemptAt = :now, #ttl = :ttl REMOVE statusReason',
+    ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :nowMs)',
+    ExpressionAttributeNames: { '#status': 'status', '#ttl': TABLE.ttlAttribute },
+    ExpressionAttributeValues: {
+      ':pending': 'pending',
+      ':one': 1,
+      ':now': new Date(nowMs).toISOString(),
+      ':nowMs': nowMs,
+      ':ttl': webhookDeliveryEntity.expiry(nowMs)[TABLE.ttlAttribute],
+    },
+  });
+  if (written) return written.nextAttempt as number;
+  if (!refused.current) throw deliveryNotFound();
+  throw deliveryInProgress();
 }

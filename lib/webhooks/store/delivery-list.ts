@@ -1,14 +1,14 @@
 /**
  * A webhook's deliveries as the API lists them, newest first. They are spread over a few ranges
- * (keys.webhookDeliveryRanges: the shards, and the records written before them), each sorted by event
- * id, so a page is one parallel round of one Query per range, merged by event id: the same order, the
+ * (entities.ts `webhookDeliveryEntity.keys.ranges`), each sorted by event id, so a page is one parallel round of one Query per range, merged by event id: the same order, the
  * same offsets and the same cursors as a single range gave. A cursor is the last delivery's key; the
  * next page reads, in every range, the deliveries older than its event id.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../../platform/data/client.ts';
-import { keys } from '../../platform/data/keys.ts';
+import { workspacePk } from '../../platform/data/keys.ts';
 import type { PageKey, PageStart } from '../../platform/pagination.ts';
+import { webhookDeliveryEntity } from '../entities.ts';
 import type { WebhookEventType } from '../events.ts';
 import type { AttemptRecord, Delivery, DeliveryOutcome } from './deliveries.ts';
 
@@ -73,7 +73,7 @@ async function newestOf(
         // BETWEEN is inclusive: the cursor's own delivery may come back, and is dropped below.
         KeyConditionExpression: before ? 'pk = :pk AND sk BETWEEN :range AND :before' : 'pk = :pk AND begins_with(sk, :range)',
         ExpressionAttributeValues: {
-          ':pk': keys.workspacePk(workspace),
+          ':pk': workspacePk(workspace),
           ':range': range.prefix,
           ...(before ? { ':before': range.at(before) } : {}),
         },
@@ -100,21 +100,21 @@ export async function listDeliveries(
   webhookId: string,
   page: PageStart,
 ): Promise<{ deliveries: Delivery[]; hasMore: boolean; lastKey: PageKey | undefined; returned: number }> {
-  const prefix = keys.webhookDeliveryPrefix(webhookId);
-  if (page.after && (page.after.pk !== keys.workspacePk(workspace) || !String(page.after.sk).startsWith(prefix))) {
+  const prefix = webhookDeliveryEntity.keys.prefix(webhookId);
+  if (page.after && (page.after.pk !== workspacePk(workspace) || !String(page.after.sk).startsWith(prefix))) {
     throw new Error("A cursor for deliveries named a key outside the webhook's deliveries");
   }
   const before = page.after ? String(page.after.sk).split('#').at(-1) : undefined;
   const skip = page.after ? 0 : page.offset;
   const wanted = skip + page.limit + 1;
-  const ranges = await Promise.all(keys.webhookDeliveryRanges(webhookId).map((range) => newestOf(workspace, range, wanted, before)));
+  const ranges = await Promise.all(webhookDeliveryEntity.keys.ranges(webhookId).map((range) => newestOf(workspace, range, wanted, before)));
   const items = ranges.flat().sort((a, b) => ((a.eventId as string) < (b.eventId as string) ? 1 : -1));
   const window = items.slice(skip, skip + page.limit);
   const last = window.at(-1);
   return {
     deliveries: window.map(toDelivery),
     hasMore: items.length > skip + page.limit,
-    lastKey: last ? keys.webhookDelivery(workspace, webhookId, last.eventId as string) : undefined,
+    lastKey: last ? webhookDeliveryEntity.keys.delivery(workspace, webhookId, last.eventId as string) : undefined,
     returned: window.length,
   };
 }

@@ -5,23 +5,17 @@
  * creates race.
  */
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../../platform/data/client.ts';
-import { isConditionFailure } from '../../platform/data/conditions.ts';
+import { type UpdateOutcome, updateItem } from '../../platform/data/conditional-update.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
-import { keys } from '../../platform/data/keys.ts';
+import { workspacePk } from '../../platform/data/keys.ts';
 import { queryAll } from '../../platform/data/query-all.ts';
 import { counterAdd, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
+import { PUBLIC_WEBHOOK_ATTRIBUTES, webhookCounterEntity, webhookEntity } from '../entities.ts';
 import { webhookChanged, webhookLimitReached, webhookNotFound } from '../errors.ts';
 import type { WebhookEventType } from '../events.ts';
-import {
-  MAX_WEBHOOKS_PER_WORKSPACE,
-  PUBLIC_WEBHOOK_ATTRIBUTES,
-  toWebhook,
-  toWebhookRecord,
-  type Webhook,
-  type WebhookRecord,
-} from '../record.ts';
+import { MAX_WEBHOOKS_PER_WORKSPACE, toWebhook, toWebhookRecord, type Webhook, type WebhookRecord } from '../record.ts';
 import { newWebhookSecret, secretPrefixOf } from '../signing.ts';
 
 /** Projection of the public attributes; `name` and `url` are reserved words, so every name is aliased. */
@@ -53,8 +47,8 @@ export async function createWebhook(
   const secret = newWebhookSecret();
   const now = new Date().toISOString();
   const item = {
-    ...keys.webhook(workspace, id),
-    entity: 'Webhook',
+    ...webhookEntity.keys.webhook(workspace, id),
+    entity: webhookEntity.name,
     id,
     workspace,
     name: input.name,
@@ -70,8 +64,8 @@ export async function createWebhook(
     const { response, replayed } = await createOnce(
       workspace,
       {
-        counter: counterAdd(keys.webhookCounter(workspace), 'webhookCount', 1, {
-          entity: 'WebhookCounter',
+        counter: counterAdd(webhookCounterEntity.keys.counter(workspace), 'webhookCount', 1, {
+          entity: webhookCounterEntity.name,
           condition: {
             expression: 'attribute_not_exists(webhookCount) OR webhookCount < :max',
             values: { ':max': MAX_WEBHOOKS_PER_WORKSPACE },
@@ -95,7 +89,7 @@ export async function listWebhooks(workspace: string): Promise<Webhook[]> {
     new QueryCommand({
       TableName: tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.webhookPrefix },
+      ExpressionAttributeValues: { ':pk': workspacePk(workspace), ':prefix': webhookEntity.keys.prefix },
       ...publicProjection,
     }),
   );
@@ -104,14 +98,18 @@ export async function listWebhooks(workspace: string): Promise<Webhook[]> {
 
 /** One webhook as the API shows it; 404 when the workspace has no such webhook. */
 export async function getWebhook(workspace: string, id: string): Promise<Webhook> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.webhook(workspace, id), ...publicProjection }));
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName, Key: webhookEntity.keys.webhook(workspace, id), ...publicProjection }),
+  );
   if (!Item) throw webhookNotFound();
   return toWebhook(Item);
 }
 
 /** One webhook with its secret, for the code that signs requests; null when it does not exist. */
 export async function findWebhookRecord(workspace: string, id: string): Promise<WebhookRecord | null> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.webhook(workspace, id), ConsistentRead: true }));
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName, Key: webhookEntity.keys.webhook(workspace, id), ConsistentRead: true }),
+  );
   return Item ? toWebhookRecord(Item) : null;
 }
 
@@ -122,31 +120,29 @@ export async function listEnabledSubscriptions(workspace: string): Promise<{ id:
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     FilterExpression: 'enabled = :true',
     ProjectionExpression: 'id, events',
-    ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.webhookPrefix, ':true': true },
+    ExpressionAttributeValues: { ':pk': workspacePk(workspace), ':prefix': webhookEntity.keys.prefix, ':true': true },
     ConsistentRead: true,
   });
   return items.map((item) => ({ id: item.id as string, events: item.events as WebhookEventType[] }));
 }
 
-/** Apply an update to an existing webhook and return it; 404 when it does not exist. */
-async function updateExisting(
+/**
+ * Apply an update to an existing webhook (and `condition`), on the kit's conditional UpdateItem: the
+ * webhook as written, or as it stood when the condition failed (undefined: there is none).
+ */
+function updateExisting(
   workspace: string,
   id: string,
   update: { expression: string; names?: Record<string, string>; values?: Record<string, unknown>; condition?: string },
-): Promise<WebhookRecord> {
-  const { Attributes } = await dynamo.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.webhook(workspace, id),
-      UpdateExpression: update.expression,
-      ConditionExpression: ['attribute_exists(pk)', update.condition].filter(Boolean).join(' AND '),
-      ExpressionAttributeNames: update.names,
-      ExpressionAttributeValues: update.values,
-      ReturnValues: 'ALL_NEW',
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    }),
-  );
-  return toWebhookRecord(Attributes!);
+): Promise<UpdateOutcome> {
+  return updateItem({
+    TableName: tableName,
+    Key: webhookEntity.keys.webhook(workspace, id),
+    UpdateExpression: update.expression,
+    ConditionExpression: ['attribute_exists(pk)', update.condition].filter(Boolean).join(' AND '),
+    ExpressionAttributeNames: update.names,
+    ExpressionAttributeValues: update.values,
+  });
 }
 
 export interface WebhookChanges {
@@ -175,37 +171,34 @@ export async function writeWebhookChanges(workspace: string, id: string, changes
     sets.push('events = :events');
     values[':events'] = changes.events;
   }
-  try {
-    if (changes.url === undefined) {
-      return toWebhook(
-        await updateExisting(workspace, id, {
-          expression: `SET ${sets.join(', ')}`,
-          names: Object.keys(names).length ? names : undefined,
-          values,
-        }),
-      );
-    }
-    return toWebhook(
-      await updateExisting(workspace, id, {
-        expression: `SET ${[...sets, '#url = :url', 'enabled = :false'].join(', ')}`,
-        names: { ...names, '#url': 'url' },
-        values: { ...values, ':url': changes.url, ':false': false },
-        condition: '#url <> :url',
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    if (changes.url === undefined || !error.Item) throw webhookNotFound();
-    return null;
+  if (changes.url === undefined) {
+    const { written } = await updateExisting(workspace, id, {
+      expression: `SET ${sets.join(', ')}`,
+      names: Object.keys(names).length ? names : undefined,
+      values,
+    });
+    if (!written) throw webhookNotFound();
+    return toWebhook(written);
   }
+  const { written, refused } = await updateExisting(workspace, id, {
+    expression: `SET ${[...sets, '#url = :url', 'enabled = :false'].join(', ')}`,
+    names: { ...names, '#url': 'url' },
+    values: { ...values, ':url': changes.url, ':false': false },
+    condition: '#url <> :url',
+  });
+  if (written) return toWebhook(written);
+  if (!refused.current) throw webhookNotFound();
+  return null;
 }
 
 /** Delete a webhook and give its place back under the limit, in one transaction. */
 export async function deleteWebhook(workspace: string, id: string): Promise<void> {
   try {
     await transact({
-      webhook: { Delete: { TableName: tableName, Key: keys.webhook(workspace, id), ConditionExpression: 'attribute_exists(pk)' } },
-      counter: counterAdd(keys.webhookCounter(workspace), 'webhookCount', -1),
+      webhook: {
+        Delete: { TableName: tableName, Key: webhookEntity.keys.webhook(workspace, id), ConditionExpression: 'attribute_exists(pk)' },
+      },
+      counter: counterAdd(webhookCounterEntity.keys.counter(workspace), 'webhookCount', -1),
     });
   } catch (error) {
     if (error instanceof TransactionCancelledError && error.failed('webhook')) throw webhookNotFound();
@@ -216,16 +209,12 @@ export async function deleteWebhook(workspace: string, id: string): Promise<void
 /** Replace the secret and disable the webhook; the old secret is never used again. */
 export async function rotateWebhookSecret(workspace: string, id: string): Promise<{ webhook: Webhook; secret: string }> {
   const secret = newWebhookSecret();
-  try {
-    const record = await updateExisting(workspace, id, {
-      expression: 'SET secret = :secret, secretPrefix = :prefix, enabled = :false, updatedAt = :now',
-      values: { ':secret': secret, ':prefix': secretPrefixOf(secret), ':false': false, ':now': new Date().toISOString() },
-    });
-    return { webhook: toWebhook(record), secret };
-  } catch (error) {
-    if (isConditionFailure(error)) throw webhookNotFound();
-    throw error;
-  }
+  const { written } = await updateExisting(workspace, id, {
+    expression: 'SET secret = :secret, secretPrefix = :prefix, enabled = :false, updatedAt = :now',
+    values: { ':secret': secret, ':prefix': secretPrefixOf(secret), ':false': false, ':now': new Date().toISOString() },
+  });
+  if (!written) throw webhookNotFound();
+  return { webhook: toWebhook(written), secret };
 }
 
 /**
@@ -233,20 +222,15 @@ export async function rotateWebhookSecret(workspace: string, id: string): Promis
  * secret are still the ones verified (a concurrent PATCH or rotate wins: 409).
  */
 export async function enableVerifiedWebhook(workspace: string, verified: WebhookRecord): Promise<Webhook> {
-  try {
-    return toWebhook(
-      await updateExisting(workspace, verified.id, {
-        expression: 'SET enabled = :true, updatedAt = :now',
-        names: { '#url': 'url' },
-        values: { ':true': true, ':now': new Date().toISOString(), ':url': verified.url, ':secret': verified.secret },
-        condition: '#url = :url AND secret = :secret',
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    if (!error.Item) throw webhookNotFound();
-    throw webhookChanged();
-  }
+  const { written, refused } = await updateExisting(workspace, verified.id, {
+    expression: 'SET enabled = :true, updatedAt = :now',
+    names: { '#url': 'url' },
+    values: { ':true': true, ':now': new Date().toISOString(), ':url': verified.url, ':secret': verified.secret },
+    condition: '#url = :url AND secret = :secret',
+  });
+  if (written) return toWebhook(written);
+  if (!refused.current) throw webhookNotFound();
+  throw webhookChanged();
 }
 
 /**
@@ -255,17 +239,12 @@ export async function enableVerifiedWebhook(workspace: string, verified: Webhook
  * Null when the URL changed; 404 when there is no such webhook.
  */
 export async function disableWebhook(workspace: string, id: string, whileUrl?: string): Promise<Webhook | null> {
-  try {
-    return toWebhook(
-      await updateExisting(workspace, id, {
-        expression: 'SET enabled = :false, updatedAt = :now',
-        values: { ':false': false, ':now': new Date().toISOString(), ...(whileUrl === undefined ? {} : { ':url': whileUrl }) },
-        ...(whileUrl === undefined ? {} : { names: { '#url': 'url' }, condition: '#url = :url' }),
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    if (!error.Item) throw webhookNotFound();
-    return null;
-  }
+  const { written, refused } = await updateExisting(workspace, id, {
+    expression: 'SET enabled = :false, updatedAt = :now',
+    values: { ':false': false, ':now': new Date().toISOString(), ...(whileUrl === undefined ? {} : { ':url': whileUrl }) },
+    ...(whileUrl === undefined ? {} : { names: { '#url': 'url' }, condition: '#url = :url' }),
+  });
+  if (written) return toWebhook(written);
+  if (!refused.current) throw webhookNotFound();
+  return null;
 }

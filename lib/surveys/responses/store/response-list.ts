@@ -26,7 +26,7 @@ import { readMerged } from '../../../platform/data/sharded-ranges.ts';
 import { TABLE } from '../../../platform/data/table.ts';
 import type { PageKey, PageStart } from '../../../platform/pagination.ts';
 import { parseCounterAttribute } from '../counters.ts';
-import { RESPONSE_ENTITY } from '../entity.ts';
+import { surveyResponseEntity } from '../entities.ts';
 import { responseLayout } from '../layout.ts';
 import { respondentHash, toResponse, toTombstone } from '../record.ts';
 import type { ResponseStatus, ResponseTombstone, SurveyResponse } from '../schemas.ts';
@@ -342,7 +342,7 @@ export async function listChanges(
   const latest = new Map(merged.items.map((item) => [item.id as string, item.gsi1sk as string]));
   const changes = merged.items.filter((item) => latest.get(item.id as string) === item.gsi1sk).slice(skip);
   const shown = changes.slice(0, limit);
-  const changed = shown.filter((item) => item.entity === RESPONSE_ENTITY);
+  const changed = shown.filter((item) => item.entity === surveyResponseEntity.name);
   const current = new Map(
     (
       await readResponses(
@@ -353,7 +353,7 @@ export async function listChanges(
   );
   const entries: (SurveyResponse | ResponseTombstone)[] = [];
   for (const item of shown) {
-    if (item.entity !== RESPONSE_ENTITY) entries.push(toTombstone(item));
+    if (item.entity !== surveyResponseEntity.name) entries.push(toTombstone(item));
     else {
       // Deleted since the index was read: its tombstone comes later in the feed.
       const full = current.get(item.id as string);

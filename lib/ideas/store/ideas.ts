@@ -1,5 +1,5 @@
 /**
- * Access patterns of ideas. Every call stays inside the workspace's partition (keys.idea), so an
+ * Access patterns of ideas. Every call stays inside the workspace's partition (entities.ts), so an
  * id of another workspace is simply not found. Each operation is one round trip:
  *   create  TransactWrite: idea + counter (+ idempotency record)
  *   get     GetItem (consistent, public attributes only)
@@ -9,31 +9,33 @@
  * A failed condition returns the current item (ReturnValuesOnConditionCheckFailure), which tells
  * 404 from 409 without another read.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { dynamo, tableName } from '../platform/data/client.ts';
-import { ifMatchCondition, isConditionFailure, type VersionPrecondition, versionCondition } from '../platform/data/conditions.ts';
-import { createOnce } from '../platform/data/idempotency.ts';
-import { keys } from '../platform/data/keys.ts';
-import { type CountedList, counted, walkCountedList } from '../platform/data/list-walk.ts';
-import { projection, projectionWith } from '../platform/data/projection.ts';
-import { counterAdd, TransactionCancelledError, transact } from '../platform/data/transact.ts';
-import { update } from '../platform/data/update.ts';
-import type { PageKey, PageStart } from '../platform/pagination.ts';
-import { ideaConditionFailure } from './errors.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo, tableName } from '../../platform/data/client.ts';
+import { updateItem } from '../../platform/data/conditional-update.ts';
+import { ifMatchCondition, type VersionPrecondition, versionCondition } from '../../platform/data/conditions.ts';
+import { createOnce } from '../../platform/data/idempotency.ts';
+import { workspacePk } from '../../platform/data/keys.ts';
+import { type CountedList, counted, walkCountedList } from '../../platform/data/list-walk.ts';
+import { projection, projectionWith } from '../../platform/data/projection.ts';
+import { counterAdd, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
+import { update } from '../../platform/data/update.ts';
+import type { PageKey, PageStart } from '../../platform/pagination.ts';
+import { ideaCounterEntity, ideaEntity, PUBLIC_IDEA_ATTRIBUTES } from '../entities.ts';
+import { ideaConditionFailure } from '../errors.ts';
 import {
   EDITABLE_IDEA_FIELDS,
   type EditableIdeaField,
-  IDEA_ENTITY,
   newIdeaId,
-  PUBLIC_IDEA_ATTRIBUTES,
   type StoredSubmitter,
   storedFields,
   submitterHashOf,
   toIdea,
   writtenFields,
-} from './record.ts';
-import type { Idea, IdeaWrite } from './schemas.ts';
+} from '../record.ts';
+import type { Idea, IdeaWrite } from '../schemas.ts';
+
+const { idea: ideaKey, list: ideaList } = ideaEntity.keys;
+const counterKey = ideaCounterEntity.keys.counter;
 
 /** The operation an Idempotency-Key of `POST /ideas` is remembered under. */
 const IDEA_CREATE_SCOPE = 'POST /ideas';
@@ -71,8 +73,8 @@ export async function createIdea(
     updatedAt: now,
   };
   const item = {
-    ...keys.idea(workspace, id),
-    entity: IDEA_ENTITY,
+    ...ideaKey(workspace, id),
+    entity: ideaEntity.name,
     workspace,
     id,
     ...storedFields(idea),
@@ -95,7 +97,7 @@ export async function createIdea(
     {
       idea: { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
       // Transactions that touch the workspace's idea counter can collide; `transact` retries those.
-      counter: counterAdd(keys.ideaCounter(workspace), 'ideaCount', 1, { entity: 'IdeaCounter' }),
+      counter: counterAdd(counterKey(workspace), 'ideaCount', 1, { entity: ideaCounterEntity.name }),
     },
     idea,
     idempotency && { ...idempotency, scope: IDEA_CREATE_SCOPE },
@@ -106,7 +108,7 @@ export async function createIdea(
 /** Read one idea (strongly consistent; public attributes only), or null. */
 export async function findIdea(workspace: string, id: string): Promise<Idea | null> {
   const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName, Key: keys.idea(workspace, id), ConsistentRead: true, ...publicProjection }),
+    new GetCommand({ TableName: tableName, Key: ideaKey(workspace, id), ConsistentRead: true, ...publicProjection }),
   );
   return Item ? toIdea(Item) : null;
 }
@@ -127,35 +129,32 @@ export interface IdeaPage {
  * never past the workspace's ideas.
  */
 export async function listIdeas(workspace: string, page: PageStart): Promise<IdeaPage> {
-  const { items, ...rest } = await walkCountedList(ideaList(workspace), page);
+  const { items, ...rest } = await walkCountedList(ideaRange(workspace), page);
   return { ideas: items.map(toIdea), ...rest };
 }
 
 /** The descending range of a workspace's ideas (and their counter), public attributes only. */
-function ideaList(workspace: string): CountedList {
-  const counterKey = keys.ideaCounter(workspace);
+function ideaRange(workspace: string): CountedList {
+  const counter = counterKey(workspace);
   return {
     query: {
       TableName: tableName,
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':from': keys.ideaListRange.from, ':to': keys.ideaListRange.to },
+      ExpressionAttributeValues: { ':pk': workspacePk(workspace), ':from': ideaList.from, ':to': ideaList.to },
       ...projectionWith(PUBLIC_IDEA_ATTRIBUTES, ['sk', 'ideaCount']),
       ScanIndexForward: false,
       ConsistentRead: true,
     },
-    isCounter: (item) => item.sk === counterKey.sk,
+    isCounter: (item) => item.sk === counter.sk,
     totalOf: ([counter]) => Math.max(0, (counter?.ideaCount as number | undefined) ?? 0),
     readCounters: async () =>
       counted(
-        (
-          await dynamo.send(
-            new GetCommand({ TableName: tableName, Key: counterKey, ConsistentRead: true, ProjectionExpression: 'ideaCount' }),
-          )
-        ).Item,
+        (await dynamo.send(new GetCommand({ TableName: tableName, Key: counter, ConsistentRead: true, ProjectionExpression: 'ideaCount' })))
+          .Item,
       ),
     cursorInRange: (after: PageKey) =>
-      after.pk === keys.workspacePk(workspace) && typeof after.sk === 'string' && after.sk.startsWith(keys.ideaListRange.from),
-    keyOf: (item) => ({ pk: keys.workspacePk(workspace), sk: item.sk as string }),
+      after.pk === workspacePk(workspace) && typeof after.sk === 'string' && after.sk.startsWith(ideaList.from),
+    keyOf: (item) => ({ pk: workspacePk(workspace), sk: item.sk as string }),
   };
 }
 
@@ -193,25 +192,13 @@ export async function updateIdea(
   if (changes.customerContext) changed.set('customerContext', JSON.stringify(changes.customerContext));
 
   const version = versionCondition(precondition);
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.idea(workspace, id),
-        ...changed.build({
-          expression: `attribute_exists(pk)${version.expression}`,
-          names: version.names,
-          values: version.values,
-        }),
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return toIdea(Attributes!);
-  } catch (error) {
-    if (isConditionFailure(error)) throw ideaConditionFailure(error.Item && unmarshall(error.Item));
-    throw error;
-  }
+  const { written, refused } = await updateItem({
+    TableName: tableName,
+    Key: ideaKey(workspace, id),
+    ...changed.build({ expression: `attribute_exists(pk)${version.expression}`, names: version.names, values: version.values }),
+  });
+  if (!written) throw ideaConditionFailure(refused.current);
+  return toIdea(written);
 }
 
 /** Delete an idea (existing and, with If-Match, at a named version) and uncount it, atomically. */
@@ -221,11 +208,11 @@ export async function deleteIdea(workspace: string, id: string, precondition: Ve
       idea: {
         Delete: {
           TableName: tableName,
-          Key: keys.idea(workspace, id),
+          Key: ideaKey(workspace, id),
           ...ifMatchCondition('attribute_exists(pk)', precondition),
         },
       },
-      counter: counterAdd(keys.ideaCounter(workspace), 'ideaCount', -1),
+      counter: counterAdd(counterKey(workspace), 'ideaCount', -1),
     });
   } catch (error) {
     if (error instanceof TransactionCancelledError && error.failed('idea')) throw ideaConditionFailure(error.current('idea') ?? undefined);
