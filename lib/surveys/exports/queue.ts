@@ -1,7 +1,7 @@
 /** Messages on the export queue (lib/surveys/exports/pipeline.ts): "write this export". */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { meterSqsRequests } from '../../platform/tenants/meter.ts';
 import * as z from 'zod/mini';
+import { meterSqsRequests } from '../../platform/tenants/meter.ts';
 import { gateWrites } from '../../platform/write-gate.ts';
 
 // Its sends wait for the rate-limit verdict, and count in the request's usage (SQS bills per request).
