@@ -2,9 +2,15 @@
  * The arrows of the house (README, "Layout"): functions → lib/<area> → lib/platform. `npm test`
  * runs this through `npm run arch`; a violation names the offending import.
  */
-const AREAS = 'ideas|sops|webhooks|journeys|surveys|knowledge-bank|introduction|mcp';
+const AREAS = 'ideas|sops|webhooks|journeys|surveys|knowledge-bank|introduction|mcp|usage';
 /** What sits above lib: Lambda entries, the sandbox, the CLI, CDK, scripts, bench and tests. */
 const ABOVE_LIB = '^(functions|local|cli|cdk|scripts|bench|test)/';
+
+/**
+ * The data kit's modules that do I/O (lib/platform/data/): what only a store may call. The rest of the kit
+ * is pure (keys, conditions, entities, projection, update, compressed-json, …) or a platform store.
+ */
+const KIT_CALLS = 'client|batch|transact|conditional-update|list-walk|sharded-ranges|query-all|idempotency|layout-migration';
 
 /**
  * `rest` (a pattern) in an area's top folder or in any of its sub-areas' (lib/surveys/responses/). Two
@@ -61,14 +67,34 @@ module.exports = {
     {
       name: 'dynamodb-only-in-stores',
       comment:
-        "Only a store (lib/<area>/store/ or store.ts, a sub-area's too) and the data kit (lib/platform/data/) talk to DynamoDB; " +
+        "Only a store (lib/<area>/store/<entity>.ts, a sub-area's too) and the data kit (lib/platform/data/) talk to DynamoDB; " +
         'commands, rules and handlers go through them. Operator actions (lib/admin/) are their own store.',
       severity: 'error',
       from: {
         path: '^(lib|functions)/',
-        pathNot: [...inAnArea('(store/|store\\.ts$)'), '^lib/(platform/data|admin)/'],
+        pathNot: [...inAnArea('store/'), '^lib/(platform/data|admin)/'],
       },
-      to: { path: 'node_modules/@aws-sdk/lib-dynamodb/' },
+      to: { path: 'node_modules/@aws-sdk/(lib-dynamodb|client-dynamodb)/' },
+    },
+    {
+      name: 'only-stores-are-the-door',
+      comment:
+        "Only a store (lib/<area>/store/<entity>.ts, a sub-area's too), the platform and operator actions (lib/admin/) use the " +
+        "data kit's calls: its client, batch reads and writes, transactions, conditional updates, list walks, sharded reads, " +
+        "createOnce and a layout migration's probe. A command or rule asks a store, which answers in the area's terms (an " +
+        "outcome or the area's error), never the kit's. The kit's pure helpers (keys, conditions, entity declarations, " +
+        "projection, update builder, compressed JSON) are open to all; so are the platform's own stores (workspaces, developer " +
+        "keys, table migrations), which answer in the platform's terms, and type-only imports. The swc parser does not mark an " +
+        'import type-only, so a type a command needs lives in a pure module (idempotent-request.ts).',
+      severity: 'error',
+      from: {
+        path: '^(lib|functions)/',
+        pathNot: [...inAnArea('store/'), '^lib/(platform|admin)/'],
+      },
+      to: {
+        path: `^lib/platform/data/(${KIT_CALLS})\\.ts$`,
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'cdk-never-imports-area-internals',
@@ -106,6 +132,8 @@ module.exports = {
     // TypeScript 7 (the native compiler) has no JS API for dependency-cruiser to parse with; swc parses the same syntax.
     parser: 'swc',
     tsConfig: { fileName: 'tsconfig.json' },
-    exclude: { path: '^(node_modules|cdk\\.out)' },
+    // node_modules is only not followed, never excluded: an excluded module's imports vanish from the graph, so a rule
+    // on a package (dynamodb-only-in-stores) could never fire.
+    exclude: { path: '^cdk\\.out' },
   },
 };

@@ -14,8 +14,8 @@ import { DELIVERY_SHARDS } from '../lib/webhooks/entities.ts';
 import type { Sandbox } from '../local/sandbox.ts';
 import { type Caller, newCaller, type Workload } from './capacity-workloads.ts';
 
-const FAN_OUT = 'functions/table-stream/webhook-events-and-survey-summaries.ts';
-const DELIVERY = 'functions/webhooks/deliver-webhooks.ts';
+export const FAN_OUT = 'functions/table-stream/webhook-events-and-survey-summaries.ts';
+export const DELIVERY = 'functions/webhooks/deliver-webhooks.ts';
 const WEBHOOKS = 50;
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -126,7 +126,7 @@ export const searchWorkload: Workload = {
 };
 
 /** A receiver that answers every delivery 204 and counts them. */
-async function receiver(): Promise<{ url: string; received: () => number; close: () => Promise<void> }> {
+export async function receiver(): Promise<{ url: string; received: () => number; close: () => Promise<void> }> {
   let received = 0;
   const server: Server = createServer((req, res) => {
     req.resume();
@@ -188,7 +188,7 @@ export const webhookWorkload: Workload = {
 };
 
 /** How many of the workspace's delivery records stand at each status. */
-async function deliveryStatuses(sandbox: Sandbox, slug: string): Promise<Record<string, number>> {
+export async function deliveryStatuses(sandbox: Sandbox, slug: string): Promise<Record<string, number>> {
   const statuses: Record<string, number> = {};
   let start: Record<string, unknown> | undefined;
   do {

@@ -9,9 +9,11 @@
  */
 import { createDeveloperKey, MAX_RATE_LIMIT_PER_MINUTE } from '../lib/admin/developer-keys.ts';
 import { createWorkspace, setIdeaLabels } from '../lib/admin/workspaces.ts';
-import { keys } from '../lib/platform/data/keys.ts';
 import { PERMISSIONS } from '../lib/platform/permissions.ts';
+import { SURVEY_COLLECTING_COPIES } from '../lib/surveys/entities.ts';
 import { EXPORT_PACE } from '../lib/surveys/exports/pace.ts';
+import { SURVEY_RESPONSE_FEED_SHARDS, SURVEY_RESPONSE_SHARDS } from '../lib/surveys/responses/entities.ts';
+import { DAY_BUCKET_SHARDS } from '../lib/surveys/summary/entities.ts';
 import type { Sandbox } from '../local/sandbox.ts';
 import type { WorkloadModel } from './capacity-model.ts';
 
@@ -160,20 +162,20 @@ async function withPublishedSurvey(sandbox: Sandbox, prefix: string) {
 }
 
 /**
- * The copies of a survey's response keys chosen by a stable hash (lib/platform/data/keys.ts): its response
+ * The copies of a survey's response keys chosen by a stable hash (lib/surveys/responses/entities.ts): its response
  * ranges and their counters, the change feed's partition keys, the collecting state's copies; and its
  * day buckets, one per concurrent aggregator instance (lib/surveys/summary/aggregator.ts): as many as the
  * stream has shards at the target rate, up to the buckets there are.
  */
 const responseCopies = (stream: { shards: number }) =>
   new Map([
-    ['table WS#<ws> SURVEYRESP#<surveyId>#<shard>#<id>', keys.surveyResponseShards],
+    ['table WS#<ws> SURVEYRESP#<surveyId>#<shard>#<id>', SURVEY_RESPONSE_SHARDS],
     // The same ranges as a Query that only reads them (an export) names them.
-    ['table WS#<ws> SURVEYRESP#<surveyId>#<shard>#…', keys.surveyResponseShards],
-    ['table WS#<ws> SURVEYRESPONSE#<surveyId>$COUNT#<shard>', keys.surveyResponseShards],
-    ['table WS#<ws> SURVEYSTATE#<surveyId>#<shard>', keys.surveyCollectingCopies],
-    ['gsi1 WS#<ws>#SURVEYRESPONSES#<surveyId>#<shard> <time>#<id>', keys.surveyResponseFeedShards],
-    ['table WS#<ws> SURVEYDAY#<surveyId>#<day>#<versionId>#<shard>', Math.min(keys.surveyDayBucketShards, stream.shards)],
+    ['table WS#<ws> SURVEYRESP#<surveyId>#<shard>#…', SURVEY_RESPONSE_SHARDS],
+    ['table WS#<ws> SURVEYRESPONSE#<surveyId>$COUNT#<shard>', SURVEY_RESPONSE_SHARDS],
+    ['table WS#<ws> SURVEYSTATE#<surveyId>#<shard>', SURVEY_COLLECTING_COPIES],
+    ['gsi1 WS#<ws>#SURVEYRESPONSES#<surveyId>#<shard> <time>#<id>', SURVEY_RESPONSE_FEED_SHARDS],
+    ['table WS#<ws> SURVEYDAY#<surveyId>#<day>#<versionId>#<shard>', Math.min(DAY_BUCKET_SHARDS, stream.shards)],
   ]);
 
 async function submitFinished(caller: Caller, surveyId: string, call: number): Promise<void> {

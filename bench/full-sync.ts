@@ -7,11 +7,11 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createDeveloperKey, MAX_RATE_LIMIT_PER_MINUTE } from '../lib/admin/developer-keys.ts';
 import { createWorkspace } from '../lib/admin/workspaces.ts';
-import { ideaCounterEntity, ideaEntity } from '../lib/ideas/entities.ts';
-import { newIdeaId } from '../lib/ideas/record.ts';
+import { ideaCounterEntity } from '../lib/ideas/entities.ts';
 import { dynamo, tableName } from '../lib/platform/data/client.ts';
 import { PERMISSIONS } from '../lib/platform/permissions.ts';
 import type { Sandbox } from '../local/sandbox.ts';
+import { seededIdeaItem } from './harness.ts';
 
 /** What the counter reads of a command's output (Query, GetItem). */
 interface QueryOutput {
@@ -44,25 +44,14 @@ dynamo.middlewareStack.add(
 /** Writes `count` ideas and their counter straight into the table (25 per BatchWrite, 8 at a time). */
 async function seedIdeas(slug: string, count: number): Promise<void> {
   const base = Date.now() - count;
-  const items = Array.from({ length: count }, (_, i) => {
-    const id = newIdeaId(base + i);
-    const at = new Date(base + i).toISOString();
-    return {
-      ...ideaEntity.keys.idea(slug, id),
-      entity: ideaEntity.name,
-      workspace: slug,
-      id,
+  const items = Array.from({ length: count }, (_, i) =>
+    seededIdeaItem(slug, base + i, {
       title: `Idea ${i}`,
       description: 'A typical idea of a few sentences, so that the item size is realistic for a full sync walk.',
       status: 'new',
       module: 'billing',
-      moderationStatus: 'pending',
-      visibility: 'private',
-      version: 1,
-      createdAt: at,
-      updatedAt: at,
-    };
-  });
+    }),
+  );
   items.push({ ...ideaCounterEntity.keys.counter(slug), entity: ideaCounterEntity.name, ideaCount: count } as never);
   const batches: (typeof items)[] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));

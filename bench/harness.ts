@@ -4,6 +4,8 @@
  */
 import { createDeveloperKey, MAX_RATE_LIMIT_PER_MINUTE } from '../lib/admin/developer-keys.ts';
 import { createWorkspace } from '../lib/admin/workspaces.ts';
+import { ideaEntity } from '../lib/ideas/entities.ts';
+import { newIdeaId } from '../lib/ideas/record.ts';
 import { PERMISSIONS } from '../lib/platform/permissions.ts';
 import type { Sandbox } from '../local/sandbox.ts';
 
@@ -18,6 +20,8 @@ export interface Scenario {
   name: string;
   setup(sandbox: Sandbox): Promise<BenchContext>;
   request(context: BenchContext): Promise<Response>;
+  /** Untimed, after each request: puts back what it changed, for a request that cannot be repeated as it is (a merge). */
+  reset?(context: BenchContext): Promise<void>;
 }
 
 let counter = 0;
@@ -75,4 +79,25 @@ export async function draftSurvey(context: BenchContext, name: string, definitio
 export async function publishSurvey(context: BenchContext, survey: BenchSurvey): Promise<void> {
   const published = await send(context, 'POST', `/surveys/${survey.surveyId}/publish`, { versionId: survey.versionId });
   if (published.status !== 200) throw new Error(`The bench survey was not published: ${await published.text()}`);
+}
+
+/**
+ * An idea item as the table holds a submitted one (pending, private, version 1), created at `at` (ms)
+ * with an id of that time: what a bench seeds straight into the table.
+ */
+export function seededIdeaItem(slug: string, at: number, fields: Record<string, unknown>) {
+  const id = newIdeaId(at);
+  const time = new Date(at).toISOString();
+  return {
+    ...ideaEntity.keys.idea(slug, id),
+    entity: ideaEntity.name,
+    workspace: slug,
+    ...fields,
+    id,
+    moderationStatus: 'pending',
+    visibility: 'private',
+    version: 1,
+    createdAt: time,
+    updatedAt: time,
+  };
 }

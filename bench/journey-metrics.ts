@@ -4,10 +4,10 @@
  * journey drawn as SVG. `BENCH_METRIC_DAYS` sizes the buckets (default 90).
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../lib/platform/data/keys.ts';
 import type { SurveyDefinition } from '../lib/surveys/engine/definition.ts';
 import { catalogOf } from '../lib/surveys/summary/catalog.ts';
 import { addCounts, type Counts, contributionOf } from '../lib/surveys/summary/counts.ts';
+import { dayBucketEntity } from '../lib/surveys/summary/entities.ts';
 import type { Sandbox } from '../local/sandbox.ts';
 import { largeJourneyContent } from '../test/support/journey-map-sample.ts';
 import { benchWorkspace, type BenchContext as Context, type Scenario, send } from './harness.ts';
@@ -74,7 +74,7 @@ async function withMetrics(sandbox: Sandbox): Promise<Context> {
       new PutCommand({
         TableName: sandbox.store.table,
         Item: {
-          ...keys.surveyDayBucket(slug, surveyId, day, versionId),
+          ...dayBucketEntity.keys.bucket(slug, surveyId, day, versionId),
           entity: 'SurveyDayBucket',
           surveyId,
           day,

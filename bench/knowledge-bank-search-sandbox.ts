@@ -30,7 +30,7 @@ export async function measureInSandbox(options: {
   const sandbox = await startSandbox({ port: 0, tableName: `cx-portal-search-bench-${process.pid}` });
   try {
     // After the sandbox set KB_SEARCH_BUCKET and the S3 endpoint: these read them when loaded.
-    const store = await import('../lib/knowledge-bank/search/segment-store.ts');
+    const store = await import('../lib/knowledge-bank/search/store/segments.ts');
     const { commitManifest } = await import('../lib/knowledge-bank/search/store/manifest.ts');
     const { encodeBase } = await import('../lib/knowledge-bank/search/segments.ts');
     const { articleCount, INDEX_FORMAT } = await import('../lib/knowledge-bank/search/search-index.ts');

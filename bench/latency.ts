@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { createLocalStore } from '../lib/admin/store.ts';
+import { createLocalTableClient } from '../lib/admin/table-client.ts';
 import type { Sandbox } from '../local/sandbox.ts';
 import type { BenchContext, Scenario } from './harness.ts';
 import { scenarios } from './scenarios.ts';
@@ -58,7 +58,7 @@ async function startSandboxOf(tree: string, medianMs: number): Promise<RunningSa
   });
   const { apiUrl, dynamodbEndpoint, tableName } = JSON.parse(line) as { apiUrl: string; dynamodbEndpoint: string; tableName: string };
   // Bench scenarios set up their workspace and key with the operator tools (this tree's: the layout they write is the same).
-  const sandbox = { apiUrl, store: createLocalStore(tableName, dynamodbEndpoint) } as Sandbox;
+  const sandbox = { apiUrl, store: createLocalTableClient(tableName, dynamodbEndpoint) } as Sandbox;
   return {
     sandbox,
     stop: async () => {

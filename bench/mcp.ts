@@ -2,13 +2,17 @@
  * `npm run bench:mcp`: what the MCP server adds to the API it calls. Against a fresh sandbox, each
  * MCP request beside the REST request it makes (tools/list ↔ GET /me, a tool call ↔ its operation),
  * median and p95 over `BENCH_MCP_RUNS` (30) runs, with the DynamoDB calls each made; and what a cold
- * start pays to build the tools from the manifest (their input schemas are rendered when first used).
+ * start pays to build the tools from the manifest (their input schemas are rendered when first used);
+ * then the init of the two MCP functions beside getIdea's, bundled as deployed (bench/cold-start.ts).
  *
  *   npm run bench:mcp                      # the table docs/mcp.md quotes
  */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
 import { routes } from '../lib/manifest.ts';
 import { agentTools } from '../lib/mcp/tools.ts';
+import { reportColdStarts } from './cold-start.ts';
 import { type BenchContext, benchWorkspace, send } from './harness.ts';
 
 const RUNS = Number(process.env.BENCH_MCP_RUNS ?? 30);
@@ -108,4 +112,17 @@ try {
   for (const row of rows) console.log(row);
 } finally {
   await sandbox.stop();
+}
+
+// Issue 42: what the MCP function's weight costs at init, beside a REST operation's (getIdea), each
+// bundled and imported in fresh processes as Lambda's init does. Bundles live under node_modules, where
+// the runtime-SDK variant resolves `@aws-sdk/*` as the Lambda runtime would.
+process.env.BENCH_FUNCTIONS ??= 'getIdea,callMcpServer,callMcpServerReadOnly';
+const ROOT = resolve(import.meta.dirname, '..');
+mkdirSync(join(ROOT, 'node_modules/.cache'), { recursive: true });
+const out = mkdtempSync(join(ROOT, 'node_modules/.cache/cx-bench-mcp-'));
+try {
+  await reportColdStarts(out);
+} finally {
+  rmSync(out, { recursive: true, force: true });
 }

@@ -8,7 +8,11 @@
  *      (bench/latency.ts).
  *   3. Against an in-memory sandbox: sandbox start time, then per scenario the DynamoDB calls, their
  *      sequential depth and median / p95 latency over repeated requests.
- * `BENCH_ONLY=cold-start`, `latency` or `sync` runs only that part.
+ *   4. Similar ideas: recall@3 on the labelled paraphrases beside a plain term match, and p95 at
+ *      10,000 ideas (bench/ideas-similar.ts).
+ * `BENCH_ONLY=cold-start`, `latency`, `sync` or `similar` runs only that part; `BENCH_SCENARIOS=<text>`
+ * runs only the scenarios whose name holds the text (`BENCH_SCENARIOS=/ideas/{id}/` the ideas' votes,
+ * comments and merge), and nothing else.
  * Machines are shared and noisy: read medians and ratios, not absolute numbers.
  */
 import { execFileSync } from 'node:child_process';
@@ -16,6 +20,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import type { Sandbox } from '../local/sandbox.ts';
 import { BENCH_FUNCTION_ENV, reportColdStarts } from './cold-start.ts';
 import { reportJourneyWriteUnits } from './journeys.ts';
 import { benchLatency } from './latency.ts';
@@ -30,6 +35,10 @@ const iterations = Number(process.env.BENCH_ITERATIONS ?? 40);
 const only = process.env.BENCH_ONLY;
 /** `BENCH_ONLY=sync`: only the full-sync comparison (no bundles, no per-operation scenarios). */
 const onlySync = only === 'sync';
+/** `BENCH_ONLY=similar`: only the similar ideas' relevance and latency (bench/ideas-similar.ts). */
+const onlySimilar = only === 'similar';
+const named = process.env.BENCH_SCENARIOS;
+const chosen = onlySync || onlySimilar ? [] : scenarios.filter((scenario) => named === undefined || scenario.name.includes(named));
 
 async function bundle(entry: string, name: string, contents?: string): Promise<{ file: string; bytes: number; gzip: number }> {
   const file = join(out, `${name}.mjs`);
@@ -85,7 +94,7 @@ function percentile(values: number[], p: number): number {
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
-if (only === undefined || only === 'cold-start') {
+if (named === undefined && (only === undefined || only === 'cold-start')) {
   await reportColdStarts(out);
   const schemaMini = `import * as z from 'zod/mini';
   export const s = z.strictObject({ title: z.string().check(z.minLength(1), z.maxLength(160)), description: z.optional(z.string().check(z.maxLength(4000))) });
@@ -103,10 +112,10 @@ if (only === undefined || only === 'cold-start') {
 }
 
 if (only === 'cold-start') process.exit(0);
-if (only === undefined || only === 'latency') await benchLatency();
+if (named === undefined && (only === undefined || only === 'latency')) await benchLatency();
 if (only === 'latency') process.exit(0);
 
-await (await import('./surveys-engine.ts')).printSurveyEngineTimings();
+if (!onlySimilar && named === undefined) await (await import('./surveys-engine.ts')).printSurveyEngineTimings();
 
 console.log('\n## Operations against an in-memory sandbox\n');
 const { startSandbox } = await import('../local/sandbox.ts');
@@ -115,14 +124,23 @@ const started = performance.now();
 const sandbox = await startSandbox({ port: 0, tableName: 'cx-portal-bench' });
 console.log(`sandbox start (DynamoDB Local + fauxqs + table + HTTP): ${Math.round(performance.now() - started)} ms\n`);
 try {
+  await benchOperations();
+  // Imported once the sandbox has pointed the handlers' client at DynamoDB Local.
+  if (!onlySync && named === undefined) await (await import('./ideas-similar.ts')).benchSimilarIdeas(sandbox);
+} finally {
+  await sandbox.stop();
+}
+
+async function benchOperations(): Promise<void> {
   console.log(`| scenario | status | DynamoDB calls | depth | median ms | p95 ms |\n|---|---:|---:|---:|---:|---:|`);
-  for (const scenario of onlySync ? [] : scenarios) {
+  for (const scenario of chosen) {
     const context = await scenario.setup(sandbox);
     const latencies: number[] = [];
     let calls = 0;
     let depth = 0;
     let status = 0;
-    await scenario.request(context); // warm the handler module and the key's rate-limit window
+    await (await scenario.request(context)).arrayBuffer(); // warm the handler module and the key's rate-limit window
+    await scenario.reset?.(context);
     for (let i = 0; i < iterations; i++) {
       const t = performance.now();
       const res = await scenario.request(context);
@@ -131,11 +149,18 @@ try {
       depth = Number(res.headers.get('x-sandbox-dynamodb-depth'));
       status = res.status;
       await res.arrayBuffer();
+      await scenario.reset?.(context);
     }
     console.log(
       `| ${scenario.name} | ${status} | ${calls} | ${depth} | ${median(latencies).toFixed(1)} | ${percentile(latencies, 0.95).toFixed(1)} |`,
     );
   }
+  // BENCH_SCENARIOS: the scenarios named and nothing else.
+  if (named === undefined && !onlySimilar) await benchBeyondScenarios(sandbox);
+}
+
+/** What `npm run bench` measures against the sandbox beyond the per-operation scenarios. */
+async function benchBeyondScenarios(sandbox: Sandbox): Promise<void> {
   await reportJourneyWriteUnits(sandbox);
   if (!onlySync) {
     await reportSurveyAggregation(sandbox);
@@ -149,6 +174,4 @@ try {
     const { benchFullSync } = await import('./full-sync.ts');
     await benchFullSync(sandbox, syncIdeas);
   }
-} finally {
-  await sandbox.stop();
 }

@@ -1,6 +1,7 @@
 import type { Sandbox } from '../local/sandbox.ts';
 import type { BenchContext, Scenario } from './harness.ts';
 import { benchWorkspace, send } from './harness.ts';
+import { ideaScenarios } from './ideas.ts';
 import { journeyMetricScenarios } from './journey-metrics.ts';
 import { journeyScenarios } from './journeys.ts';
 import { knowledgeBankScenarios } from './knowledge-bank.ts';
@@ -50,6 +51,7 @@ export const scenarios: Scenario[] = [
     setup: (s) => withIdeas(s, 100),
     request: (c) => send(c, 'GET', '/ideas?limit=25&offset=75'),
   },
+  ...ideaScenarios,
   { name: 'POST /sops', setup: benchWorkspace, request: (c) => send(c, 'POST', '/sops', { titleEn: 'Refund request', type: 'inquiry' }) },
   { name: 'GET /sops/{id}', setup: withSop, request: (c) => send(c, 'GET', `/sops/${c.data.sopId}`) },
   { name: 'GET /sops', setup: withSop, request: (c) => send(c, 'GET', '/sops') },

@@ -11,6 +11,8 @@
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../lib/platform/data/keys.ts';
+import { surveyResponseEntity } from '../lib/surveys/responses/entities.ts';
+import { dayBucketEntity } from '../lib/surveys/summary/entities.ts';
 import type { Sandbox } from '../local/sandbox.ts';
 import { type BenchContext, benchWorkspace, draftSurvey, publishSurvey, type Scenario, send } from './harness.ts';
 
@@ -44,7 +46,7 @@ async function writeResponses(sandbox: Sandbox, slug: string, surveyId: string, 
   const items = Array.from({ length: count }, (_, i) => {
     const id = randomUUID();
     return {
-      ...keys.surveyResponse(slug, surveyId, id),
+      ...surveyResponseEntity.keys.response(slug, surveyId, id),
       entity: 'SurveyResponse',
       workspace: slug,
       id,
@@ -104,7 +106,7 @@ export async function reportSurveyAggregation(sandbox: Sandbox): Promise<void> {
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :bucket)',
       ExpressionAttributeValues: {
         ':pk': keys.workspacePk(survey.slug),
-        ':bucket': keys.surveyDayBucket(survey.slug, surveyId, day, versionId).sk,
+        ':bucket': dayBucketEntity.keys.bucket(survey.slug, surveyId, day, versionId).sk,
       },
       ConsistentRead: true,
     }),

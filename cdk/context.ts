@@ -8,6 +8,7 @@ import type { Node } from 'constructs';
 import { linkCheckSchedule } from '../lib/knowledge-bank/link-check/pipeline.ts';
 import { budgetProblem } from '../lib/platform/tenants/budget.ts';
 import { unitPrices } from '../lib/platform/tenants/prices.ts';
+import { DEFAULT_DISABLE_AFTER_SECONDS } from '../lib/webhooks/failure-window.ts';
 import { DEFAULT_RETRY_DELAYS_SECONDS } from '../lib/webhooks/retry-schedule.ts';
 
 export interface ContextSetting {
@@ -53,6 +54,12 @@ export const CONTEXT_SETTINGS: readonly ContextSetting[] = [
     description: 'Seconds between webhook delivery attempts (about two days in all by default).',
   },
   {
+    name: 'webhookDisableAfterHours',
+    default: String(DEFAULT_DISABLE_AFTER_SECONDS / 3600),
+    description:
+      'Hours every delivery attempt to a webhook must fail before it is disabled (its events are then held for a recovery); a 2xx restarts them.',
+  },
+  {
     name: 'linkCheckSchedule',
     default: linkCheckSchedule.defaultExpression,
     description: 'When knowledge-bank external links are checked: an EventBridge `rate(…)` or `cron(…)` expression.',
@@ -94,6 +101,8 @@ export interface DeploymentSettings {
   customDomain?: { domainName: string; hostedZoneId: string; certificateArn?: string; disableDefaultEndpoint: boolean };
   alarmTopicArn?: string;
   webhookRetryDelays?: string;
+  /** WEBHOOK_DISABLE_AFTER_SECONDS of the functions that make attempts; the 5-day default when absent. */
+  webhookDisableAfterSeconds?: number;
   linkCheckSchedule?: string;
   existingTable?: { tableName: string; tableStreamArn: string };
   signingSecretArn?: string;
@@ -153,6 +162,12 @@ export function deploymentSettings(node: Node): DeploymentSettings {
         'cannot find the respondents it holds (npx cxctl backup verify prints it; docs/operating.md)',
     );
   }
+  const disableAfterHours = raw('webhookDisableAfterHours');
+  if (disableAfterHours !== undefined && !/^\d+(\.\d+)?$/.test(disableAfterHours)) {
+    throw new Error(`-c webhookDisableAfterHours=${disableAfterHours} is not a number of hours`);
+  }
+  const disableAfterSeconds = disableAfterHours === undefined ? undefined : Math.round(Number(disableAfterHours) * 3600);
+  if (disableAfterSeconds !== undefined && disableAfterSeconds < 1) throw new Error('-c webhookDisableAfterHours must be more than 0');
   if (signingSecretArn && !COMPLETE_SECRET_ARN.test(signingSecretArn)) {
     throw new Error(`-c signingSecretArn=${signingSecretArn} is not a complete Secrets Manager ARN (…:secret:<name>-<6 characters>)`);
   }
@@ -166,6 +181,7 @@ export function deploymentSettings(node: Node): DeploymentSettings {
         : undefined,
     alarmTopicArn: raw('alarmTopicArn'),
     webhookRetryDelays: raw('webhookRetryDelays'),
+    webhookDisableAfterSeconds: disableAfterSeconds,
     linkCheckSchedule: raw('linkCheckSchedule'),
     existingTable: tableName && tableStreamArn ? { tableName, tableStreamArn } : undefined,
     signingSecretArn,

@@ -61,6 +61,8 @@ export interface PortalApiStackProps extends StackProps {
   alarmTopicArn?: string;
   /** WEBHOOK_RETRY_DELAYS for the delivery function; the two-day default when absent. */
   webhookRetryDelays?: string;
+  /** WEBHOOK_DISABLE_AFTER_SECONDS for the functions that make attempts; the 5-day default when absent. */
+  webhookDisableAfterSeconds?: number;
   /** How often external links are checked (EventBridge `rate(…)` or `cron(…)`); daily when absent. */
   linkCheckSchedule?: string;
   /**
@@ -118,6 +120,8 @@ export class PortalApiStack extends Stack {
     }
     const environment = {
       WORKSPACE_DOMAIN: props.workspaceDomain,
+      // Workspace hosts exist only on a custom domain: there, OAuth for the MCP server lives on each (lib/mcp/oauth/).
+      ...(props.customDomain ? { WORKSPACE_URL_TEMPLATE: `https://{workspace}.${props.customDomain.domainName}` } : {}),
       POWERTOOLS_SERVICE_NAME: 'cx-portal-api',
       POWERTOOLS_LOG_LEVEL: 'INFO',
       // The plan's budget of a workspace across its keys, and the prices its usage is priced with (docs/operating.md, "Tenants").
@@ -148,6 +152,7 @@ export class PortalApiStack extends Stack {
       table: this.table,
       environment,
       retryDelays: props.webhookRetryDelays,
+      disableAfterSeconds: props.webhookDisableAfterSeconds,
       alarmAction,
     });
 
@@ -180,6 +185,7 @@ export class PortalApiStack extends Stack {
         table: this.table,
         api: this.api,
         deliveryQueue: this.webhooks.deliveryQueue,
+        recoveryQueue: this.webhooks.recoveryQueue,
         cursorSigningKey: this.cursorSigningKey,
         environment,
         apiBaseUrl,
@@ -206,6 +212,7 @@ export class PortalApiStack extends Stack {
         ['notFound', notFound],
         ['webhookFanOut', this.webhooks.fanOut],
         ['webhookDelivery', this.webhooks.delivery],
+        ['webhookRecovery', this.webhooks.recovery],
       ]),
       alarmAction,
     });

@@ -22,7 +22,7 @@ import {
 import { importDirectory, parseDirectoryImport } from '../lib/admin/directory.ts';
 import { addIdeaLabels } from '../lib/admin/idea-labels.ts';
 import { SANDBOX_DEFAULTS } from '../lib/admin/sandbox-identity.ts';
-import { AdminError } from '../lib/admin/store.ts';
+import { AdminError } from '../lib/admin/table-client.ts';
 import { sandboxApiOf, sandboxVariablesOf, type Target } from '../lib/admin/target.ts';
 import {
   changeModules,
@@ -326,7 +326,14 @@ async function run(where: Target): Promise<void> {
           : list
               .map(
                 (k) =>
-                  `${k.id}  ${state(k).padEnd(7)}  ${k.tokenHint}  ${k.name}  [${k.permissions.join(' ')}]  last used ${k.lastUsedAt ?? 'never'}`,
+                  `${k.id}  ${state(k).padEnd(7)}  ${k.tokenHint}  ${k.name}  [${k.permissions.join(' ')}]  last used ${k.lastUsedAt ?? 'never'}` +
+                  (k.derivedKeys ?? [])
+                    .map(
+                      (d) =>
+                        `\n  └ ${d.id}  ${d.revokedAt ? 'revoked' : Date.parse(d.refreshExpiresAt) <= Date.now() ? 'expired' : 'active '}  ` +
+                        `OAuth: ${d.clientName}  [${d.permissions.join(' ')}]  until ${d.refreshExpiresAt}`,
+                    )
+                    .join(''),
               )
               .join('\n'),
       );

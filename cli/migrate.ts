@@ -5,7 +5,7 @@
  */
 
 import { describeCounts, migrate, migrationStatus } from '../lib/admin/migrations/runner.ts';
-import { AdminError, type Store } from '../lib/admin/store.ts';
+import { AdminError, type TableClient } from '../lib/admin/table-client.ts';
 
 /** Item writes a second unless --rate says otherwise: a fifth of one partition's 1,000 write units, with live traffic beside it. */
 const DEFAULT_RATE = 200;
@@ -26,7 +26,7 @@ function rateOf(value: string | undefined): number {
   return Number(value);
 }
 
-export async function runMigrate(store: Store, command: MigrateCommand): Promise<void> {
+export async function runMigrate(store: TableClient, command: MigrateCommand): Promise<void> {
   if (command.action === 'status') {
     const status = await migrationStatus(store);
     if (command.json) return console.log(JSON.stringify(status, null, 2));

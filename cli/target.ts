@@ -12,7 +12,7 @@
  */
 import { resolve } from 'node:path';
 import { readSandboxFile, SANDBOX_DEFAULTS, type SandboxIdentity } from '../lib/admin/sandbox-identity.ts';
-import { AdminError } from '../lib/admin/store.ts';
+import { AdminError } from '../lib/admin/table-client.ts';
 import { awsTarget, type SandboxPlace, sandboxTarget, type Target } from '../lib/admin/target.ts';
 import { config } from '../lib/platform/config.ts';
 

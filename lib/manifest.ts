@@ -8,7 +8,9 @@ import * as introduction from './introduction/routes.ts';
 import * as journeys from './journeys/routes.ts';
 import * as knowledgeBank from './knowledge-bank/routes.ts';
 import * as knowledgeBankSearch from './knowledge-bank/search/routes.ts';
+import * as oauth from './mcp/oauth/routes.ts';
 import * as mcp from './mcp/routes.ts';
+import * as people from './people/routes.ts';
 import type { RouteDefinition } from './platform/route.ts';
 import * as sops from './sops/routes.ts';
 import * as surveyExports from './surveys/exports/routes.ts';
@@ -36,7 +38,9 @@ const areas = [
   webhooks,
   knowledgeBank,
   knowledgeBankSearch,
+  people,
   mcp,
+  oauth,
   usage,
 ];
 

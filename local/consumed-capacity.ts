@@ -2,7 +2,8 @@
  * What each request costs in DynamoDB capacity, for the cost table (`npm run bench:costs`): with
  * `SANDBOX_COST_LOG=<file>` every DynamoDB call of a sandbox invocation asks for
  * `ReturnConsumedCapacity: TOTAL` and the units are added up per request, then appended to the file as
- * one JSON line `{operationId, status, readUnits, writeUnits, ms, calls}`. On-demand tables bill one
+ * one JSON line `{operationId, status, readUnits, writeUnits, ms, calls}`; a stream or queue consumer's
+ * invocation too, under the function's name (local/event-source-mappings.ts, for bench:recovery). On-demand tables bill one
  * read or write request unit per capacity unit consumed, so these are the billed units:
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html
  * Off unless the variable is set: the requests then are exactly what the functions send in AWS.

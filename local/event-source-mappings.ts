@@ -38,6 +38,7 @@ import {
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { FilterPattern, QueueConsumerDefinition, StreamConsumerDefinition } from '../lib/platform/event-sources.ts';
+import { costLogFile, logCost } from './consumed-capacity.ts';
 import { type InvocationStats, invocationStats } from './instrumentation.ts';
 import { invokeWithTimeout, loadHandler } from './lambda-runtime.ts';
 
@@ -68,10 +69,27 @@ export async function invoke<E, R>(
   const { timeoutSeconds } = definition;
   const handler = await loadHandler<E, R>(definition.handler);
   const stats: InvocationStats = { dynamodbCalls: 0, dynamodbCommands: [], handler: definition.handler };
+  // With SANDBOX_COST_LOG, what an invocation consumed is logged as a request's is, under the
+  // function's name: a queue or stream consumer's units per record (bench/webhook-recovery.ts).
+  const costLog = costLogFile();
+  if (costLog) stats.capacity = { readUnits: 0, writeUnits: 0 };
   const started = performance.now();
+  let status = 200;
   try {
     return await invocationStats.run(stats, () => invokeWithTimeout(handler, event, functionName, timeoutSeconds));
+  } catch (error) {
+    status = 500;
+    throw error;
   } finally {
+    if (costLog && stats.capacity) {
+      logCost(costLog, {
+        operationId: functionName,
+        status,
+        ms: performance.now() - started,
+        calls: stats.dynamodbCalls,
+        ...stats.capacity,
+      });
+    }
     log(
       `${functionName}: ${event.Records.length} record(s) (${Math.round(performance.now() - started)} ms, ${stats.dynamodbCalls} DynamoDB calls)`,
     );
@@ -112,6 +130,25 @@ export interface StreamEventSourceOptions {
   pollIntervalMs?: number;
 }
 
+type StreamAttribute = NonNullable<NonNullable<StreamRecord['dynamodb']>['NewImage']>[string];
+
+/**
+ * An image as DynamoDB Streams on AWS describes it. DynamoDB Local's stream writes an empty map as
+ * `{}` (its GetItem answers `{"M":{}}`), which no reader can unmarshall; AWS sends every attribute
+ * with its type, an empty map as `{"M":{}}` (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_AttributeValue.html).
+ */
+function awsImage(image: Record<string, StreamAttribute> | undefined): Record<string, StreamAttribute> | undefined {
+  if (!image) return image;
+  return Object.fromEntries(Object.entries(image).map(([name, value]) => [name, awsAttribute(value)]));
+}
+
+function awsAttribute(value: StreamAttribute): StreamAttribute {
+  if (Object.values(value).every((member) => member === undefined)) return { M: {} };
+  if (value.M) return { M: awsImage(value.M)! };
+  if (value.L) return { L: value.L.map(awsAttribute) };
+  return value;
+}
+
 /** A stream record as Lambda hands it to a function. */
 export function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
   const dynamodb = record.dynamodb!;
@@ -126,8 +163,8 @@ export function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoD
     dynamodb: {
       ApproximateCreationDateTime: Math.floor((dynamodb.ApproximateCreationDateTime?.getTime() ?? Date.now()) / 1000),
       Keys: dynamodb.Keys as never,
-      NewImage: dynamodb.NewImage as never,
-      OldImage: dynamodb.OldImage as never,
+      NewImage: awsImage(dynamodb.NewImage) as never,
+      OldImage: awsImage(dynamodb.OldImage) as never,
       SequenceNumber: dynamodb.SequenceNumber,
       SizeBytes: dynamodb.SizeBytes,
       StreamViewType: dynamodb.StreamViewType as never,

@@ -8,9 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { API_PREFIX, NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
+import { NOT_FOUND_HANDLER, routes } from '../lib/manifest.ts';
 import { GATEWAY_ANSWERS, GATEWAY_HEADER_BYTES, type GatewayAnswer } from '../lib/platform/gateway-answers.ts';
 import { routeMatcher } from '../lib/platform/http/route-match.ts';
+import { fullPathOf } from '../lib/platform/route.ts';
 import { DEFAULT_TIMEOUT_SECONDS } from '../lib/platform/timeouts.ts';
 import { costLogFile, logCost } from './consumed-capacity.ts';
 import { type InvocationStats, invocationStats, sequentialDepth } from './instrumentation.ts';
@@ -202,7 +203,7 @@ export function createApiServer(options: { log?: (line: string) => void } = {}):
       if (body === 'too-large') return tooLong();
       const method = (req.method ?? 'GET').toUpperCase();
       const found = router.match(method, url.pathname);
-      const routeKey = found ? `${found.route.method} ${API_PREFIX}${found.route.path}` : '$default';
+      const routeKey = found ? `${found.route.method} ${fullPathOf(found.route)}` : '$default';
       const handlerFile = found ? found.route.handler : NOT_FOUND_HANDLER;
       const event = toApiGatewayEvent(
         req,

@@ -10,6 +10,7 @@
  * AsyncLocalStorage keeps concurrent requests' records apart.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { isReadCommand, runningBehindVerdict } from '../lib/platform/write-gate.ts';
 import type { ConsumedCapacity } from './consumed-capacity.ts';
 import type { FunctionPolicy, SandboxAccount } from './iam/function-policies.ts';
 import { checkDynamoDbRequest } from './iam/policy-check.ts';
@@ -20,6 +21,13 @@ export interface DynamoDbCall {
   start: number;
   /** Undefined while it is in flight. */
   end?: number;
+  /**
+   * `count`: a write of authentication, before the operation runs (the key's rate-limit count);
+   * `read-beside-count`: a read of the operation, which the code sends without waiting for that count
+   * (lib/platform/write-gate.ts). Such a read is never after the count by design, however late a
+   * loaded machine happens to send it.
+   */
+  role?: 'count' | 'read-beside-count';
 }
 
 export interface InvocationStats {
@@ -79,7 +87,11 @@ export function countDynamoDbCalls(client: InstrumentableClient, iam: SandboxIam
         await checkDynamoDbRequest(iam.policies.get(stats.handler), iam.account, context.commandName ?? 'unknown', input);
       }
       if (stats.dynamodbTimeline) {
-        const call: DynamoDbCall = { command: context.commandName ?? 'unknown', start: performance.now() };
+        const command = context.commandName ?? 'unknown';
+        const behindVerdict = runningBehindVerdict();
+        const role =
+          !behindVerdict && !isReadCommand(command) ? 'count' : behindVerdict && isReadCommand(command) ? 'read-beside-count' : undefined;
+        const call: DynamoDbCall = { command, start: performance.now(), ...(role ? { role } : {}) };
         stats.dynamodbTimeline.push(call);
         try {
           return await next(args);
@@ -97,6 +109,9 @@ export function countDynamoDbCalls(client: InstrumentableClient, iam: SandboxIam
  * The sequential depth of a set of calls: the number of calls in the longest chain in which each
  * call started only after the previous one had ended. Calls sent together (Promise.all) overlap and
  * so count once; a call sent after another's answer adds one. A call still in flight has not ended.
+ * The depth is the code's, not the scheduler's: an operation's read, which goes out beside the
+ * rate-limit count rather than after it, is never chained after the count, though a busy core may
+ * send it after the count's answer came back (its writes wait for the count, and chain after it).
  */
 export function sequentialDepth(calls: readonly DynamoDbCall[]): number {
   const byStart = [...calls].sort((a, b) => a.start - b.start);
@@ -105,6 +120,7 @@ export function sequentialDepth(calls: readonly DynamoDbCall[]): number {
     let before = 0;
     for (let j = 0; j < i; j++) {
       const earlier = byStart[j]!;
+      if (earlier.role === 'count' && call.role === 'read-beside-count') continue;
       if (earlier.end !== undefined && earlier.end <= call.start) before = Math.max(before, depth[j]!);
     }
     depth.push(before + 1);

@@ -30,7 +30,8 @@
  * outlast a partition's spent second in AWS (lib/platform/data/conditions.ts, batch.ts); a bucket in
  * debt refills N times slower, so the sandbox is stricter than AWS only with a key over its rate, which
  * is what it is there to show. A request is admitted while every bucket it lands on holds the units it is
- * estimated to take (the item as it stands and as asked for); the units it really took, priced as
+ * estimated to take (the item as it stands and as asked for) beside what the requests admitted before it
+ * and still running are estimated to take; the units it really took, priced as
  * AWS prices them (local/capacity/pricing.ts), are charged once it ran, so a bucket may go into debt
  * and turn the next requests away. Over the limit the request is answered as DynamoDB answers, before
  * anything is written (a throttled write changes nothing):
@@ -189,6 +190,12 @@ export function installPartitionThrottle(
   const tableArn = `arn:aws:dynamodb:${options.region}:${options.accountId}:table/${tableName}`;
   const buckets = new Map<string, TokenBucket>();
   const ranges = new OrderedRanges();
+  /**
+   * Units of requests admitted and not yet charged, by bucket. A partition serves the requests on one
+   * item one after another, so a burst of them meets what the first ones took; admitting each against
+   * the balance alone would let a concurrent burst in whole before any of it is charged.
+   */
+  const inFlight = new Map<string, number>();
   let recent = new Map<string, number>();
   const state: PartitionThrottle = {
     throttled: 0,
@@ -236,7 +243,7 @@ export function installPartitionThrottle(
       }
     }
     for (const [id, { target, units }] of wanted) {
-      if (!bucketOf(target).admits(units, now(), reserved.get(id))) return target;
+      if (!bucketOf(target).admits(units, now(), (reserved.get(id) ?? 0) + (inFlight.get(id) ?? 0))) return target;
     }
     for (const [id, { units }] of wanted) reserved.set(id, (reserved.get(id) ?? 0) + units);
     return undefined;
@@ -299,10 +306,24 @@ export function installPartitionThrottle(
       }
       // A batch: forward only what the buckets hold, answer the rest as unprocessed.
       counted(firstRefused);
-      return forwardBatch(operation, input, parts, refused, args, next);
+      return whileHolding(reserved, () => forwardBatch(operation, input, parts, refused, args, next));
     }
-    return forwardAndCharge(operation, input, planned, before, args, next);
+    return whileHolding(reserved, () => forwardAndCharge(operation, input, planned, before, args, next));
   };
+
+  /** Runs an admitted request with its estimated units held against its buckets until it is charged. */
+  async function whileHolding<T>(units: ReadonlyMap<string, number>, run: () => Promise<T>): Promise<T> {
+    for (const [id, held] of units) inFlight.set(id, (inFlight.get(id) ?? 0) + held);
+    try {
+      return await run();
+    } finally {
+      for (const [id, held] of units) {
+        const left = (inFlight.get(id) ?? 0) - held;
+        if (left > 1e-9) inFlight.set(id, left);
+        else inFlight.delete(id);
+      }
+    }
+  }
 
   async function forwardAndCharge(
     operation: string,

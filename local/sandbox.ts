@@ -18,7 +18,7 @@ import { recordNewTable } from '../lib/admin/migrations/index.ts';
 import { readRecords } from '../lib/admin/migrations/records.ts';
 import { pendingMigrations } from '../lib/admin/migrations/runner.ts';
 import { IDENTITY_OBJECT, type SandboxIdentity, sandboxVariables, writeSandboxFile } from '../lib/admin/sandbox-identity.ts';
-import { createLocalStore, type Store } from '../lib/admin/store.ts';
+import { createLocalTableClient, type TableClient } from '../lib/admin/table-client.ts';
 import { apiDocument } from '../lib/api-document.ts';
 import { releaseGateRefusal, unfinishedMigrations } from '../lib/platform/data/release-gate.ts';
 import {
@@ -28,6 +28,8 @@ import {
   webhookDelivery,
   webhookDeliveryQueue,
   webhookFanOutFailureQueue,
+  webhookRecovery,
+  webhookRecoveryQueue,
 } from '../lib/webhooks/pipeline.ts';
 import { putObject } from './buckets.ts';
 import { costLogFile, measureConsumedCapacity } from './consumed-capacity.ts';
@@ -90,9 +92,9 @@ export interface Sandbox {
   tableName: string;
   tableCreated: boolean;
   /** URLs of the webhook pipeline's queues in the SQS emulator. */
-  queues: { webhookDeliveries: string; webhookDeadLetters: string; webhookFanOutFailures: string };
+  queues: { webhookDeliveries: string; webhookDeadLetters: string; webhookFanOutFailures: string; webhookRecoveries: string };
   /** Operator access to the same table (what cxctl uses). */
-  store: Store;
+  store: TableClient;
   stop(): Promise<void>;
 }
 
@@ -122,6 +124,7 @@ function handlerEnvironment(sandbox: {
     CURSOR_SIGNING_KEY: process.env.CURSOR_SIGNING_KEY ?? sandbox.cursorSigningKey,
     WEBHOOK_DELIVERY_QUEUE_URL: sandbox.queues.webhookDeliveries,
     WEBHOOK_DEAD_LETTER_QUEUE_URL: sandbox.queues.webhookDeadLetters,
+    WEBHOOK_RECOVERY_QUEUE_URL: sandbox.queues.webhookRecoveries,
     WEBHOOK_ALLOW_HTTP: process.env.WEBHOOK_ALLOW_HTTP ?? 'true',
     TABLE_NAME: sandbox.tableName,
     AWS_ENDPOINT_URL_DYNAMODB: sandbox.dynamodbEndpoint,
@@ -156,7 +159,7 @@ function cxctlCommand(place: TablePlace, tableName: string, args: string): strin
  * nothing else, only DynamoDB Local, which `cxctl migrate` needs; once the migration has finished, the
  * start goes on.
  */
-async function passReleaseGate(store: Store, log: (line: string) => void, place: TablePlace): Promise<void> {
+async function passReleaseGate(store: TableClient, log: (line: string) => void, place: TablePlace): Promise<void> {
   const unfinished = async () => unfinishedMigrations([...(await readRecords(store)).values()]);
   let waiting = await unfinished();
   if (waiting.length === 0) return;
@@ -175,7 +178,7 @@ async function passReleaseGate(store: Store, log: (line: string) => void, place:
 const GATE_POLL_MS = 1000;
 
 /** One line when the table predates a layout change this release does not require yet: how to migrate it. */
-async function reportPendingMigrations(store: Store, log: (line: string) => void, place: TablePlace): Promise<void> {
+async function reportPendingMigrations(store: TableClient, log: (line: string) => void, place: TablePlace): Promise<void> {
   const pending = await pendingMigrations(store);
   if (pending.length === 0) return;
   log(
@@ -237,7 +240,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     const admin = new DynamoDBClient({ endpoint: dynamodb.endpoint, region, credentials });
     const { created, streamArn } = await ensureTable(admin, tableName);
     admin.destroy();
-    const store = createLocalStore(tableName, dynamodb.endpoint);
+    const store = createLocalTableClient(tableName, dynamodb.endpoint);
     // A new table has the current layout; an older DATA_DIR's may still hold data to migrate (docs/cxctl.md).
     const log = options.log ?? console.log;
     if (created) await recordNewTable(store);
@@ -255,6 +258,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       webhookDeliveries: queueOf(webhookDeliveryQueue).url,
       webhookDeadLetters: queueOf(webhookDeadLetterQueue).url,
       webhookFanOutFailures: queueOf(webhookFanOutFailureQueue).url,
+      webhookRecoveries: queueOf(webhookRecoveryQueue).url,
     };
     Object.assign(
       process.env,
@@ -329,6 +333,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     // What the stack gives a function that calls the API (the MCP server): the API's own address,
     // known only now that it listens (PORT 0 picks one).
     process.env.API_BASE_URL = apiUrl;
+    // Each workspace's own host, where OAuth for its MCP server lives (`<slug>.localhost` resolves to
+    // loopback in browsers and curl, RFC 6761); the stack sets it from the custom domain.
+    process.env.WORKSPACE_URL_TEMPLATE ??= `http://{workspace}.${process.env.WORKSPACE_DOMAIN ?? 'localhost'}:${port}`;
 
     // The webhook pipeline's event source mappings, on the very handlers Lambda runs.
     if (!streamArn) {
@@ -348,14 +355,13 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
           checkpointFile: options.dataDir && `${options.dataDir}/stream-checkpoints.json`,
           log: options.log,
         });
-    const delivery = startQueueEventSource({
-      sqs: sqsAdmin,
-      queueUrl: queueOf(webhookDelivery.queue).url,
-      queueArn: queueOf(webhookDelivery.queue).arn,
-      functionName: 'deliverWebhooks',
-      definition: webhookDelivery,
-      log: options.log,
-    });
+    // A queue consumer of the pipeline on its local queue.
+    const consume = (definition: typeof webhookDelivery, functionName: string) => {
+      const { url: queueUrl, arn: queueArn } = queueOf(definition.queue);
+      return startQueueEventSource({ sqs: sqsAdmin, queueUrl, queueArn, functionName, definition, log: options.log });
+    };
+    const delivery = consume(webhookDelivery, 'deliverWebhooks');
+    const recovery = consume(webhookRecovery, 'runWebhookRecoveries');
     // Knowledge-bank search and link checking: S3 from fauxqs (the same endpoint as SQS).
     const knowledgeBank = await startKnowledgeBank({
       s3Endpoint: sqs.endpoint,
@@ -377,7 +383,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     });
     // Stopped first (the stoppers run in reverse), while the services they poll are still up.
     stoppers.push(async () => {
-      await Promise.all([fanOut.stop(), delivery.stop(), knowledgeBank.stop(), surveyExports.stop()]);
+      await Promise.all([fanOut.stop(), delivery.stop(), recovery.stop(), knowledgeBank.stop(), surveyExports.stop()]);
       streams.destroy();
       sqsAdmin.destroy();
     });

@@ -77,7 +77,8 @@ export function successAnswersGuide(): string {
     // A route answering something else than the envelope with no members to list (the MCP server's
     // JSON-RPC messages) says what it answers in its own words.
     const said = what === 'not the envelope' && route.response.description ? `${what}: ${route.response.description}` : what;
-    return `| \`${route.method} ${route.path || '/'}\` | ${route.operationId} | ${status} | ${said} |`;
+    const statuses = route.response.also ? `${status} (${route.response.also.status}: ${route.response.also.description})` : status;
+    return `| \`${route.method} ${route.path || '/'}\` | ${route.operationId} | ${statuses} | ${said} |`;
   });
   const count = (status: number) => routes.filter((route) => route.response.status === status).length;
   return `${[

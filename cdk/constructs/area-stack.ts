@@ -13,8 +13,8 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { API_PREFIX, type RouteDefinition } from '../../lib/manifest.ts';
-import { acceptsCursor, authenticatesItself } from '../../lib/platform/route.ts';
+import type { RouteDefinition } from '../../lib/manifest.ts';
+import { acceptsCursor, authenticatesItself, fullPathOf } from '../../lib/platform/route.ts';
 import { HouseFunction, type HouseFunctionProps } from './api-function.ts';
 import { alarmOnFunctionFailures } from './service-alarms.ts';
 
@@ -31,6 +31,8 @@ export interface AreaStackProps extends NestedStackProps {
   api: IHttpApi;
   /** Where routes that declare `webhook-delivery-queue` send deliveries. */
   deliveryQueue: IQueue;
+  /** Where routes that declare `webhook-recovery-queue` start a recovery. */
+  recoveryQueue: IQueue;
   /** The HMAC key of list cursors: readable only by the functions of lists that take a cursor. */
   cursorSigningKey: ISecret;
   /** Environment every function of the service gets. */
@@ -48,7 +50,7 @@ export class AreaStack extends NestedStack {
     for (const route of props.routes) {
       const fn = new HouseFunction(this, route.operationId, {
         entry: route.handler,
-        description: `${route.method} ${API_PREFIX}${route.path}`,
+        description: `${route.method} ${fullPathOf(route)}`,
         environment: props.environment,
         ...(builtFilesOf(route).length > 0 ? { bundling: builtFilesBundling(builtFilesOf(route)) } : {}),
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
@@ -62,6 +64,10 @@ export class AreaStack extends NestedStack {
         fn.addEnvironment('WEBHOOK_DELIVERY_QUEUE_URL', props.deliveryQueue.queueUrl);
         props.deliveryQueue.grantSendMessages(fn);
       }
+      if (route.needs?.includes('webhook-recovery-queue')) {
+        fn.addEnvironment('WEBHOOK_RECOVERY_QUEUE_URL', props.recoveryQueue.queueUrl);
+        props.recoveryQueue.grantSendMessages(fn);
+      }
       // The asset's root is the function's working directory in Lambda.
       for (const built of builtFilesOf(route)) fn.addEnvironment(built.variable, `/var/task/${built.file}`);
       if (acceptsCursor(route) || route.needs?.includes('keyed-hash')) {
@@ -73,7 +79,7 @@ export class AreaStack extends NestedStack {
       // permission) under the API, in the parent stack.
       new HttpRoute(this, `${route.operationId}Route`, {
         httpApi: props.api,
-        routeKey: HttpRouteKey.with(`${API_PREFIX}${route.path}`, HttpMethod[route.method]),
+        routeKey: HttpRouteKey.with(fullPathOf(route), HttpMethod[route.method]),
         integration: new HttpLambdaIntegration(`${route.operationId}Integration`, fn),
       });
       alarmOnFunctionFailures(this, route.operationId, fn, props.alarmAction);

@@ -19,6 +19,8 @@ import {
   webhookDelivery,
   webhookDeliveryQueue,
   webhookFanOutFailureQueue,
+  webhookRecovery,
+  webhookRecoveryQueue,
 } from '../../lib/webhooks/pipeline.ts';
 import type { HouseFunction } from './api-function.ts';
 import { consumeQueue, consumeStream, declaredFunction } from './consumers.ts';
@@ -30,16 +32,20 @@ export interface WebhookPipelineProps {
   environment: Record<string, string>;
   /** WEBHOOK_RETRY_DELAYS; the built-in two-day schedule when absent. */
   retryDelays?: string;
+  /** WEBHOOK_DISABLE_AFTER_SECONDS of the functions that make attempts; the 5-day default when absent. */
+  disableAfterSeconds?: number;
   /** Where the alarms notify, if anywhere. */
   alarmAction?: IAlarmAction;
 }
 
 export class WebhookPipeline extends Construct {
   readonly deliveryQueue: Queue;
+  readonly recoveryQueue: Queue;
   readonly deadLetterQueue: Queue;
   readonly fanOutFailureQueue: Queue;
   readonly fanOut: HouseFunction;
   readonly delivery: HouseFunction;
+  readonly recovery: HouseFunction;
   readonly alarms: Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: WebhookPipelineProps) {
@@ -53,8 +59,12 @@ export class WebhookPipeline extends Construct {
       reason: 'This queue is itself the last stop: the on-failure destination of the stream event source mapping, watched by an alarm.',
     });
     this.deliveryQueue = queue(webhookDeliveryQueue, this.deadLetterQueue);
+    this.recoveryQueue = queue(webhookRecoveryQueue, this.deadLetterQueue);
 
     const retryDelays: Record<string, string> = props.retryDelays ? { WEBHOOK_RETRY_DELAYS: props.retryDelays } : {};
+    const failureWindow: Record<string, string> = props.disableAfterSeconds
+      ? { WEBHOOK_DISABLE_AFTER_SECONDS: String(props.disableAfterSeconds) }
+      : {};
 
     // The id stays 'FanOut': a new one would replace the function and its mapping, which would read
     // the stream again from its trim horizon (24 h of records, harmless but all of them again).
@@ -72,6 +82,7 @@ export class WebhookPipeline extends Construct {
       environment: {
         ...props.environment,
         ...retryDelays,
+        ...failureWindow,
         WEBHOOK_DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl,
         WEBHOOK_DEAD_LETTER_QUEUE_URL: this.deadLetterQueue.queueUrl,
       },
@@ -80,6 +91,15 @@ export class WebhookPipeline extends Construct {
     this.deliveryQueue.grantSendMessages(this.delivery);
     this.deadLetterQueue.grantSendMessages(this.delivery);
     consumeQueue(this.delivery, this.deliveryQueue, webhookDelivery);
+
+    this.recovery = declaredFunction(this, 'Recovery', webhookRecovery, {
+      description: 'Webhooks: one step of a recovery per queued message (held, failed and cancelled deliveries, once each, in order)',
+      environment: { ...props.environment, ...failureWindow, WEBHOOK_RECOVERY_QUEUE_URL: this.recoveryQueue.queueUrl },
+    });
+    this.recovery.useTable(props.table, webhookRecovery.table);
+    // Each step queues the next, and shortens its own message's visibility (ChangeMessageVisibility).
+    this.recoveryQueue.grantSendMessages(this.recovery);
+    consumeQueue(this.recovery, this.recoveryQueue, webhookRecovery);
 
     const alarm = (alarmId: string, description: string, metric: IMetric, threshold: number) => {
       const created = new Alarm(this, alarmId, {
@@ -96,7 +116,7 @@ export class WebhookPipeline extends Construct {
     const oneMinute = Duration.minutes(1);
     alarm(
       'DeadLetterAlarm',
-      'Webhook deliveries used up their attempts (or a delivery message kept failing): see the webhook dead-letter queue',
+      'Webhook deliveries used up their attempts (or a delivery message or recovery step kept failing): see the webhook dead-letter queue',
       this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: oneMinute, statistic: 'Maximum' }),
       1,
     );

@@ -17,7 +17,7 @@ import {
 } from '../../lib/admin/backup.ts';
 import { restoreTable } from '../../lib/admin/restore.ts';
 import type { SandboxNeed } from '../../lib/admin/sandbox-identity.ts';
-import { AdminError } from '../../lib/admin/store.ts';
+import { AdminError } from '../../lib/admin/table-client.ts';
 import { sandboxVariablesOf, type Target } from '../../lib/admin/target.ts';
 import { cloudAssembly } from '../../local/iam/cloud-assembly.ts';
 import { type CommandContext, stringOption } from './context.ts';

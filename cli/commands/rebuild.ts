@@ -3,7 +3,7 @@
  * (lib/admin/rebuild-search.ts, lib/admin/rebuild-summaries.ts), on one workspace or, with --all,
  * on every workspace (found by `workspace list`'s scan), resumably.
  */
-import { AdminError } from '../../lib/admin/store.ts';
+import { AdminError } from '../../lib/admin/table-client.ts';
 import { checkedBucketsOf } from '../../lib/admin/target.ts';
 import { findWorkspace, listWorkspaces } from '../../lib/admin/workspaces.ts';
 import { type CommandContext, stringOption, useAreaEnvironment } from './context.ts';

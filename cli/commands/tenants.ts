@@ -2,7 +2,7 @@
  * Tenants (docs/operating.md, "Tenants"): `cxctl workspace set-limit` (a workspace's request budget
  * across all its keys) and `cxctl usage` (what a workspace, or every workspace, used and cost).
  */
-import { AdminError } from '../../lib/admin/store.ts';
+import { AdminError } from '../../lib/admin/table-client.ts';
 import { everyWorkspaceUsage, usageCsv, type WorkspaceUsage, workspaceUsage } from '../../lib/admin/usage.ts';
 import { listWorkspaces, setRequestBudget } from '../../lib/admin/workspaces.ts';
 import { config } from '../../lib/platform/config.ts';

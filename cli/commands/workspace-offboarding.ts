@@ -1,6 +1,6 @@
 /** `cxctl workspace export` and `cxctl workspace delete`: a tenant's data handed over, then removed (lib/admin/). */
 
-import { AdminError } from '../../lib/admin/store.ts';
+import { AdminError } from '../../lib/admin/table-client.ts';
 import { checkedBucketsOf, s3ClientOf } from '../../lib/admin/target.ts';
 import { deleteWorkspace } from '../../lib/admin/workspace-delete.ts';
 import { exportWorkspace } from '../../lib/admin/workspace-export.ts';

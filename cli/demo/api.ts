@@ -3,7 +3,7 @@
  * key, JSON, If-Match, Idempotency-Key), so the demo data goes through every check and write path
  * of the API. A refusal stops the run with the API's own error code and message.
  */
-import { AdminError } from '../../lib/admin/store.ts';
+import { AdminError } from '../../lib/admin/table-client.ts';
 import { type Difference, describeDifferences, differencesFrom } from './compare.ts';
 
 export interface Answer<T = unknown> {

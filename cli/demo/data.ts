@@ -62,6 +62,64 @@ export const IDEAS: DemoIdea[] = [
   },
 ];
 
+/** A customer's vote the demo casts on their behalf: `voter` is the customer's id in the team's CRM. */
+export interface DemoVote {
+  idea: string;
+  voter: string;
+  importance: 'nice' | 'important' | 'critical';
+  note?: string;
+}
+
+export const VOTES: DemoVote[] = [
+  { idea: 'Dark mode for the mobile app', voter: 'crm-1001', importance: 'critical', note: 'I check my orders late at night.' },
+  { idea: 'Dark mode for the mobile app', voter: 'crm-1002', importance: 'important' },
+  { idea: 'Pay invoices with Apple Pay', voter: 'crm-1001', importance: 'nice' },
+  { idea: 'Arabic PDF invoices', voter: 'crm-1003', importance: 'critical', note: 'Our accountant needs them in Arabic.' },
+  { idea: 'Track my refund', voter: 'crm-1002', importance: 'important' },
+];
+
+/** A comment on an idea: an agent's internal note or a customer's public word. */
+export interface DemoComment {
+  idea: string;
+  body: string;
+  bodyAr: string;
+  author: { externalId: string; name: string };
+  visibility: 'public' | 'internal';
+}
+
+export const COMMENTS: DemoComment[] = [
+  {
+    idea: 'Dark mode for the mobile app',
+    body: 'The night shift asked for this twice this month.',
+    bodyAr: 'طلب فريق المناوبة الليلية هذا مرتين هذا الشهر.',
+    author: { externalId: 'agent-amal', name: 'Amal' },
+    visibility: 'internal',
+  },
+  {
+    idea: 'Arabic PDF invoices',
+    body: 'Please show the VAT number in Arabic too.',
+    bodyAr: 'يرجى إظهار الرقم الضريبي بالعربية أيضاً.',
+    author: { externalId: 'crm-1003', name: 'Khalid' },
+    visibility: 'public',
+  },
+];
+
+/**
+ * A customer's duplicate of a demo idea, with their vote, merged into it: the idea it went into
+ * counts that voter too, and `POST /ideas/{id}/unmerge` gives both back as they were.
+ */
+export const DUPLICATE_IDEA = {
+  idea: {
+    title: 'Night theme for the app',
+    titleAr: 'سمة ليلية للتطبيق',
+    description: 'A darker look for the app after sunset.',
+    status: 'new',
+    module: 'mobile-app',
+  } satisfies DemoIdea,
+  voter: 'crm-1004',
+  into: 'Dark mode for the mobile app',
+};
+
 const t = (en: string, ar: string) => ({ en, ar });
 
 export const SURVEY = {

@@ -8,7 +8,7 @@
  */
 import { createDeveloperKey, listDeveloperKeys, revokeDeveloperKey } from '../../lib/admin/developer-keys.ts';
 import { addIdeaLabels } from '../../lib/admin/idea-labels.ts';
-import { AdminError, type Store } from '../../lib/admin/store.ts';
+import { AdminError, type TableClient } from '../../lib/admin/table-client.ts';
 import { createWorkspace, findWorkspace } from '../../lib/admin/workspaces.ts';
 import { config } from '../../lib/platform/config.ts';
 import { workspaceHostOf } from '../../lib/platform/http/workspace-host.ts';
@@ -51,7 +51,7 @@ export interface DemoResult {
 }
 
 /** The workspace, created when missing, with the idea labels the demo's ideas use added to its own. */
-async function prepareWorkspace(store: Store, slug: string, tally: Tally, log: (line: string) => void): Promise<boolean> {
+async function prepareWorkspace(store: TableClient, slug: string, tally: Tally, log: (line: string) => void): Promise<boolean> {
   const created = !(await findWorkspace(store, slug));
   if (created) {
     await createWorkspace(store, slug);
@@ -71,7 +71,7 @@ async function prepareWorkspace(store: Store, slug: string, tally: Tally, log: (
  * be used again: a later run without `--key` uses a temporary one and revokes it at the end.
  */
 async function keyForRun(
-  store: Store,
+  store: TableClient,
   options: DemoOptions,
 ): Promise<{ key: string; shown: boolean; temporary: boolean; release: () => Promise<void> }> {
   const none = async () => {};
@@ -100,7 +100,7 @@ async function keyForRun(
  * The demo's first request refused its key: the key cxctl made is in a table the API at apiUrl does
  * not serve (another sandbox, or another table of the same one), or the key given is not one it knows.
  */
-function keyUnknownTo(options: DemoOptions, store: Store, refusal: ApiRefusal): AdminError {
+function keyUnknownTo(options: DemoOptions, store: TableClient, refusal: ApiRefusal): AdminError {
   if (options.key) {
     return new AdminError(
       `${refusal.message}: the API at ${options.apiUrl} does not accept the key given with --key for ${options.workspace} ` +
@@ -114,7 +114,7 @@ function keyUnknownTo(options: DemoOptions, store: Store, refusal: ApiRefusal): 
   );
 }
 
-export async function runDemo(store: Store, options: DemoOptions): Promise<DemoResult> {
+export async function runDemo(store: TableClient, options: DemoOptions): Promise<DemoResult> {
   const { workspace, log } = options;
   const host = workspaceHostOf(workspace);
   const tally = new Tally();

@@ -5,29 +5,69 @@
  * review, its content the demo's) is taken the rest of the way.
  */
 import { importDirectory, parseDirectoryImport } from '../../lib/admin/directory.ts';
-import type { Store } from '../../lib/admin/store.ts';
+import type { TableClient } from '../../lib/admin/table-client.ts';
 import type { DemoApi, Tally } from './api.ts';
 import { differencesFrom } from './compare.ts';
-import { type DemoSop, DIRECTORY, IDEAS, SOPS, WEBHOOK } from './data.ts';
+import { COMMENTS, type DemoIdea, type DemoSop, type DemoVote, DIRECTORY, DUPLICATE_IDEA, IDEAS, SOPS, VOTES, WEBHOOK } from './data.ts';
 
 interface IdeaRecord {
+  id: string;
   title: string;
+  version: number;
+  mergedInto: string | null;
 }
 
+/**
+ * The ideas, then what customers did with them: votes, comments and a duplicate merged in. Votes,
+ * comments and the merge are written for the ideas this run created; an idea found again keeps its
+ * votes and comments as they are (the demo never writes to what it finds), and its duplicate is
+ * compared: one someone unmerged is named, not merged again.
+ */
 export async function seedIdeas(api: DemoApi, tally: Tally): Promise<void> {
-  const existing = new Map<string, IdeaRecord>();
-  for (const idea of await api.listAll<IdeaRecord>('/ideas', 'data')) if (!existing.has(idea.title)) existing.set(idea.title, idea);
-  let created = 0;
+  // Merged ones too: the demo's duplicate leaves the default list once merged.
+  const found = new Map<string, IdeaRecord>();
+  for (const idea of await api.listAll<IdeaRecord>('/ideas?includeMerged=true', 'data'))
+    if (!found.has(idea.title)) found.set(idea.title, idea);
+  const made = new Map<string, IdeaRecord>();
   for (const [i, idea] of IDEAS.entries()) {
-    const found = existing.get(idea.title);
-    if (found) {
-      tally.compare(`idea "${idea.title}"`, idea, found);
-      continue;
-    }
-    await api.post('/ideas', { ...idea, submitter: { name: 'Demo customer', externalId: `demo-idea-${i + 1}` } }, `idea-${i + 1}`);
-    created++;
+    const existing = found.get(idea.title);
+    if (existing) tally.compare(`idea "${idea.title}"`, idea, existing);
+    else made.set(idea.title, await createIdea(api, idea, i + 1));
   }
-  tally.note('ideas', created, IDEAS.length - created, 'with statuses and modules');
+  tally.note('ideas', made.size, IDEAS.length - made.size, 'with statuses and modules');
+  const isNew = (title: string) => made.has(title);
+  const ideaId = (title: string) => (made.get(title) ?? found.get(title))!.id;
+
+  const votes = VOTES.filter((vote) => isNew(vote.idea));
+  for (const vote of votes) await castVote(api, ideaId(vote.idea), vote, `vote-${VOTES.indexOf(vote) + 1}`);
+  tally.note('idea votes', votes.length, VOTES.length - votes.length, 'cast for customers by their CRM ids');
+
+  const comments = COMMENTS.filter((comment) => isNew(comment.idea));
+  for (const { idea, ...comment } of comments)
+    await api.post(`/ideas/${ideaId(idea)}/comments`, comment, `comment-${COMMENTS.findIndex((c) => c.body === comment.body) + 1}`);
+  tally.note('idea comments', comments.length, COMMENTS.length - comments.length, "an agent's internal note, a customer's public one");
+
+  const { idea, voter, into } = DUPLICATE_IDEA;
+  const duplicate = found.get(idea.title);
+  if (duplicate) {
+    tally.compare(`idea "${idea.title}"`, { ...idea, mergedInto: ideaId(into) }, duplicate);
+    tally.note('merged ideas', 0, 1);
+    return;
+  }
+  const created = await createIdea(api, idea, IDEAS.length + 1);
+  await castVote(api, created.id, { voter, importance: 'important' }, 'vote-duplicate');
+  await api.send('POST', `/ideas/${created.id}/merge`, { body: { into: ideaId(into) }, ifMatch: `"${created.version}"` });
+  tally.note('merged ideas', 1, 0, `"${idea.title}" into "${into}", with its voter`);
+}
+
+async function createIdea(api: DemoApi, idea: DemoIdea, n: number): Promise<IdeaRecord> {
+  const body = { ...idea, submitter: { name: 'Demo customer', externalId: `demo-idea-${n}` } };
+  return (await api.post<{ data: IdeaRecord }>('/ideas', body, `idea-${n}`)).body.data;
+}
+
+function castVote(api: DemoApi, ideaId: string, vote: Pick<DemoVote, 'voter' | 'importance' | 'note'>, idempotencyKey: string) {
+  const body = { voter: { externalId: vote.voter }, importance: vote.importance, ...(vote.note ? { note: vote.note } : {}) };
+  return api.post(`/ideas/${ideaId}/votes`, body, idempotencyKey);
 }
 
 interface Directory {
@@ -41,7 +81,7 @@ interface Directory {
  * A directory the demo imported is compared with the data set; one of the workspace's own, holding
  * none of the demo's people and teams, is not the demo's to judge.
  */
-async function directoryFor(api: DemoApi, store: Store, tally: Tally): Promise<Directory> {
+async function directoryFor(api: DemoApi, store: TableClient, tally: Tally): Promise<Directory> {
   const current = (await api.get<Directory>('/sops/directory')).body;
   if (current.people.length > 0 || current.teams.length > 0) {
     const people = DIRECTORY.people.map((entry) => ({ entry, found: current.people.find((p) => p.email === entry.email) }));
@@ -101,7 +141,7 @@ async function publishSop(api: DemoApi, sop: DemoSop, record: SopRecord, directo
   if (status === 'under_review') await api.post(`/sops/${record.id}/approve`);
 }
 
-export async function seedSops(api: DemoApi, store: Store, tally: Tally): Promise<void> {
+export async function seedSops(api: DemoApi, store: TableClient, tally: Tally): Promise<void> {
   const directory = await directoryFor(api, store, tally);
   const sops = (await api.get<{ sops: SopRecord[] }>('/sops')).body.sops;
   let created = 0;

@@ -8,29 +8,42 @@
  */
 import { convertV2 } from 'openapi-to-postmanv2';
 import { apiDocument } from '../../lib/api-document.ts';
-import { COLLECTION_VARIABLES, collectionFlow, type FlowRequest, SANDBOX_BASE_URL } from './flow.ts';
+import { AN_HOUR_AGO, COLLECTION_VARIABLES, collectionFlow, type FlowRequest, SANDBOX_BASE_URL } from './flow.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the converter's output is untyped JSON, read and rewritten member by member
 type Json = Record<string, any>;
 
+/** The ids a path names, in order: UUIDs, and the 22-character references of votes and comments. */
+const PATH_IDS =
+  "const ids = (text) => (text || '').split(/[/?#]/).filter((part) => /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9_-]{22})$/i.test(part));";
+
 /**
  * Runs after every request: keeps the ETag of the record the request named (the last id in its
- * path, or in `Location` for a create), so a later `If-Match` sends the current one.
+ * path), so a later `If-Match` sends the current one. A create names its record by `Location`, and
+ * only where that ends in the record's id: a vote's or a comment's points at its idea's list, and
+ * its ETag is the vote's or the comment's, not the idea's. So is a vote's answer to the same voter
+ * again (200, no `Location`): a POST to a vote or comment list is never the idea's version.
  */
 const COLLECTION_TEST_SCRIPT = [
   "const etag = pm.response.headers.get('ETag');",
-  'const ids = (text) => (text || "").match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi) || [];',
-  "const named = ids(pm.response.headers.get('Location')).concat(ids(pm.request.url.getPath()));",
+  PATH_IDS,
+  "const location = pm.response.headers.get('Location');",
+  "const created = location && ids(location).filter((id) => location.replace(/[?#].*$/, '').endsWith('/' + id));",
+  'const toList = /\\/(votes|comments)$/.test(pm.request.url.getPath());',
+  'const named = location ? created : toList ? [] : ids(pm.request.url.getPath());',
   "if (etag && named.length > 0) pm.collectionVariables.set('etag:' + named[named.length - 1], etag);",
 ];
 
 /** Before a request that sends `If-Match`: the ETag last seen for the record it names, if any. */
 const IF_MATCH_SCRIPT = [
-  'const path = pm.variables.replaceIn(pm.request.url.getPath());',
-  'const named = path.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi) || [];',
+  PATH_IDS,
+  'const named = ids(pm.variables.replaceIn(pm.request.url.getPath()));',
   "const etag = named.length > 0 && pm.collectionVariables.get('etag:' + named[named.length - 1]);",
   "if (etag) pm.request.headers.upsert({ key: 'If-Match', value: etag });",
 ];
+
+/** Before a request that sends a time relative to now (flow.ts AN_HOUR_AGO): the moment, as it goes. */
+const AN_HOUR_AGO_SCRIPT = ["pm.variables.set('anHourAgo', new Date(Date.now() - 3600000).toISOString());"];
 
 /**
  * After a request that shows a webhook's secret: hands it to the sample receiver (`npm run
@@ -124,6 +137,9 @@ function runnable(item: Json, request: FlowRequest): Json {
     event: [
       { listen: 'test', script: { type: 'text/javascript', exec: testScript(request) } },
       ...(recordedHeaders.has('if-match') ? [{ listen: 'prerequest', script: { type: 'text/javascript', exec: IF_MATCH_SCRIPT } }] : []),
+      ...(request.body?.includes(AN_HOUR_AGO)
+        ? [{ listen: 'prerequest', script: { type: 'text/javascript', exec: AN_HOUR_AGO_SCRIPT } }]
+        : []),
     ],
     request: {
       ...item.request,

@@ -2,9 +2,8 @@
 import { createJourneyVersion, replayedVersion } from '../../lib/journeys/commands/create-journey-version.ts';
 import { createJourneyVersion as route } from '../../lib/journeys/routes.ts';
 import type { JourneyVersion } from '../../lib/journeys/schemas.ts';
-import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf, replayHeaders } from '../../lib/platform/http/conditional-request.ts';
 
 const answer = (version: JourneyVersion, replayed = false) => ({
   body: { ok: true as const, version },

@@ -1,9 +1,8 @@
 /** POST /journeys: a macro journey and its first draft; safe to retry with an Idempotency-Key. */
 import { type CreatedJourney, createJourney } from '../../lib/journeys/commands/create-journey.ts';
 import { createJourney as route } from '../../lib/journeys/routes.ts';
-import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf, replayHeaders } from '../../lib/platform/http/conditional-request.ts';
 
 const answer = (created: CreatedJourney, replayed = false) => ({
   body: { ok: true as const, ...created },

@@ -2,9 +2,8 @@
 import type { CreatedJourney } from '../../lib/journeys/commands/create-journey.ts';
 import { createMicroJourney } from '../../lib/journeys/commands/create-micro-journey.ts';
 import { createMicroJourney as route } from '../../lib/journeys/routes.ts';
-import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf, replayHeaders } from '../../lib/platform/http/conditional-request.ts';
 
 const answer = (created: CreatedJourney, replayed = false) => ({
   body: { ok: true as const, ...created },

@@ -2,9 +2,8 @@
 import { createArticle, createdArticle } from '../../lib/knowledge-bank/commands/create-article.ts';
 import { createKnowledgeBankArticle as route } from '../../lib/knowledge-bank/routes.ts';
 import type { Article } from '../../lib/knowledge-bank/schemas.ts';
-import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf, replayHeaders } from '../../lib/platform/http/conditional-request.ts';
 
 const answer = ({ article, replayed }: { article: Article; replayed: boolean }) => ({
   body: { ok: true as const, article },

@@ -2,9 +2,8 @@
 import { createCategory } from '../../lib/knowledge-bank/commands/create-category.ts';
 import { createKnowledgeBankCategory as route } from '../../lib/knowledge-bank/routes.ts';
 import type { Category } from '../../lib/knowledge-bank/schemas.ts';
-import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf, replayHeaders } from '../../lib/platform/http/conditional-request.ts';
 
 const answer = ({ category, replayed }: { category: Category; replayed: boolean }) => ({
   body: { ok: true as const, category },

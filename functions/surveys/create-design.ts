@@ -1,6 +1,6 @@
 /** POST /surveys/designs: a new design, counted against the workspace's limit (one UpdateItem). */
-import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { replayHeaders } from '../../lib/platform/http/conditional-request.ts';
 import { createDesign, type SurveyDesign } from '../../lib/surveys/commands/create-design.ts';
 import { createSurveyDesign as route } from '../../lib/surveys/routes.ts';
 

@@ -1,6 +1,6 @@
 /** POST /surveys/{id}/exports: the export record, then the job on the export queue (a failed queuing is a 502). */
-import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { replayHeaders } from '../../lib/platform/http/conditional-request.ts';
 import { API_PREFIX } from '../../lib/platform/route.ts';
 import { createSurveyExport, rememberedExport } from '../../lib/surveys/commands/create-survey-export.ts';
 import { createSurveyExport as route } from '../../lib/surveys/exports/routes.ts';

@@ -1,7 +1,6 @@
 /** POST /surveys: a draft survey with its first draft version; safe to retry with an Idempotency-Key. */
-import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf, replayHeaders } from '../../lib/platform/http/conditional-request.ts';
 import { type CreatedSurvey, createSurvey } from '../../lib/surveys/commands/create-survey.ts';
 import { createSurvey as route } from '../../lib/surveys/routes.ts';
 

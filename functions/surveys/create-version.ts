@@ -1,7 +1,6 @@
 /** POST /surveys/{id}/versions: a new draft copied from a version (default: the published one, else the latest). */
-import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf, replayHeaders } from '../../lib/platform/http/conditional-request.ts';
 import { createVersion, type SurveyVersion } from '../../lib/surveys/commands/create-version.ts';
 import { createSurveyVersion as route } from '../../lib/surveys/routes.ts';
 

@@ -1,7 +1,6 @@
 /** POST /surveys/{id}/responses: a response pinned to the version published now; one transaction on a warm instance. */
-import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
-import { etagOf } from '../../lib/platform/http/conditional-request.ts';
+import { etagOf, replayHeaders } from '../../lib/platform/http/conditional-request.ts';
 import { type SurveyResponse, submitResponse } from '../../lib/surveys/commands/submit-response.ts';
 import { submitSurveyResponse as route } from '../../lib/surveys/responses/routes.ts';
 

@@ -1,6 +1,6 @@
 /** POST /webhooks: a new, disabled webhook and its secret (shown this once); safe to retry with an Idempotency-Key. */
-import { replayHeaders } from '../../lib/platform/data/idempotency.ts';
 import { apiHandler } from '../../lib/platform/http/api-handler.ts';
+import { replayHeaders } from '../../lib/platform/http/conditional-request.ts';
 import { createWebhook, rememberedWebhook } from '../../lib/webhooks/commands/create-webhook.ts';
 import { createWebhook as route } from '../../lib/webhooks/routes.ts';
 

@@ -5,7 +5,7 @@ import { listWebhookDeliveries } from '../../lib/webhooks/commands/list-webhook-
 import { listWebhookDeliveries as route } from '../../lib/webhooks/routes.ts';
 
 export const handler = listHandler(route).handler(async ({ auth, params, query, page: pageStart }) => {
-  const page = await listWebhookDeliveries(auth.workspace.slug, params.id, (read) => paginate(pageStart, read));
+  const page = await listWebhookDeliveries(auth.workspace.slug, params.id, query.status, (read) => paginate(pageStart, read));
   const { deliveries, hasMore, offset, nextCursor } = page;
   return { body: { ok: true, deliveries, pagination: { limit: query.limit, offset, hasMore, nextCursor } } };
 });

@@ -1,12 +1,7 @@
-/**
- * `cxctl audience set`: the audience attribute catalog of a workspace, which survey targeting
- * rules are checked against (GET /surveys/audience-attributes lists it). The file replaces the
- * whole catalog; rules already saved keep working as written until they are next changed.
- */
-import { keys } from '../platform/data/keys.ts';
 import { toIssues } from '../platform/http/middleware/validate-request.ts';
 import { type AudienceAttribute, audienceCatalog } from '../surveys/engine/targeting.ts';
-import { AdminError, type Store, transactOrRefuse, workspaceExists } from './store.ts';
+import { surveyAudienceEntity } from '../surveys/entities.ts';
+import { AdminError, type TableClient, transactOrRefuse, workspaceExists } from './table-client.ts';
 
 export function parseAudienceFile(json: unknown): AudienceAttribute[] {
   const result = audienceCatalog.safeParse(json);
@@ -19,12 +14,12 @@ export function parseAudienceFile(json: unknown): AudienceAttribute[] {
 
 /** Replaces the catalog, only if the workspace exists (one transaction). */
 export async function setAudienceAttributes(
-  store: Store,
+  store: TableClient,
   workspace: string,
   attributes: AudienceAttribute[],
 ): Promise<{ attributes: number }> {
   const catalog = {
-    ...keys.surveyAudience(workspace),
+    ...surveyAudienceEntity.keys.audience(workspace),
     entity: 'SurveyAudience',
     // A JSON string: the catalog is read whole and never queried inside.
     attributes: JSON.stringify(attributes),

@@ -2,17 +2,21 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashToken, newKeyId, newToken, tokenHint } from '../platform/auth/developer-key-token.ts';
 import { isConditionFailure } from '../platform/data/conditions.ts';
+import { type DerivedKey, derivedKeyKeys, toDerivedKey } from '../platform/data/derived-key-record.ts';
 import { type DeveloperKey, toDeveloperKey } from '../platform/data/developer-key-record.ts';
 import { itemBytes } from '../platform/data/item-size.ts';
 import { keys } from '../platform/data/keys.ts';
 import { TABLE } from '../platform/data/table.ts';
 import { DEFAULT_PERMISSIONS, isPermission, PERMISSIONS, type Permission } from '../platform/permissions.ts';
 import { parseNameList } from './name-lists.ts';
-import { AdminError, type Store, transactOrRefuse, workspaceExists } from './store.ts';
+import { AdminError, type TableClient, transactOrRefuse, workspaceExists } from './table-client.ts';
 import { queryPages } from './table-io.ts';
 
-/** What an operator sees of a key: never the secret or its hash. */
-export type KeySummary = Omit<DeveloperKey, 'secretHash'>;
+/** What an operator sees of a derived key (an OAuth grant for the MCP server): never a token's hash. */
+type DerivedKeySummary = Omit<DerivedKey, 'accessHash' | 'refreshHash' | 'usedRefreshHashes' | 'workspace' | 'parentKeyId'>;
+
+/** What an operator sees of a key: never the secret or its hash; its derived keys beside it. */
+export type KeySummary = Omit<DeveloperKey, 'secretHash'> & { derivedKeys?: DerivedKeySummary[] };
 
 function summary(key: DeveloperKey): KeySummary {
   const { secretHash: _hidden, ...rest } = key;
@@ -66,7 +70,7 @@ export interface CreateKeyOptions {
 }
 
 /** Create a key in an existing workspace; the returned `key` (token) is never stored or shown again. */
-export async function createDeveloperKey(store: Store, options: CreateKeyOptions): Promise<KeySummary & { key: string }> {
+export async function createDeveloperKey(store: TableClient, options: CreateKeyOptions): Promise<KeySummary & { key: string }> {
   if (
     !Number.isInteger(options.rateLimitPerMinute) ||
     options.rateLimitPerMinute < 1 ||
@@ -112,18 +116,28 @@ export async function createDeveloperKey(store: Store, options: CreateKeyOptions
   return { ...summary(toDeveloperKey(item)), key: token };
 }
 
-export async function listDeveloperKeys(store: Store, workspace: string): Promise<KeySummary[]> {
+export async function listDeveloperKeys(store: TableClient, workspace: string): Promise<KeySummary[]> {
   const found: KeySummary[] = [];
-  const pages = queryPages(store, {
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.developerKeyPrefix },
-  });
-  for await (const items of pages) found.push(...items.map((item) => summary(toDeveloperKey(item))));
+  const range = (prefix: string) =>
+    queryPages(store, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': prefix },
+    });
+  for await (const items of range(keys.developerKeyPrefix)) found.push(...items.map((item) => summary(toDeveloperKey(item))));
+  // Each derived key under its parent (DKEY#<parent>#<id>: one range for the workspace's).
+  for await (const items of range(derivedKeyKeys.prefix)) {
+    for (const derived of items.map(toDerivedKey)) {
+      const parent = found.find((key) => key.id === derived.parentKeyId);
+      if (!parent) continue;
+      const { accessHash: _a, refreshHash: _r, usedRefreshHashes: _u, workspace: _w, parentKeyId: _p, ...shown } = derived;
+      parent.derivedKeys = [...(parent.derivedKeys ?? []), shown];
+    }
+  }
   return found;
 }
 
 /** Find which workspace key `id` belongs to (gsi1; retried briefly as the index is eventually consistent). */
-async function workspaceOfKey(store: Store, id: string): Promise<string> {
+async function workspaceOfKey(store: TableClient, id: string): Promise<string> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const { Items } = await store.db.send(
       new QueryCommand({
@@ -141,7 +155,7 @@ async function workspaceOfKey(store: Store, id: string): Promise<string> {
 }
 
 /** Revoke a key: the very next request with it gets 401. Revoking twice is harmless. */
-export async function revokeDeveloperKey(store: Store, id: string): Promise<KeySummary> {
+export async function revokeDeveloperKey(store: TableClient, id: string): Promise<KeySummary> {
   const workspace = await workspaceOfKey(store, id);
   const { Attributes } = await store.db.send(
     new UpdateCommand({
@@ -157,7 +171,7 @@ export async function revokeDeveloperKey(store: Store, id: string): Promise<KeyS
 }
 
 /** Issue a new secret for a key: the old one fails on the very next request. */
-export async function rotateDeveloperKey(store: Store, id: string): Promise<KeySummary & { key: string }> {
+export async function rotateDeveloperKey(store: TableClient, id: string): Promise<KeySummary & { key: string }> {
   const workspace = await workspaceOfKey(store, id);
   const token = newToken(id);
   try {

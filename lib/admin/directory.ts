@@ -8,9 +8,10 @@
 import { createHash } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { keys } from '../platform/data/keys.ts';
+import { workspacePk } from '../platform/data/keys.ts';
 import { toIssues } from '../platform/http/middleware/validate-request.ts';
-import { AdminError, type AdminWrite, type Store, transactOrRefuse, workspaceExists } from './store.ts';
+import { directoryPersonEntity, directoryTeamEntity } from '../sops/entities.ts';
+import { AdminError, type AdminWrite, type TableClient, transactOrRefuse, workspaceExists } from './table-client.ts';
 
 const importFile = z.strictObject({
   people: z._default(
@@ -58,18 +59,18 @@ export function parseDirectoryImport(json: unknown): DirectoryImport {
 }
 
 export async function importDirectory(
-  store: Store,
+  store: TableClient,
   workspace: string,
   data: DirectoryImport,
 ): Promise<{ people: number; teams: number; deactivated: number }> {
   const now = new Date().toISOString();
   const people = data.people.map((p) => {
     const id = stableUuid(workspace, 'person', p.sourceUserId ?? p.email.toLowerCase());
-    return { ...keys.directoryPerson(workspace, id), entity: 'DirectoryPerson', id, ...p, updatedAt: now };
+    return { ...directoryPersonEntity.keys.person(workspace, id), entity: directoryPersonEntity.name, id, ...p, updatedAt: now };
   });
   const teams = data.teams.map((t) => {
     const id = stableUuid(workspace, 'team', t.sourceDepartmentId ?? t.name.toLowerCase());
-    return { ...keys.directoryTeam(workspace, id), entity: 'DirectoryTeam', id, ...t, updatedAt: now };
+    return { ...directoryTeamEntity.keys.team(workspace, id), entity: directoryTeamEntity.name, id, ...t, updatedAt: now };
   });
   const seen = new Set([...people, ...teams].map((item) => item.sk));
 
@@ -77,7 +78,7 @@ export async function importDirectory(
     new QueryCommand({
       TableName: store.table,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.directoryPrefix },
+      ExpressionAttributeValues: { ':pk': workspacePk(workspace), ':prefix': directoryPersonEntity.keys.directoryPrefix },
       ProjectionExpression: 'pk, sk, active',
     }),
   );

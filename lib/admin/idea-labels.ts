@@ -3,7 +3,7 @@
  * it has (and their order). `labels set` replaces them; a walkthrough or the demo, which must not
  * undo an operator's labels, adds.
  */
-import { AdminError, type Store } from './store.ts';
+import { AdminError, type TableClient } from './table-client.ts';
 import { changeIdeaLabels, findWorkspace } from './workspaces.ts';
 
 interface IdeaLabels {
@@ -24,7 +24,7 @@ function missingFrom(have: IdeaLabels, add: Partial<IdeaLabels>): IdeaLabels {
  * revision read, so a concurrent change is never lost; the loser adds to what the winner wrote).
  */
 export async function addIdeaLabels(
-  store: Store,
+  store: TableClient,
   slug: string,
   add: Partial<IdeaLabels>,
 ): Promise<{ labels: IdeaLabels; added: IdeaLabels }> {

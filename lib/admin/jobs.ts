@@ -6,7 +6,7 @@
  */
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../platform/data/keys.ts';
-import type { Store } from './store.ts';
+import type { TableClient } from './table-client.ts';
 
 interface JobProgress<State> {
   startedAt: string;
@@ -21,7 +21,7 @@ export interface Job<State> {
   complete(): Promise<void>;
 }
 
-export async function openJob<State>(store: Store, name: string, options: { restart?: boolean } = {}): Promise<Job<State>> {
+export async function openJob<State>(store: TableClient, name: string, options: { restart?: boolean } = {}): Promise<Job<State>> {
   const key = keys.operatorJob(name);
   const { Item } = await store.db.send(new GetCommand({ TableName: store.table, Key: key, ConsistentRead: true }));
   const resumed = Item && !options.restart ? (Item as unknown as JobProgress<State>) : null;

@@ -11,7 +11,7 @@
  */
 import { rebuildSearchIndex } from '../knowledge-bank/search/builder.ts';
 import { openJob } from './jobs.ts';
-import type { Store } from './store.ts';
+import type { TableClient } from './table-client.ts';
 
 export interface SearchRebuild {
   workspace: string;
@@ -33,7 +33,7 @@ export async function rebuildWorkspaceSearch(workspace: string): Promise<SearchR
 
 /** Rebuilds every workspace of `workspaces` (in order), going on after the last one an interrupted run finished. */
 export async function rebuildAllSearch(
-  store: Store,
+  store: TableClient,
   workspaces: readonly string[],
   options: { restart?: boolean; log: (line: string) => void },
 ): Promise<SearchRebuild[]> {

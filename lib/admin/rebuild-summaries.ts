@@ -24,15 +24,17 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { getMany } from '../platform/data/batch.ts';
 import { dynamo, tableName } from '../platform/data/client.ts';
 import { keys } from '../platform/data/keys.ts';
+import { surveyEntity } from '../surveys/entities.ts';
 import { surveyResponseEntity } from '../surveys/responses/entities.ts';
 import { findVersion } from '../surveys/store/versions.ts';
 import { aggregateResponseRecords } from '../surveys/summary/aggregator.ts';
 import { type Catalog, catalogOf } from '../surveys/summary/catalog.ts';
 import { addCounts, type Counts, contributionOf } from '../surveys/summary/counts.ts';
+import { countedMarkerEntity } from '../surveys/summary/entities.ts';
 import { ALL_DAYS, readDayBuckets } from '../surveys/summary/store/buckets.ts';
 import { type ResponseRecord, responseRecordOf } from '../surveys/summary/stream-records.ts';
 import { openJob } from './jobs.ts';
-import { AdminError, type Store } from './store.ts';
+import { AdminError, type TableClient } from './table-client.ts';
 
 type Item = Record<string, unknown>;
 type PageKey = Record<string, unknown>;
@@ -86,7 +88,7 @@ function asStreamRecord(item: Item, eventName: 'MODIFY' | 'REMOVE'): DynamoDBRec
 /** Every survey of a workspace, archived ones included (their responses count in their summaries too). */
 async function surveysOf(workspace: string): Promise<string[]> {
   const ids: string[] = [];
-  for await (const { items } of pages(keys.surveyListRange.from, workspace, null))
+  for await (const { items } of pages(surveyEntity.keys.list.from, workspace, null))
     for (const item of items) if (item.entity === 'Survey') ids.push(item.id as string);
   return ids;
 }
@@ -139,7 +141,7 @@ async function rebuildSurvey(
   const recount = from ? null : new Recount(workspace, surveyId);
 
   if (!from || from.phase === 'responses') {
-    for await (const { items, next } of pages(keys.surveyResponsePrefix(surveyId), workspace, from?.startKey ?? null)) {
+    for await (const { items, next } of pages(surveyResponseEntity.keys.prefix(surveyId), workspace, from?.startKey ?? null)) {
       const records = items
         .filter((item) => item.entity === surveyResponseEntity.name)
         .map((item) => responseRecordOf(asStreamRecord(item, 'MODIFY')))
@@ -153,11 +155,11 @@ async function rebuildSurvey(
   }
 
   // Both marker layouts: keyed by a hash of the response id, and the legacy `…#<responseId>` (migration 002).
-  const markerPrefix = keys.surveyResponseCountedPrefix(surveyId);
+  const markerPrefix = countedMarkerEntity.keys.prefix(surveyId);
   for await (const { items, next } of pages(markerPrefix, workspace, from?.phase === 'markers' ? from.startKey : null)) {
     const counted = items.filter((item) => item.removed !== true);
     const stored = await getMany(
-      counted.map((marker) => keys.surveyResponse(workspace, surveyId, marker.responseId as string)),
+      counted.map((marker) => surveyResponseEntity.keys.response(workspace, surveyId, marker.responseId as string)),
       { consistent: true, attributes: ['id'] },
     );
     const lost = counted.filter((_, i) => !stored[i]);
@@ -197,13 +199,13 @@ async function rebuildSurvey(
  * where an interrupted run of the same workspace stopped.
  */
 export async function rebuildSummaries(
-  store: Store,
+  store: TableClient,
   workspace: string,
   options: { surveyIds?: readonly string[]; restart?: boolean; log: (line: string) => void },
 ): Promise<SummaryRebuild[]> {
   for (const surveyId of options.surveyIds ?? []) {
     const { Item } = await dynamo.send(
-      new GetCommand({ TableName: tableName, Key: keys.survey(workspace, surveyId), ConsistentRead: true }),
+      new GetCommand({ TableName: tableName, Key: surveyEntity.keys.survey(workspace, surveyId), ConsistentRead: true }),
     );
     if (!Item) throw new AdminError(`Workspace "${workspace}" has no survey ${surveyId}`);
   }
@@ -238,7 +240,7 @@ export function describeSummaryRebuild(workspace: string, rebuilt: SummaryRebuil
 
 /** Every workspace's summaries, going on after the last workspace an interrupted run finished. */
 export async function rebuildAllSummaries(
-  store: Store,
+  store: TableClient,
   workspaces: readonly string[],
   options: { restart?: boolean; log: (line: string) => void },
 ): Promise<{ workspace: string; surveys: SummaryRebuild[] }[]> {

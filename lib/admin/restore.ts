@@ -38,7 +38,7 @@ import { sleep } from '../platform/data/backoff.ts';
 import { keys } from '../platform/data/keys.ts';
 import { TABLE } from '../platform/data/table.ts';
 import { type ExistingTable, type RestoreMark, restoreTargetVerdict, sandboxNameProblem, tableNameProblem } from './restore-target.ts';
-import { AdminError, type Store } from './store.ts';
+import { AdminError, type TableClient } from './table-client.ts';
 import { putItems, tableItems } from './table-io.ts';
 
 export interface RestoreResult {
@@ -84,14 +84,14 @@ const existingOf = (table: TableDescription): ExistingTable => ({
  * The mark in `table`, or null: none, not readable yet (a table being restored takes no reads), or a
  * table keyed otherwise than ours (which no restore of ours made; a GetItem there would be refused).
  */
-async function readMark(store: Store, table: TableDescription): Promise<RestoreMark | null> {
+async function readMark(store: TableClient, table: TableDescription): Promise<RestoreMark | null> {
   const keyNames = (table.KeySchema ?? []).map((key) => `${key.KeyType}:${key.AttributeName}`).join();
   if (table.TableStatus !== 'ACTIVE' || keyNames !== `HASH:${TABLE.partitionKey},RANGE:${TABLE.sortKey}`) return null;
   const { Item } = await store.db.send(new GetCommand({ TableName: table.TableName, Key: keys.restoreMark(), ConsistentRead: true }));
   return Item ? (Item as unknown as RestoreMark) : null;
 }
 
-async function writeMark(store: Store, table: TableDescription): Promise<void> {
+async function writeMark(store: TableClient, table: TableDescription): Promise<void> {
   const mark: RestoreMark = {
     restoreOf: store.table,
     tableCreatedAt: existingOf(table).createdAt,
@@ -179,7 +179,7 @@ function copyTableInput(source: TableDescription, name: string): CreateTableComm
 /** The sandbox: a table made like the store's, marked, then its items copied (a resumed copy puts each again, as it is). */
 async function copyTable(
   client: DynamoDBClient,
-  store: Store,
+  store: TableClient,
   to: string,
   target: TableDescription | null,
   log: (line: string) => void,
@@ -208,7 +208,7 @@ async function copyTable(
 /** AWS: a point-in-time restore of the store's table (to `time`, or the latest restorable second), marked once ACTIVE. */
 async function restoreToPointInTime(
   client: DynamoDBClient,
-  store: Store,
+  store: TableClient,
   to: string,
   target: TableDescription | null,
   time: Date | undefined,
@@ -236,7 +236,7 @@ async function restoreToPointInTime(
 
 export async function restoreTable(
   client: DynamoDBClient,
-  store: Store,
+  store: TableClient,
   options: { to: string; time?: string; resume?: string; sandbox: boolean; label?: string; log: (line: string) => void },
 ): Promise<RestoreResult> {
   const { to, log } = options;

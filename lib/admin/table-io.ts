@@ -7,7 +7,7 @@
 import { BatchWriteCommand, QueryCommand, type QueryCommandInput, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { fullJitterDelayMs, sleep } from '../platform/data/backoff.ts';
 import { keys } from '../platform/data/keys.ts';
-import { AdminError, type Store } from './store.ts';
+import { AdminError, type TableClient } from './table-client.ts';
 
 export type Item = Record<string, unknown>;
 export type ItemKey = { pk: string; sk: string };
@@ -32,12 +32,12 @@ async function* pagesOf<T extends Item>(
 }
 
 /** Each page of a Query of the operator's table (`input` names neither the table nor a start key). */
-export function queryPages(store: Store, input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>) {
+export function queryPages(store: TableClient, input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>) {
   return pagesOf((ExclusiveStartKey) => store.db.send(new QueryCommand({ TableName: store.table, ...input, ExclusiveStartKey })));
 }
 
 /** Each page of a Scan of the operator's table (`input` names neither the table nor a start key). */
-export function scanPages(store: Store, input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>) {
+export function scanPages(store: TableClient, input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>) {
   return pagesOf((ExclusiveStartKey) => store.db.send(new ScanCommand({ TableName: store.table, ...input, ExclusiveStartKey })));
 }
 
@@ -47,7 +47,7 @@ export function scanPages(store: Store, input: Omit<ScanCommandInput, 'TableName
  * deleted is seen.
  */
 export function workspacePartition(
-  store: Store,
+  store: TableClient,
   slug: string,
   options: { projection?: readonly string[]; skPrefix?: string } = {},
 ): AsyncGenerator<Item[]> {
@@ -66,13 +66,13 @@ export function workspacePartition(
 }
 
 /** Every item of the table, a page (≤ 1 MB) at a time. */
-export function tableItems(store: Store): AsyncGenerator<Item[]> {
+export function tableItems(store: TableClient): AsyncGenerator<Item[]> {
   return scanPages(store, { ConsistentRead: true });
 }
 
 type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: ItemKey } };
 
-async function batchWrite(store: Store, table: string, requests: WriteRequest[]): Promise<void> {
+async function batchWrite(store: TableClient, table: string, requests: WriteRequest[]): Promise<void> {
   for (let start = 0; start < requests.length; start += WRITE_BATCH) {
     let pending = requests.slice(start, start + WRITE_BATCH);
     for (let attempt = 1; pending.length > 0; attempt++) {
@@ -86,7 +86,7 @@ async function batchWrite(store: Store, table: string, requests: WriteRequest[])
 }
 
 /** Deletes the items with these keys (in the order given: ascending keys spread nothing). */
-export function deleteItems(store: Store, itemKeys: readonly ItemKey[]): Promise<void> {
+export function deleteItems(store: TableClient, itemKeys: readonly ItemKey[]): Promise<void> {
   return batchWrite(
     store,
     store.table,
@@ -95,7 +95,7 @@ export function deleteItems(store: Store, itemKeys: readonly ItemKey[]): Promise
 }
 
 /** Puts these items, as they are, into `table` (which may be another table than the store's). */
-export function putItems(store: Store, table: string, items: readonly Item[]): Promise<void> {
+export function putItems(store: TableClient, table: string, items: readonly Item[]): Promise<void> {
   return batchWrite(
     store,
     table,

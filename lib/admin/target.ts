@@ -11,7 +11,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { SANDBOX_BUCKETS } from './sandbox-buckets.ts';
 import { IDENTITY_OBJECT, type SandboxIdentity, type SandboxNeed, sandboxVariables } from './sandbox-identity.ts';
-import { AdminError, createStore, type Store } from './store.ts';
+import { AdminError, createTableClient, type TableClient } from './table-client.ts';
 
 const SANDBOX_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
@@ -27,7 +27,7 @@ export interface Target {
   kind: 'sandbox' | 'table' | 'stack';
   /** Where it acts, for the first line a command prints. */
   label: string;
-  store: Store;
+  store: TableClient;
   settings: ClientSettings;
   /** The search index and export buckets, and their S3 endpoint in the sandbox. */
   buckets?: { searchIndex: string; surveyExports: string; s3Endpoint?: string };
@@ -56,7 +56,7 @@ export function sandboxTarget(place: SandboxPlace, region: string): Target {
   return {
     kind: 'sandbox',
     label: `the sandbox (DynamoDB ${place.dynamodbEndpoint}, table ${place.tableName})`,
-    store: createStore(place.tableName, { ...settings, endpoint: place.dynamodbEndpoint }),
+    store: createTableClient(place.tableName, { ...settings, endpoint: place.dynamodbEndpoint }),
     settings: { ...settings, endpoint: place.dynamodbEndpoint },
     ...(place.s3Endpoint ? { buckets: { ...SANDBOX_BUCKETS, s3Endpoint: place.s3Endpoint } } : {}),
     sandbox: place,
@@ -173,7 +173,7 @@ export async function awsTarget(options: {
   const settings: ClientSettings = { region, profile: options.profile, ...(options.endpoint ? { endpoint: options.endpoint } : {}) };
   if (!options.stack) {
     const table = options.table as string;
-    return { kind: 'table', label: `table ${table} in ${region}`, store: createStore(table, settings), settings };
+    return { kind: 'table', label: `table ${table} in ${region}`, store: createTableClient(table, settings), settings };
   }
   return stackTarget(options.stack, await stackOutputs(options.stack, settings), settings, options.table);
 }
@@ -191,7 +191,7 @@ export function stackTarget(name: string, outputs: Record<string, string>, setti
   return {
     kind: 'stack',
     label: `stack ${name} in ${settings.region} (table ${tableName})`,
-    store: createStore(tableName, settings),
+    store: createTableClient(tableName, settings),
     settings,
     ...(buckets ? { buckets } : {}),
     stack: { name, outputs },

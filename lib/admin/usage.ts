@@ -7,7 +7,7 @@ import { USAGE_SHARDS, usagePartition, usagePeriodRange } from '../platform/tena
 import type { UnitPrices } from '../platform/tenants/prices.ts';
 import { type Counters, type Granularity, periodOfItem, type UsageReport, usageReport } from '../platform/tenants/usage.ts';
 import { usageRange } from '../platform/tenants/usage-range.ts';
-import { AdminError, type Store } from './store.ts';
+import { AdminError, type TableClient } from './table-client.ts';
 import { queryPages } from './table-io.ts';
 
 /** The same limits as GET /usage (lib/usage/schemas.ts): 7 days of hours, 92 days of days. */
@@ -19,7 +19,7 @@ export interface UsageAsked {
   granularity?: Granularity;
 }
 
-async function periodsOf(store: Store, workspace: string, granularity: Granularity, first: string, last: string) {
+async function periodsOf(store: TableClient, workspace: string, granularity: Granularity, first: string, last: string) {
   const range = usagePeriodRange(granularity, first, last);
   const found: { period: string; counters: Counters }[] = [];
   await Promise.all(
@@ -36,7 +36,12 @@ async function periodsOf(store: Store, workspace: string, granularity: Granulari
 
 export type WorkspaceUsage = UsageReport & { workspace: string; from: string; to: string; granularity: Granularity };
 
-export async function workspaceUsage(store: Store, workspace: string, asked: UsageAsked, prices: UnitPrices): Promise<WorkspaceUsage> {
+export async function workspaceUsage(
+  store: TableClient,
+  workspace: string,
+  asked: UsageAsked,
+  prices: UnitPrices,
+): Promise<WorkspaceUsage> {
   const range = usageRange(asked, Date.now(), LIMITS);
   if ('problem' in range) throw new AdminError(`--${range.field} ${range.problem.replaceAll('`to`', '--to')}`);
   const periods = await periodsOf(store, workspace, range.granularity, range.first, range.last);
@@ -45,7 +50,7 @@ export async function workspaceUsage(store: Store, workspace: string, asked: Usa
 
 /** Every workspace's usage over the range, the costliest first. */
 export async function everyWorkspaceUsage(
-  store: Store,
+  store: TableClient,
   workspaces: readonly string[],
   asked: UsageAsked,
   prices: UnitPrices,

@@ -28,7 +28,7 @@ import { isConditionFailure } from '../platform/data/conditions.ts';
 import { keys } from '../platform/data/keys.ts';
 import { exportObjectPrefixOf } from '../surveys/exports/record.ts';
 import { webhookEntity } from '../webhooks/entities.ts';
-import { AdminError, type Store } from './store.ts';
+import { AdminError, type TableClient } from './table-client.ts';
 import { deleteItems, workspacePartition } from './table-io.ts';
 
 export interface DeletionReport {
@@ -60,7 +60,7 @@ const KEY_ATTRIBUTES = ['pk', 'sk', 'entity', 'status'];
  * Step 1 and 2: the checks, then the mark. `resumed`: an earlier run had marked it; `leftovers`: its
  * workspace item is gone but items remain (written after an earlier run ended), to be removed too.
  */
-async function markDeleting(store: Store, slug: string, confirm: string | undefined): Promise<'new' | 'resumed' | 'leftovers'> {
+async function markDeleting(store: TableClient, slug: string, confirm: string | undefined): Promise<'new' | 'resumed' | 'leftovers'> {
   const { Item } = await store.db.send(new GetCommand({ TableName: store.table, Key: keys.workspace(slug), ConsistentRead: true }));
   if (!Item) {
     const { value: page } = await workspacePartition(store, slug, { projection: ['sk'] }).next();
@@ -106,7 +106,7 @@ async function markDeleting(store: Store, slug: string, confirm: string | undefi
  * never the workspace item: memory stays at one page whatever the workspace's size. How many.
  */
 async function deletePartition(
-  store: Store,
+  store: TableClient,
   slug: string,
   report: DeletionReport,
   options: { skPrefix?: string; log?: DeletionOptions['log'] } = {},
@@ -157,7 +157,7 @@ async function deleteObjects(slug: string, options: DeletionOptions): Promise<{ 
   };
 }
 
-export async function deleteWorkspace(store: Store, slug: string, options: DeletionOptions): Promise<DeletionReport> {
+export async function deleteWorkspace(store: TableClient, slug: string, options: DeletionOptions): Promise<DeletionReport> {
   const { log } = options;
   const start = await markDeleting(store, slug, options.confirm);
   const resumed = start !== 'new';

@@ -22,7 +22,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { brotliDecompressSync, inflateRawSync } from 'node:zlib';
-import { AdminError, type Store } from './store.ts';
+import { AdminError, type TableClient } from './table-client.ts';
 import { type Item, workspacePartition } from './table-io.ts';
 import { findWorkspace } from './workspaces.ts';
 
@@ -57,6 +57,11 @@ export const EXPORT_RULES: Readonly<Record<string, Rule>> = {
   SurveyAudience: { type: 'surveyAudience' },
   SurveyResponse: { type: 'surveyResponse', omit: ['respondentIndex'] },
   SurveyResponseTombstone: { type: 'surveyResponseDeletion' },
+  IdeaVote: { type: 'ideaVote' },
+  IdeaComment: { type: 'ideaComment' },
+  OAuthClient: { type: 'oauthClient' },
+  // An agent's access, as a key's: who holds it and what it may do, never its tokens' hashes.
+  DerivedKey: { type: 'derivedKey', omit: ['accessHash', 'refreshHash', 'usedRefreshHashes'] },
 
   // What authentication reads instead of the workspace item (lib/admin/workspaces.ts): rewritten from it.
   WorkspaceCopy: { leftOut: 'derived', what: 'copies of the workspace item' },
@@ -76,7 +81,16 @@ export const EXPORT_RULES: Readonly<Record<string, Rule>> = {
   KbSearchManifest: { leftOut: 'derived', what: 'search index' },
   SurveyDayBucket: { leftOut: 'derived', what: 'survey summaries' },
   SurveyResponseCounted: { leftOut: 'derived', what: 'survey summaries' },
+  // An idea's vote sums and comment counts (the votes and comments are exported), its places in the lists by
+  // votes and trending, and the index the erasure of a submitter finds their ideas by.
+  IdeaVoteCount: { leftOut: 'derived', what: 'counters' },
+  IdeaCommentCounter: { leftOut: 'derived', what: 'counters' },
+  IdeaRank: { leftOut: 'derived', what: 'indexes' },
+  IdeaSubmitterIndex: { leftOut: 'derived', what: 'indexes' },
   IdempotencyRecord: { leftOut: 'transient', what: 'remembered create responses' },
+  OAuthConsent: { leftOut: 'transient', what: 'consents in progress' },
+  WebhookRateSlot: { leftOut: 'transient', what: 'webhook rate slots' },
+  WebhookRecovery: { leftOut: 'transient', what: 'webhook recovery jobs' },
   SurveyExport: { leftOut: 'transient', what: 'export jobs' },
 };
 
@@ -136,7 +150,7 @@ export interface ExportSummary {
 
 /** Writes the export of `slug` to `file`; `progress` hears the records written so far, after each page. */
 export async function exportWorkspace(
-  store: Store,
+  store: TableClient,
   slug: string,
   file: string,
   progress: (records: number) => void = () => {},

@@ -11,14 +11,14 @@ import { identifierProblem, normaliseIdentifier, shownSafely } from '../platform
 import { isModuleName, type ModuleName } from '../platform/permissions.ts';
 import { budgetProblem } from '../platform/tenants/budget.ts';
 import { parseNameList } from './name-lists.ts';
-import { AdminError, type Store, transactOrRefuse } from './store.ts';
+import { AdminError, type TableClient, transactOrRefuse } from './table-client.ts';
 import { scanPages } from './table-io.ts';
 
 /** 1-100 characters, no commas (they separate labels), no space at either end or two in a row. */
 const LABEL_PATTERN = /^[^\s,](?:[^,]{0,98}[^\s,])?$/;
 const DOUBLE_SPACE = /\s{2}/;
 
-export async function createWorkspace(store: Store, slug: string, name = slug): Promise<Workspace & { host: string }> {
+export async function createWorkspace(store: TableClient, slug: string, name = slug): Promise<Workspace & { host: string }> {
   if (!SLUG_PATTERN.test(slug)) {
     throw new AdminError(`Invalid slug "${slug}": use 1-63 lower-case letters, digits and inner hyphens`);
   }
@@ -45,13 +45,13 @@ export async function createWorkspace(store: Store, slug: string, name = slug): 
 }
 
 /** A Put of every copy authentication reads (keys.workspaceCopy), each the whole item. */
-function copiesOf(store: Store, slug: string, item: Record<string, unknown>) {
+function copiesOf(store: TableClient, slug: string, item: Record<string, unknown>) {
   return Array.from({ length: WORKSPACE_COPIES }, (_, copy) => ({
     Put: { TableName: store.table, Item: { ...item, ...keys.workspaceCopy(slug, copy), entity: 'WorkspaceCopy' } },
   }));
 }
 
-export async function findWorkspace(store: Store, slug: string): Promise<Workspace | null> {
+export async function findWorkspace(store: TableClient, slug: string): Promise<Workspace | null> {
   const { Item } = await store.db.send(new GetCommand({ TableName: store.table, Key: keys.workspace(slug), ConsistentRead: true }));
   return Item ? toWorkspace(Item) : null;
 }
@@ -61,7 +61,7 @@ export async function findWorkspace(store: Store, slug: string): Promise<Workspa
  * (each lives in its own partition), so it scans the table, reading every item to keep the few
  * workspace items. Fine for an operator on demand; the README states the cost.
  */
-export async function listWorkspaces(store: Store): Promise<Workspace[]> {
+export async function listWorkspaces(store: TableClient): Promise<Workspace[]> {
   const workspaces: Workspace[] = [];
   const pages = scanPages(store, { FilterExpression: 'sk = :sk', ExpressionAttributeValues: { ':sk': keys.workspace('').sk } });
   for await (const items of pages) workspaces.push(...items.map(toWorkspace));
@@ -78,7 +78,7 @@ export async function listWorkspaces(store: Store): Promise<Workspace[]> {
  * (`cxctl workspace delete` ends only by removing it) is refused, as a missing one is.
  */
 async function changeWorkspace(
-  store: Store,
+  store: TableClient,
   slug: string,
   change: (item: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<Workspace> {
@@ -122,11 +122,11 @@ async function changeWorkspace(
  * migration of layout 1: idempotent, one workspace at a time). Until then, authentication reads
  * the item itself after its copy was not found, one round trip more.
  */
-export function writeWorkspaceCopies(store: Store, slug: string): Promise<Workspace> {
+export function writeWorkspaceCopies(store: TableClient, slug: string): Promise<Workspace> {
   return changeWorkspace(store, slug, (item) => item);
 }
 
-export function setWorkspaceStatus(store: Store, slug: string, status: Workspace['status']): Promise<Workspace> {
+export function setWorkspaceStatus(store: TableClient, slug: string, status: Workspace['status']): Promise<Workspace> {
   return changeWorkspace(store, slug, (item) => ({ ...item, status }));
 }
 
@@ -141,7 +141,11 @@ export function parseModules(list: string): ModuleName[] {
 }
 
 /** Disable or enable modules, in one change of the workspace (changeWorkspace). */
-export function changeModules(store: Store, slug: string, change: { disable?: ModuleName[]; enable?: ModuleName[] }): Promise<Workspace> {
+export function changeModules(
+  store: TableClient,
+  slug: string,
+  change: { disable?: ModuleName[]; enable?: ModuleName[] },
+): Promise<Workspace> {
   const disable = change.disable ?? [];
   const enable = change.enable ?? [];
   const both = disable.filter((m) => enable.includes(m));
@@ -179,7 +183,7 @@ export function parseLabels(list: string | undefined, what: string): string[] | 
 }
 
 /** Replace the workspace's configured idea statuses and/or modules (the idea labels). */
-export function setIdeaLabels(store: Store, slug: string, labels: { statuses?: string[]; modules?: string[] }): Promise<Workspace> {
+export function setIdeaLabels(store: TableClient, slug: string, labels: { statuses?: string[]; modules?: string[] }): Promise<Workspace> {
   return changeIdeaLabels(store, slug, (current) => ({
     statuses: labels.statuses ?? current.statuses,
     modules: labels.modules ?? current.modules,
@@ -191,7 +195,7 @@ export function setIdeaLabels(store: Store, slug: string, labels: { statuses?: s
  * retry of a lost race gives it the labels as they are then), with its copies, as every change.
  */
 export function changeIdeaLabels(
-  store: Store,
+  store: TableClient,
   slug: string,
   next: (current: Workspace['ideaLabels']) => Workspace['ideaLabels'],
 ): Promise<Workspace> {
@@ -207,7 +211,7 @@ export function changeIdeaLabels(
  * the very next request. The burst defaults to twice the rate, as the plan's does.
  */
 export function setRequestBudget(
-  store: Store,
+  store: TableClient,
   slug: string,
   budget: { requestsPerSecond: number; burst?: number } | null,
 ): Promise<Workspace> {

@@ -43,10 +43,15 @@ export function replacementOf(write: IdeaWrite): IdeaChanges {
   };
 }
 
-/** PATCH changes the fields it names; `null` clears an optional one. */
+/**
+ * PATCH changes the fields it names; `null` clears an optional one. A status written says what it
+ * means in its message, or clears the message of the status before it.
+ */
 export function patchOf(patch: IdeaPatch): IdeaChanges {
   const { title, titleAr, description, status, module } = patch;
-  return { fields: { title, titleAr, description, status, module } };
+  const message =
+    status === undefined ? {} : { statusMessage: patch.statusMessage ?? null, statusMessageAr: patch.statusMessageAr ?? null };
+  return { fields: { title, titleAr, description, status, module, ...message } };
 }
 
 export function isEmptyPatch(patch: IdeaPatch): boolean {

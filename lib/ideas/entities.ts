@@ -13,6 +13,8 @@
  */
 import { defineEntity } from '../platform/data/entity.ts';
 import { workspacePk } from '../platform/data/keys.ts';
+import { COMMENT_ENTITIES } from './comment-entities.ts';
+import { VOTE_ENTITIES } from './vote-entities.ts';
 
 const ideaKey = (workspace: string, id: string) => ({ pk: workspacePk(workspace), sk: `IDEA#${id}` });
 
@@ -30,6 +32,10 @@ export const PUBLIC_IDEA_ATTRIBUTES = [
   'moderationStatus',
   'visibility',
   'priority',
+  'statusMessage',
+  'statusMessageAr',
+  'mergedInto',
+  'mergedFrom',
   'version',
   'createdAt',
   'updatedAt',
@@ -45,9 +51,24 @@ export const ideaEntity = defineEntity({
   publicAttributes: PUBLIC_IDEA_ATTRIBUTES,
 });
 
+/**
+ * One per identifier an idea was submitted with (`IDEAPERSON#<personRef>#<ideaId>`), so the erasure of a
+ * person finds their ideas by their reference (lib/ideas/people.ts), strongly consistent.
+ */
+export const submitterIndexEntity = defineEntity({
+  name: 'IdeaSubmitterIndex',
+  keys: {
+    index: (workspace: string, personRef: string, ideaId: string) => ({
+      pk: workspacePk(workspace),
+      sk: `IDEAPERSON#${personRef}#${ideaId}`,
+    }),
+    prefix: (personRef: string) => `IDEAPERSON#${personRef}#`,
+  },
+});
+
 export const ideaCounterEntity = defineEntity({
   name: 'IdeaCounter',
   keys: { counter: (workspace: string) => ({ pk: workspacePk(workspace), sk: 'IDEA$COUNTER' }) },
 });
 
-export const IDEA_ENTITIES = [ideaEntity, ideaCounterEntity] as const;
+export const IDEA_ENTITIES = [ideaEntity, ideaCounterEntity, ...VOTE_ENTITIES, ...COMMENT_ENTITIES, submitterIndexEntity] as const;

@@ -2,9 +2,10 @@
 import { createHash } from 'node:crypto';
 import { uuidv7 } from '../platform/ids.ts';
 import type { Idea, IdeaWrite } from './schemas.ts';
+import type { VoteCounts } from './vote-count.ts';
 
 /** The fields a client may write; update expressions are built from this list only. */
-export const EDITABLE_IDEA_FIELDS = ['title', 'titleAr', 'description', 'status', 'module'] as const;
+export const EDITABLE_IDEA_FIELDS = ['title', 'titleAr', 'description', 'status', 'module', 'statusMessage', 'statusMessageAr'] as const;
 export type EditableIdeaField = (typeof EDITABLE_IDEA_FIELDS)[number];
 
 /** The editable fields a whole write (POST, PUT) sets: an optional one left out is null. */
@@ -15,6 +16,8 @@ export function writtenFields(write: IdeaWrite): Pick<Idea, EditableIdeaField> {
     description: write.description ?? null,
     status: write.status ?? null,
     module: write.module ?? null,
+    statusMessage: write.statusMessage ?? null,
+    statusMessageAr: write.statusMessageAr ?? null,
   };
 }
 
@@ -29,8 +32,14 @@ export interface StoredSubmitter {
   externalId?: string;
 }
 
-/** Picks the public fields; anything else on the item (private data included) is dropped here. */
-export function toIdea(item: Record<string, unknown>): Idea {
+/** No vote yet: what a new idea, or one whose shards are empty, counts. */
+export const NO_VOTES: VoteCounts = { voteCount: 0, importance: { nice: 0, important: 0, critical: 0 } };
+
+/**
+ * Picks the public fields; anything else on the item (private data included) is dropped here. The
+ * counts are the vote-count shards' sums (vote-count.ts), read beside the item.
+ */
+export function toIdea(item: Record<string, unknown>, counts: VoteCounts = NO_VOTES): Idea {
   const optional = (name: string) => (item[name] as string | undefined) ?? null;
   return {
     id: item.id as string,
@@ -42,6 +51,12 @@ export function toIdea(item: Record<string, unknown>): Idea {
     moderationStatus: item.moderationStatus as string,
     visibility: item.visibility as string,
     priority: optional('priority'),
+    statusMessage: optional('statusMessage'),
+    statusMessageAr: optional('statusMessageAr'),
+    voteCount: counts.voteCount,
+    importance: { ...counts.importance },
+    mergedInto: optional('mergedInto'),
+    mergedFrom: item.mergedFrom instanceof Set ? [...(item.mergedFrom as Set<string>)].sort() : [],
     version: item.version as number,
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,

@@ -4,13 +4,14 @@ import { BadRequestError, ConflictError, NotFoundError } from '../platform/error
 import type { Diagnostic } from './diagnostics.ts';
 
 export const journeyErrorCodes = defineErrorCodes({
-  invalid_content: { status: 400, meaning: 'The version has error diagnostics, so it is not published; `diagnostics` lists every one' },
-  journey_archived: { status: 409, meaning: 'The journey is archived: it can be read, but no longer changes' },
-  journey_in_use: { status: 409, meaning: 'The published version of another journey pairs this one: unpair it first' },
-  last_version: { status: 409, meaning: 'A journey keeps at least one version: its only one is not deleted' },
-  references_changed: {
-    status: 409,
-    meaning: 'A journey this version pairs was archived while publishing: publish again for fresh diagnostics',
+  400: {
+    invalid_content: 'The version has error diagnostics, so it is not published; `diagnostics` lists every one',
+  },
+  409: {
+    journey_archived: 'The journey is archived: it can be read, but no longer changes',
+    journey_in_use: 'The published version of another journey pairs this one: unpair it first',
+    last_version: 'A journey keeps at least one version: its only one is not deleted',
+    references_changed: 'A journey this version pairs was archived while publishing: publish again for fresh diagnostics',
   },
 });
 

@@ -11,9 +11,6 @@ import type { PairTarget } from './cycles.ts';
 import { capDiagnostics, type Diagnostic } from './diagnostics.ts';
 import type { Journey, JourneyVersion } from './schemas.ts';
 
-export const JOURNEY_ENTITY = 'Journey';
-export const VERSION_ENTITY = 'JourneyVersion';
-
 /** Stored diagnostics are capped, so the item and every response stay bounded (errors are kept first). */
 const MAX_STORED_DIAGNOSTICS = 500;
 export const DIAGNOSTICS_LIMITS = { raw: 1_048_576, compressed: 40 * 1024 } as const;

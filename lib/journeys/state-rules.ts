@@ -3,11 +3,12 @@
  * condition hands back) the journey or version as it stands, these rules decide the answer, and the
  * write's own condition still guards the race between the two. Pure functions over stored items.
  */
-import type { Item } from '../platform/data/batch.ts';
 import { meetsPrecondition, type VersionPrecondition } from '../platform/data/conditions.ts';
 import { BadRequestError, VersionConflictError } from '../platform/errors.ts';
 import { ifMatchRequired } from '../platform/http/conditional-request.ts';
 import { journeyArchived, journeyInUse, journeyNotFound, versionLocked, versionNotFound } from './errors.ts';
+
+type Item = Record<string, unknown>;
 
 /** The checks every version write makes, in the order: 404, archived, published. */
 export function assertWritable(journey: Item | undefined, version: Item | undefined): asserts version is Item {

@@ -81,7 +81,7 @@ const plainBilingual = z.strictObject({
   ar: z.optional(text(BLOCK_LIMITS.alt)),
 });
 
-const id = z.optional(blockIdSchema("The block's id: keep it when sending the block back, so its translation status follows it"));
+const id = z.optional(blockIdSchema('Keep it when sending the block back: its translation status follows it'));
 
 /** A block's schema: its optional id, its `type`, its own fields, and what the document says of it. */
 function block<T extends string, F extends z.core.$ZodLooseShape>(type: T, fields: F, description: string) {

@@ -4,23 +4,24 @@ import { ApiError, BadRequestError, ConflictError, NotFoundError } from '../plat
 import type { PublishCheck } from './publish.ts';
 
 export const knowledgeBankErrorCodes = defineErrorCodes({
-  not_publishable: { status: 400, meaning: 'The draft has no title, or no block with text, in its source language; `issues` says which' },
-  invalid_links: {
-    status: 400,
-    meaning:
+  400: {
+    not_publishable: 'The draft has no title, or no block with text, in its source language; `issues` says which',
+    invalid_links:
       'A link names no article or category of the workspace, or a public article links an internal or unpublished one; `issues` names each',
+    duplicate_block_id: 'Two blocks of the article share an id',
+    too_many_links: 'The article links more than 40 distinct articles and categories',
+    category_not_found: '`categoryId` names no category of this workspace',
+    parent_not_found: '`parentId` names no category of this workspace',
+    category_cycle: 'A category cannot move under itself or one of its subcategories',
+    category_too_deep: 'Categories nest at most 3 levels deep',
   },
-  duplicate_block_id: { status: 400, meaning: 'Two blocks of the article share an id' },
-  too_many_links: { status: 400, meaning: 'The article links more than 40 distinct articles and categories' },
-  category_not_found: { status: 400, meaning: '`categoryId` names no category of this workspace' },
-  parent_not_found: { status: 400, meaning: '`parentId` names no category of this workspace' },
-  category_cycle: { status: 400, meaning: 'A category cannot move under itself or one of its subcategories' },
-  category_too_deep: { status: 400, meaning: 'Categories nest at most 3 levels deep' },
-  slug_taken: { status: 409, meaning: 'Another article or category (the same kind) of this workspace has the slug' },
-  category_not_empty: { status: 409, meaning: 'The category still holds categories or articles: move or delete them first' },
-  article_linked: { status: 409, meaning: 'Published articles link to this one: remove the links, or delete with `?force=true`' },
-  not_published: { status: 409, meaning: 'The article is not published' },
-  tree_changed: { status: 409, meaning: 'The category tree changed while the request ran: send it again' },
+  409: {
+    slug_taken: 'Another article or category (the same kind) of this workspace has the slug',
+    category_not_empty: 'The category still holds categories or articles: move or delete them first',
+    article_linked: 'Published articles link to this one: remove the links, or delete with `?force=true`',
+    not_published: 'The article is not published',
+    tree_changed: 'The category tree changed while the request ran: send it again',
+  },
 });
 
 /** Another workspace's id answers exactly like one that never existed. */

@@ -16,16 +16,6 @@ import {
   type TranslationHashes,
 } from './translation.ts';
 
-export const KB_ENTITY = {
-  category: 'KbCategory',
-  categorySlug: 'KbCategorySlug',
-  article: 'KbArticle',
-  articleSlug: 'KbArticleSlug',
-  content: 'KbContent',
-  links: 'KbLinks',
-  backlink: 'KbBacklink',
-} as const;
-
 export interface CategoryItem {
   id: string;
   parentId: string | null;

@@ -6,7 +6,9 @@ import { refusalOfAnswer } from './tool-calls.ts';
 
 /** The codes the MCP area adds to the error catalog. */
 export const mcpErrorCodes = defineErrorCodes({
-  origin_not_allowed: { status: 403, meaning: 'The request came from a web page (it carries `Origin`): connect from an MCP client' },
+  403: {
+    origin_not_allowed: 'The request came from a web page (it carries `Origin`): connect from an MCP client',
+  },
 });
 
 /** Headers of the API's refusal that say how to recover from it. */

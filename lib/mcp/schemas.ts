@@ -25,16 +25,19 @@ export const mcpMessage = named(
     }),
 );
 
+/** A JSON-RPC error response: the MCP layer's refusal (an unknown method, bad params, an unsupported protocol revision…). */
+export const mcpErrorResponse = named(
+  'McpErrorResponse',
+  z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    id: z.nullable(requestId),
+    error: z.looseObject({ code: z.int(), message: z.string(), data: z.optional(z.unknown()) }),
+  }),
+);
+
 export const mcpResponse = named(
   'McpResponse',
-  z.union([
-    z.looseObject({ jsonrpc: z.literal('2.0'), id: requestId, result: z.record(z.string(), z.unknown()) }),
-    z.looseObject({
-      jsonrpc: z.literal('2.0'),
-      id: z.nullable(requestId),
-      error: z.looseObject({ code: z.int(), message: z.string(), data: z.optional(z.unknown()) }),
-    }),
-  ]),
+  z.union([z.looseObject({ jsonrpc: z.literal('2.0'), id: requestId, result: z.record(z.string(), z.unknown()) }), mcpErrorResponse]),
 );
 
 /** A JSON-RPC message as the route validated it: enough to know whether it calls a tool. */

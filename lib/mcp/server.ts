@@ -12,15 +12,15 @@ import {
   createMcpHandler,
   fromJsonSchema,
   isLegacyRequest,
-  type JsonSchemaValidator,
-  type jsonSchemaValidator,
   McpServer,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { ApiError } from '../platform/errors.ts';
 import { API_VERSION } from '../platform/version.ts';
 import type { ApiAnswer, ApiCalls } from './api-calls.ts';
-import { isRefusal, refusalOf, requestOf, resultOf, type ToolResult, toolError } from './tool-calls.ts';
+import { registerPrompts } from './prompts.ts';
+import { registerResources } from './resources.ts';
+import { argumentsCheckedByTheApi, isRefusal, refusalOf, requestOf, resultOf, type ToolResult, toolError } from './tool-calls.ts';
 import type { AgentTool } from './tools.ts';
 
 /** What one MCP request may use, and what it learned on the way. */
@@ -34,16 +34,6 @@ export interface Exchange {
   unauthenticated?: ApiAnswer;
 }
 
-/**
- * Tool arguments are the API's to check (it answers `invalid_body` and friends with the issues a
- * model can act on); the SDK's own validation, which would answer first in other words, passes them.
- */
-const argumentsCheckedByTheApi: jsonSchemaValidator = {
-  getValidator<T>(): JsonSchemaValidator<T> {
-    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
-  },
-};
-
 /** How long a client may keep `tools/list` (2026-07-28 cache hints): a key's permissions rarely change. */
 const TOOLS_LIST_TTL_MS = 5 * 60_000;
 
@@ -54,6 +44,8 @@ function instructionsOf(workspace: string | undefined): string {
     "Each tool is one API operation run with the caller's Developer key: it can do what the key's permissions allow and nothing more.",
     'Lists take `limit` and `cursor`: pass `pagination.nextCursor` of one page as `cursor` to get the next.',
     'A write that takes `ifMatch` wants the `etag` of your latest read of that record.',
+    'Published knowledge-bank articles are resources (`kb://articles/{articleId}`, Markdown, `?lang=ar` for Arabic), and a journey ' +
+      "version's map is one (`journey://{journeyId}/versions/{versionId}/map.svg`); prompts triage ideas, summarise a survey, draft an article.",
     "A refused call is a tool error whose text starts with the API's error code (`missing_permission`, `invalid_body`, `not_found`, " +
       "`version_conflict`, `rate_limited`…) and whose structured content is the API's error body.",
   ].join(' ');
@@ -65,8 +57,10 @@ async function callTool(exchange: Exchange, tool: AgentTool, args: Record<string
   let answer: ApiAnswer;
   try {
     answer = await exchange.api.send(request);
-  } catch {
-    return toolError(refusalOf(new ApiError(502, 'internal_error', 'The API did not answer in time; nothing is known to have changed')));
+  } catch (failure) {
+    const timedOut = (failure as Error).name === 'TimeoutError';
+    const what = timedOut ? 'The API did not answer in time' : 'The API could not be reached';
+    return toolError(refusalOf(new ApiError(502, 'internal_error', `${what}; nothing is known to have changed`)));
   }
   if (answer.status === 401) exchange.unauthenticated = answer;
   return resultOf(answer);
@@ -76,7 +70,7 @@ function serverOf(exchange: Exchange): McpServer {
   const server = new McpServer(
     { name: 'cx-portal', title: 'Customer Experience Portal', version: API_VERSION },
     {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
       instructions: instructionsOf(exchange.workspace),
       cacheHints: { 'tools/list': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'private' } },
     },
@@ -93,6 +87,8 @@ function serverOf(exchange: Exchange): McpServer {
       (args) => callTool(exchange, tool, args),
     );
   }
+  registerResources(server, exchange.api);
+  registerPrompts(server, exchange.api);
   return server;
 }
 
@@ -108,8 +104,7 @@ export async function serveMcp(request: Request, parsedBody: unknown, exchange: 
       await server.close();
     }
   }
-  // `auto` answers one JSON body unless a tool sends a notification before its result, which none does.
-  const modern = createMcpHandler(() => serverOf(exchange), { legacy: 'reject' });
+  const modern = createMcpHandler(() => serverOf(exchange), { legacy: 'reject', responseMode: 'json' });
   try {
     return await modern.fetch(request, { parsedBody });
   } finally {

@@ -6,10 +6,25 @@
  * `issues`, `version_conflict`…). Checking the arguments is the API's job: only what is needed to
  * build the request is checked here.
  */
+import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/server';
 import { ApiError, ValidationError, type ValidationIssue } from '../platform/errors.ts';
+import { GATEWAY_HEADER_BYTES } from '../platform/gateway-answers.ts';
+import { IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from '../platform/http/conditional-request.ts';
 import { renderError } from '../platform/http/middleware/http-envelope.ts';
+import { API_PREFIX } from '../platform/route.ts';
 import type { ApiAnswer, ApiRequest } from './api-calls.ts';
 import { type AgentTool, BODY_ARGUMENT, IDEMPOTENCY_KEY_ARGUMENT, IF_MATCH_ARGUMENT } from './tools.ts';
+
+/**
+ * Tool and prompt arguments are the API's to check (it answers `invalid_body` and friends with the
+ * issues a model can act on); the SDK's own validation, which would answer first in other words,
+ * passes them.
+ */
+export const argumentsCheckedByTheApi: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
 
 /** The API's error envelope, as a tool error's structured content. */
 export interface Refusal {
@@ -32,8 +47,24 @@ export function refusalOf(error: ApiError): Refusal {
   return renderError(error).body as Refusal;
 }
 
-function refusal(code: 'invalid_body' | 'invalid_query' | 'invalid_path', issues: ValidationIssue[]): Refusal {
+function refusal(code: 'invalid_body' | 'invalid_query' | 'invalid_path' | 'invalid_header', issues: ValidationIssue[]): Refusal {
   return refusalOf(new ValidationError(code, issues));
+}
+
+/** A header value as HTTP allows it: visible ASCII, spaces inside. */
+const HEADER_VALUE = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/;
+
+/**
+ * What the request line of a tool's call may take: API Gateway refuses a request whose request line
+ * and headers pass GATEWAY_HEADER_BYTES (a 431 no tool error should relay), and the headers the
+ * server sends (the key, the workspace, the request id, If-Match, Idempotency-Key) keep 2 KB of them.
+ */
+const URL_BUDGET = GATEWAY_HEADER_BYTES - 2048;
+
+/** The path or query argument whose value is the longest, the one to name when the address is too long. */
+function longestArgument(args: Record<string, unknown>, names: readonly string[]): string | undefined {
+  const length = (name: string) => scalar(args[name])?.length ?? 0;
+  return [...names].sort((a, b) => length(b) - length(a))[0];
 }
 
 function scalar(value: unknown): string | undefined {
@@ -65,7 +96,13 @@ export function requestOf(tool: AgentTool, args: Record<string, unknown>): ApiRe
       pathIssues.push({ path: `path.${name}`, message: value === undefined ? 'required, a string' : 'is not an identifier' });
       return '';
     }
-    return encodeURIComponent(value);
+    try {
+      return encodeURIComponent(value);
+    } catch {
+      // A lone surrogate is no text a URL can carry.
+      pathIssues.push({ path: `path.${name}`, message: 'is not Unicode text' });
+      return '';
+    }
   });
   if (pathIssues.length > 0) return refusal('invalid_path', pathIssues);
   const search = new URLSearchParams();
@@ -77,10 +114,28 @@ export function requestOf(tool: AgentTool, args: Record<string, unknown>): ApiRe
   }
   const headers: Record<string, string> = {};
   const ifMatchValue = args[IF_MATCH_ARGUMENT];
-  if (typeof ifMatchValue === 'string') headers['If-Match'] = ifMatchValue;
+  if (typeof ifMatchValue === 'string') {
+    // A header value is visible ASCII: CR, LF or a non-ASCII letter could not even be sent (fetch throws).
+    if (!HEADER_VALUE.test(ifMatchValue)) {
+      return refusal('invalid_header', [{ path: IF_MATCH_ARGUMENT, message: 'must be the `etag` of your latest read, e.g. "3"' }]);
+    }
+    headers['If-Match'] = ifMatchValue;
+  }
   const keyValue = args[IDEMPOTENCY_KEY_ARGUMENT];
-  if (typeof keyValue === 'string') headers['Idempotency-Key'] = keyValue;
+  if (typeof keyValue === 'string') {
+    if (!isIdempotencyKey(keyValue)) return refusal('invalid_header', [{ path: IDEMPOTENCY_KEY_ARGUMENT, message: IDEMPOTENCY_KEY_RULE }]);
+    headers['Idempotency-Key'] = keyValue;
+  }
   const queryString = search.size > 0 ? `?${search}` : '';
+  const longest = longestArgument(args, [...path, ...query]);
+  if (longest && `${API_PREFIX}${filled}${queryString}`.length > URL_BUDGET) {
+    return refusal(path.includes(longest) ? 'invalid_path' : 'invalid_query', [
+      {
+        path: `${path.includes(longest) ? 'path' : 'query'}.${longest}`,
+        message: `is too long: the request's address may not pass ${URL_BUDGET} characters`,
+      },
+    ]);
+  }
   return {
     method: tool.route.method,
     path: `${filled}${queryString}`,

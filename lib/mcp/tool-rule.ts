@@ -41,6 +41,7 @@ export function agentAccessOf(route: RouteDefinition, routes: readonly RouteDefi
     if (action) return { withheld: action };
   }
   if (route.method === 'DELETE') return { withheld: 'it deletes (method DELETE)' };
+  if (route.personal) return { withheld: "a person's vote or words, in their name: personal data, and their decision, not an agent's" };
   if (route.method === 'PUT' && routes.some((other) => other.path === route.path && other.method === 'PATCH')) {
     return { withheld: 'a full replacement (PUT) where a partial change (PATCH) of the same record does the same with less to lose' };
   }

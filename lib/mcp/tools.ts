@@ -64,6 +64,31 @@ function descriptionOf(route: RouteDefinition, access: 'read' | 'write', ifMatch
     .join('\n\n');
 }
 
+/**
+ * Operations that change what the workspace's readers see, or stop something running, without
+ * being a PUT: publishing a version over the live one, taking an article back, restoring an old
+ * revision over the draft, closing a survey to answers.
+ */
+const LIVE_STATE_VERBS = ['publish', 'unpublish', 'restore', 'close'];
+
+/**
+ * The hints a client may trust (test/unit/mcp-tools.test.ts holds every tool to them): a read is
+ * `readOnlyHint`; a write is destructive when it replaces what was there (PUT, a PATCH's fields) or
+ * changes what is live (LIVE_STATE_VERBS), and only additive otherwise (a create, a submit, a check);
+ * idempotent when the same call again changes nothing more: a PUT, a PATCH (its fields are set
+ * again to the same values), or a write that needs `If-Match` (the repeat is refused as stale).
+ */
+function annotationsOf(route: RouteDefinition, access: 'read' | 'write'): AgentTool['annotations'] {
+  if (access === 'read') return { readOnlyHint: true, openWorldHint: false };
+  const verb = /^[a-z]+/.exec(route.operationId)![0];
+  return {
+    readOnlyHint: false,
+    destructiveHint: route.method === 'PUT' || route.method === 'PATCH' || LIVE_STATE_VERBS.includes(verb),
+    idempotentHint: route.method === 'PUT' || route.method === 'PATCH' || route.request?.headers?.['If-Match']?.required === true,
+    openWorldHint: false,
+  };
+}
+
 function toolOf(route: RouteDefinition, access: 'read' | 'write'): AgentTool {
   const path = shapeOf(route.request?.params, 'path', route.operationId);
   const query = shapeOf(route.request?.query, 'query', route.operationId);
@@ -93,11 +118,7 @@ function toolOf(route: RouteDefinition, access: 'read' | 'write'): AgentTool {
       inputSchema ??= jsonSchemaOf(z.strictObject(shape), 'input');
       return inputSchema;
     },
-    annotations:
-      access === 'read'
-        ? { readOnlyHint: true, openWorldHint: false }
-        : // A PUT replaces what was there (and the same PUT twice leaves the same record); nothing else destroys.
-          { readOnlyHint: false, destructiveHint: route.method === 'PUT', idempotentHint: route.method === 'PUT', openWorldHint: false },
+    annotations: annotationsOf(route, access),
     arguments: {
       path: Object.keys(path),
       query: Object.keys(query),

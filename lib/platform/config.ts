@@ -75,12 +75,21 @@ export const config = {
    * per rate-limit window before it gets 429 instead of 401. Valid keys are never braked by it.
    */
   authFailuresPerWindow: () => integer('AUTH_FAILURES_PER_WINDOW', 60, 1),
+  /**
+   * OAuth client registrations (POST /oauth/register, open to anyone) one source address may make per
+   * rate-limit window, across every workspace, before it gets 429: a real client registers once.
+   */
+  oauthRegistrationsPerWindow: () => integer('OAUTH_REGISTRATIONS_PER_WINDOW', 10, 1),
   /** Where the API and the stream consumer queue webhook deliveries (routes that declare `needs`). */
   webhookDeliveryQueueUrl: () => required('WEBHOOK_DELIVERY_QUEUE_URL'),
   /** Where deliveries go once their retries are exhausted. */
   webhookDeadLetterQueueUrl: () => required('WEBHOOK_DEAD_LETTER_QUEUE_URL'),
+  /** Where `POST /webhooks/{id}/recover` queues a recovery's first step, and each step its next. */
+  webhookRecoveryQueueUrl: () => required('WEBHOOK_RECOVERY_QUEUE_URL'),
   /** Seconds between delivery attempts (comma-separated); the default spans about two days. */
   webhookRetryDelays: () => process.env.WEBHOOK_RETRY_DELAYS,
+  /** How long every attempt must fail before a webhook is disabled (lib/webhooks/failure-window.ts parses it; 5 days when unset). */
+  webhookDisableAfterSeconds: () => process.env.WEBHOOK_DISABLE_AFTER_SECONDS,
   /** Lets webhook URLs reach loopback and private networks (the local sandbox); never in AWS. */
   webhookAllowPrivateNetworks: () => flag('WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
   /** Accepts plain `http:` webhook URLs besides `https:` (the local sandbox). */
@@ -106,6 +115,20 @@ export const config = {
    * (or the sandbox) and never taken from a request, so no caller can point the server elsewhere.
    */
   apiBaseUrl: () => absoluteHttpUrl('API_BASE_URL'),
+  /**
+   * The address of a workspace's own host, `{workspace}` standing for its slug, e.g.
+   * `https://{workspace}.portal.example.com` (the stack sets it with a custom domain) or
+   * `http://{workspace}.localhost:3000` (the sandbox). OAuth for the MCP server lives there: its
+   * resource, issuer and endpoints (lib/mcp/oauth/). Unset, OAuth is not offered.
+   */
+  workspaceOrigin: (workspace: string): string | undefined => {
+    const template = process.env.WORKSPACE_URL_TEMPLATE;
+    if (template === undefined || template === '') return undefined;
+    if (!/^https?:\/\/\{workspace\}\.[^/\s]+$/.test(template)) {
+      throw new Error(`WORKSPACE_URL_TEMPLATE must be http(s)://{workspace}.<domain>[:port], got "${template}"`);
+    }
+    return template.replace('{workspace}', workspace);
+  },
   /** Survey exports: the bucket their files go to, and the queue the export writer takes jobs from. */
   surveyExportBucket: () => required('SURVEY_EXPORT_BUCKET'),
   surveyExportQueueUrl: () => required('SURVEY_EXPORT_QUEUE_URL'),

@@ -84,11 +84,11 @@ export class MethodNotAllowedError extends ApiError {
 
 /** 415: a body sent as something other than JSON, which every route that takes a body requires. */
 export class UnsupportedMediaTypeError extends ApiError {
-  constructor(contentType: string | undefined) {
+  constructor(contentType: string | undefined, expected = 'application/json') {
     super(
       415,
       'unsupported_media_type',
-      `The body must be sent with Content-Type: application/json${contentType ? `, not ${contentType}` : ''}`,
+      `The body must be sent with Content-Type: ${expected}${contentType ? `, not ${contentType}` : ''}`,
     );
   }
 }

@@ -119,7 +119,8 @@ const TAG_DESCRIPTIONS: Record<RouteDefinition['tag'], () => string> = {
     `workspace. The guide: ${guideLink('using-the-api.md', 'Using the API')}.`,
   Ideas: () =>
     'Ideas submitted by customers and staff: private and pending moderation when created, with the statuses and modules the ' +
-    `workspace configures; optimistic concurrency with ETag and If-Match, safe retries with Idempotency-Key. The guide: ${guideLink('ideas.md', 'Ideas')}.`,
+    'workspace configures; votes and comments on behalf of customers, merges that can be undone exactly, lists by votes and ' +
+    `trending; optimistic concurrency with ETag and If-Match, safe retries with Idempotency-Key. The guide: ${guideLink('ideas.md', 'Ideas')}.`,
   Journeys: () =>
     'Customer journeys: macro journeys and the micro journeys they zoom into, stages, rows and cells, in named versions with ' +
     `diagnostics; publish, diff, the map as a picture, and metrics from survey answers. The guide: ${guideLink('journeys.md', 'Journeys')}.`,
@@ -138,6 +139,9 @@ const TAG_DESCRIPTIONS: Record<RouteDefinition['tag'], () => string> = {
   'Knowledge Bank': () =>
     'Articles in categories for agents and customers: typed blocks, drafts and immutable revisions, publishing, Arabic and ' +
     `English translations, links and backlinks, full-text search and link checking. The guide: ${guideLink('knowledge-bank.md', 'Knowledge bank')}.`,
+  People: () =>
+    'What the API does for a person across its areas: the erasure of everything it keeps about one customer (survey responses, ' +
+    `idea votes and comments, the ideas they submitted), in one call. The guide: ${guideLink('people.md', 'People')}.`,
   MCP: () =>
     'A remote Model Context Protocol server: the reads and safe writes of this API as tools for AI agents, under the same key ' +
     `and its permissions. The guide: ${guideLink('mcp.md', 'MCP server')}.`,

@@ -10,7 +10,7 @@ import { ComponentSchemas } from './openapi-components.ts';
 import { errorResponsesOf } from './openapi-errors.ts';
 import { apiOverview, apiTags } from './openapi-overview.ts';
 import { type WebhookCatalog, webhooksOf } from './openapi-webhooks.ts';
-import { API_PREFIX, type RouteDefinition, type Schema, SVG_RESPONSE_HEADERS } from './route.ts';
+import { API_PREFIX, onWorkspaceHost, type RouteDefinition, type Schema, SVG_RESPONSE_HEADERS } from './route.ts';
 import { errorEnvelope } from './schemas.ts';
 import { API_VERSION } from './version.ts';
 
@@ -45,12 +45,20 @@ export interface ApiExample extends RecordedCall {
  */
 function curlOf(route: RouteDefinition, example: ApiExample): string {
   const query = example.request.query ? `?${example.request.query}` : '';
-  const lines = [`curl -X ${route.method} "\${BASE_URL:-http://127.0.0.1:3000${API_PREFIX}}${example.request.path}${query}"`];
+  // OAuth's routes are called on the workspace's own host, which names the workspace (a root route,
+  // the well-known documents, above the API's base path): a browser or an OAuth client sends no header.
+  const base = onWorkspaceHost(route)
+    ? `\${WORKSPACE_ORIGIN:-http://your-workspace.localhost:3000}${route.root ? '' : API_PREFIX}`
+    : `\${BASE_URL:-http://127.0.0.1:3000${API_PREFIX}}`;
+  const lines = [`curl -X ${route.method} "${base}${example.request.path}${query}"`];
   if (route.auth !== 'none') {
     lines.push(`-H "X-Service-Workspace-Host: \${WORKSPACE_HOST:-your-workspace.localhost}"`, `-H "Authorization: Bearer $CX_KEY"`);
   }
   for (const [name, value] of Object.entries(example.request.headers ?? {})) lines.push(`-H '${name}: ${value}'`);
-  if (example.request.body !== undefined) {
+  if (example.request.body !== undefined && route.request?.contentType) {
+    const form = new URLSearchParams(example.request.body as Record<string, string>).toString();
+    lines.push(`-H 'Content-Type: ${route.request.contentType}'`, `-d '${form}'`);
+  } else if (example.request.body !== undefined) {
     lines.push(`-H 'Content-Type: application/json'`, `-d '${JSON.stringify(example.request.body)}'`);
   }
   return lines.join(' \\\n  ');
@@ -111,6 +119,38 @@ function parametersOf(components: ComponentSchemas, route: RouteDefinition): Jso
   return parameters;
 }
 
+/** A public route's own path and query parameters (OAuth's authorize request); no workspace header, no key. */
+function publicParametersOf(components: ComponentSchemas, route: RouteDefinition): JsonSchema[] {
+  if (!route.request?.query) return [];
+  const json = toJsonSchema(components, route.request.query, 'input');
+  const required = new Set((json.required as string[] | undefined) ?? []);
+  return Object.entries((json.properties as Record<string, JsonSchema>) ?? {}).map(([name, property]) => {
+    const { description, ...schema } = property;
+    return { name, in: 'query', required: required.has(name), description, schema };
+  });
+}
+
+/** Where a root route is served: each workspace's own host, not below the API's base URL. */
+const ROOT_SERVERS = [
+  {
+    url: 'http://{workspace}.{domain}:{port}',
+    description: 'The local sandbox, on the workspace host (`<slug>.localhost` resolves to loopback in browsers and curl)',
+    variables: {
+      workspace: { default: 'your-workspace' },
+      domain: { default: 'localhost', description: "The sandbox's WORKSPACE_DOMAIN" },
+      port: { default: '3000', description: "The sandbox's PORT" },
+    },
+  },
+  {
+    url: 'https://{workspace}.{domain}',
+    description: 'A deployment, on the workspace host',
+    variables: {
+      workspace: { default: 'your-workspace' },
+      domain: { default: 'example.com', description: "The deployment's WORKSPACE_DOMAIN" },
+    },
+  },
+];
+
 const RATE_LIMIT_HEADERS = {
   'X-Request-Id': { description: 'Identifies the request in the service logs', schema: { type: 'string' } },
   'RateLimit-Limit': { description: 'Requests allowed per window for this key', schema: { type: 'integer' } },
@@ -152,6 +192,8 @@ function recordedRefusal(refusal: RecordedCall): [string, JsonSchema] {
 }
 
 /** The shared envelope, or the envelope with the members this route's status declares (RouteDefinition.errorMembers). */
+const ERROR_PAGE = 'A page for the person in the browser, in their language (as the route’s page), naming the error code and its message';
+
 function errorSchemaOf(components: ComponentSchemas, route: RouteDefinition, status: number): JsonSchema {
   const members = route.errorMembers?.[status as keyof typeof route.errorMembers];
   if (!members) return { $ref: '#/components/schemas/Error' };
@@ -177,7 +219,7 @@ function operationOf(
         ...(route.response.location
           ? {
               Location: {
-                description: `Where the created record is read: \`${API_PREFIX}${route.response.location}\``,
+                description: `Where the ${route.response.status === 202 ? 'job is followed' : 'created record is read'}: \`${API_PREFIX}${route.response.location}\``,
                 schema: { type: 'string' },
               },
             }
@@ -195,6 +237,11 @@ function operationOf(
       },
     },
   };
+  const also = route.response.also;
+  if (also) {
+    const { Location: _, ...headers } = (responses[route.response.status] as { headers: Record<string, unknown> }).headers;
+    responses[also.status] = { ...responses[route.response.status], description: also.description, headers };
+  }
   for (const { status, description, codes } of errorResponsesOf(route, catalog)) {
     const refusals = (example?.errors ?? []).filter((error) => error.response.status === status);
     responses[status] = {
@@ -203,13 +250,31 @@ function operationOf(
       ...(status === 429 || status === 503
         ? { headers: { 'Retry-After': { description: 'Whole seconds to wait', schema: { type: 'integer' } } } }
         : {}),
-      content: {
-        'application/json': {
-          schema: errorSchemaOf(components, route, status),
-          ...(refusals.length > 0 ? { examples: Object.fromEntries(refusals.map(recordedRefusal)) } : {}),
-        },
-      },
+      content: route.response.errorsAsPages
+        ? { 'text/html': { schema: { type: 'string', description: ERROR_PAGE } } }
+        : {
+            'application/json': {
+              schema: errorSchemaOf(components, route, status),
+              ...(refusals.length > 0 ? { examples: Object.fromEntries(refusals.map(recordedRefusal)) } : {}),
+            },
+          },
     };
+  }
+  for (const [status, answer] of Object.entries(route.response.otherAnswers ?? {})) {
+    const schema = answer.body ? toJsonSchema(components, answer.body, 'output') : undefined;
+    const existing = responses[status];
+    if (existing) {
+      // The envelope's codes or the protocol's answer: either body, as the status's description says.
+      const content = existing.content as Record<string, { schema: JsonSchema; examples?: unknown }>;
+      const [mediaType, given] = Object.entries(content)[0]!;
+      content[mediaType] = { ...given, schema: schema ? { anyOf: [given.schema, schema] } : given.schema };
+      existing.description = `${existing.description as string}\n\nOr: ${answer.description}`;
+    } else {
+      responses[status] = {
+        description: answer.description,
+        ...(schema ? { content: { 'application/json': { schema } } } : {}),
+      };
+    }
   }
   const permissions = route.permissions.length > 0 ? route.permissions.join(', ') : 'none';
   return {
@@ -229,13 +294,13 @@ function operationOf(
       .filter(Boolean)
       .join('\n\n'),
     ...(isPublic ? { security: [] } : { 'x-permissions': route.permissions }),
-    parameters: isPublic ? [] : parametersOf(components, route),
+    parameters: isPublic ? publicParametersOf(components, route) : parametersOf(components, route),
     ...(route.request?.body
       ? {
           requestBody: {
             required: true,
             content: {
-              'application/json': {
+              [route.request.contentType ?? 'application/json']: {
                 schema: toJsonSchema(components, route.request.body, 'input'),
                 ...(example?.request.body !== undefined ? { examples: recordedExample(example.request.body) } : {}),
               },
@@ -267,7 +332,11 @@ export function buildOpenApiDocument(
   for (const route of routes) {
     // OpenAPI paths start with `/`: the API's root (`''` in the manifest) is `/` below the server URL.
     const path = route.path || '/';
-    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(components, route, examples[route.operationId], catalog) };
+    paths[path] = {
+      ...paths[path],
+      ...(route.root ? { servers: ROOT_SERVERS as unknown as JsonSchema } : {}),
+      [route.method.toLowerCase()]: operationOf(components, route, examples[route.operationId], catalog),
+    };
   }
   const events = webhookCatalog ? webhooksOf(components, webhookCatalog) : undefined;
   const named = components.resolve({ paths, webhooks: events?.webhooks });
@@ -315,27 +384,40 @@ export function buildOpenApiDocument(
 }
 
 /**
- * The answers every operation gives alike (502 `internal_error`, 503 `service_busy`), written
- * once under `components.responses` and referred to: repeated inline on each of 90 operations
- * they were 10% of the document. One that differs (its own examples, codes or body) stays inline.
+ * The answers most operations give alike (401, 403, 415, 429, 502, 503: the key, the module, the
+ * media type, the limits, AWS), written once under `components.responses` and referred to: inline
+ * on each of 120 operations they were an eighth of the document. The spelling most operations give
+ * is shared; one that differs (its own examples, codes or body) stays inline.
  */
-const SHARED_RESPONSES: Readonly<Record<string, string>> = { '502': 'InternalError', '503': 'ServiceBusy' };
+const SHARED_RESPONSES: Readonly<Record<string, string>> = {
+  '401': 'Unauthenticated',
+  '403': 'Forbidden',
+  '415': 'UnsupportedMediaType',
+  '429': 'RateLimited',
+  '502': 'InternalError',
+  '503': 'ServiceBusy',
+};
 
 function shareCommonResponses(paths: Record<string, Record<string, JsonSchema>>): Record<string, JsonSchema> {
-  const shared: Record<string, JsonSchema> = {};
-  const spelled: Record<string, string> = {};
-  for (const operations of Object.values(paths)) {
-    for (const operation of Object.values(operations)) {
+  const answers = Object.values(paths).flatMap((operations) =>
+    Object.values(operations).flatMap((operation) => {
       const responses = operation.responses as Record<string, JsonSchema> | undefined;
-      for (const [status, name] of Object.entries(SHARED_RESPONSES)) {
-        const response = responses?.[status];
-        if (!responses || !response) continue;
-        const json = JSON.stringify(response);
-        if (json.includes('"examples"')) continue;
-        spelled[name] ??= json;
-        shared[name] ??= response;
-        if (spelled[name] === json) responses[status] = { $ref: `#/components/responses/${name}` };
-      }
+      return responses ? [responses] : [];
+    }),
+  );
+  const shared: Record<string, JsonSchema> = {};
+  for (const [status, name] of Object.entries(SHARED_RESPONSES)) {
+    // The spelling most operations give is the one shared; one with examples of its own stays inline.
+    const counts = new Map<string, number>();
+    for (const responses of answers) {
+      const json = responses[status] && JSON.stringify(responses[status]);
+      if (json && !json.includes('"examples"')) counts.set(json, (counts.get(json) ?? 0) + 1);
+    }
+    const [common] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [];
+    if (!common) continue;
+    shared[name] = JSON.parse(common) as JsonSchema;
+    for (const responses of answers) {
+      if (responses[status] && JSON.stringify(responses[status]) === common) responses[status] = { $ref: `#/components/responses/${name}` };
     }
   }
   return shared;

@@ -60,6 +60,16 @@ const IMPLIED_CODES: readonly ImpliedCode[] = [
  * The codes no operation answers: what API Gateway's `$default` route (functions/system/not-found.ts)
  * answers for a request no route matches.
  */
+/** What a public route's body brings (the workspace host's 400 too: OAuth's routes live on one). */
+const PUBLIC_BODY_CODES: readonly PlatformCode[] = [
+  'missing_workspace_host',
+  'unsupported_media_type',
+  'invalid_json',
+  'invalid_body',
+  'invalid_query',
+  'internal_error',
+];
+
 export const UNROUTED_CODES: readonly PlatformCode[] = ['route_not_found', 'method_not_allowed'];
 
 /** How docs/errors.md says which operations answer an implied code. */
@@ -76,13 +86,16 @@ export type StatusCodes = Map<ErrorCode, string | undefined>;
  */
 export function errorCodesOf(route: Route): Map<ErrorStatus, StatusCodes> {
   const byStatus = new Map<ErrorStatus, StatusCodes>();
-  if (route.auth === 'none') return byStatus;
+  // A public route answers only what it declares (OAuth's endpoints), and what its body's parsing does.
+  const isPublic = route.auth === 'none';
+  if (isPublic && !route.errors) return byStatus;
   const add = (status: ErrorStatus, code: ErrorCode, note: string | undefined) => {
     const codes = byStatus.get(status) ?? new Map<ErrorCode, string | undefined>();
     codes.set(code, note ?? codes.get(code));
     byStatus.set(status, codes);
   };
   for (const implied of IMPLIED_CODES) {
+    if (isPublic && !PUBLIC_BODY_CODES.includes(implied.code)) continue;
     if (implied.applies(route)) add(platformErrorCodes[implied.code].status, implied.code, undefined);
   }
   for (const [status, codes] of Object.entries(route.errors ?? {})) {

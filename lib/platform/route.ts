@@ -14,7 +14,7 @@ import type { Deprecation } from './version.ts';
 export const API_PREFIX = '/api/v1';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-type Tag = 'Introduction' | 'Ideas' | 'Journeys' | 'Surveys' | 'SOPs' | 'Webhooks' | 'Knowledge Bank' | 'MCP' | 'Usage';
+type Tag = 'Introduction' | 'Ideas' | 'Journeys' | 'Surveys' | 'SOPs' | 'Webhooks' | 'Knowledge Bank' | 'MCP' | 'People' | 'Usage';
 export type Schema = z.ZodMiniType;
 
 /** The DynamoDB actions a route may declare (see `RouteDefinition.table`). */
@@ -46,7 +46,7 @@ export function authenticationActionsOf(route: Pick<RouteDefinition, 'auth'>): r
 }
 
 /** The statuses a route declares codes for; the others' codes are the same for every route (route-errors.ts). */
-type DeclaredErrorStatus = 400 | 403 | 404 | 409 | 413;
+type DeclaredErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429;
 
 /** A route's own error codes by status: each code with what it means for this route, or `true` for the catalog's meaning. */
 type RouteErrors = { readonly [S in DeclaredErrorStatus]?: { readonly [C in CodeOf<S>]?: string | true } };
@@ -100,6 +100,18 @@ export interface RouteDefinition {
    * itself (API Gateway refuses a route ending in `/`).
    */
   path: '' | `/${string}`;
+  /**
+   * The path is from the host's root, not below `/api/v1`: a document a standard fixes there (OAuth's
+   * `/.well-known/…` metadata, RFC 8414 and RFC 9728). Every other route lives below the prefix.
+   */
+  root?: true;
+  /**
+   * The route is called on the workspace's own host (`https://<slug>.<domain>`), which names the
+   * workspace by itself: OAuth's, which a browser and an OAuth client reach by the addresses the
+   * metadata gives, without `X-Service-Workspace-Host`. A `root` route is on it too
+   * (`onWorkspaceHost(route)`). It still answers on the shared edge with the header.
+   */
+  workspaceHost?: true;
   /** The Lambda entry file, relative to the repository root; it exports `handler`. */
   handler: `functions/${string}.ts`;
   tag: Tag;
@@ -126,6 +138,8 @@ export interface RouteDefinition {
     params?: Schema;
     query?: Schema;
     body?: Schema;
+    /** How the body is sent when not as JSON: OAuth's token, revocation and consent forms (RFC 6749). */
+    contentType?: 'application/x-www-form-urlencoded';
     /**
      * Extra headers the route reads (documented in OpenAPI). `If-Match` is parsed by the chain,
      * which refuses a required one that is missing (http/middleware/if-match.ts) and hands the
@@ -141,14 +155,34 @@ export interface RouteDefinition {
      * a string, sent as UTF-8. An SVG also gets `SVG_RESPONSE_HEADERS` from the chain.
      */
     contentType?: 'text/html' | 'image/svg+xml';
+    /**
+     * Its errors are pages a person reads in a browser (an HTML page in their language, naming the
+     * error code and message), not the JSON envelope: the OAuth consent page's, which no program reads.
+     */
+    errorsAsPages?: true;
     description?: string;
     headers?: Record<string, { description: string }>;
     /**
-     * Where a created record is read (required with 201): a path below `/api/v1` whose `{a.b}`
-     * placeholders are filled from the response body, e.g. `/ideas/{data.id}`. The chain sends it
-     * as `Location` and the OpenAPI document lists the header, so no handler builds it by hand.
+     * Where a created record is read (required with 201; a 202's job, where it is followed): a path
+     * below `/api/v1` whose `{a.b}` placeholders are filled from the response body, e.g.
+     * `/ideas/{data.id}`. The chain sends it as `Location` and the OpenAPI document lists the
+     * header, so no handler builds it by hand.
      */
     location?: `/${string}`;
+    /**
+     * What the route answers beside its success and its error envelope: a protocol's own answers
+     * (the MCP server's `202` for a notification, and its JSON-RPC error responses, which its SDK
+     * sends with `400` or `406`). The document lists each with its body; a status that also has
+     * error codes takes either body.
+     */
+    otherAnswers?: Readonly<Partial<Record<202 | 302 | 303 | 400 | 401 | 406, { description: string; body?: Schema }>>>;
+    /**
+     * A second success status the operation answers with the same body, and when: a create that finds
+     * the record already there (a voter voting again) answers 200 where a new one is 201; an operation
+     * whose work goes on after it answers (a merge's votes still moving) 202 where a finished one is 200.
+     * The handler returns `status`; the document lists both.
+     */
+    also?: { status: 200 | 202; description: string };
   };
   /**
    * A list whose records depend on what the key may see: its cursors are bound also to whether the
@@ -156,6 +190,12 @@ export interface RouteDefinition {
    * reader's (pagination.ts). Its filters and path parameters bind every list's cursor anyway.
    */
   cursorBinds?: { permissions: readonly Permission[] };
+  /**
+   * The operation reads or writes what a person did in their own name (a customer's vote, a comment
+   * in their words and its author): personal data, and the person's decision, which the MCP server
+   * never hands an agent (lib/mcp/tool-rule.ts).
+   */
+  personal?: true;
   /**
    * A creating POST that honours `Idempotency-Key` through the platform's one mechanism
    * (lib/platform/data/idempotency.ts): the chain parses the header into `request.idempotency` and
@@ -193,13 +233,20 @@ export interface RouteDefinition {
    */
   table?: readonly TableAction[];
   /**
-   * Extra environment, grants or files a handler needs: the webhook delivery queue, a file rendered
+   * Extra environment, grants or files a handler needs: the webhook delivery or recovery queue, a file rendered
    * at build time beside its bundle (the API reference page, scripts/build-docs.ts, or the OpenAPI
    * document, scripts/write-openapi.ts), or the server secret a keyed hash of an identifier is
    * derived from (lib/platform/keyed-hash.ts), or the API's own base URL (`API_BASE_URL`, set by the
    * stack: a function that calls the API, the MCP server).
    */
-  needs?: readonly ('webhook-delivery-queue' | 'api-reference-page' | 'openapi-document' | 'keyed-hash' | 'api-base-url')[];
+  needs?: readonly (
+    | 'webhook-delivery-queue'
+    | 'webhook-recovery-queue'
+    | 'api-reference-page'
+    | 'openapi-document'
+    | 'keyed-hash'
+    | 'api-base-url'
+  )[];
   /** Lambda timeout when the default (timeouts.ts DEFAULT_TIMEOUT_SECONDS, 10 s) is too short, e.g. an operation that calls out over HTTP. */
   timeoutSeconds?: number;
   /**
@@ -217,6 +264,16 @@ export const SVG_RESPONSE_HEADERS = {
   'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
   'X-Content-Type-Options': 'nosniff',
 } as const;
+
+/** Whether the route is called on the workspace's own host (OAuth's routes): see `RouteDefinition.workspaceHost`. */
+export function onWorkspaceHost(route: Pick<RouteDefinition, 'root' | 'workspaceHost'>): boolean {
+  return route.root === true || route.workspaceHost === true;
+}
+
+/** The route's path as API Gateway and a client see it: below `/api/v1`, or from the root for a `root` route. */
+export function fullPathOf(route: Pick<RouteDefinition, 'path' | 'root'>): string {
+  return route.root ? route.path : `${API_PREFIX}${route.path}`;
+}
 
 export function defineRoute<const R extends RouteDefinition>(route: R): R {
   return route;
@@ -236,10 +293,14 @@ interface AreaDeclaration {
   omitFromFileNames?: string;
   /** See `RouteDefinition.deployedIn`. */
   deployedIn?: string;
+  /** See `RouteDefinition.workspaceHost`. */
+  workspaceHost?: true;
 }
 
 /** A route of an area: its own fields; `handler` only where the entry file is not named by the convention. */
-type AreaRoute = Omit<RouteDefinition, 'tag' | 'module' | 'handler' | 'deployedIn'> & { handler?: RouteDefinition['handler'] };
+type AreaRoute = Omit<RouteDefinition, 'tag' | 'module' | 'handler' | 'deployedIn' | 'workspaceHost'> & {
+  handler?: RouteDefinition['handler'];
+};
 
 /** The operation id in kebab case, without the area's name where another word follows it. */
 function entryFileName(operationId: string, omit: string | undefined): string {

@@ -28,6 +28,11 @@ export function runBehindVerdict<T>(verdict: Promise<void>, work: () => Promise<
   return verdicts.run(verdict, work);
 }
 
+/** Whether the code running is an operation behind its request's verdict (not authentication, not a consumer). */
+export function runningBehindVerdict(): boolean {
+  return verdicts.getStore() !== undefined;
+}
+
 /** Resolves once the current request may change something; at once outside an API request. */
 export function writesAllowed(): Promise<void> {
   return verdicts.getStore() ?? Promise.resolve();

@@ -6,9 +6,9 @@
  */
 
 import { ValidationError, type ValidationIssue } from '../platform/errors.ts';
-import { type DirectoryKind, findDirectoryEntries } from './directory.ts';
 import type { SopContent } from './record.ts';
 import { isDirectoryIdShape } from './schemas.ts';
+import { type DirectoryKind, findDirectoryEntries } from './store/directory.ts';
 
 const LEVELS = ['escalationLevel1', 'escalationLevel2', 'escalationLevel3'] as const;
 

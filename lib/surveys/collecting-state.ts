@@ -4,8 +4,9 @@
  * operator's migration (lib/admin/migrations/) writes the very same copies.
  */
 import { createHash } from 'node:crypto';
-import { keys } from '../platform/data/keys.ts';
 import type { TargetingRules } from './engine/targeting.ts';
+import { SURVEY_COLLECTING_COPIES } from './entities.ts';
+import { surveyResponseShardOf } from './responses/entities.ts';
 import type { Survey } from './schemas.ts';
 
 export const COPY_ENTITY = 'SurveyCollectingState';
@@ -31,5 +32,5 @@ export function fullCopy(survey: Pick<Survey, 'status' | 'publishedVersionId' | 
 
 /** The copy a response checks: fixed by its id, so checks spread evenly over the copies. */
 export function copyOf(responseId: string): number {
-  return keys.surveyResponseShardOf(responseId) % keys.surveyCollectingCopies;
+  return surveyResponseShardOf(responseId) % SURVEY_COLLECTING_COPIES;
 }

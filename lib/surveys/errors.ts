@@ -6,25 +6,26 @@ import { defineErrorCodes } from '../platform/error-codes.ts';
 import { ConflictError, ContentTooLargeError, NotFoundError, VersionConflictError } from '../platform/errors.ts';
 
 export const surveyErrorCodes = defineErrorCodes({
-  invalid_definition: { status: 400, meaning: 'The version’s logic has errors, so it is not published; `issues` lists them' },
-  invalid_answers: {
-    status: 400,
-    meaning:
+  400: {
+    invalid_definition: 'The version’s logic has errors, so it is not published; `issues` lists them',
+    invalid_answers:
       'The answers do not replay on the survey (a question never shown on their path, an option not offered, a wrong type, a required ' +
       'question left unanswered); `issues` lists each, with `severity`, `code`, `message` and `path`',
+    respondent_not_targeted: 'The respondent’s attributes do not meet the survey’s targeting rules',
   },
-  respondent_not_targeted: { status: 400, meaning: 'The respondent’s attributes do not meet the survey’s targeting rules' },
-  survey_archived: { status: 409, meaning: 'The survey is archived and read-only' },
-  survey_not_collecting: { status: 409, meaning: 'The survey is a draft, closed or archived: only a published survey collects responses' },
-  response_finished: { status: 409, meaning: 'A finished response never changes' },
-  version_limit: { status: 409, meaning: 'The survey already keeps 50 versions: delete a draft first' },
-  design_limit: { status: 409, meaning: 'The workspace already has 50 designs besides the default' },
-  breaking_changes: {
-    status: 409,
-    meaning: 'Publishing would break answers already collected: `changes` lists what; `acknowledgeBreakingChanges: true` publishes anyway',
+  409: {
+    survey_archived: 'The survey is archived and read-only',
+    survey_not_collecting: 'The survey is a draft, closed or archived: only a published survey collects responses',
+    response_finished: 'A finished response never changes',
+    version_limit: 'The survey already keeps 50 versions: delete a draft first',
+    design_limit: 'The workspace already has 50 designs besides the default',
+    breaking_changes:
+      'Publishing would break answers already collected: `changes` lists what; `acknowledgeBreakingChanges: true` publishes anyway',
   },
-  definition_too_large: { status: 413, meaning: 'The definition is over 1 MB of UTF-8 JSON, or does not fit one version even compressed' },
-  response_too_large: { status: 413, meaning: 'The answers are over 64 KB of UTF-8 JSON' },
+  413: {
+    definition_too_large: 'The definition is over 1 MB of UTF-8 JSON, or does not fit one version even compressed',
+    response_too_large: 'The answers are over 64 KB of UTF-8 JSON',
+  },
 });
 
 /** Another workspace's id answers exactly like one that never existed. */

@@ -29,7 +29,7 @@ function finishOf(record: DynamoDBRecord): ResponseFinished | null {
   if (text(after, 'status') !== 'finished') return null;
   if (record.eventName === 'MODIFY' && text(surveyResponseEntity.fromStreamImage(record.dynamodb?.OldImage), 'status') !== 'partial')
     return null;
-  // A response moved out of the legacy layout (responses/layout.ts) arrives as an INSERT at its new key:
+  // A response moved out of the legacy layout (responses/store/layout.ts) arrives as an INSERT at its new key:
   // finished by that very write only if it was partial before the move (a continuation moved it).
   if (record.eventName === 'INSERT' && text(after, 'movedFromStatus') === 'finished') return null;
   if (record.eventName !== 'INSERT' && record.eventName !== 'MODIFY') return null;

@@ -1,44 +1,78 @@
 /**
- * Disabling a webhook, the one path for both ways it happens: a client's POST /webhooks/{id}/disable
- * and a receiver's 410 Gone (the delivery function). Either way the webhook is disabled first and
- * then its deliveries waiting for a retry are cancelled (deliveries.ts: cancelWaitingRetries), so a
- * retry claimed from then on finds the webhook disabled and cancels itself: nothing waiting is left
- * to read `retrying` until its time, whichever way the webhook was stopped.
+ * Disabling a webhook, the one path for every way it happens: a client's `disable`, a rotation and a
+ * new URL (requests), a receiver's 410 and a failure past the window (the delivery function and a
+ * recovery). Whatever the way, one transaction disables it, says why (`disabledReason`, only when it
+ * was enabled: a webhook never enabled holds nothing) and holds its deliveries waiting for a retry
+ * (`held`, up to 99 at once: DynamoDB's 100 items a transaction, the webhook one of them); the others,
+ * and deliveries still queued, are held by the delivery function when their time comes. A retry
+ * claimed for an attempt in between is left to that attempt, which finds the webhook disabled.
  *
- * Rotation and a URL change also leave a webhook disabled, but as a pause until it is enabled again
- * (with the new secret, or once the new receiver is verified): their waiting retries are kept and
- * go out if the webhook is enabled before their time, so they do not come through here.
+ * Each write is conditioned on what was read: the webhook's `enabled` (so the reason given is right),
+ * its URL (a 410 is about the URL it was sent to), or its failure streak (a success in between
+ * restarts the window): a request that lost such a race reads again and tries again; a function's
+ * attempt leaves the webhook to whoever changed it.
  */
-import { NotFoundError } from '../platform/errors.ts';
-import type { Webhook } from './record.ts';
-import { cancelWaitingRetries } from './store/deliveries.ts';
-import { disableWebhook } from './store/webhooks.ts';
 
-export type DisableCause = { by: 'request' } | { by: 'receiver-gone'; url: string };
+import { type DisabledReason, reasonFor } from './disabled-reason.ts';
+import { webhookNotFound } from './errors.ts';
+import { toWebhook, type Webhook, type WebhookRecord } from './record.ts';
+import { newWebhookSecret, secretPrefixOf } from './signing.ts';
+import { disableAndHold, findWaitingRetries, type HoldingWrite } from './store/holds.ts';
+import { findWebhookRecord, type WebhookChanges } from './store/webhooks.ts';
 
-/** What a cancelled delivery says (`error`), by cause. */
-const CANCELLED_BECAUSE: Record<DisableCause['by'], string> = {
-  request: 'the webhook was disabled',
-  'receiver-gone': 'the webhook was disabled: its receiver answered 410 Gone',
-};
+/** How a request disables: its own changes besides `enabled: false`. */
+export type DisablingRequest =
+  | { code: 'manual' }
+  | { code: 'rotated' }
+  | { code: 'url_changed'; changes: WebhookChanges & { url: string } };
+
+/** How a receiver's answers disable, from the webhook as the attempt read it. */
+export type DisablingAnswer = { code: 'gone'; reason: DisabledReason } | { code: 'failing'; reason: DisabledReason; streakSince: string };
+
+/** A request lost a race with another change this often before it gives up with the last error. */
+const REQUEST_ROUNDS = 3;
 
 /**
- * Disables the webhook and cancels its waiting retries. For a 410, only while the webhook still has
- * the URL that answered it: null (nothing disabled, nothing cancelled) when the URL changed or the
- * webhook is gone. A request for a webhook that does not exist is a 404.
- * Round trips: the UpdateItem, then one Query and one transaction (a second only if an attempt
- * claimed a retry in between).
+ * Disable on a request: read the webhook and its waiting retries at once, then one transaction.
+ * Answers the webhook as written (with its new secret after a rotation), `unchanged` for a PATCH
+ * whose URL is the one it has (the caller writes the rest without it), or the webhook as it is when
+ * `disable` finds it disabled already (nothing to do). 404 when there is none.
  */
-export async function disableAndCancelRetries(workspace: string, id: string, cause: { by: 'request' }): Promise<Webhook>;
-export async function disableAndCancelRetries(workspace: string, id: string, cause: DisableCause): Promise<Webhook | null>;
-export async function disableAndCancelRetries(workspace: string, id: string, cause: DisableCause): Promise<Webhook | null> {
-  let webhook: Webhook | null;
-  try {
-    webhook = await disableWebhook(workspace, id, cause.by === 'receiver-gone' ? cause.url : undefined);
-  } catch (error) {
-    if (cause.by === 'receiver-gone' && error instanceof NotFoundError) return null;
-    throw error;
+export async function disableOnRequest(
+  workspace: string,
+  id: string,
+  request: DisablingRequest,
+): Promise<{ webhook: Webhook; secret?: string } | 'unchanged'> {
+  for (let round = 1; ; round++) {
+    const [webhook, retries] = await Promise.all([findWebhookRecord(workspace, id), findWaitingRetries(workspace, id)]);
+    if (!webhook) throw webhookNotFound();
+    if (request.code === 'url_changed' && webhook.url === request.changes.url) return 'unchanged';
+    if (request.code === 'manual' && !webhook.enabled) return { webhook: toWebhook(webhook) };
+    const now = new Date().toISOString();
+    const secret = request.code === 'rotated' ? newWebhookSecret() : undefined;
+    const set: Record<string, unknown> = { enabled: false, updatedAt: now };
+    if (webhook.enabled) set.disabledReason = reasonFor(request.code, now);
+    if (secret) Object.assign(set, { secret, secretPrefix: secretPrefixOf(secret) });
+    const changes = request.code === 'url_changed' ? request.changes : {};
+    const write: HoldingWrite = { set, changes, condition: { enabled: webhook.enabled, url: webhook.url } };
+    const written = await disableAndHold(workspace, id, write, webhook.enabled ? retries : []);
+    if (written === 'written') return { webhook: toWebhook({ ...webhook, ...changes, ...set }), secret };
+    if (written === 'missing') throw webhookNotFound();
+    if (round === REQUEST_ROUNDS) throw new Error(`The webhook kept changing while ${request.code} was written`);
   }
-  if (webhook) await cancelWaitingRetries(workspace, id, CANCELLED_BECAUSE[cause.by]);
-  return webhook;
+}
+
+/**
+ * Disable after a receiver's answer, from the webhook as the attempt read it: true when this disabled
+ * it; false when it had been disabled, deleted, given another URL (a 410 says nothing about a new
+ * one) or had a success meanwhile (the failure window starts again).
+ */
+export async function disableWebhookFor(webhook: WebhookRecord, answer: DisablingAnswer): Promise<boolean> {
+  const retries = await findWaitingRetries(webhook.workspace, webhook.id);
+  const write: HoldingWrite = {
+    set: { enabled: false, disabledReason: answer.reason, updatedAt: answer.reason.since },
+    changes: {},
+    condition: { enabled: true, ...(answer.code === 'gone' ? { url: webhook.url } : { failingSince: answer.streakSince }) },
+  };
+  return (await disableAndHold(webhook.workspace, webhook.id, write, retries)) === 'written';
 }

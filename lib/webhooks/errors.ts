@@ -4,22 +4,21 @@ import { BadRequestError, ConflictError, NotFoundError } from '../platform/error
 import { MAX_WEBHOOKS_PER_WORKSPACE } from './record.ts';
 
 export const webhookErrorCodes = defineErrorCodes({
-  webhook_limit_reached: { status: 400, meaning: 'The workspace already has 50 webhooks: delete one first' },
-  webhook_url_not_allowed: {
-    status: 400,
-    meaning:
+  400: {
+    webhook_limit_reached: 'The workspace already has 50 webhooks: delete one first',
+    webhook_url_not_allowed:
       'The SSRF guard refused the URL: not https, with credentials, or resolving to a loopback, private, link-local, CGNAT, multicast ' +
       'or reserved address',
-  },
-  webhook_url_unresolvable: { status: 400, meaning: 'The URL’s host does not resolve' },
-  webhook_verification_failed: {
-    status: 400,
-    meaning:
+    webhook_url_unresolvable: 'The URL’s host does not resolve',
+    webhook_verification_failed:
       'The receiver did not answer the verification event with a 2xx within 10 s (the message says what it got); the webhook stays disabled',
+    webhook_disabled: 'The webhook is disabled: enable it first',
   },
-  webhook_disabled: { status: 400, meaning: 'The webhook is disabled: enable it first' },
-  webhook_changed: { status: 409, meaning: 'The webhook’s URL or secret changed while its receiver was being verified' },
-  delivery_in_progress: { status: 409, meaning: 'An attempt of this delivery is being made at this moment' },
+  409: {
+    recovery_in_progress: 'A recovery of this webhook is under way: one runs at a time (read it at the Location its POST answered)',
+    webhook_changed: 'The webhook’s URL or secret changed while its receiver was being verified',
+    delivery_in_progress: 'An attempt of this delivery is being made at this moment',
+  },
 });
 
 /** Another workspace's id answers exactly like one that never existed. */
@@ -39,7 +38,11 @@ export const webhookVerificationFailed = (reason: string | null) =>
     'webhook_verification_failed',
     `The receiver did not accept the verification event (${reason}); the webhook stays disabled`,
   );
-export const webhookDisabled = () => new BadRequestError('webhook_disabled', 'Enable the webhook before redelivering to it');
+export const webhookDisabled = (doing: 'redelivering to it' | 'sending it a test event' | 'recovering its deliveries') =>
+  new BadRequestError('webhook_disabled', `Enable the webhook before ${doing}`);
+export const recoveryInProgress = (recoveryId: string) =>
+  new ConflictError('recovery_in_progress', `Recovery ${recoveryId} of this webhook is under way; one runs at a time`);
+export const recoveryNotFound = () => new NotFoundError('not_found', 'No such recovery of this webhook in this workspace');
 export const webhookChanged = () =>
   new ConflictError('webhook_changed', 'The webhook URL or secret changed during verification; enable it again');
 export const deliveryInProgress = () =>

@@ -6,6 +6,9 @@
  */
 import type { WebhookCatalog, WebhookEventDocument } from '../platform/openapi-webhooks.ts';
 import {
+  TEST_EVENT_TYPE,
+  type TestEventBody,
+  testEventSchema,
   VERIFICATION_EVENT_TYPE,
   type VerificationEventBody,
   verificationEventSchema,
@@ -13,12 +16,18 @@ import {
   type WebhookEventBody,
   type WebhookEventType,
 } from './events.ts';
+import { DEFAULT_DISABLE_AFTER_SECONDS } from './failure-window.ts';
+import { MAX_FAILURES_IN_A_ROW } from './recovery-window.ts';
 import { attemptsPerRound, DEFAULT_RETRY_DELAYS_SECONDS } from './retry-schedule.ts';
 import { signature } from './signing.ts';
 
 const WORKSPACE = 'your-workspace';
 const TIMESTAMP = '2026-01-05T09:30:00.000Z';
 const IDEA = '01a216c6-9b3d-7e0c-b626-27d41c03b467';
+const WEBHOOK = '5b1e9c2a-3d4f-4e6a-8b7c-9d0e1f2a3b4c';
+const FAILURE_WINDOW_DAYS = DEFAULT_DISABLE_AFTER_SECONDS / 86_400;
+const OTHER_IDEA = '01a216c5-f1e2-7d3c-9b4a-5c6d7e8f9a0b';
+const VOTE = 'Xq3vT0bYk2mN8pLr5sWd1A';
 
 /** What each kind means, and one body of it as it is sent. */
 const EVENTS: { [K in WebhookEventType]: { summary: string; description: string; example: Extract<WebhookEventBody, { type: K }> } } = {
@@ -29,11 +38,22 @@ const EVENTS: { [K in WebhookEventType]: { summary: string; description: string;
   },
   'idea.status_changed': {
     summary: "An idea's status changed",
-    description: "An idea's `status` changed, alone or with other fields (then this event, not `idea.updated`).",
+    description:
+      "An idea's `status` changed, alone or with other fields (then this event, not `idea.updated`). It carries the `statusMessage` " +
+      'written with the new status and how many people had voted for the idea, so you can tell each of them (`GET /ideas/{id}/votes` ' +
+      'lists them by `voterRef`, your own reference to match).',
     example: {
       type: 'idea.status_changed',
       timestamp: TIMESTAMP,
-      data: { ideaId: IDEA, workspace: WORKSPACE, previousStatus: 'new', status: 'planned' },
+      data: {
+        ideaId: IDEA,
+        workspace: WORKSPACE,
+        previousStatus: 'new',
+        status: 'planned',
+        statusMessage: 'Planned for the spring release',
+        statusMessageAr: 'مخطط له في إصدار الربيع',
+        voterCount: 42,
+      },
     },
   },
   'idea.updated': {
@@ -45,6 +65,44 @@ const EVENTS: { [K in WebhookEventType]: { summary: string; description: string;
     summary: 'An idea was deleted',
     description: 'An idea was deleted; reading it now answers 404.',
     example: { type: 'idea.deleted', timestamp: TIMESTAMP, data: { ideaId: IDEA, workspace: WORKSPACE } },
+  },
+  // Issue 39: votes, comments and merges.
+  'idea.voted': {
+    summary: 'Someone voted for an idea',
+    description:
+      'A vote was cast on an idea (`POST /ideas/{id}/votes` by a new voter, or by one whose vote so far only came from a merged idea). ' +
+      'Not sent when a voter only changes the importance or note, nor for the votes a merge carries over (`idea.merged` says that).',
+    example: {
+      type: 'idea.voted',
+      timestamp: TIMESTAMP,
+      data: { ideaId: IDEA, workspace: WORKSPACE, voteId: VOTE, importance: 'critical' },
+    },
+  },
+  'idea.unvoted': {
+    summary: 'A vote was withdrawn',
+    description: 'A vote cast on the idea was deleted (`DELETE /ideas/{id}/votes/{voteId}`, or the erasure of the voter).',
+    example: { type: 'idea.unvoted', timestamp: TIMESTAMP, data: { ideaId: IDEA, workspace: WORKSPACE, voteId: VOTE } },
+  },
+  'idea.commented': {
+    summary: 'An idea got a comment',
+    description: 'A comment was written on the idea (`POST /ideas/{id}/comments`), public or internal.',
+    example: {
+      type: 'idea.commented',
+      timestamp: TIMESTAMP,
+      data: { ideaId: IDEA, workspace: WORKSPACE, commentId: '01a216c6-a0b1-7c2d-8e3f-405162738495', visibility: 'public' },
+    },
+  },
+  'idea.merged': {
+    summary: 'An idea was merged into another',
+    description:
+      'The idea was merged into `mergedInto` (`POST /ideas/{id}/merge`): that idea now counts its voters and shows its comments, and ' +
+      'this one leaves the default lists.',
+    example: { type: 'idea.merged', timestamp: TIMESTAMP, data: { ideaId: IDEA, workspace: WORKSPACE, mergedInto: OTHER_IDEA } },
+  },
+  'idea.unmerged': {
+    summary: 'A merge was undone',
+    description: 'The idea was unmerged from `unmergedFrom` (`POST /ideas/{id}/unmerge`): both are again as before the merge.',
+    example: { type: 'idea.unmerged', timestamp: TIMESTAMP, data: { ideaId: IDEA, workspace: WORKSPACE, unmergedFrom: OTHER_IDEA } },
   },
   'survey.response.finished': {
     summary: 'A survey response was finished',
@@ -62,6 +120,52 @@ const EVENTS: { [K in WebhookEventType]: { summary: string; description: string;
       },
     },
   },
+  'webhook.disabled': {
+    summary: 'Another webhook of the workspace was disabled',
+    description:
+      `A webhook of the workspace stopped receiving: disabled by \`POST /webhooks/{id}/disable\` (\`manual\`), a rotation, a new URL, its receiver's 410 (\`gone\`) or ` +
+      `its receiver failing every attempt for longer than the failure window (\`failing\`, ${FAILURE_WINDOW_DAYS} days by default). Sent to the workspace's other enabled webhooks ` +
+      'subscribed to it, never to the webhook itself; its events are held from `reason.since` on, for `POST /webhooks/{id}/recover` once it is enabled again.',
+    example: {
+      type: 'webhook.disabled',
+      timestamp: TIMESTAMP,
+      data: {
+        webhookId: WEBHOOK,
+        workspace: WORKSPACE,
+        name: 'Product board',
+        reason: {
+          code: 'failing',
+          since: TIMESTAMP,
+          lastErrors: [
+            { at: TIMESTAMP, status: 503, message: 'the receiver answered 503' },
+            { at: '2026-01-05T09:29:59.000Z', status: null, message: 'timed out after 10 s' },
+          ],
+        },
+        heldDeliveries: 0,
+      },
+    },
+  },
+  'webhook.enabled': {
+    summary: 'Another webhook of the workspace was enabled',
+    description:
+      "A webhook of the workspace was enabled again (its receiver answered the verification). Sent to the workspace's other enabled webhooks " +
+      'subscribed to it; `heldDeliveries` says how many of its deliveries it held while disabled, which `POST /webhooks/{id}/recover` sends.',
+    example: {
+      type: 'webhook.enabled',
+      timestamp: TIMESTAMP,
+      data: { webhookId: WEBHOOK, workspace: WORKSPACE, name: 'Product board', heldDeliveries: 42 },
+    },
+  },
+};
+
+const TEST: WebhookEventDocument & { example: TestEventBody } = {
+  type: TEST_EVENT_TYPE,
+  summary: 'A test event',
+  description:
+    '`POST /webhooks/{id}/test` sends it to that webhook, as a delivery like any other (signed, retried, in the delivery log). ' +
+    'No webhook subscribes to it: answer it 2xx and ignore it.',
+  body: testEventSchema,
+  example: { type: TEST_EVENT_TYPE, timestamp: TIMESTAMP, data: { webhookId: WEBHOOK, workspace: WORKSPACE } },
 };
 
 const VERIFICATION: WebhookEventDocument & { example: VerificationEventBody } = {
@@ -74,7 +178,7 @@ const VERIFICATION: WebhookEventDocument & { example: VerificationEventBody } = 
   example: {
     type: VERIFICATION_EVENT_TYPE,
     timestamp: TIMESTAMP,
-    data: { webhookId: '5b1e9c2a-3d4f-4e6a-8b7c-9d0e1f2a3b4c', workspace: WORKSPACE },
+    data: { webhookId: WEBHOOK, workspace: WORKSPACE },
   },
 };
 
@@ -94,6 +198,7 @@ export const webhookCatalog: WebhookCatalog = {
   events: [
     ...(Object.keys(EVENTS) as WebhookEventType[]).map((type) => ({ type, ...EVENTS[type], body: WEBHOOK_EVENT_SCHEMAS[type] })),
     VERIFICATION,
+    TEST,
   ],
   delivery: {
     tag: 'Webhooks',
@@ -105,11 +210,20 @@ export const webhookCatalog: WebhookCatalog = {
         `${attemptsPerRound(DEFAULT_RETRY_DELAYS_SECONDS)} attempts over about two days, each signed afresh; a \`Retry-After\` answer ` +
         '(seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), ' +
         'and `POST …/redeliver` sends it again.',
-      '**At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same ' +
-        '`webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, ' +
-        'and `timestamp` says when it was committed. Events are sent within about a second of the change.',
-      '**Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the ' +
-        'record through the API with its id.',
+      '**At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same ' +
+        '`webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can ' +
+        'arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and ' +
+        '`timestamp` says when it was committed: order by either where order matters.',
+      '**Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or ' +
+        `its receiver failing every attempt for longer than ${FAILURE_WINDOW_DAYS} days), every event it subscribes to is kept as a \`held\` ` +
+        "delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` " +
+        'sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; ' +
+        `it stops after ${MAX_FAILURES_IN_A_ROW} failed attempts in a row. A delivery already delivered is never sent again by a recovery.`,
+      '**A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait ' +
+        '(`throttled`), never counted as failures.',
+      '**Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a ' +
+        '`voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the ' +
+        'voters (`idea.status_changed`).',
     ].join('\n\n'),
     headers: {
       'webhook-id': {
@@ -130,9 +244,11 @@ export const webhookCatalog: WebhookCatalog = {
     },
     responses: {
       '2XX': 'Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read).',
-      '410': 'Gone: the webhook is disabled (enable it again to receive events).',
+      '410':
+        'Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held.',
       default:
-        'Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above.',
+        'Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; ' +
+        `when every attempt has failed for longer than ${FAILURE_WINDOW_DAYS} days, the webhook is disabled (\`failing\`) and its events are held.`,
     },
     credential: {
       name: 'webhookSecret',

@@ -11,7 +11,7 @@ import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PortalApiStack, type PortalApiStackProps } from '../../cdk/portal-api-stack.ts';
 import { ideaEntity } from '../../lib/ideas/entities.ts';
-import { routes } from '../../lib/manifest.ts';
+import { type RouteDefinition, routes } from '../../lib/manifest.ts';
 import { agentTools } from '../../lib/mcp/tools.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../lib/platform/timeouts.ts';
@@ -19,10 +19,11 @@ import { cloudAssembly } from '../../local/iam/cloud-assembly.ts';
 import { functionPolicies } from '../../local/iam/function-policies.ts';
 import { checkDynamoDbRequest } from '../../local/iam/policy-check.ts';
 
-const mcpRoute = routes.find((route) => route.operationId === 'callMcpServer')!;
+/** The MCP server's functions: `POST /mcp` and its read-only variant `POST /mcp/readonly`, deployed alike. */
+const MCP_OPERATIONS = ['callMcpServer', 'callMcpServerReadOnly'];
 
 /** The MCP function's properties and the statements of every policy on its role, from its nested stack's template. */
-function mcpFunctionOf(props: Partial<PortalApiStackProps>) {
+function mcpFunctionOf(props: Partial<PortalApiStackProps>, mcpRoute: RouteDefinition) {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new PortalApiStack(app, 'McpStack', { workspaceDomain: 'portal.test', ...props });
   const fn = stack.functions.get(mcpRoute.operationId)!;
@@ -38,17 +39,23 @@ function mcpFunctionOf(props: Partial<PortalApiStackProps>) {
   return { properties, statements, passedIn: (nested?.Properties.Parameters ?? {}) as Record<string, unknown> };
 }
 
-describe('the MCP server function', () => {
+describe.each(MCP_OPERATIONS)('the MCP server function (%s)', (operationId) => {
+  const mcpRoute = routes.find((route) => route.operationId === operationId)!;
   let deployed: ReturnType<typeof mcpFunctionOf>;
   beforeAll(() => {
-    deployed = mcpFunctionOf({});
+    deployed = mcpFunctionOf({}, mcpRoute);
   });
 
   it('holds no table permission and is not told the table’s name; it knows the API’s own base URL', () => {
     const { properties, statements, passedIn } = deployed;
     const actions = statements.flatMap((s) => [s.Action].flat());
     expect(actions.filter((action) => action.startsWith('dynamodb:'))).toEqual([]);
-    expect(actions.filter((action) => action.startsWith('secretsmanager:') || action.startsWith('sqs:'))).toEqual([]);
+    expect(actions.filter((action) => action.startsWith('sqs:'))).toEqual([]);
+    // Only to read the server secret, which an OAuth access token's forwarded form is keyed with.
+    expect(actions.filter((action) => action.startsWith('secretsmanager:')).sort()).toEqual([
+      'secretsmanager:DescribeSecret',
+      'secretsmanager:GetSecretValue',
+    ]);
     const variables = properties.Environment.Variables;
     expect(variables.TABLE_NAME).toBeUndefined();
     // execute-api's endpoint (the parent passes it into the area's nested stack), then the API's prefix.
@@ -58,9 +65,10 @@ describe('the MCP server function', () => {
   });
 
   it('calls the shared edge on a custom domain, which works with execute-api closed', () => {
-    const { properties } = mcpFunctionOf({
-      customDomain: { domainName: 'portal.test', hostedZoneId: 'Z0123456789ABC', disableDefaultEndpoint: true },
-    });
+    const { properties } = mcpFunctionOf(
+      { customDomain: { domainName: 'portal.test', hostedZoneId: 'Z0123456789ABC', disableDefaultEndpoint: true } },
+      mcpRoute,
+    );
     expect(properties.Environment.Variables.API_BASE_URL).toBe('https://api.portal.test/api/v1');
   });
 

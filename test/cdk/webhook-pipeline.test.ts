@@ -6,7 +6,7 @@ import type { Construct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PortalApiStack } from '../../cdk/portal-api-stack.ts';
 import { routes } from '../../lib/manifest.ts';
-import { ideaEventFanOut, webhookDeliveryQueue } from '../../lib/webhooks/pipeline.ts';
+import { ideaAndResponseChanges, webhookDeliveryQueue, webhookRecoveryQueue } from '../../lib/webhooks/pipeline.ts';
 
 let template: Template;
 let stack: PortalApiStack;
@@ -67,12 +67,13 @@ function statementsOf(fn: Construct & { role?: { node: { defaultChild?: unknown 
 }
 
 describe('webhook pipeline', () => {
-  it('has three encrypted, TLS-only queues; the delivery queue redrives to the dead-letter queue', () => {
+  it('has four encrypted, TLS-only queues; the delivery and recovery queues redrive to the dead-letter queue', () => {
     const queues = webhookResources('AWS::SQS::Queue');
-    expect(queues).toHaveLength(3);
+    // Deliveries, recovery steps, the fan-out's failures and the dead letters.
+    expect(queues).toHaveLength(4);
     for (const queue of queues) expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
     const policies = webhookResources('AWS::SQS::QueuePolicy');
-    expect(policies).toHaveLength(3);
+    expect(policies).toHaveLength(4);
     for (const policy of policies) {
       expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
         expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
@@ -81,6 +82,10 @@ describe('webhook pipeline', () => {
     template.hasResourceProperties('AWS::SQS::Queue', {
       VisibilityTimeout: webhookDeliveryQueue.visibilityTimeoutSeconds,
       RedrivePolicy: { deadLetterTargetArn: arnOf(stack.webhooks.deadLetterQueue), maxReceiveCount: 5 },
+    });
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      VisibilityTimeout: webhookRecoveryQueue.visibilityTimeoutSeconds,
+      RedrivePolicy: { deadLetterTargetArn: arnOf(stack.webhooks.deadLetterQueue), maxReceiveCount: Match.anyValue() },
     });
     template.hasResourceProperties('AWS::SQS::Queue', { MessageRetentionPeriod: 14 * 86_400 });
   });
@@ -97,7 +102,7 @@ describe('webhook pipeline', () => {
       ParallelizationFactor: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       DestinationConfig: { OnFailure: { Destination: arnOf(stack.webhooks.fanOutFailureQueue) } },
-      FilterCriteria: { Filters: ideaEventFanOut.filters.map((pattern) => ({ Pattern: JSON.stringify(pattern) })) },
+      FilterCriteria: { Filters: ideaAndResponseChanges.filters.map((pattern) => ({ Pattern: JSON.stringify(pattern) })) },
     });
   });
 

@@ -11,24 +11,29 @@
  * status no call drove fails it, as does an operation the walk does not reach. Each operation's
  * example must also cost the DynamoDB calls and sequential depth docs/latency.md states for it.
  */
+import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setIdeaLabels } from '../../lib/admin/workspaces.ts';
-import { API_PREFIX, routes } from '../../lib/manifest.ts';
+import { routes } from '../../lib/manifest.ts';
+import type { ApiExample } from '../../lib/platform/openapi.ts';
+import { fullPathOf } from '../../lib/platform/route.ts';
 import type { WebhookEvent } from '../../lib/webhooks/events.ts';
 import { ContractWalk } from '../support/contract-walk.ts';
 import { adminStore, call, newKey, newWorkspace, type TestWorkspace, useSandboxEnvironment } from '../support/fixtures.ts';
 import { cleanContent } from '../support/journeys.ts';
 import { linkTo, para } from '../support/knowledge-bank.ts';
+import { hiddenFields, workspaceOrigin } from '../support/oauth.ts';
 import { importTestDirectory } from '../support/sop-fixtures.ts';
 import { submitResponse } from '../support/survey-responses.ts';
 import { routedDefinition } from '../support/surveys.ts';
-import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
+import { eventually, type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 
 const EXAMPLES_FILE = resolve(import.meta.dirname, '../../lib/api-examples.json');
 const LATENCY_GUIDE = resolve(import.meta.dirname, '../../docs/latency.md');
 const RECEIVER_STAND_IN = 'https://hooks.example.com/portal';
+const WORKSPACE_ORIGIN_STAND_IN = 'https://acme.portal.example.com';
 
 let ws: TestWorkspace;
 let walk: ContractWalk;
@@ -104,8 +109,24 @@ function normalize(value: unknown): unknown {
     if (!linkIds.has(id)) linkIds.set(id, `kbLink${String(linkIds.size + 1).padStart(10, '0')}`);
     return linkIds.get(id)!;
   };
+  // A vote's id and a person's reference: 22 base64url characters of a keyed hash over the (random)
+  // workspace and idea; an event's id: its time, then random digits.
+  const refs = new Map<string, string>();
+  const refOf = (ref: string) => {
+    if (!refs.has(ref)) refs.set(ref, `Ref${String(refs.size + 1).padStart(19, '0')}`);
+    return refs.get(ref)!;
+  };
+  const events = new Map<string, string>();
+  const eventOf = (id: string) => {
+    if (!events.has(id)) events.set(id, `evt_0t9r1k2${String(events.size + 1).padStart(31, '0')}`);
+    return events.get(id)!;
+  };
+  const origin = workspaceOrigin(ws.slug);
   const text = JSON.stringify(value, null, 1)
     .replaceAll(receiver.url, RECEIVER_STAND_IN)
+    // The workspace's own host in the sandbox (its port changes on every run): OAuth's addresses.
+    .replaceAll(origin, WORKSPACE_ORIGIN_STAND_IN)
+    .replaceAll(encodeURIComponent(origin), encodeURIComponent(WORKSPACE_ORIGIN_STAND_IN))
     .replaceAll(ws.slug, 'acme')
     .replaceAll(ws.keyId, 'Q1w2E3r4T5y6')
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, (uuid) => uuidOf(uuid.toLowerCase()))
@@ -113,13 +134,97 @@ function normalize(value: unknown): unknown {
     .replace(/whsec_[A-Za-z0-9+/=]+/g, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')
     .replace(/"nextCursor": "[^"]+"/g, '"nextCursor": "eyJ2IjoxLCJ3IjoiYWNtZSJ9.Q2hhbmdlcyBvbiBldmVyeSBjYWxs"')
     .replace(/"durationMs": \d+/g, '"durationMs": 84')
+    // OAuth's secrets and times: a code, tokens (derived keys), a registration's epoch seconds.
+    .replace(/("code": "[0-9a-f-]{36}\.)[A-Za-z0-9_-]+"/g, '$1SplxlOBeZQQYbYS6WxSbIA"')
+    .replace(/cx([ar])_[A-Za-z0-9_-]+/g, (_, kind: string) => `cx${kind}_Q1w2E3r4T5y6…`)
+    .replace(/"client_id_issued_at": \d+/g, '"client_id_issued_at": 1772443800')
     // A presigned S3 link: its date, credential and signature change on every call.
     .replace(
       /"downloadUrl": "[^"]+"/g,
       '"downloadUrl": "https://cx-portal-survey-exports.s3.amazonaws.com/survey-exports/acme/export.csv?X-Amz-Expires=900&X-Amz-Signature=…"',
     )
-    .replace(/"id": "([A-Za-z0-9_-]{16})"/g, (_, id: string) => `"id": "${linkIdOf(id)}"`);
+    .replace(/"id": "([A-Za-z0-9_-]{16})"/g, (_, id: string) => `"id": "${linkIdOf(id)}"`)
+    .replace(/"(id|voteId|voterRef|authorRef)": "([A-Za-z0-9_-]{22})"/g, (_, name: string, ref: string) => `"${name}": "${refOf(ref)}"`)
+    .replace(/\/votes\/([A-Za-z0-9_-]{22})\b/g, (_, ref: string) => `/votes/${refOf(ref)}`)
+    .replace(/evt_[0-9a-z]{30,}/g, (id) => eventOf(id));
   return JSON.parse(text);
+}
+
+/** A page's example: its heading, not the whole page (its CSRF token and expiry change on every call). */
+function pageExample(operationId: string, request: ApiExample['request'], status: number, html: string): void {
+  walk.recorded.set(operationId, { request, response: { status, body: `<!doctype html>… ${/<h1>.*?<\/h1>/.exec(html)?.[0]} …` } });
+}
+
+/**
+ * OAuth for the MCP server (docs/mcp.md), on the workspace host: the metadata documents, a client
+ * registered, the consent page and its two forms, a code exchanged for tokens, the refresh token revoked.
+ */
+async function walkOAuth(): Promise<void> {
+  // Public routes: no key to probe (operation-probes.ts), so their request checks are driven here.
+  const unknownQuery: [number, string] = [400, 'invalid_query'];
+  const notTheirBody: [number, string] = [415, 'unsupported_media_type'];
+  for (const [operationId, path] of [
+    ['getMcpResourceMetadata', '/.well-known/oauth-protected-resource/api/v1/mcp'],
+    ['getRootResourceMetadata', '/.well-known/oauth-protected-resource'],
+    ['getAuthorizationServerMetadata', '/.well-known/oauth-authorization-server'],
+  ] as const) {
+    await refuse(operationId, `${path}?unexpected=1`, {}, unknownQuery, false);
+    await record(operationId, path);
+  }
+
+  const redirectUri = 'https://agent.example.com/callback';
+  const register = (body: Record<string, unknown>) => ({ body: { redirect_uris: [redirectUri], ...body } });
+  await refuse('registerOAuthClient', '/oauth/register', { form: { redirect_uris: redirectUri } }, notTheirBody, false);
+  await refuse('registerOAuthClient', '/oauth/register', register({ redirect_uris: ['http://agent.example.com/callback'] }), [
+    400,
+    'invalid_redirect_uri',
+  ]);
+  await refuse('registerOAuthClient', '/oauth/register', register({ token_endpoint_auth_method: 'client_secret_basic' }), [
+    400,
+    'invalid_client_metadata',
+  ]);
+  const clientId: string = (await record('registerOAuthClient', '/oauth/register', register({ client_name: 'Acme agent' }))).body.client_id;
+
+  const verifier = 'the-walk-s-pkce-code-verifier-of-forty-three-characters-or-more';
+  const request = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    resource: `${workspaceOrigin(ws.slug)}/api/v1/mcp`,
+    scope: 'ideas:read knowledge-bank:read',
+    state: 'af0ifjsldkj',
+  };
+  const authorize = (changes: Record<string, string> = {}) => `/oauth/authorize?${new URLSearchParams({ ...request, ...changes })}`;
+  // The person's errors are pages (an unknown client, a redirect URI not the client's: never redirected to); the client's go back to it.
+  await walk.answer('showOAuthConsent', authorize({ client_id: randomUUID() }), {}, 401);
+  await walk.answer('showOAuthConsent', authorize({ redirect_uri: `${redirectUri}/elsewhere` }), {}, 400);
+  await walk.answer('showOAuthConsent', authorize({ code_challenge_method: 'plain' }), {}, 302);
+  const page = await record('showOAuthConsent', authorize());
+  pageExample('showOAuthConsent', { path: '/oauth/authorize', query: authorize().split('?')[1]! }, 200, page.text);
+
+  const keyStep = hiddenFields(page.text);
+  await walk.answer('submitOAuthConsent', '/oauth/authorize', { body: keyStep }, 415);
+  await walk.answer('submitOAuthConsent', '/oauth/authorize', { form: { ...keyStep, csrf: 'forged' } }, 400);
+  await walk.answer('submitOAuthConsent', '/oauth/authorize', { form: { ...keyStep, key: 'cxk_not-a-key' } }, 401);
+  const consent = await record('submitOAuthConsent', '/oauth/authorize', { form: { ...keyStep, key: ws.key } });
+  const shown = { ...keyStep, csrf: '…', expires: '…', key: 'cxk_…' };
+  pageExample('submitOAuthConsent', { path: '/oauth/authorize', body: shown }, 200, consent.text);
+  const allow = { ...hiddenFields(consent.text), decision: 'allow', lifetime: '7', permission: 'ideas:read' };
+  const back = await walk.answer('submitOAuthConsent', '/oauth/authorize', { form: allow }, 303);
+  const code = new URL(back.headers.get('location')!).searchParams.get('code')!;
+
+  const exchange = { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri, client_id: clientId };
+  await refuse('exchangeOAuthToken', '/oauth/token', { body: exchange }, notTheirBody, false);
+  await refuse('exchangeOAuthToken', '/oauth/token', { form: { ...exchange, grant_type: 'password' } }, [400, 'unsupported_grant_type']);
+  const tokens = await record('exchangeOAuthToken', '/oauth/token', { form: { ...exchange, resource: request.resource } });
+  const revoke = { token: tokens.body.refresh_token, client_id: clientId };
+  await refuse('revokeOAuthToken', '/oauth/revoke', { body: revoke }, notTheirBody, false);
+  await refuse('revokeOAuthToken', '/oauth/revoke', { form: { client_id: clientId } }, [400, 'invalid_body'], false);
+  await record('revokeOAuthToken', '/oauth/revoke', { form: revoke });
+  // The code again, once its grant is revoked: spent all the same.
+  await refuse('exchangeOAuthToken', '/oauth/token', { form: exchange }, [400, 'invalid_grant']);
 }
 
 describe('API examples (lib/api-examples.json)', () => {
@@ -147,6 +252,7 @@ describe('API examples (lib/api-examples.json)', () => {
     });
     await record('createIdea', '/ideas', { body: { title: 'Export ideas as CSV', status: 'new', module: 'billing' } });
     const id = idea.body.data.id;
+    await record('findSimilarIdeas', `/ideas/similar?q=${encodeURIComponent('A dark theme for night shifts')}&limit=3`);
     await record('listIdeas', '/ideas?limit=1');
     await record('getIdea', `/ideas/${id}`);
     await record('updateIdea', `/ideas/${id}`, { headers: { 'If-Match': '"1"' }, body: { status: 'planned' } });
@@ -154,6 +260,46 @@ describe('API examples (lib/api-examples.json)', () => {
       headers: { 'If-Match': '"2"' },
       body: { title: 'Dark mode everywhere', description: 'Web and mobile', status: 'planned', module: 'mobile-app' },
     });
+    // Votes on behalf of customers, comments, merge and unmerge (issue 39)
+    const voted = await record('voteOnIdea', `/ideas/${id}/votes`, {
+      body: { voter: { email: 'ann@example.com' }, importance: 'critical', note: 'Our night shift needs it' },
+    });
+    const again = await call('POST', `/ideas/${id}/votes`, { host: ws.host, key: ws.key, body: { voter: { email: 'ann@example.com' } } });
+    expect(again.status, again.text).toBe(200);
+    // Listed while it is the only vote: votes list by their ids, keyed hashes that differ between sandboxes, so
+    // with two a page of one would show either.
+    await record('listIdeaVotes', `/ideas/${id}/votes?limit=1`);
+    await call('POST', `/ideas/${id}/votes`, { host: ws.host, key: ws.key, body: { voter: { externalId: 'crm-2210' } } });
+    await record('listIdeas', '/ideas?limit=1&sort=-votes');
+    const comment = await record('createIdeaComment', `/ideas/${id}/comments`, {
+      body: { body: 'Please, the app is too bright at night', author: { email: 'ann@example.com', name: 'Ann' } },
+    });
+    await record('listIdeaComments', `/ideas/${id}/comments?limit=1`);
+    const commentPath = `/ideas/${id}/comments/${comment.body.comment.id}`;
+    await record('updateIdeaComment', commentPath, { headers: { 'If-Match': '"1"' }, body: { visibility: 'internal' } });
+    const duplicate = await call('POST', '/ideas', { host: ws.host, key: ws.key, body: { title: 'Night theme', status: 'new' } });
+    const dup = duplicate.body.data.id as string;
+    await call('POST', `/ideas/${dup}/votes`, { host: ws.host, key: ws.key, body: { voter: { email: 'bo@example.com' } } });
+    await refuse('mergeIdea', `/ideas/${dup}/merge`, { headers: { 'If-Match': '"1"' }, body: { into: dup } }, [400, 'merge_into_itself']);
+    await refuse(
+      'mergeIdea',
+      `/ideas/${dup}/merge`,
+      { headers: { 'If-Match': '"1"' }, body: { into: '01900000-0000-7000-8000-0000000000cc' } },
+      [400, 'merge_target_not_found'],
+    );
+    await record('mergeIdea', `/ideas/${dup}/merge`, { headers: { 'If-Match': '"1"' }, body: { into: id } });
+    await refuse('voteOnIdea', `/ideas/${dup}/votes`, { body: { voter: { email: 'cy@example.com' } } }, [409, 'idea_merged']);
+    await refuse('createIdeaComment', `/ideas/${dup}/comments`, { body: { body: 'Late', author: { externalId: 'c-9' } } }, [
+      409,
+      'idea_merged',
+    ]);
+    await refuse('deleteIdeaVote', `/ideas/${dup}/votes/${voted.body.vote.id}`, {}, [409, 'idea_merged']);
+    await refuse('deleteIdea', `/ideas/${id}`, {}, [409, 'idea_has_merged_ideas']);
+    await record('unmergeIdea', `/ideas/${dup}/unmerge`, { headers: { 'If-Match': '"2"' } });
+    await refuse('unmergeIdea', `/ideas/${dup}/unmerge`, { headers: { 'If-Match': '"3"' } }, [409, 'idea_not_merged']);
+    await record('deleteIdeaComment', commentPath, { headers: { 'If-Match': '"2"' } });
+    await record('deleteIdeaVote', `/ideas/${id}/votes/${voted.body.vote.id}`, { headers: { 'If-Match': '"2"' } });
+    await call('DELETE', `/ideas/${dup}`, { host: ws.host, key: ws.key });
     await record('deleteIdea', `/ideas/${id}`, { headers: { 'If-Match': '"3"' } });
 
     // Journeys
@@ -241,11 +387,15 @@ describe('API examples (lib/api-examples.json)', () => {
     const hookId = webhook.body.webhook.id;
     await record('listWebhooks', '/webhooks');
     await record('getWebhook', `/webhooks/${hookId}`);
-    await record('updateWebhook', `/webhooks/${hookId}`, { body: { name: 'Product board', events: ['idea.submitted'] } });
+    await record('updateWebhook', `/webhooks/${hookId}`, {
+      body: { name: 'Product board', events: ['idea.submitted'], maxDeliveriesPerSecond: 20 },
+    });
     await record('rotateWebhookSecret', `/webhooks/${hookId}/rotate`);
     await record('enableWebhook', `/webhooks/${hookId}/enable`);
+    await record('testWebhook', `/webhooks/${hookId}/test`);
     useSandboxEnvironment();
     const { recordNewDelivery } = await import('../../lib/webhooks/store/deliveries.ts');
+    const { newEventId } = await import('../../lib/webhooks/events.ts');
     const event = {
       id: 'evt_0t9r1k20000000000000000000000001a9f3b2c',
       type: 'idea.submitted',
@@ -255,7 +405,26 @@ describe('API examples (lib/api-examples.json)', () => {
     await recordNewDelivery(ws.slug, hookId, event, '{}');
     const deliveries = await record('listWebhookDeliveries', `/webhooks/${hookId}/deliveries?limit=10`);
     await record('redeliverWebhookDelivery', `/webhooks/${hookId}/deliveries/${deliveries.body.deliveries[0].id}/redeliver`);
-    await record('disableWebhook', `/webhooks/${hookId}/disable`);
+    const disabled = await record('disableWebhook', `/webhooks/${hookId}/disable`);
+    // What it missed while disabled is held (written here as the pipeline's fan-out writes it), then recovered.
+    const since = disabled.body.webhook.disabledReason.since as string;
+    const missed = { ...event, id: newEventId(), timestamp: new Date().toISOString() } as WebhookEvent;
+    await recordNewDelivery(ws.slug, hookId, missed, '{}', 'held');
+    await refuse('testWebhook', `/webhooks/${hookId}/test`, {}, [400, 'webhook_disabled']);
+    await refuse('recoverWebhook', `/webhooks/${hookId}/recover`, { body: { since } }, [400, 'webhook_disabled']);
+    await call('POST', `/webhooks/${hookId}/enable`, { host: ws.host, key: ws.key });
+    // The receiver takes 3 s over the recovered delivery, so the recovery is still running when a second one is asked for.
+    receiver.respondWith(() => ({ status: 204, delayMs: 3000 }));
+    const recovery = await record('recoverWebhook', `/webhooks/${hookId}/recover`, { body: { since } });
+    await refuse('recoverWebhook', `/webhooks/${hookId}/recover`, { body: { since } }, [409, 'recovery_in_progress']);
+    const recoveryPath = `/webhooks/${hookId}/recoveries/${recovery.body.recovery.id}`;
+    await eventually(
+      () => call('GET', recoveryPath, { host: ws.host, key: ws.key }),
+      (res) => res.body?.recovery?.status === 'done',
+      60_000,
+    );
+    receiver.respondWith(() => ({ status: 204 }));
+    await record('getWebhookRecovery', recoveryPath);
     await record('deleteWebhook', `/webhooks/${hookId}`);
 
     // Surveys
@@ -379,6 +548,7 @@ describe('API examples (lib/api-examples.json)', () => {
     await record('listSurveyResponses', `/surveys/${surveyId}/responses?limit=1&status=partial`);
     await record('deleteSurveyResponse', responseUrl);
     await record('eraseSurveyRespondent', '/surveys/responses/erase', { body: { externalId: 'crm-1042' } });
+    await record('erasePerson', '/people/erase', { body: { email: 'ann@example.com', externalId: 'crm-2210' } });
     await record('closeSurvey', `/surveys/${surveyId}/close`);
     const nextVersion = await record('createSurveyVersion', `/surveys/${surveyId}/versions`, { body: {} });
     // Its body has no text to vary (withIdempotencyKey): the same key with another body is refused here.
@@ -501,6 +671,23 @@ describe('API examples (lib/api-examples.json)', () => {
       'origin_not_allowed',
     ]);
     await record('callMcpServer', '/mcp', { headers: mcp, body: toolCall });
+    // Its protocol's own answers: a notification taken, and a client that takes no JSON (a JSON-RPC error).
+    await walk.answer('callMcpServer', '/mcp', { headers: mcp, body: { jsonrpc: '2.0', method: 'notifications/initialized' } }, 202);
+    await walk.answer('callMcpServer', '/mcp', { headers: { Accept: 'text/html' }, body: toolCall }, 406);
+    await walk.answer('callMcpServer', '/mcp', { headers: { ...mcp, 'MCP-Protocol-Version': '1999-01-01' }, body: toolCall }, 400);
+    // The read-only variant: the same exchange, read tools only.
+    await refuse('callMcpServerReadOnly', '/mcp/readonly', { headers: { ...mcp, Origin: 'https://app.example.com' }, body: toolCall }, [
+      403,
+      'origin_not_allowed',
+    ]);
+    await record('callMcpServerReadOnly', '/mcp/readonly', { headers: mcp, body: toolCall });
+    const notification = { jsonrpc: '2.0', method: 'notifications/initialized' };
+    await walk.answer('callMcpServerReadOnly', '/mcp/readonly', { headers: mcp, body: notification }, 202);
+    await walk.answer('callMcpServerReadOnly', '/mcp/readonly', { headers: { Accept: 'text/html' }, body: toolCall }, 406);
+    const unsupported = { ...mcp, 'MCP-Protocol-Version': '1999-01-01' };
+    await walk.answer('callMcpServerReadOnly', '/mcp/readonly', { headers: unsupported, body: toolCall }, 400);
+
+    await walkOAuth();
 
     // Usage: a range long past, so the example is the same on every run (an empty report); what a
     // real one holds, and that it agrees with cxctl, is test/integration/tenants.test.ts.
@@ -517,8 +704,9 @@ describe('API examples (lib/api-examples.json)', () => {
     if (process.env.RECORD_EXAMPLES === '1') writeFileSync(EXAMPLES_FILE, `${JSON.stringify(fresh, null, 2)}\n`);
     const committed = JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8'));
     expect(committed, 'lib/api-examples.json differs from a fresh recording: run `npm run docs:examples` and commit it').toEqual(fresh);
-    // About 2 minutes for every operation and its refusals on an idle machine; the shared one runs several suites at once.
-  }, 300_000);
+    // About 2.5 minutes for every operation and its refusals on an idle machine; a shared one running several suites at once
+    // (a load of 30 on 2 cores) has taken over 5.
+  }, 900_000);
 
   it('cost the DynamoDB calls and sequential depth docs/latency.md states, operation by operation', () => {
     const stated = new Map(
@@ -540,7 +728,7 @@ describe('API examples (lib/api-examples.json)', () => {
       const inSpan = cost !== undefined && row !== undefined && cost.calls >= row.calls && cost.calls <= row.most;
       return {
         operationId: route.operationId,
-        route: `${route.method} ${API_PREFIX}${route.path}`,
+        route: `${route.method} ${fullPathOf(route)}`,
         ...cost,
         ...(inSpan ? { calls: row.calls, most: row.most } : {}),
       };

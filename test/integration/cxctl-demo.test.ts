@@ -115,6 +115,24 @@ describe('cxctl demo', { timeout: 360_000 }, () => {
     const sops = ok(await api.get('/sops')).sops;
     expect(sops.map((s: { status: string }) => s.status)).toEqual(['published', 'published']);
     expect(ok(await api.get('/ideas')).pagination.total).toBe(6);
+    // Customers' votes, comments and a duplicate merged in (issue 39): the idea it went into counts its voter too.
+    const everyIdea = ok(await api.get('/ideas?includeMerged=true&limit=100')).data as {
+      id: string;
+      title: string;
+      voteCount: number;
+      mergedInto: string | null;
+    }[];
+    const darkMode = everyIdea.find((i) => i.title === 'Dark mode for the mobile app')!;
+    expect(everyIdea.find((i) => i.title === 'Night theme for the app')?.mergedInto).toBe(darkMode.id);
+    expect(darkMode.voteCount).toBe(3);
+    // The list by votes follows them through the table's stream, about a second behind.
+    await eventually(
+      async () => ok(await api.get('/ideas?sort=-votes&limit=1')).data[0]?.title,
+      (title) => title === 'Dark mode for the mobile app',
+      'the most voted idea first',
+    );
+    const comments = ok(await api.get(`/ideas/${darkMode.id}/comments`)).comments as { visibility: string; body: string }[];
+    expect(comments.map((c) => [c.visibility, c.body])).toEqual([['internal', 'The night shift asked for this twice this month.']]);
     const articles = ok(await api.get('/knowledge-bank/articles')).articles;
     expect(articles.map((a: { status: string }) => a.status)).toEqual(['published', 'published', 'published', 'published']);
     expect(ok(await api.get('/knowledge-bank/translations?locale=ar&status=missing')).articles).toEqual([]);
@@ -122,7 +140,8 @@ describe('cxctl demo', { timeout: 360_000 }, () => {
     expect(ok(await api.get('/webhooks')).webhooks).toEqual([
       expect.objectContaining({ url: 'http://127.0.0.1:4000/hook', enabled: false }),
     ]);
-    expect(first.created).toBe(6 + 1 + 20 + 2 + 2 + 3 + 4 + 1);
+    // Ideas, their votes, comments and merged duplicate, then the rest.
+    expect(first.created).toBe(6 + 5 + 2 + 1 + 1 + 20 + 2 + 2 + 3 + 4 + 1);
 
     // Again: nothing is created or changed, the first key still works, the run's own key is revoked.
     const before = await demoSnapshot(api);

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../lib/manifest.ts';
+import { onWorkspaceHost } from '../../lib/platform/route.ts';
 import { adminStore, call, clientFor, expectErrorEnvelope, newWorkspace, sandbox, type TestWorkspace } from '../support/fixtures.ts';
 import { makeJourney } from '../support/journeys.ts';
 import { publishedSurvey } from '../support/surveys.ts';
@@ -129,7 +130,11 @@ describe('lists answer their whole documented offset range', () => {
     expect(article.status, article.text).toBe(201);
     const survey = await api.post('/surveys', { body: { name: 'Offsets' } });
     expect(survey.status, survey.text).toBe(200);
+    const idea = await api.post('/ideas', { body: { title: 'Offsets' } });
+    expect(idea.status, idea.text).toBe(201);
     return {
+      listIdeaVotes: `/ideas/${idea.body.data.id}/votes`,
+      listIdeaComments: `/ideas/${idea.body.data.id}/comments`,
       listSurveyResponses: `/surveys/${survey.body.survey.id}/responses`,
       listIdeas: '/ideas',
       listWebhookDeliveries: `/webhooks/${webhook.body.webhook.id}/deliveries`,
@@ -173,16 +178,24 @@ describe('201: every create says where its record is', () => {
     // The manifest lists the category create first; the article goes into that category.
     createKnowledgeBankArticle: () => ({ categoryId, titleEn: 'Location' }),
     submitSurveyResponse: () => ({ answers: { plan: 'pro' }, finished: false }),
+    voteOnIdea: () => ({ voter: { externalId: 'location-voter' } }),
+    createIdeaComment: () => ({ body: 'Location', author: { externalId: 'location-author' } }),
   };
   const createdId = (body: Record<string, { id?: string } | undefined>) =>
-    body.data?.id ?? body.webhook?.id ?? body.category?.id ?? body.article?.id ?? body.response?.id;
+    body.data?.id ?? body.webhook?.id ?? body.category?.id ?? body.article?.id ?? body.response?.id ?? body.vote?.id ?? body.comment?.id;
 
   it('sends Location, and the record is read there', async () => {
-    const creates = routes.filter((r) => r.response.status === 201);
+    // OAuth's client registration answers the client itself (RFC 7591): no record to read at a Location.
+    const creates = routes.filter((r) => r.response.status === 201 && !onWorkspaceHost(r));
     expect(creates.map((r) => r.operationId).sort()).toEqual(Object.keys(createBodies).sort());
     parents.id = (await publishedSurvey(api)).surveyId;
+    const idea = await api.post('/ideas', { body: { title: 'Voted and commented on' } });
+    expect(idea.status, idea.text).toBe(201);
     for (const route of creates) {
-      const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => parents[name] ?? '');
+      // `{id}` is the survey's below /surveys, the idea's below /ideas.
+      const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+        route.path.startsWith('/ideas/') ? idea.body.data.id : (parents[name] ?? ''),
+      );
       const res = await call(route.method, path, { host: ws.host, key: ws.key, body: createBodies[route.operationId]!() });
       expect(res.status, `${route.operationId}: ${res.text}`).toBe(201);
       if (route.operationId === 'createKnowledgeBankCategory') categoryId = res.body.category.id;

@@ -13,6 +13,7 @@ const OPERATIONS = [
   ['get', '/ideas', 'listIdeas', 'ideas:read', '200', false],
   ['post', '/ideas', 'createIdea', 'ideas:write', '201', true],
   ['get', '/ideas/labels', 'getIdeaLabels', 'ideas:read', '200', false],
+  ['get', '/ideas/similar', 'findSimilarIdeas', 'ideas:read', '200', false],
   ['get', '/ideas/{id}', 'getIdea', 'ideas:read', '200', false],
   ['put', '/ideas/{id}', 'replaceIdea', 'ideas:write', '200', true],
   ['patch', '/ideas/{id}', 'updateIdea', 'ideas:write', '200', true],
@@ -20,6 +21,17 @@ const OPERATIONS = [
 ] as const;
 
 describe('OpenAPI: Ideas', () => {
+  it('describes similar ideas: each with the idea, its score and the shared words, also as the possible duplicates of a create', () => {
+    const similar = doc.paths['/ideas/similar'].get;
+    const query = similar.parameters.filter((p: { in: string }) => p.in === 'query');
+    expect(query.map((p: { name: string }) => p.name).sort()).toEqual(['limit', 'q']);
+    const match = similar.responses['200'].content['application/json'].schema.properties.data.items;
+    expect(Object.keys(match.properties).sort()).toEqual(['idea', 'matchedTerms', 'score']);
+    const created = doc.paths['/ideas'].post.responses['201'].content['application/json'].schema;
+    expect(created.properties.possibleDuplicates.items).toEqual(match);
+    expect(created.required).not.toContain('possibleDuplicates');
+  });
+
   it.each(OPERATIONS)(
     '%s %s is %s, needs %s, answers %s and lists its errors',
     (method, path, operationId, permission, success, conflicts) => {
@@ -45,15 +57,22 @@ describe('OpenAPI: Ideas', () => {
         'createdAt',
         'description',
         'id',
+        // Issue 39: the voice of the customer (votes, importance, merges, the message voters hear).
+        'importance',
+        'mergedFrom',
+        'mergedInto',
         'moderationStatus',
         'module',
         'priority',
         'status',
+        'statusMessage',
+        'statusMessageAr',
         'title',
         'titleAr',
         'updatedAt',
         'version',
         'visibility',
+        'voteCount',
       ].sort(),
     );
   });

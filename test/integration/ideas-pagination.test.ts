@@ -95,7 +95,7 @@ describe('GET /ideas pagination', () => {
     expect(dynamoDbCalls(res)).toBe(4);
   });
 
-  it('reads a full page of 100 with its total in one DynamoDB round trip beyond auth', async () => {
+  it('reads a full page of 100 with its total in one DynamoDB call beyond auth, and their vote counts in one more', async () => {
     await insideOneRateLimitWindow(ws);
     const res = await api.get('/ideas?limit=100');
     expect(res.body.data).toHaveLength(100);

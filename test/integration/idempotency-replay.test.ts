@@ -26,7 +26,14 @@ beforeAll(async () => {
   const survey = await api.post('/surveys', { body: { name: 'Parent', language: 'en' } });
   const category = await api.post('/knowledge-bank/categories', { body: { nameEn: 'Parent' } });
   const collecting = await publishedSurvey(api);
-  for (const res of [journey, survey, category]) expect(res.status, res.text).toBeLessThan(300);
+  const idea = await api.post('/ideas', { body: { title: 'Parent idea' } });
+  const webhook = await api.post('/webhooks', { body: { name: 'Parent hook', url: receiver.url, events: ['idea.submitted'] } });
+  for (const res of [journey, survey, category, idea, webhook]) expect(res.status, res.text).toBeLessThan(300);
+  parents.ideaId = idea.body.data.id;
+  parents.webhookId = webhook.body.webhook.id;
+  // A recovery is for an enabled webhook: the enable step's verification event reaches the receiver.
+  const enabled = await api.post(`/webhooks/${parents.webhookId}/enable`);
+  expect(enabled.status, enabled.text).toBe(200);
   parents.collectingSurveyId = collecting.surveyId;
   parents.journeyId = journey.body.journeyId;
   parents.journeyVersionId = journey.body.version.id;
@@ -41,6 +48,8 @@ afterAll(async () => {
 /** A first request's body per create; where the area checks something the first request changes (a slug), the body makes it so. */
 const bodies: Record<string, () => Record<string, unknown>> = {
   createIdea: () => ({ title: 'Replayed idea' }),
+  voteOnIdea: () => ({ voter: { externalId: 'customer-replayed' }, importance: 'important' }),
+  createIdeaComment: () => ({ body: 'Replayed comment', author: { externalId: 'customer-replayed' } }),
   createJourney: () => ({ titleEn: 'Replayed journey' }),
   createMicroJourney: () => ({ titleEn: 'Replayed micro journey' }),
   createJourneyVersion: () => ({ fromVersionId: parents.journeyVersionId, label: 'Replayed' }),
@@ -50,12 +59,26 @@ const bodies: Record<string, () => Record<string, unknown>> = {
   createSurveyDesign: () => ({ name: 'Replayed brand', primaryColor: '#0B5FFF' }),
   createSurveyVersion: () => ({}),
   createWebhook: () => ({ name: 'Replayed hook', url: receiver.url, events: ['idea.submitted'] }),
+  // Whole seconds inside the deliveries' retention: an hour ago.
+  recoverWebhook: () => ({ since: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000).toISOString() }),
   submitSurveyResponse: () => ({ answers: { plan: 'pro' }, finished: false }),
   createSurveyExport: () => ({ format: 'csv', labels: 'ids' }),
 };
 
 /** Creates whose path names another parent than the one its parameter is called by. */
-const parentOf: Record<string, Record<string, string>> = { submitSurveyResponse: { id: 'collectingSurveyId' } };
+const parentOf: Record<string, Record<string, string>> = {
+  submitSurveyResponse: { id: 'collectingSurveyId' },
+  voteOnIdea: { id: 'ideaId' },
+  createIdeaComment: { id: 'ideaId' },
+  recoverWebhook: { id: 'webhookId' },
+};
+
+/**
+ * Reads a replay makes beyond authentication's and the one read of the record as it is now, where the
+ * answer is advice looked up again (docs/latency.md): createIdea's possible duplicates, a Query of the
+ * newest ideas then a BatchGetItem of the candidates.
+ */
+const lookedUpAgain: Record<string, number> = { createIdea: 1 };
 
 const creates = routes.filter((route) => route.idempotent);
 
@@ -83,7 +106,7 @@ describe('Idempotency-Key on every idempotent create', () => {
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       // Authentication's calls (the remembered response read beside the workspace), and at most
       // one read of the record as it is now (a webhook's current secret, an article's draft).
-      expect(dynamoDbCalls(again)).toBeLessThanOrEqual(AUTH_CALLS + 1);
+      expect(dynamoDbCalls(again)).toBeLessThanOrEqual(AUTH_CALLS + 1 + (lookedUpAgain[route.operationId] ?? 0));
 
       const other = await api.post(path, { body: { ...body, ...otherBody(route.operationId) }, headers });
       expectErrorEnvelope(other, 409, 'idempotency_key_reused');
@@ -115,6 +138,12 @@ function otherBody(operationId: string): Record<string, unknown> {
     case 'createSurveyDesign':
     case 'createWebhook':
       return { name: 'Another name' };
+    case 'voteOnIdea':
+      return { importance: 'critical' };
+    case 'createIdeaComment':
+      return { body: 'Another comment' };
+    case 'recoverWebhook':
+      return { since: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 7_200_000).toISOString() };
     case 'submitSurveyResponse':
       return { answers: { plan: 'free' } };
     case 'createSurveyExport':

@@ -6,6 +6,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../lib/platform/data/keys.ts';
 import { TABLE } from '../../lib/platform/data/table.ts';
+import { sopEntity } from '../../lib/sops/entities.ts';
 import { adminStore, clientFor, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { importTestDirectory } from '../support/sop-fixtures.ts';
 
@@ -74,7 +75,7 @@ describe('gsi1', () => {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    for (const item of await gsi1Items(keys.sopListingPk(ws.slug))) {
+    for (const item of await gsi1Items(sopEntity.keys.listingPk(ws.slug))) {
       expect(Object.keys(item).filter((name) => SECRET_OR_PERSONAL.test(name))).toEqual([]);
     }
   });

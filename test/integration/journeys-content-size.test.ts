@@ -9,11 +9,11 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeContent } from '../../lib/journeys/codec.ts';
 import { pairTargetsOf } from '../../lib/journeys/diagnostics.ts';
+import { journeyVersionEntity } from '../../lib/journeys/entities.ts';
 import { largestBindingsAttribute } from '../../lib/journeys/metric-bindings.ts';
-import { descendingIdKey } from '../../lib/journeys/record.ts';
 import { largestVersionItemBytes } from '../../lib/journeys/store/versions.ts';
 import { itemBytes, MAX_ITEM_BYTES } from '../../lib/platform/data/item-size.ts';
-import { keys } from '../../lib/platform/data/keys.ts';
+import { workspacePk } from '../../lib/platform/data/keys.ts';
 import { adminStore, clientFor, expectErrorEnvelope, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { type Api, type MadeJourney, makeJourney } from '../support/journeys.ts';
 
@@ -65,7 +65,7 @@ const save = (made: MadeJourney, content: unknown, revision = 1) =>
 
 describe('DynamoDB item size (lib/platform/data/item-size.ts)', () => {
   it('counts an item exactly as DynamoDB does at its 400 KB limit: 409,600 bytes are stored, one more is refused', async () => {
-    const key = { pk: keys.workspacePk(ws.slug), sk: `SIZEPROBE#${randomUUID()}` };
+    const key = { pk: workspacePk(ws.slug), sk: `SIZEPROBE#${randomUUID()}` };
     const base = { ...key, label: 'سعة', n: 12345, flags: [true, null, 'x'], nested: { a: 1, b: 'bc' }, tags: new Set(['p', 'q']) };
     const padding = MAX_ITEM_BYTES - itemBytes({ ...base, pad: new Uint8Array(0) });
     const atLimit = { ...base, pad: new Uint8Array(padding) };
@@ -125,7 +125,7 @@ describe('PUT …/content at the item limit', () => {
     const { Item } = await adminStore().db.send(
       new GetCommand({
         TableName: adminStore().table,
-        Key: keys.journeyVersion(ws.slug, made.journeyId, descendingIdKey(made.versionId)),
+        Key: journeyVersionEntity.keys.version(ws.slug, made.journeyId, made.versionId),
         ConsistentRead: true,
       }),
     );

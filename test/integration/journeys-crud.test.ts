@@ -1,7 +1,7 @@
 /** Journeys themselves over HTTP: create, read, list, rename, archive, micro journeys, tenancy and costs. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../lib/platform/data/keys.ts';
+import { journeyEntity } from '../../lib/journeys/entities.ts';
 import {
   adminStore,
   clientFor,
@@ -327,7 +327,7 @@ describe('tenancy', () => {
       expect(a!.body).toEqual(b!.body);
     }
     const { Item } = await adminStore().db.send(
-      new GetCommand({ TableName: sandbox.tableName, Key: keys.journey(ws.slug, made.journeyId) }),
+      new GetCommand({ TableName: sandbox.tableName, Key: journeyEntity.keys.journey(ws.slug, made.journeyId) }),
     );
     expect(Item?.archivedAt).toBeUndefined();
   });

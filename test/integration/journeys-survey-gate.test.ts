@@ -1,7 +1,7 @@
 /** The survey publish gate: a survey version that removes or retypes a question published journey metrics follow is a breaking change. */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../lib/platform/data/keys.ts';
+import { journeyMetricBindingEntity } from '../../lib/journeys/entities.ts';
 import { adminStore, clientFor, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { metricContent, publishedScoredSurvey, scoredDefinition } from '../support/journey-metrics.ts';
 import { type Api, type MadeJourney, makeJourney, publish, save } from '../support/journeys.ts';
@@ -103,7 +103,7 @@ describe('survey publish gate', () => {
   it('ignores what an archive before this release left behind: a binding item of a journey already archived', async () => {
     const survey = await publishedScoredSurvey(api);
     const archived = await publishedJourney({ a: { source: { surveyId: survey.surveyId, questionId: 'score', measure: 'nps' } } });
-    const bindingKey = keys.surveyMetricBinding(ws.slug, survey.surveyId, archived.journeyId);
+    const bindingKey = journeyMetricBindingEntity.keys.binding(ws.slug, survey.surveyId, archived.journeyId);
     const { Item: left } = await adminStore().db.send(
       new GetCommand({ TableName: adminStore().table, Key: bindingKey, ConsistentRead: true }),
     );

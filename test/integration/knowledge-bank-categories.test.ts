@@ -1,7 +1,7 @@
 /** Knowledge-bank categories over HTTP: CRUD, the tree rules, slugs, emptiness, concurrency and cost. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../lib/platform/data/keys.ts';
+import { kbCategorySlugEntity } from '../../lib/knowledge-bank/entities.ts';
 import { AUTH_CALLS, adminStore, dynamoDbCalls, expectErrorEnvelope, sandbox } from '../support/fixtures.ts';
 import { createArticle, createCategory, insideOneRateLimitWindow, type KbWorkspace, kbWorkspace } from '../support/knowledge-bank.ts';
 
@@ -197,7 +197,7 @@ describe('GET, PATCH and DELETE /knowledge-bank/categories/{categoryId}', () => 
     expect(res.body).toEqual({ ok: true });
     expectErrorEnvelope(await ws.writer.get(`/knowledge-bank/categories/${category.id}`), 404, 'not_found');
     const { Item } = await adminStore().db.send(
-      new GetCommand({ TableName: sandbox.tableName, Key: keys.kbCategorySlug(ws.slug, category.slug), ConsistentRead: true }),
+      new GetCommand({ TableName: sandbox.tableName, Key: kbCategorySlugEntity.keys.slug(ws.slug, category.slug), ConsistentRead: true }),
     );
     expect(Item).toBeUndefined();
   });

@@ -5,9 +5,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type * as BuilderModule from '../../lib/knowledge-bank/search/builder.ts';
-import type * as SegmentStoreModule from '../../lib/knowledge-bank/search/segment-store.ts';
 import type { Manifest } from '../../lib/knowledge-bank/search/segments.ts';
 import type * as ManifestModule from '../../lib/knowledge-bank/search/store/manifest.ts';
+import type * as SegmentStoreModule from '../../lib/knowledge-bank/search/store/segments.ts';
 import { sandbox, useSandboxEnvironment } from '../support/fixtures.ts';
 import { createArticle, createCategory, type KbWorkspace, kbWorkspace, publish } from '../support/knowledge-bank.ts';
 
@@ -26,7 +26,7 @@ beforeAll(async () => {
   useSandboxEnvironment({ AWS_ENDPOINT_URL_S3: sandbox.sqsEndpoint, KB_SEARCH_BUCKET: 'knowledge-bank-search' });
   builder = await import('../../lib/knowledge-bank/search/builder.ts');
   manifests = await import('../../lib/knowledge-bank/search/store/manifest.ts');
-  store = await import('../../lib/knowledge-bank/search/segment-store.ts');
+  store = await import('../../lib/knowledge-bank/search/store/segments.ts');
   ws = await kbWorkspace('kb-segments');
   const categoryId = (await createCategory(ws.writer, { nameEn: 'Racing' })).id;
   for (let n = 0; n < 6; n++) {

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { newKeyId, newToken } from '../../lib/platform/auth/developer-key-token.ts';
 import { DEFAULT_PERMISSIONS } from '../../lib/platform/permissions.ts';
 import { call, clientFor, newKey, newWorkspace, sandbox, type TestWorkspace } from '../support/fixtures.ts';
 
@@ -241,5 +242,85 @@ describe('the MCP server and its caller', () => {
       expect(res.status, method).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');
     }
+  });
+});
+
+describe('the order of checks on /mcp (docs/using-the-api.md): nothing about the request before the key', () => {
+  const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+  const toolCall = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_ideas', arguments: {} } };
+  /** What a caller without a usable key sends to learn the request's shape: each is answered 401 all the same. */
+  const shapes: [string, { body?: unknown; rawBody?: string; headers?: Record<string, string> }][] = [
+    ['a body that is no JSON-RPC message', { body: { bad: 1 } }],
+    ['a body that is not JSON', { rawBody: '{', headers: { 'Content-Type': 'application/json' } }],
+    ['a body not sent as JSON', { rawBody: 'a=1', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }],
+    ['a web page’s Origin', { body: ping, headers: { Origin: 'https://evil.example' } }],
+    ['an Accept that takes no JSON', { body: toolCall, headers: { Accept: 'text/html' } }],
+    ['an unknown tool', { body: { ...toolCall, params: { name: 'no_such_tool', arguments: {} } } }],
+    ['arguments the tool does not take', { body: { ...toolCall, params: { name: 'list_ideas', arguments: { nope: 1 } } } }],
+  ];
+
+  it.each(shapes)('answers %s without a key 401 missing_key, and with a key the API refuses 401 invalid_key', async (_, request) => {
+    const without = await call('POST', '/mcp', { host: ws.host, ...request });
+    expect([without.status, without.body?.error], without.text).toEqual([401, 'missing_key']);
+    const forged = newToken(newKeyId());
+    const refused = await call('POST', '/mcp', { host: ws.host, key: forged, ...request });
+    expect([refused.status, refused.body?.error], refused.text).toEqual([401, 'invalid_key']);
+    expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+
+  it('answers the workspace first (400), before the key (401)', async () => {
+    const res = await call('POST', '/mcp', { body: { bad: 1 } });
+    expect([res.status, res.body?.error]).toEqual([400, 'missing_workspace_host']);
+  });
+
+  it('with a valid key, answers what the request is: 403 for an Origin, 400 for the body, 406 for the Accept, 202 for a notification', async () => {
+    const as = { host: ws.host, key: ws.key };
+    expect((await call('POST', '/mcp', { ...as, body: ping, headers: { Origin: 'https://evil.example' } })).body).toMatchObject({
+      error: 'origin_not_allowed',
+    });
+    expect((await call('POST', '/mcp', { ...as, body: { bad: 1 } })).body).toMatchObject({ error: 'invalid_body' });
+    const notAcceptable = await call('POST', '/mcp', { ...as, body: toolCall, headers: { Accept: 'text/html' } });
+    expect(notAcceptable.status).toBe(406);
+    expect(notAcceptable.body).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
+    const notification = await call('POST', '/mcp', { ...as, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+    expect([notification.status, notification.text]).toEqual([202, '']);
+  });
+
+  it('refuses tool arguments that could not be sent as invalid arguments, not as the API failing', async () => {
+    const client = await connect('modern', ws.key);
+    const cases: [string, Record<string, unknown>, string, string][] = [
+      ['update_idea', { id: 'a', ifMatch: '"1"\r\nX-Injected: 1', body: {} }, 'invalid_header', 'ifMatch'],
+      ['create_idea', { body: { title: 'x' }, idempotencyKey: 'clé' }, 'invalid_header', 'idempotencyKey'],
+      ['get_idea', { id: 'x'.repeat(1_000_000) }, 'invalid_path', 'path.id'],
+    ];
+    for (const [name, args, error, path] of cases) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result, name).toMatchObject({ isError: true, structuredContent: { ok: false, error, issues: [{ path }] } });
+    }
+  });
+});
+
+describe('the read-only endpoint (POST /mcp/readonly)', () => {
+  it('offers the read tools alone to a key that may write, keeps `?modules=`, and knows no write tool', async () => {
+    const client = await connect('modern', ws.key, { url: new URL(`${MCP_URL}/readonly`) });
+    const { tools } = await client.listTools();
+    expect(tools.length).toBeGreaterThan(20);
+    expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['list_ideas', 'get_idea', 'search_knowledge_bank']));
+    expect(tools.map((tool) => tool.name)).not.toContain('create_idea');
+    const read = await client.callTool({ name: 'list_ideas', arguments: { limit: 1 } });
+    expect(read.isError).toBeFalsy();
+    const write = await call('POST', '/mcp/readonly', {
+      host: ws.host,
+      key: ws.key,
+      body: { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'create_idea', arguments: { body: { title: 'No' } } } },
+    });
+    expect(write.body).toMatchObject({ id: 9, error: { message: expect.stringMatching(/create_idea/) } });
+    const before = await clientFor(ws).get('/ideas?limit=100');
+    expect(before.body.data.some((idea: { title: string }) => idea.title === 'No')).toBe(false);
+
+    const ideasOnly = await connect('legacy', ws.key, { url: new URL(`${MCP_URL}/readonly?modules=ideas`) });
+    const names = (await ideasOnly.listTools()).tools.map((tool) => tool.name).sort();
+    expect(names).toEqual(['find_similar_ideas', 'get_idea', 'get_idea_labels', 'list_ideas']);
   });
 });

@@ -11,7 +11,7 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gsi1Projection } from '../../lib/admin/migrations/001-gsi1-projection.ts';
 import { WriteRate } from '../../lib/admin/migrations/write-rate.ts';
-import { AdminError, createLocalStore, type Store } from '../../lib/admin/store.ts';
+import { AdminError, createLocalTableClient, type TableClient } from '../../lib/admin/table-client.ts';
 import { GSI1_NON_KEY_ATTRIBUTES } from '../../lib/entities.ts';
 import { TABLE } from '../../lib/platform/data/table.ts';
 import { sandbox } from '../support/fixtures.ts';
@@ -30,11 +30,11 @@ async function cxctl(table: string, ...args: string[]): Promise<{ code: number; 
   }
 }
 
-const tables: Store[] = [];
+const tables: TableClient[] = [];
 
 /** A table as the stack defined it before gsi1 projected what it does now (here: only `workspace`). */
-async function tableWithOldIndex(): Promise<Store> {
-  const store = createLocalStore(`old-index-${randomBytes(4).toString('hex')}`, sandbox.dynamodbEndpoint);
+async function tableWithOldIndex(): Promise<TableClient> {
+  const store = createLocalTableClient(`old-index-${randomBytes(4).toString('hex')}`, sandbox.dynamodbEndpoint);
   tables.push(store);
   await store.db.send(
     new CreateTableCommand({

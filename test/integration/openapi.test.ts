@@ -21,16 +21,29 @@ describe('GET /openapi.json', () => {
       // The API root ('' in the manifest) is `/` below the server URL.
       const op = doc.paths[route.path || '/']?.[route.method.toLowerCase()];
       expect(op, `${route.method} ${route.path}`).toBeDefined();
+      // An answer most operations give alike is written once, under components.responses.
+      const responseOf = (status: string) => {
+        const response = op.responses[status];
+        return response?.$ref ? doc.components.responses[response.$ref.split('/').pop()] : response;
+      };
       expect(op.operationId).toBe(route.operationId);
       expect(op.responses[String(route.response.status)]).toBeDefined();
       if (route.auth !== 'none') {
         expect(op['x-permissions']).toEqual(route.permissions);
         // Busy (503 service_busy) is a platform answer every operation with a key can give, and says when to retry.
-        expect(op.responses['503']?.['x-error-codes'], `${route.operationId} 503`).toContain('service_busy');
-        expect(op.responses['503'].headers?.['Retry-After'], `${route.operationId} 503 Retry-After`).toBeDefined();
+        expect(responseOf('503')?.['x-error-codes'], `${route.operationId} 503`).toContain('service_busy');
+        expect(responseOf('503').headers?.['Retry-After'], `${route.operationId} 503 Retry-After`).toBeDefined();
         for (const status of ['400', '401', '403', '404', '429', '502', '503']) {
-          const schema = op.responses[status].content['application/json'].schema;
+          let schema = responseOf(status).content['application/json'].schema;
           const members = route.errorMembers?.[Number(status) as keyof typeof route.errorMembers];
+          // A protocol that answers some refusals in its own body (MCP's JSON-RPC error at 400) declares it in
+          // the manifest (response.otherAnswers): the status then takes either body, the envelope first.
+          const protocolBody = route.response.otherAnswers?.[Number(status) as 400]?.body;
+          if (protocolBody) {
+            expect(schema.anyOf, `${route.operationId} ${status}`).toHaveLength(2);
+            expect(schema.anyOf[1].$ref, `${route.operationId} ${status}`).toMatch(/^#\/components\/schemas\/\w+$/);
+            schema = schema.anyOf[0];
+          }
           if (!members) expect(schema.$ref, status).toBe('#/components/schemas/Error');
           else {
             // The envelope plus the members this status declares, nothing else.

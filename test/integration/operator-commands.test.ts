@@ -61,7 +61,11 @@ describe('cxctl backup verify', () => {
       'bucket SurveyExportBucket when the stack is deleted': true,
       'signing secret': null,
     });
-    expect(report.redeploy).toBe(`TABLE_NAME=${sandbox.tableName} npm start`);
+    // Every variable that reaches this sandbox (its ports are not the defaults), as every hint names them (issue 37 item 3).
+    expect(report.redeploy).toBe(
+      `DYNAMODB_PORT=${new URL(sandbox.dynamodbEndpoint).port} SQS_PORT=${new URL(sandbox.sqsEndpoint).port} ` +
+        `DATA_DIR=${env.DATA_DIR} TABLE_NAME=${sandbox.tableName} npm start`,
+    );
     const human = await cxctl(['backup', 'verify'], env);
     expect(human.code).toBe(0);
     expect(human.stdout).toContain('✓ table when the stack is deleted: retained');

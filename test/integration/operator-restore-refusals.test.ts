@@ -22,7 +22,7 @@ import {
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restoreTable } from '../../lib/admin/restore.ts';
-import { createLocalStore } from '../../lib/admin/store.ts';
+import { createLocalTableClient } from '../../lib/admin/table-client.ts';
 import { createTableInput } from '../../lib/admin/table-layout.ts';
 import { sandbox } from '../support/fixtures.ts';
 import { cxctl, operatorEnvironment } from '../support/operator.ts';
@@ -174,7 +174,7 @@ describe('cxctl backup restore', () => {
 
   it('finishes a restore that was stopped half-way when run again, and only that one', async () => {
     const to = `restore-stopped-${suffix}`;
-    const store = createLocalStore(SOURCE, sandbox.dynamodbEndpoint);
+    const store = createLocalTableClient(SOURCE, sandbox.dynamodbEndpoint);
     const stopped = restoreTable(dynamodb, store, {
       to,
       sandbox: true,

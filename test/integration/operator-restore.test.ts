@@ -23,7 +23,7 @@ import { promisify } from 'node:util';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../local/wait.ts';
+import { freePorts } from '../../local/wait.ts';
 import { routedDefinition } from '../support/surveys.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 
@@ -39,7 +39,8 @@ interface Sandbox {
 }
 
 async function npmStart(table?: string, extra: NodeJS.ProcessEnv = {}): Promise<Sandbox> {
-  const ports = { PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort() };
+  const [PORT, DYNAMODB_PORT, SQS_PORT] = (await freePorts(3)) as [number, number, number];
+  const ports = { PORT, DYNAMODB_PORT, SQS_PORT };
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,

@@ -25,9 +25,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeveloperKey, MAX_RATE_LIMIT_PER_MINUTE } from '../../lib/admin/developer-keys.ts';
-import { createLocalStore } from '../../lib/admin/store.ts';
+import { createLocalTableClient } from '../../lib/admin/table-client.ts';
 import { PERMISSIONS } from '../../lib/platform/permissions.ts';
-import { freePort } from '../../local/wait.ts';
+import { freePorts } from '../../local/wait.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SCALE = 100;
@@ -87,7 +87,8 @@ const answers = (n: number) =>
   );
 
 beforeAll(async () => {
-  const ports = { PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort() };
+  const [PORT, DYNAMODB_PORT, SQS_PORT] = (await freePorts(3)) as [number, number, number];
+  const ports = { PORT, DYNAMODB_PORT, SQS_PORT };
   child = spawn('npm', ['start'], {
     cwd: ROOT,
     env: {
@@ -105,7 +106,7 @@ beforeAll(async () => {
   expect(output).toContain(`at 1/${SCALE} of a partition's units`);
   apiUrl = `http://127.0.0.1:${ports.PORT}/api/v1`;
   // Operator keys, written straight to DynamoDB Local (cxctl's way): not throttled, as cxctl is not.
-  const store = createLocalStore('cx-portal', `http://127.0.0.1:${ports.DYNAMODB_PORT}`);
+  const store = createLocalTableClient('cx-portal', `http://127.0.0.1:${ports.DYNAMODB_PORT}`);
   keys = (
     await Promise.all(
       Array.from({ length: KEYS }, () =>

@@ -79,12 +79,13 @@ async function ideaCount(): Promise<number> {
 }
 
 describe('a read', () => {
-  it('costs its own read beside the counts: four calls, two round trips one after the other', async () => {
+  it('costs its own reads beside the counts: five calls, two round trips one after the other', async () => {
     const created = await call('POST', '/ideas', { host: ws.host, key: ws.key, body: { title: 'Depth of a read' } });
     expect(created.status, created.text).toBe(201);
     const read = await call('GET', `/ideas/${created.body.data.id}`, { host: ws.host, key: ws.key });
     expect(read.status).toBe(200);
-    expect([dynamoDbCalls(read), dynamoDbDepth(read)]).toEqual([4, 2]);
+    // The workspace, key and budget shard; then the counts, the idea and its vote-count shards at once.
+    expect([dynamoDbCalls(read), dynamoDbDepth(read)]).toEqual([5, 2]);
     const me = await call('GET', '/me', { host: ws.host, key: ws.key });
     expect([dynamoDbCalls(me), dynamoDbDepth(me)]).toEqual([3, 2]);
   });
@@ -170,8 +171,8 @@ describe('a read', () => {
     expectErrorEnvelope(refused, 429, 'rate_limited');
     expect(refused.text).not.toContain('Read over the limit');
     expect(refused.headers.get('ratelimit-remaining')).toBe('0');
-    // The workspace and key, the counts, and the idea's read that ran beside them: still two round trips.
-    expect([dynamoDbCalls(refused), dynamoDbDepth(refused)]).toEqual([4, 2]);
+    // The workspace and key, the counts, and the idea's reads that ran beside them: still two round trips.
+    expect([dynamoDbCalls(refused), dynamoDbDepth(refused)]).toEqual([5, 2]);
   });
 });
 

@@ -9,7 +9,7 @@ import { connect, createServer, type Server } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../local/wait.ts';
+import { freePorts } from '../../local/wait.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -28,7 +28,8 @@ async function npmStart(
   dataDir = mkdtempSync(join(tmpdir(), 'sandbox-lifecycle-')),
   settings: Record<string, string> = {},
 ): Promise<Run> {
-  const all = { PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort(), ...ports };
+  const [PORT, DYNAMODB_PORT, SQS_PORT] = (await freePorts(3)) as [number, number, number];
+  const all = { PORT, DYNAMODB_PORT, SQS_PORT, ...ports };
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
     // Only what npm, node and java need, and the sandbox's own settings: nothing of this test run's sandbox.
@@ -207,7 +208,7 @@ describe('npm start', { timeout: 360_000 }, () => {
   it('refuses taken ports before starting anything: one line naming each and its variable, no stack, exit 1', async () => {
     // Another DynamoDB Local and SQS emulator (or anything) already on the ports: the sandbox must not use them.
     const taken: Server[] = [createServer(() => undefined), createServer(() => undefined)];
-    const ports = [await freePort(), await freePort()];
+    const ports = await freePorts(2);
     await Promise.all(taken.map((server, i) => new Promise<void>((r) => server.listen(ports[i], '127.0.0.1', r))));
     try {
       const run = await npmStart({ DYNAMODB_PORT: ports[0], SQS_PORT: ports[1] });

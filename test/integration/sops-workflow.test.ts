@@ -7,7 +7,8 @@ import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dyn
 import { beforeAll, describe, expect, it } from 'vitest';
 import { changeModules } from '../../lib/admin/workspaces.ts';
 import { routes } from '../../lib/manifest.ts';
-import { keys } from '../../lib/platform/data/keys.ts';
+import { workspacePk } from '../../lib/platform/data/keys.ts';
+import { sopCommentEntity, sopEntity } from '../../lib/sops/entities.ts';
 import {
   type ApiResponse,
   adminStore,
@@ -437,7 +438,7 @@ describe('DELETE /sops/{id}', () => {
       new QueryCommand({
         TableName: adminStore().table,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.workspacePk(ws.slug), ':prefix': keys.sop(ws.slug, id).sk },
+        ExpressionAttributeValues: { ':pk': workspacePk(ws.slug), ':prefix': sopEntity.keys.sop(ws.slug, id).sk },
         ConsistentRead: true,
       }),
     );
@@ -468,8 +469,8 @@ describe('DELETE /sops/{id}', () => {
       const createdAt = new Date(Date.parse(draft.createdAt) + i + 1).toISOString();
       const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
       return {
-        ...keys.sopComment(ws.slug, draft.id, createdAt, id),
-        entity: 'SopComment',
+        ...sopCommentEntity.keys.comment(ws.slug, draft.id, createdAt, id),
+        entity: sopCommentEntity.name,
         id,
         sopId: draft.id,
         kind: 'send_back',
@@ -488,7 +489,7 @@ describe('DELETE /sops/{id}', () => {
     await adminStore().db.send(
       new UpdateCommand({
         TableName: adminStore().table,
-        Key: keys.sop(ws.slug, draft.id),
+        Key: sopEntity.keys.sop(ws.slug, draft.id),
         UpdateExpression: 'SET commentCount = :n',
         ExpressionAttributeValues: { ':n': comments.length },
       }),

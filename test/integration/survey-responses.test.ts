@@ -1,7 +1,7 @@
 /** Survey responses over HTTP: submit, continue, read, list, change feed, delete, erase; replay validation; concurrency; costs. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAudienceFile, setAudienceAttributes } from '../../lib/admin/audience.ts';
-import { keys } from '../../lib/platform/data/keys.ts';
+import { surveyResponseShardOf } from '../../lib/surveys/responses/entities.ts';
 import {
   AUTH_CALLS,
   adminStore,
@@ -517,7 +517,7 @@ describe('round trips', () => {
     expect(dynamoDbDepth(cold)).toBe(oneRound + 1);
     const list = await api.get(`/surveys/${surveyId}/responses`);
     expect(list.body.responses).toHaveLength(2);
-    const ranges = new Set([first, warm].map((res) => keys.surveyResponseShardOf(res.body.response.id)));
+    const ranges = new Set([first, warm].map((res) => surveyResponseShardOf(res.body.response.id)));
     expect(dynamoDbDepth(list)).toBe(oneRound);
     expect(dynamoDbCalls(list) - AUTH_CALLS).toBe(1 + ranges.size);
     // The change feed: its 16 index keys and their counts together, then the changed responses.

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../lib/platform/data/keys.ts';
+import { surveyVersionEntity } from '../../lib/surveys/entities.ts';
 import {
   AUTH_CALLS,
   adminStore,
@@ -399,7 +399,11 @@ describe('archive', () => {
     expectErrorEnvelope(await api.post(`/surveys/${surveyId}/close`), 409, 'survey_archived');
     expectErrorEnvelope(await api.delete(`/surveys/${surveyId}`), 409, 'survey_archived');
     const { Item } = await adminStore().db.send(
-      new GetCommand({ TableName: sandbox.tableName, Key: keys.surveyVersion(ws.slug, surveyId, versionId), ConsistentRead: true }),
+      new GetCommand({
+        TableName: sandbox.tableName,
+        Key: surveyVersionEntity.keys.version(ws.slug, surveyId, versionId),
+        ConsistentRead: true,
+      }),
     );
     expect(Item?.status).toBe('draft');
   });

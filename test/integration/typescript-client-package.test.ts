@@ -92,7 +92,7 @@ function describeEvent(event: WebhookEvent): string {
 const event: WebhookEvent<'idea.status_changed'> = {
   type: 'idea.status_changed',
   timestamp: idea.createdAt,
-  data: { ideaId: idea.id, workspace: 'acme', previousStatus: null, status: idea.status ?? null },
+  data: { ideaId: idea.id, workspace: 'acme', previousStatus: null, status: idea.status ?? null, statusMessage: null, statusMessageAr: null, voterCount: 0 },
 };
 console.log(JSON.stringify({ id: idea.id, version: idea.version, statuses: labels.data?.data.statuses, refused: refused.error?.error, event: describeEvent(event) }));
 `,

@@ -19,9 +19,9 @@ import { join, resolve } from 'node:path';
 import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDeveloperKey } from '../../lib/admin/developer-keys.ts';
-import { createLocalStore, type Store } from '../../lib/admin/store.ts';
-import { keys } from '../../lib/platform/data/keys.ts';
+import { createLocalTableClient, type TableClient } from '../../lib/admin/table-client.ts';
 import { PERMISSIONS } from '../../lib/platform/permissions.ts';
+import { SURVEY_COLLECTING_COPIES } from '../../lib/surveys/entities.ts';
 import { toResponse } from '../../lib/surveys/responses/record.ts';
 import { webhookEntity } from '../../lib/webhooks/entities.ts';
 import { cxctl, type SandboxProcess, startSandboxProcess, until } from '../support/sandbox-process.ts';
@@ -38,7 +38,7 @@ const EPOCH = '2000-01-01T00:00:00.000Z';
 
 let dataDir: string;
 let sandbox: SandboxProcess;
-let store: Store;
+let store: TableClient;
 let key: string;
 let receiver: Receiver;
 let cloudFormation: Server;
@@ -206,7 +206,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'upgrade-'));
   execFileSync('tar', ['-xzf', join(FIXTURE, 'data-dir.tar.gz'), '-C', dataDir]);
   sandbox = await startSandboxProcess(dataDir, { heldAtGate: true });
-  store = createLocalStore('cx-portal', sandbox.dynamodbEndpoint);
+  store = createLocalTableClient('cx-portal', sandbox.dynamodbEndpoint);
   receiver = await startReceiver();
   cloudFormation = createServer((request, response) => {
     let body = '';
@@ -336,7 +336,7 @@ describe('a table written by main at 80f9095', () => {
     for (const survey of [a, b, c, d]) {
       const copies = items.filter((item) => String(item.sk).startsWith(`SURVEYSTATE#${survey.surveyId}#`));
       expect(copies.map((copy) => copy.status)).toEqual(
-        Array(keys.surveyCollectingCopies).fill(survey === c ? 'closed' : survey === d ? 'draft' : 'published'),
+        Array(SURVEY_COLLECTING_COPIES).fill(survey === c ? 'closed' : survey === d ? 'draft' : 'published'),
       );
     }
 

@@ -8,12 +8,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiDocument } from '../../lib/api-document.ts';
-import { WEBHOOK_EVENT_TYPES } from '../../lib/webhooks/events.ts';
+import { TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES } from '../../lib/webhooks/events.ts';
 import { freePort } from '../../local/wait.ts';
 import { undocumentedEvent } from '../support/documented-responses.ts';
 import { clientFor, type TestWorkspace } from '../support/fixtures.ts';
 import { ideasWorkspace, STATUSES } from '../support/ideas.ts';
 import { publishedSurvey } from '../support/surveys.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -62,7 +63,7 @@ afterAll(() => {
 describe('the webhook event catalog', () => {
   it('lists every event kind, and the verification event, with the delivery headers and the Bearer secret', () => {
     const document = apiDocument() as any;
-    expect(Object.keys(document.webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES, 'webhook.verification'].sort());
+    expect(Object.keys(document.webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES, TEST_EVENT_TYPE, 'webhook.verification'].sort());
     for (const [type, { post }] of Object.entries<any>(document.webhooks)) {
       expect(
         post.parameters.map((p: { name: string }) => p.name),
@@ -70,7 +71,7 @@ describe('the webhook event catalog', () => {
       ).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
       expect(post.security, type).toEqual([{ webhookSecret: [] }]);
       expect(Object.keys(post.responses), type).toEqual(['410', '2XX', 'default']);
-      expect(post.description, type).toMatch(/Retries.*5 s, 30 s, 2 min.*At least once, in no guaranteed order/s);
+      expect(post.description, type).toMatch(/Retries.*5 s, 30 s, 2 min.*At least once, ordered by `webhook-id`/s);
       const example = post.requestBody.content['application/json'].examples.sent.value;
       expect(undocumentedEvent(example), type).toBeNull();
     }
@@ -91,15 +92,34 @@ describe('the webhook event catalog', () => {
     const id = idea.body.data.id as string;
     await api.patch(`/ideas/${id}`, { body: { description: 'Night shifts' } });
     await api.patch(`/ideas/${id}`, { body: { status: STATUSES[1] } });
+    const vote = await api.post(`/ideas/${id}/votes`, { body: { voter: { externalId: 'crm-1' }, importance: 'critical' } });
+    expect(vote.status, vote.text).toBe(201);
+    expect((await api.delete(`/ideas/${id}/votes/${vote.body.vote.id}`)).status).toBe(200);
+    const comment = await api.post(`/ideas/${id}/comments`, { body: { body: 'Please', author: { externalId: 'crm-1' } } });
+    expect(comment.status, comment.text).toBe(201);
+    const duplicate = (await api.post('/ideas', { body: { title: 'Night theme', status: STATUSES[0] } })).body.data.id as string;
+    const merged = await api.post(`/ideas/${duplicate}/merge`, { headers: { 'If-Match': '"1"' }, body: { into: id } });
+    expect(merged.status, merged.text).toBe(200);
+    const unmerged = await api.post(`/ideas/${duplicate}/unmerge`, { headers: { 'If-Match': merged.headers.get('etag')! } });
+    expect(unmerged.status, unmerged.text).toBe(200);
     await api.delete(`/ideas/${id}`);
+    // A webhook's own lifecycle events go to the workspace's other webhooks: another one, disabled and enabled again.
+    const otherReceiver = await startReceiver();
+    const other = await api.post('/webhooks', { body: { name: 'Other', url: otherReceiver.url, events: ['idea.submitted'] } });
+    expect((await api.post(`/webhooks/${other.body.webhook.id}/enable`)).status).toBe(200);
+    expect((await api.post(`/webhooks/${other.body.webhook.id}/disable`)).status).toBe(200);
+    expect((await api.post(`/webhooks/${other.body.webhook.id}/enable`)).status).toBe(200);
+    // And a test event.
+    expect((await api.post(`/webhooks/${hook}/test`)).status).toBe(202);
     const { surveyId } = await publishedSurvey(api);
     const answers = { plan: 'pro', channels: ['chat'], favourite: 'chat', score: 9 };
     expect((await api.post(`/surveys/${surveyId}/responses`, { body: { answers } })).status).toBe(201);
 
     const kinds = () => new Set(deliveries().map((d) => d.body.type));
-    await until(() => WEBHOOK_EVENT_TYPES.every((type) => kinds().has(type)), 'one delivery of every event kind');
+    await until(() => [...WEBHOOK_EVENT_TYPES, TEST_EVENT_TYPE].every((type) => kinds().has(type)), 'one delivery of every event kind');
+    await otherReceiver.close();
     const received = deliveries();
-    expect([...kinds()].sort()).toEqual([...WEBHOOK_EVENT_TYPES, 'webhook.verification'].sort());
+    expect([...kinds()].sort()).toEqual([...WEBHOOK_EVENT_TYPES, TEST_EVENT_TYPE, 'webhook.verification'].sort());
     for (const { verdict, body } of received) {
       expect(verdict, body.type).toMatch(/webhook-id=evt_\w+ bearer ok, signature ok → 204$/);
       expect(undocumentedEvent(body), JSON.stringify(body)).toBeNull();

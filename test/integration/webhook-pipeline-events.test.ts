@@ -64,7 +64,15 @@ describe('idea changes become signed webhook deliveries', () => {
     const received = await target.waitForRequests(4, { filter: eventsFor(ideaId) });
 
     expect(received.map((r) => r.json.type)).toEqual(['idea.submitted', 'idea.status_changed', 'idea.updated', 'idea.deleted']);
-    expect(received[1]!.json.data).toEqual({ ideaId, workspace: pipeline.ws.slug, previousStatus: 'new', status: 'planned' });
+    expect(received[1]!.json.data).toEqual({
+      ideaId,
+      workspace: pipeline.ws.slug,
+      previousStatus: 'new',
+      status: 'planned',
+      statusMessage: null,
+      statusMessageAr: null,
+      voterCount: 0,
+    });
     expect(received[2]!.json.data).toEqual({ ideaId, workspace: pipeline.ws.slug });
     expect(received[3]!.json.data).toEqual({ ideaId, workspace: pipeline.ws.slug });
     for (const r of received) {

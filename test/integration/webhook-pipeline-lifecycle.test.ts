@@ -20,8 +20,11 @@ describe('secret rotation, URL changes and redelivery', () => {
     const newSecret = rotated.body.webhook.secret;
 
     const whileDisabled = await putIdea(pipeline.ws.slug);
-    // Let the pipeline process that change while the webhook is still disabled.
-    await new Promise((r) => setTimeout(r, 1500));
+    // The pipeline processed that change while the webhook was disabled: it holds it.
+    await eventually(
+      async () => (await pipeline.api.get(`/webhooks/${hook.id}/deliveries?status=held`)).body.deliveries,
+      (held) => held.length === 1,
+    );
     expect((await pipeline.api.post(`/webhooks/${hook.id}/enable`)).status).toBe(200);
     const verification = target.requests.filter((r) => r.json?.type === 'webhook.verification').at(-1)!;
     expect(verification.headers.authorization).toBe(`Bearer ${newSecret}`);
@@ -40,14 +43,18 @@ describe('secret rotation, URL changes and redelivery', () => {
     const newTarget = await pipeline.receiver();
     const hook = await pipeline.enabledWebhook(oldTarget);
     const patched = await pipeline.api.patch(`/webhooks/${hook.id}`, { body: { url: newTarget.url } });
-    expect(patched.body.webhook).toMatchObject({ url: newTarget.url, enabled: false });
+    expect(patched.body.webhook).toMatchObject({ url: newTarget.url, enabled: false, disabledReason: { code: 'url_changed' } });
     const ideaId = await putIdea(pipeline.ws.slug);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Processed while the webhook was disabled: held, sent to neither receiver.
+    await eventually(
+      async () => (await pipeline.api.get(`/webhooks/${hook.id}/deliveries?status=held`)).body.deliveries,
+      (held) => held.length === 1,
+    );
     expect(oldTarget.requests.filter(eventsFor(ideaId))).toHaveLength(0);
     expect(newTarget.requests).toHaveLength(0);
   });
 
-  it('cancels queued retries when the webhook is disabled', async () => {
+  it('holds queued retries when the webhook is disabled', async () => {
     const target = await pipeline.receiver((request) =>
       request.json?.type === 'webhook.verification' ? { status: 200 } : { status: 500 },
     );
@@ -61,15 +68,19 @@ describe('secret rotation, URL changes and redelivery', () => {
     await pipeline.api.post(`/webhooks/${hook.id}/disable`);
     const [delivery] = await eventually(
       () => pipeline.deliveries(hook.id),
-      (l) => l[0]?.outcome === 'cancelled',
+      (l) => l[0]?.outcome === 'held',
       10_000,
     );
-    expect(delivery).toMatchObject({ attempt: 1, error: 'the webhook was disabled', nextAttemptAt: null });
+    expect(delivery).toMatchObject({
+      attempt: 1,
+      error: 'the webhook was disabled: a recovery sends it once it is enabled',
+      nextAttemptAt: null,
+    });
     expect(target.requests.filter(eventsFor(ideaId))).toHaveLength(1);
   });
 
-  it('shows a retry waiting for its time as cancelled as soon as disable answers (5 DynamoDB calls)', async () => {
-    // Retry-After keeps the retry an hour away: without the disable request cancelling it, it would read `retrying` until then.
+  it('shows a retry waiting for its time as held as soon as disable answers (5 DynamoDB calls)', async () => {
+    // Retry-After keeps the retry an hour away: without the disable request holding it, it would read `retrying` until then.
     const target = await pipeline.receiver((request) =>
       request.json?.type === 'webhook.verification' ? { status: 200 } : { status: 503, headers: { 'Retry-After': '3600' } },
     );
@@ -83,12 +94,14 @@ describe('secret rotation, URL changes and redelivery', () => {
     expect(Date.parse(waiting!.nextAttemptAt!) - Date.now()).toBeGreaterThan(3000_000);
     const disabled = await pipeline.api.post(`/webhooks/${hook.id}/disable`);
     expect(disabled.status).toBe(200);
-    expect(Number(disabled.headers.get('x-sandbox-dynamodb-calls')), 'auth 3, update, Query, transaction').toBe(6);
+    expect(Number(disabled.headers.get('x-sandbox-dynamodb-calls')), 'auth 3, the webhook and its waiting retries, one transaction').toBe(
+      6,
+    );
     const [delivery] = await pipeline.deliveries(hook.id);
-    expect(delivery).toMatchObject({ outcome: 'cancelled', attempt: 1, error: 'the webhook was disabled', nextAttemptAt: null });
-    // Enabling again does not revive it: a redelivery is the way back.
+    expect(delivery).toMatchObject({ outcome: 'held', attempt: 1, nextAttemptAt: null });
+    // Enabling again does not send it by itself: a recovery (or a redelivery) is the way back.
     expect((await pipeline.api.post(`/webhooks/${hook.id}/enable`)).status).toBe(200);
-    expect((await pipeline.deliveries(hook.id))[0]).toMatchObject({ outcome: 'cancelled' });
+    expect((await pipeline.deliveries(hook.id))[0]).toMatchObject({ outcome: 'held' });
   });
 
   it('redelivers a delivered event with the same webhook-id', async () => {

@@ -104,10 +104,14 @@ describe('retries', () => {
       (l) => l[0]?.outcome === 'failed',
     );
     expect(delivery).toMatchObject({ attempt: 1, responseStatus: 410, error: 'the receiver answered 410 Gone; the webhook was disabled' });
-    expect((await pipeline.api.get(`/webhooks/${hook.id}`)).body.webhook.enabled).toBe(false);
+    const { webhook } = (await pipeline.api.get(`/webhooks/${hook.id}`)).body;
+    expect(webhook).toMatchObject({
+      enabled: false,
+      disabledReason: { code: 'gone', lastErrors: [{ status: 410, message: 'the receiver answered 410' }] },
+    });
   });
 
-  it('cancels the webhook’s other waiting retries when the receiver answers 410 Gone, as disabling does', async () => {
+  it('holds the webhook’s other waiting retries when the receiver answers 410 Gone, as disabling does', async () => {
     // The first idea's event is refused with a retry an hour away; the second one's is answered 410.
     let firstIdea: string | undefined;
     const target = await pipeline.receiver((request) => {
@@ -130,10 +134,10 @@ describe('retries', () => {
     );
     const byOutcome = Object.fromEntries(deliveries.map((d) => [d.outcome, d]));
     expect(byOutcome.failed).toMatchObject({ responseStatus: 410, error: 'the receiver answered 410 Gone; the webhook was disabled' });
-    expect(byOutcome.cancelled, JSON.stringify(deliveries)).toMatchObject({
+    expect(byOutcome.held, JSON.stringify(deliveries)).toMatchObject({
       attempt: 1,
       responseStatus: 503,
-      error: 'the webhook was disabled: its receiver answered 410 Gone',
+      error: 'the webhook was disabled: a recovery sends it once it is enabled',
       nextAttemptAt: null,
     });
     expect(deliveries).toHaveLength(2);

@@ -64,6 +64,9 @@ describe('POST /webhooks', () => {
       authenticationConfigured: true,
       events: ['idea.submitted', 'idea.status_changed'],
       enabled: false,
+      // Never enabled: nothing is held for it, so no reason to give.
+      disabledReason: null,
+      maxDeliveriesPerSecond: null,
       createdAt: expect.any(String),
       updatedAt: webhook.createdAt,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
@@ -186,13 +189,13 @@ describe('DELETE /webhooks/{id}', () => {
 });
 
 describe('POST /webhooks/{id}/rotate', () => {
-  it('issues a new secret, shown once, and disables the webhook (3 DynamoDB calls)', async () => {
+  it('issues a new secret, shown once, and disables the webhook (5 DynamoDB calls: the webhook and its waiting retries, then one transaction)', async () => {
     const webhook = await create();
     await api.post(`/webhooks/${webhook.id}/enable`);
     await warmRateLimitWindow();
     const res = await api.post(`/webhooks/${webhook.id}/rotate`);
     expect(res.status).toBe(200);
-    expect(dynamoDbCalls(res)).toBe(4);
+    expect(dynamoDbCalls(res)).toBe(6);
     const rotated = res.body.webhook;
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(webhook.secret);
@@ -257,14 +260,14 @@ describe('POST /webhooks/{id}/enable', () => {
 });
 
 describe('POST /webhooks/{id}/disable', () => {
-  it('disables an enabled webhook (4 DynamoDB calls with no retry waiting: the update and one Query)', async () => {
+  it('disables an enabled webhook, saying why (5 DynamoDB calls: the webhook and its waiting retries, then one transaction)', async () => {
     const webhook = await create();
     await api.post(`/webhooks/${webhook.id}/enable`);
     await warmRateLimitWindow();
     const res = await api.post(`/webhooks/${webhook.id}/disable`);
     expect(res.status).toBe(200);
-    expect(res.body.webhook.enabled).toBe(false);
-    expect(dynamoDbCalls(res)).toBe(5);
+    expect(res.body.webhook).toMatchObject({ enabled: false, disabledReason: { code: 'manual', lastErrors: [] } });
+    expect(dynamoDbCalls(res)).toBe(6);
   });
 });
 

@@ -88,7 +88,15 @@ describe('ideas changed through the API reach the webhook', () => {
       {
         type: 'idea.status_changed',
         timestamp: expect.any(String),
-        data: { ideaId, workspace: ws.slug, previousStatus: 'new', status: 'planned' },
+        data: {
+          ideaId,
+          workspace: ws.slug,
+          previousStatus: 'new',
+          status: 'planned',
+          statusMessage: null,
+          statusMessageAr: null,
+          voterCount: 0,
+        },
       },
       { type: 'idea.updated', timestamp: expect.any(String), data: { ideaId, workspace: ws.slug } },
       { type: 'idea.updated', timestamp: expect.any(String), data: { ideaId, workspace: ws.slug } },
@@ -117,10 +125,82 @@ describe('ideas changed through the API reach the webhook', () => {
     await api.patch(`/ideas/${ideaId}`, { body: { title: 'Dark mode (renamed)' } });
     await api.patch(`/ideas/${ideaId}`, { body: { status: 'done' } });
     const [only] = await receiver.waitForRequests(1, { filter: about(ideaId) });
-    expect(only!.json.data).toEqual({ ideaId, workspace: ws.slug, previousStatus: null, status: 'done' });
+    expect(only!.json.data).toEqual({
+      ideaId,
+      workspace: ws.slug,
+      previousStatus: null,
+      status: 'done',
+      statusMessage: null,
+      statusMessageAr: null,
+      voterCount: 0,
+    });
     verifySignature(hook.secret, only!);
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.requests.filter(about(ideaId))).toHaveLength(1);
+  });
+});
+
+describe('votes, comments, merges and status messages reach the webhook (issue 39)', () => {
+  it('as identifiers only, and the status change tells the message and how many voted', async () => {
+    const hook = await webhookOn(undefined, [
+      'idea.status_changed',
+      'idea.voted',
+      'idea.unvoted',
+      'idea.commented',
+      'idea.merged',
+      'idea.unmerged',
+    ]);
+    const ideaId = await newIdea({ status: 'new' });
+    const targetId = await newIdea();
+    const vote = (await api.post(`/ideas/${ideaId}/votes`, { body: { voter: { email: PRIVATE.email }, importance: 'critical' } })).body
+      .vote;
+    await receiver.waitForRequests(1, { filter: about(ideaId) });
+    // Voting again only changes the note: no second idea.voted.
+    await api.post(`/ideas/${ideaId}/votes`, { body: { voter: { email: PRIVATE.email }, note: 'Dark mode please' } });
+    await api.post(`/ideas/${ideaId}/votes`, { body: { voter: { externalId: PRIVATE.externalId } } });
+    await receiver.waitForRequests(2, { filter: about(ideaId) });
+    const comment = (
+      await api.post(`/ideas/${ideaId}/comments`, { body: { body: 'Sunset the light theme', author: { ...PRIVATE, email: undefined } } })
+    ).body.comment;
+    await receiver.waitForRequests(3, { filter: about(ideaId) });
+    await api.patch(`/ideas/${ideaId}`, { body: { status: 'planned', statusMessage: 'Planned for spring', statusMessageAr: 'مخطط له' } });
+    await receiver.waitForRequests(4, { filter: about(ideaId) });
+    await api.delete(`/ideas/${ideaId}/votes/${vote.id}`);
+    await receiver.waitForRequests(5, { filter: about(ideaId) });
+    await api.post(`/ideas/${ideaId}/merge`, { body: { into: targetId }, headers: { 'If-Match': '"2"' } });
+    await receiver.waitForRequests(6, { filter: about(ideaId) });
+    await api.post(`/ideas/${ideaId}/unmerge`, { headers: { 'If-Match': '"3"' } });
+    const received = await receiver.waitForRequests(7, { filter: about(ideaId) });
+
+    const data = { ideaId, workspace: ws.slug };
+    expect(received.map((r) => r.json)).toEqual(
+      [
+        { type: 'idea.voted', data: { ...data, voteId: vote.id, importance: 'critical' } },
+        { type: 'idea.voted', data: { ...data, voteId: expect.any(String), importance: 'nice' } },
+        { type: 'idea.commented', data: { ...data, commentId: comment.id, visibility: 'public' } },
+        {
+          type: 'idea.status_changed',
+          data: {
+            ...data,
+            previousStatus: 'new',
+            status: 'planned',
+            statusMessage: 'Planned for spring',
+            statusMessageAr: 'مخطط له',
+            voterCount: 2,
+          },
+        },
+        { type: 'idea.unvoted', data: { ...data, voteId: vote.id } },
+        { type: 'idea.merged', data: { ...data, mergedInto: targetId } },
+        { type: 'idea.unmerged', data: { ...data, unmergedFrom: targetId } },
+      ].map((event) => ({ ...event, timestamp: expect.any(String) })),
+    );
+    for (const request of received) {
+      expect(verifySignature(hook.secret, request)).toEqual(request.json);
+      expectNoPersonalData(request);
+      expect(request.body).not.toContain(vote.voterRef);
+    }
+    // The votes the merge carried onto the target are no idea.voted: only what customers did is.
+    expect(receiver.requests.filter(about(targetId))).toHaveLength(0);
   });
 });
 

@@ -14,8 +14,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type DemoResult, runDemo } from '../../cli/demo/run.ts';
 import { deleteItems } from '../../lib/admin/table-io.ts';
 import { createWorkspace, setWorkspaceStatus } from '../../lib/admin/workspaces.ts';
+import { kbSearchManifestEntity } from '../../lib/knowledge-bank/search/entities.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
 import { WORKSPACE_COPIES } from '../../lib/platform/data/workspace-record.ts';
+import { countedMarkerEntity } from '../../lib/surveys/summary/entities.ts';
 import { adminStore, call, clientFor, sandbox, uniqueSlug } from '../support/fixtures.ts';
 import { createArticle, createCategory, para, publish } from '../support/knowledge-bank.ts';
 import { cxctl, cxctlJson, objectsUnder, partitionItems, until } from '../support/operator.ts';
@@ -188,7 +190,7 @@ describe('cxctl workspace delete', () => {
     await publish(api, article.id);
     await until(async () => {
       const items = await partitionItems(staying.workspace);
-      return items.some((i) => i.sk === keys.surveyResponseCounted(staying.workspace, staying.surveyId, sentinel.id).sk);
+      return items.some((i) => i.sk === countedMarkerEntity.keys.marker(staying.workspace, staying.surveyId, sentinel.id).sk);
     }, 'the aggregator to count a later response');
     await until(async () => (await manifestVersion()) > version, 'the search builder to index a later publish');
     expect(await partitionItems(slug)).toEqual([]);
@@ -231,7 +233,10 @@ describe('cxctl workspace delete', () => {
 
     // Something written after the run ended (an invocation that outlived it): a later run removes it.
     await adminStore().db.send(
-      new PutCommand({ TableName: adminStore().table, Item: { ...keys.kbSearchManifest(slug), entity: 'KbSearchManifest', version: 1 } }),
+      new PutCommand({
+        TableName: adminStore().table,
+        Item: { ...kbSearchManifestEntity.keys.manifest(slug), entity: 'KbSearchManifest', version: 1 },
+      }),
     );
     const leftovers = await cxctlJson(['workspace', 'delete', slug, '--confirm', slug, '--settle', '0']);
     expect(leftovers).toMatchObject({ resumed: true, items: { KbSearchManifest: 1 } });

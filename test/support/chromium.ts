@@ -56,9 +56,13 @@ export async function dumpDom(file: string): Promise<string> {
 
 /**
  * Opens a page in headless Chromium over the DevTools protocol and answers what it fetched while it
- * loaded and ran for `settleMs`, and the page's visible text: to prove a page works offline.
+ * loaded and ran until it showed what `shows` looks for (or `timeoutMs` passed), and the page's visible text: to prove a page works offline.
  */
-export async function pageVisit(file: string, settleMs = 3000): Promise<{ requests: string[]; text: string }> {
+export async function pageVisit(
+  file: string,
+  shows: (text: string) => boolean,
+  timeoutMs = 90_000,
+): Promise<{ requests: string[]; text: string }> {
   return withProfile(async (flags) => {
     const browser = spawn(
       BINARY,
@@ -97,10 +101,17 @@ export async function pageVisit(file: string, settleMs = 3000): Promise<{ reques
         });
       await send('Network.enable');
       await send('Page.navigate', { url: `file://${file}` });
-      await sleep(settleMs);
-      const { result } = await send('Runtime.evaluate', { expression: 'document.body.innerText', returnByValue: true });
+      // The page renders its document after loading (a large one takes seconds on a busy machine):
+      // read its text until it shows what the caller came for, and give it back as it is at the end.
+      const givenUp = Date.now() + timeoutMs;
+      let text = '';
+      do {
+        await sleep(250);
+        const { result } = await send('Runtime.evaluate', { expression: 'document.body.innerText', returnByValue: true });
+        text = result?.value ?? '';
+      } while (!shows(text) && Date.now() < givenUp);
       socket.close();
-      return { requests, text: result?.value ?? '' };
+      return { requests, text };
     } finally {
       // Chromium writes into its profile until it exits: wait for that before the profile is removed.
       const exited = new Promise((done) => browser.once('exit', done));

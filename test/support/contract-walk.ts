@@ -12,12 +12,13 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { routes } from '../../lib/manifest.ts';
 import type { ApiExample } from '../../lib/platform/openapi.ts';
-import type { RouteDefinition } from '../../lib/platform/route.ts';
+import { onWorkspaceHost, type RouteDefinition } from '../../lib/platform/route.ts';
 import { documentedStatuses, undocumentedIn } from './documented-responses.ts';
 import { type ApiResponse, call } from './fixtures.ts';
 import { type ProbeCaller, probesOf } from './operation-probes.ts';
 
-export type RequestOptions = { body?: Record<string, unknown>; headers?: Record<string, string> };
+/** A request of the walk: a JSON `body`, or an HTML `form` (OAuth's, `application/x-www-form-urlencoded`). */
+export type RequestOptions = { body?: Record<string, unknown>; form?: Record<string, string>; headers?: Record<string, string> };
 type RecordedCall = NonNullable<ApiExample['errors']>[number];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -42,6 +43,7 @@ function recordedCall(path: string, options: RequestOptions, res: ApiResponse, b
       ...(query ? { query } : {}),
       ...(options.headers ? { headers: options.headers } : {}),
       ...(options.body ? { body: options.body } : {}),
+      ...(options.form ? { body: options.form } : {}),
     },
     response: { status: res.status, body },
   };
@@ -116,6 +118,19 @@ export class ContractWalk {
     return res;
   }
 
+  /**
+   * Sends a request the operation answers with a protocol's own answer (the MCP route's JSON-RPC
+   * error with 406, its 202 for a notification: RouteDefinition.response.otherAnswers), which must be
+   * documented as such.
+   */
+  async answer(operationId: string, path: string, options: RequestOptions, status: number): Promise<ApiResponse> {
+    const route = routeOf(operationId);
+    const res = await this.send(route, path, options);
+    this.expectDocumented(route, `answered ${status}`, res);
+    expect(res.status, `${operationId}: ${res.text.slice(0, 300)}`).toBe(status);
+    return res;
+  }
+
   /** Every recorded example, refusals included, by operation. */
   examples(): Map<string, ApiExample> {
     const all = new Map(this.recorded);
@@ -145,8 +160,10 @@ export class ContractWalk {
     });
   }
 
+  /** A `root` route's path is from the host's root (`/.well-known/…`), every other's below /api/v1. */
   private send(route: RouteDefinition, path: string, options: RequestOptions): Promise<ApiResponse> {
-    return call(route.method, path, { host: this.caller.host, key: this.caller.key, ...options });
+    const redirect = onWorkspaceHost(route) ? 'manual' : undefined;
+    return call(route.method, path, { host: this.caller.host, key: this.caller.key, root: route.root, redirect, ...options });
   }
 
   /** Every answer of the walk: never a 5xx, and what the document says this operation answers with this status. */

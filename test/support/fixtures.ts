@@ -5,9 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { type CreateKeyOptions, createDeveloperKey } from '../../lib/admin/developer-keys.ts';
-import { createLocalStore, type Store } from '../../lib/admin/store.ts';
+import { createLocalTableClient, type TableClient } from '../../lib/admin/table-client.ts';
 import { createWorkspace } from '../../lib/admin/workspaces.ts';
 import { PERMISSIONS, type Permission } from '../../lib/platform/permissions.ts';
+import { workspaceHostFetch } from './workspace-host-fetch.ts';
 
 export const sandbox = inject('sandbox');
 
@@ -29,10 +30,10 @@ export function useSandboxEnvironment(overrides: Record<string, string> = {}): v
   });
 }
 
-let store: Store | undefined;
+let store: TableClient | undefined;
 /** Operator access to the sandbox table, as cxctl has. */
-export function adminStore(): Store {
-  store ??= createLocalStore(sandbox.tableName, sandbox.dynamodbEndpoint);
+export function adminStore(): TableClient {
+  store ??= createLocalTableClient(sandbox.tableName, sandbox.dynamodbEndpoint);
   return store;
 }
 
@@ -85,20 +86,42 @@ export interface CallOptions {
   /** Sent as-is instead of JSON-encoding `body`: bytes too, to send what is not UTF-8. */
   rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
+  /** Sent as an HTML form (`application/x-www-form-urlencoded`; an array is a repeated field) instead of JSON: OAuth's forms. */
+  form?: Record<string, string | readonly string[]>;
+  /**
+   * The origin to call instead of the sandbox's 127.0.0.1: a workspace's own host,
+   * `http://<slug>.localhost:<port>` (test/support/oauth.ts), where OAuth lives.
+   */
+  origin?: string;
+  /** `path` is from the host's root (OAuth's `/.well-known/…` documents), not below /api/v1. */
+  root?: boolean;
+  /** `manual`: a redirect (OAuth's, back to a client) is the caller's to read, not followed to the client's address. */
+  redirect?: 'manual';
 }
 
-/** Call the sandbox API: `path` is below /api/v1, e.g. `/ideas?limit=5`. */
+function formOf(fields: Record<string, string | readonly string[]>): string {
+  const form = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) for (const one of [value].flat()) form.append(name, one);
+  return form.toString();
+}
+
+/** Call the sandbox API: `path` is below /api/v1, e.g. `/ideas?limit=5` (from the root with `root`). */
 export async function call(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.host !== undefined) headers['X-Service-Workspace-Host'] = options.host;
   if (options.key !== undefined) headers.Authorization = `Bearer ${options.key}`;
   let body: string | Uint8Array | undefined;
+  let contentType = 'application/json';
   if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.form !== undefined) [body, contentType] = [formOf(options.form), 'application/x-www-form-urlencoded'];
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
-    headers['Content-Type'] = 'application/json';
+    headers['Content-Type'] = contentType;
   }
-  const res = await fetch(`${sandbox.apiUrl}${path}`, { method, headers, body });
+  const api = new URL(sandbox.apiUrl);
+  const url = `${options.origin ?? api.origin}${options.root ? '' : api.pathname}${path}`;
+  // A workspace's own host (`*.localhost`) is resolved to loopback as a browser would (its redirects are not followed).
+  const res = await (options.origin === undefined ? fetch : workspaceHostFetch)(url, { method, headers, body, redirect: options.redirect });
   const text = await res.text();
   let parsed: unknown;
   try {

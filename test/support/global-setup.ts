@@ -12,7 +12,7 @@ declare module 'vitest' {
       dynamodbEndpoint: string;
       sqsEndpoint: string;
       tableName: string;
-      queues: { webhookDeliveries: string; webhookDeadLetters: string; webhookFanOutFailures: string };
+      queues: { webhookDeliveries: string; webhookDeadLetters: string; webhookFanOutFailures: string; webhookRecoveries: string };
     };
   }
 }
@@ -24,6 +24,9 @@ export async function setup(project: TestProject) {
   // Every test calls from 127.0.0.1, and many send bad keys on purpose: the brake on failed
   // authentications per source is tested on its own (test/unit/authorize-brake.test.ts).
   process.env.AUTH_FAILURES_PER_WINDOW ??= '1000000';
+  // OAuth registrations per source: more than the tests make from 127.0.0.1 in a minute; the brake
+  // is tested from another loopback address (test/integration/mcp-oauth.test.ts).
+  process.env.OAUTH_REGISTRATIONS_PER_WINDOW ??= '20';
   // Webhook retries after about a second each, so retry and dead-letter tests run in seconds.
   process.env.WEBHOOK_RETRY_DELAYS ??= '1,1,1';
   // Knowledge-bank link checks give up on a silent server after 2 s instead of 10 s.

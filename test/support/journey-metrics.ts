@@ -1,10 +1,10 @@
 /** Builders for journey metrics tests: a survey with numeric questions, published over HTTP, and content binding it. */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
-import { keys } from '../../lib/platform/data/keys.ts';
 import type { SurveyDefinition } from '../../lib/surveys/engine/definition.ts';
 import { catalogOf } from '../../lib/surveys/summary/catalog.ts';
 import { addCounts, type Counts, contributionOf } from '../../lib/surveys/summary/counts.ts';
+import { dayBucketEntity } from '../../lib/surveys/summary/entities.ts';
 import { adminStore, useSandboxEnvironment } from './fixtures.ts';
 import type { Api } from './journeys.ts';
 import { surveyWithDefinition } from './surveys.ts';
@@ -71,7 +71,7 @@ export async function writeDayBuckets(
       new PutCommand({
         TableName: adminStore().table,
         Item: {
-          ...keys.surveyDayBucket(slug, survey.surveyId, day, survey.versionId),
+          ...dayBucketEntity.keys.bucket(slug, survey.surveyId, day, survey.versionId),
           entity: DAY_BUCKET_ENTITY,
           surveyId: survey.surveyId,
           day,

@@ -3,9 +3,9 @@
  * table): `npm start` in a child process on free ports, as a user runs it, and cxctl against it as an
  * operator runs it (`bin/cxctl.mjs`, on this Node). Nothing of the test run's own sandbox leaks in.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { freePort } from '../../local/wait.ts';
+import { freePorts } from '../../local/wait.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -18,6 +18,12 @@ export interface SandboxProcess {
   ready(): Promise<void>;
   /** Ctrl-C, and waits for it to exit. */
   stop(): Promise<void>;
+  /**
+   * SIGKILL to the whole process tree (npm, the sandbox's node, DynamoDB Local's JVM), as a function
+   * dies with its host: nothing runs a shutdown, nothing is flushed. Waits until every process of it
+   * is gone, so a restart on the same DATA_DIR finds the lock of a dead pid (local/data-lock.ts).
+   */
+  kill(): Promise<void>;
 }
 
 /** What `npm start` prints once it serves. */
@@ -44,13 +50,14 @@ export async function until<T>(read: () => T | Promise<T>, done: (value: T) => b
  * `npm start` on `dataDir`, with `env` added to what a user's shell would give it (a sandbox setting,
  * say). `heldAtGate`: the table has not finished a migration this release requires, so the sandbox
  * holds at the release gate (lib/platform/data/release-gate.ts): this resolves once it says so,
- * `ready()` once it serves.
+ * `ready()` once it serves. `killable`: in a process group of its own, for `kill()`.
  */
 export async function startSandboxProcess(
   dataDir: string,
-  { env = {}, heldAtGate = false }: { env?: Record<string, string>; heldAtGate?: boolean } = {},
+  { env = {}, heldAtGate = false, killable = false }: { env?: Record<string, string>; heldAtGate?: boolean; killable?: boolean } = {},
 ): Promise<SandboxProcess> {
-  const ports = { PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort() };
+  const [PORT, DYNAMODB_PORT, SQS_PORT] = (await freePorts(3)) as [number, number, number];
+  const ports = { PORT, DYNAMODB_PORT, SQS_PORT };
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
     env: {
@@ -63,9 +70,22 @@ export async function startSandboxProcess(
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so kill() reaches the JVM too (local/dynamodb-local.ts spawns it in the
+    // sandbox's group, and kills it only on an exit the sandbox's node lives to see). Only when asked:
+    // a group of its own no longer hears a terminal's Ctrl-C with the test run.
+    detached: killable,
   });
   const output = collect(child);
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const group = child.pid!;
+  // A process of its group still running (a zombie waiting for a reaper is gone for this purpose).
+  const groupAlive = () =>
+    spawnSync('ps', ['-eo', 'pgid=,stat='], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .some((line) => {
+        const [pgid, stat] = line.trim().split(/\s+/);
+        return Number(pgid) === group && !stat?.startsWith('Z');
+      });
   const started = async (marker: string, what: string) => {
     await until(output, (text) => text.includes(marker) || child.exitCode !== null, what, 240_000);
     if (child.exitCode !== null) throw new Error(`The sandbox did not start:\n${output()}`);
@@ -80,6 +100,12 @@ export async function startSandboxProcess(
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGINT');
       await exited;
+    },
+    kill: async () => {
+      if (!killable) throw new Error('kill() needs startSandboxProcess(…, { killable: true })');
+      if (groupAlive()) process.kill(-group, 'SIGKILL');
+      await exited;
+      await until(groupAlive, (alive) => !alive, 'the killed sandbox to be gone', 30_000);
     },
   };
 }

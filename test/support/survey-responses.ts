@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../lib/platform/data/keys.ts';
 import { COUNTER_ENTITY, counterShardOf, countMoves } from '../../lib/surveys/responses/counters.ts';
+import { responseCounterEntity, surveyResponseEntity } from '../../lib/surveys/responses/entities.ts';
 import { adminStore } from './fixtures.ts';
 
 export interface StoredResponse {
@@ -37,7 +38,7 @@ async function count(
     await adminStore().db.send(
       new UpdateCommand({
         TableName: adminStore().table,
-        Key: keys.surveyResponseCounter(slug, response.surveyId, counter),
+        Key: responseCounterEntity.keys.counter(slug, response.surveyId, counter),
         UpdateExpression: `SET entity = :entity ADD ${names.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
         ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#c${i}`, name])),
         ExpressionAttributeValues: {
@@ -55,7 +56,7 @@ async function write(slug: string, response: StoredResponse): Promise<StoredResp
     new PutCommand({
       TableName: adminStore().table,
       Item: {
-        ...keys.surveyResponse(slug, response.surveyId, response.id),
+        ...surveyResponseEntity.keys.response(slug, response.surveyId, response.id),
         entity: 'SurveyResponse',
         workspace: slug,
         ...response,
@@ -93,7 +94,7 @@ export async function continueResponse(slug: string, response: StoredResponse, c
 
 export async function deleteResponse(slug: string, response: StoredResponse): Promise<void> {
   await adminStore().db.send(
-    new DeleteCommand({ TableName: adminStore().table, Key: keys.surveyResponse(slug, response.surveyId, response.id) }),
+    new DeleteCommand({ TableName: adminStore().table, Key: surveyResponseEntity.keys.response(slug, response.surveyId, response.id) }),
   );
   await count(slug, response, response.status, null);
 }
@@ -104,7 +105,7 @@ export async function storedResponses(slug: string, surveyId: string): Promise<S
     new QueryCommand({
       TableName: adminStore().table,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      // Every range of the survey's responses starts with this (keys.ts `surveyResponseShardPrefix`).
+      // Every range of the survey's responses starts with this (lib/surveys/responses/entities.ts).
       ExpressionAttributeValues: { ':pk': keys.workspacePk(slug), ':prefix': `SURVEYRESP#${surveyId}#` },
       ConsistentRead: true,
     }),

@@ -7,7 +7,7 @@ import { apiDocument } from '../../lib/api-document.ts';
 import recorded from '../../lib/api-examples.json' with { type: 'json' };
 import { routes } from '../../lib/manifest.ts';
 import type { ApiExample } from '../../lib/platform/openapi.ts';
-import { acceptsCursor } from '../../lib/platform/route.ts';
+import { acceptsCursor, onWorkspaceHost } from '../../lib/platform/route.ts';
 import { undocumentedIn } from '../support/documented-responses.ts';
 import { inlineRefs } from '../support/openapi-refs.ts';
 
@@ -24,20 +24,24 @@ describe('the OpenAPI document, operation by operation', () => {
     });
 
     it(`${route.operationId}: names the error codes of every error status`, () => {
-      for (const [status, response] of Object.entries<any>(operation().responses)) {
+      for (const [status, entry] of Object.entries<any>(operation().responses)) {
+        // A response every operation gives alike is written once, under components.responses.
+        const response = entry.$ref ? document.components.responses[entry.$ref.split('/').pop()] : entry;
         if (Number(status) >= 400) expect(response.description, `${status}`).toMatch(/`[a-z_]+`/);
       }
     });
 
     it(`${route.operationId}: shows a recorded request (curl) and response, and its request body when it takes one`, () => {
       const op = operation();
-      // Against the server the reader picks (BASE_URL), the sandbox when none is set.
-      expect(op['x-codeSamples'][0].source).toMatch(
-        new RegExp(`^curl -X ${route.method} "\\$\\{BASE_URL:-http://127\\.0\\.0\\.1:3000/api/v1\\}[/"]`),
-      );
+      // Against the server the reader picks (BASE_URL), the sandbox when none is set; OAuth's on the workspace's own host.
+      const base = onWorkspaceHost(route)
+        ? `WORKSPACE_ORIGIN:-http://your-workspace\\.localhost:3000\\}${route.root ? '' : '/api/v1'}`
+        : 'BASE_URL:-http://127\\.0\\.0\\.1:3000/api/v1\\}';
+      expect(op['x-codeSamples'][0].source).toMatch(new RegExp(`^curl -X ${route.method} "\\$\\{${base}[/"]`));
       const success = op.responses[route.response.status].content;
       expect(Object.values<any>(success)[0].examples.recorded.value).toBeDefined();
-      if (route.request?.body) expect(op.requestBody.content['application/json'].examples.recorded.value).toBeDefined();
+      const mediaType = route.request?.contentType ?? 'application/json';
+      if (route.request?.body) expect(op.requestBody.content[mediaType].examples.recorded.value).toBeDefined();
     });
   }
 });
@@ -47,6 +51,8 @@ describe('every list that takes a cursor', () => {
 
   it('includes every offset list of every area', () => {
     expect(lists.map((r) => r.operationId).sort()).toEqual([
+      'listIdeaComments',
+      'listIdeaVotes',
       'listIdeas',
       'listJourneyVersions',
       'listJourneys',

@@ -102,6 +102,7 @@ describe('the overview', { timeout: 30_000 }, () => {
       'SOPs',
       'Webhooks',
       'Knowledge Bank',
+      'People',
       'MCP',
     ]);
     for (const tag of tags) {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../local/wait.ts';
+import { freePort, freePorts } from '../../local/wait.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const emptyDataDir = mkdtempSync(join(tmpdir(), 'cxctl-ports-'));
@@ -43,7 +43,7 @@ describe('cxctl when nothing answers where it looks', { timeout: 60_000 }, () =>
   });
 
   it('takes the endpoints npm start wrote into DATA_DIR/sandbox.json', async () => {
-    const [dynamodb, sqs, api] = [await freePort(), await freePort(), await freePort()];
+    const [dynamodb, sqs, api] = (await freePorts(3)) as [number, number, number];
     const dataDir = mkdtempSync(join(tmpdir(), 'cxctl-ports-'));
     try {
       // As a running sandbox writes it (this process stands in for its live pid).

@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createDeveloperKey } from '../../lib/admin/developer-keys.ts';
-import { createStore } from '../../lib/admin/store.ts';
+import { createTableClient } from '../../lib/admin/table-client.ts';
 import { PERMISSIONS } from '../../lib/platform/permissions.ts';
 
 // Nothing listens here: a key that passes the check fails on the call, one that does not never calls.
-const store = createStore('no-table', { endpoint: 'http://127.0.0.1:9', region: 'us-east-1', maxAttempts: 1 });
+const store = createTableClient('no-table', { endpoint: 'http://127.0.0.1:9', region: 'us-east-1', maxAttempts: 1 });
 const workspace = 'a'.repeat(63);
 const make = (name: string) => createDeveloperKey(store, { workspace, name, permissions: [...PERMISSIONS], rateLimitPerMinute: 60_000 });
 

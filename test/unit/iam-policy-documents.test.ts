@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { searchIndexBuilder } from '../../lib/knowledge-bank/search/pipeline.ts';
-import { ideaEventFanOut } from '../../lib/webhooks/pipeline.ts';
+import { ideaAndResponseChanges } from '../../lib/webhooks/pipeline.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Calls made only against the sandbox's DynamoDB Local (its copy of a table). */
@@ -72,7 +72,7 @@ describe('the operator policy', () => {
   });
 
   it('allows what the rebuilds run of the stream consumers: their table actions and the index objects', () => {
-    const consumers = [...searchIndexBuilder.table, ...ideaEventFanOut.table].map((a) => `dynamodb:${a}`);
+    const consumers = [...searchIndexBuilder.table, ...ideaAndResponseChanges.table].map((a) => `dynamodb:${a}`);
     const objects = ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:ListBucket'];
     expect([...consumers, ...objects].filter((a) => !allowed.has(a))).toEqual([]);
   });

@@ -50,6 +50,13 @@ describe('toIdea', () => {
       moderationStatus: 'pending',
       visibility: 'private',
       priority: null,
+      statusMessage: null,
+      statusMessageAr: null,
+      // Issue 39: no votes and no merge yet (the counts are summed from the shards where an idea is answered).
+      voteCount: 0,
+      importance: { nice: 0, important: 0, critical: 0 },
+      mergedInto: null,
+      mergedFrom: [],
       version: 4,
       createdAt: '2025-01-01T00:00:00.000Z',
       updatedAt: '2025-01-02T00:00:00.000Z',

@@ -4,6 +4,8 @@ import { routes } from '../../lib/manifest.ts';
 import { callerOf } from '../../lib/mcp/api-calls.ts';
 import { isRefusal, requestOf, resultOf } from '../../lib/mcp/tool-calls.ts';
 import { agentTools } from '../../lib/mcp/tools.ts';
+import { newKeyId, newToken } from '../../lib/platform/auth/developer-key-token.ts';
+import type { ApiError } from '../../lib/platform/errors.ts';
 
 const tools = new Map(agentTools(routes).map((tool) => [tool.name, tool]));
 const tool = (name: string) => tools.get(name)!;
@@ -79,16 +81,57 @@ describe('resultOf', () => {
 });
 
 describe('callerOf', () => {
-  it("passes the caller's key and workspace header on untouched", () => {
-    expect(callerOf({ authorization: 'Bearer cxk_x', 'x-service-workspace-host': 'acme.localhost' })).toEqual({
-      authorization: 'Bearer cxk_x',
-      workspaceHost: 'acme.localhost',
+  const key = newToken(newKeyId());
+
+  it("passes the caller's key and selected workspace on", async () => {
+    expect(await callerOf({ authorization: `Bearer ${key}`, 'x-service-workspace-host': 'acme.localhost' })).toEqual({
+      authorization: `Bearer ${key}`,
+      workspace: 'acme',
     });
   });
 
-  it('selects the workspace of a workspace host the caller called on, and none for any other host', () => {
-    expect(callerOf({ host: 'acme.localhost:3000' }).workspaceHost).toBe('acme');
-    expect(callerOf({ host: '127.0.0.1:3000' }).workspaceHost).toBeUndefined();
-    expect(callerOf({}).workspaceHost).toBeUndefined();
+  it('selects the workspace of a workspace host the caller called on', async () => {
+    expect((await callerOf({ host: 'acme.localhost:3000', authorization: `Bearer ${key}` })).workspace).toBe('acme');
+  });
+
+  it('refuses as the API first does, without a call: no workspace (400), then no key or a malformed one (401)', async () => {
+    const refusal = async (headers: Record<string, string>) => {
+      try {
+        await callerOf(headers);
+        return undefined;
+      } catch (error) {
+        return [(error as ApiError).status, (error as ApiError).code];
+      }
+    };
+    expect(await refusal({ host: '127.0.0.1:3000', authorization: `Bearer ${key}` })).toEqual([400, 'missing_workspace_host']);
+    expect(await refusal({ 'x-service-workspace-host': 'a..b' })).toEqual([400, 'invalid_header']);
+    expect(await refusal({ 'x-service-workspace-host': 'acme' })).toEqual([401, 'missing_key']);
+    expect(await refusal({ 'x-service-workspace-host': 'acme', authorization: 'Bearer cxk_not-a-key' })).toEqual([401, 'invalid_key']);
+  });
+});
+
+describe('requestOf refuses as invalid arguments what could not be sent', () => {
+  it('an ifMatch with CR/LF or a letter outside ASCII, a non-ASCII idempotencyKey', () => {
+    expect(requestOf(tool('update_idea'), { id: 'a', ifMatch: '"1"\r\nX-Evil: 1', body: {} })).toMatchObject({
+      error: 'invalid_header',
+      issues: [{ path: 'ifMatch' }],
+    });
+    expect(requestOf(tool('update_idea'), { id: 'a', ifMatch: '"١"', body: {} })).toMatchObject({ error: 'invalid_header' });
+    expect(requestOf(tool('create_idea'), { body: {}, idempotencyKey: 'clé-1' })).toMatchObject({
+      error: 'invalid_header',
+      issues: [{ path: 'idempotencyKey', message: 'must be 1-255 visible ASCII characters, e.g. a UUID' }],
+    });
+  });
+
+  it('a path or query argument that makes the address longer than API Gateway takes, or that is no Unicode text', () => {
+    expect(requestOf(tool('get_idea'), { id: 'x'.repeat(1_000_000) })).toMatchObject({
+      error: 'invalid_path',
+      issues: [{ path: 'path.id', message: expect.stringMatching(/too long/) }],
+    });
+    expect(requestOf(tool('search_knowledge_bank'), { q: 'é'.repeat(5_000) })).toMatchObject({
+      error: 'invalid_query',
+      issues: [{ path: 'query.q' }],
+    });
+    expect(requestOf(tool('get_idea'), { id: '\ud800' })).toMatchObject({ error: 'invalid_path' });
   });
 });

@@ -4,7 +4,7 @@
  * mean is this function's, tested on the outputs the stack declares (test/cdk/operator-lifecycle.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { AdminError } from '../../lib/admin/store.ts';
+import { AdminError } from '../../lib/admin/table-client.ts';
 import { areaEnvironment, bucketsOf, stackTarget } from '../../lib/admin/target.ts';
 
 const settings = { region: 'eu-west-1', profile: 'prod' };

@@ -94,6 +94,18 @@ describe('one item over its share', () => {
     await client.send(put('HOT#1', 20));
   });
 
+  it('admits of a concurrent burst on one item what its units hold, not every request before any is charged', async () => {
+    // A new item's bucket holds 2 units (one second at scale 500); six puts of one unit each arrive at
+    // once, before any has run. A partition serves them one after another: two fit, four are throttled
+    // (the clock is frozen, so the SDK's retry finds no more room).
+    const answers = await Promise.allSettled(Array.from({ length: 6 }, () => client.send(put('BURST#1'))));
+    expect(answers.filter((a) => a.status === 'fulfilled')).toHaveLength(2);
+    const refused = answers.flatMap((a) => (a.status === 'rejected' ? [a.reason] : []));
+    expect(refused).toHaveLength(4);
+    for (const reason of refused) expect(reason).toBeInstanceOf(ProvisionedThroughputExceededException);
+    clock += 1000;
+  });
+
   it('cancels a transaction with ThrottlingError for the hot item and None for the others, writing none of them', async () => {
     await client.send(put('HOT#2'));
     await client.send(put('HOT#2'));

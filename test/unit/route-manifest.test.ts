@@ -31,8 +31,14 @@ describe('route manifest', () => {
     }
   });
 
+  /** A 201 whose answer a standard fixes, not ours to give a Location or replay (it has no record to read back, no key to remember it under). */
+  const CREATED_AS_A_STANDARD_SAYS: Record<string, string> = {
+    registerOAuthClient:
+      'RFC 7591 §3.2.1: 201 with the client information in the body; a public client without a key, read back by no route',
+  };
+
   it('gives every 201 a Location, and makes every creating POST honour Idempotency-Key', () => {
-    for (const route of routes.filter((r) => r.response.status === 201)) {
+    for (const route of routes.filter((r) => r.response.status === 201 && !(r.operationId in CREATED_AS_A_STANDARD_SAYS))) {
       expect(route.response.location, `${route.operationId} answers 201 without a Location`).toMatch(/^\/.*\{[\w.]+\}/);
       if (route.method === 'POST') expect(route.idempotent, `${route.operationId} creates but ignores Idempotency-Key`).toBe(true);
     }

@@ -25,6 +25,18 @@ describe('sequentialDepth', () => {
     expect(sequentialDepth([call(0, 4), call(4, 9), call(4.1, 7), call(9, 12)])).toBe(3);
   });
 
+  it("never chains an operation's read after the rate-limit count, which the code sends it beside", () => {
+    const auth = call(0, 4);
+    const count: DynamoDbCall = { ...call(4, 9), role: 'count' };
+    // A busy core sent the read after the count's answer: still one round trip after authentication,
+    // and the write that waits for both is the third.
+    const lateRead: DynamoDbCall = { ...call(10, 12), role: 'read-beside-count' };
+    expect(sequentialDepth([auth, count, lateRead, call(12.5, 15)])).toBe(3);
+    expect(sequentialDepth([auth, count, { ...lateRead, role: undefined }, call(12.5, 15)])).toBe(4);
+    // A write of the operation waits for the count: it chains after it.
+    expect(sequentialDepth([auth, count, call(9.5, 11)])).toBe(3);
+  });
+
   it('follows the longest chain, not the number of calls nor the order they are listed in', () => {
     expect(sequentialDepth([call(10, 12), call(0, 3), call(3, 5), call(5, 9), call(0, 20)])).toBe(4);
   });

@@ -19,7 +19,8 @@ describe('docs/success-answers.md', () => {
     expect(rows).toHaveLength(routes.length);
     const row = (operation: string) => rows.find((line) => line.startsWith(`| \`${operation}\` |`));
     expect(row('GET /me')).toContain('| 200 | `data` object |');
-    expect(row('POST /ideas')).toContain('| 201 | `data` Idea |');
+    // Issue 39: the possible duplicates beside the created idea.
+    expect(row('POST /ideas')).toContain('| 201 | `data` Idea, `possibleDuplicates` SimilarIdea[] |');
     expect(row('GET /ideas')).toContain('| 200 | `data` Idea[], `pagination` Pagination |');
     expect(row('DELETE /ideas/{id}')).toContain('| 200 | none: `{"ok": true}` |');
     expect(row('POST /journeys')).toContain('| 200 | `journeyId` string, `version` JourneyVersion |');

@@ -2,7 +2,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { eventBody, eventFromStreamRecord } from '../../lib/webhooks/events.ts';
-import { ideaEventFanOut } from '../../lib/webhooks/pipeline.ts';
+import { ideaAndResponseChanges } from '../../lib/webhooks/pipeline.ts';
 import { matchesFilter } from '../../local/event-source-mappings.ts';
 
 type Image = Record<string, unknown>;
@@ -36,7 +36,7 @@ function record(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', images: { old?: Image
   };
 }
 
-const passesFilter = (r: DynamoDBRecord) => ideaEventFanOut.filters.some((pattern) => matchesFilter(pattern, r));
+const passesFilter = (r: DynamoDBRecord) => ideaAndResponseChanges.filters.some((pattern) => matchesFilter(pattern, r));
 
 describe('survey.response.finished from the stream', () => {
   it('is a response created finished, or one a continuation finished', () => {

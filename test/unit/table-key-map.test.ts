@@ -5,7 +5,44 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ideaCounterEntity, ideaEntity } from '../../lib/ideas/entities.ts';
+import { journeyCounterEntity, journeyEntity, journeyMetricBindingEntity, journeyVersionEntity } from '../../lib/journeys/entities.ts';
+import {
+  kbArticleEntity,
+  kbArticleSlugEntity,
+  kbBacklinkEntity,
+  kbCategoryEntity,
+  kbCategorySlugEntity,
+  kbContentEntity,
+  kbLinksEntity,
+} from '../../lib/knowledge-bank/entities.ts';
+import { kbSearchManifestEntity } from '../../lib/knowledge-bank/search/entities.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
+import {
+  directoryPersonEntity,
+  directoryTeamEntity,
+  sopCommentEntity,
+  sopEntity,
+  sopSerialCounterEntity,
+} from '../../lib/sops/entities.ts';
+import {
+  collectingStateEntity,
+  surveyAudienceEntity,
+  surveyCounterEntity,
+  surveyDesignsEntity,
+  surveyEntity,
+  surveyVersionEntity,
+} from '../../lib/surveys/entities.ts';
+import { surveyExportEntity } from '../../lib/surveys/exports/entities.ts';
+import {
+  respondentEntity,
+  responseCounterEntity,
+  responseIdOfKey,
+  responseTombstoneEntity,
+  SURVEY_RESPONSE_SHARDS,
+  surveyResponseEntity,
+  surveyResponseShardOf,
+} from '../../lib/surveys/responses/entities.ts';
+import { countedMarkerEntity, dayBucketEntity } from '../../lib/surveys/summary/entities.ts';
 import { webhookCounterEntity, webhookDeliveryEntity, webhookEntity } from '../../lib/webhooks/entities.ts';
 
 const SLUG = 'acme';
@@ -20,68 +57,61 @@ const entities: Record<string, string[]> = {
   workspace: [keys.workspace(SLUG).sk],
   workspaceCopy: [0, 7].map((copy) => keys.workspaceCopy(SLUG, copy).sk),
   developerKey: PLAIN_IDS.map((id) => keys.developerKey(SLUG, id).sk),
-  directoryPerson: UUIDS.map((id) => keys.directoryPerson(SLUG, id).sk),
-  directoryTeam: UUIDS.map((id) => keys.directoryTeam(SLUG, id).sk),
+  directoryPerson: UUIDS.map((id) => directoryPersonEntity.keys.person(SLUG, id).sk),
+  directoryTeam: UUIDS.map((id) => directoryTeamEntity.keys.team(SLUG, id).sk),
   idempotency: ['POST /ideas', 'POST /webhooks', `POST /journeys/${UUIDS[0]}/versions`].flatMap((scope) =>
     ['!', '~~~', 'abc'].map((key) => keys.idempotency(SLUG, scope, key).sk),
   ),
   idea: UUIDS.map((id) => ideaEntity.keys.idea(SLUG, id).sk),
   ideaCounter: [ideaCounterEntity.keys.counter(SLUG).sk],
-  sop: PLAIN_IDS.map((id) => keys.sop(SLUG, id).sk),
-  sopComment: PLAIN_IDS.map((id) => keys.sopComment(SLUG, id, '2026-01-01T00:00:00.000Z', UUIDS[0]!).sk),
-  sopSerialCounter: [keys.sopSerialCounter(SLUG, null).sk, keys.sopSerialCounter(SLUG, UUIDS[1]!).sk],
+  sop: PLAIN_IDS.map((id) => sopEntity.keys.sop(SLUG, id).sk),
+  sopComment: PLAIN_IDS.map((id) => sopCommentEntity.keys.comment(SLUG, id, '2026-01-01T00:00:00.000Z', UUIDS[0]!).sk),
+  sopSerialCounter: [sopSerialCounterEntity.keys.counter(SLUG, null).sk, sopSerialCounterEntity.keys.counter(SLUG, UUIDS[1]!).sk],
   webhook: UUIDS.map((id) => webhookEntity.keys.webhook(SLUG, id).sk),
   webhookCounter: [webhookCounterEntity.keys.counter(SLUG).sk],
   webhookDelivery: UUIDS.flatMap((id) => PLAIN_IDS.map((event) => webhookDeliveryEntity.keys.delivery(SLUG, id, `evt_${event}`).sk)),
-  journey: UUIDS.map((id) => keys.journey(SLUG, id).sk),
+  journey: UUIDS.map((id) => journeyEntity.keys.journey(SLUG, id).sk),
   // Version keys are the version id with its hex digits complemented (lib/journeys/record.ts).
-  journeyVersion: UUIDS.flatMap((id) =>
-    UUIDS.map(
-      (version) =>
-        keys.journeyVersion(
-          SLUG,
-          id,
-          version.replace(/[0-9a-f]/g, (d) => (15 - Number.parseInt(d, 16)).toString(16)),
-        ).sk,
-    ),
-  ),
-  journeyCounter: [keys.journeyCounter(SLUG).sk],
-  kbCategory: UUIDS.map((id) => keys.kbCategory(SLUG, id).sk),
-  kbCategorySlug: KB_SLUGS.map((slug) => keys.kbCategorySlug(SLUG, slug).sk),
-  kbArticle: UUIDS.map((id) => keys.kbArticle(SLUG, id).sk),
-  kbArticleSlug: KB_SLUGS.map((slug) => keys.kbArticleSlug(SLUG, slug).sk),
-  kbDraft: UUIDS.map((id) => keys.kbDraft(SLUG, id).sk),
-  kbLive: UUIDS.map((id) => keys.kbLive(SLUG, id).sk),
-  kbRevision: UUIDS.flatMap((id) => [1, 2, 10, 999_999_999].map((n) => keys.kbRevision(SLUG, id, n).sk)),
-  kbLinks: UUIDS.flatMap((id) => (['DRAFT', 'LIVE'] as const).map((view) => keys.kbLinks(SLUG, id, view).sk)),
+  journeyVersion: UUIDS.flatMap((id) => UUIDS.map((version) => journeyVersionEntity.keys.version(SLUG, id, version).sk)),
+  journeyCounter: [journeyCounterEntity.keys.counter(SLUG).sk],
+  kbCategory: UUIDS.map((id) => kbCategoryEntity.keys.category(SLUG, id).sk),
+  kbCategorySlug: KB_SLUGS.map((slug) => kbCategorySlugEntity.keys.slug(SLUG, slug).sk),
+  kbArticle: UUIDS.map((id) => kbArticleEntity.keys.article(SLUG, id).sk),
+  kbArticleSlug: KB_SLUGS.map((slug) => kbArticleSlugEntity.keys.slug(SLUG, slug).sk),
+  kbDraft: UUIDS.map((id) => kbContentEntity.keys.draft(SLUG, id).sk),
+  kbLive: UUIDS.map((id) => kbContentEntity.keys.live(SLUG, id).sk),
+  kbRevision: UUIDS.flatMap((id) => [1, 2, 10, 999_999_999].map((n) => kbContentEntity.keys.revision(SLUG, id, n).sk)),
+  kbLinks: UUIDS.flatMap((id) => (['DRAFT', 'LIVE'] as const).map((view) => kbLinksEntity.keys.links(SLUG, id, view).sk)),
   kbBacklink: UUIDS.flatMap((target) =>
-    (['DRAFT', 'LIVE'] as const).flatMap((view) => UUIDS.map((source) => keys.kbBacklink(SLUG, target, view, source).sk)),
+    (['DRAFT', 'LIVE'] as const).flatMap((view) => UUIDS.map((source) => kbBacklinkEntity.keys.backlink(SLUG, target, view, source).sk)),
   ),
   // Knowledge-bank search (issue 18): one segment manifest per workspace.
-  kbSearchManifest: [keys.kbSearchManifest(SLUG).sk],
-  survey: UUIDS.map((id) => keys.survey(SLUG, id).sk),
-  surveyCounter: [keys.surveyCounter(SLUG).sk],
-  surveyVersion: UUIDS.flatMap((id) => UUIDS.map((versionId) => keys.surveyVersion(SLUG, id, versionId).sk)),
-  surveyDesigns: [keys.surveyDesigns(SLUG).sk],
-  surveyAudience: [keys.surveyAudience(SLUG).sk],
+  kbSearchManifest: [kbSearchManifestEntity.keys.manifest(SLUG).sk],
+  survey: UUIDS.map((id) => surveyEntity.keys.survey(SLUG, id).sk),
+  surveyCounter: [surveyCounterEntity.keys.counter(SLUG).sk],
+  surveyVersion: UUIDS.flatMap((id) => UUIDS.map((versionId) => surveyVersionEntity.keys.version(SLUG, id, versionId).sk)),
+  surveyDesigns: [surveyDesignsEntity.keys.designs(SLUG).sk],
+  surveyAudience: [surveyAudienceEntity.keys.audience(SLUG).sk],
   // Survey responses: respondent hashes are 43 base64url characters (lib/surveys/responses/record.ts).
-  surveyResponse: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponse(SLUG, id, responseId).sk)),
-  legacySurveyResponse: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.legacySurveyResponse(SLUG, id, responseId).sk)),
-  surveyResponseCounter: UUIDS.flatMap((id) => [0, 7, 15, 63].map((shard) => keys.surveyResponseCounter(SLUG, id, shard).sk)),
-  surveyCollectingCopy: UUIDS.flatMap((id) => [0, 15, 31].map((copy) => keys.surveyCollectingCopy(SLUG, id, copy).sk)),
-  surveyResponseTombstone: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponseTombstone(SLUG, id, responseId).sk)),
+  surveyResponse: UUIDS.flatMap((id) => UUIDS.map((responseId) => surveyResponseEntity.keys.response(SLUG, id, responseId).sk)),
+  legacySurveyResponse: UUIDS.flatMap((id) => UUIDS.map((responseId) => surveyResponseEntity.keys.legacy(SLUG, id, responseId).sk)),
+  surveyResponseCounter: UUIDS.flatMap((id) => [0, 7, 15, 63].map((shard) => responseCounterEntity.keys.counter(SLUG, id, shard).sk)),
+  surveyCollectingCopy: UUIDS.flatMap((id) => [0, 15, 31].map((copy) => collectingStateEntity.keys.copy(SLUG, id, copy).sk)),
+  surveyResponseTombstone: UUIDS.flatMap((id) =>
+    UUIDS.map((responseId) => responseTombstoneEntity.keys.tombstone(SLUG, id, responseId).sk),
+  ),
   surveyRespondent: ['-'.repeat(43), 'z'.repeat(43), 'A_b-9'.padEnd(43, '0')].flatMap((hash) =>
-    UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyRespondent(SLUG, hash, id, responseId).sk)),
+    UUIDS.flatMap((id) => UUIDS.map((responseId) => respondentEntity.keys.respondent(SLUG, hash, id, responseId).sk)),
   ),
   surveyDayBucket: UUIDS.flatMap((id) =>
     ['2026-01-01', '2026-12-31'].flatMap((day) =>
-      UUIDS.flatMap((versionId) => [undefined, 0, 63].map((shard) => keys.surveyDayBucket(SLUG, id, day, versionId, shard).sk)),
+      UUIDS.flatMap((versionId) => [undefined, 0, 63].map((shard) => dayBucketEntity.keys.bucket(SLUG, id, day, versionId, shard).sk)),
     ),
   ),
-  surveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.surveyResponseCounted(SLUG, id, responseId).sk)),
-  legacySurveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => keys.legacySurveyResponseCounted(SLUG, id, responseId).sk)),
-  surveyExport: UUIDS.flatMap((id) => UUIDS.map((exportId) => keys.surveyExport(SLUG, id, exportId).sk)),
-  surveyMetricBinding: UUIDS.flatMap((id) => UUIDS.map((journeyId) => keys.surveyMetricBinding(SLUG, id, journeyId).sk)),
+  surveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => countedMarkerEntity.keys.marker(SLUG, id, responseId).sk)),
+  legacySurveyResponseCounted: UUIDS.flatMap((id) => UUIDS.map((responseId) => countedMarkerEntity.keys.legacy(SLUG, id, responseId).sk)),
+  surveyExport: UUIDS.flatMap((id) => UUIDS.map((exportId) => surveyExportEntity.keys.export(SLUG, id, exportId).sk)),
+  surveyMetricBinding: UUIDS.flatMap((id) => UUIDS.map((journeyId) => journeyMetricBindingEntity.keys.binding(SLUG, id, journeyId).sk)),
 };
 
 const between = (from: string, to: string) => (sk: string) => sk >= from && sk <= to;
@@ -90,60 +120,60 @@ const prefix = (p: string) => (sk: string) => sk.startsWith(p);
 /** Every range a Query reads, and the only entities it may meet. */
 const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] = [
   { name: 'developer keys of a workspace', holds: prefix(keys.developerKeyPrefix), may: ['developerKey'] },
-  { name: 'the SOP directory', holds: prefix(keys.directoryPrefix), may: ['directoryPerson', 'directoryTeam'] },
-  { name: 'directory people', holds: prefix(keys.directoryPersonPrefix), may: ['directoryPerson'] },
-  { name: 'directory teams', holds: prefix(keys.directoryTeamPrefix), may: ['directoryTeam'] },
+  { name: 'the SOP directory', holds: prefix(directoryPersonEntity.keys.directoryPrefix), may: ['directoryPerson', 'directoryTeam'] },
+  { name: 'directory people', holds: prefix(directoryPersonEntity.keys.prefix), may: ['directoryPerson'] },
+  { name: 'directory teams', holds: prefix(directoryTeamEntity.keys.prefix), may: ['directoryTeam'] },
   { name: 'the idea list', holds: between(ideaEntity.keys.list.from, ideaEntity.keys.list.to), may: ['idea', 'ideaCounter'] },
   ...PLAIN_IDS.map((id) => ({
     name: `the item collection of SOP ${id}`,
-    holds: (sk: string) => sk >= keys.sop(SLUG, id).sk && sk <= keys.sopCollectionEnd(id),
+    holds: (sk: string) => sk >= sopEntity.keys.sop(SLUG, id).sk && sk <= sopEntity.keys.collectionEnd(id),
     may: ['sop', 'sopComment'],
   })),
-  { name: 'the survey list', holds: between(keys.surveyListRange.from, keys.surveyListRange.to), may: ['survey', 'surveyCounter'] },
+  { name: 'the survey list', holds: between(surveyEntity.keys.list.from, surveyEntity.keys.list.to), may: ['survey', 'surveyCounter'] },
   ...UUIDS.flatMap((id) =>
     [0, 1, 62, 63].map((shard) => ({
       name: `range ${shard} of the responses of survey ${id}`,
-      holds: between(keys.surveyResponseShardRange(id, shard).from, keys.surveyResponseShardRange(id, shard).to),
+      holds: between(surveyResponseEntity.keys.shardRange(id, shard).from, surveyResponseEntity.keys.shardRange(id, shard).to),
       may: ['surveyResponse'],
     })),
   ),
   // cxctl rebuild summaries (lib/admin/rebuild-summaries.ts): every survey, then each survey's markers.
-  { name: 'every survey of a workspace', holds: prefix(keys.surveyListRange.from), may: ['survey'] },
+  { name: 'every survey of a workspace', holds: prefix(surveyEntity.keys.list.from), may: ['survey'] },
   ...UUIDS.map((id) => ({
     name: `the summary markers of survey ${id}`,
-    holds: prefix(keys.surveyResponseCounted(SLUG, id, '').sk),
+    holds: prefix(countedMarkerEntity.keys.marker(SLUG, id, '').sk),
     may: ['surveyResponseCounted'],
   })),
   ...UUIDS.map((id) => ({
     name: `every range of the responses of survey ${id}`,
-    holds: prefix(keys.surveyResponsePrefix(id)),
+    holds: prefix(surveyResponseEntity.keys.prefix(id)),
     may: ['surveyResponse'],
   })),
   ...UUIDS.map((id) => ({
     name: `the aggregator's markers of survey ${id}, in both layouts`,
-    holds: prefix(keys.surveyResponseCountedPrefix(id)),
+    holds: prefix(countedMarkerEntity.keys.prefix(id)),
     may: ['surveyResponseCounted', 'legacySurveyResponseCounted'],
   })),
   ...UUIDS.map((id) => ({
     name: `the legacy range of the responses of survey ${id}`,
-    holds: between(keys.legacySurveyResponseRange(id).from, keys.legacySurveyResponseRange(id).to),
+    holds: between(surveyResponseEntity.keys.legacyRange(id).from, surveyResponseEntity.keys.legacyRange(id).to),
     may: ['legacySurveyResponse'],
   })),
   ...UUIDS.map((id) => ({
     name: `the responses of survey ${id} in the legacy layout`,
-    holds: prefix(keys.legacySurveyResponsePrefix(id)),
+    holds: prefix(surveyResponseEntity.keys.legacyPrefix(id)),
     may: ['legacySurveyResponse'],
   })),
   ...UUIDS.map((id) => ({
     name: `the response counters of survey ${id}`,
-    holds: prefix(keys.surveyResponseCounterPrefix(id)),
+    holds: prefix(responseCounterEntity.keys.prefix(id)),
     may: ['surveyResponseCounter'],
   })),
   ...['-'.repeat(43), 'z'.repeat(43)].flatMap((hash) => [
-    { name: `the responses of respondent ${hash}`, holds: prefix(keys.surveyRespondentPrefix(hash)), may: ['surveyRespondent'] },
+    { name: `the responses of respondent ${hash}`, holds: prefix(respondentEntity.keys.prefix(hash)), may: ['surveyRespondent'] },
     ...UUIDS.map((id) => ({
       name: `the responses of respondent ${hash} to survey ${id}`,
-      holds: prefix(keys.surveyRespondentPrefix(hash, id)),
+      holds: prefix(respondentEntity.keys.prefix(hash, id)),
       may: ['surveyRespondent'],
     })),
   ]),
@@ -155,33 +185,40 @@ const ranges: { name: string; holds: (sk: string) => boolean; may: string[] }[] 
   })),
   ...UUIDS.map((id) => ({
     name: `the item collection of journey ${id}`,
-    holds: prefix(keys.journey(SLUG, id).sk),
+    holds: prefix(journeyEntity.keys.journey(SLUG, id).sk),
     may: ['journey', 'journeyVersion'],
   })),
-  { name: 'knowledge-bank categories', holds: prefix(keys.kbCategoryPrefix), may: ['kbCategory'] },
+  { name: 'knowledge-bank categories', holds: prefix(kbCategoryEntity.keys.prefix), may: ['kbCategory'] },
   {
     name: 'the knowledge-bank category tree',
-    holds: between(keys.kbCategoryTreeRange.from, keys.kbCategoryTreeRange.to),
+    holds: between(kbCategoryEntity.keys.treeRange.from, kbCategoryEntity.keys.treeRange.to),
     may: ['kbCategory', 'kbCategorySlug'],
   },
-  { name: 'knowledge-bank articles', holds: prefix(keys.kbArticlePrefix), may: ['kbArticle'] },
-  { name: 'knowledge-bank article slugs', holds: prefix(keys.kbArticleSlugPrefix), may: ['kbArticleSlug'] },
-  { name: 'knowledge-bank outgoing links', holds: prefix(keys.kbLinksPrefix), may: ['kbLinks'] },
+  { name: 'knowledge-bank articles', holds: prefix(kbArticleEntity.keys.prefix), may: ['kbArticle'] },
+  { name: 'knowledge-bank article slugs', holds: prefix(kbArticleSlugEntity.keys.prefix), may: ['kbArticleSlug'] },
+  { name: 'knowledge-bank outgoing links', holds: prefix(kbLinksEntity.keys.prefix), may: ['kbLinks'] },
   ...UUIDS.map((id) => ({
     name: `the content of article ${id}`,
-    holds: prefix(keys.kbDocumentPrefix(id)),
+    holds: prefix(kbContentEntity.keys.prefix(id)),
     may: ['kbDraft', 'kbLive', 'kbRevision'],
   })),
-  ...UUIDS.map((id) => ({ name: `the revisions of article ${id}`, holds: prefix(keys.kbRevisionPrefix(id)), may: ['kbRevision'] })),
-  ...UUIDS.map((id) => ({ name: `the backlinks of ${id}`, holds: prefix(keys.kbBacklinkPrefix(id)), may: ['kbBacklink'] })),
+  ...UUIDS.map((id) => ({
+    name: `the revisions of article ${id}`,
+    holds: prefix(kbContentEntity.keys.revisionPrefix(id)),
+    may: ['kbRevision'],
+  })),
+  ...UUIDS.map((id) => ({ name: `the backlinks of ${id}`, holds: prefix(kbBacklinkEntity.keys.prefix(id)), may: ['kbBacklink'] })),
   ...UUIDS.map((id) => ({
     name: `the summary buckets of survey ${id} in a range of days`,
-    holds: between(keys.surveyDayRange(id, '2026-01-01', '2026-12-31').from, keys.surveyDayRange(id, '2026-01-01', '2026-12-31').to),
+    holds: between(
+      dayBucketEntity.keys.days(id, '2026-01-01', '2026-12-31').from,
+      dayBucketEntity.keys.days(id, '2026-01-01', '2026-12-31').to,
+    ),
     may: ['surveyDayBucket'],
   })),
   ...UUIDS.map((id) => ({
     name: `the journeys whose published metrics bind survey ${id}`,
-    holds: prefix(keys.surveyMetricBindingPrefix(id)),
+    holds: prefix(journeyMetricBindingEntity.keys.prefix(id)),
     may: ['surveyMetricBinding'],
   })),
 ];
@@ -207,23 +244,23 @@ describe('the table key map', () => {
   }
 
   it('keeps the collection of one SOP free of another SOP whose id starts the same', () => {
-    const collection = (id: string) => (sk: string) => sk >= keys.sop(SLUG, id).sk && sk <= keys.sopCollectionEnd(id);
-    expect(collection('ab')(keys.sop(SLUG, 'abc').sk)).toBe(false);
-    expect(collection('ab')(keys.sopComment(SLUG, 'abc', '2026', 'x').sk)).toBe(false);
+    const collection = (id: string) => (sk: string) => sk >= sopEntity.keys.sop(SLUG, id).sk && sk <= sopEntity.keys.collectionEnd(id);
+    expect(collection('ab')(sopEntity.keys.sop(SLUG, 'abc').sk)).toBe(false);
+    expect(collection('ab')(sopCommentEntity.keys.comment(SLUG, 'abc', '2026', 'x').sk)).toBe(false);
   });
 
   it('spreads responses over every range, and finds each one in the range its key names', () => {
     const ids = Array.from({ length: 6400 }, (_, i) => `0190a1b2-c3d4-7e5f-8a6b-${String(i).padStart(12, '0')}`);
     const perRange = new Map<number, number>();
     for (const responseId of ids) {
-      const shard = keys.surveyResponseShardOf(responseId);
-      const range = keys.surveyResponseShardRange(UUIDS[0]!, shard);
-      expect(between(range.from, range.to)(keys.surveyResponse(SLUG, UUIDS[0]!, responseId).sk)).toBe(true);
-      expect(keys.responseIdOfKey(keys.surveyResponse(SLUG, UUIDS[0]!, responseId).sk)).toBe(responseId);
+      const shard = surveyResponseShardOf(responseId);
+      const range = surveyResponseEntity.keys.shardRange(UUIDS[0]!, shard);
+      expect(between(range.from, range.to)(surveyResponseEntity.keys.response(SLUG, UUIDS[0]!, responseId).sk)).toBe(true);
+      expect(responseIdOfKey(surveyResponseEntity.keys.response(SLUG, UUIDS[0]!, responseId).sk)).toBe(responseId);
       perRange.set(shard, (perRange.get(shard) ?? 0) + 1);
     }
     // 100 expected per range; a stable hash keeps every range within a third of it.
-    expect(perRange.size).toBe(keys.surveyResponseShards);
+    expect(perRange.size).toBe(SURVEY_RESPONSE_SHARDS);
     for (const count of perRange.values()) expect(Math.abs(count - 100)).toBeLessThan(34);
   });
 

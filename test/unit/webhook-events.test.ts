@@ -2,7 +2,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { eventBody, eventFromStreamRecord, eventIdOf } from '../../lib/webhooks/events.ts';
-import { ideaEventFanOut } from '../../lib/webhooks/pipeline.ts';
+import { ideaAndResponseChanges } from '../../lib/webhooks/pipeline.ts';
 import { matchesFilter } from '../../local/event-source-mappings.ts';
 
 type Image = Record<string, { S?: string; N?: string }>;
@@ -53,6 +53,21 @@ describe('eventFromStreamRecord', () => {
       workspace: 'acme',
       previousStatus: null,
       status: 'new',
+      statusMessage: null,
+      statusMessageAr: null,
+      voterCount: 0,
+    });
+    // What voters hear (issue 39): the message written with the status and how many had voted then.
+    const told = idea({ status: 'done', version: 3 });
+    Object.assign(told, { statusMessage: { S: 'Shipped in 4.2' }, statusMessageAr: { S: 'صدر في 4.2' }, statusVoterCount: { N: '42' } });
+    expect(eventFromStreamRecord(record('MODIFY', { old: idea({ status: 'planned', version: 2 }), new: told }))?.data).toEqual({
+      ideaId: 'i1',
+      workspace: 'acme',
+      previousStatus: 'planned',
+      status: 'done',
+      statusMessage: 'Shipped in 4.2',
+      statusMessageAr: 'صدر في 4.2',
+      voterCount: 42,
     });
     expect(eventFromStreamRecord(record('MODIFY', { old: idea(), new: idea({ title: 'Other', version: 2 }) }))?.type).toBe('idea.updated');
     expect(eventFromStreamRecord(record('REMOVE', { old: idea() }))?.type).toBe('idea.deleted');
@@ -90,7 +105,7 @@ describe('event ids', () => {
 });
 
 describe('the fan-out filter criteria', () => {
-  const passes = (r: DynamoDBRecord) => ideaEventFanOut.filters.some((f) => matchesFilter(f, r));
+  const passes = (r: DynamoDBRecord) => ideaAndResponseChanges.filters.some((f) => matchesFilter(f, r));
 
   it('let idea inserts, updates and deletes through and nothing else', () => {
     expect(passes(record('INSERT', { new: idea() }))).toBe(true);

@@ -21,6 +21,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth: the authorization server metadata (RFC 8414)
+         * @description Public. The workspace host is its own issuer: authorization code with PKCE S256 only, refresh tokens, revocation, dynamic registration (RFC 7591) and Client ID Metadata Documents.
+         */
+        get: operations["getAuthorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth: the protected resource metadata, root form
+         * @description The same document as at `/.well-known/oauth-protected-resource/api/v1/mcp`, for clients that look at the root first.
+         */
+        get: operations["getRootResourceMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource/api/v1/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth: the MCP server’s protected resource metadata (RFC 9728)
+         * @description Public, on the workspace host. Names the MCP server as the protected resource, this host as its authorization server and the permissions as scopes. Every 401 of `POST /mcp` points here (`WWW-Authenticate: Bearer resource_metadata=…`).
+         */
+        get: operations["getMcpResourceMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/docs": {
         parameters: {
             query?: never;
@@ -50,7 +110,7 @@ export interface paths {
         };
         /**
          * List ideas
-         * @description Newest first, in a stable order (by creation). `pagination.total` counts every idea of the workspace; `hasMore` says whether a page follows this one. An `offset` past the end returns an empty page (still 200, with the total). Reaching an offset reads the ideas before it, so very deep offsets are slower; an offset past the end costs one read at most.
+         * @description Newest first unless `sort` says otherwise, in a stable order. `pagination.total` counts the ideas listed: every idea of the workspace, less those merged into others unless `includeMerged=true`; An `offset` past the end returns an empty page (still 200, with the total); a deep one reads the ideas before it (a `cursor` does not). Orders by votes or trending follow votes about a second behind.
          *
          *     Permission: ideas:read.
          *
@@ -60,7 +120,7 @@ export interface paths {
         put?: never;
         /**
          * Submit an idea
-         * @description Creates a private idea pending moderation, at version 1. `status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`. Submitter data (`submitter`) and `customerContext` are stored for the portal but never returned by any operation. Unknown fields are rejected (400 `invalid_body`). Send an `Idempotency-Key` to retry safely: within 24 hours the same key with the same body returns the first response (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409. Only successful creations are remembered.
+         * @description Creates a private idea pending moderation, at version 1. `status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`. Submitter data (`submitter`) and `customerContext` are stored for the portal but never returned by any operation. Unknown fields are rejected (400 `invalid_body`). With an `Idempotency-Key` a retry within 24 hours answers the first response, its possible duplicates as first found included, and creates nothing. `possibleDuplicates`: up to three like ideas (GET /ideas/similar, score over 0.3).
          *
          *     Permission: ideas:write.
          *
@@ -101,7 +161,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an idea
-         * @description Deletes the idea for good; it no longer counts in the list total. Deleting it again is a 404.
+         * @description Deletes the idea for good, with its votes and comments; it no longer counts in the list total. Deleting it again is a 404. An idea in a merge (merged into another, or others merged into it) is a 409: unmerge first.
          *
          *     Permission: ideas:delete.
          *
@@ -112,13 +172,181 @@ export interface paths {
         head?: never;
         /**
          * Change some of an idea's fields
-         * @description Any subset of `title`, `titleAr`, `description`, `status` and `module`; `null` clears an optional field. Other fields are left as they are. `status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`. Bumps the version; an empty object changes nothing and returns the idea as it is.
+         * @description Any subset of `title`, `titleAr`, `description`, `status` (and its `statusMessage`) and `module`; `null` clears an optional field. Other fields are left as they are. `status` and `module` must each be one of the workspace's configured idea labels (GET /ideas/labels), else 400 `invalid_body`. Bumps the version; an empty object changes nothing and returns the idea as it is.
          *
          *     Permission: ideas:write.
          *
          *     Module: ideas.
          */
         patch: operations["updateIdea"];
+        trace?: never;
+    };
+    "/ideas/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an idea's comments
+         * @description Newest first; `visibility` keeps only public or only internal ones. An idea others were merged into lists their comments too, each with the `ideaId` it was written on.
+         *
+         *     Permission: ideas:read.
+         *
+         *     Module: ideas.
+         */
+        get: operations["listIdeaComments"];
+        put?: never;
+        /**
+         * Comment on an idea
+         * @description A public or internal comment, in English and optionally Arabic. A person is named by `externalId` or `email`, stored for the portal and never returned: responses carry only a reference (`voterRef`, `authorRef`), stable in this workspace and the same for the same person's votes and comments. The author's `name` shows as `authorName`. An idea merged into another takes no comments (409). With an `Idempotency-Key` a retry answers the first response.
+         *
+         *     Permission: ideas:write.
+         *
+         *     Module: ideas.
+         */
+        post: operations["createIdeaComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ideas/{id}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment
+         * @description Deletes the comment for good, through the idea it was written on.
+         *
+         *     Permission: ideas:delete.
+         *
+         *     Module: ideas.
+         */
+        delete: operations["deleteIdeaComment"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a comment
+         * @description Any of `body`, `bodyAr` (`null` clears it) and `visibility`, through the idea the comment was written on (its `ideaId`); the author never changes. Bumps the version.
+         *
+         *     Permission: ideas:write.
+         *
+         *     Module: ideas.
+         */
+        patch: operations["updateIdeaComment"];
+        trace?: never;
+    };
+    "/ideas/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge an idea into another
+         * @description The idea (a duplicate) joins `into`, which counts every distinct voter of both once and lists its comments; it answers `mergedInto`, leaves the default lists and takes no votes or comments. Never chained (409); into itself 400. Undone exactly by `POST /ideas/{id}/unmerge`. A move of votes outlasting the request answers 202; the table stream finishes it.
+         *
+         *     Permission: ideas:write.
+         *
+         *     Module: ideas.
+         */
+        post: operations["mergeIdea"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ideas/{id}/unmerge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a merge
+         * @description Both ideas become exactly as before the merge; votes cast on the target meanwhile stay on it. A 202 as for a merge.
+         *
+         *     Permission: ideas:write.
+         *
+         *     Module: ideas.
+         */
+        post: operations["unmergeIdea"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ideas/{id}/votes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an idea's votes
+         * @description Every vote that counts for the idea (`pagination.total` is its `voteCount`), each with its `voterRef`, in a stable order (by vote id, not by time). For an idea others were merged into, their voters too, once each (`direct`, `mergedFrom` say how).
+         *
+         *     Permission: ideas:read.
+         *
+         *     Module: ideas.
+         */
+        get: operations["listIdeaVotes"];
+        put?: never;
+        /**
+         * Vote for an idea on behalf of a customer
+         * @description Counts the voter once: 201 with a new vote, or, for a voter who already voted on this idea, 200 with that vote, its `importance` and `note` changed to those sent (also when many such requests race). A person is named by `externalId` or `email`, stored for the portal and never returned: responses carry only a reference (`voterRef`, `authorRef`), stable in this workspace and the same for the same person's votes and comments. An idea merged into another takes no votes (409 `idea_merged`: vote on `mergedInto`). With an `Idempotency-Key` a retry answers the first response and changes nothing.
+         *
+         *     Permission: ideas:write.
+         *
+         *     Module: ideas.
+         */
+        post: operations["voteOnIdea"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ideas/{id}/votes/{voteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a vote
+         * @description The voter no longer counts for the idea. On an idea others were merged into, the vote goes from the ideas it also came from (`mergedFrom`) too, so an unmerge does not bring it back. A vote on an idea merged into another is withdrawn there (409).
+         *
+         *     Permission: ideas:write.
+         *
+         *     Module: ideas.
+         */
+        delete: operations["deleteIdeaVote"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/ideas/labels": {
@@ -137,6 +365,30 @@ export interface paths {
          *     Module: ideas.
          */
         get: operations["getIdeaLabels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ideas/similar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ideas like a text (English and Arabic)
+         * @description Ideas closest to `q`, best first, each with a `score` (0–1) and the words of `q` it shares. Words are compared as knowledge-bank search compares them (English stemmed; Arabic normalised and lightly stemmed); rare words weigh more, titles more than descriptions.
+         *
+         *     Permission: ideas:read.
+         *
+         *     Module: ideas.
+         */
+        get: operations["findSimilarIdeas"];
         put?: never;
         post?: never;
         delete?: never;
@@ -903,6 +1155,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp/readonly": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The remote MCP server, read tools only
+         * @description The same server as `POST /mcp`, offering only the tools that read (`readOnlyHint`), whatever the key may do: for an agent that should look and never change anything, with a key that may also write (a person’s own key). `?modules=` narrows it further. A write tool called here is unknown (a JSON-RPC error).
+         *
+         *     Permission: none.
+         */
+        post: operations["callMcpServerReadOnly"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/me": {
         parameters: {
             query?: never;
@@ -925,6 +1199,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth: the consent page (authorization request)
+         * @description Public. Checks the request (the client, `redirect_uri` exactly one of its own, `response_type=code`, PKCE S256, `resource` this workspace’s MCP server, `scope` permissions) and shows the page, in English or Arabic (`Accept-Language`, `lang`), that names the client and asks for a Developer key. A bad client or redirect URI is refused here, as a page for the person in their language (never sent to an address nobody vouched for); anything else goes back to the client.
+         */
+        get: operations["showOAuthConsent"];
+        put?: never;
+        /**
+         * OAuth: the consent form (the key, then Allow or Deny)
+         * @description Public: the consent page’s form. Step `key` proves a Developer key (a wrong one shows the page again, 401; a source that keeps failing is braked, 429) and shows the permissions the client asked for that the key holds. Step `consent` allows (a code, single-use, 2 minutes) or denies. Each form carries a CSRF token bound to it.
+         */
+        post: operations["submitOAuthConsent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OAuth: register a client (RFC 7591)
+         * @description Public. A public client (no secret): its redirect URIs (https, or loopback http) and name. Clients that can should use a Client ID Metadata Document (an https `client_id`) instead, which needs no registration. A source address that registers more than a few clients a minute (`OAUTH_REGISTRATIONS_PER_WINDOW`) is braked, 429.
+         */
+        post: operations["registerOAuthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OAuth: revoke a token (RFC 7009)
+         * @description Public. Revokes the grant an access or refresh token belongs to: both stop working at once. An unknown token is answered alike.
+         */
+        post: operations["revokeOAuthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OAuth: tokens for a code or a refresh token
+         * @description Public (RFC 6749 §3.2). `authorization_code` (with `code_verifier`, `redirect_uri`, `client_id`) or `refresh_token` (rotated: each answer has a new one; one presented again revokes the grant). The access token is a derived key of the Developer key the person entered: its granted permissions, 1 hour, for the MCP server only.
+         */
+        post: operations["exchangeOAuthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -939,6 +1297,28 @@ export interface paths {
         get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/people/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a person's data, in every area
+         * @description Right to erasure, in one operation: deletes the survey responses, idea votes and idea comments of the person named by `externalId` and/or `email`, and removes them from the ideas they submitted (which stay, anonymised). Counts stay exact: each idea counts one voter fewer. At most 1,000 records per call: while `hasMore` is true, call again. People are found through keyed hashes of the identifiers, never by the identifiers themselves. Needs both permissions of what it erases.
+         *
+         *     Permission: ideas:delete, survey-responses:delete.
+         */
+        post: operations["erasePerson"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1667,7 +2047,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook
-         * @description Deletes the webhook at once; deliveries still queued for it are cancelled, and its delivery history expires after 30 days.
+         * @description Deletes the webhook at once; deliveries still queued for it are cancelled, a recovery under way stops, and its delivery history expires after 30 days.
          *
          *     Permission: webhooks:write, ideas:read.
          *
@@ -1678,7 +2058,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook
-         * @description Changes any of `name`, `url`, `events`. A new URL disables the webhook (`enabled:false`) until it is enabled again, as the new receiver has not been verified; the same URL again is no change. The URL is checked as on create.
+         * @description Changes any of `name`, `url`, `events`, `maxDeliveriesPerSecond` (null removes the limit). A new URL disables the webhook (`enabled:false`, `disabledReason.code` `url_changed`) until it is enabled again, as the new receiver has not been verified; the same URL again is no change. The URL is checked as on create. While it is disabled, each event it subscribes to is recorded as a delivery `held` (no attempt is made), and its deliveries waiting for a retry become `held` at once (up to 99; any others when their time comes): enable it, then `POST /webhooks/{id}/recover` sends them. The workspace's other enabled webhooks subscribed to `webhook.disabled` hear of it.
          *
          *     Permission: webhooks:write, ideas:read.
          *
@@ -1696,7 +2076,7 @@ export interface paths {
         };
         /**
          * List the deliveries of a webhook
-         * @description Newest first, kept 30 days. One delivery per event: its `outcome` (`pending`, `retrying`, `delivered`, `failed` once the attempts are used up or the receiver answered 410, `cancelled` when the webhook was disabled or deleted first), the number of attempts made with the latest one's response status, duration and error, when the next attempt is due, and every attempt (newest first). A failed attempt is retried after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter; longer if the receiver sends Retry-After). A 410 answer disables the webhook and cancels its other waiting retries, as POST /webhooks/{id}/disable does.
+         * @description Newest first, kept 30 days. One delivery per event: its `outcome` (`pending`; `throttled` while it waits for the webhook's `maxDeliveriesPerSecond`; `retrying`; `delivered`; `failed` once the attempts are used up or the receiver answered 410; `held` when the webhook was disabled first: no attempt was made; `cancelled` when it was deleted first), the number of attempts made with the latest one's response status, duration and error, when the next attempt is due, the recovery that sent it last, and every attempt (newest first). `status` lists only the deliveries in one state (`held`: what a recovery would send); it reads the deliveries newer than the page it answers, of every state. A failed attempt is retried after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter; longer if the receiver sends Retry-After). A 410 answer disables the webhook and holds its other waiting retries, as POST /webhooks/{id}/disable does, and so does failing for longer than the failure window (5 days by default: every attempt failed since the first failure after the last 2xx).
          *
          *     Permission: webhooks:read.
          *
@@ -1746,7 +2126,7 @@ export interface paths {
         put?: never;
         /**
          * Disable a webhook
-         * @description Stops deliveries at once: deliveries waiting for a retry show `cancelled` as soon as this answers (up to 100 of them; any others when their time comes), and those still queued are cancelled (redeliver them after enabling again).
+         * @description Stops deliveries at once (`disabledReason.code` `manual`); a webhook already disabled is left as it is. Nothing is dropped: While it is disabled, each event it subscribes to is recorded as a delivery `held` (no attempt is made), and its deliveries waiting for a retry become `held` at once (up to 99; any others when their time comes): enable it, then `POST /webhooks/{id}/recover` sends them. The workspace's other enabled webhooks subscribed to `webhook.disabled` hear of it.
          *
          *     Permission: webhooks:write, ideas:read.
          *
@@ -1770,13 +2150,61 @@ export interface paths {
         put?: never;
         /**
          * Enable a webhook after verifying its receiver
-         * @description Sends a signed `webhook.verification` event to the URL (same headers as every delivery: `Authorization: Bearer <secret>`, `webhook-id`, `webhook-timestamp`, `webhook-signature`; body `{type, timestamp, data:{webhookId, workspace}}`). Only a 2xx answer within 10 s enables the webhook; otherwise 400 `webhook_verification_failed` says why (the status received, a redirect, a timeout, a network error or a blocked address) and the webhook stays disabled. Changes are sent to the webhooks enabled when the pipeline processes them (within about a second of the commit); changes processed while a webhook was disabled are not sent later. 409 `webhook_changed` if its URL or secret changed during the verification.
+         * @description Sends a signed `webhook.verification` event to the URL (same headers as every delivery: `Authorization: Bearer <secret>`, `webhook-id`, `webhook-timestamp`, `webhook-signature`; body `{type, timestamp, data:{webhookId, workspace}}`). Only a 2xx answer within 10 s enables the webhook; otherwise 400 `webhook_verification_failed` says why (the status received, a redirect, a timeout, a network error or a blocked address) and the webhook stays disabled. Changes are sent to the webhooks enabled when the pipeline processes them (within about a second of the commit). What it held while it was disabled stays `held` until `POST /webhooks/{id}/recover` sends it; `disabledReason` is cleared, and the workspace's other enabled webhooks subscribed to `webhook.enabled` hear how many deliveries it holds. 409 `webhook_changed` if its URL or secret changed during the verification.
          *
          *     Permission: webhooks:write, ideas:read.
          *
          *     Module: webhooks.
          */
         post: operations["enableWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send again what a webhook missed
+         * @description Starts a recovery: a background job that sends, once each, every delivery of the window that is `held`, `failed` or `cancelled`; a delivery that was delivered is never sent again, so recovering the same window twice sends nothing new. Answers at once with the job, `queued`: poll `Location` for its `status` and its `queued`, `delivered` and `failed` counts. **In event order**: it sends one delivery at a time, in ascending event id (`webhook-id`: the second the change was committed, then the order the table stream recorded it in), each as the first attempt of a new round, made once: one that fails reads `failed` again and the recovery goes on. Live events keep flowing meanwhile, so a receiver sees newer events before the recovery has caught up: order by `webhook-id` where order matters. It waits for `maxDeliveriesPerSecond` as every delivery, and stops (`stopped`) if the webhook is disabled or deleted meanwhile, or after 10 attempts in a row failed, leaving the rest as it was for another recovery. A function that dies mid-way is resumed from the job's record within a minute: nothing is sent twice but the one delivery whose attempt was under way (with the same `webhook-id`). The window: `since` inside the deliveries' 30-day retention, `until` (default: now) after it and not in the future, in whole seconds (event ids carry seconds). The webhook must be enabled (400 `webhook_disabled`), and one recovery at a time runs per webhook (409 `recovery_in_progress`; one that made no progress for 10 minutes is taken over). Send an `Idempotency-Key` to retry safely.
+         *
+         *     Permission: webhooks:write, ideas:read.
+         *
+         *     Module: webhooks.
+         */
+        post: operations["recoverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/recoveries/{recoveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a recovery
+         * @description Its status and counts: `queued` (taken up so far), `delivered`, `failed`; exact, whatever crashed meanwhile. Kept as long as deliveries (30 days).
+         *
+         *     Permission: webhooks:read.
+         *
+         *     Module: webhooks.
+         */
+        get: operations["getWebhookRecovery"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1794,13 +2222,37 @@ export interface paths {
         put?: never;
         /**
          * Rotate a webhook secret
-         * @description Issues a new Bearer secret, shown once in this response. The old secret is never used again, and the webhook is disabled (`enabled:false`) until enabled again with the new secret in place at the receiver.
+         * @description Issues a new Bearer secret, shown once in this response. The old secret is never used again, and the webhook is disabled (`enabled:false`, `disabledReason.code` `rotated` unless it was disabled already) until enabled again with the new secret in place at the receiver. While it is disabled, each event it subscribes to is recorded as a delivery `held` (no attempt is made), and its deliveries waiting for a retry become `held` at once (up to 99; any others when their time comes): enable it, then `POST /webhooks/{id}/recover` sends them. The workspace's other enabled webhooks subscribed to `webhook.disabled` hear of it.
          *
          *     Permission: webhooks:write, ideas:read.
          *
          *     Module: webhooks.
          */
         post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Sends a `webhook.test` event (`{type, timestamp, data:{webhookId, workspace}}`) to the enabled webhook, signed and authenticated like any delivery, through the same pipeline: it shows in the delivery log (answered here, `pending`), is retried, and waits for `maxDeliveriesPerSecond`, as every delivery. Each call sends one more test event. The webhook must be enabled (400 `webhook_disabled`).
+         *
+         *     Permission: webhooks:write, ideas:read.
+         *
+         *     Module: webhooks.
+         */
+        post: operations["testWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1826,9 +2278,13 @@ export interface webhooks {
          *
          *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
          *
-         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
          *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
          */
         post: operations["ideaSubmittedEvent"];
         delete?: never;
@@ -1848,15 +2304,19 @@ export interface webhooks {
         put?: never;
         /**
          * An idea's status changed
-         * @description An idea's `status` changed, alone or with other fields (then this event, not `idea.updated`).
+         * @description An idea's `status` changed, alone or with other fields (then this event, not `idea.updated`). It carries the `statusMessage` written with the new status and how many people had voted for the idea, so you can tell each of them (`GET /ideas/{id}/votes` lists them by `voterRef`, your own reference to match).
          *
          *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
          *
          *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
          *
-         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
          *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
          */
         post: operations["ideaStatusChangedEvent"];
         delete?: never;
@@ -1882,9 +2342,13 @@ export interface webhooks {
          *
          *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
          *
-         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
          *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
          */
         post: operations["ideaUpdatedEvent"];
         delete?: never;
@@ -1910,11 +2374,175 @@ export interface webhooks {
          *
          *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
          *
-         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
          *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
          */
         post: operations["ideaDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "idea.voted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Someone voted for an idea
+         * @description A vote was cast on an idea (`POST /ideas/{id}/votes` by a new voter, or by one whose vote so far only came from a merged idea). Not sent when a voter only changes the importance or note, nor for the votes a merge carries over (`idea.merged` says that).
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
+         */
+        post: operations["ideaVotedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "idea.unvoted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A vote was withdrawn
+         * @description A vote cast on the idea was deleted (`DELETE /ideas/{id}/votes/{voteId}`, or the erasure of the voter).
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
+         */
+        post: operations["ideaUnvotedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "idea.commented": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An idea got a comment
+         * @description A comment was written on the idea (`POST /ideas/{id}/comments`), public or internal.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
+         */
+        post: operations["ideaCommentedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "idea.merged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An idea was merged into another
+         * @description The idea was merged into `mergedInto` (`POST /ideas/{id}/merge`): that idea now counts its voters and shows its comments, and this one leaves the default lists.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
+         */
+        post: operations["ideaMergedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "idea.unmerged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A merge was undone
+         * @description The idea was unmerged from `unmergedFrom` (`POST /ideas/{id}/unmerge`): both are again as before the merge.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
+         */
+        post: operations["ideaUnmergedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1938,11 +2566,79 @@ export interface webhooks {
          *
          *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
          *
-         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
          *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
          */
         post: operations["surveyResponseFinishedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Another webhook of the workspace was disabled
+         * @description A webhook of the workspace stopped receiving: disabled by `POST /webhooks/{id}/disable` (`manual`), a rotation, a new URL, its receiver's 410 (`gone`) or its receiver failing every attempt for longer than the failure window (`failing`, 5 days by default). Sent to the workspace's other enabled webhooks subscribed to it, never to the webhook itself; its events are held from `reason.since` on, for `POST /webhooks/{id}/recover` once it is enabled again.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
+         */
+        post: operations["webhookDisabledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.enabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Another webhook of the workspace was enabled
+         * @description A webhook of the workspace was enabled again (its receiver answered the verification). Sent to the workspace's other enabled webhooks subscribed to it; `heldDeliveries` says how many of its deliveries it held while disabled, which `POST /webhooks/{id}/recover` sends.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
+         */
+        post: operations["webhookEnabledEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1966,11 +2662,47 @@ export interface webhooks {
          *
          *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
          *
-         *     **At least once, in no guaranteed order**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. A retry can arrive after later events; event ids sort by the time of the change, and `timestamp` says when it was committed. Events are sent within about a second of the change.
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
          *
-         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person; read the record through the API with its id.
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
          */
         post: operations["webhookVerificationEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event
+         * @description `POST /webhooks/{id}/test` sends it to that webhook, as a delivery like any other (signed, retried, in the delivery log). No webhook subscribes to it: answer it 2xx and ignore it.
+         *
+         *     **Authenticate every delivery**: `Authorization: Bearer <secret>` and the Standard Webhooks signature (`webhook-signature`), both checked against the raw body as received; answer 401 when either is wrong. Any Standard Webhooks library verifies the signature and refuses a `webhook-timestamp` more than 5 minutes from your clock (the guide “Webhooks”, section “Verifying a delivery”).
+         *
+         *     **Retries**: a failed attempt is tried again after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h and 24 h (±20 % jitter): 11 attempts over about two days, each signed afresh; a `Retry-After` answer (seconds or an HTTP date) is waited for, up to a day. Then the delivery reads `failed` (`GET /webhooks/{id}/deliveries`), and `POST …/redeliver` sends it again.
+         *
+         *     **At least once, ordered by `webhook-id`**: no crash drops a delivery, so an event may arrive twice, with the same `webhook-id`: drop duplicates by it. Live events go out within about a second of the change, concurrently, so a retry can arrive after later events; event ids sort by the time of the change (then the order the table recorded it in), and `timestamp` says when it was committed: order by either where order matters.
+         *
+         *     **Nothing is dropped while a webhook is off**: while it is disabled (by a request, a rotation, a new URL, a 410 or its receiver failing every attempt for longer than 5 days), every event it subscribes to is kept as a `held` delivery for 30 days, and `webhook.disabled` tells the workspace's other webhooks. Once it is enabled, `POST /webhooks/{id}/recover` sends what it held (and what failed or was cancelled) once each, one at a time in ascending `webhook-id`, beside the live events; it stops after 10 failed attempts in a row. A delivery already delivered is never sent again by a recovery.
+         *
+         *     **A rate per webhook**: with `maxDeliveriesPerSecond`, at most that many deliveries start in any one second; the others wait (`throttled`), never counted as failures.
+         *
+         *     **Identifiers only**: the body never carries a title, a description, an answer or anything about a person (not even a `voterRef`); read the record through the API with its id. The one text is the status message an integrator wrote for the voters (`idea.status_changed`).
+         */
+        post: operations["webhookTestEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2275,20 +3007,20 @@ export interface components {
             updatedAt: string;
         };
         Block: {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "paragraph";
             text: components["schemas"]["RichText"];
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "heading";
             level: number;
             text: components["schemas"]["RichText"];
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "callout";
@@ -2296,33 +3028,33 @@ export interface components {
             tone: "info" | "warning" | "success" | "danger";
             text: components["schemas"]["RichText"];
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "quote";
             text: components["schemas"]["RichText"];
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "list";
             ordered: boolean;
             items: components["schemas"]["RichText"][];
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "table";
             rows: components["schemas"]["RichText"][][];
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "faq";
             question: components["schemas"]["RichText"];
             answer: components["schemas"]["RichText"];
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "image";
@@ -2337,14 +3069,14 @@ export interface components {
             };
             caption?: components["schemas"]["RichText"];
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "code";
             language?: string;
             code: string;
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "embed";
@@ -2354,7 +3086,7 @@ export interface components {
              */
             url: string;
         } | {
-            /** @description The block's id: keep it when sending the block back, so its translation status follows it */
+            /** @description Keep it when sending the block back: its translation status follows it */
             id?: string;
             /** @constant */
             type: "divider";
@@ -2401,6 +3133,16 @@ export interface components {
             active: boolean;
             sourceDepartmentId: string | null;
         };
+        ErasedRecords: {
+            /** @description Survey responses deleted */
+            surveyResponses: number;
+            /** @description Votes deleted (each idea counts one voter fewer) */
+            ideaVotes: number;
+            /** @description Comments deleted */
+            ideaComments: number;
+            /** @description Ideas they submitted, kept but anonymised: their submitter and customer context removed */
+            ideas: number;
+        };
         Error: {
             /** @constant */
             ok: false;
@@ -2425,6 +3167,17 @@ export interface components {
             visibility: string;
             /** @description Set in the portal; null until the idea is prioritised */
             priority: string | null;
+            /** @description What the last status change means for the voters, when one was given with it */
+            statusMessage: string | null;
+            /** @description The status message in Arabic */
+            statusMessageAr: string | null;
+            /** @description Its voters, exactly, each once: for an idea others were merged into, every distinct voter of it and of them (a customer who voted on two counts once) */
+            voteCount: number;
+            importance: components["schemas"]["IdeaImportanceCounts"];
+            /** @description The idea this one was merged into (it then leaves the default lists and takes no votes or comments); null when not merged */
+            mergedInto: string | null;
+            /** @description The ideas merged into this one */
+            mergedFrom: string[];
             /** @description Starts at 1, +1 on each change; also the ETag */
             version: number;
             /**
@@ -2437,6 +3190,83 @@ export interface components {
              * @description ISO 8601 UTC date-time
              */
             updatedAt: string;
+        };
+        IdeaComment: {
+            id: string;
+            /** @description The idea it was written on: another idea's id for a comment of an idea merged into this one */
+            ideaId: string;
+            body: string;
+            bodyAr: string | null;
+            authorName: string | null;
+            /** @description The author: a stable, opaque reference to the person in this workspace (the same for their votes and comments), never their e-mail or external id; it cannot be turned back into either, and differs between workspaces */
+            authorRef: string;
+            /**
+             * @description Only public or only internal comments
+             * @enum {string}
+             */
+            visibility: "public" | "internal";
+            /** @description Starts at 1, +1 on each change; also the ETag */
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time
+             */
+            updatedAt: string;
+        };
+        IdeaCommentedEvent: {
+            /** @constant */
+            type: "idea.commented";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["IdeaCommentedEventData"];
+        };
+        IdeaCommentedEventData: {
+            /** @description The idea: `GET /ideas/{id}` reads it (after `idea.deleted`, 404) */
+            ideaId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+            /** @description The comment: `GET /ideas/{id}/comments` lists it */
+            commentId: string;
+            /** @enum {string} */
+            visibility: "public" | "internal";
+        };
+        IdeaCommentPatch: {
+            body?: string;
+            bodyAr?: string | null;
+            /**
+             * @description Only public or only internal comments
+             * @enum {string}
+             */
+            visibility?: "public" | "internal";
+        };
+        IdeaCommentWrite: {
+            body: string;
+            bodyAr?: string | null;
+            /** @description Who wrote it: `externalId` or `email` (one of the two; never returned), and optionally a `name` to show */
+            author: {
+                /** @description The author's id in your system */
+                externalId: string;
+                /** @description The author's display name, shown with the comment */
+                name?: string;
+            } | {
+                /** Format: email */
+                email: string;
+                /** @description The author's display name, shown with the comment */
+                name?: string;
+            };
+            /**
+             * @description `public` when left out
+             * @enum {string}
+             */
+            visibility?: "public" | "internal";
         };
         IdeaDeletedEvent: {
             /** @constant */
@@ -2454,9 +3284,37 @@ export interface components {
             /** @description The workspace (its slug) */
             workspace: string;
         };
+        /** @description Of the counted voters, how many said each importance */
+        IdeaImportanceCounts: {
+            nice: number;
+            important: number;
+            critical: number;
+        };
         IdeaLabels: {
             statuses: string[];
             modules: string[];
+        };
+        IdeaMerge: {
+            /** @description The idea to merge this one into */
+            into: string;
+        };
+        IdeaMergedEvent: {
+            /** @constant */
+            type: "idea.merged";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["IdeaMergedEventData"];
+        };
+        IdeaMergedEventData: {
+            /** @description The idea: `GET /ideas/{id}` reads it (after `idea.deleted`, 404) */
+            ideaId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+            /** @description The idea it was merged into, which now counts its voters */
+            mergedInto: string;
         };
         IdeaPatch: {
             title?: string;
@@ -2466,6 +3324,8 @@ export interface components {
             status?: string | null;
             /** @description One of the workspace's configured modules (GET /ideas/labels); compared in its Unicode NFKC form; null for none */
             module?: string | null;
+            statusMessage?: string | null;
+            statusMessageAr?: string | null;
         };
         IdeaStatusChangedEvent: {
             /** @constant */
@@ -2486,6 +3346,12 @@ export interface components {
             previousStatus: string | null;
             /** @description The status now; null when it was cleared */
             status: string | null;
+            /** @description What the change means for the voters, as the `statusMessage` written with the status; null when none was */
+            statusMessage: string | null;
+            /** @description The status message in Arabic, or null */
+            statusMessageAr: string | null;
+            /** @description How many people had voted for the idea when its status changed (`GET /ideas/{id}/votes` lists them by `voterRef`) */
+            voterCount: number;
         };
         IdeaSubmittedEvent: {
             /** @constant */
@@ -2497,6 +3363,42 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["IdeaEventData"];
         };
+        IdeaUnmergedEvent: {
+            /** @constant */
+            type: "idea.unmerged";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["IdeaUnmergedEventData"];
+        };
+        IdeaUnmergedEventData: {
+            /** @description The idea: `GET /ideas/{id}` reads it (after `idea.deleted`, 404) */
+            ideaId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+            /** @description The idea it had been merged into */
+            unmergedFrom: string;
+        };
+        IdeaUnvotedEvent: {
+            /** @constant */
+            type: "idea.unvoted";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["IdeaUnvotedEventData"];
+        };
+        IdeaUnvotedEventData: {
+            /** @description The idea: `GET /ideas/{id}` reads it (after `idea.deleted`, 404) */
+            ideaId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+            /** @description The vote (`GET /ideas/{id}/votes` lists it, with its `voterRef`); never the voter themselves */
+            voteId: string;
+        };
         IdeaUpdatedEvent: {
             /** @constant */
             type: "idea.updated";
@@ -2507,6 +3409,77 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["IdeaEventData"];
         };
+        IdeaVote: {
+            /** @description The vote: one per voter and idea (voting again answers the same id); unrelated to the ids of the same voter on other ideas */
+            id: string;
+            ideaId: string;
+            /** @description The voter: a stable, opaque reference to the person in this workspace (the same for their votes and comments), never their e-mail or external id; it cannot be turned back into either, and differs between workspaces */
+            voterRef: string;
+            /**
+             * @description How much it matters to the voter
+             * @enum {string}
+             */
+            importance: "nice" | "important" | "critical";
+            note: string | null;
+            /** @description Cast on this idea itself; false for a vote that counts here only because an idea it was cast on was merged into this one */
+            direct: boolean;
+            /** @description The merged ideas (merged into this one) the voter also voted on: their votes count here, once */
+            mergedFrom: string[];
+            /** @description Starts at 1, +1 on each change; also the ETag */
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time
+             */
+            updatedAt: string;
+        };
+        IdeaVotedEvent: {
+            /** @constant */
+            type: "idea.voted";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["IdeaVotedEventData"];
+        };
+        IdeaVotedEventData: {
+            /** @description The idea: `GET /ideas/{id}` reads it (after `idea.deleted`, 404) */
+            ideaId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+            /** @description The vote (`GET /ideas/{id}/votes` lists it, with its `voterRef`); never the voter themselves */
+            voteId: string;
+            /**
+             * @description How much it matters to the voter
+             * @enum {string}
+             */
+            importance: "nice" | "important" | "critical";
+        };
+        IdeaVoteWrite: {
+            /** @description Who votes: `externalId` or `email`, one of the two. Never returned by this API. */
+            voter: {
+                /** @description The person's id in your system */
+                externalId: string;
+            } | {
+                /**
+                 * Format: email
+                 * @description The person's e-mail (compared lower-cased)
+                 */
+                email: string;
+            };
+            /**
+             * @description `nice` when left out
+             * @enum {string}
+             */
+            importance?: "nice" | "important" | "critical";
+            note?: string | null;
+        };
         IdeaWrite: {
             title: string;
             titleAr?: string | null;
@@ -2515,6 +3488,8 @@ export interface components {
             status?: string | null;
             /** @description One of the workspace's configured modules (GET /ideas/labels); compared in its Unicode NFKC form; null for none */
             module?: string | null;
+            statusMessage?: string | null;
+            statusMessageAr?: string | null;
             /** @description Who submitted the idea. Stored for the portal, never returned by this API. */
             submitter?: {
                 name?: string;
@@ -2708,6 +3683,20 @@ export interface components {
             legacyOrigin: string | null;
             diagnostics: components["schemas"]["JourneyDiagnostic"][];
         };
+        McpErrorResponse: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: (string | number) | null;
+            error: {
+                code: number;
+                message: string;
+                data?: unknown;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         /** @description One JSON-RPC 2.0 request or notification of the Model Context Protocol, e.g. `{"jsonrpc":"2.0","id":1,"method":"tools/list"}` */
         McpMessage: {
             /** @constant */
@@ -2730,20 +3719,72 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
-        }) | ({
-            /** @constant */
-            jsonrpc: "2.0";
-            id: (string | number) | null;
-            error: {
-                code: number;
-                message: string;
-                data?: unknown;
-            } & {
-                [key: string]: unknown;
-            };
+        }) | components["schemas"]["McpErrorResponse"];
+        OAuthAuthorizationServerMetadata: {
+            issuer: string;
         } & {
             [key: string]: unknown;
-        });
+        };
+        OAuthClientInformation: {
+            client_id: string;
+            client_id_issued_at: number;
+            client_name: string;
+            redirect_uris: string[];
+            /** @constant */
+            token_endpoint_auth_method: "none";
+            grant_types: string[];
+            response_types: string[];
+        };
+        OAuthClientRegistration: {
+            redirect_uris: string[];
+            client_name?: string;
+            token_endpoint_auth_method?: string;
+            grant_types?: string[];
+            response_types?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Step `key`: the authorization request’s parameters, `csrf`, `expires` and `key` (a Developer key). Step `consent`: `request`, `csrf`, `permission` (repeated), `lifetime` (days), `decision` (`allow` or `deny`). */
+        OAuthConsentForm: {
+            [key: string]: string | string[];
+        };
+        OAuthProtectedResourceMetadata: {
+            resource: string;
+        } & {
+            [key: string]: unknown;
+        };
+        OAuthRevocationRequest: {
+            token: string;
+            token_type_hint?: string;
+            client_id?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        OAuthTokenRequest: {
+            /** @description `authorization_code` or `refresh_token` */
+            grant_type: string;
+            /** @description The client id the code or refresh token was issued to */
+            client_id: string;
+            code?: string;
+            code_verifier?: string;
+            redirect_uri?: string;
+            refresh_token?: string;
+            resource?: string;
+            scope?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        OAuthTokenResponse: {
+            /** @description A derived key for the MCP server only (`cxa_…`): the REST API refuses it */
+            access_token: string;
+            /** @constant */
+            token_type: "Bearer";
+            expires_in: number;
+            /** @description `cxr_…`, single-use: each refresh answers a new one */
+            refresh_token: string;
+            /** @description The permissions granted, space-separated */
+            scope: string;
+        };
         Pagination: {
             limit: number;
             offset: number;
@@ -2751,6 +3792,16 @@ export interface components {
             hasMore: boolean;
             /** @description Pass as `cursor` to get the next page; null on the last page */
             nextCursor: string | null;
+        };
+        /** @description The person, by either identifier or both: records under either are erased (give both when you know both) */
+        PersonIdentifiers: {
+            /** @description Their id in your system */
+            externalId?: string;
+            /**
+             * Format: email
+             * @description The e-mail, compared lower-cased
+             */
+            email?: string;
         };
         RichText: {
             en?: components["schemas"]["RichTextSpan"][];
@@ -2780,6 +3831,13 @@ export interface components {
                     id: string;
                 };
             };
+        };
+        SimilarIdea: {
+            idea: components["schemas"]["Idea"];
+            /** @description Cosine similarity of the stemmed terms, weighted by rarity: 1 is the same words, 0 none shared */
+            score: number;
+            /** @description The text's words (lower case) the idea shares, by stem */
+            matchedTerms: string[];
         };
         Sop: {
             id: string;
@@ -2923,12 +3981,12 @@ export interface components {
         SurveyEnding: {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -2945,12 +4003,12 @@ export interface components {
         SurveyQuestion: {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -2967,7 +4025,7 @@ export interface components {
             /** @enum {string} */
             inputType?: "text" | "email" | "url" | "number" | "phone";
             maxLength?: number;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             placeholder?: {
                 en?: string;
                 ar?: string;
@@ -2975,12 +4033,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -2997,7 +4055,7 @@ export interface components {
             options: {
                 /** @description A later question id or an ending id */
                 id: string;
-                /** @description Shown text per language; every language of `languages` must be present */
+                /** @description Text per language: one for each of `languages` */
                 label: {
                     en?: string;
                     ar?: string;
@@ -3014,12 +4072,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -3036,7 +4094,7 @@ export interface components {
             options: {
                 /** @description A later question id or an ending id */
                 id: string;
-                /** @description Shown text per language; every language of `languages` must be present */
+                /** @description Text per language: one for each of `languages` */
                 label: {
                     en?: string;
                     ar?: string;
@@ -3053,12 +4111,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -3072,12 +4130,12 @@ export interface components {
             }[];
             /** @constant */
             type: "nps";
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             lowerLabel?: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             upperLabel?: {
                 en?: string;
                 ar?: string;
@@ -3085,12 +4143,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -3107,12 +4165,12 @@ export interface components {
             scale: number;
             /** @enum {string} */
             style: "star" | "number" | "smiley";
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             lowerLabel?: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             upperLabel?: {
                 en?: string;
                 ar?: string;
@@ -3120,12 +4178,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -3139,12 +4197,12 @@ export interface components {
             }[];
             /** @constant */
             type: "csat";
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             lowerLabel?: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             upperLabel?: {
                 en?: string;
                 ar?: string;
@@ -3152,12 +4210,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -3171,12 +4229,12 @@ export interface components {
             }[];
             /** @constant */
             type: "ces";
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             lowerLabel?: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             upperLabel?: {
                 en?: string;
                 ar?: string;
@@ -3184,12 +4242,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -3206,12 +4264,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -3228,7 +4286,7 @@ export interface components {
             rows: {
                 /** @description A later question id or an ending id */
                 id: string;
-                /** @description Shown text per language; every language of `languages` must be present */
+                /** @description Text per language: one for each of `languages` */
                 label: {
                     en?: string;
                     ar?: string;
@@ -3237,7 +4295,7 @@ export interface components {
             columns: {
                 /** @description A later question id or an ending id */
                 id: string;
-                /** @description Shown text per language; every language of `languages` must be present */
+                /** @description Text per language: one for each of `languages` */
                 label: {
                     en?: string;
                     ar?: string;
@@ -3246,12 +4304,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -3268,7 +4326,7 @@ export interface components {
             options: {
                 /** @description A later question id or an ending id */
                 id: string;
-                /** @description Shown text per language; every language of `languages` must be present */
+                /** @description Text per language: one for each of `languages` */
                 label: {
                     en?: string;
                     ar?: string;
@@ -3284,12 +4342,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -3303,7 +4361,7 @@ export interface components {
             }[];
             /** @constant */
             type: "consent";
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             label?: {
                 en?: string;
                 ar?: string;
@@ -3311,12 +4369,12 @@ export interface components {
         } | {
             /** @description A later question id or an ending id */
             id: string;
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             headline: {
                 en?: string;
                 ar?: string;
             };
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             description?: {
                 en?: string;
                 ar?: string;
@@ -3330,7 +4388,7 @@ export interface components {
             }[];
             /** @constant */
             type: "statement";
-            /** @description Shown text per language; every language of `languages` must be present */
+            /** @description Text per language: one for each of `languages` */
             buttonLabel?: {
                 en?: string;
                 ar?: string;
@@ -3540,8 +4598,12 @@ export interface components {
             secretPrefix: string;
             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
             authenticationConfigured: boolean;
-            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
+            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "idea.voted" | "idea.unvoted" | "idea.commented" | "idea.merged" | "idea.unmerged" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled")[];
             enabled: boolean;
+            /** @description Why it is disabled, and since when its events are held; null while it is enabled, and for a webhook never enabled yet (nothing is held for one: its receiver was never verified) */
+            disabledReason: components["schemas"]["WebhookDisabledReason"] | null;
+            /** @description At most this many deliveries start in any one clock second (1–1,000), counted across every function sending to this webhook (live deliveries, retries, redeliveries, test events and a recovery alike); null for no limit. A delivery over it waits (`throttled`: no attempt is counted, never a failure) and goes out when the budget allows. */
+            maxDeliveriesPerSecond: number | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC date-time
@@ -3559,9 +4621,9 @@ export interface components {
             /** @description Sent as the `webhook-id` header on every attempt */
             eventId: string;
             /** @enum {string} */
-            eventType: "idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished";
+            eventType: "idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "idea.voted" | "idea.unvoted" | "idea.commented" | "idea.merged" | "idea.unmerged" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled" | "webhook.test";
             /** @enum {string} */
-            outcome: "pending" | "retrying" | "delivered" | "failed" | "cancelled";
+            outcome: "pending" | "throttled" | "retrying" | "delivered" | "failed" | "cancelled" | "held";
             /** @description Attempts made so far */
             attempt: number;
             responseStatus: number | null;
@@ -3574,6 +4636,8 @@ export interface components {
             createdAt: string;
             lastAttemptAt: string | null;
             nextAttemptAt: string | null;
+            /** @description The recovery (`POST /webhooks/{id}/recover`) that took this delivery up last, if any */
+            recoveryId: string | null;
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
         };
         WebhookDeliveryAttempt: {
@@ -3588,6 +4652,135 @@ export interface components {
             responseStatus: number | null;
             durationMs: number;
             error: string | null;
+        };
+        WebhookDisabledEvent: {
+            /** @constant */
+            type: "webhook.disabled";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookDisabledEventData"];
+        };
+        WebhookDisabledEventData: {
+            /**
+             * Format: uuid
+             * @description The webhook this event is about: `GET /webhooks/{id}` reads it
+             */
+            webhookId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+            /** @description The webhook's name */
+            name: string;
+            reason: components["schemas"]["WebhookDisabledReason"];
+            /** @description Its deliveries held since it was disabled, counted when this event was made: `POST /webhooks/{id}/recover` sends them once it is enabled */
+            heldDeliveries: number;
+        };
+        WebhookDisabledReason: {
+            /**
+             * @description `failing`: every attempt failed for longer than the failure window (5 days by default); `gone`: the receiver answered 410; `manual`: `POST /webhooks/{id}/disable`; `rotated`: `POST /webhooks/{id}/rotate`; `url_changed`: a PATCH gave it a new URL
+             * @enum {string}
+             */
+            code: "failing" | "gone" | "manual" | "rotated" | "url_changed";
+            /**
+             * Format: date-time
+             * @description When it was disabled: its events are held from then on
+             */
+            since: string;
+            /** @description The latest failed attempts before it was disabled (at most 3, newest first; at most one a second is noted) */
+            lastErrors: components["schemas"]["WebhookFailure"][];
+        };
+        WebhookEnabledEvent: {
+            /** @constant */
+            type: "webhook.enabled";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookEnabledEventData"];
+        };
+        WebhookEnabledEventData: {
+            /**
+             * Format: uuid
+             * @description The webhook this event is about: `GET /webhooks/{id}` reads it
+             */
+            webhookId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
+            /** @description The webhook's name */
+            name: string;
+            /** @description Its deliveries held since it was disabled, counted when this event was made: `POST /webhooks/{id}/recover` sends them once it is enabled */
+            heldDeliveries: number;
+        };
+        WebhookFailure: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time
+             */
+            at: string;
+            /** @description The receiver's status; null when it did not answer */
+            status: number | null;
+            message: string;
+        };
+        WebhookRecovery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            webhookId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time
+             */
+            until: string;
+            /**
+             * @description `queued`, then `running`; `done` once every held, failed or cancelled delivery of the window was sent; `stopped` when the webhook was disabled or deleted meanwhile, or 10 attempts in a row failed (`stoppedReason`): what it had not sent yet is as it was
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "stopped";
+            /** @description Deliveries of the window taken up to be sent so far (each counted once, even across a crash) */
+            queued: number;
+            /** @description Of those, answered 2xx by the receiver */
+            delivered: number;
+            /** @description Of those, whose attempt failed: they read `failed` again */
+            failed: number;
+            stoppedReason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time
+             */
+            updatedAt: string;
+            finishedAt: string | null;
+        };
+        WebhookTestEvent: {
+            /** @constant */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description When the change was committed (for the verification event: when it was sent)
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookTestEventData"];
+        };
+        WebhookTestEventData: {
+            /**
+             * Format: uuid
+             * @description The webhook this event is about: `GET /webhooks/{id}` reads it
+             */
+            webhookId: string;
+            /** @description The workspace (its slug) */
+            workspace: string;
         };
         WebhookVerificationEvent: {
             /** @constant */
@@ -3614,8 +4807,12 @@ export interface components {
             secretPrefix: string;
             /** @description Whether delivery authentication (the Bearer secret) is set up; every webhook gets its secret when it is created */
             authenticationConfigured: boolean;
-            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
+            events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "idea.voted" | "idea.unvoted" | "idea.commented" | "idea.merged" | "idea.unmerged" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled")[];
             enabled: boolean;
+            /** @description Why it is disabled, and since when its events are held; null while it is enabled, and for a webhook never enabled yet (nothing is held for one: its receiver was never verified) */
+            disabledReason: components["schemas"]["WebhookDisabledReason"] | null;
+            /** @description At most this many deliveries start in any one clock second (1–1,000), counted across every function sending to this webhook (live deliveries, retries, redeliveries, test events and a recovery alike); null for no limit. A delivery over it waits (`throttled`: no attempt is counted, never a failure) and goes out when the budget allows. */
+            maxDeliveriesPerSecond: number | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC date-time
@@ -3631,6 +4828,44 @@ export interface components {
         };
     };
     responses: {
+        /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
+        Unauthenticated: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is not sent as JSON (`unsupported_media_type`) */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
+        RateLimited: {
+            headers: {
+                /** @description Whole seconds to wait */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
         InternalError: {
             headers: {
@@ -3670,16 +4905,34 @@ export type Block = components['schemas']['Block'];
 export type Category = components['schemas']['Category'];
 export type DirectoryPerson = components['schemas']['DirectoryPerson'];
 export type DirectoryTeam = components['schemas']['DirectoryTeam'];
+export type ErasedRecords = components['schemas']['ErasedRecords'];
 export type Error = components['schemas']['Error'];
 export type Idea = components['schemas']['Idea'];
+export type IdeaComment = components['schemas']['IdeaComment'];
+export type IdeaCommentedEvent = components['schemas']['IdeaCommentedEvent'];
+export type IdeaCommentedEventData = components['schemas']['IdeaCommentedEventData'];
+export type IdeaCommentPatch = components['schemas']['IdeaCommentPatch'];
+export type IdeaCommentWrite = components['schemas']['IdeaCommentWrite'];
 export type IdeaDeletedEvent = components['schemas']['IdeaDeletedEvent'];
 export type IdeaEventData = components['schemas']['IdeaEventData'];
+export type IdeaImportanceCounts = components['schemas']['IdeaImportanceCounts'];
 export type IdeaLabels = components['schemas']['IdeaLabels'];
+export type IdeaMerge = components['schemas']['IdeaMerge'];
+export type IdeaMergedEvent = components['schemas']['IdeaMergedEvent'];
+export type IdeaMergedEventData = components['schemas']['IdeaMergedEventData'];
 export type IdeaPatch = components['schemas']['IdeaPatch'];
 export type IdeaStatusChangedEvent = components['schemas']['IdeaStatusChangedEvent'];
 export type IdeaStatusChangedEventData = components['schemas']['IdeaStatusChangedEventData'];
 export type IdeaSubmittedEvent = components['schemas']['IdeaSubmittedEvent'];
+export type IdeaUnmergedEvent = components['schemas']['IdeaUnmergedEvent'];
+export type IdeaUnmergedEventData = components['schemas']['IdeaUnmergedEventData'];
+export type IdeaUnvotedEvent = components['schemas']['IdeaUnvotedEvent'];
+export type IdeaUnvotedEventData = components['schemas']['IdeaUnvotedEventData'];
 export type IdeaUpdatedEvent = components['schemas']['IdeaUpdatedEvent'];
+export type IdeaVote = components['schemas']['IdeaVote'];
+export type IdeaVotedEvent = components['schemas']['IdeaVotedEvent'];
+export type IdeaVotedEventData = components['schemas']['IdeaVotedEventData'];
+export type IdeaVoteWrite = components['schemas']['IdeaVoteWrite'];
 export type IdeaWrite = components['schemas']['IdeaWrite'];
 export type Journey = components['schemas']['Journey'];
 export type JourneyContent = components['schemas']['JourneyContent'];
@@ -3687,11 +4940,22 @@ export type JourneyDiagnostic = components['schemas']['JourneyDiagnostic'];
 export type JourneyDiff = components['schemas']['JourneyDiff'];
 export type JourneyMetricSource = components['schemas']['JourneyMetricSource'];
 export type JourneyVersion = components['schemas']['JourneyVersion'];
+export type McpErrorResponse = components['schemas']['McpErrorResponse'];
 export type McpMessage = components['schemas']['McpMessage'];
 export type McpResponse = components['schemas']['McpResponse'];
+export type OAuthAuthorizationServerMetadata = components['schemas']['OAuthAuthorizationServerMetadata'];
+export type OAuthClientInformation = components['schemas']['OAuthClientInformation'];
+export type OAuthClientRegistration = components['schemas']['OAuthClientRegistration'];
+export type OAuthConsentForm = components['schemas']['OAuthConsentForm'];
+export type OAuthProtectedResourceMetadata = components['schemas']['OAuthProtectedResourceMetadata'];
+export type OAuthRevocationRequest = components['schemas']['OAuthRevocationRequest'];
+export type OAuthTokenRequest = components['schemas']['OAuthTokenRequest'];
+export type OAuthTokenResponse = components['schemas']['OAuthTokenResponse'];
 export type Pagination = components['schemas']['Pagination'];
+export type PersonIdentifiers = components['schemas']['PersonIdentifiers'];
 export type RichText = components['schemas']['RichText'];
 export type RichTextSpan = components['schemas']['RichTextSpan'];
+export type SimilarIdea = components['schemas']['SimilarIdea'];
 export type Sop = components['schemas']['Sop'];
 export type SopComment = components['schemas']['SopComment'];
 export type SopStep = components['schemas']['SopStep'];
@@ -3713,9 +4977,22 @@ export type ValidationIssue = components['schemas']['ValidationIssue'];
 export type Webhook = components['schemas']['Webhook'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookDeliveryAttempt = components['schemas']['WebhookDeliveryAttempt'];
+export type WebhookDisabledEvent = components['schemas']['WebhookDisabledEvent'];
+export type WebhookDisabledEventData = components['schemas']['WebhookDisabledEventData'];
+export type WebhookDisabledReason = components['schemas']['WebhookDisabledReason'];
+export type WebhookEnabledEvent = components['schemas']['WebhookEnabledEvent'];
+export type WebhookEnabledEventData = components['schemas']['WebhookEnabledEventData'];
+export type WebhookFailure = components['schemas']['WebhookFailure'];
+export type WebhookRecovery = components['schemas']['WebhookRecovery'];
+export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
+export type WebhookTestEventData = components['schemas']['WebhookTestEventData'];
 export type WebhookVerificationEvent = components['schemas']['WebhookVerificationEvent'];
 export type WebhookVerificationEventData = components['schemas']['WebhookVerificationEventData'];
 export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
+export type ResponseUnauthenticated = components['responses']['Unauthenticated'];
+export type ResponseForbidden = components['responses']['Forbidden'];
+export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
+export type ResponseRateLimited = components['responses']['RateLimited'];
 export type ResponseInternalError = components['responses']['InternalError'];
 export type ResponseServiceBusy = components['responses']['ServiceBusy'];
 export type $defs = Record<string, never>;
@@ -3753,6 +5030,138 @@ export interface operations {
             };
         };
     };
+    getAuthorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthAuthorizationServerMetadata"];
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found
+             *     - `oauth_unavailable`: OAuth is offered on workspace hosts only (`WORKSPACE_URL_TEMPLATE`): this deployment or host has none
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+        };
+    };
+    getRootResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthProtectedResourceMetadata"];
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found
+             *     - `oauth_unavailable`: OAuth is offered on workspace hosts only (`WORKSPACE_URL_TEMPLATE`): this deployment or host has none
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+        };
+    };
+    getMcpResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthProtectedResourceMetadata"];
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found
+             *     - `oauth_unavailable`: OAuth is offered on workspace hosts only (`WORKSPACE_URL_TEMPLATE`): this deployment or host has none
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            502: components["responses"]["InternalError"];
+        };
+    };
     getApiReference: {
         parameters: {
             query?: never;
@@ -3782,6 +5191,10 @@ export interface operations {
                 offset?: number;
                 /** @description Opaque: `pagination.nextCursor` of the previous page. Continues where it stopped, reading only this page (unlike `offset`, which re-reads every earlier record). Bound to the workspace and the list; do not combine with `offset`. */
                 cursor?: string;
+                /** @description `-createdAt` (the default), `createdAt`, `-votes`, `votes` or `trending` (each vote weighs 1 when cast, halving every 7 days); ties by creation */
+                sort?: "-createdAt" | "createdAt" | "-votes" | "votes" | "trending";
+                /** @description `true` also lists the ideas merged into others (default `false`) */
+                includeMerged?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -3822,24 +5235,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -3849,17 +5246,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -3906,6 +5293,7 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         data: components["schemas"]["Idea"];
+                        possibleDuplicates?: components["schemas"]["SimilarIdea"][];
                     };
                 };
             };
@@ -3921,24 +5309,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -3957,26 +5329,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -4027,24 +5381,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
@@ -4057,17 +5395,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -4076,7 +5404,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional optimistic concurrency: the ETag (e.g. `"3"`) of the version you read, or several comma-separated, or `*`. If the idea is at another version the request fails with 409 `version_conflict` and changes nothing. Without it the write proceeds whatever the version (last writer wins). */
+                /** @description Optional: the ETag you read (e.g. `"3"`), several comma-separated, or `*`; at another version, 409 `version_conflict` and nothing changes. Without it the write proceeds whatever the version (last writer wins). */
                 "If-Match"?: string;
             };
             path: {
@@ -4128,24 +5456,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
@@ -4167,26 +5479,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -4195,7 +5489,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional optimistic concurrency: the ETag (e.g. `"3"`) of the version you read, or several comma-separated, or `*`. If the idea is at another version the request fails with 409 `version_conflict` and changes nothing. Without it the write proceeds whatever the version (last writer wins). */
+                /** @description Optional: the ETag you read (e.g. `"3"`), several comma-separated, or `*`; at another version, 409 `version_conflict` and nothing changes. Without it the write proceeds whatever the version (last writer wins). */
                 "If-Match"?: string;
             };
             path: {
@@ -4237,24 +5531,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
@@ -4267,7 +5545,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the record as it is now (`version_conflict`) */
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `idea_merged`: the idea was merged into another (`mergedInto`): it takes no votes or comments and cannot be merged or deleted; or the merge target is itself merged
+             *     - `idea_has_merged_ideas`: other ideas were merged into this one: it cannot be merged into another (no chains) or deleted until they are unmerged
+             *     - `merge_in_progress`: A merge or unmerge of this idea is still moving its votes (a few seconds for thousands); try again when it's done
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4276,17 +5559,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -4295,7 +5568,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional optimistic concurrency: the ETag (e.g. `"3"`) of the version you read, or several comma-separated, or `*`. If the idea is at another version the request fails with 409 `version_conflict` and changes nothing. Without it the write proceeds whatever the version (last writer wins). */
+                /** @description Optional: the ETag you read (e.g. `"3"`), several comma-separated, or `*`; at another version, 409 `version_conflict` and nothing changes. Without it the write proceeds whatever the version (last writer wins). */
                 "If-Match"?: string;
             };
             path: {
@@ -4347,24 +5620,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
@@ -4386,8 +5643,57 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    listIdeaComments: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Opaque: `pagination.nextCursor` of the previous page. Continues where it stopped, reading only this page (unlike `offset`, which re-reads every earlier record). Bound to the workspace and the list; do not combine with `offset`. */
+                cursor?: string;
+                /** @description Only public or only internal comments */
+                visibility?: "public" | "internal";
+            };
+            header?: never;
+            path: {
+                /** @description The idea id, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        comments: components["schemas"]["IdeaComment"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`, `invalid_cursor`) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4395,17 +5701,762 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
+            404: {
                 headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    createIdeaComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1-255 visible ASCII characters (a UUID is ideal), unique per record you mean to create. Within 24 hours the same key with the same body returns the first response again (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409 `idempotency_key_reused`. Only successful creations are remembered. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The idea id, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaCommentWrite"];
+            };
+        };
+        responses: {
+            /** @description Created (or, for a repeated Idempotency-Key, the first response again) */
+            201: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Where the created record is read: `/api/v1/ideas/{comment.ideaId}/comments` */
+                    Location?: string;
+                    /** @description The comment's version as a strong ETag, e.g. `"1"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        comment: components["schemas"]["IdeaComment"];
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `idea_merged`: the idea was merged into another (`mergedInto`): write there instead
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    deleteIdeaComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the ETag of the comment you read; if it has changed since, 409 `version_conflict` and nothing changes. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The idea id, as returned when it was created */
+                id: string;
+                /** @description The comment id, as returned when it was created */
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such idea in this workspace, or no comment with this id written on it
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the record as it is now (`version_conflict`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    updateIdeaComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the ETag of the comment you read; if it has changed since, 409 `version_conflict` and nothing changes. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The idea id, as returned when it was created */
+                id: string;
+                /** @description The comment id, as returned when it was created */
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaCommentPatch"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The comment's version as a strong ETag, e.g. `"1"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        comment: components["schemas"]["IdeaComment"];
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such idea in this workspace, or no comment with this id written on it
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the record as it is now (`version_conflict`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    mergeIdea: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Of the idea being merged or unmerged. */
+                "If-Match": string;
+            };
+            path: {
+                /** @description The idea id, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaMerge"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The idea's version as a strong ETag, e.g. `"3"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["Idea"];
+                        target: components["schemas"]["Idea"];
+                    };
+                };
+            };
+            /** @description Committed, with votes still moving: the table stream moves the rest within seconds (the target shows its exact count once they have; a merge or unmerge of the idea answers 409 `merge_in_progress` until then) */
+            202: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The idea's version as a strong ETag, e.g. `"3"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["Idea"];
+                        target: components["schemas"]["Idea"];
+                    };
+                };
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`, `if_match_required`)
+             *     - `merge_into_itself`: an idea cannot be merged into itself
+             *     - `merge_target_not_found`: `into` names no idea of this workspace
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `idea_merged`: the idea was merged into another (`mergedInto`): it takes no votes or comments and cannot be merged or deleted; or the merge target is itself merged
+             *     - `idea_has_merged_ideas`: other ideas were merged into this one: it cannot be merged into another (no chains) or deleted until they are unmerged
+             *     - `merge_in_progress`: A merge or unmerge of this idea is still moving its votes (a few seconds for thousands); try again when it's done
+             *     - `merge_limit_reached`: the target already has 25 ideas merged into it
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    unmergeIdea: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Of the idea being merged or unmerged. */
+                "If-Match": string;
+            };
+            path: {
+                /** @description The idea id, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The idea's version as a strong ETag, e.g. `"3"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["Idea"];
+                        target: components["schemas"]["Idea"];
+                    };
+                };
+            };
+            /** @description Committed, with votes still moving: the table stream moves the rest within seconds (the target shows its exact count once they have; a merge or unmerge of the idea answers 409 `merge_in_progress` until then) */
+            202: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The idea's version as a strong ETag, e.g. `"3"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["Idea"];
+                        target: components["schemas"]["Idea"];
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`, `if_match_required`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `idea_not_merged`: the idea is not merged into another: there is nothing to unmerge
+             *     - `merge_in_progress`: A merge or unmerge of this idea is still moving its votes (a few seconds for thousands); try again when it's done
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    listIdeaVotes: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Opaque: `pagination.nextCursor` of the previous page. Continues where it stopped, reading only this page (unlike `offset`, which re-reads every earlier record). Bound to the workspace and the list; do not combine with `offset`. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The idea id, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        votes: components["schemas"]["IdeaVote"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`, `invalid_cursor`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    voteOnIdea: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1-255 visible ASCII characters (a UUID is ideal), unique per record you mean to create. Within 24 hours the same key with the same body returns the first response again (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409 `idempotency_key_reused`. Only successful creations are remembered. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The idea id, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaVoteWrite"];
+            };
+        };
+        responses: {
+            /** @description The voter had already voted: their vote, with the importance and note sent */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The vote's version as a strong ETag, e.g. `"2"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        vote: components["schemas"]["IdeaVote"];
+                    };
+                };
+            };
+            /** @description A new vote (or, for a repeated Idempotency-Key, the first response again) */
+            201: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Where the created record is read: `/api/v1/ideas/{vote.ideaId}/votes` */
+                    Location?: string;
+                    /** @description The vote's version as a strong ETag, e.g. `"2"`: send it back in `If-Match` */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        vote: components["schemas"]["IdeaVote"];
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no idea with this id in this workspace (ideas of other workspaces are never visible)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `idea_merged`: the idea was merged into another (`mergedInto`): write there instead
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    deleteIdeaVote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the ETag of the vote you read; if it has changed since, 409 `version_conflict` and nothing changes. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The idea id, as returned when it was created */
+                id: string;
+                /** @description The vote id, as returned when it was cast */
+                voteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such idea in this workspace, or no vote with this id on it
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflicts with the record as it is now (`version_conflict`)
+             *     - `idea_merged`: the idea was merged into another (`mergedInto`): write there instead
+             *     - `merge_in_progress`: A merge or unmerge of this idea is still moving its votes (a few seconds for thousands); try again when it's done
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -4451,24 +6502,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -4478,17 +6513,71 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    findSimilarIdeas: {
+        parameters: {
+            query: {
+                /** @description A title, or a title and description (English, Arabic or both) */
+                q: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
                 headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        data: components["schemas"]["SimilarIdea"][];
+                    };
+                };
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`)
+             *     - `invalid_query`: `q` missing, blank or over 1,000 characters; `limit` outside 1–25; an unknown parameter
+             */
+            400: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not found (`workspace_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -4541,24 +6630,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -4568,17 +6641,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -4644,24 +6707,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -4680,26 +6727,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -4749,24 +6778,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
@@ -4779,17 +6792,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -4839,24 +6842,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
@@ -4882,17 +6869,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -4956,24 +6933,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
@@ -4998,26 +6959,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -5086,24 +7029,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
@@ -5128,26 +7055,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -5201,24 +7110,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no journey with this id in this workspace (another workspace's journeys are never visible)
@@ -5231,17 +7124,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -5304,24 +7187,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such journey, or no such version of it, in this workspace (`fromVersionId` included)
@@ -5346,26 +7213,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -5416,24 +7265,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such journey, or no such version of it, in this workspace
@@ -5446,17 +7279,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -5507,24 +7330,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such journey, or no such version of it, in this workspace
@@ -5551,17 +7358,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -5621,24 +7418,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such journey, or no such version of it, in this workspace
@@ -5664,26 +7445,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -5746,24 +7509,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such journey, or no such version of it, in this workspace
@@ -5801,26 +7548,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -5871,24 +7600,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such journey, or no such version of it, in this workspace (`against` included)
@@ -5901,17 +7614,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -5969,24 +7672,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such journey, or no such version of it, in this workspace
@@ -5999,17 +7686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -6092,24 +7769,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such journey, or no such version of it, in this workspace
@@ -6122,17 +7783,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -6200,24 +7851,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such journey, or no such version of it, in this workspace
@@ -6243,17 +7878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -6308,24 +7933,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -6347,26 +7956,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -6422,24 +8013,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -6449,17 +8024,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -6539,24 +8104,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -6590,26 +8139,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -6661,24 +8192,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now; also `?view=live` of an article with no live revision
@@ -6691,17 +8206,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -6754,24 +8259,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
@@ -6796,17 +8285,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -6874,24 +8353,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
@@ -6916,26 +8379,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -6983,24 +8428,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
@@ -7013,17 +8442,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -7091,24 +8510,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
@@ -7142,26 +8545,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -7211,24 +8596,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
@@ -7241,17 +8610,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -7308,24 +8667,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
@@ -7347,17 +8690,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -7411,24 +8744,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
@@ -7441,17 +8758,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -7500,24 +8807,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now; or no such revision
@@ -7530,17 +8821,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -7594,24 +8875,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now; or no such revision
@@ -7633,17 +8898,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -7696,24 +8951,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no article with this id in this workspace; for a read-only key also an article that is not published now
@@ -7738,17 +8977,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -7794,24 +9023,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -7821,17 +9034,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -7905,24 +9108,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -7945,26 +9132,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -8014,24 +9183,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no category with this id in this workspace (another workspace's ids are never visible)
@@ -8044,17 +9197,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -8104,24 +9247,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no category with this id in this workspace (another workspace's ids are never visible)
@@ -8146,17 +9273,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -8230,24 +9347,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no category with this id in this workspace (another workspace's ids are never visible)
@@ -8273,26 +9374,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -8355,24 +9438,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -8382,17 +9449,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -8437,24 +9494,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -8464,17 +9505,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -8550,24 +9581,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -8577,17 +9592,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -8641,24 +9646,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -8668,17 +9657,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -8702,7 +9681,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The JSON-RPC response (a tool's refusal is a result with `isError: true`); `202` and no body for a notification */
+            /** @description The JSON-RPC response: a result (a tool's refusal is a result with `isError: true`), or a JSON-RPC error for a request the MCP layer refuses in the protocol (an unknown method or tool, bad params) */
             200: {
                 headers: {
                     /** @description The version of this contract that answered (see the changelog) */
@@ -8721,27 +9700,28 @@ export interface operations {
                     "application/json": components["schemas"]["McpResponse"];
                 };
             };
+            /** @description A notification (a message without `id`) was taken: no body */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /**
              * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`)
-             *     - `invalid_body`: The MCP layer answers a request it cannot serve (an unsupported `MCP-Protocol-Version`, a malformed 2026-07-28 `_meta` envelope) with a JSON-RPC error response, as MCP clients expect; a body that is no JSON-RPC message is `invalid_body`
+             *     - `invalid_body`: A body that is no JSON-RPC message
+             *
+             *     Or: A JSON-RPC error response (its `error` says why): the MCP layer cannot serve the request (an unsupported `MCP-Protocol-Version`, a malformed 2026-07-28 `_meta` envelope), as MCP clients expect
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["McpErrorResponse"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
             /**
              * @description The key may not do this here (`workspace_suspended`)
              *     - `origin_not_allowed`: the request came from a web page (it carries `Origin`): connect from an MCP client
@@ -8763,8 +9743,86 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
+            /** @description A JSON-RPC error response (its `error` says why): the `Accept` header takes no JSON (send `application/json, text/event-stream`, as MCP clients do, or none) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpErrorResponse"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    callMcpServerReadOnly: {
+        parameters: {
+            query?: {
+                /** @description Only the tools of these modules, comma-separated (ideas, journeys, surveys, sops, webhooks, knowledge-bank); all of them when absent */
+                modules?: string;
+            };
+            header?: {
+                /** @description The negotiated protocol revision, which MCP clients send after connecting */
+                "MCP-Protocol-Version"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpMessage"];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response: a result (a tool's refusal is a result with `isError: true`), or a JSON-RPC error for a request the MCP layer refuses in the protocol (an unknown method or tool, bad params) */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpResponse"];
+                };
+            };
+            /** @description A notification (a message without `id`) was taken: no body */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`)
+             *     - `invalid_body`: A body that is no JSON-RPC message
+             *
+             *     Or: A JSON-RPC error response (its `error` says why): the MCP layer cannot serve the request (an unsupported `MCP-Protocol-Version`, a malformed 2026-07-28 `_meta` envelope), as MCP clients expect
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["McpErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /**
+             * @description The key may not do this here (`workspace_suspended`)
+             *     - `origin_not_allowed`: the request came from a web page (it carries `Origin`): connect from an MCP client
+             */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8772,17 +9830,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
+            /** @description Not found (`workspace_not_found`) */
+            404: {
                 headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A JSON-RPC error response (its `error` says why): the `Accept` header takes no JSON (send `application/json, text/event-stream`, as MCP clients do, or none) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpErrorResponse"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -8835,15 +9902,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
             /** @description The key may not do this here (`workspace_suspended`) */
             403: {
                 headers: {
@@ -8862,7 +9921,257 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    showOAuthConsent: {
+        parameters: {
+            query: {
+                /** @description `code` */
+                response_type: string;
+                /** @description A registered client id, or the https URL of its Client ID Metadata Document */
+                client_id: string;
+                /** @description Exactly one of the client’s redirect URIs */
+                redirect_uri: string;
+                /** @description PKCE: base64url(SHA-256(code_verifier)) */
+                code_challenge: string;
+                /** @description `S256` */
+                code_challenge_method: string;
+                /** @description RFC 8707: this workspace’s MCP server, `<workspace host>/api/v1/mcp` */
+                resource: string;
+                /** @description Permissions asked for, space-separated; all the key holds when absent */
+                scope?: string;
+                /** @description Returned to the client unchanged */
+                state?: string;
+                /** @description The page’s language; else from Accept-Language */
+                lang?: "en" | "ar";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Back to the client’s `redirect_uri` (`Location`) with `code`, `state` and `iss`, or with `error` (`access_denied`, `invalid_request`, `invalid_scope`, `invalid_target`, `unsupported_response_type`), `state` and `iss` */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_query`)
+             *     - `invalid_request`: OAuth: a parameter is missing, repeated or malformed (RFC 6749)
+             *     - `invalid_client_metadata`: OAuth: the client’s registration or metadata document is invalid or unreachable
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description No usable Developer key
+             *     - `invalid_client`: OAuth: no client with this `client_id` is registered here, or its metadata document says otherwise
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description Not found
+             *     - `oauth_unavailable`: OAuth is offered on workspace hosts only (`WORKSPACE_URL_TEMPLATE`): this deployment or host has none
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    submitOAuthConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthConsentForm"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Back to the client’s `redirect_uri` (`Location`) with `code`, `state` and `iss`, or with `error` (`access_denied`, `invalid_request`, `invalid_scope`, `invalid_target`, `unsupported_response_type`), `state` and `iss` */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_json`, `invalid_query`, `invalid_body`)
+             *     - `invalid_request`: OAuth: a parameter is missing, repeated or malformed (RFC 6749)
+             *     - `invalid_client_metadata`: OAuth: the client’s registration or metadata document is invalid or unreachable
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description No usable Developer key
+             *     - `invalid_client`: OAuth: no client with this `client_id` is registered here, or its metadata document says otherwise
+             *
+             *     Or: The page again, saying the key is not valid
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description Not found
+             *     - `oauth_unavailable`: OAuth is offered on workspace hosts only (`WORKSPACE_URL_TEMPLATE`): this deployment or host has none
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The body is not sent as JSON (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected server error, with no internal detail (the logs have it, under `X-Request-Id`) (`internal_error`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    registerOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuthClientRegistration"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientInformation"];
+                };
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_json`, `invalid_query`, `invalid_body`)
+             *     - `invalid_redirect_uri`: OAuth registration: a redirect URI is not https (or loopback http)
+             *     - `invalid_client_metadata`: OAuth: the client’s registration or metadata document is invalid or unreachable
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found
+             *     - `oauth_unavailable`: OAuth is offered on workspace hosts only (`WORKSPACE_URL_TEMPLATE`): this deployment or host has none
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Whole seconds to wait */
@@ -8874,7 +10183,115 @@ export interface operations {
                 };
             };
             502: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    revokeOAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthRevocationRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_json`, `invalid_query`, `invalid_body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found
+             *     - `oauth_unavailable`: OAuth is offered on workspace hosts only (`WORKSPACE_URL_TEMPLATE`): this deployment or host has none
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            502: components["responses"]["InternalError"];
+        };
+    };
+    exchangeOAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description `no-store` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthTokenResponse"];
+                };
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_json`, `invalid_query`, `invalid_body`)
+             *     - `invalid_request`: OAuth: a parameter is missing, repeated or malformed (RFC 6749)
+             *     - `invalid_grant`: OAuth: the code or refresh token is unknown, used, expired or revoked, or its verifier or redirect URI does not match
+             *     - `unsupported_grant_type`: OAuth: only `authorization_code` and `refresh_token` are granted
+             *     - `invalid_target`: OAuth: `resource` (RFC 8707) is missing or is not this workspace’s MCP server
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found
+             *     - `oauth_unavailable`: OAuth is offered on workspace hosts only (`WORKSPACE_URL_TEMPLATE`): this deployment or host has none
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            502: components["responses"]["InternalError"];
         };
     };
     getOpenApiDocument: {
@@ -8901,6 +10318,77 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    erasePerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonIdentifiers"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        erased: components["schemas"]["ErasedRecords"];
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_query`, `invalid_body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description The key may not do this here (`workspace_suspended`, `missing_permission`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`workspace_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
         };
     };
     listSops: {
@@ -8944,24 +10432,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -8971,17 +10443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -9061,24 +10523,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -9088,26 +10534,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -9156,24 +10584,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no SOP with this id in this workspace, or (to a read-only key) one that is not published
@@ -9186,17 +10598,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -9281,24 +10683,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no SOP with this id in this workspace
@@ -9311,26 +10697,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -9377,24 +10745,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no SOP with this id in this workspace
@@ -9407,17 +10759,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -9468,24 +10810,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no SOP with this id in this workspace
@@ -9498,17 +10824,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -9566,24 +10882,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no SOP with this id in this workspace
@@ -9596,26 +10896,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -9666,24 +10948,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no SOP with this id in this workspace
@@ -9696,17 +10962,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -9753,24 +11009,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -9780,17 +11020,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -9844,24 +11074,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -9871,17 +11085,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -9947,24 +11151,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -9983,26 +11171,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -10055,24 +11225,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
@@ -10085,17 +11239,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -10146,24 +11290,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
@@ -10188,17 +11316,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -10278,24 +11396,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
@@ -10320,26 +11422,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -10393,24 +11477,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
@@ -10436,17 +11504,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -10552,24 +11610,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace, or no version `versionId` in it
@@ -10591,26 +11633,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -10674,24 +11698,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such export of this survey in this workspace, or it expired (24 hours after it was asked for)
@@ -10704,17 +11712,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -10785,24 +11783,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
@@ -10853,26 +11835,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -10948,24 +11912,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`, `not_found`) */
             404: {
                 headers: {
@@ -10975,17 +11923,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -11083,24 +12021,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
@@ -11137,26 +12059,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -11207,24 +12111,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no response with this id in this survey of this workspace
@@ -11237,17 +12125,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -11295,24 +12173,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no response with this id in this survey of this workspace
@@ -11325,17 +12187,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -11416,24 +12268,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no response with this id in this survey of this workspace
@@ -11471,26 +12307,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -11606,24 +12424,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace, or no version `versionId` in it (other workspaces' surveys are never visible)
@@ -11636,17 +12438,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -11712,24 +12504,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace (other workspaces' surveys are never visible)
@@ -11756,26 +12532,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -11826,24 +12584,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
@@ -11856,17 +12598,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -11929,24 +12661,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
@@ -11984,26 +12700,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12051,24 +12749,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
@@ -12094,17 +12776,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12179,24 +12851,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no survey with this id in this workspace, or no version with this id in it
@@ -12209,26 +12865,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12279,24 +12917,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -12306,17 +12928,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12362,24 +12974,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -12389,17 +12985,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12472,24 +13058,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -12511,26 +13081,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12592,24 +13144,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no design with this id in this workspace
@@ -12622,26 +13158,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12697,24 +13215,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -12724,26 +13226,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12795,24 +13279,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -12834,26 +13302,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12909,15 +13359,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
             /** @description The key may not do this here (`workspace_suspended`, `missing_permission`) */
             403: {
                 headers: {
@@ -12936,17 +13378,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -12992,24 +13424,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Not found (`workspace_not_found`) */
             404: {
                 headers: {
@@ -13019,17 +13435,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -13053,8 +13459,10 @@ export interface operations {
                      * @description Absolute https URL of the receiver (http only where the deployment allows it), without credentials. It must resolve to public internet addresses; this is checked now and again at every delivery.
                      */
                     url: string;
-                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted, survey.response.finished */
-                    events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
+                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted, idea.voted, idea.unvoted, idea.commented, idea.merged, idea.unmerged, survey.response.finished, webhook.disabled, webhook.enabled */
+                    events: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "idea.voted" | "idea.unvoted" | "idea.commented" | "idea.merged" | "idea.unmerged" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled")[];
+                    /** @description At most this many deliveries start in any one clock second (1–1,000), counted across every function sending to this webhook (live deliveries, retries, redeliveries, test events and a recovery alike); null for no limit. A delivery over it waits (`throttled`: no attempt is counted, never a failure) and goes out when the budget allows. */
+                    maxDeliveriesPerSecond?: number | null;
                 };
             };
         };
@@ -13100,24 +13508,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: only for a repeated Idempotency-Key: the webhook it created has been deleted since
@@ -13139,26 +13531,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -13206,24 +13580,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no webhook with this id in this workspace
@@ -13236,17 +13594,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -13293,24 +13641,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no webhook with this id in this workspace
@@ -13323,17 +13655,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -13356,8 +13678,10 @@ export interface operations {
                      * @description Absolute https URL of the receiver (http only where the deployment allows it), without credentials. It must resolve to public internet addresses; this is checked now and again at every delivery.
                      */
                     url?: string;
-                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted, survey.response.finished */
-                    events?: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "survey.response.finished")[];
+                    /** @description Event kinds to receive: idea.submitted, idea.status_changed, idea.updated, idea.deleted, idea.voted, idea.unvoted, idea.commented, idea.merged, idea.unmerged, survey.response.finished, webhook.disabled, webhook.enabled */
+                    events?: ("idea.submitted" | "idea.status_changed" | "idea.updated" | "idea.deleted" | "idea.voted" | "idea.unvoted" | "idea.commented" | "idea.merged" | "idea.unmerged" | "survey.response.finished" | "webhook.disabled" | "webhook.enabled")[];
+                    /** @description At most this many deliveries start in any one clock second (1–1,000), counted across every function sending to this webhook (live deliveries, retries, redeliveries, test events and a recovery alike); null for no limit. A delivery over it waits (`throttled`: no attempt is counted, never a failure) and goes out when the budget allows. */
+                    maxDeliveriesPerSecond?: number | null;
                 };
             };
         };
@@ -13398,24 +13722,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no webhook with this id in this workspace
@@ -13428,26 +13736,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as JSON (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -13459,6 +13749,8 @@ export interface operations {
                 offset?: number;
                 /** @description Opaque: `pagination.nextCursor` of the previous page. Continues where it stopped, reading only this page (unlike `offset`, which re-reads every earlier record). Bound to the workspace and the list; do not combine with `offset`. */
                 cursor?: string;
+                /** @description Only the deliveries in this state */
+                status?: "pending" | "throttled" | "retrying" | "delivered" | "failed" | "cancelled" | "held";
             };
             header?: never;
             path: {
@@ -13507,24 +13799,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no webhook with this id in this workspace
@@ -13537,17 +13813,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -13598,24 +13864,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no such webhook, or no such delivery for it
@@ -13640,17 +13890,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -13698,24 +13938,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no webhook with this id in this workspace
@@ -13728,17 +13952,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -13789,24 +14003,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no webhook with this id in this workspace
@@ -13831,17 +14029,170 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    recoverWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1-255 visible ASCII characters (a UUID is ideal), unique per record you mean to create. Within 24 hours the same key with the same body returns the first response again (with `Idempotent-Replayed: true`) and creates nothing; with a different body it is a 409 `idempotency_key_reused`. Only successful creations are remembered. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Send the deliveries of events from this time on (inside the 30-day retention)
+                     */
+                    since: string;
+                    /**
+                     * Format: date-time
+                     * @description …up to this time (default: now)
+                     */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Queued (or, for a repeated Idempotency-Key, the recovery as first answered) */
+            202: {
                 headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the remembered response of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Where the job is followed: `/api/v1/webhooks/{recovery.webhookId}/recoveries/{recovery.id}` */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        recovery: components["schemas"]["WebhookRecovery"];
+                    };
+                };
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_json`, `invalid_path`, `invalid_query`, `invalid_body`)
+             *     - `webhook_disabled`: the webhook is disabled: enable it first
+             */
+            400: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no webhook with this id in this workspace
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflicts with the record as it is now (`idempotency_key_reused`)
+             *     - `recovery_in_progress`: A recovery of this webhook is under way: one runs at a time (read it at the Location its POST answered)
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    getWebhookRecovery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                recoveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        recovery: components["schemas"]["WebhookRecovery"];
+                    };
+                };
+            };
+            /** @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no such recovery of this webhook in this workspace
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -13889,24 +14240,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable Developer key (`missing_key`, `invalid_key`, `key_revoked`, `key_expired`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this here (`workspace_suspended`, `module_disabled`, `missing_permission`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description Not found (`workspace_not_found`)
              *     - `not_found`: no webhook with this id in this workspace
@@ -13919,17 +14254,72 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
-            429: {
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued: the delivery, as `GET /webhooks/{id}/deliveries` lists it */
+            202: {
                 headers: {
-                    /** @description Whole seconds to wait */
-                    "Retry-After"?: number;
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        delivery: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`, `invalid_path`, `invalid_query`)
+             *     - `webhook_disabled`: the webhook is disabled: enable it first
+             */
+            400: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not found (`workspace_not_found`)
+             *     - `not_found`: no webhook with this id in this workspace
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];
         };
@@ -13963,7 +14353,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -13977,7 +14367,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -14015,7 +14405,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -14029,7 +14419,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -14067,7 +14457,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -14081,7 +14471,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -14119,7 +14509,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -14133,7 +14523,267 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ideaVotedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaVotedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ideaUnvotedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaUnvotedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ideaCommentedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaCommentedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ideaMergedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaMergedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ideaUnmergedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdeaUnmergedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -14171,7 +14821,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -14185,7 +14835,111 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDisabledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookDisabledEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEnabledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEnabledEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -14223,7 +14977,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the webhook is disabled (enable it again to receive events). */
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -14237,7 +14991,59 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above. */
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id: the same on every retry and redelivery of this event (drop duplicates by it); ids sort by the time of the change
+                 * @example evt_0t8fxc00000000000000000000000000001f4a9c2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the Unix epoch: refuse one more than 5 minutes from your clock
+                 * @example 1767605400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` then the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks)
+                 * @example v1,nZXY7ZS6H+Kih7lrG59ZoiagWoX65i3ycuIBQftYOcc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled (`disabledReason.code` `gone`) and its events are held from then on: enable it again, then recover what it held. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 10 s. The body is ignored (at most 64 KB of it is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a redirect (never followed), or no answer within 10 s: the attempt failed and is retried as described above; when every attempt has failed for longer than 5 days, the webhook is disabled (`failing`) and its events are held. */
             default: {
                 headers: {
                     [name: string]: unknown;

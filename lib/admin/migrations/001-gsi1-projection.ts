@@ -13,19 +13,19 @@
 import { DescribeTableCommand, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { GSI1_NON_KEY_ATTRIBUTES } from '../../entities.ts';
 import { TABLE } from '../../platform/data/table.ts';
-import { AdminError, type Store } from '../store.ts';
+import { AdminError, type TableClient } from '../table-client.ts';
 import { add, type Migration, type MigrationContext } from './migration.ts';
 
 const POLL_MS = 500;
 const WAIT_MS = 10 * 60_000;
 
-async function gsi1Of(store: Store) {
+async function gsi1Of(store: TableClient) {
   const { Table } = await store.db.send(new DescribeTableCommand({ TableName: store.table }));
   return Table?.GlobalSecondaryIndexes?.find((index) => index.IndexName === TABLE.gsi1.name);
 }
 
 /** Attributes the index lacks and ones it has beyond the definition (both empty: it matches). */
-async function projectionDifference(store: Store): Promise<{ missing: string[]; extra: string[]; absent: boolean }> {
+async function projectionDifference(store: TableClient): Promise<{ missing: string[]; extra: string[]; absent: boolean }> {
   const index = await gsi1Of(store);
   if (!index) return { missing: [...GSI1_NON_KEY_ATTRIBUTES], extra: [], absent: true };
   const wanted = new Set<string>(GSI1_NON_KEY_ATTRIBUTES);
@@ -35,7 +35,7 @@ async function projectionDifference(store: Store): Promise<{ missing: string[]; 
   return { missing: [...wanted].filter((name) => !has.has(name)), extra: [...has].filter((name) => !wanted.has(name)), absent: false };
 }
 
-async function waitFor(store: Store, what: string, done: (index: Awaited<ReturnType<typeof gsi1Of>>) => boolean): Promise<void> {
+async function waitFor(store: TableClient, what: string, done: (index: Awaited<ReturnType<typeof gsi1Of>>) => boolean): Promise<void> {
   const deadline = Date.now() + WAIT_MS;
   while (!done(await gsi1Of(store))) {
     if (Date.now() > deadline) throw new AdminError(`gsi1 is still not ${what} after ${WAIT_MS / 60_000} minutes`);
@@ -43,7 +43,7 @@ async function waitFor(store: Store, what: string, done: (index: Awaited<ReturnT
   }
 }
 
-async function rebuild(store: Store, absent: boolean): Promise<void> {
+async function rebuild(store: TableClient, absent: boolean): Promise<void> {
   if (!absent) {
     await store.db.send(
       new UpdateTableCommand({ TableName: store.table, GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: TABLE.gsi1.name } }] }),

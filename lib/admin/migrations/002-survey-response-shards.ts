@@ -1,5 +1,5 @@
 /**
- * The survey-response layout of issue 32 (keys.ts, lib/surveys/responses/legacy-layout.ts): moves what
+ * The survey-response layout of issue 32 (lib/surveys/responses/entities.ts, legacy-layout.ts): moves what
  * the layout before it wrote, and gives every survey its collecting copies.
  *
  * One Scan of the table, page by page (PAGE_ITEMS evaluated per page, a checkpoint after each), filtered
@@ -21,10 +21,11 @@
  */
 import { GetCommand, ScanCommand, TransactWriteCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure, transactionCancellationReasons } from '../../platform/data/conditions.ts';
-import { keys } from '../../platform/data/keys.ts';
 import { COPY_ENTITY, fullCopy } from '../../surveys/collecting-state.ts';
+import { collectingStateEntity, SURVEY_COLLECTING_COPIES } from '../../surveys/entities.ts';
 import { toSurvey } from '../../surveys/record.ts';
 import { COUNTER_ENTITY, counterShardOf, countMoves, legacyCounterShardOf } from '../../surveys/responses/counters.ts';
+import { responseCounterEntity } from '../../surveys/responses/entities.ts';
 import {
   isLegacyMarkerKey,
   isLegacyResponseKey,
@@ -33,7 +34,7 @@ import {
   RESPONSE_LAYOUT_MIGRATION_ID,
   tombstoneFeedKey,
 } from '../../surveys/responses/legacy-layout.ts';
-import type { Store } from '../store.ts';
+import type { TableClient } from '../table-client.ts';
 import { add, type Migration, type MigrationContext } from './migration.ts';
 
 type Item = Record<string, unknown>;
@@ -62,7 +63,7 @@ function changeOf(item: Item): Change | null {
   return null;
 }
 
-async function read(store: Store, item: Item): Promise<Item | undefined> {
+async function read(store: TableClient, item: Item): Promise<Item | undefined> {
   const { Item: current } = await store.db.send(
     new GetCommand({ TableName: store.table, Key: { pk: item.pk, sk: item.sk }, ConsistentRead: true }),
   );
@@ -70,7 +71,7 @@ async function read(store: Store, item: Item): Promise<Item | undefined> {
 }
 
 /** A transaction that may be cancelled by a failed condition: false then (the caller reads again). */
-async function transact(store: Store, items: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<boolean> {
+async function transact(store: TableClient, items: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<boolean> {
   try {
     await store.db.send(new TransactWriteCommand({ TransactItems: items }));
     return true;
@@ -81,14 +82,14 @@ async function transact(store: Store, items: NonNullable<TransactWriteCommandInp
 }
 
 /** Its count, from the counter the legacy rule kept it in to its range's (counters.ts): per-range counts stay exact. */
-function countMoved(store: Store, legacy: Item) {
+function countMoved(store: TableClient, legacy: Item) {
   const id = legacy.id as string;
   const status = legacy.status as 'partial' | 'finished';
   const moves = countMoves(legacy.versionId as string, { shard: legacyCounterShardOf(id), status }, { shard: counterShardOf(id), status });
   return [...moves].map(([shard, changes]) => ({
     Update: {
       TableName: store.table,
-      Key: keys.surveyResponseCounter(String(legacy.pk).slice('WS#'.length), legacy.surveyId as string, shard),
+      Key: responseCounterEntity.keys.counter(String(legacy.pk).slice('WS#'.length), legacy.surveyId as string, shard),
       UpdateExpression: `SET entity = :entity, surveyId = :survey ADD ${[...changes.keys()].map((_, i) => `#c${i} :c${i}`).join(', ')}`,
       ExpressionAttributeNames: Object.fromEntries([...changes.keys()].map((attribute, i) => [`#c${i}`, attribute])),
       ExpressionAttributeValues: {
@@ -100,7 +101,7 @@ function countMoved(store: Store, legacy: Item) {
   }));
 }
 
-async function moveResponse(store: Store, legacy: Item): Promise<boolean> {
+async function moveResponse(store: TableClient, legacy: Item): Promise<boolean> {
   return transact(store, [
     ...countMoved(store, legacy),
     { Put: { TableName: store.table, Item: movedResponseItem(legacy), ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -116,7 +117,7 @@ async function moveResponse(store: Store, legacy: Item): Promise<boolean> {
 }
 
 /** `item`'s key, on condition that its `attribute` still holds the value read (no writer came in between). */
-function stillAsRead(store: Store, item: Item, attribute: 'lock' | 'version') {
+function stillAsRead(store: TableClient, item: Item, attribute: 'lock' | 'version') {
   return {
     TableName: store.table,
     Key: { pk: item.pk, sk: item.sk },
@@ -126,14 +127,14 @@ function stillAsRead(store: Store, item: Item, attribute: 'lock' | 'version') {
   };
 }
 
-async function moveMarker(store: Store, legacy: Item): Promise<boolean> {
+async function moveMarker(store: TableClient, legacy: Item): Promise<boolean> {
   return transact(store, [
     { Put: { TableName: store.table, Item: movedMarkerItem(legacy), ConditionExpression: 'attribute_not_exists(pk)' } },
     { Delete: stillAsRead(store, legacy, 'lock') },
   ]);
 }
 
-async function moveTombstoneEntry(store: Store, tombstone: Item): Promise<boolean> {
+async function moveTombstoneEntry(store: TableClient, tombstone: Item): Promise<boolean> {
   try {
     await store.db.send(
       new UpdateCommand({
@@ -151,14 +152,14 @@ async function moveTombstoneEntry(store: Store, tombstone: Item): Promise<boolea
   }
 }
 
-async function writeCopies(store: Store, surveyItem: Item): Promise<boolean> {
+async function writeCopies(store: TableClient, surveyItem: Item): Promise<boolean> {
   const survey = toSurvey(surveyItem);
   const copy = fullCopy(survey);
   const workspace = String(surveyItem.pk).slice('WS#'.length);
-  const copies = Array.from({ length: keys.surveyCollectingCopies }, (_, index) => ({
+  const copies = Array.from({ length: SURVEY_COLLECTING_COPIES }, (_, index) => ({
     Update: {
       TableName: store.table,
-      Key: keys.surveyCollectingCopy(workspace, survey.id, index),
+      Key: collectingStateEntity.keys.copy(workspace, survey.id, index),
       UpdateExpression: `SET entity = :entity, surveyId = :survey, #status = :status, rulesDigest = :rules${
         copy.publishedVersionId ? ', publishedVersionId = :published' : ' REMOVE publishedVersionId'
       }`,
@@ -177,7 +178,7 @@ async function writeCopies(store: Store, surveyItem: Item): Promise<boolean> {
 
 const WRITES: Record<
   Change,
-  { write: (store: Store, item: Item) => Promise<boolean>; items: number; done: string; would: string; gone: string }
+  { write: (store: TableClient, item: Item) => Promise<boolean>; items: number; done: string; would: string; gone: string }
 > = {
   response: {
     write: moveResponse,
@@ -196,7 +197,7 @@ const WRITES: Record<
   },
   survey: {
     write: writeCopies,
-    items: 1 + keys.surveyCollectingCopies,
+    items: 1 + SURVEY_COLLECTING_COPIES,
     done: 'surveys given collecting copies',
     would: 'surveys to give collecting copies',
     gone: 'surveys gone',

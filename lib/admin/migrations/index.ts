@@ -6,7 +6,8 @@
  * layout from the start: every migration is recorded finished on it (`recordNewTable`).
  */
 
-import type { Store } from '../store.ts';
+import { recordOfNewTable } from '../../platform/data/release-gate.ts';
+import type { TableClient } from '../table-client.ts';
 import { gsi1Projection } from './001-gsi1-projection.ts';
 import { surveyResponseShards } from './002-survey-response-shards.ts';
 import type { Migration } from './migration.ts';
@@ -15,19 +16,7 @@ import { writeRecord } from './records.ts';
 export const MIGRATIONS: readonly Migration[] = [gsi1Projection, surveyResponseShards];
 
 /** Records every migration finished on a table created with the current layout: nothing to migrate. */
-export async function recordNewTable(store: Store): Promise<void> {
+export async function recordNewTable(store: TableClient): Promise<void> {
   const now = new Date().toISOString();
-  await Promise.all(
-    MIGRATIONS.map((migration) =>
-      writeRecord(store, {
-        id: migration.id,
-        title: migration.title,
-        startedAt: now,
-        updatedAt: now,
-        finishedAt: now,
-        counts: {},
-        note: 'created with this layout: nothing to migrate',
-      }),
-    ),
-  );
+  await Promise.all(MIGRATIONS.map((migration) => writeRecord(store, recordOfNewTable(migration, now))));
 }

@@ -5,12 +5,12 @@
  * A migration is idempotent: each item it changes is changed by a conditional write, so a step done
  * twice (the last one before a crash) changes nothing the second time.
  */
-import type { Store } from '../store.ts';
+import type { TableClient } from '../table-client.ts';
 import type { MigrationCounts } from './records.ts';
 import type { WriteRate } from './write-rate.ts';
 
 export interface MigrationContext {
-  store: Store;
+  store: TableClient;
   /** Count what would change, write nothing. */
   dryRun: boolean;
   /** A sandbox or LocalStack table (cxctl without --table, or with --endpoint): table-level changes may run in place. */

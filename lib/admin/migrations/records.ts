@@ -7,7 +7,7 @@
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../platform/data/keys.ts';
-import type { Store } from '../store.ts';
+import type { TableClient } from '../table-client.ts';
 import { queryPages } from '../table-io.ts';
 
 const RECORD_ENTITY = 'TableMigration';
@@ -29,7 +29,7 @@ export interface MigrationRecord {
   note?: string;
 }
 
-export async function readRecords(store: Store): Promise<Map<string, MigrationRecord>> {
+export async function readRecords(store: TableClient): Promise<Map<string, MigrationRecord>> {
   const records = new Map<string, MigrationRecord>();
   const pages = queryPages(store, {
     KeyConditionExpression: 'pk = :pk',
@@ -42,7 +42,7 @@ export async function readRecords(store: Store): Promise<Map<string, MigrationRe
   return records;
 }
 
-export async function writeRecord(store: Store, record: MigrationRecord): Promise<void> {
+export async function writeRecord(store: TableClient, record: MigrationRecord): Promise<void> {
   await store.db.send(
     new PutCommand({ TableName: store.table, Item: { ...keys.tableMigration(record.id), entity: RECORD_ENTITY, ...record } }),
   );

@@ -6,7 +6,7 @@
  * scans and counts what each unfinished migration would change, and writes nothing, not even a record.
  */
 
-import type { Store } from '../store.ts';
+import type { TableClient } from '../table-client.ts';
 import { MIGRATIONS } from './index.ts';
 import type { Migration } from './migration.ts';
 import { type MigrationCounts, type MigrationRecord, readRecords, writeRecord } from './records.ts';
@@ -37,7 +37,7 @@ export function describeCounts(counts: MigrationCounts): string {
 }
 
 async function runOne(
-  store: Store,
+  store: TableClient,
   migration: Migration,
   found: MigrationRecord | undefined,
   options: MigrateOptions,
@@ -83,7 +83,7 @@ async function runOne(
   return { id: migration.id, state: 'finished', counts };
 }
 
-export async function migrate(store: Store, options: MigrateOptions): Promise<MigrateOutcome[]> {
+export async function migrate(store: TableClient, options: MigrateOptions): Promise<MigrateOutcome[]> {
   const records = await readRecords(store);
   const outcomes: MigrateOutcome[] = [];
   for (const migration of MIGRATIONS) {
@@ -113,7 +113,7 @@ export interface MigrationStatus {
 }
 
 /** Which migrations this table has had, when, and how far the unfinished one got. */
-export async function migrationStatus(store: Store): Promise<MigrationStatus[]> {
+export async function migrationStatus(store: TableClient): Promise<MigrationStatus[]> {
   const records = await readRecords(store);
   return MIGRATIONS.map((migration) => {
     const record = records.get(migration.id);
@@ -131,6 +131,6 @@ export async function migrationStatus(store: Store): Promise<MigrationStatus[]> 
 }
 
 /** The migrations this table has not finished (the sandbox says so when it starts on an older DATA_DIR). */
-export async function pendingMigrations(store: Store): Promise<string[]> {
+export async function pendingMigrations(store: TableClient): Promise<string[]> {
   return (await migrationStatus(store)).filter((migration) => migration.state !== 'finished').map((migration) => migration.id);
 }

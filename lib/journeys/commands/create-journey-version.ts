@@ -3,7 +3,7 @@
  * they are), counted on the journey, in one transaction after one read of both. A replay (the
  * chain's, or the store's own when a retry raced the first request) reads the version as it is now.
  */
-import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
+import type { IdempotentRequest } from '../../platform/data/idempotent-request.ts';
 import { journeyArchived, journeyNotFound, versionNotFound } from '../errors.ts';
 import { newJourneyId, pairsFromAttribute, toVersion, type VersionMetadata } from '../record.ts';
 import type { JourneyVersion } from '../schemas.ts';

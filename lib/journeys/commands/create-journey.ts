@@ -1,5 +1,5 @@
 /** POST /journeys: a macro journey and its first draft, in one transaction; safe to retry with an Idempotency-Key. */
-import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
+import type { IdempotentRequest } from '../../platform/data/idempotent-request.ts';
 import { encodeContent } from '../codec.ts';
 import { emptyJourneyContent } from '../content.ts';
 import { newJourneyId, storedDiagnostics, type VersionMetadata } from '../record.ts';

@@ -1,5 +1,5 @@
 /** POST micro-journeys: a micro journey zooming into a stage of its parent, with its first draft; the parent must be active. */
-import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
+import type { IdempotentRequest } from '../../platform/data/idempotent-request.ts';
 import type { MicroJourneyCreation } from '../schemas.ts';
 import { newJourney, titlesOf } from './create-journey.ts';
 

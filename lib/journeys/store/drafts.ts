@@ -9,15 +9,14 @@ import type { Item } from '../../platform/data/batch.ts';
 import { tableName } from '../../platform/data/client.ts';
 import { ifMatchCondition, type VersionPrecondition } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
-import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
 import { type UpdateBuilder, update } from '../../platform/data/update.ts';
 import type { PairTarget } from '../cycles.ts';
+import { journeyEntity, journeyVersionEntity } from '../entities.ts';
 import { journeyArchived, journeyNotFound } from '../errors.ts';
 import { bindingsAttribute, type ResolvedBinding } from '../metric-bindings.ts';
 import { pairsAttribute } from '../record.ts';
 import { versionRefusal } from '../state-rules.ts';
-import { versionKey } from './items.ts';
 
 /** Maps a cancelled { journey check, version write } transaction to the answer the issue orders. */
 function versionWriteFailure(error: unknown): Error {
@@ -34,7 +33,7 @@ export function versionFailure(error: TransactionCancelledError): Error | null {
 const journeyStillActive = (workspace: string, journeyId: string): TransactWrite => ({
   ConditionCheck: {
     TableName: tableName,
-    Key: keys.journey(workspace, journeyId),
+    Key: journeyEntity.keys.journey(workspace, journeyId),
     ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)',
   },
 });
@@ -61,7 +60,7 @@ async function writeDraftVersion(workspace: string, journeyId: string, versionId
       version: {
         Update: {
           TableName: tableName,
-          Key: versionKey(workspace, journeyId, versionId),
+          Key: journeyVersionEntity.keys.version(workspace, journeyId, versionId),
           ...changes.build({
             expression: 'attribute_exists(pk) AND attribute_not_exists(publishedAt) AND #revision = :read',
             names: { '#revision': 'revision' },
@@ -114,7 +113,7 @@ export async function deleteDraft(
       version: {
         Delete: {
           TableName: tableName,
-          Key: versionKey(workspace, journeyId, versionId),
+          Key: journeyVersionEntity.keys.version(workspace, journeyId, versionId),
           // A version's If-Match names its `revision`.
           ...ifMatchCondition('attribute_exists(pk) AND attribute_not_exists(publishedAt)', precondition, 'revision'),
         },
@@ -122,7 +121,7 @@ export async function deleteDraft(
       journey: {
         Update: {
           TableName: tableName,
-          Key: keys.journey(workspace, journeyId),
+          Key: journeyEntity.keys.journey(workspace, journeyId),
           ...update()
             .set('updatedAt', new Date().toISOString())
             .increment('version')
@@ -161,7 +160,7 @@ export async function insertBranch(
         journey: {
           Update: {
             TableName: tableName,
-            Key: keys.journey(workspace, journeyId),
+            Key: journeyEntity.keys.journey(workspace, journeyId),
             ...update()
               .set('updatedAt', now)
               .increment('version')

@@ -4,16 +4,10 @@
  * key is under the workspace's partition (keys.journey*), so another workspace's id is simply not found.
  */
 import { getMany, type Item } from '../../platform/data/batch.ts';
-import { keys } from '../../platform/data/keys.ts';
-import { descendingIdKey } from '../record.ts';
+import { journeyEntity, journeyVersionEntity } from '../entities.ts';
 
 /** Items asked of one Query page while skipping to an offset. */
 export const MAX_ITEMS_PER_QUERY = 1000;
-
-export const COUNTER_ENTITY = 'JourneyCounter';
-
-export const versionKey = (workspace: string, journeyId: string, versionId: string) =>
-  keys.journeyVersion(workspace, journeyId, descendingIdKey(versionId));
 
 /** What the reference loader and the metadata reads need: everything but content and diagnostics. */
 export const METADATA_ATTRIBUTES = [
@@ -53,7 +47,7 @@ export async function readJourneyAndVersion(
   whole: boolean,
 ): Promise<{ journey: Item | undefined; version: Item | undefined }> {
   const [journey, version] = await getMany(
-    [keys.journey(workspace, journeyId), versionKey(workspace, journeyId, versionId)],
+    [journeyEntity.keys.journey(workspace, journeyId), journeyVersionEntity.keys.version(workspace, journeyId, versionId)],
     whole ? {} : { attributes: METADATA_ATTRIBUTES },
   );
   return { journey, version };

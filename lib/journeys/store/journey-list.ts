@@ -6,12 +6,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
-import { keys } from '../../platform/data/keys.ts';
+import { workspacePk } from '../../platform/data/keys.ts';
 import { counted, walkCountedList } from '../../platform/data/list-walk.ts';
 import type { PageKey, PageStart } from '../../platform/pagination.ts';
+import { journeyCounterEntity, journeyEntity } from '../entities.ts';
 import { toJourney } from '../record.ts';
 import type { Journey } from '../schemas.ts';
-import { COUNTER_ENTITY } from './items.ts';
 import type { JourneyCreation } from './journeys.ts';
 
 type JourneyKind = JourneyCreation['kind'];
@@ -39,19 +39,19 @@ function journeyTotal(counter: Item | undefined, kind: JourneyKind | undefined):
  * appear in a filter, so its entity is used), so skipping to an offset reads the journeys of the
  * other kind too. From a cursor the counter is read beside the page.
  */
-export async function listJourneys(
+export async function readJourneyPage(
   workspace: string,
   { kind, ...start }: PageStart & { kind?: JourneyKind | undefined },
 ): Promise<JourneyPage> {
-  const listingPk = keys.journeyListingPk(workspace);
-  const counterSk = keys.journeyCounterListing(workspace).gsi1sk;
+  const listingPk = journeyEntity.keys.listingPk(workspace);
+  const counterSk = journeyCounterEntity.keys.listing(workspace).gsi1sk;
   const page = await walkCountedList(
     {
       query: {
         TableName: tableName,
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': listingPk, ...(kind ? { ':kind': kind, ':counter': COUNTER_ENTITY } : {}) },
+        ExpressionAttributeValues: { ':pk': listingPk, ...(kind ? { ':kind': kind, ':counter': journeyCounterEntity.name } : {}) },
         ...(kind ? { FilterExpression: '#kind = :kind OR entity = :counter', ExpressionAttributeNames: { '#kind': 'kind' } } : {}),
         ScanIndexForward: false,
       },
@@ -61,11 +61,15 @@ export async function listJourneys(
         counted(
           (
             await dynamo.send(
-              new GetCommand({ TableName: tableName, Key: keys.journeyCounter(workspace), ProjectionExpression: 'macroCount, microCount' }),
+              new GetCommand({
+                TableName: tableName,
+                Key: journeyCounterEntity.keys.counter(workspace),
+                ProjectionExpression: 'macroCount, microCount',
+              }),
             )
           ).Item,
         ),
-      cursorInRange: (after) => after.gsi1pk === listingPk && after.pk === keys.workspacePk(workspace),
+      cursorInRange: (after) => after.gsi1pk === listingPk && after.pk === workspacePk(workspace),
       // A gsi1 Query's ExclusiveStartKey needs the table and the index keys.
       keyOf: (item) => ({ pk: item.pk as string, sk: item.sk as string, gsi1pk: item.gsi1pk as string, gsi1sk: item.gsi1sk as string }),
     },

@@ -10,13 +10,12 @@ import { dynamo, tableName } from '../../platform/data/client.ts';
 import { updateItem } from '../../platform/data/conditional-update.ts';
 import { type VersionPrecondition, versionCondition } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
-import { keys } from '../../platform/data/keys.ts';
 import { type NamedWrites, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
+import { journeyCounterEntity, journeyEntity } from '../entities.ts';
 import { journeyArchived, journeyNotFound } from '../errors.ts';
-import { JOURNEY_ENTITY, pairsFromAttribute, toJourney, type VersionMetadata } from '../record.ts';
+import { pairsFromAttribute, toJourney, type VersionMetadata } from '../record.ts';
 import type { Journey } from '../schemas.ts';
-import { COUNTER_ENTITY } from './items.ts';
 import { publishedMetricSurveysOf, unfollowAll } from './metric-follows.ts';
 import { distinctJourneys, stopPairingAll } from './pairing.ts';
 import { newVersionItem, type VersionParts } from './versions.ts';
@@ -51,9 +50,9 @@ export async function insertJourney<T>(
   const { metadata } = draft;
   const journeyId = metadata.journeyId;
   const journeyItem = {
-    ...keys.journey(workspace, journeyId),
-    ...keys.journeyListing(workspace, journeyId),
-    entity: JOURNEY_ENTITY,
+    ...journeyEntity.keys.journey(workspace, journeyId),
+    ...journeyEntity.keys.listing(workspace, journeyId),
+    entity: journeyEntity.name,
     id: journeyId,
     kind: creation.kind,
     titleEn: creation.titleEn ?? undefined,
@@ -71,7 +70,7 @@ export async function insertJourney<T>(
       ? {
           ConditionCheck: {
             TableName: tableName,
-            Key: keys.journey(workspace, creation.parentJourneyId),
+            Key: journeyEntity.keys.journey(workspace, creation.parentJourneyId),
             ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(archivedAt)',
           },
         }
@@ -84,7 +83,9 @@ export async function insertJourney<T>(
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    counter: { Update: { TableName: tableName, Key: keys.journeyCounter(workspace), ...countChange(workspace, creation.kind, 1) } },
+    counter: {
+      Update: { TableName: tableName, Key: journeyCounterEntity.keys.counter(workspace), ...countChange(workspace, creation.kind, 1) },
+    },
   };
   try {
     return await createOnce(workspace, writes, response, idempotency);
@@ -120,7 +121,7 @@ export async function updateJourneyTitles(
   const version = versionCondition(precondition);
   const { written, refused } = await updateItem({
     TableName: tableName,
-    Key: keys.journey(workspace, journeyId),
+    Key: journeyEntity.keys.journey(workspace, journeyId),
     ...changes.build({
       expression: `attribute_exists(pk) AND attribute_not_exists(archivedAt)${version.expression}${titleCondition}`,
       names: version.names,
@@ -133,7 +134,7 @@ export async function updateJourneyTitles(
 /**
  * Archive, as one transaction at the version `journey` was read at: the journey leaves the list (its
  * gsi1 entry is removed and the count drops), stops pairing others and lets go of the surveys its
- * published version's metric cells follow (their `keys.surveyMetricBinding` items, the survey
+ * published version's metric cells follow (their `journeyMetricBindingEntity` items, the survey
  * publish gate's index): a journey nobody can see or change no longer holds a survey's publish back.
  * Its condition also holds that no journey's published version pairs it (`pairedBy`). False when the journey changed since the read. The transaction stays within
  * DynamoDB's 100 items: publish keeps paired journeys plus followed surveys at 48 (diagnostics.ts).
@@ -147,7 +148,7 @@ export async function writeArchive(workspace: string, journey: Item): Promise<bo
       journey: {
         Update: {
           TableName: tableName,
-          Key: keys.journey(workspace, journeyId),
+          Key: journeyEntity.keys.journey(workspace, journeyId),
           ...update()
             .set('archivedAt', now)
             .set('updatedAt', now)
@@ -164,7 +165,11 @@ export async function writeArchive(workspace: string, journey: Item): Promise<bo
         },
       },
       counter: {
-        Update: { TableName: tableName, Key: keys.journeyCounter(workspace), ...countChange(workspace, journey.kind as JourneyKind, -1) },
+        Update: {
+          TableName: tableName,
+          Key: journeyCounterEntity.keys.counter(workspace),
+          ...countChange(workspace, journey.kind as JourneyKind, -1),
+        },
       },
       ...stopPairingAll(workspace, unpaired, journeyId),
       ...unfollowAll(workspace, publishedMetricSurveysOf(journey), journeyId),
@@ -186,8 +191,8 @@ const JOURNEY_TITLES = ['titleEn', 'titleAr'] as const;
 function countChange(workspace: string, kind: JourneyKind, by: 1 | -1) {
   const changes = update().add(`${kind}Count`, by);
   if (by > 0) {
-    const listing = keys.journeyCounterListing(workspace);
-    changes.set('entity', COUNTER_ENTITY).set('gsi1pk', listing.gsi1pk).set('gsi1sk', listing.gsi1sk);
+    const listing = journeyCounterEntity.keys.listing(workspace);
+    changes.set('entity', journeyCounterEntity.name).set('gsi1pk', listing.gsi1pk).set('gsi1sk', listing.gsi1sk);
   }
   return changes.build();
 }
@@ -195,7 +200,7 @@ function countChange(workspace: string, kind: JourneyKind, by: 1 | -1) {
 /** The journey's item as stored (one strongly consistent GetItem), for the rules to judge; undefined when the workspace has none. */
 export async function readJourneyItem(workspace: string, journeyId: string): Promise<Item | undefined> {
   const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName, Key: keys.journey(workspace, journeyId), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName, Key: journeyEntity.keys.journey(workspace, journeyId), ConsistentRead: true }),
   );
   return Item;
 }

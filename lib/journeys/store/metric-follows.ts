@@ -1,15 +1,16 @@
 /**
  * The survey publish gate's index (read by lib/journeys/survey-bindings.ts): one
- * `keys.surveyMetricBinding` item per survey and journey whose published version has metric cells
+ * `journeyMetricBindingEntity` item per survey and journey whose published version has metric cells
  * following that survey without pinning a version. Written by publish and removed by archive, each
  * in its own transaction, so the index holds exactly what the journeys people can see follow. The
  * journey item lists the surveys in `publishedMetricSurveys`, so archive knows which items to delete.
  */
-import type { Item } from '../../platform/data/batch.ts';
+import { getMany, type Item } from '../../platform/data/batch.ts';
 import { tableName } from '../../platform/data/client.ts';
-import { keys } from '../../platform/data/keys.ts';
+import { workspacePk } from '../../platform/data/keys.ts';
+import { queryAll } from '../../platform/data/query-all.ts';
 import type { NamedWrites } from '../../platform/data/transact.ts';
-import { METRIC_BINDING_ENTITY } from '../survey-bindings.ts';
+import { journeyEntity, journeyMetricBindingEntity } from '../entities.ts';
 
 /** The surveys the journey's published version follows, as its item lists them. */
 export function publishedMetricSurveysOf(journey: Item): string[] {
@@ -31,8 +32,8 @@ export function followAll(
         Put: {
           TableName: tableName,
           Item: {
-            ...keys.surveyMetricBinding(workspace, surveyId, journeyId),
-            entity: METRIC_BINDING_ENTITY,
+            ...journeyMetricBindingEntity.keys.binding(workspace, surveyId, journeyId),
+            entity: journeyMetricBindingEntity.name,
             surveyId,
             journeyId,
             versionId,
@@ -50,7 +51,34 @@ export function unfollowAll(workspace: string, surveyIds: Iterable<string>, jour
   return Object.fromEntries(
     [...surveyIds].map((surveyId) => [
       `unfollow ${surveyId}`,
-      { Delete: { TableName: tableName, Key: keys.surveyMetricBinding(workspace, surveyId, journeyId) } },
+      { Delete: { TableName: tableName, Key: journeyMetricBindingEntity.keys.binding(workspace, surveyId, journeyId) } },
     ]),
   );
+}
+
+/**
+ * The binding items whose journey is still there and not archived. Archives before binding items
+ * were deleted with the journey left theirs behind, so the items that would hold a publish back
+ * are checked against their journeys: one BatchGetItem, only when the Query found any.
+ */
+async function withoutArchivedJourneys(workspace: string, items: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+  if (items.length === 0) return items;
+  const journeyIds = [...new Set(items.map((item) => item.journeyId as string))];
+  const journeys = await getMany(
+    journeyIds.map((journeyId) => journeyEntity.keys.journey(workspace, journeyId)),
+    { attributes: ['archivedAt'] },
+  );
+  const live = new Set(journeyIds.filter((_, n) => journeys[n] && journeys[n].archivedAt === undefined));
+  return items.filter((item) => live.has(item.journeyId as string));
+}
+
+/** The binding items of a survey whose journey is live: one Query, and a BatchGetItem of their journeys when it finds any. */
+export async function listLiveMetricFollows(workspace: string, surveyId: string): Promise<Item[]> {
+  const items = await queryAll({
+    TableName: tableName,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': workspacePk(workspace), ':prefix': journeyMetricBindingEntity.keys.prefix(surveyId) },
+    ConsistentRead: true,
+  });
+  return withoutArchivedJourneys(workspace, items);
 }

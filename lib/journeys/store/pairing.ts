@@ -4,16 +4,16 @@
  */
 
 import { tableName } from '../../platform/data/client.ts';
-import { keys } from '../../platform/data/keys.ts';
 import type { NamedWrites, TransactWrite } from '../../platform/data/transact.ts';
 import { type UpdateBuilder, update } from '../../platform/data/update.ts';
 import type { PairTarget } from '../cycles.ts';
+import { journeyEntity } from '../entities.ts';
 
 export const distinctJourneys = (pairs: readonly PairTarget[]) => [...new Set(pairs.map((pair) => pair.journeyId))];
 
 /** The Update of the paired journey's `pairedBy` set. */
 function pairedByChange(workspace: string, pairedId: string, change: ReturnType<UpdateBuilder['build']>): TransactWrite {
-  return { Update: { TableName: tableName, Key: keys.journey(workspace, pairedId), ...change } };
+  return { Update: { TableName: tableName, Key: journeyEntity.keys.journey(workspace, pairedId), ...change } };
 }
 
 function stopPairing(workspace: string, pairedId: string, pairerId: string): TransactWrite {

@@ -5,16 +5,15 @@
  */
 
 import { tableName } from '../../platform/data/client.ts';
-import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
 import { ConflictError } from '../../platform/errors.ts';
 import type { PairTarget } from '../cycles.ts';
+import { journeyEntity, journeyVersionEntity } from '../entities.ts';
 import { journeyArchived, journeyNotFound } from '../errors.ts';
 import { bindingsAttribute, type ResolvedBinding } from '../metric-bindings.ts';
 import { pairsAttribute } from '../record.ts';
 import { versionFailure } from './drafts.ts';
-import { versionKey } from './items.ts';
 import { followAll, unfollowAll } from './metric-follows.ts';
 import { distinctJourneys, startPairingAll, stopPairingAll } from './pairing.ts';
 
@@ -47,7 +46,7 @@ export async function writePublication(workspace: string, journeyId: string, ver
       version: {
         Update: {
           TableName: tableName,
-          Key: versionKey(workspace, journeyId, versionId),
+          Key: journeyVersionEntity.keys.version(workspace, journeyId, versionId),
           ...update()
             .set('publishedAt', now)
             .set('updatedAt', now)
@@ -64,7 +63,7 @@ export async function writePublication(workspace: string, journeyId: string, ver
       journey: {
         Update: {
           TableName: tableName,
-          Key: keys.journey(workspace, journeyId),
+          Key: journeyEntity.keys.journey(workspace, journeyId),
           ...update()
             .set('publishedVersionId', versionId)
             .set('publishedPairs', pairsAttribute(pairs))

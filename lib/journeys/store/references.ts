@@ -5,7 +5,7 @@
 
 import { ideaEntity } from '../../ideas/entities.ts';
 import { getMany, type Item, type TableKey } from '../../platform/data/batch.ts';
-import { keys } from '../../platform/data/keys.ts';
+import { sopEntity } from '../../sops/entities.ts';
 import { lookUpLinkedSurveys, lookUpSurveyQuestions } from '../../surveys/question-lookup.ts';
 import type { JourneyContent } from '../content.ts';
 import type { PairTarget } from '../cycles.ts';
@@ -19,9 +19,10 @@ import {
   type VersionFacts,
   versionFactsKey,
 } from '../diagnostics.ts';
+import { journeyEntity, journeyVersionEntity } from '../entities.ts';
 import { boundCellsOf } from '../metric-bindings.ts';
-import { JOURNEY_ENTITY, pairsFromAttribute, VERSION_ENTITY } from '../record.ts';
-import { METADATA_ATTRIBUTES, versionKey } from './items.ts';
+import { pairsFromAttribute } from '../record.ts';
+import { METADATA_ATTRIBUTES } from './items.ts';
 
 /**
  * Levels of paired journeys followed for one save or publish: each is a round trip, and a chain
@@ -61,8 +62,8 @@ export async function loadReferenceFacts(workspace: string, content: JourneyCont
       wanted.push(key);
     };
     for (const target of targets) {
-      want(keys.journey(workspace, target.journeyId));
-      if (target.versionId !== undefined) want(versionKey(workspace, target.journeyId, target.versionId));
+      want(journeyEntity.keys.journey(workspace, target.journeyId));
+      if (target.versionId !== undefined) want(journeyVersionEntity.keys.version(workspace, target.journeyId, target.versionId));
     }
     return { wanted, want };
   };
@@ -73,9 +74,9 @@ export async function loadReferenceFacts(workspace: string, content: JourneyCont
       ref.kind === 'idea'
         ? ideaEntity.keys.idea(workspace, ref.id)
         : ref.kind === 'sop'
-          ? keys.sop(workspace, ref.id)
+          ? sopEntity.keys.sop(workspace, ref.id)
           : ref.kind === 'journey'
-            ? keys.journey(workspace, ref.id)
+            ? journeyEntity.keys.journey(workspace, ref.id)
             : null; // a survey: the surveys area reads it (lookUpLinkedSurveys)
     if (!key) continue;
     linkBySortKey.set(key.sk, linkFactsKey(ref.kind, ref.id));
@@ -104,14 +105,14 @@ export async function loadReferenceFacts(workspace: string, content: JourneyCont
       if (ownKeys.has(sk)) own.set(sk, item);
       const link = linkBySortKey.get(sk);
       if (link) existingLinks.add(link);
-      if (item.entity === JOURNEY_ENTITY) {
+      if (item.entity === journeyEntity.name) {
         journeys.set(item.id as string, {
           kind: item.kind as 'macro' | 'micro',
           archived: typeof item.archivedAt === 'string',
           publishedVersionId: (item.publishedVersionId as string | undefined) ?? null,
           publishedPairs: pairsFromAttribute(item.publishedPairs),
         });
-      } else if (item.entity === VERSION_ENTITY) {
+      } else if (item.entity === journeyVersionEntity.name) {
         versions.set(versionFactsKey(item.journeyId as string, item.id as string), {
           published: typeof item.publishedAt === 'string',
           pairs: pairsFromAttribute(item.pairs),
@@ -136,8 +137,8 @@ export async function readForSave(
   versionId: string,
   content: JourneyContent,
 ): Promise<{ journey: Item | undefined; version: Item | undefined; facts: ReferenceFacts }> {
-  const journeyKey = keys.journey(workspace, journeyId);
-  const key = versionKey(workspace, journeyId, versionId);
+  const journeyKey = journeyEntity.keys.journey(workspace, journeyId);
+  const key = journeyVersionEntity.keys.version(workspace, journeyId, versionId);
   const { facts, own } = await loadReferenceFacts(workspace, content, [journeyKey, key]);
   return { journey: own.get(journeyKey.sk), version: own.get(key.sk), facts };
 }

@@ -8,14 +8,15 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getMany, type Item } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { itemBytes } from '../../platform/data/item-size.ts';
-import { keys } from '../../platform/data/keys.ts';
+import { workspacePk } from '../../platform/data/keys.ts';
 import type { PageKey, PageStart } from '../../platform/pagination.ts';
 import type { PairTarget } from '../cycles.ts';
+import { journeyEntity, journeyVersionEntity } from '../entities.ts';
 import { journeyNotFound, versionNotFound } from '../errors.ts';
 import { bindingsFromAttribute, type ResolvedBinding } from '../metric-bindings.ts';
-import { DIAGNOSTICS_LIMITS, estimatedResponseBytes, pairsAttribute, toVersion, VERSION_ENTITY, type VersionMetadata } from '../record.ts';
+import { DIAGNOSTICS_LIMITS, estimatedResponseBytes, pairsAttribute, toVersion, type VersionMetadata } from '../record.ts';
 import type { JourneyVersion } from '../schemas.ts';
-import { MAX_ITEMS_PER_QUERY, versionKey } from './items.ts';
+import { MAX_ITEMS_PER_QUERY } from './items.ts';
 
 /** Lambda's response limit is 6 MB; a versions page stops before its versions pass this. */
 const VERSIONS_PAGE_BYTES = 5 * 1024 * 1024;
@@ -23,7 +24,7 @@ const VERSIONS_PAGE_BYTES = 5 * 1024 * 1024;
 /** GetItem; the journey id is part of the key, so a version of another journey is not found. */
 export async function getVersion(workspace: string, journeyId: string, versionId: string): Promise<JourneyVersion> {
   const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName, Key: versionKey(workspace, journeyId, versionId), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName, Key: journeyVersionEntity.keys.version(workspace, journeyId, versionId), ConsistentRead: true }),
   );
   if (!Item) throw versionNotFound();
   return toVersion(Item);
@@ -36,7 +37,7 @@ export async function getVersionWithBindings(
   versionId: string,
 ): Promise<{ version: JourneyVersion; bindings: ResolvedBinding[] }> {
   const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName, Key: versionKey(workspace, journeyId, versionId), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName, Key: journeyVersionEntity.keys.version(workspace, journeyId, versionId), ConsistentRead: true }),
   );
   if (!Item) throw versionNotFound();
   return { version: toVersion(Item), bindings: bindingsFromAttribute(Item.bindings) };
@@ -57,8 +58,8 @@ export interface VersionPage {
  * says more follow from `offset + versions.length`.
  */
 export async function listVersions(workspace: string, journeyId: string, { limit, offset, after }: PageStart): Promise<VersionPage> {
-  const journeySk = keys.journey(workspace, journeyId).sk;
-  if (after && (after.pk !== keys.workspacePk(workspace) || !String(after.sk).startsWith(`${journeySk}#V#`))) {
+  const journeySk = journeyEntity.keys.journey(workspace, journeyId).sk;
+  if (after && (after.pk !== workspacePk(workspace) || !String(after.sk).startsWith(`${journeySk}#V#`))) {
     throw new Error("A cursor for versions named a key outside the journey's versions");
   }
   // From a cursor the Query starts past the journey item, so the journey (404, total) is read beside it.
@@ -66,7 +67,7 @@ export async function listVersions(workspace: string, journeyId: string, { limit
     ? dynamo.send(
         new GetCommand({
           TableName: tableName,
-          Key: keys.journey(workspace, journeyId),
+          Key: journeyEntity.keys.journey(workspace, journeyId),
           ConsistentRead: true,
           ProjectionExpression: 'versionCount',
         }),
@@ -84,7 +85,7 @@ export async function listVersions(workspace: string, journeyId: string, { limit
       new QueryCommand({
         TableName: tableName,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :collection)',
-        ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':collection': journeySk },
+        ExpressionAttributeValues: { ':pk': workspacePk(workspace), ':collection': journeySk },
         ConsistentRead: true,
         Limit: Math.min(skip + limit - skipped - page.length + (total === undefined && !after ? 1 : 0), MAX_ITEMS_PER_QUERY),
         ExclusiveStartKey: cursor,
@@ -137,8 +138,8 @@ export function newVersionItem(
   // A null is no attribute at all, never a NULL: `attribute_not_exists(publishedAt)` must hold for a draft.
   const present = Object.fromEntries(Object.entries(metadata).filter(([, value]) => value !== null));
   return {
-    ...versionKey(workspace, metadata.journeyId, metadata.id),
-    entity: VERSION_ENTITY,
+    ...journeyVersionEntity.keys.version(workspace, metadata.journeyId, metadata.id),
+    entity: journeyVersionEntity.name,
     ...present,
     content,
     contentBytes,
@@ -199,5 +200,8 @@ export async function readVersionPair(
   versionId: string,
   otherId: string,
 ): Promise<(Item | undefined)[]> {
-  return getMany([versionKey(workspace, journeyId, versionId), versionKey(workspace, journeyId, otherId)]);
+  return getMany([
+    journeyVersionEntity.keys.version(workspace, journeyId, versionId),
+    journeyVersionEntity.keys.version(workspace, journeyId, otherId),
+  ]);
 }

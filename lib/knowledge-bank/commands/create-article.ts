@@ -5,7 +5,7 @@
  * that article's draft as it is now (404 once deleted).
  */
 import { randomUUID } from 'node:crypto';
-import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
+import type { IdempotentRequest } from '../../platform/data/idempotent-request.ts';
 import type { Language } from '../blocks.ts';
 import { headerOfWrite, prepareContent } from '../draft-content.ts';
 import { articleNotFound, slugTaken } from '../errors.ts';

@@ -4,7 +4,7 @@
  * category as first answered is remembered).
  */
 import { randomUUID } from 'node:crypto';
-import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
+import type { IdempotentRequest } from '../../platform/data/idempotent-request.ts';
 import { checkPlacement } from '../category-tree.ts';
 import { placementError, slugTaken } from '../errors.ts';
 import { type CategoryItem, toCategory } from '../record.ts';

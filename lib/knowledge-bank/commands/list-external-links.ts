@@ -7,7 +7,7 @@ import type { AuthContext } from '../../platform/auth/context.ts';
 import { type ListPage, pageOfSorted, paginate } from '../../platform/pagination.ts';
 import { canWrite } from '../access.ts';
 import { externalLinks } from '../link-check/results.ts';
-import { linkItemsOf } from '../link-check/store.ts';
+import { linkItemsOf } from '../link-check/store/links.ts';
 import type { ListedPage } from '../listing.ts';
 import type { ExternalLinkRecord } from '../search/schemas.ts';
 

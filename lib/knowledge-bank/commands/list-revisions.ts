@@ -9,11 +9,11 @@ import type { ListedPage } from '../listing.ts';
 import { toRevisionSummary } from '../record.ts';
 import type { RevisionSummary } from '../schemas.ts';
 import { findArticleItem } from '../store/articles.ts';
-import { listRevisions as readPage } from '../store/revisions.ts';
+import { readRevisionPage } from '../store/revisions.ts';
 
 export async function listRevisions(caller: AuthContext, articleId: string, page: ListPage): Promise<ListedPage<RevisionSummary>> {
   const workspace = caller.workspace.slug;
   const meta = visibleTo(caller, await findArticleItem(workspace, articleId));
-  const listed = await paginate(page, (start) => readPage(workspace, meta, start));
+  const listed = await paginate(page, (start) => readRevisionPage(workspace, meta, start));
   return { ...listed, items: listed.items.map(toRevisionSummary) };
 }

@@ -1,7 +1,7 @@
 /** The periodic link check (link-check/pipeline.ts `linkCheckSchedule`): one queued check per workspace that has published articles. */
 import { logger } from '../../platform/logger.ts';
 import { linkCheckQueueUrl, requestLinkChecks } from '../link-check/queue.ts';
-import { indexedWorkspaces } from '../search/segment-store.ts';
+import { indexedWorkspaces } from '../search/store/segments.ts';
 
 const queueUrl = linkCheckQueueUrl();
 

@@ -5,7 +5,7 @@
  */
 import { type ProbeResult, probeAll, probeUrl } from './probe.ts';
 import { type CheckResult, resultOf, urlsToCheck } from './results.ts';
-import { linkItemsOf, recordResults } from './store.ts';
+import { linkItemsOf, recordResults } from './store/links.ts';
 
 export interface LinkCheckRun {
   workspace: string;

@@ -15,9 +15,7 @@
  * (manifest.ts) makes sure each one is kept.
  */
 import { conflictBackoff } from '../../platform/data/conditions.ts';
-import { allPublishedDocuments, currentDocuments } from './published-articles.ts';
 import { articleCount, createIndex, INDEX_FORMAT } from './search-index.ts';
-import { deleteManifestCopy, deleteSegments, getSegment, putManifestCopy, putSegment } from './segment-store.ts';
 import {
   decodeBase,
   decodeDelta,
@@ -30,6 +28,8 @@ import {
   withMergedBase,
 } from './segments.ts';
 import { commitManifest, deleteManifest, findManifest } from './store/manifest.ts';
+import { allPublishedDocuments, currentDocuments } from './store/published-articles.ts';
+import { deleteManifestCopy, deleteSegments, getSegment, putManifestCopy, putSegment } from './store/segments.ts';
 
 /** Lost manifest races before a builder gives up (and the batch is retried by Lambda). */
 const MAX_ATTEMPTS = 8;

@@ -21,10 +21,10 @@
 import { config } from '../../platform/config.ts';
 import { logger } from '../../platform/logger.ts';
 import { estimatedIndexBytes, leastRecentlyUsedPastBudget } from './index-footprint.ts';
-import { allPublishedDocuments } from './published-articles.ts';
 import { applyChanges, createIndex, INDEX_FORMAT, type SearchIndex } from './search-index.ts';
-import { fetchManifestCopy, getSegment } from './segment-store.ts';
 import { decodeBase, decodeDelta, isPastVacuumPoint, type Manifest } from './segments.ts';
+import { allPublishedDocuments } from './store/published-articles.ts';
+import { fetchManifestCopy, getSegment } from './store/segments.ts';
 
 const REVALIDATE_AFTER_MS = 1_000;
 /**

@@ -1,4 +1,4 @@
-/** Where a workspace's index lives in the index bucket: everything under its own prefix (segment-store.ts writes there). */
+/** Where a workspace's index lives in the index bucket: everything under its own prefix (store/segments.ts writes there). */
 export const SEARCH_INDEX_PREFIX = 'search-index/';
 
 /** Every object of one workspace's index starts with this (cxctl workspace delete removes them). */

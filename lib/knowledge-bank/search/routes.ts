@@ -27,7 +27,7 @@ export const searchKnowledgeBank = route({
   response: { status: 200, body: searchResponse },
   errors: { 400: { invalid_query: '`q` missing, blank or over 200 characters; `limit` outside 1–50; an unknown parameter' } },
   // BatchGetItem: the page of results' metadata, and the live content (titles, snippets) an instance
-  // has not read yet (live-contents.ts). Query: only for a workspace with no index yet, indexed from
+  // has not read yet (store/live-contents.ts). Query: only for a workspace with no index yet, indexed from
   // the table (index-cache.ts).
   table: ['BatchGetItem', 'Query'],
 });

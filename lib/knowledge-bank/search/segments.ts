@@ -5,7 +5,7 @@
  * base gives the index a fresh build would (test/unit/knowledge-bank-search-segments.test.ts), so a
  * publish writes a few kilobytes instead of the whole index, and a reader that already holds the base
  * applies only the deltas it has not seen. The manifest lists them; see manifest.ts for its guard.
- * Pure: encoding, decoding and the manifest arithmetic; the I/O is in segment-store.ts.
+ * Pure: encoding, decoding and the manifest arithmetic; the I/O is in store/segments.ts.
  */
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import type { SearchDocument } from './documents.ts';

@@ -9,9 +9,9 @@ import { deleteMany, getMany } from '../../platform/data/batch.ts';
 import { tableName } from '../../platform/data/client.ts';
 import type { VersionPrecondition } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
-import { keys } from '../../platform/data/keys.ts';
 import { counterAdd, type NamedWrites, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { type PreparedContent, withCheckResults } from '../draft-content.ts';
+import { kbArticleEntity, kbBacklinkEntity, kbCategoryEntity, kbContentEntity, kbLinksEntity } from '../entities.ts';
 import { articleNotFound, categoryNotFoundForArticle, slugTaken } from '../errors.ts';
 import { internalTargets } from '../links.ts';
 import { type ArticleItem, type ArticleWithDigest, contentOf, type StoredContent, type StoredLink, storedLinksOf } from '../record.ts';
@@ -35,10 +35,10 @@ export async function insertArticle(
   const writes: NamedWrites = {
     [ARTICLE]: articlePut(workspace, item, { ConditionExpression: 'attribute_not_exists(pk)' }),
     slug: slugClaim(workspace, 'article', item.slug, id),
-    category: counterAdd(keys.kbCategory(workspace, item.categoryId), 'articleCount', 1, {
+    category: counterAdd(kbCategoryEntity.keys.category(workspace, item.categoryId), 'articleCount', 1, {
       condition: { expression: 'attribute_exists(pk)' },
     }),
-    draft: contentPut(keys.kbDraft(workspace, id), id, prepared.bytes),
+    draft: contentPut(kbContentEntity.keys.draft(workspace, id), id, prepared.bytes),
     links: linksPut(workspace, id, 'DRAFT', withCheckResults(prepared.links, [])),
     ...backlinkWrites(workspace, id, 'DRAFT', [], prepared.targets),
   };
@@ -59,7 +59,7 @@ export async function readArticleToChange(
   id: string,
   precondition: VersionPrecondition,
 ): Promise<{ meta: ArticleWithDigest; draft: StoredContent }> {
-  const [meta, draft] = await getMany([keys.kbArticle(workspace, id), keys.kbDraft(workspace, id)]);
+  const [meta, draft] = await getMany([kbArticleEntity.keys.article(workspace, id), kbContentEntity.keys.draft(workspace, id)]);
   const current = requireMeta(meta, precondition);
   if (!draft) throw articleNotFound();
   return { meta: current, draft: contentOf(draft) };
@@ -76,8 +76,10 @@ export async function writeArticleChange(workspace: string, current: ArticleItem
       slugRelease: renamed && slugRelease(workspace, 'article', current.slug, next.id),
       category:
         moved &&
-        counterAdd(keys.kbCategory(workspace, next.categoryId), 'articleCount', 1, { condition: { expression: 'attribute_exists(pk)' } }),
-      previousCategory: moved && counterAdd(keys.kbCategory(workspace, current.categoryId), 'articleCount', -1),
+        counterAdd(kbCategoryEntity.keys.category(workspace, next.categoryId), 'articleCount', 1, {
+          condition: { expression: 'attribute_exists(pk)' },
+        }),
+      previousCategory: moved && counterAdd(kbCategoryEntity.keys.category(workspace, current.categoryId), 'articleCount', -1),
     });
   } catch (error) {
     if (!(error instanceof TransactionCancelledError)) throw error;
@@ -100,8 +102,12 @@ export interface ArticleToDelete {
 /** A BatchGet beside one Query of the live backlinks. */
 export async function readArticleToDelete(workspace: string, id: string, precondition: VersionPrecondition): Promise<ArticleToDelete> {
   const [[metaItem, draftLinks, liveLinks], backlinkKeys] = await Promise.all([
-    getMany([keys.kbArticle(workspace, id), keys.kbLinks(workspace, id, 'DRAFT'), keys.kbLinks(workspace, id, 'LIVE')]),
-    queryKeys(workspace, `${keys.kbBacklinkPrefix(id)}LIVE#`),
+    getMany([
+      kbArticleEntity.keys.article(workspace, id),
+      kbLinksEntity.keys.links(workspace, id, 'DRAFT'),
+      kbLinksEntity.keys.links(workspace, id, 'LIVE'),
+    ]),
+    queryKeys(workspace, `${kbBacklinkEntity.keys.prefix(id)}LIVE#`),
   ]);
   const meta = requireMeta(metaItem, precondition);
   return {
@@ -122,13 +128,13 @@ export async function removeArticle(workspace: string, { meta, draftLinks, liveL
   const id = meta.id;
   try {
     await transact({
-      [ARTICLE]: { Delete: { TableName: tableName, Key: keys.kbArticle(workspace, id), ...sameVersion(meta.version) } },
+      [ARTICLE]: { Delete: { TableName: tableName, Key: kbArticleEntity.keys.article(workspace, id), ...sameVersion(meta.version) } },
       slug: slugRelease(workspace, 'article', meta.slug, id),
-      category: counterAdd(keys.kbCategory(workspace, meta.categoryId), 'articleCount', -1, {
+      category: counterAdd(kbCategoryEntity.keys.category(workspace, meta.categoryId), 'articleCount', -1, {
         condition: { expression: 'attribute_exists(pk)' },
       }),
-      draftLinks: { Delete: { TableName: tableName, Key: keys.kbLinks(workspace, id, 'DRAFT') } },
-      liveLinks: { Delete: { TableName: tableName, Key: keys.kbLinks(workspace, id, 'LIVE') } },
+      draftLinks: { Delete: { TableName: tableName, Key: kbLinksEntity.keys.links(workspace, id, 'DRAFT') } },
+      liveLinks: { Delete: { TableName: tableName, Key: kbLinksEntity.keys.links(workspace, id, 'LIVE') } },
       ...backlinkWrites(workspace, id, 'DRAFT', internalTargets(draftLinks), []),
       ...backlinkWrites(workspace, id, 'LIVE', internalTargets(liveLinks), []),
     });
@@ -137,8 +143,8 @@ export async function removeArticle(workspace: string, { meta, draftLinks, liveL
     throw error;
   }
   const leftovers = [
-    ...(await queryKeys(workspace, keys.kbDocumentPrefix(id))),
-    ...(await queryKeys(workspace, keys.kbBacklinkPrefix(id))),
+    ...(await queryKeys(workspace, kbContentEntity.keys.prefix(id))),
+    ...(await queryKeys(workspace, kbBacklinkEntity.keys.prefix(id))),
   ];
   await deleteMany(leftovers);
 }

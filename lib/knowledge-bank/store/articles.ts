@@ -8,18 +8,18 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { getMany, type Item, type TableKey } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { meetsPrecondition, type VersionPrecondition } from '../../platform/data/conditions.ts';
-import { keys } from '../../platform/data/keys.ts';
 import type { TransactionCancelledError, TransactWrite } from '../../platform/data/transact.ts';
 import { VersionConflictError } from '../../platform/errors.ts';
+import { kbArticleEntity, kbContentEntity } from '../entities.ts';
 import { articleNotFound } from '../errors.ts';
-import { type ArticleItem, type ArticleWithDigest, contentOf, KB_ENTITY, type StoredContent } from '../record.ts';
+import { type ArticleItem, type ArticleWithDigest, contentOf, type StoredContent } from '../record.ts';
 import { queryPrefix } from './items.ts';
 
 /** The name of the metadata item in every transaction that rewrites it. */
 export const ARTICLE = 'article';
 
 export function contentPut(key: TableKey, articleId: string, bytes: Uint8Array, extra: Item = {}): TransactWrite {
-  return { Put: { TableName: tableName, Item: { ...key, entity: KB_ENTITY.content, articleId, content: bytes, ...extra } } };
+  return { Put: { TableName: tableName, Item: { ...key, entity: kbContentEntity.name, articleId, content: bytes, ...extra } } };
 }
 
 /** A failed condition on the article's metadata item (named `article`): gone → 404, else → 409 version_conflict. */
@@ -32,7 +32,7 @@ export function articlePut(workspace: string, item: ArticleItem, condition: Item
   return {
     Put: {
       TableName: tableName,
-      Item: { ...keys.kbArticle(workspace, item.id), entity: KB_ENTITY.article, ...item },
+      Item: { ...kbArticleEntity.keys.article(workspace, item.id), entity: kbArticleEntity.name, ...item },
       ...condition,
     },
   };
@@ -62,8 +62,8 @@ export async function findArticle(
   view: 'draft' | 'live',
 ): Promise<{ item: ArticleItem; content: StoredContent } | null> {
   const [meta, content] = await getMany([
-    keys.kbArticle(workspace, id),
-    view === 'draft' ? keys.kbDraft(workspace, id) : keys.kbLive(workspace, id),
+    kbArticleEntity.keys.article(workspace, id),
+    view === 'draft' ? kbContentEntity.keys.draft(workspace, id) : kbContentEntity.keys.live(workspace, id),
   ]);
   if (!meta || !content) return null;
   return { item: meta as unknown as ArticleItem, content: contentOf(content) };
@@ -71,11 +71,13 @@ export async function findArticle(
 
 /** The metadata item alone (one GetItem); null when absent. */
 export async function findArticleItem(workspace: string, id: string): Promise<ArticleItem | null> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.kbArticle(workspace, id), ConsistentRead: true }));
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName, Key: kbArticleEntity.keys.article(workspace, id), ConsistentRead: true }),
+  );
   return (Item as ArticleItem | undefined) ?? null;
 }
 
 /** Every article's metadata (small items; content is elsewhere). */
 export async function listArticleItems(workspace: string): Promise<ArticleItem[]> {
-  return (await queryPrefix(workspace, keys.kbArticlePrefix)) as unknown as ArticleItem[];
+  return (await queryPrefix(workspace, kbArticleEntity.keys.prefix)) as unknown as ArticleItem[];
 }

@@ -8,13 +8,14 @@
 import { tableName } from '../../platform/data/client.ts';
 import type { VersionPrecondition } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
-import { keys } from '../../platform/data/keys.ts';
+import { workspacePk } from '../../platform/data/keys.ts';
 import { queryAll } from '../../platform/data/query-all.ts';
 import { counterAdd, type NamedWrites, TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
 import { VersionConflictError } from '../../platform/errors.ts';
+import { kbCategoryEntity, kbCategorySlugEntity } from '../entities.ts';
 import { categoryNotEmpty, categoryNotFound, slugTaken, treeChanged } from '../errors.ts';
-import { type CategoryItem, KB_ENTITY } from '../record.ts';
+import type { CategoryItem } from '../record.ts';
 import { queryPrefix } from './items.ts';
 import { slugClaim, slugRelease } from './slug-claims.ts';
 
@@ -25,29 +26,29 @@ export async function readCategoryTree(workspace: string): Promise<{ categories:
     TableName: tableName,
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
     ExpressionAttributeValues: {
-      ':pk': keys.workspacePk(workspace),
-      ':from': keys.kbCategoryTreeRange.from,
-      ':to': keys.kbCategoryTreeRange.to,
+      ':pk': workspacePk(workspace),
+      ':from': kbCategoryEntity.keys.treeRange.from,
+      ':to': kbCategoryEntity.keys.treeRange.to,
     },
     ConsistentRead: true,
   });
   const categories: CategoryItem[] = [];
   const slugs = new Set<string>();
   for (const item of items) {
-    if (item.entity === KB_ENTITY.category) categories.push(item as unknown as CategoryItem);
-    else if (item.entity === KB_ENTITY.categorySlug) slugs.add(item.slug as string);
+    if (item.entity === kbCategoryEntity.name) categories.push(item as unknown as CategoryItem);
+    else if (item.entity === kbCategorySlugEntity.name) slugs.add(item.slug as string);
   }
   return { categories, slugs };
 }
 
 /** Every category item (one Query of the `KBCAT#` prefix). */
 export async function listCategoryItems(workspace: string): Promise<CategoryItem[]> {
-  return (await queryPrefix(workspace, keys.kbCategoryPrefix)) as unknown as CategoryItem[];
+  return (await queryPrefix(workspace, kbCategoryEntity.keys.prefix)) as unknown as CategoryItem[];
 }
 
 /** Guards a parent read in the tree: unchanged since, so the depth decided on still holds. */
 function parentUnchanged(workspace: string, parent: CategoryItem): TransactWrite {
-  return counterAdd(keys.kbCategory(workspace, parent.id), 'childCount', 1, {
+  return counterAdd(kbCategoryEntity.keys.category(workspace, parent.id), 'childCount', 1, {
     condition: { expression: '#version = :version', names: { '#version': 'version' }, values: { ':version': parent.version } },
   });
 }
@@ -67,7 +68,7 @@ export async function insertCategory<R>(
     category: {
       Put: {
         TableName: tableName,
-        Item: { ...keys.kbCategory(workspace, item.id), entity: KB_ENTITY.category, ...item },
+        Item: { ...kbCategoryEntity.keys.category(workspace, item.id), entity: kbCategoryEntity.name, ...item },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -118,7 +119,7 @@ export async function writeCategoryChange(
         category: {
           Update: {
             TableName: tableName,
-            Key: keys.kbCategory(workspace, id),
+            Key: kbCategoryEntity.keys.category(workspace, id),
             ...changes.build({
               expression: '#version = :readVersion',
               names: { '#version': 'version' },
@@ -129,7 +130,7 @@ export async function writeCategoryChange(
         newParent: newParent && parentUnchanged(workspace, newParent),
         oldParent:
           moving && current.parentId
-            ? counterAdd(keys.kbCategory(workspace, current.parentId), 'childCount', -1, {
+            ? counterAdd(kbCategoryEntity.keys.category(workspace, current.parentId), 'childCount', -1, {
                 condition: { expression: 'attribute_exists(pk)' },
               })
             : undefined,
@@ -160,7 +161,7 @@ export async function removeCategory(workspace: string, current: CategoryItem): 
     category: {
       Delete: {
         TableName: tableName,
-        Key: keys.kbCategory(workspace, id),
+        Key: kbCategoryEntity.keys.category(workspace, id),
         // Empty now, by the counters kept in the same transactions that fill it.
         ConditionExpression:
           '#version = :version AND (attribute_not_exists(articleCount) OR articleCount <= :zero) AND (attribute_not_exists(childCount) OR childCount <= :zero)',
@@ -169,7 +170,7 @@ export async function removeCategory(workspace: string, current: CategoryItem): 
       },
     },
     slug: slugRelease(workspace, 'category', current.slug, id),
-    parent: current.parentId ? counterAdd(keys.kbCategory(workspace, current.parentId), 'childCount', -1) : undefined,
+    parent: current.parentId ? counterAdd(kbCategoryEntity.keys.category(workspace, current.parentId), 'childCount', -1) : undefined,
   };
   try {
     await transact(writes);

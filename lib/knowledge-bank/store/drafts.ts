@@ -7,8 +7,8 @@
 
 import { getMany } from '../../platform/data/batch.ts';
 import type { VersionPrecondition } from '../../platform/data/conditions.ts';
-import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
+import { kbArticleEntity, kbContentEntity, kbLinksEntity } from '../entities.ts';
 import { revisionNotFound } from '../errors.ts';
 import { internalTargets } from '../links.ts';
 import { type ArticleWithDigest, contentOf, type StoredContent, type StoredLink, storedLinksOf } from '../record.ts';
@@ -25,9 +25,9 @@ export interface DraftState {
 /** One BatchGet: the metadata, the draft and the draft's links. */
 export async function readDraft(workspace: string, id: string, precondition: VersionPrecondition): Promise<DraftState> {
   const [meta, draft, links] = await getMany([
-    keys.kbArticle(workspace, id),
-    keys.kbDraft(workspace, id),
-    keys.kbLinks(workspace, id, 'DRAFT'),
+    kbArticleEntity.keys.article(workspace, id),
+    kbContentEntity.keys.draft(workspace, id),
+    kbLinksEntity.keys.links(workspace, id, 'DRAFT'),
   ]);
   return { meta: requireMeta(meta, precondition), draft: draft && contentOf(draft), draftLinks: storedLinksOf(links) };
 }
@@ -40,9 +40,9 @@ export async function readRevisionToRestore(
   precondition: VersionPrecondition,
 ): Promise<{ meta: ArticleWithDigest; content: StoredContent; bytes: Uint8Array; draftLinks: StoredLink[] }> {
   const [metaItem, stored, links] = await getMany([
-    keys.kbArticle(workspace, id),
-    keys.kbRevision(workspace, id, revision),
-    keys.kbLinks(workspace, id, 'DRAFT'),
+    kbArticleEntity.keys.article(workspace, id),
+    kbContentEntity.keys.revision(workspace, id, revision),
+    kbLinksEntity.keys.links(workspace, id, 'DRAFT'),
   ]);
   const meta = requireMeta(metaItem, precondition);
   if (!stored) throw revisionNotFound(id, revision);
@@ -64,7 +64,7 @@ export async function writeDraft(
   try {
     await transact({
       [ARTICLE]: articlePut(workspace, next, sameVersion(read.version)),
-      draft: contentPut(keys.kbDraft(workspace, id), id, draft.bytes),
+      draft: contentPut(kbContentEntity.keys.draft(workspace, id), id, draft.bytes),
       links: linksPut(workspace, id, 'DRAFT', draft.links),
       ...backlinkWrites(workspace, id, 'DRAFT', internalTargets(previousLinks), internalTargets(draft.links)),
     });

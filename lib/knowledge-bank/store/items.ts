@@ -1,7 +1,7 @@
 /**
  * What several knowledge-bank access patterns share beyond the platform's data kit
  * (lib/platform/data/): every item of the workspace whose sort key starts with a prefix (one Query,
- * strongly consistent, every page). Every key is built by `keys.kb*` under the workspace's
+ * strongly consistent, every page). Every key is built by the area's entities (entities.ts) under the workspace's
  * partition, so another workspace's id is simply not found.
  */
 import type { TableKey } from '../../platform/data/batch.ts';

@@ -6,11 +6,11 @@
 
 import { getMany } from '../../platform/data/batch.ts';
 import { tableName } from '../../platform/data/client.ts';
-import { keys } from '../../platform/data/keys.ts';
 import type { NamedWrites, TransactWrite } from '../../platform/data/transact.ts';
+import { kbArticleEntity, kbBacklinkEntity, kbCategoryEntity, kbLinksEntity } from '../entities.ts';
 import { type InternalTarget, internalTargets, targetChanges } from '../links.ts';
 import type { LinkTargetState } from '../publish.ts';
-import { type ArticleItem, KB_ENTITY, type StoredLink, storedLinksOf } from '../record.ts';
+import { type ArticleItem, type StoredLink, storedLinksOf } from '../record.ts';
 import { findArticleItem } from './articles.ts';
 import { queryKeys } from './items.ts';
 
@@ -18,7 +18,7 @@ export function linksPut(workspace: string, articleId: string, view: 'DRAFT' | '
   return {
     Put: {
       TableName: tableName,
-      Item: { ...keys.kbLinks(workspace, articleId, view), entity: KB_ENTITY.links, articleId, view, links },
+      Item: { ...kbLinksEntity.keys.links(workspace, articleId, view), entity: kbLinksEntity.name, articleId, view, links },
     },
   };
 }
@@ -40,8 +40,8 @@ export function backlinkWrites(
         Put: {
           TableName: tableName,
           Item: {
-            ...keys.kbBacklink(workspace, target.id, view, sourceId),
-            entity: KB_ENTITY.backlink,
+            ...kbBacklinkEntity.keys.backlink(workspace, target.id, view, sourceId),
+            entity: kbBacklinkEntity.name,
             targetId: target.id,
             targetKind: target.kind,
             sourceId,
@@ -52,25 +52,27 @@ export function backlinkWrites(
     ]),
     ...removed.map((target): [string, TransactWrite] => [
       name(target),
-      { Delete: { TableName: tableName, Key: keys.kbBacklink(workspace, target.id, view, sourceId) } },
+      { Delete: { TableName: tableName, Key: kbBacklinkEntity.keys.backlink(workspace, target.id, view, sourceId) } },
     ]),
   ]);
 }
 
 /** What the store knows of each linked article or category, for the publish rules. */
 export async function linkTargetStates(workspace: string, targets: InternalTarget[]): Promise<Map<string, LinkTargetState>> {
-  const keyList = targets.map((t) => (t.kind === 'article' ? keys.kbArticle(workspace, t.id) : keys.kbCategory(workspace, t.id)));
+  const keyList = targets.map((t) =>
+    t.kind === 'article' ? kbArticleEntity.keys.article(workspace, t.id) : kbCategoryEntity.keys.category(workspace, t.id),
+  );
   const found = await getMany(keyList);
   const states = new Map<string, LinkTargetState>();
   for (const item of found) {
     if (!item) continue;
-    if (item.entity === KB_ENTITY.article)
+    if (item.entity === kbArticleEntity.name)
       states.set(item.id as string, {
         kind: 'article',
         visibility: item.visibility as 'public' | 'internal',
         published: item.status === 'published',
       });
-    else if (item.entity === KB_ENTITY.category)
+    else if (item.entity === kbCategoryEntity.name)
       states.set(item.id as string, { kind: 'category', visibility: item.visibility as 'public' | 'internal', published: true });
   }
   return states;
@@ -82,7 +84,7 @@ export async function findLinks(
   id: string,
   view: 'DRAFT' | 'LIVE',
 ): Promise<{ meta: ArticleItem; links: StoredLink[]; targets: Map<string, LinkTargetState> } | null> {
-  const [meta, linksItem] = await getMany([keys.kbArticle(workspace, id), keys.kbLinks(workspace, id, view)]);
+  const [meta, linksItem] = await getMany([kbArticleEntity.keys.article(workspace, id), kbLinksEntity.keys.links(workspace, id, view)]);
   if (!meta) return null;
   const links = storedLinksOf(linksItem);
   const targets = await linkTargetStates(workspace, internalTargets(links));
@@ -94,10 +96,10 @@ export async function findBacklinks(
   workspace: string,
   id: string,
 ): Promise<{ meta: ArticleItem; backlinks: Array<{ sourceId: string; view: 'DRAFT' | 'LIVE' }> } | null> {
-  const [meta, backlinkKeys] = await Promise.all([findArticleItem(workspace, id), queryKeys(workspace, keys.kbBacklinkPrefix(id))]);
+  const [meta, backlinkKeys] = await Promise.all([findArticleItem(workspace, id), queryKeys(workspace, kbBacklinkEntity.keys.prefix(id))]);
   if (!meta) return null;
   const backlinks = backlinkKeys.map((key) => {
-    const [view, sourceId] = key.sk.slice(keys.kbBacklinkPrefix(id).length).split('#') as ['DRAFT' | 'LIVE', string];
+    const [view, sourceId] = key.sk.slice(kbBacklinkEntity.keys.prefix(id).length).split('#') as ['DRAFT' | 'LIVE', string];
     return { sourceId, view };
   });
   return { meta, backlinks };

@@ -7,9 +7,9 @@
 import { getMany } from '../../platform/data/batch.ts';
 import { tableName } from '../../platform/data/client.ts';
 import type { VersionPrecondition } from '../../platform/data/conditions.ts';
-import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import type { Publication } from '../draft-content.ts';
+import { kbArticleEntity, kbContentEntity, kbLinksEntity } from '../entities.ts';
 import { articleNotFound } from '../errors.ts';
 import { internalTargets } from '../links.ts';
 import { type ArticleWithDigest, contentOf, type StoredContent, type StoredLink, storedLinksOf } from '../record.ts';
@@ -29,10 +29,10 @@ export interface PublishState {
 /** One BatchGet: the metadata, the draft and the links of both views. */
 export async function readPublishState(workspace: string, id: string, precondition: VersionPrecondition): Promise<PublishState> {
   const [metaItem, draftItem, draftLinks, liveLinks] = await getMany([
-    keys.kbArticle(workspace, id),
-    keys.kbDraft(workspace, id),
-    keys.kbLinks(workspace, id, 'DRAFT'),
-    keys.kbLinks(workspace, id, 'LIVE'),
+    kbArticleEntity.keys.article(workspace, id),
+    kbContentEntity.keys.draft(workspace, id),
+    kbLinksEntity.keys.links(workspace, id, 'DRAFT'),
+    kbLinksEntity.keys.links(workspace, id, 'LIVE'),
   ]);
   const meta = requireMeta(metaItem, precondition);
   if (!draftItem) throw articleNotFound();
@@ -58,7 +58,7 @@ export async function writePublication(
 ): Promise<void> {
   const { meta, bytes } = state;
   const id = meta.id;
-  const revisionPut = contentPut(keys.kbRevision(workspace, id, revision), id, bytes, {
+  const revisionPut = contentPut(kbContentEntity.keys.revision(workspace, id, revision), id, bytes, {
     ...next.live,
     revision,
     publishedAt: next.publishedAt,
@@ -67,7 +67,7 @@ export async function writePublication(
   try {
     await transact({
       [ARTICLE]: articlePut(workspace, next, sameVersion(meta.version)),
-      live: contentPut(keys.kbLive(workspace, id), id, bytes, { revision }),
+      live: contentPut(kbContentEntity.keys.live(workspace, id), id, bytes, { revision }),
       links: linksPut(workspace, id, 'LIVE', links),
       ...backlinkWrites(workspace, id, 'LIVE', internalTargets(state.liveLinks), internalTargets(links)),
       // Revisions are immutable: never overwrite one.
@@ -89,9 +89,9 @@ export interface UnpublishState {
 /** One BatchGet: the metadata, the live links and the draft. */
 export async function readUnpublishState(workspace: string, id: string, precondition: VersionPrecondition): Promise<UnpublishState> {
   const [metaItem, liveLinksItem, draft] = await getMany([
-    keys.kbArticle(workspace, id),
-    keys.kbLinks(workspace, id, 'LIVE'),
-    keys.kbDraft(workspace, id),
+    kbArticleEntity.keys.article(workspace, id),
+    kbLinksEntity.keys.links(workspace, id, 'LIVE'),
+    kbContentEntity.keys.draft(workspace, id),
   ]);
   const meta = requireMeta(metaItem, precondition);
   return { meta, liveLinks: storedLinksOf(liveLinksItem), draft: draft && contentOf(draft) };
@@ -104,8 +104,8 @@ export async function writeUnpublication(workspace: string, state: UnpublishStat
   try {
     await transact({
       [ARTICLE]: articlePut(workspace, next, sameVersion(meta.version)),
-      live: { Delete: { TableName: tableName, Key: keys.kbLive(workspace, id) } },
-      links: { Delete: { TableName: tableName, Key: keys.kbLinks(workspace, id, 'LIVE') } },
+      live: { Delete: { TableName: tableName, Key: kbContentEntity.keys.live(workspace, id) } },
+      links: { Delete: { TableName: tableName, Key: kbLinksEntity.keys.links(workspace, id, 'LIVE') } },
       // Live backlinks say "published content links here": an article with no live content has none.
       ...backlinkWrites(workspace, id, 'LIVE', internalTargets(liveLinks), []),
     });

@@ -6,8 +6,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getMany, type Item } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
-import { keys } from '../../platform/data/keys.ts';
+import { workspacePk } from '../../platform/data/keys.ts';
 import type { PageKey, PageStart } from '../../platform/pagination.ts';
+import { kbArticleEntity, kbContentEntity } from '../entities.ts';
 import type { ArticleItem } from '../record.ts';
 
 /**
@@ -15,7 +16,7 @@ import type { ArticleItem } from '../record.ts';
  * never deleted, so a page is a known range of numbers whether it starts at an offset or after a
  * cursor's revision: either way the Query reads only the page.
  */
-export async function listRevisions(
+export async function readRevisionPage(
   workspace: string,
   meta: ArticleItem,
   { limit, offset, after }: PageStart,
@@ -30,9 +31,9 @@ export async function listRevisions(
       TableName: tableName,
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
       ExpressionAttributeValues: {
-        ':pk': keys.workspacePk(workspace),
-        ':from': keys.kbRevision(workspace, meta.id, oldest).sk,
-        ':to': keys.kbRevision(workspace, meta.id, newest).sk,
+        ':pk': workspacePk(workspace),
+        ':from': kbContentEntity.keys.revision(workspace, meta.id, oldest).sk,
+        ':to': kbContentEntity.keys.revision(workspace, meta.id, newest).sk,
       },
       ProjectionExpression: 'revision, publishedAt, publishedBy, titleEn, titleAr, summaryEn, summaryAr',
       ScanIndexForward: false,
@@ -48,7 +49,10 @@ export async function findRevision(
   id: string,
   revision: number,
 ): Promise<{ meta: ArticleItem; revision: Item | null } | null> {
-  const [meta, stored] = await getMany([keys.kbArticle(workspace, id), keys.kbRevision(workspace, id, revision)]);
+  const [meta, stored] = await getMany([
+    kbArticleEntity.keys.article(workspace, id),
+    kbContentEntity.keys.revision(workspace, id, revision),
+  ]);
   if (!meta) return null;
   return { meta: meta as unknown as ArticleItem, revision: stored ?? null };
 }

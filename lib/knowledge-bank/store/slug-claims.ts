@@ -4,9 +4,8 @@
  */
 
 import { tableName } from '../../platform/data/client.ts';
-import { keys } from '../../platform/data/keys.ts';
 import type { TransactWrite } from '../../platform/data/transact.ts';
-import { KB_ENTITY } from '../record.ts';
+import { kbArticleSlugEntity, kbCategorySlugEntity } from '../entities.ts';
 import { queryPrefix } from './items.ts';
 
 export function slugClaim(workspace: string, kind: 'article' | 'category', value: string, ownerId: string): TransactWrite {
@@ -14,8 +13,8 @@ export function slugClaim(workspace: string, kind: 'article' | 'category', value
     Put: {
       TableName: tableName,
       Item: {
-        ...(kind === 'article' ? keys.kbArticleSlug(workspace, value) : keys.kbCategorySlug(workspace, value)),
-        entity: kind === 'article' ? KB_ENTITY.articleSlug : KB_ENTITY.categorySlug,
+        ...(kind === 'article' ? kbArticleSlugEntity.keys.slug(workspace, value) : kbCategorySlugEntity.keys.slug(workspace, value)),
+        entity: kind === 'article' ? kbArticleSlugEntity.name : kbCategorySlugEntity.name,
         slug: value,
         ownerId,
       },
@@ -28,7 +27,7 @@ export function slugRelease(workspace: string, kind: 'article' | 'category', val
   return {
     Delete: {
       TableName: tableName,
-      Key: kind === 'article' ? keys.kbArticleSlug(workspace, value) : keys.kbCategorySlug(workspace, value),
+      Key: kind === 'article' ? kbArticleSlugEntity.keys.slug(workspace, value) : kbCategorySlugEntity.keys.slug(workspace, value),
       ConditionExpression: 'ownerId = :owner',
       ExpressionAttributeValues: { ':owner': ownerId },
     },
@@ -36,6 +35,6 @@ export function slugRelease(workspace: string, kind: 'article' | 'category', val
 }
 
 export async function takenArticleSlugs(workspace: string, base: string): Promise<Set<string>> {
-  const items = await queryPrefix(workspace, `${keys.kbArticleSlugPrefix}${base}`, ['slug']);
+  const items = await queryPrefix(workspace, `${kbArticleSlugEntity.keys.prefix}${base}`, ['slug']);
   return new Set(items.map((item) => item.slug as string));
 }

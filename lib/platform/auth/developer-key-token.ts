@@ -16,14 +16,16 @@ const TOKEN_PATTERN = new RegExp(
   `^${TOKEN_PREFIX}([0-9A-Za-z]{${ID_LENGTH}})([0-9A-Za-z]{${SECRET_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`,
 );
 
-function randomBase62(length: number): string {
+/** `length` base62 characters from the CSPRNG (a derived key's id and secret too, derived-key-token.ts). */
+export function randomBase62(length: number): string {
   let out = '';
   // randomInt draws uniformly (no modulo bias) from the CSPRNG.
   for (let i = 0; i < length; i++) out += ALPHABET[randomInt(ALPHABET.length)];
   return out;
 }
 
-function checksum(body: string): string {
+/** The 6-character base62 CRC32 checksum that ends a Developer key's token (and a derived key's). */
+export function checksum(body: string): string {
   let n = crc32(body);
   let out = '';
   for (let i = 0; i < CHECKSUM_LENGTH; i++) {

@@ -7,6 +7,7 @@ import { dynamo, tableName } from './client.ts';
 import { isConditionFailure } from './conditions.ts';
 import { type DeveloperKey, toDeveloperKey } from './developer-key-record.ts';
 import { keys } from './keys.ts';
+import { TABLE } from './table.ts';
 import { type CountedWindows, countedWindowsOf, countInWindow } from './window-counter.ts';
 import { toWorkspace, WORKSPACE_COPIES, type Workspace } from './workspace-record.ts';
 
@@ -34,7 +35,7 @@ export interface StoredKey {
 export async function findWorkspaceAndKey(
   workspace: string,
   keyId: string,
-  beside: { budgetShard: TableKey; remembered?: TableKey },
+  beside: { budgetShard?: TableKey; remembered?: TableKey } = {},
 ): Promise<{
   workspace: Workspace | null;
   key: StoredKey | null;
@@ -42,15 +43,21 @@ export async function findWorkspaceAndKey(
   remembered: Record<string, unknown> | undefined;
 }> {
   const copy = keys.workspaceCopy(workspace, randomInt(WORKSPACE_COPIES));
-  const [copyItem, keyItem, budgetItem, rememberedItem] = await getMany(
-    [copy, keys.developerKey(workspace, keyId), beside.budgetShard, ...(beside.remembered ? [beside.remembered] : [])],
+  const [copyItem, keyItem, ...others] = await getMany(
+    [
+      copy,
+      keys.developerKey(workspace, keyId),
+      ...(beside.budgetShard ? [beside.budgetShard] : []),
+      ...(beside.remembered ? [beside.remembered] : []),
+    ],
     { consistent: true },
   );
+  const budgetItem = beside.budgetShard ? others.shift() : undefined;
   return {
     workspace: copyItem ? toWorkspace(copyItem) : null,
     key: keyItem ? { key: toDeveloperKey(keyItem), windows: countedWindowsOf(keyItem) } : null,
     budget: countedWindowsOf(budgetItem),
-    remembered: rememberedItem,
+    remembered: others.shift(),
   };
 }
 
@@ -141,4 +148,23 @@ export async function recordFailedAuthentication(source: string, window: number)
   }
   // Another request reset it to this window or a newer one meanwhile: the add now holds.
   return (await add()) ?? 1;
+}
+
+/**
+ * Count one OAuth client registration from `source` in this window and return the count: one item
+ * per source and window (keys.oauthRegistrations), so the count is always one UpdateItem (no window
+ * to reset, whoever registered before), gone by TTL once its window is past.
+ */
+export async function recordClientRegistration(source: string, window: number, windowSeconds: number): Promise<number> {
+  const { Attributes } = await dynamo.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.oauthRegistrations(source, window),
+      UpdateExpression: 'ADD rlCount :one SET #ttl = :ttl',
+      ExpressionAttributeNames: { '#ttl': TABLE.ttlAttribute },
+      ExpressionAttributeValues: { ':one': 1, ':ttl': (window + 2) * windowSeconds },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Attributes!.rlCount as number;
 }

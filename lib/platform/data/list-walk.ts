@@ -12,6 +12,8 @@
  * A count written often is sharded in several counter items (a survey's responses: 16, so no submit
  * waits on one item): they all lead the range, the first Query asks for that many more items, and
  * the total is the sum the list makes of the counters met, so the round trips stay those of one counter.
+ * A list whose count is kept elsewhere (`countersApart`: an idea's votes, counted on shards outside
+ * their range) reads it beside every page, by offset too: one more call, no more round trips.
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { PageKey, PageStart } from '../pagination.ts';
@@ -28,6 +30,8 @@ export interface CountedList {
   isCounter(item: Item): boolean;
   /** How many counter items lead the range at most: 1, or the shards of a sharded count. */
   counterItems?: number;
+  /** The counters are not in the range: `readCounters` is read beside every page. */
+  countersApart?: boolean;
   /** The total, from the counter items met (none when nothing was ever counted). */
   totalOf(counters: Item[]): number;
   /** The counters alone (one GetItem, or one Query of the shards), for a page that starts at a cursor, below them. */
@@ -54,7 +58,8 @@ export async function walkCountedList(list: CountedList, { limit, offset, after 
   if (after && !list.cursorInRange(after)) throw new Error('A cursor named a key outside its list');
   const skip = after ? 0 : offset;
   const wanted = skip + limit + 1;
-  const counterRead = after ? list.readCounters() : undefined;
+  const apart = after !== undefined || list.countersApart === true;
+  const counterRead = apart ? list.readCounters() : undefined;
   // Awaited below; a failed Query first must not leave its rejection unhandled.
   counterRead?.catch(() => undefined);
   const counters: Item[] = [];
@@ -64,7 +69,7 @@ export async function walkCountedList(list: CountedList, { limit, offset, after 
   let cursor: Record<string, unknown> | undefined = after;
   do {
     // In offset mode the counters are still ahead until read: one more item asked for each.
-    const counterAhead = !after && total === undefined ? (list.counterItems ?? 1) : 0;
+    const counterAhead = !apart && total === undefined ? (list.counterItems ?? 1) : 0;
     const { Items = [], LastEvaluatedKey } = await dynamo.send(
       new QueryCommand({
         ...list.query,
@@ -73,7 +78,7 @@ export async function walkCountedList(list: CountedList, { limit, offset, after 
       }),
     );
     for (const item of Items) {
-      if (!after && list.isCounter(item)) counters.push(item);
+      if (!apart && list.isCounter(item)) counters.push(item);
       else if (skipped < skip) skipped++;
       else if (page.length < limit + 1) page.push(item);
     }

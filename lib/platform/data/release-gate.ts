@@ -51,11 +51,9 @@ export function releaseGateRefusal(table: string, unfinished: readonly string[],
   );
 }
 
-/** The record of a migration a table never needed: created with the layout after it. */
-export function finishedOnNewTable(migration: RequiredMigration, now: string) {
+/** The record of a migration a table never needed: created with the layout after it (`cxctl migrate`'s too). */
+export function recordOfNewTable(migration: RequiredMigration, now: string) {
   return {
-    ...keys.tableMigration(migration.id),
-    entity: 'TableMigration',
     id: migration.id,
     title: migration.title,
     startedAt: now,
@@ -64,4 +62,9 @@ export function finishedOnNewTable(migration: RequiredMigration, now: string) {
     counts: {},
     note: 'created with this layout: nothing to migrate',
   };
+}
+
+/** That record as the table holds it. */
+export function finishedOnNewTable(migration: RequiredMigration, now: string) {
+  return { ...keys.tableMigration(migration.id), entity: 'TableMigration', ...recordOfNewTable(migration, now) };
 }

@@ -71,6 +71,15 @@ export class TransactionCancelledError extends Error {
 }
 
 /**
+ * For a store deciding what a cancelled transaction means: the named write's item as it stood when
+ * its condition failed (`current` undefined: it did not exist), or null when that condition did not fail.
+ */
+export function failedCondition(error: unknown, name: string): { current: Record<string, unknown> | undefined } | null {
+  if (!(error instanceof TransactionCancelledError) || !error.failed(name)) return null;
+  return { current: error.current(name) ?? undefined };
+}
+
+/**
  * The Update of a transaction that adds `by` to the counter `attribute` of `key` (ADD: an absent
  * counter starts at zero), under `condition` when given: a category's article count, say. `entity`
  * names the counter item's kind, for a counter made by its first add.

@@ -24,11 +24,11 @@
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { type IdempotentRequest, replayHeaders, replayOf } from '../data/idempotency.ts';
+import { type IdempotentRequest, replayOf } from '../data/idempotency.ts';
 import { API_PREFIX, type ApiRequest, type ApiResult, acceptsCursor, type RouteDefinition, SVG_RESPONSE_HEADERS } from '../route.ts';
 import { deprecationHeaders } from '../version.ts';
 import { runBehindVerdict } from '../write-gate.ts';
-import { idempotencyKeyOf, idempotencyScope, requestFingerprint } from './conditional-request.ts';
+import { idempotencyKeyOf, idempotencyScope, replayHeaders, requestFingerprint } from './conditional-request.ts';
 import type { ApiContext } from './context.ts';
 import { authorize } from './middleware/authorize.ts';
 import { headerValues } from './middleware/header-values.ts';
@@ -118,7 +118,7 @@ export function apiHandler<R extends RouteDefinition>(route: R, lists: { cursorP
           result = await fn(request);
         }
         const { location } = route.response;
-        if (location && (result.status ?? route.response.status) === 201) {
+        if (location && [201, 202].includes(result.status ?? route.response.status)) {
           result.headers = { Location: locationOf(location, result.body), ...result.headers };
         }
         const { contentType } = route.response;

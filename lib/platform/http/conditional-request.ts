@@ -68,17 +68,21 @@ export function declaredPrecondition(
 
 // Stripe allows 255 characters; visible ASCII keeps the key safe inside a DynamoDB sort key and logs.
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+export const IDEMPOTENCY_KEY_RULE = 'must be 1-255 visible ASCII characters, e.g. a UUID';
 
 export function idempotencyKeyOf(headers: Record<string, string | undefined>): string | undefined {
   const raw = headers['idempotency-key'];
   if (raw === undefined) return undefined;
   const key = raw.trim();
   if (!IDEMPOTENCY_KEY.test(key)) {
-    throw new ValidationError('invalid_header', [
-      { path: 'header.Idempotency-Key', message: 'must be 1-255 visible ASCII characters, e.g. a UUID' },
-    ]);
+    throw new ValidationError('invalid_header', [{ path: 'header.Idempotency-Key', message: IDEMPOTENCY_KEY_RULE }]);
   }
   return key;
+}
+
+/** Whether `key` may be an Idempotency-Key (visible ASCII, as a header value and a sort key can hold it). */
+export function isIdempotencyKey(key: string): boolean {
+  return IDEMPOTENCY_KEY.test(key);
 }
 
 /** The key, or undefined when none or an invalid one was sent (the chain's validation answers that one later). */
@@ -113,4 +117,9 @@ function canonicalJson(value: unknown): string {
  */
 export function requestFingerprint(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}
+
+/** The header a replayed response carries, so a client can tell a replay from a new create. */
+export function replayHeaders(replayed: boolean): Record<string, string> {
+  return replayed ? { 'Idempotent-Replayed': 'true' } : {};
 }

@@ -27,7 +27,7 @@ function compile<R extends RouteDefinition>(route: R): CompiledRoute<R> {
     .join('');
   return {
     route,
-    pattern: new RegExp(`^${API_PREFIX}${source}/?$`),
+    pattern: new RegExp(`^${route.root ? '' : API_PREFIX}${source}/?$`),
     names,
     specificity: segments.map((s) => (s.startsWith('{') ? 0 : 1)),
   };

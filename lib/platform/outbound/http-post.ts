@@ -84,6 +84,27 @@ export interface ProbeOutcome {
   durationMs: number;
 }
 
+export interface DocumentOutcome {
+  status: number | null;
+  /** The body as UTF-8 text when it was 2xx and at most `maxResponseBytes`; else null. */
+  text: string | null;
+  error: string | null;
+}
+
+/**
+ * A GET of a small document a customer's URL names (an OAuth client's metadata document), through
+ * the same guard: the body is kept when it is a 2xx of at most `maxResponseBytes`, else refused.
+ */
+export async function getDocument(target: string, options: PostOptions = {}): Promise<DocumentOutcome> {
+  const kept: Buffer[] = [];
+  const outcome = await send('GET', target, '', { Accept: 'application/json', 'User-Agent': 'cx-portal-oauth/1' }, options, kept);
+  if (outcome.status === null || !outcome.ok) return { status: outcome.status, text: null, error: outcome.error };
+  const body = Buffer.concat(kept);
+  if (body.length > (options.maxResponseBytes ?? MAX_RESPONSE_BYTES))
+    return { status: outcome.status, text: null, error: 'the document is too large' };
+  return { status: outcome.status, text: body.toString('utf8'), error: null };
+}
+
 /** A HEAD or GET of a URL, for its status alone: the body is read up to `maxResponseBytes` and dropped. */
 export async function probe(target: string, method: 'HEAD' | 'GET', options: PostOptions = {}): Promise<ProbeOutcome> {
   const { status, location, error, durationMs } = await send(method, target, '', { 'User-Agent': 'cx-portal-link-checker/1' }, options);
@@ -96,6 +117,8 @@ function send(
   body: string,
   headers: Record<string, string>,
   options: PostOptions,
+  /** When given, the body's chunks are kept here (up to one past `maxResponseBytes`). */
+  kept?: Buffer[],
 ): Promise<PostOutcome & { location: string | null }> {
   const guard: GuardOptions = { ...guardOptionsFromEnvironment(), ...stripUndefined(options) };
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
@@ -170,6 +193,7 @@ function send(
       let read = 0;
       res.on('data', (chunk: Buffer) => {
         read += chunk.length;
+        kept?.push(chunk);
         if (read > maxResponseBytes) {
           finish(outcome());
           res.destroy();

@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { tableName } from '../../platform/data/client.ts';
 import { updateItem } from '../../platform/data/conditional-update.ts';
-import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { type UpdateBuilder, update } from '../../platform/data/update.ts';
+import { sopCommentEntity, sopEntity } from '../entities.ts';
 import { type Sop, toSop } from '../record.ts';
 import { SEND_BACK, type StepOutcome, type WorkflowStep } from '../workflow.ts';
 import { SOP_WRITE_ATTEMPTS } from './serials.ts';
@@ -19,10 +19,10 @@ function stepUpdate(workspace: string, id: string, step: WorkflowStep, now: stri
   changed
     .set('status', step.to)
     .set('updatedAt', now)
-    .set('gsi1sk', keys.sopListing(workspace, step.to, id).gsi1sk);
+    .set('gsi1sk', sopEntity.keys.listing(workspace, step.to, id).gsi1sk);
   return {
     TableName: tableName,
-    Key: keys.sop(workspace, id),
+    Key: sopEntity.keys.sop(workspace, id),
     // On a missing item the condition is false too; the absent item tells the two apart.
     ...changed.build({ expression: `${changed.placeholder('status')} = :from`, values: { ':from': step.from } }),
   };
@@ -60,8 +60,8 @@ export async function writeSendBack(current: Sop, workspace: string, feedback: s
           Put: {
             TableName: tableName,
             Item: {
-              ...keys.sopComment(workspace, id, now, commentId),
-              entity: 'SopComment',
+              ...sopCommentEntity.keys.comment(workspace, id, now, commentId),
+              entity: sopCommentEntity.name,
               id: commentId,
               sopId: id,
               kind: 'send_back',

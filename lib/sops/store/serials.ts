@@ -7,10 +7,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { isTransactionConflict } from '../../platform/data/conditions.ts';
-import { keys } from '../../platform/data/keys.ts';
 import { projection } from '../../platform/data/projection.ts';
 import { TransactionCancelledError, type TransactWrite } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
+import { sopSerialCounterEntity } from '../entities.ts';
 
 /** Attempts before a contended serial counter, or an SOP write racing others, gives up (then 502). */
 export const SOP_WRITE_ATTEMPTS = 25;
@@ -23,7 +23,7 @@ export async function readLastSerial(workspace: string, departmentId: string | n
   const { Item } = await dynamo.send(
     new GetCommand({
       TableName: tableName,
-      Key: keys.sopSerialCounter(workspace, departmentId),
+      Key: sopSerialCounterEntity.keys.counter(workspace, departmentId),
       ...projection(['lastSerial']),
       ConsistentRead: true,
     }),
@@ -35,11 +35,11 @@ export async function readLastSerial(workspace: string, departmentId: string | n
 export function serialClaim(workspace: string, departmentId: string | null, last: number): TransactWrite {
   const claimed = update()
     .set('lastSerial', last + 1)
-    .set('entity', 'SopSerialCounter');
+    .set('entity', sopSerialCounterEntity.name);
   return {
     Update: {
       TableName: tableName,
-      Key: keys.sopSerialCounter(workspace, departmentId),
+      Key: sopSerialCounterEntity.keys.counter(workspace, departmentId),
       ...claimed.build(
         last === 0
           ? { expression: 'attribute_not_exists(pk)' }

@@ -13,11 +13,11 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { updateItem } from '../../platform/data/conditional-update.ts';
 import { isTransactionConflict } from '../../platform/data/conditions.ts';
-import { keys } from '../../platform/data/keys.ts';
 import { queryAll } from '../../platform/data/query-all.ts';
 import { TABLE } from '../../platform/data/table.ts';
 import { TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
+import { sopEntity } from '../entities.ts';
 import { CONTENT_FIELDS, type Sop, type SopComment, type SopContent, type SopStep, storedSteps, toSop, toSopComment } from '../record.ts';
 import { LOCKED_FOR_EDITS } from '../workflow.ts';
 import { SERIAL_CLAIM, SOP_WRITE_ATTEMPTS, serialClaim } from './serials.ts';
@@ -28,24 +28,24 @@ function byCreation(a: Sop, b: Sop): number {
 
 /** The Query of an SOP's item collection: the SOP, then its comments, oldest first. */
 function collectionQuery(workspace: string, id: string) {
-  const sopKey = keys.sop(workspace, id);
+  const sopKey = sopEntity.keys.sop(workspace, id);
   return {
     TableName: tableName,
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :sop AND :end',
-    ExpressionAttributeValues: { ':pk': sopKey.pk, ':sop': sopKey.sk, ':end': keys.sopCollectionEnd(id) },
+    ExpressionAttributeValues: { ':pk': sopKey.pk, ':sop': sopKey.sk, ':end': sopEntity.keys.collectionEnd(id) },
     ConsistentRead: true,
   };
 }
 
 /** Every SOP of a workspace, or only the published ones, oldest first; gsi1 holds no comments. */
-export async function listSops(workspace: string, options: { publishedOnly: boolean }): Promise<Sop[]> {
+export async function readSops(workspace: string, options: { publishedOnly: boolean }): Promise<Sop[]> {
   const items = await queryAll({
     TableName: tableName,
     IndexName: TABLE.gsi1.name,
     KeyConditionExpression: options.publishedOnly ? 'gsi1pk = :pk AND begins_with(gsi1sk, :status)' : 'gsi1pk = :pk',
     ExpressionAttributeValues: {
-      ':pk': keys.sopListingPk(workspace),
-      ...(options.publishedOnly ? { ':status': keys.sopListingStatusPrefix('published') } : {}),
+      ':pk': sopEntity.keys.listingPk(workspace),
+      ...(options.publishedOnly ? { ':status': sopEntity.keys.listingStatusPrefix('published') } : {}),
     },
   });
   return items.map(toSop).sort(byCreation);
@@ -53,14 +53,16 @@ export async function listSops(workspace: string, options: { publishedOnly: bool
 
 /** One SOP without its comments (what a read-only key may see), strongly consistent. */
 export async function findSop(workspace: string, id: string): Promise<Sop | null> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.sop(workspace, id), ConsistentRead: true }));
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName, Key: sopEntity.keys.sop(workspace, id), ConsistentRead: true }),
+  );
   return Item ? toSop(Item) : null;
 }
 
 /** One SOP and its review comments, oldest first, in one Query of its item collection. */
 export async function findSopWithComments(workspace: string, id: string): Promise<{ sop: Sop; comments: SopComment[] } | null> {
   const items = await queryAll(collectionQuery(workspace, id));
-  const sopItem = items.find((item) => item.sk === keys.sop(workspace, id).sk);
+  const sopItem = items.find((item) => item.sk === sopEntity.keys.sop(workspace, id).sk);
   if (!sopItem) return null;
   return { sop: toSop(sopItem), comments: items.filter((item) => item !== sopItem).map(toSopComment) };
 }
@@ -72,9 +74,9 @@ export async function findSopWithComments(workspace: string, id: string): Promis
  */
 export async function insertSop(workspace: string, id: string, content: SopContent, now: string, last: number): Promise<Sop> {
   const item: Record<string, unknown> = {
-    ...keys.sop(workspace, id),
-    ...keys.sopListing(workspace, 'draft', id),
-    entity: 'Sop',
+    ...sopEntity.keys.sop(workspace, id),
+    ...sopEntity.keys.listing(workspace, 'draft', id),
+    entity: sopEntity.name,
     id,
     serial: last + 1,
     status: 'draft',
@@ -105,7 +107,7 @@ function replacement(workspace: string, id: string, content: SopContent, now: st
   const changed = update()
     .set('status', 'draft')
     .set('updatedAt', now)
-    .set('gsi1sk', keys.sopListing(workspace, 'draft', id).gsi1sk)
+    .set('gsi1sk', sopEntity.keys.listing(workspace, 'draft', id).gsi1sk)
     .patch(content, CONTENT_FIELDS, { encode: (field, value) => (field === 'steps' ? storedSteps(value as SopStep[]) : value) })
     .remove('submittedAt')
     .remove('publishedAt')
@@ -115,7 +117,7 @@ function replacement(workspace: string, id: string, content: SopContent, now: st
   const department = changed.placeholder('departmentId');
   return {
     TableName: tableName,
-    Key: keys.sop(workspace, id),
+    Key: sopEntity.keys.sop(workspace, id),
     ...changed.build({
       expression:
         `attribute_exists(pk) AND ${status} <> :locked AND ` +
@@ -179,7 +181,7 @@ export async function findSopCollectionKeys(
   id: string,
 ): Promise<{ sop: Record<string, unknown>; comments: Record<string, unknown>[] } | null> {
   const items = await queryAll({ ...collectionQuery(workspace, id), ProjectionExpression: 'pk, sk, commentCount' });
-  const sop = items.find((item) => item.sk === keys.sop(workspace, id).sk);
+  const sop = items.find((item) => item.sk === sopEntity.keys.sop(workspace, id).sk);
   return sop ? { sop, comments: items.filter((item) => item !== sop) } : null;
 }
 
@@ -213,7 +215,7 @@ export async function deleteSopWithComments(
       sop: {
         Delete: {
           TableName: tableName,
-          Key: keys.sop(workspace, id),
+          Key: sopEntity.keys.sop(workspace, id),
           ConditionExpression: 'attribute_exists(pk) AND commentCount = :comments',
           ExpressionAttributeValues: { ':comments': sop.commentCount },
         },

@@ -4,7 +4,6 @@
  * write that found the survey changed reads again (a few times) instead of failing a client that did nothing wrong.
  */
 import type { VersionPrecondition } from '../../platform/data/conditions.ts';
-import { TransactionCancelledError } from '../../platform/data/transact.ts';
 import { archiveRaced, archiveRefusal, STATE_CHANGE_READS } from '../state-rules.ts';
 import { getSurveyForStatusChange, writeArchive } from '../store/surveys.ts';
 
@@ -13,12 +12,7 @@ export async function archiveSurvey(workspace: string, id: string, precondition:
     const read = await getSurveyForStatusChange(workspace, id);
     const refused = archiveRefusal(read.survey, precondition);
     if (refused) throw refused;
-    try {
-      await writeArchive(workspace, read);
-      return;
-    } catch (error) {
-      if (!(error instanceof TransactionCancelledError)) throw error;
-      if (attempt >= STATE_CHANGE_READS) throw archiveRaced();
-    }
+    if (await writeArchive(workspace, read)) return;
+    if (attempt >= STATE_CHANGE_READS) throw archiveRaced();
   }
 }

@@ -15,7 +15,7 @@ import { afterFailedCheck, stillCollectingCheck, versionDefinition } from '../re
 import { toResponse } from '../responses/record.ts';
 import { assertAnswersFit, mergeAnswers, replayedOrThrow, secondsBetween } from '../responses/rules.ts';
 import type { ContinueResponseBody, SurveyResponse } from '../responses/schemas.ts';
-import { failedItem, inLegacyLayout, MOVE_ATTEMPTS, readResponseItem, writeContinuation } from '../responses/store/response-store.ts';
+import { inLegacyLayout, MOVE_ATTEMPTS, readResponseItem, writeContinuation } from '../responses/store/responses.ts';
 
 export async function continueResponse(
   workspace: string,
@@ -53,35 +53,27 @@ async function tryContinue(
   let rebased = 0;
   let surveyChecks = 0;
   for (;;) {
-    const { check, checked } = stillCollectingCheck(workspace, current.surveyId, current.id);
-    try {
-      await writeContinuation(workspace, item, next, check);
-      return { done: true, response: next };
-    } catch (error) {
-      const survey = failedItem(error, 'survey');
-      if (survey) {
-        // Throws when the survey no longer collects; otherwise it learnt what to check next.
-        afterFailedCheck(workspace, current.surveyId, checked, survey.item);
-        if (++surveyChecks < MOVE_ATTEMPTS) continue;
-        throw error;
-      }
-      // Moved or changed by the migration (or by another continuation) since it was read: read again.
-      if (legacy && (failedItem(error, 'response') || failedItem(error, 'legacy'))) return { done: false, revision: current.revision };
-      const response = failedItem(error, 'response');
-      if (response) {
-        if (!response.item) throw responseNotFound();
-        if (response.item.status === 'finished') throw responseFinished();
-        const revision = Number(response.item.revision ?? 0);
-        // `*` (or no If-Match) pins no revision: merge onto what the continuation that landed first left.
-        if (pinsRevision(precondition) || ++rebased >= ANY_REVISION_ATTEMPTS) throw new VersionConflictError(revision);
-        await conflictBackoff(rebased);
-        item = response.item;
-        current = toResponse(item);
-        next = await continued(workspace, current, body, precondition);
-        continue;
-      }
-      throw error;
+    const check = stillCollectingCheck(workspace, current.surveyId);
+    const written = await writeContinuation(workspace, item, next, check);
+    if ('written' in written) return { done: true, response: next };
+    if ('surveyChanged' in written) {
+      // Throws when the survey no longer collects; otherwise it learnt what to check next.
+      afterFailedCheck(workspace, current.surveyId, check.on, written.surveyChanged);
+      if (++surveyChecks < MOVE_ATTEMPTS) continue;
+      throw new Error(`The survey's check failed ${surveyChecks} times on a survey that still collects`);
     }
+    // Moved or changed by the migration (or by another continuation) since it was read: read again.
+    if (legacy) return { done: false, revision: current.revision };
+    const seen = written.responseChanged;
+    if (!seen) throw responseNotFound();
+    if (seen.status === 'finished') throw responseFinished();
+    const revision = Number(seen.revision ?? 0);
+    // `*` (or no If-Match) pins no revision: merge onto what the continuation that landed first left.
+    if (pinsRevision(precondition) || ++rebased >= ANY_REVISION_ATTEMPTS) throw new VersionConflictError(revision);
+    await conflictBackoff(rebased);
+    item = seen;
+    current = toResponse(item);
+    next = await continued(workspace, current, body, precondition);
   }
 }
 

@@ -4,7 +4,7 @@
  * retry with the same Idempotency-Key returns that record, so a client retrying without one gets a new export.
  */
 import { config } from '../../platform/config.ts';
-import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
+import type { IdempotentRequest } from '../../platform/data/idempotent-request.ts';
 import { queueExport } from '../exports/queue.ts';
 import { type ExportRequest, type StoredExport, type SurveyExport, toSurveyExport } from '../exports/record.ts';
 import { createExport } from '../exports/store/exports.ts';

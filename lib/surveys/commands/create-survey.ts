@@ -1,8 +1,8 @@
 /** A draft survey with its first draft version, a starter definition with its issues (store/surveys.ts). */
-import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
+import type { IdempotentRequest } from '../../platform/data/idempotent-request.ts';
 import { type Language, starterDefinition } from '../engine/definition.ts';
 import { validateDefinition } from '../engine/validate.ts';
-import { type CreatedSurvey, createSurvey as storeSurvey } from '../store/surveys.ts';
+import { type CreatedSurvey, writeNewSurvey } from '../store/surveys.ts';
 
 export type { CreatedSurvey };
 
@@ -13,5 +13,5 @@ export function createSurvey(
   idempotency: IdempotentRequest | undefined,
 ): Promise<CreatedSurvey & { replayed: boolean }> {
   const definition = starterDefinition(language);
-  return storeSurvey(workspace, { name, language, definition, issues: validateDefinition(definition) }, keyId, idempotency);
+  return writeNewSurvey(workspace, { name, language, definition, issues: validateDefinition(definition) }, keyId, idempotency);
 }

@@ -3,8 +3,7 @@
  * survey (and the named version), then the version to copy if none was named, then one transaction
  * that numbers the draft; a draft that lost its number to another reads again (state-rules.ts decides).
  */
-import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
-import { TransactionCancelledError } from '../../platform/data/transact.ts';
+import type { IdempotentRequest } from '../../platform/data/idempotent-request.ts';
 import { versionNotFound } from '../errors.ts';
 import type { SurveyVersion } from '../schemas.ts';
 import { newVersionRaceRefusal, newVersionRefusal, STATE_CHANGE_READS, unknownSourceVersion, versionsRaced } from '../state-rules.ts';
@@ -30,13 +29,10 @@ export async function createVersion(
       from = sourceId ? await findVersionSource(workspace, surveyId, sourceId) : null;
       if (!from) throw versionNotFound();
     }
-    try {
-      return await addVersion(workspace, basis, from, keyId, idempotency);
-    } catch (error) {
-      if (!(error instanceof TransactionCancelledError) || !error.failed('survey')) throw error;
-      const raced = newVersionRaceRefusal(error.current('survey') ?? undefined);
-      if (raced) throw raced;
-      if (attempt >= STATE_CHANGE_READS) throw versionsRaced();
-    }
+    const added = await addVersion(workspace, basis, from, keyId, idempotency);
+    if (!('surveyChanged' in added)) return added;
+    const raced = newVersionRaceRefusal(added.surveyChanged);
+    if (raced) throw raced;
+    if (attempt >= STATE_CHANGE_READS) throw versionsRaced();
   }
 }

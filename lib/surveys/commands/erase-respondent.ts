@@ -9,11 +9,10 @@
  * response, so it was being moved by the migration or erased by a concurrent call, and the next call
  * settles which.
  */
-import { TransactionCancelledError } from '../../platform/data/transact.ts';
 import { respondentHash } from '../responses/record.ts';
 import { ERASE_BATCH, type EraseBody } from '../responses/schemas.ts';
 import { listRespondentIndex, readResponses } from '../responses/store/response-list.ts';
-import { deleteResponseItem } from '../responses/store/response-store.ts';
+import { deleteResponseItem } from '../responses/store/responses.ts';
 
 const PARALLEL_DELETES = 10;
 
@@ -26,13 +25,8 @@ export async function eraseRespondent(workspace: string, who: EraseBody): Promis
   let erased = 0;
   let leftOver = found.length < indexed.refs.length;
   const work = found.map((response) => async () => {
-    try {
-      await deleteResponseItem(workspace, response, deletedAt);
-      erased++;
-    } catch (error) {
-      if (!(error instanceof TransactionCancelledError)) throw error;
-      leftOver = true;
-    }
+    if (await deleteResponseItem(workspace, response, deletedAt)) erased++;
+    else leftOver = true;
   });
   for (let i = 0; i < work.length; i += PARALLEL_DELETES) {
     await Promise.all(work.slice(i, i + PARALLEL_DELETES).map((run) => run()));

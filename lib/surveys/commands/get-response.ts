@@ -1,2 +1,2 @@
 /** One response, where it is stored (404 when nowhere). */
-export { getResponse } from '../responses/store/response-store.ts';
+export { getResponse } from '../responses/store/responses.ts';

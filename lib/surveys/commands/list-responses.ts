@@ -8,7 +8,7 @@ import { ValidationError } from '../../platform/errors.ts';
 import type { PageStart } from '../../platform/pagination.ts';
 import { assertSurveyExists } from '../responses/collecting.ts';
 import type { ResponseStatus, ResponseTombstone, SurveyResponse } from '../responses/schemas.ts';
-import { listChanges, listRespondentResponses, listResponses as listStored, type ResponsePage } from '../responses/store/response-list.ts';
+import { listChanges, listRespondentResponses, type ResponsePage, readResponsePage } from '../responses/store/response-list.ts';
 
 interface ListFilters {
   versionId?: string | undefined;
@@ -32,6 +32,6 @@ export async function listResponses<P>(
   return paged((start) => {
     if (updatedSince !== undefined) return listChanges(workspace, surveyId, updatedSince, start);
     if (respondent !== undefined) return listRespondentResponses(workspace, surveyId, respondent, { versionId, status }, start);
-    return listStored(workspace, surveyId, { versionId, status }, start);
+    return readResponsePage(workspace, surveyId, { versionId, status }, start);
   });
 }

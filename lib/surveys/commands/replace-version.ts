@@ -4,7 +4,7 @@
  */
 import type { SurveyDefinition } from '../engine/definition.ts';
 import type { SurveyVersion } from '../schemas.ts';
-import { replaceVersion as storeVersion } from '../store/versions.ts';
+import { writeVersionDefinition } from '../store/versions.ts';
 import { validateDefinition } from './validate-definition.ts';
 
 export function replaceVersion(
@@ -15,5 +15,5 @@ export function replaceVersion(
   revisions: number[],
 ): Promise<SurveyVersion> {
   const issues = validateDefinition(definition);
-  return storeVersion(workspace, surveyId, versionId, { definition, issues }, revisions);
+  return writeVersionDefinition(workspace, surveyId, versionId, { definition, issues }, revisions);
 }

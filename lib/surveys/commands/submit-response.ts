@@ -4,8 +4,7 @@
  * writes in one transaction that holds if the survey is still as validated against. A refusal or a
  * failed check on a cached guess learns the current state and tries again, a few times.
  */
-import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
-import { TransactionCancelledError } from '../../platform/data/transact.ts';
+import type { IdempotentRequest } from '../../platform/data/idempotent-request.ts';
 import { BadRequestError } from '../../platform/errors.ts';
 import {
   afterFailedCheck,
@@ -18,7 +17,7 @@ import {
 import { newResponseId, respondentHash } from '../responses/record.ts';
 import { assertAnswersFit, assertTargeted, replayedOrThrow } from '../responses/rules.ts';
 import type { SubmitResponseBody, SurveyResponse } from '../responses/schemas.ts';
-import { writeNewResponse } from '../responses/store/response-store.ts';
+import { writeNewResponse } from '../responses/store/responses.ts';
 
 export type { SurveyResponse };
 
@@ -44,17 +43,15 @@ export async function submitResponse(
       state = await collectingSurvey(workspace, surveyId, true);
       response = await validResponse(workspace, state, body);
     }
-    const { check, checked } = collectingCheck(workspace, state, response.id);
-    try {
-      return await writeNewResponse(workspace, check, response, hashes, idempotency);
-    } catch (error) {
-      if (!(error instanceof TransactionCancelledError) || !error.failed('survey') || attempt >= SUBMIT_ATTEMPTS) throw error;
-      const seen = error.current('survey') ?? undefined;
-      // Throws when the survey no longer collects; otherwise learn what to check and try again.
-      afterFailedCheck(workspace, surveyId, checked, seen);
-      if (checked === 'survey') state = refreshFromCheck(workspace, surveyId, seen);
-      else if (typeof seen?.status === 'string') state = await collectingSurvey(workspace, surveyId, true);
-    }
+    const check = collectingCheck(workspace, state);
+    const written = await writeNewResponse(workspace, check, response, hashes, idempotency);
+    if (!('surveyChanged' in written)) return written;
+    if (attempt >= SUBMIT_ATTEMPTS) throw new Error(`The survey's check failed ${attempt} times on a survey that still collects`);
+    const seen = written.surveyChanged;
+    // Throws when the survey no longer collects; otherwise learn what to check and try again.
+    afterFailedCheck(workspace, surveyId, check.on, seen);
+    if (check.on === 'survey') state = refreshFromCheck(workspace, surveyId, seen);
+    else if (typeof seen?.status === 'string') state = await collectingSurvey(workspace, surveyId, true);
   }
 }
 

@@ -5,16 +5,15 @@
  * read; a survey changed since is decided again on the item the failed condition handed back, a few times).
  */
 import { meetsPrecondition, type VersionPrecondition } from '../../platform/data/conditions.ts';
-import { TransactionCancelledError } from '../../platform/data/transact.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import { surveyConditionFailure, surveyNotFound } from '../errors.ts';
 import { assertTargetingValid } from '../rules.ts';
 import type { Survey, SurveyPatch } from '../schemas.ts';
 import { STATE_CHANGE_READS } from '../state-rules.ts';
-import { listDesignsAndAudience, updateSurvey as storeChanges, writeTargeting } from '../store/surveys.ts';
+import { listDesignsAndAudience, writeSurveyChanges, writeTargeting } from '../store/surveys.ts';
 
 export async function updateSurvey(workspace: string, id: string, patch: SurveyPatch, precondition: VersionPrecondition): Promise<Survey> {
-  if (!patch.designId && patch.targetingRules === undefined) return storeChanges(workspace, id, patch, precondition);
+  if (!patch.designId && patch.targetingRules === undefined) return writeSurveyChanges(workspace, id, patch, precondition);
   const { designs, audience, surveyItem } = await listDesignsAndAudience(workspace, patch.targetingRules !== undefined ? id : undefined);
   if (patch.targetingRules !== undefined && !surveyItem) throw surveyNotFound();
   // Another workspace's design is as unknown here as one that never existed.
@@ -24,17 +23,15 @@ export async function updateSurvey(workspace: string, id: string, patch: SurveyP
     ]);
   }
   if (patch.targetingRules) assertTargetingValid(patch.targetingRules, audience);
-  if (!surveyItem) return storeChanges(workspace, id, patch, precondition);
+  if (!surveyItem) return writeSurveyChanges(workspace, id, patch, precondition);
   let current = surveyItem;
   for (let attempt = 1; ; attempt++) {
     if (current.status === 'archived' || !meetsPrecondition(precondition, Number(current.version))) throw surveyConditionFailure(current);
-    try {
-      return await writeTargeting(workspace, id, patch, current);
-    } catch (error) {
-      if (!(error instanceof TransactionCancelledError) || !error.failed('survey') || attempt >= STATE_CHANGE_READS) throw error;
-      const seen = error.current('survey');
-      if (!seen) throw surveyNotFound();
-      current = seen;
-    }
+    const written = await writeTargeting(workspace, id, patch, current);
+    if ('survey' in written) return written.survey;
+    // Changed since the read: decided again on the survey as it stands, a few times.
+    if (attempt >= STATE_CHANGE_READS) throw new Error(`The survey changed under its targeting write ${attempt} times`);
+    if (!written.surveyChanged) throw surveyNotFound();
+    current = written.surveyChanged;
   }
 }

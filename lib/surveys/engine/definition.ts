@@ -41,7 +41,7 @@ const itemId = z
 /** Every string a respondent sees, per language; which languages must be present is validation's call. */
 const shownText = z
   .strictObject({ en: z.optional(text(DEFINITION_LIMITS.shownText)), ar: z.optional(text(DEFINITION_LIMITS.shownText)) })
-  .register(z.globalRegistry, { description: 'Shown text per language; every language of `languages` must be present' });
+  .register(z.globalRegistry, { description: 'Text per language: one for each of `languages`' });
 export type ShownText = z.output<typeof shownText>;
 
 export const OPERATORS = [

@@ -11,20 +11,17 @@
  * (last changed before migration 002) is checked on the survey item itself, as before, and its copies
  * are tried again after a minute.
  *
- * Surveys are read only through the surveys store's public functions (`findSurvey`, `findVersion`).
+ * Surveys are read only through the surveys store's public functions (`findSurvey`, `findVersion`);
+ * the write's check is built by the response store from what this decides (`SurveyCheck`).
  */
-import { tableName } from '../../platform/data/client.ts';
-import { keys } from '../../platform/data/keys.ts';
-import type { TransactWrite } from '../../platform/data/transact.ts';
-import { rulesDigest } from '../collecting-state.ts';
 import type { SurveyDefinition } from '../engine/definition.ts';
 import type { TargetingRules } from '../engine/targeting.ts';
 import { surveyNotCollecting, surveyNotFound, versionNotFound } from '../errors.ts';
 import { toSurvey } from '../record.ts';
 import type { Survey } from '../schemas.ts';
-import { copyKey } from '../store/collecting-copies.ts';
 import { findSurvey } from '../store/surveys.ts';
 import { findVersion } from '../store/versions.ts';
+import type { CheckedItem, SurveyCheck } from './store/responses.ts';
 
 export interface CollectingSurvey {
   surveyId: string;
@@ -123,70 +120,18 @@ function checksSurveyItem(workspace: string, surveyId: string): boolean {
   return false;
 }
 
-/** Which item a write's check reads: one of the survey's copies, or the survey item itself. */
-export type CheckedItem = 'copy' | 'survey';
-
-/** The transaction part that holds a new response to the survey state it was validated against. */
-export function collectingCheck(
-  workspace: string,
-  state: CollectingSurvey,
-  responseId: string,
-): { check: { ConditionCheck: NonNullable<TransactWrite['ConditionCheck']> }; checked: CheckedItem } {
-  if (checksSurveyItem(workspace, state.surveyId)) {
-    return {
-      checked: 'survey',
-      check: {
-        ConditionCheck: {
-          TableName: tableName,
-          Key: keys.survey(workspace, state.surveyId),
-          ConditionExpression: '#status = :published AND publishedVersionId = :versionId AND #version = :surveyVersion',
-          ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
-          ExpressionAttributeValues: {
-            ':published': 'published',
-            ':versionId': state.publishedVersionId,
-            ':surveyVersion': state.surveyVersion,
-          },
-        },
-      },
-    };
-  }
+/** What a new response's write checks: the survey still collects as `state` says, on one of its copies or on the survey item. */
+export function collectingCheck(workspace: string, state: CollectingSurvey): SurveyCheck {
+  const { publishedVersionId, targetingRules, surveyVersion } = state;
   return {
-    checked: 'copy',
-    check: {
-      ConditionCheck: {
-        TableName: tableName,
-        Key: copyKey(workspace, state.surveyId, responseId),
-        ConditionExpression: '#status = :published AND publishedVersionId = :versionId AND rulesDigest = :rules',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':published': 'published',
-          ':versionId': state.publishedVersionId,
-          ':rules': rulesDigest(state.targetingRules),
-        },
-      },
-    },
+    on: checksSurveyItem(workspace, state.surveyId) ? 'survey' : 'copy',
+    validatedAgainst: { publishedVersionId, targetingRules, surveyVersion },
   };
 }
 
-/** The transaction part of a continuation: the survey still collects (its pinned version may be an older one). */
-export function stillCollectingCheck(
-  workspace: string,
-  surveyId: string,
-  responseId: string,
-): { check: { ConditionCheck: NonNullable<TransactWrite['ConditionCheck']> }; checked: CheckedItem } {
-  const onSurvey = checksSurveyItem(workspace, surveyId);
-  return {
-    checked: onSurvey ? 'survey' : 'copy',
-    check: {
-      ConditionCheck: {
-        TableName: tableName,
-        Key: onSurvey ? keys.survey(workspace, surveyId) : copyKey(workspace, surveyId, responseId),
-        ConditionExpression: '#status = :published',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':published': 'published' },
-      },
-    },
-  };
+/** What a continuation's write checks: the survey still collects (its pinned version may be an older one). */
+export function stillCollectingCheck(workspace: string, surveyId: string): SurveyCheck {
+  return { on: checksSurveyItem(workspace, surveyId) ? 'survey' : 'copy' };
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The per-range response counters (keys.ts `surveyResponseCounter`): one item per response range,
+ * The per-range response counters (entities.ts `responseCounterEntity`): one item per response range,
  * holding a count per (version, status). The list's `total` sums the counts its filters select over
  * every counter item, and a range whose counter selects nothing holds no response the list wants, so
  * the list leaves it out (response-list.ts). That needs the count of a response kept in the counter
@@ -8,13 +8,13 @@
  * count too (`countMoves`). Pure, so the store and the migration move counts the same way.
  */
 import { createHash } from 'node:crypto';
-import { keys } from '../../platform/data/keys.ts';
+import { surveyResponseShardOf } from './entities.ts';
 import type { SurveyResponse } from './schemas.ts';
 
 export const COUNTER_ENTITY = 'SurveyResponseCounter';
 
 /** The counter of a response in the current layout: the one of its range. */
-export const counterShardOf = (responseId: string): number => keys.surveyResponseShardOf(responseId);
+export const counterShardOf = (responseId: string): number => surveyResponseShardOf(responseId);
 
 /** The counter a response in the legacy layout was counted in (the rule before migration 002). */
 export function legacyCounterShardOf(responseId: string): number {

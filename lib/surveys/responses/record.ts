@@ -1,14 +1,7 @@
-/**
- * Response items <-> API records, as the survey-responses contract fixes them (the `summary` branch
- * reads these items from the table stream): one item per response with `entity: 'SurveyResponse'`,
- * the answers as a map, `path`, `ending` only once reached, `revision` 1 on create and +1 per write.
- * A deleted response leaves a `SurveyResponseTombstone` with no answers and no respondent.
- */
-import { keys } from '../../platform/data/keys.ts';
 import { TABLE } from '../../platform/data/table.ts';
 import { keyedHash } from '../../platform/keyed-hash.ts';
 import { newSurveyId } from '../record.ts';
-import { surveyResponseEntity } from './entities.ts';
+import { respondentEntity, responseTombstoneEntity, surveyResponseEntity } from './entities.ts';
 import type { ResponseTombstone, SurveyResponse } from './schemas.ts';
 
 const TOMBSTONE_ENTITY = 'SurveyResponseTombstone';
@@ -27,12 +20,12 @@ export function respondentHash(kind: 'externalId' | 'email', value: string): Pro
 }
 
 export function respondentIndexItem(workspace: string, hash: string, surveyId: string, responseId: string): Record<string, unknown> {
-  return { ...keys.surveyRespondent(workspace, hash, surveyId, responseId), entity: RESPONDENT_ENTITY, surveyId, responseId };
+  return { ...respondentEntity.keys.respondent(workspace, hash, surveyId, responseId), entity: RESPONDENT_ENTITY, surveyId, responseId };
 }
 
 /**
  * The stored item of a response, as the contract writes it. `movedFromStatus`: the response was moved
- * out of the legacy layout (layout.ts) and had this status there, so a stream reader can tell a move
+ * out of the legacy layout (store/layout.ts) and had this status there, so a stream reader can tell a move
  * from a new response (lib/surveys/stream.ts does not announce a finished response twice).
  */
 export function responseItem(
@@ -42,8 +35,8 @@ export function responseItem(
   movedFromStatus?: SurveyResponse['status'],
 ): Record<string, unknown> {
   const item: Record<string, unknown> = {
-    ...keys.surveyResponse(workspace, response.surveyId, response.id),
-    ...keys.surveyResponseFeed(workspace, response.surveyId, response.updatedAt, response.id),
+    ...surveyResponseEntity.keys.response(workspace, response.surveyId, response.id),
+    ...surveyResponseEntity.keys.feed(workspace, response.surveyId, response.updatedAt, response.id),
     entity: surveyResponseEntity.name,
     workspace,
     id: response.id,
@@ -97,8 +90,8 @@ export function toResponse(item: Record<string, unknown>): SurveyResponse {
 /** What the change feed keeps of a deleted response: its id and when, nothing about the respondent. */
 export function tombstoneItem(workspace: string, surveyId: string, responseId: string, deletedAt: string): Record<string, unknown> {
   return {
-    ...keys.surveyResponseTombstone(workspace, surveyId, responseId),
-    ...keys.surveyResponseFeed(workspace, surveyId, deletedAt, responseId),
+    ...responseTombstoneEntity.keys.tombstone(workspace, surveyId, responseId),
+    ...surveyResponseEntity.keys.feed(workspace, surveyId, deletedAt, responseId),
     entity: TOMBSTONE_ENTITY,
     workspace,
     id: responseId,

@@ -4,10 +4,10 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../../platform/data/client.ts';
-import { keys } from '../../platform/data/keys.ts';
 import type { AudienceAttribute } from '../engine/targeting.ts';
+import { surveyAudienceEntity } from '../entities.ts';
 
-export const audienceKey = (workspace: string) => keys.surveyAudience(workspace);
+export const audienceKey = (workspace: string) => surveyAudienceEntity.keys.audience(workspace);
 
 /** The attributes of a catalog item (none when the workspace has no catalog). */
 export function audienceOf(item: Record<string, unknown> | undefined): AudienceAttribute[] {

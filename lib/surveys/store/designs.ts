@@ -7,10 +7,10 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { isConditionFailure } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
-import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, type TransactWrite } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
 import { ConflictError } from '../../platform/errors.ts';
+import { surveyDesignsEntity } from '../entities.ts';
 import { designNotFound } from '../errors.ts';
 import { designAttribute, designsOf, newSurveyId, type StoredDesign, toDesign } from '../record.ts';
 import { type DesignPatch, SURVEY_LIMITS, type SurveyDesign } from '../schemas.ts';
@@ -21,7 +21,7 @@ const DESIGNS_ENTITY = 'SurveyDesigns';
 const DESIGN_FIELDS = ['name', 'primaryColor', 'backgroundColor', 'logoUrl', 'font'] as const;
 
 /** The raw designs item, for an access pattern that reads it beside others (one BatchGetItem). */
-export const designsKey = (workspace: string) => keys.surveyDesigns(workspace);
+export const designsKey = (workspace: string) => surveyDesignsEntity.keys.designs(workspace);
 
 export async function listDesigns(workspace: string): Promise<SurveyDesign[]> {
   const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: designsKey(workspace), ConsistentRead: true }));

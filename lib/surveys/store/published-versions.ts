@@ -6,11 +6,11 @@
  */
 import { getMany } from '../../platform/data/batch.ts';
 import { tableName } from '../../platform/data/client.ts';
-import { keys } from '../../platform/data/keys.ts';
 import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
 import { ConflictError } from '../../platform/errors.ts';
 import { fullCopy } from '../collecting-state.ts';
+import { surveyEntity, surveyVersionEntity } from '../entities.ts';
 import { surveyArchived, surveyNotFound, versionNotFound } from '../errors.ts';
 import { toSurvey, toVersion } from '../record.ts';
 import type { Survey, SurveyVersion } from '../schemas.ts';
@@ -28,7 +28,10 @@ export interface PublishPlan {
 
 /** Everything publish decides on: the survey, the version, and the version now published. */
 export async function readForPublish(workspace: string, surveyId: string, versionId: string): Promise<PublishPlan> {
-  const [surveyItem, versionItem] = await getMany([keys.survey(workspace, surveyId), keys.surveyVersion(workspace, surveyId, versionId)]);
+  const [surveyItem, versionItem] = await getMany([
+    surveyEntity.keys.survey(workspace, surveyId),
+    surveyVersionEntity.keys.version(workspace, surveyId, versionId),
+  ]);
   if (!surveyItem) throw surveyNotFound();
   const survey = toSurvey(surveyItem);
   if (survey.status === 'archived') throw surveyArchived();
@@ -63,14 +66,14 @@ export async function publishVersion(workspace: string, plan: PublishPlan): Prom
       survey: {
         Update: {
           TableName: tableName,
-          Key: keys.survey(workspace, survey.id),
+          Key: surveyEntity.keys.survey(workspace, survey.id),
           ...surveyChange.build({ expression: '#version = :read', names: { '#version': 'version' }, values: { ':read': survey.version } }),
         },
       },
       version: {
         Update: {
           TableName: tableName,
-          Key: keys.surveyVersion(workspace, survey.id, version.id),
+          Key: surveyVersionEntity.keys.version(workspace, survey.id, version.id),
           ...update()
             .set('status', 'published')
             .set('publishedAt', now)
@@ -84,7 +87,7 @@ export async function publishVersion(workspace: string, plan: PublishPlan): Prom
       superseded: published && {
         Update: {
           TableName: tableName,
-          Key: keys.surveyVersion(workspace, survey.id, published.id),
+          Key: surveyVersionEntity.keys.version(workspace, survey.id, published.id),
           ...update()
             .set('status', 'superseded')
             .build({ expression: '#status = :published', names: { '#status': 'status' }, values: { ':published': 'published' } }),

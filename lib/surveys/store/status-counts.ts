@@ -4,9 +4,9 @@
  * descending Query of the surveys meets it first (lib/platform/data/list-walk.ts).
  */
 import { tableName } from '../../platform/data/client.ts';
-import { keys } from '../../platform/data/keys.ts';
 import type { TransactWrite } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
+import { surveyCounterEntity } from '../entities.ts';
 import { COUNTER_ENTITY } from '../record.ts';
 import type { ListedStatus, Survey } from '../schemas.ts';
 
@@ -34,5 +34,5 @@ export function counterMove(workspace: string, from: Survey['status'] | null, to
     moved = true;
   }
   if (!moved) return false;
-  return { Update: { TableName: tableName, Key: keys.surveyCounter(workspace), ...change.build() } };
+  return { Update: { TableName: tableName, Key: surveyCounterEntity.keys.counter(workspace), ...change.build() } };
 }

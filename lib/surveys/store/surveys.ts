@@ -1,6 +1,6 @@
 /**
  * Surveys: `SURVEY#<id>` items, each with a map of its version summaries, in the workspace's
- * partition (keys.survey*), so an id of another workspace is simply not found. Round trips (the
+ * partition (surveyEntity.keys.survey*), so an id of another workspace is simply not found. Round trips (the
  * README's table says the same):
  *   list, read: 1 (read is one BatchGetItem of the survey and the designs)
  *   create: 2 (reads the designs it returns, then one transaction)
@@ -19,13 +19,14 @@ import { createOnce, type IdempotentRequest } from '../../platform/data/idempote
 import { keys } from '../../platform/data/keys.ts';
 import { counted, walkCountedList } from '../../platform/data/list-walk.ts';
 import { projectionWith } from '../../platform/data/projection.ts';
-import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
+import { failedCondition, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
 import { VersionConflictError } from '../../platform/errors.ts';
 import type { PageKey, PageStart } from '../../platform/pagination.ts';
 import { rulesDigest } from '../collecting-state.ts';
 import type { SurveyDefinition } from '../engine/definition.ts';
 import type { AudienceAttribute } from '../engine/targeting.ts';
+import { surveyCounterEntity, surveyEntity, surveyVersionEntity } from '../entities.ts';
 import { surveyConditionFailure, surveyNotFound } from '../errors.ts';
 import {
   COUNTER_ENTITY,
@@ -49,6 +50,18 @@ import { newVersion, versionPut } from './versions.ts';
 
 const SURVEY_CREATE_SCOPE = 'POST /surveys';
 
+/** A write conditional on the survey as read that found it changed: the survey item as it stands (undefined: none). */
+export interface SurveyChanged {
+  surveyChanged: Record<string, unknown> | undefined;
+}
+
+/** The failure of a write whose `survey` condition failed, as a `SurveyChanged`; any other failure is thrown on. */
+function surveyChangedOrThrow(error: unknown): SurveyChanged {
+  const changed = failedCondition(error, 'survey');
+  if (!changed) throw error;
+  return { surveyChanged: changed.current };
+}
+
 /** The fields a PATCH may change; no other name of the body reaches the expression. */
 const PATCHABLE = ['name', 'nameAr', 'themeLogoUrl', 'themePrimaryColor', 'designId', 'targetingRules'] as const;
 
@@ -63,7 +76,7 @@ export interface CreatedSurvey {
  * default design (whose id is derived from the workspace, so concurrent first surveys agree).
  * Reads the designs first, to return them, then one transaction.
  */
-export async function createSurvey(
+export async function writeNewSurvey(
   workspace: string,
   input: { name: string; language: Survey['language']; definition: SurveyDefinition; issues: SurveyVersion['issues'] },
   keyId: string,
@@ -105,7 +118,7 @@ export async function createSurvey(
         Put: {
           TableName: tableName,
           Item: {
-            ...keys.survey(workspace, surveyId),
+            ...surveyEntity.keys.survey(workspace, surveyId),
             entity: SURVEY_ENTITY,
             id: surveyId,
             name: survey.name,
@@ -140,7 +153,7 @@ export interface SurveyWithVersions {
 
 /** The survey (archived ones too), its version summaries and the workspace's designs, or null: one BatchGetItem. */
 export async function findSurvey(workspace: string, id: string): Promise<SurveyWithVersions | null> {
-  const [item, designsItem] = await getMany([keys.survey(workspace, id), designsKey(workspace)]);
+  const [item, designsItem] = await getMany([surveyEntity.keys.survey(workspace, id), designsKey(workspace)]);
   if (!item) return null;
   return { survey: toSurvey(item), versions: summariesOf(item), designs: designsOf(designsItem) };
 }
@@ -151,7 +164,7 @@ export async function findSurvey(workspace: string, id: string): Promise<SurveyW
  */
 export async function findSurveyStatuses(workspace: string, ids: readonly string[]): Promise<Map<string, Survey['status']>> {
   const items = await getMany(
-    ids.map((id) => keys.survey(workspace, id)),
+    ids.map((id) => surveyEntity.keys.survey(workspace, id)),
     { attributes: ['entity', 'id', 'status'] },
   );
   return new Map(items.flatMap((item) => (item?.entity === SURVEY_ENTITY ? [[item.id as string, item.status as Survey['status']]] : [])));
@@ -159,7 +172,9 @@ export async function findSurveyStatuses(workspace: string, ids: readonly string
 
 /** The survey item as stored (404 when there is none). */
 async function getSurveyItem(workspace: string, id: string): Promise<Record<string, unknown>> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.survey(workspace, id), ConsistentRead: true }));
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName, Key: surveyEntity.keys.survey(workspace, id), ConsistentRead: true }),
+  );
   if (!Item) throw surveyNotFound();
   return Item;
 }
@@ -194,8 +209,8 @@ export async function listSurveys(
         FilterExpression: `entity = :counter OR ${statusName} IN (${Object.keys(statusValues).join(', ')})`,
         ExpressionAttributeValues: {
           ':pk': keys.workspacePk(workspace),
-          ':from': keys.surveyListRange.from,
-          ':to': keys.surveyListRange.to,
+          ':from': surveyEntity.keys.list.from,
+          ':to': surveyEntity.keys.list.to,
           ':counter': COUNTER_ENTITY,
           ...statusValues,
         },
@@ -207,10 +222,14 @@ export async function listSurveys(
       totalOf: ([counter]) => totalOf(counter, statuses),
       readCounters: async () =>
         counted(
-          (await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.surveyCounter(workspace), ConsistentRead: true }))).Item,
+          (
+            await dynamo.send(
+              new GetCommand({ TableName: tableName, Key: surveyCounterEntity.keys.counter(workspace), ConsistentRead: true }),
+            )
+          ).Item,
         ),
       cursorInRange: (after) =>
-        after.pk === keys.workspacePk(workspace) && typeof after.sk === 'string' && after.sk.startsWith(keys.surveyListRange.from),
+        after.pk === keys.workspacePk(workspace) && typeof after.sk === 'string' && after.sk.startsWith(surveyEntity.keys.list.from),
       keyOf: (item) => ({ pk: keys.workspacePk(workspace), sk: item.sk as string }),
     },
     page,
@@ -230,7 +249,7 @@ export async function listDesignsAndAudience(
   const [designsItem, audienceItem, surveyItem] = await getMany([
     designsKey(workspace),
     audienceKey(workspace),
-    ...(surveyId ? [keys.survey(workspace, surveyId)] : []),
+    ...(surveyId ? [surveyEntity.keys.survey(workspace, surveyId)] : []),
   ]);
   return { designs: designsOf(designsItem), audience: audienceOf(audienceItem), surveyItem };
 }
@@ -241,14 +260,19 @@ const encodePatch = (field: string, value: unknown) => (field === 'targetingRule
  * Applies a PATCH that leaves the targeting rules alone in one conditional UpdateItem; archived
  * surveys are read-only (a targeting change is `writeTargeting`).
  */
-export async function updateSurvey(workspace: string, id: string, patch: SurveyPatch, precondition: VersionPrecondition): Promise<Survey> {
+export async function writeSurveyChanges(
+  workspace: string,
+  id: string,
+  patch: SurveyPatch,
+  precondition: VersionPrecondition,
+): Promise<Survey> {
   const changed = update().increment('version').set('updatedAt', new Date().toISOString()).patch(patch, PATCHABLE, { encode: encodePatch });
   const version = versionCondition(precondition);
   try {
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: keys.survey(workspace, id),
+        Key: surveyEntity.keys.survey(workspace, id),
         ...changed.build({
           expression: `attribute_exists(pk) AND #status <> :archived${version.expression}`,
           names: { '#status': 'status', ...version.names },
@@ -268,29 +292,37 @@ export async function updateSurvey(workspace: string, id: string, patch: SurveyP
 /**
  * A PATCH that changes the targeting rules, on the survey item as read (`current`): one transaction
  * of the survey, conditional on the version read (which makes the answer computable without reading
- * again), and its collecting copies. Throws `TransactionCancelledError` naming `survey` when the
- * survey changed since the read, with the item as it stands.
+ * again), and its collecting copies. A survey changed since the read is handed back as it stands.
  */
-export async function writeTargeting(workspace: string, id: string, patch: SurveyPatch, current: Record<string, unknown>): Promise<Survey> {
+export async function writeTargeting(
+  workspace: string,
+  id: string,
+  patch: SurveyPatch,
+  current: Record<string, unknown>,
+): Promise<{ survey: Survey } | SurveyChanged> {
   const now = new Date().toISOString();
   const changed = update().increment('version').set('updatedAt', now).patch(patch, PATCHABLE, { encode: encodePatch });
-  await transact({
-    survey: {
-      Update: {
-        TableName: tableName,
-        Key: keys.survey(workspace, id),
-        ...changed.build({ expression: '#version = :read', names: { '#version': 'version' }, values: { ':read': current.version } }),
+  try {
+    await transact({
+      survey: {
+        Update: {
+          TableName: tableName,
+          Key: surveyEntity.keys.survey(workspace, id),
+          ...changed.build({ expression: '#version = :read', names: { '#version': 'version' }, values: { ':read': current.version } }),
+        },
       },
-    },
-    ...copyWrites(workspace, id, { rulesDigest: rulesDigest(patch.targetingRules ?? null) }),
-  });
+      ...copyWrites(workspace, id, { rulesDigest: rulesDigest(patch.targetingRules ?? null) }),
+    });
+  } catch (error) {
+    return surveyChangedOrThrow(error);
+  }
   const written: Record<string, unknown> = { ...current, version: Number(current.version) + 1, updatedAt: now };
   for (const field of PATCHABLE) {
     const value = patch[field];
     if (value === null) delete written[field];
     else if (value !== undefined) written[field] = encodePatch(field, value);
   }
-  return toSurvey(written);
+  return { survey: toSurvey(written) };
 }
 
 /** The survey's own write of a status change: conditional on the version that was read. */
@@ -300,7 +332,7 @@ function statusChange(workspace: string, survey: Survey, set: Record<string, unk
   return {
     Update: {
       TableName: tableName,
-      Key: keys.survey(workspace, survey.id),
+      Key: surveyEntity.keys.survey(workspace, survey.id),
       ...changed.build({ expression: '#version = :read', names: { '#version': 'version' }, values: { ':read': survey.version } }),
     },
   };
@@ -314,31 +346,37 @@ export async function getSurveyForStatusChange(workspace: string, id: string): P
 
 /**
  * Archives the survey as read (its status decides which count to lower, its drafts are marked so
- * they refuse saves): one transaction conditional on the version read. Throws
- * `TransactionCancelledError` when the survey changed since; 409 when racing writes kept winning.
+ * they refuse saves): one transaction conditional on the version read. False when the survey (or a
+ * draft) changed since; 409 when racing writes kept winning.
  */
-export async function writeArchive(workspace: string, { survey, draftIds }: { survey: Survey; draftIds: string[] }): Promise<void> {
+export async function writeArchive(workspace: string, { survey, draftIds }: { survey: Survey; draftIds: string[] }): Promise<boolean> {
   const now = new Date().toISOString();
-  await transact(
-    {
-      survey: statusChange(workspace, survey, { status: 'archived', archivedAt: now, updatedAt: now }),
-      ...Object.fromEntries(
-        draftIds.map((draftId) => [
-          `draft:${draftId}`,
-          {
-            Update: {
-              TableName: tableName,
-              Key: keys.surveyVersion(workspace, survey.id, draftId),
-              ...update().set('surveyArchived', true).build({ expression: 'attribute_exists(pk)' }),
+  try {
+    await transact(
+      {
+        survey: statusChange(workspace, survey, { status: 'archived', archivedAt: now, updatedAt: now }),
+        ...Object.fromEntries(
+          draftIds.map((draftId) => [
+            `draft:${draftId}`,
+            {
+              Update: {
+                TableName: tableName,
+                Key: surveyVersionEntity.keys.version(workspace, survey.id, draftId),
+                ...update().set('surveyArchived', true).build({ expression: 'attribute_exists(pk)' }),
+              },
             },
-          },
-        ]),
-      ),
-      counter: counterMove(workspace, survey.status, 'archived'),
-      ...copyWrites(workspace, survey.id, { status: 'archived' }),
-    },
-    { contended: archiveRaced },
-  );
+          ]),
+        ),
+        counter: counterMove(workspace, survey.status, 'archived'),
+        ...copyWrites(workspace, survey.id, { status: 'archived' }),
+      },
+      { contended: archiveRaced },
+    );
+  } catch (error) {
+    if (error instanceof TransactionCancelledError) return false;
+    throw error;
+  }
+  return true;
 }
 
 /** Published → closed as read, with the counters: one transaction conditional on the version read (409 when it changed). */

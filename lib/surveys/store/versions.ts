@@ -12,10 +12,10 @@ import { getMany } from '../../platform/data/batch.ts';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { isConditionFailure } from '../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../platform/data/idempotency.ts';
-import { keys } from '../../platform/data/keys.ts';
-import { TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
+import { failedCondition, TransactionCancelledError, type TransactWrite, transact } from '../../platform/data/transact.ts';
 import { update } from '../../platform/data/update.ts';
 import type { SurveyDefinition } from '../engine/definition.ts';
+import { surveyEntity, surveyVersionEntity } from '../entities.ts';
 import { definitionTooLarge, surveyArchived, surveyNotFound } from '../errors.ts';
 import {
   compressContent,
@@ -76,7 +76,7 @@ export function versionPut(
     Put: {
       TableName: tableName,
       Item: {
-        ...keys.surveyVersion(workspace, version.surveyId, version.id),
+        ...surveyVersionEntity.keys.version(workspace, version.surveyId, version.id),
         entity: VERSION_ENTITY,
         surveyLanguage,
         id: version.id,
@@ -105,7 +105,7 @@ export async function findVersion(workspace: string, surveyId: string, versionId
 
 async function readVersionItem(workspace: string, surveyId: string, versionId: string): Promise<Record<string, unknown> | undefined> {
   const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName, Key: keys.surveyVersion(workspace, surveyId, versionId), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName, Key: surveyVersionEntity.keys.version(workspace, surveyId, versionId), ConsistentRead: true }),
   );
   return Item;
 }
@@ -129,8 +129,14 @@ export interface VersionBasis {
 /** The survey (404 when there is none) and, when named, the version to copy: one GetItem, or one BatchGetItem. */
 export async function getVersionBasis(workspace: string, surveyId: string, fromVersionId: string | undefined): Promise<VersionBasis> {
   const [surveyItem, fromItem] = fromVersionId
-    ? await getMany([keys.survey(workspace, surveyId), keys.surveyVersion(workspace, surveyId, fromVersionId)])
-    : [(await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.survey(workspace, surveyId), ConsistentRead: true }))).Item];
+    ? await getMany([surveyEntity.keys.survey(workspace, surveyId), surveyVersionEntity.keys.version(workspace, surveyId, fromVersionId)])
+    : [
+        (
+          await dynamo.send(
+            new GetCommand({ TableName: tableName, Key: surveyEntity.keys.survey(workspace, surveyId), ConsistentRead: true }),
+          )
+        ).Item,
+      ];
   if (!surveyItem) throw surveyNotFound();
   const summaries = summariesOf(surveyItem);
   return {
@@ -149,8 +155,8 @@ export async function findVersionSource(workspace: string, surveyId: string, ver
 
 /**
  * Adds a draft copied from `from`, numbered after the count in `basis`: one transaction, conditional
- * on that count (two at once never share a number) and on the survey not being archived. Throws
- * `TransactionCancelledError` naming `survey` when either changed since the read.
+ * on that count (two at once never share a number) and on the survey not being archived. A survey
+ * where either changed since the read is handed back as it stands.
  */
 export async function addVersion(
   workspace: string,
@@ -158,7 +164,7 @@ export async function addVersion(
   from: VersionSource,
   keyId: string,
   idempotency: IdempotentRequest | undefined,
-): Promise<{ version: SurveyVersion; replayed: boolean }> {
+): Promise<{ version: SurveyVersion; replayed: boolean } | { surveyChanged: Record<string, unknown> | undefined }> {
   const { survey, versionCount: count } = basis;
   const now = new Date().toISOString();
   const copied = from.version;
@@ -172,36 +178,43 @@ export async function addVersion(
     createdAt: now,
   };
   // The Idempotency-Key's scope is this survey's path, so a key is per survey.
-  const { response, replayed } = await createOnce(
-    workspace,
-    {
-      version: versionPut(workspace, version, survey.language, from.stored),
-      survey: {
-        Update: {
-          TableName: tableName,
-          Key: keys.survey(workspace, survey.id),
-          ...update()
-            .set(['versions', version.id], summary)
-            .set('versionCount', count + 1)
-            .build({
-              expression: 'attribute_exists(pk) AND #status <> :archived AND (versionCount = :count OR attribute_not_exists(versionCount))',
-              names: { '#status': 'status' },
-              values: { ':count': count, ':archived': 'archived' },
-            }),
+  try {
+    const { response, replayed } = await createOnce(
+      workspace,
+      {
+        version: versionPut(workspace, version, survey.language, from.stored),
+        survey: {
+          Update: {
+            TableName: tableName,
+            Key: surveyEntity.keys.survey(workspace, survey.id),
+            ...update()
+              .set(['versions', version.id], summary)
+              .set('versionCount', count + 1)
+              .build({
+                expression:
+                  'attribute_exists(pk) AND #status <> :archived AND (versionCount = :count OR attribute_not_exists(versionCount))',
+                names: { '#status': 'status' },
+                values: { ':count': count, ':archived': 'archived' },
+              }),
+          },
         },
       },
-    },
-    version,
-    idempotency,
-  );
-  return { version: response, replayed };
+      version,
+      idempotency,
+    );
+    return { version: response, replayed };
+  } catch (error) {
+    const changed = failedCondition(error, 'survey');
+    if (!changed) throw error;
+    return { surveyChanged: changed.current };
+  }
 }
 
 /**
  * Replaces a draft's definition in one conditional UpdateItem: the draft must exist, still be a
  * draft of a survey not archived, and be at the revision the client read (If-Match).
  */
-export async function replaceVersion(
+export async function writeVersionDefinition(
   workspace: string,
   surveyId: string,
   versionId: string,
@@ -223,7 +236,7 @@ export async function replaceVersion(
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: keys.surveyVersion(workspace, surveyId, versionId),
+        Key: surveyVersionEntity.keys.version(workspace, surveyId, versionId),
         ...changed.build({
           expression:
             'attribute_exists(pk) AND #status = :draft AND attribute_not_exists(surveyArchived) ' +
@@ -249,7 +262,7 @@ export async function deleteVersion(workspace: string, surveyId: string, version
       version: {
         Delete: {
           TableName: tableName,
-          Key: keys.surveyVersion(workspace, surveyId, versionId),
+          Key: surveyVersionEntity.keys.version(workspace, surveyId, versionId),
           ConditionExpression: 'attribute_exists(pk) AND #status = :draft AND attribute_not_exists(surveyArchived)',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':draft': 'draft' },
@@ -258,7 +271,7 @@ export async function deleteVersion(workspace: string, surveyId: string, version
       survey: {
         Update: {
           TableName: tableName,
-          Key: keys.survey(workspace, surveyId),
+          Key: surveyEntity.keys.survey(workspace, surveyId),
           ...update()
             .remove(['versions', versionId])
             .build({

@@ -2,43 +2,32 @@
  * The stream aggregator: folds a batch of survey-response stream records into the day buckets.
  *
  * Per survey, responses are taken in chunks that fit one transaction (≤ 100 items: a marker per
- * response plus each bucket touched). A chunk reads its markers and buckets (one BatchGetItem),
- * folds (fold.ts), then writes every changed bucket and marker in one transaction, each conditional
- * on the `lock` it was read at. So counters and markers move together or not at all: a crash, a
- * replay or a concurrent invocation (another shard holding the same survey's responses) can never
- * count a response twice or half; a lost race re-reads and folds again.
+ * response plus each bucket touched). A chunk reads its markers and buckets, folds (fold.ts), then
+ * writes every changed bucket and marker together (store/counted-markers.ts), each conditional on
+ * what was read. So counters and markers move together or not at all: a crash, a replay or a
+ * concurrent invocation (another shard holding the same survey's responses) can never count a
+ * response twice or half; a lost race re-reads and folds again.
  *
- * Where the writes land: a marker per response, at a key hashed from the response id (keys.ts), so
+ * Where the writes land: a marker per response, at a key hashed from the response id (entities.ts), so
  * markers never pile up at the end of one range; one bucket write per chunk, into this instance's
  * bucket of the day (`bucketShard`), so the dozens of instances AWS runs at 5,000 writes a second (one
  * per stream shard) do not all write, and race for, one item. A quiet survey keeps one bucket a day.
  *
- * Until migration 002 has finished (lib/surveys/responses/layout.ts), a marker is also looked for at its
- * legacy key, and moved to its new key by the transaction that next changes it; and a legacy response
- * item's removal is counted only when the response is not at its new key (else it was moved, not deleted).
+ * Until migration 002 has finished, a legacy response item's removal is counted only when the
+ * response is not at its new key (else it was moved, not deleted): the store says which were moved.
  */
 import { randomInt } from 'node:crypto';
-import { getMany } from '../../platform/data/batch.ts';
-import { tableName } from '../../platform/data/client.ts';
 import { conflictBackoff } from '../../platform/data/conditions.ts';
-import { keys } from '../../platform/data/keys.ts';
-import { type NamedWrites, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
-import { responseLayout } from '../responses/layout.ts';
 import { findVersion } from '../store/versions.ts';
 import { type Catalog, catalogOf } from './catalog.ts';
-import { addCounts, type Counts, contributionOf } from './counts.ts';
-import { type BucketRef, bucketId, type CountedMarker, type ResponseChange as FoldedChange, foldChanges } from './fold.ts';
-import { DAY_BUCKET_ENTITY } from './store/buckets.ts';
+import { contributionOf } from './counts.ts';
+import { DAY_BUCKET_SHARDS } from './entities.ts';
+import { bucketId, type ResponseChange as FoldedChange, foldChanges } from './fold.ts';
+import { MAX_TRANSACTION_ITEMS, readCountedChunk, writeCountedChunk } from './store/counted-markers.ts';
 import type { ResponseRecord } from './stream-records.ts';
 
-const COUNTED_ENTITY = 'SurveyResponseCounted';
-
-/** A removed response's marker outlives every stream record of it (kept 24 h), then expires. */
-const TOMBSTONE_SECONDS = 2 * 86_400;
-const MAX_TRANSACTION_ITEMS = 100;
 const MAX_ATTEMPTS = 8;
 
-type Item = Record<string, unknown>;
 /** A change as the aggregator reads it: also whether it is a legacy item's removal (stream-records.ts). */
 type ResponseChange = FoldedChange & { legacyRemoval: boolean };
 
@@ -71,153 +60,31 @@ function catalogFor(workspace: string, surveyId: string, versionId: string): Pro
   return cached;
 }
 
-function toMarker(item: Item | undefined): (CountedMarker & { lock: number }) | undefined {
-  if (!item) return undefined;
-  const shard = item.shard;
-  return {
-    revision: item.revision as number,
-    removed: item.removed === true,
-    bucket: { versionId: item.versionId as string, day: item.day as string, ...(typeof shard === 'number' ? { shard } : {}) },
-    contribution: (item.contribution ?? {}) as Counts,
-    lock: item.lock as number,
-  };
-}
-
-async function readItems(keyList: { pk: string; sk: string }[]): Promise<Map<string, Item>> {
-  const found = new Map<string, Item>();
-  for (const item of await getMany(keyList)) if (item) found.set(`${item.pk as string}\u0000${item.sk as string}`, item);
-  return found;
-}
-const itemId = (key: { pk: string; sk: string }) => `${key.pk}\u0000${key.sk}`;
-
-const lockCondition = (item: Item | undefined) =>
-  item
-    ? {
-        ConditionExpression: '#lock = :lock',
-        ExpressionAttributeNames: { '#lock': 'lock' },
-        ExpressionAttributeValues: { ':lock': item.lock },
-      }
-    : { ConditionExpression: 'attribute_not_exists(pk)' };
-
 /**
  * Which of a day's buckets this instance writes new responses into: picked at random when the
  * instance starts, and again after it loses a race, so the aggregator's concurrent instances (one
  * per stream shard: dozens at 5,000 writes a second) mostly write different items, while a quiet
  * survey keeps one bucket a day. A response stays in the bucket it was first counted in (fold.ts).
  */
-let bucketShard = randomInt(keys.surveyDayBucketShards);
+let bucketShard = randomInt(DAY_BUCKET_SHARDS);
 
 type ChunkOutcome = 'committed' | 'unchanged' | 'lost-race' | 'too-large';
 
 /** Reads, folds and writes one chunk of one survey's changes. */
 async function tryChunk(workspace: string, surveyId: string, chunk: ResponseChange[]): Promise<ChunkOutcome> {
-  const responseIds = [...new Set(chunk.map((change) => change.responseId))];
-  const markerKey = (responseId: string) => keys.surveyResponseCounted(workspace, surveyId, responseId);
-  const legacyMarkerKey = (responseId: string) => keys.legacySurveyResponseCounted(workspace, surveyId, responseId);
-  const bucketKey = (bucket: BucketRef) => keys.surveyDayBucket(workspace, surveyId, bucket.day, bucket.versionId, bucket.shard);
   // New responses go to this instance's bucket of their day and version.
   let changes = chunk.map((change) => ({ ...change, bucket: { ...change.bucket, shard: bucketShard } }));
-  const changeBuckets = new Map(changes.map((change) => [bucketId(change.bucket), change.bucket]));
-  // A legacy item's removal counts only if the response is not at its new key: otherwise it moved.
-  const moveCandidates = [...new Set(chunk.filter((change) => change.legacyRemoval).map((change) => change.responseId))];
-  const legacy = responseLayout.pending;
-  const probe = responseLayout.due();
+  const read = await readCountedChunk(workspace, surveyId, {
+    responseIds: [...new Set(chunk.map((change) => change.responseId))],
+    // A legacy item's removal counts only if the response is not at its new key: otherwise it moved.
+    legacyRemovals: [...new Set(chunk.filter((change) => change.legacyRemoval).map((change) => change.responseId))],
+    buckets: [...new Map(changes.map((change) => [bucketId(change.bucket), change.bucket])).values()],
+  });
+  changes = changes.filter((change) => !(change.legacyRemoval && read.moved.has(change.responseId)));
 
-  const items = await readItems([
-    ...responseIds.map(markerKey),
-    ...(legacy ? responseIds.map(legacyMarkerKey) : []),
-    ...moveCandidates.map((responseId) => keys.surveyResponse(workspace, surveyId, responseId)),
-    ...[...changeBuckets.values()].map(bucketKey),
-    ...(probe ? [probe] : []),
-  ]);
-  if (probe) responseLayout.settle(items.get(itemId(probe)));
-  const moved = new Set(moveCandidates.filter((responseId) => items.has(itemId(keys.surveyResponse(workspace, surveyId, responseId)))));
-  changes = changes.filter((change) => !(change.legacyRemoval && moved.has(change.responseId)));
-
-  const markers = new Map<string, CountedMarker & { lock: number }>();
-  /** The marker items as read, at whichever key held them. */
-  const markerItems = new Map<string, { item: Item; legacy: boolean }>();
-  for (const responseId of responseIds) {
-    const current = items.get(itemId(markerKey(responseId)));
-    const old = legacy ? items.get(itemId(legacyMarkerKey(responseId))) : undefined;
-    const found = current ? { item: current, legacy: false } : old ? { item: old, legacy: true } : undefined;
-    const marker = toMarker(found?.item);
-    if (found && marker) {
-      markers.set(responseId, marker);
-      markerItems.set(responseId, found);
-    }
-  }
-  // Responses counted before stay in their bucket (fold.ts): read those buckets too.
-  const strays = [...markers.values()].map((marker) => marker.bucket).filter((bucket) => !items.has(itemId(bucketKey(bucket))));
-  const unseen = [...new Map(strays.map((bucket) => [bucketId(bucket), bucket])).values()];
-  if (unseen.length > 0) for (const [id, item] of await readItems(unseen.map(bucketKey))) items.set(id, item);
-
-  const fold = foldChanges(markers, changes);
+  const fold = foldChanges(read.markers, changes);
   if (fold.markers.size === 0 && fold.deltas.size === 0) return 'unchanged';
-
-  const now = Math.floor(Date.now() / 1000);
-  const writes: NamedWrites = {};
-  for (const { bucket, counts } of fold.deltas.values()) {
-    const key = bucketKey(bucket);
-    const current = items.get(itemId(key));
-    writes[`bucket ${bucketId(bucket)}`] = {
-      Put: {
-        TableName: tableName,
-        Item: {
-          ...key,
-          entity: DAY_BUCKET_ENTITY,
-          workspace,
-          surveyId,
-          versionId: bucket.versionId,
-          day: bucket.day,
-          ...(bucket.shard === undefined ? {} : { shard: bucket.shard }),
-          catalog: await catalogFor(workspace, surveyId, bucket.versionId),
-          counts: addCounts({ ...((current?.counts ?? {}) as Counts) }, counts),
-          lock: ((current?.lock as number | undefined) ?? 0) + 1,
-        },
-        ...lockCondition(current),
-      },
-    };
-  }
-  for (const [responseId, marker] of fold.markers) {
-    const found = markerItems.get(responseId);
-    writes[`marker ${responseId}`] = {
-      Put: {
-        TableName: tableName,
-        Item: {
-          ...markerKey(responseId),
-          entity: COUNTED_ENTITY,
-          workspace,
-          surveyId,
-          responseId,
-          versionId: marker.bucket.versionId,
-          day: marker.bucket.day,
-          ...(marker.bucket.shard === undefined ? {} : { shard: marker.bucket.shard }),
-          revision: marker.revision,
-          removed: marker.removed,
-          contribution: marker.contribution,
-          lock: ((found?.item.lock as number | undefined) ?? 0) + 1,
-          ...(marker.removed ? { ttl: now + TOMBSTONE_SECONDS } : {}),
-        },
-        // A marker still at its legacy key moves to its new one here (the migration moves the rest).
-        ...lockCondition(found?.legacy ? undefined : found?.item),
-      },
-    };
-    if (found?.legacy) {
-      writes[`legacy marker ${responseId}`] = {
-        Delete: { TableName: tableName, Key: legacyMarkerKey(responseId), ...lockCondition(found.item) },
-      };
-    }
-  }
-  if (Object.keys(writes).length > MAX_TRANSACTION_ITEMS) return 'too-large';
-  try {
-    // The kit retries lost transaction races itself; a moved lock is a failed condition: re-read and fold again.
-    await transact(writes);
-    return 'committed';
-  } catch (error) {
-    if (error instanceof TransactionCancelledError) return 'lost-race';
-    throw error;
-  }
+  return writeCountedChunk(read, fold, (versionId) => catalogFor(workspace, surveyId, versionId));
 }
 
 /** Splits one survey's changes into chunks whose markers and buckets fit one transaction. */
@@ -309,7 +176,7 @@ async function writeChunk(workspace: string, surveyId: string, chunk: ResponseCh
     if (attempt >= MAX_ATTEMPTS) throw new Error('Survey summary chunk kept losing races; the batch is retried');
     result.retries += 1;
     // Another instance writes this bucket too: move to another one.
-    bucketShard = randomInt(keys.surveyDayBucketShards);
+    bucketShard = randomInt(DAY_BUCKET_SHARDS);
     await conflictBackoff(attempt);
   }
 }

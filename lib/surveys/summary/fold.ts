@@ -13,7 +13,7 @@ export interface BucketRef {
   versionId: string;
   /** UTC date of the response's createdAt (contract §1). */
   day: string;
-  /** Which of the day's buckets (keys.ts `surveyDayBucket`); absent: the one bucket of the layout before migration 002. */
+  /** Which of the day's buckets (entities.ts `dayBucketEntity`); absent: the one bucket of the layout before migration 002. */
   shard?: number;
 }
 

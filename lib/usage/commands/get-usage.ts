@@ -11,7 +11,7 @@ import { type Granularity, type UsageReport, usageReport } from '../../platform/
 import { usageRange } from '../../platform/tenants/usage-range.ts';
 import { writesAllowed } from '../../platform/write-gate.ts';
 import { MAX_DAYS, MAX_HOURS } from '../schemas.ts';
-import { listUsagePeriods } from '../store.ts';
+import { listUsagePeriods } from '../store/usage.ts';
 
 const prices = unitPrices(config.usagePrices());
 

@@ -1,16 +1,16 @@
 /**
  * POST /webhooks: a new, disabled webhook and its secret (shown this once); safe to retry with an
- * Idempotency-Key. The remembered response never holds the secret (../store.ts): a replay reads the
+ * Idempotency-Key. The remembered response never holds the secret (store/webhooks.ts): a replay reads the
  * webhook as it is now and answers with its current secret (a client retries because it lost the
  * first answer, and needs the secret); 404 once it was deleted.
  */
 import type { AuthContext } from '../../platform/auth/context.ts';
-import type { IdempotentRequest } from '../../platform/data/idempotency.ts';
+import type { IdempotentRequest } from '../../platform/data/idempotent-request.ts';
 import { webhookNotFound } from '../errors.ts';
 import { assertMaySubscribe } from '../events.ts';
 import { checkReceiverUrl } from '../receivers.ts';
 import { toWebhook, type Webhook } from '../record.ts';
-import { createWebhook as create, findWebhookRecord, type NewWebhook } from '../store/webhooks.ts';
+import { findWebhookRecord, type NewWebhook, writeNewWebhook } from '../store/webhooks.ts';
 
 export async function createWebhook(
   workspace: string,
@@ -20,7 +20,7 @@ export async function createWebhook(
 ): Promise<{ webhook: Webhook; secret: string; replayed: boolean }> {
   assertMaySubscribe(caller, input.events);
   await checkReceiverUrl(input.url);
-  const created = await create(workspace, input, idempotency);
+  const created = await writeNewWebhook(workspace, input, idempotency);
   if (!created.replayed) return created;
   return { ...(await rememberedWebhook(workspace, created.webhook.id)), replayed: true };
 }

@@ -3,37 +3,41 @@
  *   1. too early (a wait longer than SQS's 15-minute delay)? queue the message again: a hop;
  *   2. claim the attempt on the delivery record (lease) and read the webhook, concurrently;
  *      a duplicate or stale message finds the attempt made or taken and is dropped;
- *   3. webhook deleted or disabled? the delivery is cancelled;
- *   4. POST through the SSRF guard, signed with the webhook's current secret;
- *   5. 2xx: delivered. 410: failed, and the webhook is disabled with its other waiting retries
- *      cancelled (lib/webhooks/disabling.ts, as a disable request does). Otherwise the next attempt is
- *      queued (backoff with jitter, at least Retry-After) or, with no attempts left, the message
- *      goes to the dead-letter queue and the delivery is failed. The next message is queued
- *      before the result is written: a crash in between repeats the attempt, never loses it.
+ *   3. webhook deleted? the delivery is cancelled; disabled? it is held, for a recovery;
+ *   4. over the webhook's `maxDeliveriesPerSecond`? the message comes back when the budget allows
+ *      (queued first), and the delivery reads `throttled`: no attempt is counted;
+ *   5. POST through the SSRF guard, signed with the webhook's current secret (attempt.ts), and the
+ *      webhook's failure window noted: a 410, or every attempt failing for longer than the window,
+ *      disables it (disabling.ts), holding its other waiting retries;
+ *   6. 2xx: delivered. 410: failed. Failing past the window: held (its webhook is disabled now).
+ *      Otherwise the next attempt is queued (backoff with jitter, at least Retry-After) or, with no
+ *      attempts left, the message goes to the dead-letter queue and the delivery is failed. The next
+ *      message is queued before the result is written: a crash in between repeats the attempt, never
+ *      loses it.
  */
 import { config } from '../../platform/config.ts';
 import { logger } from '../../platform/logger.ts';
 import { countBusinessEvent } from '../../platform/metrics.ts';
-import { postJson } from '../../platform/outbound/http-post.ts';
-import { countersOfWork } from '../../platform/tenants/usage.ts';
-import { recordUsage } from '../../platform/tenants/usage-buffer.ts';
+import { attemptDelivery, noteAttempt } from '../attempt.ts';
 import { type DeliveryMessage, sendDeadLetter, sendDeliveryMessage } from '../delivery-queue.ts';
-import { disableAndCancelRetries } from '../disabling.ts';
+import { parseDisableAfterSeconds } from '../failure-window.ts';
 import { DELIVERY_LEASE_SECONDS } from '../pipeline.ts';
 import { nextRetryDelaySeconds, parseRetryAfter, parseRetryDelays } from '../retry-schedule.ts';
-import { deliveryHeaders } from '../signing.ts';
 import {
-  type AttemptRecord,
   type ClaimedDelivery,
   cancelDelivery,
   claimDeliveryAttempt,
+  holdDelivery,
   recordAttemptResult,
+  throttleDelivery,
 } from '../store/deliveries.ts';
+import { takeRateSlot } from '../store/rate-slots.ts';
 import { findWebhookRecord } from '../store/webhooks.ts';
 
 const queueUrl = config.webhookDeliveryQueueUrl();
 const deadLetterQueueUrl = config.webhookDeadLetterQueueUrl();
 const retryDelays = parseRetryDelays(config.webhookRetryDelays());
+const windowSeconds = parseDisableAfterSeconds(config.webhookDisableAfterSeconds());
 
 /** SQS rounds delays to whole seconds; a message this close to its time is delivered, not hopped. */
 const HOP_TOLERANCE_MS = 1000;
@@ -62,62 +66,66 @@ export async function deliverWebhook(message: DeliveryMessage): Promise<Delivery
     return 'done';
   }
   if (!webhook.enabled) {
-    await cancelDelivery(delivery, 'the webhook was disabled');
+    await holdDelivery(delivery);
     return 'done';
   }
+  if (webhook.maxDeliveriesPerSecond !== null) {
+    const slot = await takeRateSlot(message.workspace, message.webhookId, webhook.maxDeliveriesPerSecond, now);
+    if (!slot.go) {
+      // The same attempt, when its turn comes: queued before the record says so, as every next attempt.
+      await sendDeliveryMessage(queueUrl, { ...ids(message), attempt: delivery.attempt, notBefore: slot.retryAtMs });
+      await throttleDelivery(delivery, new Date(slot.retryAtMs).toISOString());
+      return 'done';
+    }
+  }
 
-  const at = new Date().toISOString();
-  const outcome = await postJson(webhook.url, delivery.payload, deliveryHeaders(webhook.secret, delivery.eventId, delivery.payload));
-  // Each attempt made is one of the workspace's deliveries (its usage: docs/operating.md, "Tenants").
-  recordUsage(message.workspace, Date.now(), countersOfWork({ deliveries: 1 }));
-  const attempt: AttemptRecord = {
-    attempt: delivery.attempt,
-    at,
-    outcome: outcome.ok ? 'delivered' : 'failed',
-    responseStatus: outcome.status,
-    durationMs: outcome.durationMs,
-    error: outcome.error,
-  };
+  const attempted = await attemptDelivery(webhook, delivery);
   logger.info('Webhook delivery attempt', {
     ...ids(message),
     attempt: delivery.attempt,
-    status: outcome.status,
-    ok: outcome.ok,
-    durationMs: outcome.durationMs,
+    status: attempted.status,
+    ok: attempted.ok,
+    durationMs: attempted.record.durationMs,
   });
+  const failures = { failingSince: webhook.failingSince, lastErrors: webhook.lastErrors, lastFailureAt: webhook.lastFailureAt };
+  // A 410 or a failure past the window disables the webhook (holding its other waiting retries) before this result is written.
+  const after = await noteAttempt(webhook, failures, attempted, windowSeconds);
 
-  if (outcome.ok) {
-    if (await record(delivery, { attempt, outcome: 'delivered' })) countBusinessEvent('WebhookDeliveriesSucceeded');
+  if (attempted.ok) {
+    if (await record(delivery, { attempt: attempted.record, outcome: 'delivered' })) countBusinessEvent('WebhookDeliveriesSucceeded');
     return 'done';
   }
-  if (outcome.status === 410) {
-    // As POST …/disable does: the webhook's other waiting retries are cancelled too, before this result is written.
-    const disabled = await disableAndCancelRetries(message.workspace, message.webhookId, { by: 'receiver-gone', url: webhook.url });
-    attempt.error = `the receiver answered 410 Gone${disabled ? '; the webhook was disabled' : ''}`;
-    if (await record(delivery, { attempt, outcome: 'failed' })) countBusinessEvent('WebhookDeliveriesFailed');
+  if (attempted.status === 410) {
+    attempted.record.error = `the receiver answered 410 Gone${after.disabled ? '; the webhook was disabled' : ''}`;
+    if (await record(delivery, { attempt: attempted.record, outcome: 'failed' })) countBusinessEvent('WebhookDeliveriesFailed');
+    return 'done';
+  }
+  if (after.disabled) {
+    // Its receiver has failed for longer than the window: held with the others, for a recovery.
+    await record(delivery, { attempt: attempted.record, outcome: 'held' });
     return 'done';
   }
 
   const delaySeconds = nextRetryDelaySeconds({
     attemptInRound: delivery.attempt - delivery.roundStart + 1,
     delays: retryDelays,
-    retryAfterSeconds: parseRetryAfter(outcome.retryAfter),
+    retryAfterSeconds: parseRetryAfter(attempted.retryAfter),
   });
   if (delaySeconds === null) {
     await sendDeadLetter(deadLetterQueueUrl, {
       ...ids(message),
       attempt: delivery.attempt,
       reason: 'attempts_exhausted',
-      failedAt: at,
-      lastStatus: outcome.status,
-      lastError: outcome.error,
+      failedAt: attempted.record.at,
+      lastStatus: attempted.status,
+      lastError: attempted.record.error,
     });
-    if (await record(delivery, { attempt, outcome: 'failed' })) countBusinessEvent('WebhookDeliveriesFailed');
+    if (await record(delivery, { attempt: attempted.record, outcome: 'failed' })) countBusinessEvent('WebhookDeliveriesFailed');
     return 'done';
   }
   const notBefore = Date.now() + Math.round(delaySeconds * 1000);
   await sendDeliveryMessage(queueUrl, { ...ids(message), attempt: delivery.attempt + 1, notBefore });
-  await record(delivery, { attempt, outcome: 'retrying', nextAttemptAt: new Date(notBefore).toISOString() });
+  await record(delivery, { attempt: attempted.record, outcome: 'retrying', nextAttemptAt: new Date(notBefore).toISOString() });
   return 'done';
 }
 

@@ -1,5 +1,6 @@
-/** GET /webhooks/{id}/deliveries: one page of what happened to each event sent to this webhook, newest first. */
+/** GET /webhooks/{id}/deliveries: one page of what happened to each event sent to this webhook (of one state, with `status`), newest first. */
 import type { PageStart } from '../../platform/pagination.ts';
+import type { DeliveryOutcome } from '../store/deliveries.ts';
 import { listDeliveries } from '../store/delivery-list.ts';
 import { getWebhook } from '../store/webhooks.ts';
 
@@ -12,8 +13,12 @@ type DeliveryPage = Awaited<ReturnType<typeof listDeliveries>>;
 export async function listWebhookDeliveries<P>(
   workspace: string,
   webhookId: string,
+  status: DeliveryOutcome | undefined,
   paged: (read: (start: PageStart) => Promise<DeliveryPage>) => Promise<P>,
 ): Promise<P> {
-  const [, page] = await Promise.all([getWebhook(workspace, webhookId), paged((start) => listDeliveries(workspace, webhookId, start))]);
+  const [, page] = await Promise.all([
+    getWebhook(workspace, webhookId),
+    paged((start) => listDeliveries(workspace, webhookId, start, status)),
+  ]);
   return page;
 }

@@ -10,7 +10,7 @@ const queueUrl = config.webhookDeliveryQueueUrl();
 export async function redeliverWebhookDelivery(workspace: string, webhookId: string, eventId: string): Promise<void> {
   const webhook = await findWebhookRecord(workspace, webhookId);
   if (!webhook) throw webhookNotFound();
-  if (!webhook.enabled) throw webhookDisabled();
+  if (!webhook.enabled) throw webhookDisabled('redelivering to it');
   const attempt = await requeueDelivery(workspace, webhookId, eventId);
   // Queued after the record says so, so the message never finds a record that is not ready for it.
   // Should this send fail, the 502 invites a retry, and redelivering again is harmless.

@@ -1,9 +1,10 @@
 /**
- * PATCH /webhooks/{id}: change name, URL or events (a URL through the SSRF guard); a new URL disables
- * the webhook. The common case is one UpdateItem: the first write assumes the URL changed; if it
- * did not, the rest is written again without it, leaving `enabled` as it is.
+ * PATCH /webhooks/{id}: change name, URL, events or the rate limit (a URL through the SSRF guard).
+ * Without a URL it is one UpdateItem. A new URL disables the webhook, holding what it misses
+ * (../disabling.ts); the URL it already has is no change, and the rest is written without it.
  */
 import type { AuthContext } from '../../platform/auth/context.ts';
+import { disableOnRequest } from '../disabling.ts';
 import { assertMaySubscribe } from '../events.ts';
 import { checkReceiverUrl } from '../receivers.ts';
 import type { Webhook } from '../record.ts';
@@ -11,9 +12,11 @@ import { type WebhookChanges, writeWebhookChanges } from '../store/webhooks.ts';
 
 export async function updateWebhook(workspace: string, id: string, changes: WebhookChanges, caller: AuthContext): Promise<Webhook> {
   assertMaySubscribe(caller, changes.events);
-  if (changes.url !== undefined) await checkReceiverUrl(changes.url);
-  const written = await writeWebhookChanges(workspace, id, changes);
-  if (written) return written;
-  // The URL given is the one it already has: not a change.
-  return (await writeWebhookChanges(workspace, id, { ...changes, url: undefined }))!;
+  const { url, ...rest } = changes;
+  if (url !== undefined) {
+    await checkReceiverUrl(url);
+    const changed = await disableOnRequest(workspace, id, { code: 'url_changed', changes: { ...rest, url } });
+    if (changed !== 'unchanged') return changed.webhook;
+  }
+  return writeWebhookChanges(workspace, id, rest);
 }

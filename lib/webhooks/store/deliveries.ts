@@ -8,18 +8,18 @@
  *     message never both send, and a crash mid-attempt frees the lease for the retried message.
  */
 import { randomUUID } from 'node:crypto';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { dynamo, tableName } from '../../platform/data/client.ts';
 import { updateItem } from '../../platform/data/conditional-update.ts';
 import { isConditionFailure } from '../../platform/data/conditions.ts';
-import { workspacePk } from '../../platform/data/keys.ts';
 import { TABLE } from '../../platform/data/table.ts';
-import { TransactionCancelledError, transact } from '../../platform/data/transact.ts';
+import { update } from '../../platform/data/update.ts';
 import { webhookDeliveryEntity } from '../entities.ts';
 import { deliveryInProgress, deliveryNotFound } from '../errors.ts';
-import type { WebhookEvent, WebhookEventType } from '../events.ts';
+import type { DeliveryEventType } from '../events.ts';
 import type { delivery, deliveryAttempt } from '../schemas.ts';
+import { heldAttributes } from './holds.ts';
 
 /** Attempts kept in a record's history (the default schedule makes 11 per round). */
 const MAX_ATTEMPTS_KEPT = 25;
@@ -28,14 +28,15 @@ const MAX_ATTEMPTS_KEPT = 25;
 export type Delivery = z.output<typeof delivery>;
 export type AttemptRecord = z.output<typeof deliveryAttempt>;
 export type DeliveryOutcome = Delivery['outcome'];
-const FINAL: readonly DeliveryOutcome[] = ['delivered', 'failed', 'cancelled'];
+/** No queue message asks for an attempt of these: a recovery (held, failed, cancelled) or a redelivery sends them again. */
+const FINAL: readonly DeliveryOutcome[] = ['delivered', 'failed', 'cancelled', 'held'];
 
 /** What the delivery function needs from a claimed record. */
 export interface ClaimedDelivery {
   workspace: string;
   webhookId: string;
   eventId: string;
-  eventType: WebhookEventType;
+  eventType: DeliveryEventType;
   payload: string;
   attempt: number;
   roundStart: number;
@@ -47,45 +48,84 @@ export interface ClaimedDelivery {
 
 const deliveryKey = webhookDeliveryEntity.keys.delivery;
 
+/** A delivery as the API shows it, from its record. */
+export function toDelivery(item: Record<string, unknown>): Delivery {
+  const log = (item.attemptLog as AttemptRecord[] | undefined) ?? [];
+  const last = log.at(-1);
+  const outcome = item.status as DeliveryOutcome;
+  return {
+    id: item.eventId as string,
+    eventId: item.eventId as string,
+    eventType: item.eventType as DeliveryEventType,
+    outcome,
+    attempt: (item.attempts as number | undefined) ?? 0,
+    responseStatus: last?.responseStatus ?? null,
+    durationMs: last?.durationMs ?? null,
+    error: (item.statusReason as string | undefined) ?? (outcome === 'delivered' ? null : (last?.error ?? null)),
+    createdAt: item.createdAt as string,
+    lastAttemptAt: (item.lastAttemptAt as string | undefined) ?? null,
+    nextAttemptAt: WAITING.includes(outcome) ? ((item.nextAttemptAt as string | undefined) ?? null) : null,
+    recoveryId: (item.recoveryId as string | undefined) ?? null,
+    // Newest first, each in the documented field order (DynamoDB maps come back in any order).
+    attempts: [...log].reverse().map((a) => ({
+      attempt: a.attempt,
+      at: a.at,
+      outcome: a.outcome,
+      responseStatus: a.responseStatus,
+      durationMs: a.durationMs,
+      error: a.error,
+    })),
+  };
+}
+
+/** The states in which a delivery waits for a queue message's attempt (`nextAttemptAt` says when). */
+const WAITING: readonly DeliveryOutcome[] = ['pending', 'retrying', 'throttled'];
+
+/** What a delivery is of: its event's id, kind and the time its change was committed. */
+export interface DeliveredEvent {
+  id: string;
+  type: DeliveryEventType;
+  timestamp: string;
+}
+
 /**
- * Record that `event` is to be delivered to webhook `webhookId`, unless it already is (a repeated
- * stream record): the first write wins, so a duplicate never resets a delivery under way.
+ * Record that `event` is to be delivered to webhook `webhookId` (`pending`, its message queued next),
+ * or held for it (a disabled webhook: no message, in the held index), unless it already is (a
+ * repeated stream record): the first write wins, so a duplicate never resets a delivery under way.
+ * The event's own time (`eventAt`) is what a recovery's window is on.
  */
 export async function recordNewDelivery(
   workspace: string,
   webhookId: string,
-  event: WebhookEvent,
+  event: DeliveredEvent,
   payload: string,
+  state: 'pending' | 'held' = 'pending',
   nowMs = Date.now(),
-): Promise<void> {
+): Promise<Delivery> {
   const now = new Date(nowMs).toISOString();
+  const item = {
+    ...webhookDeliveryEntity.keys.delivery(workspace, webhookId, event.id),
+    entity: webhookDeliveryEntity.name,
+    workspace,
+    webhookId,
+    eventId: event.id,
+    eventType: event.type,
+    eventAt: event.timestamp,
+    payload,
+    attempts: 0,
+    nextAttempt: 1,
+    roundStart: 1,
+    attemptLog: [],
+    createdAt: now,
+    ...(state === 'held' ? heldAttributes(workspace, webhookId, event.id) : { status: 'pending', nextAttemptAt: now }),
+    ...webhookDeliveryEntity.expiry(nowMs),
+  };
   try {
-    await dynamo.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: {
-          ...deliveryKey(workspace, webhookId, event.id),
-          entity: webhookDeliveryEntity.name,
-          workspace,
-          webhookId,
-          eventId: event.id,
-          eventType: event.type,
-          payload,
-          status: 'pending',
-          attempts: 0,
-          nextAttempt: 1,
-          roundStart: 1,
-          attemptLog: [],
-          nextAttemptAt: now,
-          createdAt: now,
-          ...webhookDeliveryEntity.expiry(nowMs),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    await dynamo.send(new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
   }
+  return toDelivery(item);
 }
 
 export type ClaimResult =
@@ -106,13 +146,14 @@ export async function claimDeliveryAttempt(
     Key: key,
     UpdateExpression: 'SET leaseUntil = :leaseUntil, leaseToken = :token',
     ConditionExpression:
-      'attribute_exists(pk) AND #status IN (:pending, :retrying) AND nextAttempt = :attempt AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)',
+      'attribute_exists(pk) AND #status IN (:pending, :retrying, :throttled) AND nextAttempt = :attempt AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
       ':leaseUntil': nowMs + leaseSeconds * 1000,
       ':token': leaseToken,
       ':pending': 'pending',
       ':retrying': 'retrying',
+      ':throttled': 'throttled',
       ':attempt': message.attempt,
       ':now': nowMs,
     },
@@ -123,7 +164,7 @@ export async function claimDeliveryAttempt(
         workspace: message.workspace,
         webhookId: message.webhookId,
         eventId: message.eventId,
-        eventType: item.eventType as WebhookEventType,
+        eventType: item.eventType as DeliveryEventType,
         payload: item.payload as string,
         attempt: message.attempt,
         roundStart: item.roundStart as number,
@@ -144,113 +185,56 @@ export async function claimDeliveryAttempt(
 
 export interface AttemptResult {
   attempt: AttemptRecord;
-  /** `retrying` needs `nextAttemptAt`. */
-  outcome: 'delivered' | 'retrying' | 'failed';
+  /** `retrying` needs `nextAttemptAt`; `held`: the attempt disabled its webhook (failing past the window). */
+  outcome: 'delivered' | 'retrying' | 'failed' | 'held';
   nextAttemptAt?: string;
 }
 
 /** Write an attempt's result and release the lease, if the lease is still ours. */
 export async function recordAttemptResult(claim: ClaimedDelivery, result: AttemptResult): Promise<boolean> {
   const log = [...claim.attemptLog, result.attempt].slice(-MAX_ATTEMPTS_KEPT);
-  const sets = ['#status = :status', 'attempts = :attempt', 'nextAttempt = :next', 'attemptLog = :log', 'lastAttemptAt = :at'];
-  const values: Record<string, unknown> = {
-    ':status': result.outcome,
-    ':attempt': claim.attempt,
-    ':next': claim.attempt + 1,
-    ':log': log,
-    ':at': result.attempt.at,
-    ':token': claim.leaseToken,
-  };
-  const removes = ['leaseUntil', 'leaseToken', 'statusReason'];
-  if (result.outcome === 'retrying') {
-    sets.push('nextAttemptAt = :nextAt');
-    values[':nextAt'] = result.nextAttemptAt;
+  const recorded = update()
+    .set('attempts', claim.attempt)
+    .set('nextAttempt', claim.attempt + 1)
+    .set('attemptLog', log)
+    .set('lastAttemptAt', result.attempt.at)
+    .remove('leaseUntil')
+    .remove('leaseToken');
+  if (result.outcome === 'held') {
+    for (const [name, value] of Object.entries(heldAttributes(claim.workspace, claim.webhookId, claim.eventId))) recorded.set(name, value);
   } else {
-    removes.push('nextAttemptAt');
+    recorded.set('status', result.outcome).remove('statusReason');
   }
-  return releaseWith(claim, `SET ${sets.join(', ')} REMOVE ${removes.join(', ')}`, values);
+  if (result.outcome === 'retrying') recorded.set('nextAttemptAt', result.nextAttemptAt);
+  else recorded.remove('nextAttemptAt');
+  return released(claim, recorded);
 }
 
-/** The webhook was deleted or disabled before this attempt: stop, without counting an attempt. */
+/** The webhook was deleted before this attempt: stop, without counting an attempt. */
 export async function cancelDelivery(claim: ClaimedDelivery, reason: string): Promise<boolean> {
-  return releaseWith(claim, 'SET #status = :status, statusReason = :reason REMOVE leaseUntil, leaseToken, nextAttemptAt', {
-    ':status': 'cancelled',
-    ':reason': reason,
-    ':token': claim.leaseToken,
-  });
-}
-
-/**
- * Retries cancelled by the disable request itself: one transaction's worth (DynamoDB's limit is 100
- * items). A webhook with more waiting retries has the rest cancelled by the delivery function when
- * each one's time comes, as before.
- */
-const MAX_RETRIES_CANCELLED_AT_ONCE = 100;
-
-/**
- * A webhook was just disabled: its deliveries waiting to be retried show `cancelled` at once rather
- * than `retrying` until their time comes. One Query (one page, newest first) and one transaction;
- * a delivery claimed for an attempt in between fails its condition and is left to that attempt
- * (which finds the webhook disabled), and the others are written in a second, last transaction.
- * Returns how many were cancelled.
- */
-export async function cancelWaitingRetries(workspace: string, webhookId: string, reason: string, nowMs = Date.now()): Promise<number> {
-  const { Items = [] } = await dynamo.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      FilterExpression: '#status = :retrying',
-      ProjectionExpression: 'sk, eventId',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':pk': workspacePk(workspace),
-        ':prefix': webhookDeliveryEntity.keys.prefix(webhookId),
-        ':retrying': 'retrying',
-      },
-      ScanIndexForward: false,
-    }),
+  return released(
+    claim,
+    update().set('status', 'cancelled').set('statusReason', reason).remove('leaseUntil').remove('leaseToken').remove('nextAttemptAt'),
   );
-  const keyOf = new Map(Items.map((item) => [item.eventId as string, { pk: workspacePk(workspace), sk: item.sk as string }]));
-  let eventIds = Items.slice(0, MAX_RETRIES_CANCELLED_AT_ONCE).map((item) => item.eventId as string);
-  for (let round = 0; round < 2 && eventIds.length > 0; round++) {
-    try {
-      await transact(
-        Object.fromEntries(
-          eventIds.map((eventId) => [
-            eventId,
-            {
-              Update: {
-                TableName: tableName,
-                Key: keyOf.get(eventId),
-                UpdateExpression: 'SET #status = :cancelled, statusReason = :reason REMOVE nextAttemptAt',
-                // Still waiting, and no attempt under way (its result write would need the lease).
-                ConditionExpression: '#status = :retrying AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':cancelled': 'cancelled', ':retrying': 'retrying', ':reason': reason, ':now': nowMs },
-              },
-            },
-          ]),
-        ),
-      );
-      return eventIds.length;
-    } catch (error) {
-      if (!(error instanceof TransactionCancelledError)) throw error;
-      // The ones an attempt claimed meanwhile are left to it; the rest are cancelled in a second round.
-      const claimed = new Set(error.failedNames);
-      eventIds = eventIds.filter((eventId) => !claimed.has(eventId));
-    }
-  }
-  return 0;
 }
 
-async function releaseWith(claim: ClaimedDelivery, expression: string, values: Record<string, unknown>): Promise<boolean> {
+/** The webhook is disabled: held for a recovery, without counting an attempt. */
+export async function holdDelivery(claim: ClaimedDelivery): Promise<boolean> {
+  const held = update().remove('leaseUntil').remove('leaseToken').remove('nextAttemptAt');
+  for (const [name, value] of Object.entries(heldAttributes(claim.workspace, claim.webhookId, claim.eventId))) held.set(name, value);
+  return released(claim, held);
+}
+
+/** Over the webhook's rate: the same attempt waits until `nextAttemptAt` (its message is queued for then), never counted. */
+export async function throttleDelivery(claim: ClaimedDelivery, nextAttemptAt: string): Promise<boolean> {
+  return released(claim, update().set('status', 'throttled').set('nextAttemptAt', nextAttemptAt).remove('leaseUntil').remove('leaseToken'));
+}
+
+async function released(claim: ClaimedDelivery, change: ReturnType<typeof update>): Promise<boolean> {
   const { written } = await updateItem({
     TableName: tableName,
     Key: claim.key,
-    UpdateExpression: expression,
-    ConditionExpression: 'leaseToken = :token',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: values,
+    ...change.build({ expression: `${change.placeholder('leaseToken')} = :token`, values: { ':token': claim.leaseToken } }),
   });
   return written !== undefined;
 }
@@ -265,7 +249,9 @@ export async function requeueDelivery(workspace: string, webhookId: string, even
     TableName: tableName,
     Key: deliveryKey(workspace, webhookId, eventId),
     UpdateExpression:
-      'SET #status = :pending, nextAttempt = attempts + :one, roundStart = attempts + :one, nextAttemptAt = :now, #ttl = :ttl REMOVE statusReason',
+      'SET #status = :pending, nextAttempt = attempts + :one, roundStart = attempts + :one, nextAttemptAt = :now, #ttl = :ttl ' +
+      // Out of the held index, and no recovery's any more: the redelivery sends it.
+      'REMOVE statusReason, gsi1pk, gsi1sk, recoveryId, wasBeforeRecovery',
     ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :nowMs)',
     ExpressionAttributeNames: { '#status': 'status', '#ttl': TABLE.ttlAttribute },
     ExpressionAttributeValues: {

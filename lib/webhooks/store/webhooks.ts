@@ -12,9 +12,11 @@ import { createOnce, type IdempotentRequest } from '../../platform/data/idempote
 import { workspacePk } from '../../platform/data/keys.ts';
 import { queryAll } from '../../platform/data/query-all.ts';
 import { counterAdd, TransactionCancelledError, transact } from '../../platform/data/transact.ts';
+import { update } from '../../platform/data/update.ts';
 import { PUBLIC_WEBHOOK_ATTRIBUTES, webhookCounterEntity, webhookEntity } from '../entities.ts';
 import { webhookChanged, webhookLimitReached, webhookNotFound } from '../errors.ts';
 import type { WebhookEventType } from '../events.ts';
+import type { FailureState } from '../failure-window.ts';
 import { MAX_WEBHOOKS_PER_WORKSPACE, toWebhook, toWebhookRecord, type Webhook, type WebhookRecord } from '../record.ts';
 import { newWebhookSecret, secretPrefixOf } from '../signing.ts';
 
@@ -28,6 +30,7 @@ export interface NewWebhook {
   name: string;
   url: string;
   events: WebhookEventType[];
+  maxDeliveriesPerSecond?: number | null;
 }
 
 /**
@@ -38,7 +41,7 @@ export interface NewWebhook {
  * of it, kept a day and shown to anyone replaying the key. `replayed` says the key was used before:
  * `webhook` is then the remembered response, and `secret` none of its.
  */
-export async function createWebhook(
+export async function writeNewWebhook(
   workspace: string,
   input: NewWebhook,
   idempotency?: IdempotentRequest,
@@ -55,6 +58,7 @@ export async function createWebhook(
     url: input.url,
     events: input.events,
     enabled: false,
+    ...(input.maxDeliveriesPerSecond ? { maxDeliveriesPerSecond: input.maxDeliveriesPerSecond } : {}),
     secret,
     secretPrefix: secretPrefixOf(secret),
     createdAt: now,
@@ -113,17 +117,21 @@ export async function findWebhookRecord(workspace: string, id: string): Promise<
   return Item ? toWebhookRecord(Item) : null;
 }
 
-/** The enabled webhooks of a workspace and the events each wants (strongly consistent: a just-enabled webhook counts). */
-export async function listEnabledSubscriptions(workspace: string): Promise<{ id: string; events: WebhookEventType[] }[]> {
+/**
+ * The webhooks of a workspace events go to, and the events each wants: the enabled ones, and the
+ * disabled ones that hold their events (a reason says they were enabled once). Strongly consistent:
+ * a just-enabled or just-disabled webhook counts as it now is.
+ */
+export async function listSubscriptions(workspace: string): Promise<{ id: string; events: WebhookEventType[]; enabled: boolean }[]> {
   const items = await queryAll({
     TableName: tableName,
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    FilterExpression: 'enabled = :true',
-    ProjectionExpression: 'id, events',
-    ExpressionAttributeValues: { ':pk': workspacePk(workspace), ':prefix': webhookEntity.keys.prefix, ':true': true },
+    FilterExpression: 'enabled = :true OR attribute_type(disabledReason, :map)',
+    ProjectionExpression: 'id, events, enabled',
+    ExpressionAttributeValues: { ':pk': workspacePk(workspace), ':prefix': webhookEntity.keys.prefix, ':true': true, ':map': 'M' },
     ConsistentRead: true,
   });
-  return items.map((item) => ({ id: item.id as string, events: item.events as WebhookEventType[] }));
+  return items.map((item) => ({ id: item.id as string, events: item.events as WebhookEventType[], enabled: item.enabled === true }));
 }
 
 /**
@@ -149,46 +157,30 @@ export interface WebhookChanges {
   name?: string;
   url?: string;
   events?: WebhookEventType[];
+  /** null removes the limit. */
+  maxDeliveriesPerSecond?: number | null;
+}
+
+/** The fields a change may write, and nothing a client named beyond them (the update builder's allow-list). */
+const CHANGEABLE = ['name', 'url', 'events', 'maxDeliveriesPerSecond'] as const;
+
+/** A change's writes, with `updatedAt`, ready for more (a disabling adds its own: disabling.ts). */
+export function webhookChangesUpdate(changes: WebhookChanges, now = new Date().toISOString()) {
+  return update().set('updatedAt', now).patch(changes, CHANGEABLE);
 }
 
 /**
- * Change name, URL or events in one UpdateItem. A new URL disables the webhook (its receiver has
- * not proven it holds the secret), so a URL is written on condition that it differs from the one the
- * webhook has: null when it does not (the caller writes the rest without it). 404 when there is no
- * such webhook.
+ * Change name, events or the rate limit in one UpdateItem (a new URL disables the webhook, so it
+ * goes through disabling.ts instead). 404 when there is no such webhook.
  */
-export async function writeWebhookChanges(workspace: string, id: string, changes: WebhookChanges): Promise<Webhook | null> {
-  const now = new Date().toISOString();
-  const sets = ['updatedAt = :now'];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':now': now };
-  if (changes.name !== undefined) {
-    sets.push('#name = :name');
-    names['#name'] = 'name';
-    values[':name'] = changes.name;
-  }
-  if (changes.events !== undefined) {
-    sets.push('events = :events');
-    values[':events'] = changes.events;
-  }
-  if (changes.url === undefined) {
-    const { written } = await updateExisting(workspace, id, {
-      expression: `SET ${sets.join(', ')}`,
-      names: Object.keys(names).length ? names : undefined,
-      values,
-    });
-    if (!written) throw webhookNotFound();
-    return toWebhook(written);
-  }
-  const { written, refused } = await updateExisting(workspace, id, {
-    expression: `SET ${[...sets, '#url = :url', 'enabled = :false'].join(', ')}`,
-    names: { ...names, '#url': 'url' },
-    values: { ...values, ':url': changes.url, ':false': false },
-    condition: '#url <> :url',
+export async function writeWebhookChanges(workspace: string, id: string, changes: Omit<WebhookChanges, 'url'>): Promise<Webhook> {
+  const { written } = await updateItem({
+    TableName: tableName,
+    Key: webhookEntity.keys.webhook(workspace, id),
+    ...webhookChangesUpdate(changes).build({ expression: 'attribute_exists(pk)' }),
   });
-  if (written) return toWebhook(written);
-  if (!refused.current) throw webhookNotFound();
-  return null;
+  if (!written) throw webhookNotFound();
+  return toWebhook(written);
 }
 
 /** Delete a webhook and give its place back under the limit, in one transaction. */
@@ -206,24 +198,14 @@ export async function deleteWebhook(workspace: string, id: string): Promise<void
   }
 }
 
-/** Replace the secret and disable the webhook; the old secret is never used again. */
-export async function rotateWebhookSecret(workspace: string, id: string): Promise<{ webhook: Webhook; secret: string }> {
-  const secret = newWebhookSecret();
-  const { written } = await updateExisting(workspace, id, {
-    expression: 'SET secret = :secret, secretPrefix = :prefix, enabled = :false, updatedAt = :now',
-    values: { ':secret': secret, ':prefix': secretPrefixOf(secret), ':false': false, ':now': new Date().toISOString() },
-  });
-  if (!written) throw webhookNotFound();
-  return { webhook: toWebhook(written), secret };
-}
-
 /**
  * Enable a webhook whose receiver just answered the verification event, provided its URL and
- * secret are still the ones verified (a concurrent PATCH or rotate wins: 409).
+ * secret are still the ones verified (a concurrent PATCH or rotate wins: 409). Its disabled reason
+ * and its failure streak end with it: the window starts again.
  */
 export async function enableVerifiedWebhook(workspace: string, verified: WebhookRecord): Promise<Webhook> {
   const { written, refused } = await updateExisting(workspace, verified.id, {
-    expression: 'SET enabled = :true, updatedAt = :now',
+    expression: 'SET enabled = :true, updatedAt = :now REMOVE disabledReason, failingSince, lastErrors, lastFailureAt',
     names: { '#url': 'url' },
     values: { ':true': true, ':now': new Date().toISOString(), ':url': verified.url, ':secret': verified.secret },
     condition: '#url = :url AND secret = :secret',
@@ -234,17 +216,37 @@ export async function enableVerifiedWebhook(workspace: string, verified: Webhook
 }
 
 /**
- * Disable a webhook; with `whileUrl`, only if that is still its URL (a receiver's 410 Gone is about
- * the URL it was sent to: if the URL changed since, the answer says nothing about the new one).
- * Null when the URL changed; 404 when there is no such webhook.
+ * Write a webhook's failure streak as the failure window noted it (failure-window.ts), or end it
+ * (null: a 2xx). Only on a webhook that is still enabled: a disabled one has no streak (its reason
+ * says why it stopped).
  */
-export async function disableWebhook(workspace: string, id: string, whileUrl?: string): Promise<Webhook | null> {
-  const { written, refused } = await updateExisting(workspace, id, {
-    expression: 'SET enabled = :false, updatedAt = :now',
-    values: { ':false': false, ':now': new Date().toISOString(), ...(whileUrl === undefined ? {} : { ':url': whileUrl }) },
-    ...(whileUrl === undefined ? {} : { names: { '#url': 'url' }, condition: '#url = :url' }),
+export async function writeFailureState(workspace: string, id: string, state: FailureState | null): Promise<void> {
+  const noted = update();
+  if (state === null) noted.remove('failingSince').remove('lastErrors').remove('lastFailureAt');
+  else noted.set('failingSince', state.failingSince).set('lastErrors', state.lastErrors).set('lastFailureAt', state.lastFailureAt);
+  await updateItem({
+    TableName: tableName,
+    Key: webhookEntity.keys.webhook(workspace, id),
+    ...noted.build({ expression: `attribute_exists(pk) AND ${noted.placeholder('enabled')} = :true`, values: { ':true': true } }),
   });
-  if (written) return toWebhook(written);
-  if (!refused.current) throw webhookNotFound();
-  return null;
+}
+
+/**
+ * A recovery's step, starting: push forward the time until which the webhook counts its recovery as
+ * alive, and read the webhook (its URL, secret, rate, state), in one write. Null when the webhook is
+ * gone or names another recovery (a new one took a dead one over).
+ */
+export async function holdRecoveryLock(
+  workspace: string,
+  id: string,
+  recoveryId: string,
+  busyUntil: number,
+): Promise<WebhookRecord | null> {
+  const lock = update().set('recoveryBusyUntil', busyUntil);
+  const { written } = await updateItem({
+    TableName: tableName,
+    Key: webhookEntity.keys.webhook(workspace, id),
+    ...lock.build({ expression: `${lock.placeholder('recoveryId')} = :id`, values: { ':id': recoveryId } }),
+  });
+  return written ? toWebhookRecord(written) : null;
 }

@@ -1,22 +1,22 @@
 /**
- * The segment manifest of a workspace's index: one table item (keys.kbSearchManifest), changed only
+ * The segment manifest of a workspace's index: one table item (search/entities.ts), changed only
  * by a conditional write on the version the writer read. Two builders of one workspace can run at
  * once (a hot partition's records can be split across stream shards, and a merge can overlap an
  * update): the loser of a race re-reads and re-applies its change, so no segment is ever dropped.
  * fauxqs's S3 has no conditional PutObject (If-Match / If-None-Match), so the guard is here, not
- * on an S3 object; readers follow an S3 copy of it (segment-store.ts) and never read this item.
+ * on an S3 object; readers follow an S3 copy of it (segments.ts) and never read this item.
  */
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../../../platform/data/client.ts';
 import { isConditionFailure } from '../../../platform/data/conditions.ts';
-import { keys } from '../../../platform/data/keys.ts';
+import { kbSearchManifestEntity } from '../entities.ts';
 import type { Manifest } from '../segments.ts';
-
-const ENTITY = 'KbSearchManifest';
 
 /** The manifest as the table holds it now (strongly consistent), or null before the first build. */
 export async function findManifest(workspace: string): Promise<Manifest | null> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: tableName, Key: keys.kbSearchManifest(workspace), ConsistentRead: true }));
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName, Key: kbSearchManifestEntity.keys.manifest(workspace), ConsistentRead: true }),
+  );
   if (!Item) return null;
   const { format, version, base, deltas } = Item as Manifest;
   return { format, version, base, deltas };
@@ -33,8 +33,8 @@ export async function commitManifest(workspace: string, next: Manifest, expected
         TableName: tableName,
         // Exactly SEARCH_MANIFEST_ATTRIBUTES (pipeline.ts): the builder's grant allows no other.
         Item: {
-          ...keys.kbSearchManifest(workspace),
-          entity: ENTITY,
+          ...kbSearchManifestEntity.keys.manifest(workspace),
+          entity: kbSearchManifestEntity.name,
           format: next.format,
           version: next.version,
           base: next.base,
@@ -60,7 +60,7 @@ export async function deleteManifest(workspace: string, expectedVersion: number)
     await dynamo.send(
       new DeleteCommand({
         TableName: tableName,
-        Key: keys.kbSearchManifest(workspace),
+        Key: kbSearchManifestEntity.keys.manifest(workspace),
         ConditionExpression: '#version = :expected',
         ExpressionAttributeNames: { '#version': 'version' },
         ExpressionAttributeValues: { ':expected': expectedVersion },

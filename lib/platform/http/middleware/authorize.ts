@@ -22,9 +22,11 @@
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { parseToken } from '../../auth/developer-key-token.ts';
+import { bearerToken } from '../../auth/bearer.ts';
+import { credentialOf } from '../../auth/derived-key-token.ts';
 import { BUSY_RETRY_AFTER_SECONDS, pushBack } from '../../busy.ts';
 import { config } from '../../config.ts';
+import { findWorkspaceAndDerivedKey } from '../../data/derived-keys.ts';
 import type { DeveloperKey } from '../../data/developer-key-record.ts';
 import {
   countKeyUse,
@@ -47,6 +49,9 @@ import { workspaceSlugFrom } from '../workspace-host.ts';
 const INVALID_KEY_MESSAGE =
   'The Developer key is not valid: no key of this workspace has this secret (after a rotation only the new secret works)';
 
+const ACCESS_TOKEN_MESSAGE =
+  'An OAuth access token is for the MCP server (POST /mcp), the resource it was issued for; call the API with a Developer key';
+
 type Request = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>;
 
 /**
@@ -60,13 +65,6 @@ function ownCounterThrottled(failure: unknown): never {
     BUSY_RETRY_AFTER_SECONDS,
     `More requests at once than one key's counter can take (one DynamoDB item); retry after ${BUSY_RETRY_AFTER_SECONDS} s, or spread the requests over more keys`,
   );
-}
-
-function bearerToken(header: string | undefined): string {
-  if (!header) throw new UnauthorizedError('missing_key', 'Send a Developer key as "Authorization: Bearer <key>"');
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  if (!match) throw new UnauthorizedError('invalid_key', 'The Authorization header must be "Bearer <key>"');
-  return match[1]!;
 }
 
 /**
@@ -147,8 +145,10 @@ export function authorize(
       const headers = request.event.headers ?? {};
       const slug = workspaceSlugFrom(headers);
       const token = bearerToken(headers.authorization);
-      const parsed = parseToken(token);
-      if (!parsed) throw new UnauthorizedError('invalid_key', 'The Developer key is not valid');
+      const credential = credentialOf(token);
+      if (!credential || credential.kind === 'refresh') throw new UnauthorizedError('invalid_key', 'The Developer key is not valid');
+      // An OAuth access token is bound to the MCP server (its resource): the API takes only the form the server forwards.
+      if (credential.kind === 'access') throw new UnauthorizedError('invalid_key', ACCESS_TOKEN_MESSAGE);
 
       const nowMs = Date.now();
       const window = Math.floor(nowMs / 1000 / windowSeconds);
@@ -166,7 +166,11 @@ export function authorize(
         ? rememberedKey(slug, { key: idempotencyKey, scope: idempotencyScope(route, request.event.pathParameters ?? {}) })
         : undefined;
       const shard = pickBudgetShard(slug);
-      const read = await findWorkspaceAndKey(slug, parsed.keyId, { budgetShard: shard.key, remembered });
+      const beside = { budgetShard: shard.key, remembered };
+      const read =
+        credential.kind === 'developer-key'
+          ? await findWorkspaceAndKey(slug, credential.keyId, beside)
+          : await findWorkspaceAndDerivedKey(slug, credential, beside);
       const stored = read.key;
 
       if (!stored || !holdsSecret(stored, token)) {

@@ -39,7 +39,8 @@ function kindOf(value: unknown): string {
 const missingIsRequired: z.core.$ZodErrorMap = (issue) => {
   const name = issue.path?.at(-1);
   if (issue.input !== undefined || name === undefined) return undefined;
-  if (issue.code === 'invalid_type') return `\`${String(name)}\` is required`;
+  // A member of one of several shapes (a voter: `{externalId}` or `{email}`) is as required as any other.
+  if (issue.code === 'invalid_type' || issue.code === 'invalid_union') return `\`${String(name)}\` is required`;
   if (issue.code === 'invalid_value')
     return `\`${String(name)}\` is required: one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
   return undefined;

@@ -3,11 +3,12 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../../../platform/data/client.ts';
 import { isConditionFailure } from '../../../platform/data/conditions.ts';
 import { createOnce, type IdempotentRequest } from '../../../platform/data/idempotency.ts';
-import { keys } from '../../../platform/data/keys.ts';
 import { TransactionCancelledError } from '../../../platform/data/transact.ts';
 import { update } from '../../../platform/data/update.ts';
+import { surveyEntity, surveyVersionEntity } from '../../entities.ts';
 import { surveyNotFound, versionNotFound } from '../../errors.ts';
 import { newSurveyId } from '../../record.ts';
+import { surveyExportEntity } from '../entities.ts';
 import { EXPORT_ENTITY, EXPORT_LIFETIME_SECONDS, type ExportRequest, objectKeyOf, type StoredExport } from '../record.ts';
 
 export async function createExport(
@@ -38,13 +39,13 @@ export async function createExport(
     const { response, replayed } = await createOnce(
       workspace,
       {
-        survey: exists(keys.survey(workspace, surveyId)),
-        version: request.versionId !== undefined && exists(keys.surveyVersion(workspace, surveyId, request.versionId)),
+        survey: exists(surveyEntity.keys.survey(workspace, surveyId)),
+        version: request.versionId !== undefined && exists(surveyVersionEntity.keys.version(workspace, surveyId, request.versionId)),
         export: {
           Put: {
             TableName: tableName,
             Item: {
-              ...keys.surveyExport(workspace, surveyId, id),
+              ...surveyExportEntity.keys.export(workspace, surveyId, id),
               entity: EXPORT_ENTITY,
               ...record,
               ttl: Math.floor(expires.getTime() / 1000),
@@ -82,7 +83,7 @@ function toStoredExport(item: Record<string, unknown>): StoredExport {
 /** The export, or null when there is none (or it expired: TTL deletion may lag, the expiry does not). */
 export async function findExport(workspace: string, surveyId: string, exportId: string): Promise<StoredExport | null> {
   const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName, Key: keys.surveyExport(workspace, surveyId, exportId), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName, Key: surveyExportEntity.keys.export(workspace, surveyId, exportId), ConsistentRead: true }),
   );
   if (!Item || Date.parse(Item.expiresAt as string) <= Date.now()) return null;
   return toStoredExport(Item);
@@ -97,7 +98,7 @@ export async function claimExport(workspace: string, surveyId: string, exportId:
     const { Attributes } = await dynamo.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: keys.surveyExport(workspace, surveyId, exportId),
+        Key: surveyExportEntity.keys.export(workspace, surveyId, exportId),
         ...update()
           .set('state', 'running')
           .build({
@@ -126,7 +127,7 @@ export async function settleExport(
   await dynamo.send(
     new UpdateCommand({
       TableName: tableName,
-      Key: keys.surveyExport(workspace, surveyId, exportId),
+      Key: surveyExportEntity.keys.export(workspace, surveyId, exportId),
       ...settled.build({ expression: 'attribute_exists(pk)' }),
     }),
   );

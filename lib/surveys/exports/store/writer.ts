@@ -1,6 +1,6 @@
 /**
  * Writes one export: the columns from the versions in it, then the survey's responses oldest first
- * into the object writer. The responses are kept in 64 ranges (keys.ts): they are merged in order,
+ * into the object writer. The responses are kept in 64 ranges (responses/entities.ts): they are merged in order,
  * each range read RANGE_PAGE responses at a time, the ranges that run low refilled together, so
  * memory stays bounded (at most 65 × 1.5 pages of responses) and the reads spread over every range
  * instead of draining one range after another at DynamoDB's per-partition ceiling. The reads keep the
@@ -12,7 +12,8 @@ import { tableName } from '../../../platform/data/client.ts';
 import { keys } from '../../../platform/data/keys.ts';
 import { readAll } from '../../../platform/data/sharded-ranges.ts';
 import type { SurveyDefinition } from '../../engine/definition.ts';
-import { responseLayout } from '../../responses/layout.ts';
+import { responseIdOfKey, SURVEY_RESPONSE_SHARDS, surveyResponseEntity } from '../../responses/entities.ts';
+import { responseLayout } from '../../responses/store/layout.ts';
 import { findSurvey } from '../../store/surveys.ts';
 import { findVersion } from '../../store/versions.ts';
 import { columnsOf, EXPORTED_ATTRIBUTES, type ExportedResponse, headersOf, jsonRecordOf, rowOf } from '../columns.ts';
@@ -59,20 +60,20 @@ function exportQuery(record: StoredExport, from: string, to: string): QueryComma
 
 async function* responsesOf(record: StoredExport): AsyncGenerator<ExportedResponse> {
   await responseLayout.check();
-  const ranges = Array.from({ length: keys.surveyResponseShards }, (_, shard) => {
-    const range = keys.surveyResponseShardRange(record.surveyId, shard);
+  const ranges = Array.from({ length: SURVEY_RESPONSE_SHARDS }, (_, shard) => {
+    const range = surveyResponseEntity.keys.shardRange(record.surveyId, shard);
     return exportQuery(record, range.from, range.to);
   });
   // Until migration 002 has finished, older responses may still be in their legacy range.
   if (responseLayout.pending) {
-    const legacy = keys.legacySurveyResponseRange(record.surveyId);
+    const legacy = surveyResponseEntity.keys.legacyRange(record.surveyId);
     ranges.push(exportQuery(record, legacy.from, legacy.to));
   }
   const seen = new Set<string>();
   const pace = new ReadPace();
   const list = {
     ranges,
-    orderOf: (item: Record<string, unknown>) => keys.responseIdOfKey(item.sk as string),
+    orderOf: (item: Record<string, unknown>) => responseIdOfKey(item.sk as string),
     descending: false,
     consumed: (units: number) => pace.spent(units),
   };

@@ -1,6 +1,6 @@
 /**
  * Lists of a survey's responses (items in record.ts). The responses of one survey are kept in 64
- * ranges by a hash of their id (keys.ts), so every list merges them (lib/platform/data/sharded-ranges.ts).
+ * ranges by a hash of their id (../entities.ts), so every list merges them (lib/platform/data/sharded-ranges.ts).
  * Round trips and read units (docs/survey-responses.md has the figures):
  *   list           one parallel round of one Query per range, each asking about its share of the page
  *                  (`firstLimit`), beside one Query of the counter shards (the total); a second parallel
@@ -26,10 +26,17 @@ import { readMerged } from '../../../platform/data/sharded-ranges.ts';
 import { TABLE } from '../../../platform/data/table.ts';
 import type { PageKey, PageStart } from '../../../platform/pagination.ts';
 import { parseCounterAttribute } from '../counters.ts';
-import { surveyResponseEntity } from '../entities.ts';
-import { responseLayout } from '../layout.ts';
+import {
+  respondentEntity,
+  responseCounterEntity,
+  responseIdOfKey,
+  SURVEY_RESPONSE_FEED_SHARDS,
+  SURVEY_RESPONSE_SHARDS,
+  surveyResponseEntity,
+} from '../entities.ts';
 import { respondentHash, toResponse, toTombstone } from '../record.ts';
 import type { ResponseStatus, ResponseTombstone, SurveyResponse } from '../schemas.ts';
+import { responseLayout } from './layout.ts';
 
 type Item = Record<string, unknown>;
 
@@ -116,11 +123,11 @@ function responseRanges(
   beforeId: string | undefined,
 ): QueryCommandInput[] {
   const ranges = shards.map((shard) => {
-    const range = keys.surveyResponseShardRange(surveyId, shard);
+    const range = surveyResponseEntity.keys.shardRange(surveyId, shard);
     return rangeQuery(workspace, range.from, beforeId ? `${range.from}${beforeId}` : range.to, filters);
   });
   if (responseLayout.pending) {
-    const legacy = keys.legacySurveyResponseRange(surveyId);
+    const legacy = surveyResponseEntity.keys.legacyRange(surveyId);
     ranges.push(rangeQuery(workspace, legacy.from, beforeId ? `${legacy.from}${beforeId}` : legacy.to, filters));
   }
   return ranges;
@@ -131,7 +138,7 @@ function rangesCounted(counters: readonly Item[], filters: Filters): number[] {
   const ranges: number[] = [];
   for (const counter of counters) {
     const shard = Number((counter.sk as string).slice(-2));
-    if (totalOf([counter], filters) > 0 && shard < keys.surveyResponseShards) ranges.push(shard);
+    if (totalOf([counter], filters) > 0 && shard < SURVEY_RESPONSE_SHARDS) ranges.push(shard);
   }
   return ranges.sort((a, b) => a - b);
 }
@@ -156,7 +163,7 @@ async function countersOf(workspace: string, surveyId: string): Promise<Item[]> 
     new QueryCommand({
       TableName: tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.surveyResponseCounterPrefix(surveyId) },
+      ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': responseCounterEntity.keys.prefix(surveyId) },
       ConsistentRead: true,
     }),
   );
@@ -165,11 +172,11 @@ async function countersOf(workspace: string, surveyId: string): Promise<Item[]> 
 
 /** Of one response met at two keys (while the migration moves it), the later revision. */
 const newerRevision = (a: Item, b: Item) => (Number(b.revision) > Number(a.revision) ? b : a);
-const responseOrder = (item: Item) => keys.responseIdOfKey(item.sk as string);
+const responseOrder = (item: Item) => responseIdOfKey(item.sk as string);
 
 function isResponseKey(workspace: string, surveyId: string, key: PageKey): boolean {
   if (key.pk !== keys.workspacePk(workspace) || typeof key.sk !== 'string') return false;
-  return key.sk.startsWith(`SURVEYRESP#${surveyId}#`) || key.sk.startsWith(keys.legacySurveyResponsePrefix(surveyId));
+  return key.sk.startsWith(`SURVEYRESP#${surveyId}#`) || key.sk.startsWith(surveyResponseEntity.keys.legacyPrefix(surveyId));
 }
 
 /**
@@ -178,14 +185,14 @@ function isResponseKey(workspace: string, surveyId: string, key: PageKey): boole
  * (newest id first: ids are UUIDv7). A cold instance, or one that meets a range with its first
  * response, reads the ranges the counters name in a second round trip.
  */
-export async function listResponses(
+export async function readResponsePage(
   workspace: string,
   surveyId: string,
   filters: Filters,
   { limit, offset, after }: PageStart,
 ): Promise<ResponsePage<SurveyResponse>> {
   if (after && !isResponseKey(workspace, surveyId, after)) throw new Error('A cursor named a key outside its list');
-  const beforeId = after ? keys.responseIdOfKey(after.sk as string) : undefined;
+  const beforeId = after ? responseIdOfKey(after.sk as string) : undefined;
   const skip = after ? 0 : offset;
   const wanted = skip + limit + 1;
   const merge = (shards: readonly number[]) => {
@@ -216,8 +223,8 @@ export async function listResponses(
 
 /** Each response's keys to read: its key, and its legacy key too while migration 002 is unfinished. */
 function responseKeysOf(workspace: string, surveyId: string, responseId: string): TableKey[] {
-  const current = keys.surveyResponse(workspace, surveyId, responseId);
-  return responseLayout.pending ? [current, keys.legacySurveyResponse(workspace, surveyId, responseId)] : [current];
+  const current = surveyResponseEntity.keys.response(workspace, surveyId, responseId);
+  return responseLayout.pending ? [current, surveyResponseEntity.keys.legacy(workspace, surveyId, responseId)] : [current];
 }
 
 /** The stored responses of `ids` (in that order, missing ones left out): one BatchGetItem per 100 keys, in parallel. */
@@ -247,7 +254,7 @@ export async function listRespondentIndex(
     new QueryCommand({
       TableName: tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.surveyRespondentPrefix(hash) },
+      ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': respondentEntity.keys.prefix(hash) },
       Limit: limit,
       ConsistentRead: true,
     }),
@@ -271,7 +278,7 @@ export async function listRespondentResponses(
     new QueryCommand({
       TableName: tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': keys.surveyRespondentPrefix(hash, surveyId) },
+      ExpressionAttributeValues: { ':pk': keys.workspacePk(workspace), ':prefix': respondentEntity.keys.prefix(hash, surveyId) },
       ScanIndexForward: false,
       ConsistentRead: true,
     }),
@@ -283,7 +290,7 @@ export async function listRespondentResponses(
     )
   ).filter((item) => (!filters.versionId || item.versionId === filters.versionId) && (!filters.status || item.status === filters.status));
   // Newest first by id, whichever layout holds each one.
-  const beforeId = after ? keys.responseIdOfKey(after.sk as string) : undefined;
+  const beforeId = after ? responseIdOfKey(after.sk as string) : undefined;
   const from = beforeId ? selected.findIndex((item) => (item.id as string) < beforeId) : offset;
   const rest = from < 0 ? [] : selected.slice(from, from + limit + 1);
   const shown = rest.slice(0, limit);
@@ -299,8 +306,10 @@ export async function listRespondentResponses(
 
 /** The feed's index keys: 16 shards, and the legacy key while migration 002 is unfinished. */
 function feedKeys(workspace: string, surveyId: string): string[] {
-  const feeds = Array.from({ length: keys.surveyResponseFeedShards }, (_, shard) => keys.surveyResponseFeedPk(workspace, surveyId, shard));
-  if (responseLayout.pending) feeds.push(keys.legacySurveyResponseFeedPk(workspace, surveyId));
+  const feeds = Array.from({ length: SURVEY_RESPONSE_FEED_SHARDS }, (_, shard) =>
+    surveyResponseEntity.keys.feedPk(workspace, surveyId, shard),
+  );
+  if (responseLayout.pending) feeds.push(surveyResponseEntity.keys.legacyFeedPk(workspace, surveyId));
   return feeds;
 }
 
@@ -324,7 +333,10 @@ export async function listChanges(
   { limit, offset, after }: PageStart,
 ): Promise<ResponsePage<SurveyResponse | ResponseTombstone>> {
   const feeds = feedKeys(workspace, surveyId);
-  if (after && (typeof after.gsi1pk !== 'string' || !after.gsi1pk.startsWith(keys.legacySurveyResponseFeedPk(workspace, surveyId)))) {
+  if (
+    after &&
+    (typeof after.gsi1pk !== 'string' || !after.gsi1pk.startsWith(surveyResponseEntity.keys.legacyFeedPk(workspace, surveyId)))
+  ) {
     throw new Error("A cursor for the change feed named a key outside the survey's feed");
   }
   // '~' sorts after every id character, so changes at exactly `since` are not "after" it.

@@ -8,6 +8,7 @@ import { dynamo, tableName } from '../../../platform/data/client.ts';
 import { keys } from '../../../platform/data/keys.ts';
 import type { Catalog } from '../catalog.ts';
 import type { Counts } from '../counts.ts';
+import { dayBucketEntity } from '../entities.ts';
 
 export const DAY_BUCKET_ENTITY = 'SurveyDayBucket';
 
@@ -36,7 +37,7 @@ function toDayBucket(item: Record<string, unknown>): DayBucket {
  * shows every batch the aggregator has committed.
  */
 export async function readDayBuckets(workspace: string, surveyId: string, from: string, to: string): Promise<DayBucket[]> {
-  const range = keys.surveyDayRange(surveyId, from, to);
+  const range = dayBucketEntity.keys.days(surveyId, from, to);
   const buckets: DayBucket[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
