@@ -21,6 +21,7 @@ import { USAGE_SHARDS, usageKey } from '../tenants/keys.ts';
 import type { Counters } from '../tenants/usage.ts';
 import { type BufferedUsage, putBackUsage, takeUsage } from '../tenants/usage-buffer.ts';
 import { tableName } from './client.ts';
+import { TABLE } from './table.ts';
 
 /** The usage writes' client: the handlers' timeouts (client.ts), one attempt more, no write gate. */
 export const usageDynamo = DynamoDBDocumentClient.from(
@@ -35,7 +36,7 @@ const KEEP_HOURS_SECONDS = 40 * 86_400;
 const KEEP_DAYS_SECONDS = 400 * 86_400;
 
 function addTo(Key: { pk: string; sk: string }, counters: Counters, expiresAt: number, entity: string) {
-  const names: Record<string, string> = { '#ttl': 'ttl', '#entity': 'entity' };
+  const names: Record<string, string> = { '#ttl': TABLE.ttlAttribute, '#entity': 'entity' };
   const values: Record<string, unknown> = { ':ttl': expiresAt, ':entity': entity };
   const adds = Object.entries(counters).map(([name, amount], i) => {
     names[`#c${i}`] = name;
