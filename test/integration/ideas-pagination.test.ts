@@ -99,7 +99,7 @@ describe('GET /ideas pagination', () => {
     await insideOneRateLimitWindow(ws);
     const res = await api.get('/ideas?limit=100');
     expect(res.body.data).toHaveLength(100);
-    expect(dynamoDbCalls(res)).toBe(4);
+    expect(dynamoDbCalls(res)).toBe(5);
   });
 
   it('lowers the total when an idea is deleted, and the page closes the gap', async () => {
