@@ -17,6 +17,9 @@ export const PRICES = {
   cloudWatchDashboardPerMonth: 3.0,
   cloudWatchAlarmPerMonth: 0.1,
   cloudWatchLogsPerGbIngested: 0.5,
+  /** CloudWatch Contributor Insights: a rule a month (the top workspaces), and each million log lines it matches. */
+  cloudWatchInsightRulePerMonth: 0.5,
+  cloudWatchInsightRulePerMillionEvents: 0.02,
   /** Secrets Manager: the cursor signing key. */
   secretPerMonth: 0.4,
 } as const;

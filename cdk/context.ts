@@ -10,6 +10,7 @@ import { budgetProblem } from '../lib/platform/tenants/budget.ts';
 import { unitPrices } from '../lib/platform/tenants/prices.ts';
 import { DEFAULT_DISABLE_AFTER_SECONDS } from '../lib/webhooks/failure-window.ts';
 import { DEFAULT_RETRY_DELAYS_SECONDS } from '../lib/webhooks/retry-schedule.ts';
+import { defaultTenantAlarms } from './constructs/tenant-insights.ts';
 
 export interface ContextSetting {
   name: string;
@@ -73,6 +74,16 @@ export const CONTEXT_SETTINGS: readonly ContextSetting[] = [
   },
   { name: 'workspaceBurst', default: 'twice the rate', description: 'The burst of that default budget, in requests.' },
   {
+    name: 'topWorkspaceRequestsAlarm',
+    default: '80 % of the plan’s budget for 5 minutes',
+    description: 'Alarm when one workspace makes this many requests in five minutes (the dashboard’s top workspaces by requests).',
+  },
+  {
+    name: 'topWorkspaceCapacityUnitsAlarm',
+    default: '900000 (3,000 units a second, three partitions’ writes)',
+    description: 'Alarm when one workspace’s requests consume this many DynamoDB capacity units in five minutes.',
+  },
+  {
     name: 'usagePrices',
     default: 'us-east-1’s',
     description:
@@ -107,7 +118,15 @@ export interface DeploymentSettings {
   existingTable?: { tableName: string; tableStreamArn: string };
   signingSecretArn?: string;
   /** What every API function is told of tenants: the plan's budget, the prices (WORKSPACE_*, USAGE_PRICES). */
-  tenants: { requestsPerSecond?: string; burst?: string; usagePrices?: string };
+  tenants: TenantSettings;
+}
+
+/** What every API function is told of tenants, and the thresholds of the top-workspace alarms. */
+export interface TenantSettings {
+  requestsPerSecond?: string;
+  burst?: string;
+  usagePrices?: string;
+  alarms?: { requests: number; capacityUnits: number };
 }
 
 /** A complete secret ARN ends with the six random characters Secrets Manager appends to the name. */
@@ -136,7 +155,18 @@ function tenantSettings(raw: (name: Name) => string | undefined): DeploymentSett
   const problem = budgetProblem({ requestsPerSecond: rate, burst: burst === undefined ? 2 * rate : Number(burst) });
   if (problem) throw new Error(`-c workspaceRequestsPerSecond / -c workspaceBurst: ${problem}`);
   unitPrices(usagePrices);
-  return { requestsPerSecond, burst, usagePrices };
+  const defaults = defaultTenantAlarms(rate);
+  const alarms = {
+    requests: wholeNumber('topWorkspaceRequestsAlarm', raw('topWorkspaceRequestsAlarm')) ?? defaults.requests,
+    capacityUnits: wholeNumber('topWorkspaceCapacityUnitsAlarm', raw('topWorkspaceCapacityUnitsAlarm')) ?? defaults.capacityUnits,
+  };
+  return { requestsPerSecond, burst, usagePrices, alarms };
+}
+
+function wholeNumber(name: Name, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9]\d*$/.test(value)) throw new Error(`-c ${name}: a whole number above 0, not "${value}"`);
+  return Number(value);
 }
 
 /** Every setting, read from the app's context (cdk.json, then `-c`), checked once. */

@@ -18,7 +18,7 @@ import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import { logger } from '../logger.ts';
 import { USAGE_SHARDS, usageKey } from '../tenants/keys.ts';
-import type { Counters } from '../tenants/usage.ts';
+import { type Counters, USAGE_LOG } from '../tenants/usage.ts';
 import { type BufferedUsage, putBackUsage, takeUsage } from '../tenants/usage-buffer.ts';
 import { tableName } from './client.ts';
 import { TABLE } from './table.ts';
@@ -65,6 +65,14 @@ async function writeUsage(entries: readonly BufferedUsage[]): Promise<void> {
           addTo(usageKey(entry.workspace, shard, { hour: entry.hour }), entry.counters, now + KEEP_HOURS_SECONDS, 'UsageHour'),
         entry.into !== 'hour' && addTo(usageKey(entry.workspace, shard, { day }), entry.counters, now + KEEP_DAYS_SECONDS, 'UsageDay'),
       ]);
+      // Logged with the hour's write, the one every counter goes through once (a retry of the day's alone is not).
+      if (entry.into !== 'day' && hour?.status === 'fulfilled') {
+        logger.info(USAGE_LOG.message, {
+          [USAGE_LOG.workspace]: entry.workspace,
+          [USAGE_LOG.requests]: entry.counters.requests ?? 0,
+          [USAGE_LOG.capacityUnits]: (entry.counters.readUnits ?? 0) + (entry.counters.writeUnits ?? 0),
+        });
+      }
       // Each item's counters go back alone, so a retry never adds to the one that was written.
       if (hour?.status === 'rejected') failed.push({ ...entry, into: 'hour' });
       if (daily?.status === 'rejected') failed.push({ ...entry, into: 'day' });

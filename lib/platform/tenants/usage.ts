@@ -12,6 +12,18 @@ import type { UnitPrices } from './prices.ts';
 
 export type Counters = Record<string, number>;
 
+/**
+ * The log line each hour's usage write leaves, once per workspace, instance and write (about once a
+ * second at most, not once a request): what the stack's Contributor Insights rules rank workspaces
+ * by, top requests and top capacity units (cdk/constructs/tenant-insights.ts reads these names).
+ */
+export const USAGE_LOG = {
+  message: 'Workspace usage written',
+  workspace: 'usageWorkspace',
+  requests: 'usageRequests',
+  capacityUnits: 'usageCapacityUnits',
+} as const;
+
 const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
 type StatusClass = (typeof STATUS_CLASSES)[number];
 
