@@ -36,11 +36,14 @@ function budgetOf(workspace: Workspace): RequestBudget {
  */
 const lastSeenShards = new Map<string, number>();
 
-/** The shard this request reads and counts in: one at random, so none takes more than its share. */
-export function pickBudgetShard(workspace: string): { shard: number; key: { pk: string; sk: string } } {
-  const shards = lastSeenShards.get(workspace) ?? budgetShards(config.workspaceBudget());
-  const shard = randomInt(shards);
-  return { shard, key: budgetShardKey(workspace, shard) };
+/**
+ * The shard this request reads: one at random among the shards the budget had when this instance last
+ * saw it (`of`), so none takes more than its share.
+ */
+export function pickBudgetShard(workspace: string): { shard: number; of: number; key: { pk: string; sk: string } } {
+  const of = lastSeenShards.get(workspace) ?? budgetShards(config.workspaceBudget());
+  const shard = randomInt(of);
+  return { shard, of, key: budgetShardKey(workspace, shard) };
 }
 
 /** What the budget says of a request before it is counted, from authentication's read. */
@@ -62,16 +65,20 @@ const headersOf = (budget: RequestBudget, remaining: number, resetSeconds: numbe
 const policyOf = (budget: RequestBudget) => `${budget.burst};w=${budgetWindowMs(budget) / 1000};name="workspace"`;
 
 /**
- * Check the request against the shard it read (`seen`): spent already, or how to count it. A shard
- * the budget no longer has (it shrank since this instance last saw it) is read as empty and counted
- * in the shard of the same rank modulo the budget's shards.
+ * Check the request against the shard it read (`seen`): spent already, or how to count it. When the
+ * budget has another number of shards than the read assumed (it changed since this instance last saw
+ * it, or this is the instance's first request of the workspace), the read tells nothing: the request
+ * is counted in a shard picked at random among the budget's own, as if that shard's previous window
+ * were empty, and its count's condition decides. So a budget grown to many shards spreads even the
+ * first requests of new instances over all of them, instead of the default's few.
  */
-export function checkBudget(workspace: Workspace, picked: number, seen: CountedWindows, nowMs: number): BudgetCheck {
+export function checkBudget(workspace: Workspace, picked: { shard: number; of: number }, seen: CountedWindows, nowMs: number): BudgetCheck {
   const budget = budgetOf(workspace);
   const shards = budgetShards(budget);
   lastSeenShards.set(workspace.slug, shards);
-  const shard = picked % shards;
-  const state = budgetStateOf(shard === picked ? seen : null, budget, nowMs);
+  const readTheShard = picked.of === shards;
+  const shard = readTheShard ? picked.shard : randomInt(shards);
+  const state = budgetStateOf(readTheShard ? seen : null, budget, nowMs);
   const spent = spentBeforeCount(state, budget, nowMs);
   if (spent) {
     const verdict = verdictOfCount(state, budget, nowMs, false);
@@ -87,7 +94,7 @@ export function checkBudget(workspace: Workspace, picked: number, seen: CountedW
     policy: policyOf(budget),
     count: async () => {
       const room = roomInWindow(state.previous, budget, nowMs);
-      const outcome = await countBudgetUse(workspace.slug, shard, budget, nowMs, shard === picked ? seen : null, room).catch(
+      const outcome = await countBudgetUse(workspace.slug, shard, budget, nowMs, readTheShard ? seen : null, room).catch(
         budgetCounterThrottled,
       );
       const counted = 'counted' in outcome;

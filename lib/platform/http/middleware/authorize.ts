@@ -192,7 +192,7 @@ export function authorize(
       };
       let budget: BudgetCheck | undefined;
       const startCounting = (workspace: Workspace) => {
-        budget = checkBudget(workspace, shard.shard, read.budget, nowMs);
+        budget = checkBudget(workspace, shard, read.budget, nowMs);
         if (budget.spent) return;
         rateLimit.verdict = countRequest(stored, budget, clock);
         request.context.rateLimit = rateLimit;
