@@ -45,7 +45,7 @@ const RANKINGS: readonly Ranking[] = [
 const FIVE_MINUTES = Duration.minutes(5);
 
 /** The rule's definition, as PutInsightRule takes it. */
-export function usageRuleBody(logGroupPrefix: string, field: string): Record<string, unknown> {
+function usageRuleBody(logGroupPrefix: string, field: string): Record<string, unknown> {
   return {
     Schema: { Name: 'CloudWatchLogRule', Version: 1 },
     LogGroupNames: [`${logGroupPrefix}*`],
