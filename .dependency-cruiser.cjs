@@ -2,7 +2,7 @@
  * The arrows of the house (README, "Layout"): functions → lib/<area> → lib/platform. `npm test`
  * runs this through `npm run arch`; a violation names the offending import.
  */
-const AREAS = 'ideas|sops|webhooks|journeys|surveys|knowledge-bank|introduction|mcp';
+const AREAS = 'ideas|sops|webhooks|journeys|surveys|knowledge-bank|introduction|mcp|usage';
 /** What sits above lib: Lambda entries, the sandbox, the CLI, CDK, scripts, bench and tests. */
 const ABOVE_LIB = '^(functions|local|cli|cdk|scripts|bench|test)/';
 

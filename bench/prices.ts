@@ -1,3 +1,5 @@
+import { DEFAULT_UNIT_PRICES } from '../lib/platform/tenants/prices.ts';
+
 /**
  * AWS's published on-demand prices the cost table uses, all in one place, for us-east-1 (other
  * regions differ by a few per cent). Checked against the public pricing pages in November 2026;
@@ -6,17 +8,8 @@
  * https://aws.amazon.com/dynamodb/pricing/on-demand/ before budgeting.
  */
 export const PRICES = {
-  checked: '2026-11',
-  region: 'us-east-1',
-  /** HTTP API, per million requests (first 300 million a month). */
-  httpApiPerMillionRequests: 1.0,
-  /** Lambda, per million invocations. */
-  lambdaPerMillionRequests: 0.2,
-  /** Lambda on arm64 (Graviton), per GB-second of billed duration (first 7.5 billion GB-s a month). */
-  lambdaArmPerGbSecond: 0.0000133334,
-  /** DynamoDB on demand: per million write request units, per million read request units. */
-  dynamoDbPerMillionWriteUnits: 0.625,
-  dynamoDbPerMillionReadUnits: 0.125,
+  // The unit prices of one request (HTTP API, Lambda, DynamoDB, SQS, data out): the ones usage is priced with.
+  ...DEFAULT_UNIT_PRICES,
   /** DynamoDB storage per GB-month, and continuous backups (point-in-time recovery) per GB-month. */
   dynamoDbStoragePerGbMonth: 0.25,
   dynamoDbPitrPerGbMonth: 0.2,
@@ -24,6 +17,9 @@ export const PRICES = {
   cloudWatchDashboardPerMonth: 3.0,
   cloudWatchAlarmPerMonth: 0.1,
   cloudWatchLogsPerGbIngested: 0.5,
+  /** CloudWatch Contributor Insights: a rule a month (the top workspaces), and each million log lines it matches. */
+  cloudWatchInsightRulePerMonth: 0.5,
+  cloudWatchInsightRulePerMillionEvents: 0.02,
   /** Secrets Manager: the cursor signing key. */
   secretPerMonth: 0.4,
 } as const;

@@ -6,8 +6,11 @@
  */
 import type { Node } from 'constructs';
 import { linkCheckSchedule } from '../lib/knowledge-bank/link-check/pipeline.ts';
+import { budgetProblem } from '../lib/platform/tenants/budget.ts';
+import { unitPrices } from '../lib/platform/tenants/prices.ts';
 import { DEFAULT_DISABLE_AFTER_SECONDS } from '../lib/webhooks/failure-window.ts';
 import { DEFAULT_RETRY_DELAYS_SECONDS } from '../lib/webhooks/retry-schedule.ts';
+import { defaultTenantAlarms } from './constructs/tenant-insights.ts';
 
 export interface ContextSetting {
   name: string;
@@ -64,6 +67,29 @@ export const CONTEXT_SETTINGS: readonly ContextSetting[] = [
   },
   { name: 'tracing', default: 'false', description: 'X-Ray active tracing on every function.' },
   {
+    name: 'workspaceRequestsPerSecond',
+    default: '1000',
+    description:
+      'The plan’s request budget of a workspace across all its keys, for workspaces without their own (`cxctl workspace set-limit`).',
+  },
+  { name: 'workspaceBurst', default: 'twice the rate', description: 'The burst of that default budget, in requests.' },
+  {
+    name: 'topWorkspaceRequestsAlarm',
+    default: '80 % of the plan’s budget for 5 minutes',
+    description: 'Alarm when one workspace makes this many requests in five minutes (the dashboard’s top workspaces by requests).',
+  },
+  {
+    name: 'topWorkspaceCapacityUnitsAlarm',
+    default: '900000 (3,000 units a second, three partitions’ writes)',
+    description: 'Alarm when one workspace’s requests consume this many DynamoDB capacity units in five minutes.',
+  },
+  {
+    name: 'usagePrices',
+    default: 'us-east-1’s',
+    description:
+      'The unit prices usage is priced with, as a JSON object of the ones to change (`{"region":"eu-west-1",…}`: lib/platform/tenants/prices.ts).',
+  },
+  {
     name: 'tableName',
     default: 'the stack creates one',
     description:
@@ -91,6 +117,16 @@ export interface DeploymentSettings {
   linkCheckSchedule?: string;
   existingTable?: { tableName: string; tableStreamArn: string };
   signingSecretArn?: string;
+  /** What every API function is told of tenants: the plan's budget, the prices (WORKSPACE_*, USAGE_PRICES). */
+  tenants: TenantSettings;
+}
+
+/** What every API function is told of tenants, and the thresholds of the top-workspace alarms. */
+export interface TenantSettings {
+  requestsPerSecond?: string;
+  burst?: string;
+  usagePrices?: string;
+  alarms?: { requests: number; capacityUnits: number };
 }
 
 /** A complete secret ARN ends with the six random characters Secrets Manager appends to the name. */
@@ -108,6 +144,29 @@ function reader(node: Node) {
 /** `-c tracing=true`, asked by every function as it is built (HouseFunction) with its own node. */
 export function tracingEnabled(node: Node): boolean {
   return reader(node).flag('tracing');
+}
+
+/** The plan's budget and the prices, checked as the functions will read them (a bad one fails the synth, not a request). */
+function tenantSettings(raw: (name: Name) => string | undefined): DeploymentSettings['tenants'] {
+  const requestsPerSecond = raw('workspaceRequestsPerSecond');
+  const burst = raw('workspaceBurst');
+  const usagePrices = raw('usagePrices');
+  const rate = Number(requestsPerSecond ?? 1000);
+  const problem = budgetProblem({ requestsPerSecond: rate, burst: burst === undefined ? 2 * rate : Number(burst) });
+  if (problem) throw new Error(`-c workspaceRequestsPerSecond / -c workspaceBurst: ${problem}`);
+  unitPrices(usagePrices);
+  const defaults = defaultTenantAlarms(rate);
+  const alarms = {
+    requests: wholeNumber('topWorkspaceRequestsAlarm', raw('topWorkspaceRequestsAlarm')) ?? defaults.requests,
+    capacityUnits: wholeNumber('topWorkspaceCapacityUnitsAlarm', raw('topWorkspaceCapacityUnitsAlarm')) ?? defaults.capacityUnits,
+  };
+  return { requestsPerSecond, burst, usagePrices, alarms };
+}
+
+function wholeNumber(name: Name, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9]\d*$/.test(value)) throw new Error(`-c ${name}: a whole number above 0, not "${value}"`);
+  return Number(value);
 }
 
 /** Every setting, read from the app's context (cdk.json, then `-c`), checked once. */
@@ -156,5 +215,6 @@ export function deploymentSettings(node: Node): DeploymentSettings {
     linkCheckSchedule: raw('linkCheckSchedule'),
     existingTable: tableName && tableStreamArn ? { tableName, tableStreamArn } : undefined,
     signingSecretArn,
+    tenants: tenantSettings(raw),
   };
 }

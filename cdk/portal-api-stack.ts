@@ -27,7 +27,9 @@ import { KnowledgeBankSearch } from './constructs/knowledge-bank-search.ts';
 import { ReleaseGate } from './constructs/release-gate.ts';
 import { ServiceAlarms } from './constructs/service-alarms.ts';
 import { SurveyExports } from './constructs/survey-exports.ts';
+import { defaultTenantAlarms, TenantInsights } from './constructs/tenant-insights.ts';
 import { WebhookPipeline } from './constructs/webhook-pipeline.ts';
+import type { TenantSettings } from './context.ts';
 
 /**
  * One JSON line per request: its id (the X-Request-Id our answers carry), route and status, where
@@ -76,6 +78,8 @@ export interface PortalApiStackProps extends StackProps {
    * instead of creating one: the stack then neither creates nor manages it (docs/operating.md).
    */
   existingTable?: { tableName: string; tableStreamArn: string };
+  /** The plan's request budget of a workspace and the usage prices (`-c workspaceRequestsPerSecond`, …; cdk/context.ts). */
+  tenants?: TenantSettings;
   /**
    * The cursor-signing secret made with the table's data, instead of a new one: survey-response
    * erasure finds respondents by a hash keyed with it, so data and secret must stay together.
@@ -122,6 +126,10 @@ export class PortalApiStack extends Stack {
       ...(props.customDomain ? { WORKSPACE_URL_TEMPLATE: `https://{workspace}.${props.customDomain.domainName}` } : {}),
       POWERTOOLS_SERVICE_NAME: 'cx-portal-api',
       POWERTOOLS_LOG_LEVEL: 'INFO',
+      // The plan's budget of a workspace across its keys, and the prices its usage is priced with (docs/operating.md, "Tenants").
+      ...(props.tenants?.requestsPerSecond ? { WORKSPACE_REQUESTS_PER_SECOND: props.tenants.requestsPerSecond } : {}),
+      ...(props.tenants?.burst ? { WORKSPACE_BURST: props.tenants.burst } : {}),
+      ...(props.tenants?.usagePrices ? { USAGE_PRICES: props.tenants.usagePrices } : {}),
     };
 
     const notFound = new HouseFunction(this, 'NotFound', { entry: NOT_FOUND_HANDLER, environment });
@@ -226,7 +234,15 @@ export class PortalApiStack extends Stack {
     if (!props.customDomain?.disableDefaultEndpoint) {
       new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}${API_PREFIX}`, description: 'Base URL of the API' });
     }
+    // The top workspaces by requests and by capacity units: two Contributor Insights rules, their alarms.
+    const alarms = props.tenants?.alarms ?? defaultTenantAlarms(Number(props.tenants?.requestsPerSecond ?? 1000));
+    const topWorkspaces = new TenantInsights(this, 'TopWorkspaces', {
+      requestsAlarmThreshold: alarms.requests,
+      capacityUnitsAlarmThreshold: alarms.capacityUnits,
+      alarmAction,
+    });
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {
+      topWorkspaces: topWorkspaces.widgets,
       api: this.api,
       table: this.table,
       areas: new Map([...this.areas].map(([tag, area]) => [tag, area.functions])),

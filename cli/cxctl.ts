@@ -37,6 +37,7 @@ import { config } from '../lib/platform/config.ts';
 import { workspaceHostOf } from '../lib/platform/http/workspace-host.ts';
 import { moduleOfPermission, PERMISSIONS } from '../lib/platform/permissions.ts';
 import type { CommandContext } from './commands/context.ts';
+import { limitText, setLimitCommand, usageCommand } from './commands/tenants.ts';
 import { nextSteps, runDemo } from './demo/run.ts';
 import { targetFromOptions } from './target.ts';
 
@@ -55,7 +56,9 @@ const USAGE = `Usage: cxctl <command> [options]
 
 Workspaces
   workspace create <slug> [--name NAME]             create a workspace; prints its host
-  workspace list                                    every workspace: slug, status, disabled modules, host
+  workspace list                                    every workspace: slug, status, disabled modules, request limit, host
+  workspace set-limit <slug> --requests-per-second N [--burst M] | --default
+                                                    its request budget across all its keys (burst: 2 × N unless given)
   workspace suspend <slug> | resume <slug>          every request gets 403 while suspended
   workspace modules <slug> [--disable a,b] [--enable c,d]
                                                     modules: ideas, journeys, surveys, sops, webhooks, knowledge-bank
@@ -71,6 +74,10 @@ ${wrap(PERMISSIONS.join(', '), '                                                
   key list --workspace <slug>
   key revoke <id>                                   the next request with it gets 401
   key rotate <id>                                   new secret; the old one stops working at once
+Usage (docs/operating.md, "Tenants")
+  usage <slug> [--from ISO] [--to ISO] [--granularity hour|day] [--csv]
+                                                    requests, DynamoDB units, deliveries, searches, export bytes, cost
+  usage --all [--from ISO] [--to ISO] [--csv]       every workspace, the costliest first
 Ideas and SOPs
   labels set <slug> [--statuses a,b] [--modules x,y]   replace the idea statuses and/or modules
   labels add <slug> [--statuses a,b] [--modules x,y]   add the missing ones, keeping the workspace's own
@@ -150,6 +157,12 @@ const { values: options, positionals } = (() => {
         time: { type: 'string' },
         resume: { type: 'string' },
         restart: { type: 'boolean' },
+        'requests-per-second': { type: 'string' },
+        burst: { type: 'string' },
+        default: { type: 'boolean' },
+        from: { type: 'string' },
+        granularity: { type: 'string' },
+        csv: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -235,6 +248,7 @@ async function run(where: Target): Promise<void> {
     const result = await runDemo(store, { workspace: need(action, '<slug>'), apiUrl, key: options.key, log });
     return print(result, nextSteps(result, apiUrl, sandboxVariablesOf(where, store.table, ['table'])));
   }
+  if (area === 'usage') return usageCommand(context, action);
   if (area === 'migrate') {
     const local = !(options.table || options.stack) || options.endpoint !== undefined;
     // Loaded only for this command: every other command starts without the migrations' modules.
@@ -256,11 +270,13 @@ async function run(where: Target): Promise<void> {
           : list
               .map(
                 (ws) =>
-                  `${ws.slug}  ${ws.status.padEnd(9)}  disabled: ${ws.disabledModules.join(',') || 'none'}  ${workspaceHostOf(ws.slug)}`,
+                  `${ws.slug}  ${ws.status.padEnd(9)}  disabled: ${ws.disabledModules.join(',') || 'none'}  limit: ${limitText(ws)}  ${workspaceHostOf(ws.slug)}`,
               )
               .join('\n'),
       );
     }
+    case 'workspace set-limit':
+      return setLimitCommand(context, need(target, '<slug>'));
     case 'workspace suspend':
     case 'workspace resume': {
       const ws = await setWorkspaceStatus(store, need(target, '<slug>'), action === 'suspend' ? 'suspended' : 'active');
@@ -380,7 +396,10 @@ function printPermissions(): void {
   const width = Math.max(...PERMISSIONS.map((p) => p.length));
   print(
     PERMISSIONS.map((permission) => ({ permission, module: moduleOfPermission(permission) })),
-    PERMISSIONS.map((permission) => `${permission.padEnd(width)}  module ${moduleOfPermission(permission)}`).join('\n'),
+    PERMISSIONS.map(
+      (permission) =>
+        `${permission.padEnd(width)}  ${moduleOfPermission(permission) ? `module ${moduleOfPermission(permission)}` : 'no module'}`,
+    ).join('\n'),
   );
 }
 

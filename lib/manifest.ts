@@ -17,6 +17,7 @@ import * as surveyExports from './surveys/exports/routes.ts';
 import * as surveyResponses from './surveys/responses/routes.ts';
 import * as surveys from './surveys/routes.ts';
 import * as surveySummary from './surveys/summary/routes.ts';
+import * as usage from './usage/routes.ts';
 import * as webhooks from './webhooks/routes.ts';
 
 export { API_PREFIX } from './platform/route.ts';
@@ -40,6 +41,7 @@ const areas = [
   people,
   mcp,
   oauth,
+  usage,
 ];
 
 export const routes: readonly RouteDefinition[] = areas.flatMap((area) => Object.values(area));

@@ -142,6 +142,8 @@ function writeResult(
   if (result.cookies?.length) headers['Set-Cookie'] = result.cookies;
   headers['X-Sandbox-DynamoDB-Calls'] = String(stats.dynamodbCalls);
   headers['X-Sandbox-DynamoDB-Depth'] = String(sequentialDepth(stats.dynamodbTimeline ?? []));
+  // The usage writes the instance made beside this request's work (what earlier requests left): not its own calls.
+  if (stats.usageWrites) headers['X-Sandbox-Usage-Writes'] = String(stats.usageWrites);
   // With SANDBOX_PARTITION_SCALE: how many of those requests DynamoDB throttled (retried or not).
   if (throttlesIn(stats) > 0) headers['X-Sandbox-DynamoDB-Throttles'] = String(throttlesIn(stats));
   const body = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;

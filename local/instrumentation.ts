@@ -39,6 +39,11 @@ export interface InvocationStats {
   handler?: string;
   /** The capacity units its DynamoDB calls consumed, when the sandbox measures them (consumed-capacity.ts). */
   capacity?: ConsumedCapacity;
+  /**
+   * The usage writes the instance made during it (lib/platform/data/usage-writes.ts): what earlier
+   * requests left, written beside this one's work, not the operation's own calls, so counted apart.
+   */
+  usageWrites?: number;
 }
 
 export const invocationStats = new AsyncLocalStorage<InvocationStats>();
@@ -53,9 +58,26 @@ interface InstrumentableClient {
   middlewareStack: { add: (mw: never, options: { step: 'initialize'; name: string }) => void };
 }
 
-export function countDynamoDbCalls(client: InstrumentableClient, iam: SandboxIam): void {
+/**
+ * Count `client`'s calls in the invocation that sends them, each checked against its function's
+ * policy. `apart`: the usage writes' client, whose calls are counted as `usageWrites`, outside the
+ * operation's calls and their depth.
+ */
+export function countDynamoDbCalls(client: InstrumentableClient, iam: SandboxIam, options: { apart?: boolean } = {}): void {
   const counter = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
     const stats = invocationStats.getStore();
+    if (stats && options.apart) {
+      stats.usageWrites = (stats.usageWrites ?? 0) + 1;
+      if (stats.handler !== undefined) {
+        await checkDynamoDbRequest(
+          iam.policies.get(stats.handler),
+          iam.account,
+          context.commandName ?? 'unknown',
+          (args as { input?: unknown }).input,
+        );
+      }
+      return next(args);
+    }
     if (stats) {
       stats.dynamodbCalls++;
       stats.dynamodbCommands.push(context.commandName ?? 'unknown');

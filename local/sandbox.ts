@@ -275,10 +275,15 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     // The handlers' shared client, counted per request (X-Sandbox-DynamoDB-Calls), each request
     // evaluated against the synthesized policy of the function sending it.
     const { dynamo } = await import('../lib/platform/data/client.ts');
+    // The usage writes' own client (lib/platform/data/usage-writes.ts): checked the same, counted apart.
+    const { usageDynamo } = await import('../lib/platform/data/usage-writes.ts');
     const account = { region, accountId: '000000000000', tableName };
-    countDynamoDbCalls(dynamo, { policies: functionPolicies(await assembly, account), account });
+    const iam = { policies: functionPolicies(await assembly, account), account };
+    countDynamoDbCalls(dynamo, iam);
+    countDynamoDbCalls(usageDynamo, iam, { apart: true });
     if (latencyMs > 0) {
       delayDynamoDbCalls(dynamo, latencyMs);
+      delayDynamoDbCalls(usageDynamo, latencyMs);
       options.log?.(`DynamoDB calls delayed by about ${latencyMs} ms each, as in a region (SANDBOX_DYNAMODB_LATENCY_MS)`);
     }
     if (functionTimeoutSeconds !== undefined) {
@@ -298,6 +303,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         region,
         accountId: account.accountId,
       });
+      // The usage items are items of their own: their buckets apart from the operations' items.
+      installPartitionThrottle(usageDynamo, { scale: partitionScale, raw: images, tableName, region, accountId: account.accountId });
       options.log?.(
         `DynamoDB throttles as in AWS at 1/${partitionScale} of a partition's units per item and ordered key range (SANDBOX_PARTITION_SCALE)`,
       );

@@ -41,6 +41,7 @@ export interface IdleCost {
   /** CloudWatch bills an alarm per metric it evaluates: a metric-math alarm counts each metric it reads. */
   alarmMetrics: number;
   dashboards: number;
+  insightRules: number;
   secrets: number;
   eventSourceMappings: number;
   perMonth: number;
@@ -53,15 +54,20 @@ export function idleCostOf(assembly: CloudAssembly): IdleCost {
   const alarmMetrics = alarms.reduce((n, alarm) => n + (alarm.Properties?.Metrics?.filter((m) => m.MetricStat).length || 1), 0);
   const dashboards = count('AWS::CloudWatch::Dashboard');
   const secrets = count('AWS::SecretsManager::Secret');
+  const insightRules = count('AWS::CloudWatch::InsightRule');
   return {
     functions: count('AWS::Lambda::Function'),
     alarms: alarms.length,
     alarmMetrics,
     dashboards,
+    insightRules,
     secrets,
     eventSourceMappings: count('AWS::Lambda::EventSourceMapping'),
     perMonth:
-      dashboards * PRICES.cloudWatchDashboardPerMonth + alarmMetrics * PRICES.cloudWatchAlarmPerMonth + secrets * PRICES.secretPerMonth,
+      dashboards * PRICES.cloudWatchDashboardPerMonth +
+      alarmMetrics * PRICES.cloudWatchAlarmPerMonth +
+      insightRules * PRICES.cloudWatchInsightRulePerMonth +
+      secrets * PRICES.secretPerMonth,
   };
 }
 
@@ -71,6 +77,7 @@ export function idleCostTable(cost: IdleCost): string {
     '| --- | ---: | ---: | ---: |',
     `| CloudWatch dashboard | ${cost.dashboards} | ${money(PRICES.cloudWatchDashboardPerMonth)} | ${money(cost.dashboards * PRICES.cloudWatchDashboardPerMonth)} |`,
     `| CloudWatch alarm metrics (${cost.alarms} alarms; a metric-math alarm counts each metric it reads) | ${cost.alarmMetrics} | ${money(PRICES.cloudWatchAlarmPerMonth)} | ${money(cost.alarmMetrics * PRICES.cloudWatchAlarmPerMonth)} |`,
+    `| CloudWatch Contributor Insights rules (the top workspaces; ${money(PRICES.cloudWatchInsightRulePerMillionEvents)} per million usage lines matched) | ${cost.insightRules} | ${money(PRICES.cloudWatchInsightRulePerMonth)} | ${money(cost.insightRules * PRICES.cloudWatchInsightRulePerMonth)} |`,
     `| Secrets Manager secret (the signing key) | ${cost.secrets} | ${money(PRICES.secretPerMonth)} | ${money(cost.secrets * PRICES.secretPerMonth)} |`,
     `| Lambda functions (billed per request and GB-second only) | ${cost.functions} | ${money(0)} | ${money(0)} |`,
     `| DynamoDB on demand, an empty table (storage ${money(PRICES.dynamoDbStoragePerGbMonth)} and PITR ${money(PRICES.dynamoDbPitrPerGbMonth)} per GB-month) | 1 | ${money(0)} | ${money(0)} |`,

@@ -13,6 +13,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { TABLE } from '../../lib/platform/data/table.ts';
 import { authenticationActionsOf, type TableAction } from '../../lib/platform/route.ts';
+import { USAGE_PARTITION_PREFIX } from '../../lib/platform/tenants/keys.ts';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../lib/platform/timeouts.ts';
 import { HOUSE_BUNDLING, HOUSE_NODE_OPTIONS } from '../bundling.ts';
 import { tracingEnabled } from '../context.ts';
@@ -91,7 +92,7 @@ export class HouseFunction extends NodejsFunction {
    * BatchGetItem of the workspace and the key, and an UpdateItem that IAM limits to the rate-limit
    * attributes and return values unless the route declares UpdateItem itself.
    */
-  useTable(table: ITable, actions: readonly TableAction[], options: { authenticates?: boolean } = {}): this {
+  useTable(table: ITable, actions: readonly TableAction[], options: { authenticates?: boolean; writesUsage?: boolean } = {}): this {
     this.addEnvironment('TABLE_NAME', table.tableName);
     const itemActions = new Set(actions.map((a) => `dynamodb:${a}`));
     const authentication = authenticationActionsOf({ auth: options.authenticates ? 'developer-key' : 'none' });
@@ -105,6 +106,22 @@ export class HouseFunction extends NodejsFunction {
           effect: Effect.ALLOW,
           actions: ['dynamodb:Query'],
           resources: [`${table.tableArn}/index/${TABLE.gsi1.name}`],
+        }),
+      );
+    }
+    // Usage per workspace (lib/platform/data/usage-writes.ts): ADDs to the usage partitions and no other
+    // item (`dynamodb:LeadingKeys`, the partition keys a request names), nothing asked back. Every API
+    // function writes what its instance buffered; a queue reader that records deliveries or export bytes too.
+    if (options.authenticates || options.writesUsage) {
+      this.addToRolePolicy(
+        new PolicyStatement({
+          effect: Effect.ALLOW,
+          actions: ['dynamodb:UpdateItem'],
+          resources: [table.tableArn],
+          conditions: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${USAGE_PARTITION_PREFIX}*`] },
+            StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+          },
         }),
       );
     }

@@ -1,13 +1,14 @@
 /**
  * One CloudWatch dashboard per deployment: what an operator looks at first when an alarm fires or a
- * tenant complains. Rows, top to bottom: what callers see (requests, 4xx, 5xx, latency), what the
- * business does (ideas created, webhook deliveries), the table, the webhook pipeline, the knowledge
- * bank's background work, then one row per area with its functions. Every graph reads metrics AWS
- * or Powertools Metrics (lib/platform/metrics.ts) already publish: the dashboard adds no cost per request.
+ * tenant complains. Rows, top to bottom: what callers see (requests, 4xx, 5xx, latency), the
+ * busiest workspaces, what the business does (ideas created, webhook deliveries), the table, the
+ * webhook pipeline, the knowledge bank's background work, then one row per area with its functions.
+ * Every graph reads metrics AWS or Powertools Metrics (lib/platform/metrics.ts) already publish, or
+ * the top-workspace rules' reports (tenant-insights.ts, billed per usage write, not per request).
  */
 import { Duration } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { Dashboard, GraphWidget, type IMetric, Metric, SingleValueWidget, TextWidget } from 'aws-cdk-lib/aws-cloudwatch';
+import { Dashboard, GraphWidget, type IMetric, type IWidget, Metric, SingleValueWidget, TextWidget } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -17,6 +18,8 @@ import { TABLE_OPERATIONS } from './service-alarms.ts';
 
 export interface ServiceDashboardProps {
   api: HttpApi;
+  /** The top workspaces by requests and by capacity units (tenant-insights.ts). */
+  topWorkspaces: readonly IWidget[];
   table: ITable;
   /** Each area's route functions, by area name, then by operationId. */
   areas: ReadonlyMap<string, ReadonlyMap<string, IFunction>>;
@@ -66,6 +69,16 @@ export class ServiceDashboard extends Construct {
         api.metricLatency({ period: PERIOD, statistic: 'p50' }),
         api.metricLatency({ period: PERIOD, statistic: 'p99' }),
       ]),
+    );
+    this.dashboard.addWidgets(
+      new TextWidget({
+        markdown:
+          '## Tenants\nThe busiest workspaces (Contributor Insights over each instance’s usage writes); each workspace’s ' +
+          'usage and cost: `cxctl usage --all`.',
+        width: FULL,
+        height: 1,
+      }),
+      ...props.topWorkspaces,
     );
     this.dashboard.addWidgets(
       new TextWidget({ markdown: '## Business\nPublished by the functions through Powertools Metrics (EMF).', width: FULL, height: 1 }),

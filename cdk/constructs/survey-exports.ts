@@ -72,7 +72,7 @@ export class SurveyExports extends NestedStack {
       memorySize: 512,
       environment: { ...props.environment, SURVEY_EXPORT_BUCKET: this.bucket.bucketName },
     });
-    this.writer.useTable(props.table, surveyExportWriter.table);
+    this.writer.useTable(props.table, surveyExportWriter.table, { writesUsage: true });
     grantObjects(this.writer, ['s3:PutObject', 's3:AbortMultipartUpload']);
     consumeQueue(this.writer, this.queue, surveyExportWriter);
 

@@ -87,7 +87,7 @@ export class WebhookPipeline extends Construct {
         WEBHOOK_DEAD_LETTER_QUEUE_URL: this.deadLetterQueue.queueUrl,
       },
     });
-    this.delivery.useTable(props.table, webhookDelivery.table);
+    this.delivery.useTable(props.table, webhookDelivery.table, { writesUsage: true });
     this.deliveryQueue.grantSendMessages(this.delivery);
     this.deadLetterQueue.grantSendMessages(this.delivery);
     consumeQueue(this.delivery, this.deliveryQueue, webhookDelivery);

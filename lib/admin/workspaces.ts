@@ -1,5 +1,5 @@
 /**
- * Operator actions on workspaces: create, list, suspend/resume, modules, idea labels. Every write of a
+ * Operator actions on workspaces: create, list, suspend/resume, modules, idea labels, request budget. Every write of a
  * workspace item goes through createWorkspace or changeWorkspace, which keep its copies in step.
  */
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
@@ -9,6 +9,7 @@ import { toWorkspace, WORKSPACE_COPIES, type Workspace } from '../platform/data/
 import { SHARED_EDGE_LABEL, SLUG_PATTERN, workspaceHostOf } from '../platform/http/workspace-host.ts';
 import { identifierProblem, normaliseIdentifier, shownSafely } from '../platform/identifiers.ts';
 import { isModuleName, type ModuleName } from '../platform/permissions.ts';
+import { budgetProblem } from '../platform/tenants/budget.ts';
 import { parseNameList } from './name-lists.ts';
 import { AdminError, type TableClient, transactOrRefuse } from './table-client.ts';
 import { scanPages } from './table-io.ts';
@@ -202,4 +203,21 @@ export function changeIdeaLabels(
     const current = (item.ideaLabels as Workspace['ideaLabels'] | undefined) ?? { statuses: [], modules: [] };
     return { ...item, ideaLabels: next(current) };
   });
+}
+
+/**
+ * Set the workspace's request budget across all its keys (`cxctl workspace set-limit`), or give it
+ * back the plan's default (`null`), in one change of the workspace with its copies, so it counts from
+ * the very next request. The burst defaults to twice the rate, as the plan's does.
+ */
+export function setRequestBudget(
+  store: TableClient,
+  slug: string,
+  budget: { requestsPerSecond: number; burst?: number } | null,
+): Promise<Workspace> {
+  if (budget === null) return changeWorkspace(store, slug, ({ requestBudget: _dropped, ...item }) => item);
+  const full = { requestsPerSecond: budget.requestsPerSecond, burst: budget.burst ?? 2 * budget.requestsPerSecond };
+  const problem = budgetProblem(full);
+  if (problem) throw new AdminError(`Invalid limit: ${problem}`);
+  return changeWorkspace(store, slug, (item) => ({ ...item, requestBudget: full }));
 }

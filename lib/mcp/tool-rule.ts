@@ -16,6 +16,7 @@ const WITHHELD_FAMILIES: Readonly<Record<string, string>> = {
   webhooks:
     "a webhook sends the workspace's activity to an outside address and carries a signing secret: an integration a person sets up, not an agent",
   'survey-responses': "respondents' answers are personal data, and erasing them is a data-protection step: neither is an agent's",
+  usage: "what the workspace used and costs is billing, for the people who pay for it, not an agent's work on the workspace",
 };
 
 /** Permissions whose operations are never a tool whatever their method: what destroys, and a reviewer's sign-off. */

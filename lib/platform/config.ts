@@ -52,6 +52,22 @@ export const config = {
   workspaceDomain: () => (process.env.WORKSPACE_DOMAIN ?? 'localhost').toLowerCase(),
   /** Requests per minute for a key created without --rate-limit. */
   defaultRateLimitPerMinute: () => integer('DEFAULT_RATE_LIMIT_PER_MINUTE', 600, 1),
+  /**
+   * The request budget of a workspace that has none of its own (`cxctl workspace set-limit`): the
+   * plan's default, across all the workspace's keys (lib/platform/tenants/budget.ts). The stack sets
+   * it from `-c workspaceRequestsPerSecond` and `-c workspaceBurst`; the burst defaults to twice the rate.
+   */
+  workspaceBudget: () => {
+    const requestsPerSecond = integer('WORKSPACE_REQUESTS_PER_SECOND', 1000, 1);
+    return { requestsPerSecond, burst: integer('WORKSPACE_BURST', 2 * requestsPerSecond, 1) };
+  },
+  /**
+   * Seconds between an instance's writes of the usage it buffered (lib/platform/data/usage-writes.ts):
+   * what a crash can lose at most of one instance, against one write per workspace hour and day each time.
+   */
+  usageFlushSeconds: () => integer('USAGE_FLUSH_SECONDS', 1, 0),
+  /** The unit prices usage is priced with (lib/platform/tenants/prices.ts): us-east-1's, or a JSON object of changes. */
+  usagePrices: () => process.env.USAGE_PRICES,
   /** Length of one rate-limit window. 60 s in production; tests shorten it. */
   rateLimitWindowSeconds: () => integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1),
   /**

@@ -94,6 +94,9 @@ export const platformErrorCodes = defineErrorCodes({
     rate_limited:
       'The key’s rate limit, more requests at once than one key’s counter can take, or too many failed authentications from one ' +
       'address; wait `Retry-After` seconds',
+    workspace_rate_limited:
+      'The workspace’s request budget, shared by all its keys, is spent for now (the `RateLimit-*` headers describe it); wait ' +
+      '`Retry-After` seconds',
   },
   502: {
     internal_error: 'Unexpected server error, not worth a retry as it is; details only in the logs, under the answer’s `X-Request-Id`',

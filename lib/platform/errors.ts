@@ -128,6 +128,18 @@ export class RateLimitedError extends ApiError {
   }
 }
 
+/** 429 `workspace_rate_limited`: the workspace's budget across all its keys is spent for now; `headers` describe it. */
+export class WorkspaceRateLimitedError extends ApiError {
+  constructor(retryAfterSeconds: number, headers: Record<string, string>) {
+    super(
+      429,
+      'workspace_rate_limited',
+      `The workspace's request budget, shared by all its keys, is spent for now; retry after ${retryAfterSeconds} s`,
+      { ...headers, 'Retry-After': String(retryAfterSeconds) },
+    );
+  }
+}
+
 /**
  * 503: AWS pushed back (throttling, or no answer in time) after the retries the SDK and the data kit
  * make themselves. A client's retry policy depends on telling this from a 502: this one is worth

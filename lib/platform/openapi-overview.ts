@@ -145,6 +145,9 @@ const TAG_DESCRIPTIONS: Record<RouteDefinition['tag'], () => string> = {
   MCP: () =>
     'A remote Model Context Protocol server: the reads and safe writes of this API as tools for AI agents, under the same key ' +
     `and its permissions. The guide: ${guideLink('mcp.md', 'MCP server')}.`,
+  Usage: () =>
+    'What the workspace used and what it cost: requests across all its keys by operation and status class, DynamoDB units, ' +
+    `webhook deliveries, searches and export bytes, by hour or day, priced. The guide: ${guideLink('operating.md', 'Operating', 'Tenants')}.`,
 };
 
 /** The document's `tags`, in the manifest's tag order, each with its description. */

@@ -11,6 +11,7 @@
  */
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type * as z from 'zod/mini';
+import { flushUsage } from './data/usage-writes.ts';
 import type { StreamReading } from './event-sources.ts';
 import { logger } from './logger.ts';
 
@@ -114,6 +115,9 @@ export function readQueue<Message, Context = unknown>(reader: QueueReader<Messag
     };
     if (reader.concurrent) await Promise.all(event.Records.map(readOne));
     else for (const message of event.Records) await readOne(message);
+    // What the batch added to its workspaces' usage (deliveries, export bytes), written before the
+    // batch ends: Lambda may retire the instance once it returned. Nothing to write sends nothing.
+    await flushUsage({ force: true });
     return { batchItemFailures: event.Records.filter((m) => failed.includes(m)).map((m) => ({ itemIdentifier: m.messageId })) };
   };
 }

@@ -29,11 +29,21 @@ export const PERMISSIONS = [
   'knowledge-bank:read',
   'knowledge-bank:write',
   'knowledge-bank:delete',
+  // What the workspace used and cost (GET /usage): billing, in no key's defaults and no module.
+  'usage:read',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-/** Keys are read-only unless the operator asks for more (spec part 5, rule 4). */
-export const DEFAULT_PERMISSIONS: readonly Permission[] = PERMISSIONS.filter((p) => p.endsWith(':read'));
+/** Permissions of no module: the workspace's own usage and cost, which a module switched off does not hide. */
+const WORKSPACE_PERMISSIONS: readonly Permission[] = ['usage:read'];
+
+/**
+ * Keys are read-only unless the operator asks for more (spec part 5, rule 4): every `:read` of a
+ * module. Not `usage:read`: what a workspace costs is for whoever pays, given on purpose.
+ */
+export const DEFAULT_PERMISSIONS: readonly Permission[] = PERMISSIONS.filter(
+  (p) => p.endsWith(':read') && !WORKSPACE_PERMISSIONS.includes(p),
+);
 
 export function isPermission(value: string): value is Permission {
   return (PERMISSIONS as readonly string[]).includes(value);
@@ -49,8 +59,12 @@ export function isModuleName(value: string): value is ModuleName {
  */
 const MODULE_OF_PREFIX: Readonly<Record<string, ModuleName>> = { 'survey-responses': 'surveys' };
 
-/** The module a permission belongs to: its prefix (`knowledge-bank:read` → `knowledge-bank`), or the one it is filed under. */
-export function moduleOfPermission(permission: Permission): ModuleName {
+/**
+ * The module a permission belongs to: its prefix (`knowledge-bank:read` → `knowledge-bank`), or the one
+ * it is filed under; null for a permission of the workspace itself (`usage:read`).
+ */
+export function moduleOfPermission(permission: Permission): ModuleName | null {
+  if (WORKSPACE_PERMISSIONS.includes(permission)) return null;
   const prefix = permission.slice(0, permission.indexOf(':'));
   const module = MODULE_OF_PREFIX[prefix] ?? prefix;
   if (!isModuleName(module)) throw new TypeError(`Permission ${permission} names no module`);

@@ -30,6 +30,7 @@ const IMPLIED_CODES: readonly ImpliedCode[] = [
   { code: 'key_expired', answeredBy: 'every operation that takes a key', applies: always },
   { code: 'workspace_not_found', answeredBy: 'every operation that takes a key', applies: always },
   { code: 'rate_limited', answeredBy: 'every operation that takes a key', applies: always },
+  { code: 'workspace_rate_limited', answeredBy: 'every operation that takes a key', applies: always },
   { code: 'workspace_suspended', answeredBy: 'every operation that takes a key', applies: always },
   { code: 'module_disabled', answeredBy: 'every operation of a module (all but `GET /me`)', applies: (route) => route.module !== null },
   {

@@ -14,7 +14,7 @@ import type { Deprecation } from './version.ts';
 export const API_PREFIX = '/api/v1';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-type Tag = 'Introduction' | 'Ideas' | 'Journeys' | 'Surveys' | 'SOPs' | 'Webhooks' | 'Knowledge Bank' | 'MCP' | 'People';
+type Tag = 'Introduction' | 'Ideas' | 'Journeys' | 'Surveys' | 'SOPs' | 'Webhooks' | 'Knowledge Bank' | 'MCP' | 'People' | 'Usage';
 export type Schema = z.ZodMiniType;
 
 /** The DynamoDB actions a route may declare (see `RouteDefinition.table`). */

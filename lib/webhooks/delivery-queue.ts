@@ -5,9 +5,11 @@
  */
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod/mini';
+import { meterSqsRequests } from '../platform/tenants/meter.ts';
 import { gateWrites } from '../platform/write-gate.ts';
 
-const sqs = gateWrites(new SQSClient({}));
+// Its sends wait for the rate-limit verdict, and count in the request's usage (SQS bills per request).
+const sqs = meterSqsRequests(gateWrites(new SQSClient({})));
 
 /** SQS holds a message back at most 15 minutes; longer waits hop through several messages. */
 const MAX_SQS_DELAY_SECONDS = 900;

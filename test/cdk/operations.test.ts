@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PortalApiStack, type PortalApiStackProps } from '../../cdk/portal-api-stack.ts';
 import { routes } from '../../lib/manifest.ts';
 import { stackOf } from '../../lib/platform/route.ts';
+import { USAGE_LOG } from '../../lib/platform/tenants/usage.ts';
 
 function synth(props: Partial<PortalApiStackProps>): { stack: PortalApiStack; template: Template } {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
@@ -146,5 +147,54 @@ describe('dashboard', () => {
     expect(routes.map((r) => r.operationId).filter((id) => !labels.has(id))).toEqual([]);
     for (const name of ['Errors', 'Throttles', 'Duration', 'ConcurrentExecutions'])
       expect(metricNames.has(`AWS/Lambda/${name}`), name).toBe(true);
+  });
+});
+
+describe('the busiest workspaces (issue 41)', () => {
+  let template: Template;
+  let widgets: Widget[];
+  beforeAll(() => {
+    template = synth({ tenants: { requestsPerSecond: '500' } }).template;
+    widgets = widgetsOf(template);
+  });
+
+  it('ranks workspaces by requests and by capacity units from the usage writes’ log line, in every function’s log group', () => {
+    const rules = Object.values(template.findResources('AWS::CloudWatch::InsightRule')).map((r) => r.Properties);
+    expect(rules.map((r) => r.RuleName).sort()).toEqual([
+      'OpsStack-top-workspaces-by-capacity-units',
+      'OpsStack-top-workspaces-by-requests',
+    ]);
+    for (const rule of rules) {
+      const body = JSON.parse(rule.RuleBody);
+      expect(rule.RuleState).toBe('ENABLED');
+      expect(body).toMatchObject({
+        LogGroupNames: ['OpsStack-*'],
+        LogFormat: 'JSON',
+        AggregateOn: 'Sum',
+        Contribution: {
+          Keys: [`$.${USAGE_LOG.workspace}`],
+          Filters: [{ Match: '$.message', In: [USAGE_LOG.message] }],
+        },
+      });
+      expect([`$.${USAGE_LOG.requests}`, `$.${USAGE_LOG.capacityUnits}`]).toContain(body.Contribution.ValueOf);
+    }
+  });
+
+  it('graphs each rule’s top 10 on the dashboard', () => {
+    const top = widgets.filter((w) => (w.properties as { insightRule?: unknown }).insightRule);
+    expect(top.map((w) => (w.properties as { insightRule: { ruleName: string; maxContributorCount: number } }).insightRule)).toEqual([
+      { ruleName: 'OpsStack-top-workspaces-by-requests', maxContributorCount: 10, orderBy: 'Sum' },
+      { ruleName: 'OpsStack-top-workspaces-by-capacity-units', maxContributorCount: 10, orderBy: 'Sum' },
+    ]);
+  });
+
+  it('alarms when the busiest workspace passes 80 % of the plan’s budget for five minutes, or 900,000 units', () => {
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'))
+      .map((r) => r.Properties)
+      .filter((p) => JSON.stringify(p.Metrics ?? []).includes('INSIGHT_RULE_METRIC'));
+    expect(alarms.map((a) => [JSON.stringify(a.Metrics).match(/top-workspaces-by-[a-z-]+/)![0], a.Threshold]).sort()).toEqual([
+      ['top-workspaces-by-capacity-units', 900_000],
+      ['top-workspaces-by-requests', 0.8 * 500 * 300],
+    ]);
   });
 });

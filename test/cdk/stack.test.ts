@@ -17,6 +17,7 @@ import { PortalApiStack } from '../../cdk/portal-api-stack.ts';
 import { routes } from '../../lib/manifest.ts';
 import { REQUIRED_MIGRATIONS } from '../../lib/platform/data/release-gate.ts';
 import { acceptsCursor, authenticatesItself, authenticationActionsOf, fullPathOf, stackOf } from '../../lib/platform/route.ts';
+import { USAGE_PARTITION_PREFIX } from '../../lib/platform/tenants/keys.ts';
 
 let template: Template;
 let stack: PortalApiStack;
@@ -107,7 +108,7 @@ describe('PortalApiStack', () => {
   const actionsOf = (statements: any[]) => statements.flatMap((s) => [s.Action].flat() as string[]);
   const WRITES = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'];
 
-  it('gives read-only routes no write on the table beyond their key rate-limit counter', () => {
+  it('gives read-only routes no write on the table beyond their key rate-limit counter and their usage', () => {
     const readRoutes = routes.filter((r) => authenticatesItself(r) && !r.table?.some((a) => WRITES.includes(a)));
     expect(readRoutes.length).toBeGreaterThan(0);
     for (const route of readRoutes) {
@@ -116,7 +117,13 @@ describe('PortalApiStack', () => {
       expect(actions).not.toContain('dynamodb:PutItem');
       expect(actions).not.toContain('dynamodb:DeleteItem');
       expect(actions).not.toContain('dynamodb:Scan');
-      const updates = statements.filter((s) => [s.Action].flat().includes('dynamodb:UpdateItem'));
+      const allUpdates = statements.filter((s) => [s.Action].flat().includes('dynamodb:UpdateItem'));
+      // Beside the counter: the usage its instance buffered, to the usage partitions only, nothing asked back.
+      const usage = allUpdates.filter((s) => s.Condition['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']);
+      expect(usage).toHaveLength(1);
+      expect(usage[0].Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']).toEqual([`${USAGE_PARTITION_PREFIX}*`]);
+      expect(usage[0].Condition.StringEqualsIfExists['dynamodb:ReturnValues']).toEqual(['NONE']);
+      const updates = allUpdates.filter((s) => !usage.includes(s));
       expect(updates).toHaveLength(1);
       expect(updates[0].Condition['ForAllValues:StringEquals']['dynamodb:Attributes']).toEqual(
         expect.arrayContaining(['rlWindows', 'rlWindow', 'rlCount']),

@@ -92,14 +92,14 @@ describe('GET /ideas pagination', () => {
       data: [],
       pagination: { limit: 100, offset: 2147483647, total: COUNT, hasMore: false, nextCursor: null },
     });
-    expect(dynamoDbCalls(res)).toBe(3);
+    expect(dynamoDbCalls(res)).toBe(4);
   });
 
   it('reads a full page of 100 with its total in one DynamoDB call beyond auth, and their vote counts in one more', async () => {
     await insideOneRateLimitWindow(ws);
     const res = await api.get('/ideas?limit=100');
     expect(res.body.data).toHaveLength(100);
-    expect(dynamoDbCalls(res)).toBe(4);
+    expect(dynamoDbCalls(res)).toBe(5);
   });
 
   it('lowers the total when an idea is deleted, and the page closes the gap', async () => {

@@ -87,7 +87,7 @@ describe('GET /ideas/similar', () => {
     await insideOneRateLimitWindow(ws);
     const res: ApiResponse = await clientFor(ws).get('/ideas/similar?q=invoices');
     expect(res.status).toBe(200);
-    expect(dynamoDbCalls(res)).toBe(4);
+    expect(dynamoDbCalls(res)).toBe(5);
     expect(dynamoDbDepth(res)).toBe(3);
   });
 });

@@ -342,28 +342,28 @@ describe('costs', () => {
       expect(answer.status, answer.text).toBeLessThan(300);
       expect(dynamoDbCalls(answer)).toBe(calls);
     };
-    await expectCalls(api.get(`/journeys/${made.journeyId}`), 3);
-    await expectCalls(api.get('/journeys'), 3);
-    await expectCalls(api.get(`/journeys/${made.journeyId}/versions`), 3);
-    await expectCalls(api.get(`/journeys/${made.journeyId}/versions/${made.versionId}`), 3);
-    await expectCalls(api.get(`/journeys/${made.journeyId}/versions/${made.versionId}/diff?against=${made.versionId}`), 3);
-    await expectCalls(api.post('/journeys', { body: { title: 'Counted' } }), 3);
-    await expectCalls(api.patch(`/journeys/${made.journeyId}`, { body: { title: 'Counted' } }), 3);
+    await expectCalls(api.get(`/journeys/${made.journeyId}`), 4);
+    await expectCalls(api.get('/journeys'), 4);
+    await expectCalls(api.get(`/journeys/${made.journeyId}/versions`), 4);
+    await expectCalls(api.get(`/journeys/${made.journeyId}/versions/${made.versionId}`), 4);
+    await expectCalls(api.get(`/journeys/${made.journeyId}/versions/${made.versionId}/diff?against=${made.versionId}`), 4);
+    await expectCalls(api.post('/journeys', { body: { title: 'Counted' } }), 4);
+    await expectCalls(api.patch(`/journeys/${made.journeyId}`, { body: { title: 'Counted' } }), 4);
     // Content without references: validate reads nothing, a save reads the journey and version once.
-    await expectCalls(api.post('/journeys/validate', { body: { content: cleanContent() } }), 2);
+    await expectCalls(api.post('/journeys/validate', { body: { content: cleanContent() } }), 3);
     await expectCalls(
       api.put(`/journeys/${made.journeyId}/versions/${made.versionId}/content`, {
         body: { content: cleanContent() },
         headers: { 'If-Match': '"1"' },
       }),
-      4,
+      5,
     );
-    await expectCalls(api.patch(`/journeys/${made.journeyId}/versions/${made.versionId}`, { body: { label: 'Counted' } }), 4);
+    await expectCalls(api.patch(`/journeys/${made.journeyId}/versions/${made.versionId}`, { body: { label: 'Counted' } }), 5);
     const branch = api.post(`/journeys/${made.journeyId}/versions`, { body: { fromVersionId: made.versionId } });
     const branched = await branch;
-    expect(dynamoDbCalls(branched)).toBe(4);
-    await expectCalls(api.delete(`/journeys/${made.journeyId}/versions/${branched.body.version.id}`), 3);
-    await expectCalls(api.post(`/journeys/${made.journeyId}/versions/${made.versionId}/publish`, { headers: { 'If-Match': '"2"' } }), 4);
-    await expectCalls(api.delete(`/journeys/${made.journeyId}`), 4);
+    expect(dynamoDbCalls(branched)).toBe(5);
+    await expectCalls(api.delete(`/journeys/${made.journeyId}/versions/${branched.body.version.id}`), 4);
+    await expectCalls(api.post(`/journeys/${made.journeyId}/versions/${made.versionId}/publish`, { headers: { 'If-Match': '"2"' } }), 5);
+    await expectCalls(api.delete(`/journeys/${made.journeyId}`), 5);
   });
 });

@@ -1,6 +1,6 @@
 /** GET …/versions/{versionId}/map.svg over HTTP: the picture, its headers, its languages, its errors. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, dynamoDbCalls, expectErrorEnvelope, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+import { AUTH_CALLS, clientFor, dynamoDbCalls, expectErrorEnvelope, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { type Api, cleanContent, insideOneRateLimitWindow, type MadeJourney, makeJourney, publish, save } from '../support/journeys.ts';
 
 let ws: TestWorkspace;
@@ -32,7 +32,7 @@ describe('GET …/map.svg', () => {
     expect(res.text).not.toContain('<script');
     expect(res.text).toContain('&lt;script&gt;');
     expect(res.text).toMatch(/Published \d{4}-\d{2}-\d{2}/);
-    expect(dynamoDbCalls(res)).toBe(2 + 1);
+    expect(dynamoDbCalls(res)).toBe(AUTH_CALLS + 1);
   });
 
   it('mirrors the stages for locale=ar and uses the Arabic titles', async () => {

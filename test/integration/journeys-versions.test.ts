@@ -259,7 +259,7 @@ describe('PUT …/versions/{versionId}/content', () => {
     const made = await makeJourney(api);
     await insideOneRateLimitWindow(api, 5);
     const plain = await api.put(`${versionPath(made)}/content`, { body: { content: cleanContent() }, headers: { 'If-Match': '"1"' } });
-    expect(dynamoDbCalls(plain)).toBe(4);
+    expect(dynamoDbCalls(plain)).toBe(5);
 
     const micro = await makeMicroJourney(api, made.journeyId);
     const nested = await makeMicroJourney(api, micro.journeyId);
@@ -274,7 +274,7 @@ describe('PUT …/versions/{versionId}/content', () => {
     });
     expect(paired.status, paired.text).toBe(200);
     expect(paired.body.version.diagnostics).toEqual([]);
-    expect(dynamoDbCalls(paired)).toBe(5);
+    expect(dynamoDbCalls(paired)).toBe(6);
   });
 });
 
@@ -447,7 +447,7 @@ describe('versions: branch, relabel, discard, list', () => {
     await insideOneRateLimitWindow(api, 5);
     const res = await api.delete(versionPath(draft), { headers: { 'If-Match': '"1"' } });
     expect(res.status).toBe(200);
-    expect(dynamoDbCalls(res)).toBe(3);
+    expect(dynamoDbCalls(res)).toBe(4);
     expectErrorEnvelope(await api.get(versionPath(draft)), 404, 'not_found');
     expectErrorEnvelope(await api.delete(versionPath(draft)), 404, 'not_found');
     expect((await api.get(`/journeys/${made.journeyId}`)).body.journey.versionCount).toBe(1);

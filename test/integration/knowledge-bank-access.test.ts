@@ -1,7 +1,7 @@
 /** Knowledge-bank access over HTTP: the permission matrix, the module switch, tenant isolation, concurrency and cost. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { changeModules } from '../../lib/admin/workspaces.ts';
-import { adminStore, clientFor, dynamoDbCalls, expectErrorEnvelope, newKey } from '../support/fixtures.ts';
+import { AUTH_CALLS, adminStore, clientFor, dynamoDbCalls, expectErrorEnvelope, newKey } from '../support/fixtures.ts';
 import {
   createArticle,
   createCategory,
@@ -179,28 +179,28 @@ describe('DynamoDB round trips', () => {
     for (const [name, request, calls] of cases) {
       const res = await request;
       expect(res.status, name).toBe(200);
-      expect(dynamoDbCalls(res), name).toBe(2 + calls);
+      expect(dynamoDbCalls(res), name).toBe(AUTH_CALLS + calls);
     }
     const created = await api.post('/knowledge-bank/articles', { body: { categoryId: cat.id, titleEn: 'Given slug', slug: 'given-slug' } });
-    expect(dynamoDbCalls(created)).toBe(2 + 1);
+    expect(dynamoDbCalls(created)).toBe(AUTH_CALLS + 1);
     const generated = await api.post('/knowledge-bank/articles', { body: { categoryId: cat.id, titleEn: 'Generated slug' } });
-    expect(dynamoDbCalls(generated)).toBe(2 + 2); // + the Query of taken slugs
+    expect(dynamoDbCalls(generated)).toBe(AUTH_CALLS + 2); // + the Query of taken slugs
     const draft = await saveDraft(api, article.id, { titleEn: 'Counted', blocks: [linkTo(target.id)] });
-    expect(dynamoDbCalls(draft)).toBe(2 + 2); // BatchGet + transaction
+    expect(dynamoDbCalls(draft)).toBe(AUTH_CALLS + 2); // BatchGet + transaction
     const published = await api.post(`/knowledge-bank/articles/${article.id}/publish`);
-    expect(dynamoDbCalls(published)).toBe(2 + 3); // BatchGet + linked targets + transaction
+    expect(dynamoDbCalls(published)).toBe(AUTH_CALLS + 3); // BatchGet + linked targets + transaction
     const revisions = await api.get(`/knowledge-bank/articles/${article.id}/revisions`);
-    expect(dynamoDbCalls(revisions)).toBe(2 + 2); // metadata + the page's range
+    expect(dynamoDbCalls(revisions)).toBe(AUTH_CALLS + 2); // metadata + the page's range
     const revision = await api.get(`/knowledge-bank/articles/${article.id}/revisions/1`);
-    expect(dynamoDbCalls(revision)).toBe(2 + 1);
+    expect(dynamoDbCalls(revision)).toBe(AUTH_CALLS + 1);
     const patched = await api.patch(`/knowledge-bank/articles/${article.id}`, { body: { tags: ['counted'] } });
-    expect(dynamoDbCalls(patched)).toBe(2 + 2); // BatchGet + transaction
+    expect(dynamoDbCalls(patched)).toBe(AUTH_CALLS + 2); // BatchGet + transaction
     const restored = await api.post(`/knowledge-bank/articles/${article.id}/revisions/1/restore`);
-    expect(dynamoDbCalls(restored)).toBe(2 + 2);
+    expect(dynamoDbCalls(restored)).toBe(AUTH_CALLS + 2);
     const unpublished = await api.post(`/knowledge-bank/articles/${article.id}/unpublish`);
-    expect(dynamoDbCalls(unpublished)).toBe(2 + 2);
+    expect(dynamoDbCalls(unpublished)).toBe(AUTH_CALLS + 2);
     const category = await api.post('/knowledge-bank/categories', { body: { nameEn: 'Counted too' } });
-    expect(dynamoDbCalls(category)).toBe(2 + 2); // the tree + transaction
+    expect(dynamoDbCalls(category)).toBe(AUTH_CALLS + 2); // the tree + transaction
     for (const res of [patched, restored, unpublished, category]) expect(res.status).toBeLessThan(300);
   });
 });

@@ -2,7 +2,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { kbCategorySlugEntity } from '../../lib/knowledge-bank/entities.ts';
-import { adminStore, dynamoDbCalls, expectErrorEnvelope, sandbox } from '../support/fixtures.ts';
+import { AUTH_CALLS, adminStore, dynamoDbCalls, expectErrorEnvelope, sandbox } from '../support/fixtures.ts';
 import { createArticle, createCategory, insideOneRateLimitWindow, type KbWorkspace, kbWorkspace } from '../support/knowledge-bank.ts';
 
 let ws: KbWorkspace;
@@ -154,7 +154,7 @@ describe('GET, PATCH and DELETE /knowledge-bank/categories/{categoryId}', () => 
     expect(res.status).toBe(200);
     expect(res.body.category).toEqual(category);
     expect(res.headers.get('etag')).toBe('"1"');
-    expect(dynamoDbCalls(res)).toBe(3); // auth (2) + one Query of the tree
+    expect(dynamoDbCalls(res)).toBe(AUTH_CALLS + 1); // auth (3) + one Query of the tree
     expect((await ws.reader.get(`/knowledge-bank/categories/${category.id}`)).body.category).toEqual(category);
   });
 

@@ -3,7 +3,7 @@
  * the index builder (event-source-mapping emulator) → the index in S3 (fauxqs) → GET /search.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dynamoDbCalls, expectErrorEnvelope, sandbox } from '../support/fixtures.ts';
+import { AUTH_CALLS, dynamoDbCalls, expectErrorEnvelope, sandbox } from '../support/fixtures.ts';
 import { type Api, createArticle, createCategory, type KbWorkspace, kbWorkspace, publish } from '../support/knowledge-bank.ts';
 import { type CorpusArticle, SEARCH_CORPUS } from '../support/knowledge-bank-search-corpus.ts';
 
@@ -103,10 +103,10 @@ describe('GET /knowledge-bank/search', () => {
     const res = await ws.reader.get('/knowledge-bank/search?q=password&limit=3');
     expect(res.status).toBe(200);
     expect(res.body.results).toHaveLength(3);
-    expect(dynamoDbCalls(res)).toBe(3); // auth (2) + one BatchGet
+    expect(dynamoDbCalls(res)).toBe(AUTH_CALLS + 1); // auth (3) + one BatchGet
     const none = await ws.reader.get('/knowledge-bank/search?q=zzqqxx');
     expect(none.body.total).toBe(0);
-    expect(dynamoDbCalls(none)).toBe(2);
+    expect(dynamoDbCalls(none)).toBe(AUTH_CALLS);
   });
 
   // Issue 37 item 15: a search without `q` answered "Invalid input: expected string, received undefined".

@@ -26,6 +26,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeveloperKey, MAX_RATE_LIMIT_PER_MINUTE } from '../../lib/admin/developer-keys.ts';
 import { createLocalTableClient } from '../../lib/admin/table-client.ts';
+import { setRequestBudget } from '../../lib/admin/workspaces.ts';
 import { PERMISSIONS } from '../../lib/platform/permissions.ts';
 import { freePorts } from '../../local/wait.ts';
 
@@ -114,6 +115,10 @@ beforeAll(async () => {
       ),
     )
   ).map((key) => key.key);
+  // The workspace's request budget sized for the load it stands for in AWS (PER_SECOND × SCALE, with a
+  // burst of twice that), as an operator would set it: its counts then spread over as many shards as
+  // AWS would see, each far under what the scaled partition takes.
+  await setRequestBudget(store, WORKSPACE, { requestsPerSecond: PER_SECOND * SCALE, burst: 2 * PER_SECOND * SCALE });
 }, 300_000);
 
 afterAll(async () => {

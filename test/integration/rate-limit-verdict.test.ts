@@ -7,7 +7,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { revokeDeveloperKey } from '../../lib/admin/developer-keys.ts';
-import { setWorkspaceStatus } from '../../lib/admin/workspaces.ts';
+import { setRequestBudget, setWorkspaceStatus } from '../../lib/admin/workspaces.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
 import {
   adminStore,
@@ -25,6 +25,8 @@ let ws: TestWorkspace;
 
 beforeAll(async () => {
   ws = await newWorkspace('verdict');
+  // A budget far above anything here, so each answer's RateLimit-* headers are the key's (the tighter).
+  await setRequestBudget(adminStore(), ws.slug, { requestsPerSecond: 100_000, burst: 1_000_000 });
 });
 
 /** Wait, if needed, so the next 15 s fall inside one rate-limit window (60 s in the tests). */
@@ -77,15 +79,15 @@ async function ideaCount(): Promise<number> {
 }
 
 describe('a read', () => {
-  it('costs its own reads beside the count: four calls, two round trips one after the other', async () => {
+  it('costs its own reads beside the counts: five calls, two round trips one after the other', async () => {
     const created = await call('POST', '/ideas', { host: ws.host, key: ws.key, body: { title: 'Depth of a read' } });
     expect(created.status, created.text).toBe(201);
     const read = await call('GET', `/ideas/${created.body.data.id}`, { host: ws.host, key: ws.key });
     expect(read.status).toBe(200);
-    // The workspace and key; then the count, the idea and its vote-count shards at once.
-    expect([dynamoDbCalls(read), dynamoDbDepth(read)]).toEqual([4, 2]);
+    // The workspace, key and budget shard; then the counts, the idea and its vote-count shards at once.
+    expect([dynamoDbCalls(read), dynamoDbDepth(read)]).toEqual([5, 2]);
     const me = await call('GET', '/me', { host: ws.host, key: ws.key });
-    expect([dynamoDbCalls(me), dynamoDbDepth(me)]).toEqual([2, 2]);
+    expect([dynamoDbCalls(me), dynamoDbDepth(me)]).toEqual([3, 2]);
   });
 
   it("starts a new rate-limit window with the same one call, and drops the entries of windows long past from the key's counter", async () => {
@@ -94,7 +96,7 @@ describe('a read', () => {
     // The key's counter as 49 requests of a window long past left it.
     await setCounter(key.id, { [String(currentWindow() - 5)]: 49 });
     const first = await call('GET', '/me', { host: ws.host, key: key.key });
-    expect([first.status, dynamoDbCalls(first), dynamoDbDepth(first), first.headers.get('ratelimit-remaining')]).toEqual([200, 2, 2, '49']);
+    expect([first.status, dynamoDbCalls(first), dynamoDbDepth(first), first.headers.get('ratelimit-remaining')]).toEqual([200, 3, 2, '49']);
     expect(await counterOf(key.id)).toEqual({ [String(currentWindow())]: 1 });
   });
 
@@ -105,7 +107,7 @@ describe('a read', () => {
     // could neither add to it nor reset it, and gave up with a 502 after three tries (issue 37).
     await setCounter(key.id, { [String(currentWindow() + 1)]: 3 });
     const res = await call('GET', '/me', { host: ws.host, key: key.key });
-    expect([res.status, dynamoDbCalls(res), res.headers.get('ratelimit-remaining')]).toEqual([200, 2, '49']);
+    expect([res.status, dynamoDbCalls(res), res.headers.get('ratelimit-remaining')]).toEqual([200, 3, '49']);
     expect(await counterOf(key.id)).toEqual({ [String(currentWindow())]: 1, [String(currentWindow() + 1)]: 3 });
   });
 
@@ -169,8 +171,8 @@ describe('a read', () => {
     expectErrorEnvelope(refused, 429, 'rate_limited');
     expect(refused.text).not.toContain('Read over the limit');
     expect(refused.headers.get('ratelimit-remaining')).toBe('0');
-    // The workspace and key, the count, and the idea's reads that ran beside it: still two round trips.
-    expect([dynamoDbCalls(refused), dynamoDbDepth(refused)]).toEqual([4, 2]);
+    // The workspace and key, the counts, and the idea's reads that ran beside them: still two round trips.
+    expect([dynamoDbCalls(refused), dynamoDbDepth(refused)]).toEqual([5, 2]);
   });
 });
 

@@ -102,7 +102,7 @@ describe('GET /sops/directory', () => {
     await steadyRateLimitWindow(ws, ws.key);
     const res = await clientFor(ws).get('/sops/directory');
     expect(res.status).toBe(200);
-    expect(dynamoDbCalls(res)).toBe(3);
+    expect(dynamoDbCalls(res)).toBe(4);
   });
 
   it('is readable with sops:read alone, and needs it', async () => {

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAudienceFile, setAudienceAttributes } from '../../lib/admin/audience.ts';
 import { surveyResponseShardOf } from '../../lib/surveys/responses/entities.ts';
 import {
+  AUTH_CALLS,
   adminStore,
   clientFor,
   dynamoDbCalls,
@@ -12,8 +13,6 @@ import {
   type TestWorkspace,
 } from '../support/fixtures.ts';
 import { publishedSurvey, routedDefinition, surveyWithDefinition } from '../support/surveys.ts';
-
-const AUTH_CALLS = 2;
 
 let ws: TestWorkspace;
 let api: ReturnType<typeof clientFor>;

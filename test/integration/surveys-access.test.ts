@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Permission } from '../../lib/platform/permissions.ts';
 import {
   type ApiResponse,
+  AUTH_CALLS,
   call,
   clientFor,
   dynamoDbCalls,
@@ -20,7 +21,6 @@ import {
 import { newSurvey, routedDefinition, surveyWithDefinition } from '../support/surveys.ts';
 
 const run = promisify(execFile);
-const AUTH_CALLS = 2;
 const MISSING = '0190a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b';
 
 let ws: TestWorkspace;

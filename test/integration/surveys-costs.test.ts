@@ -1,10 +1,7 @@
 /** What each survey operation costs in DynamoDB round trips (X-Sandbox-DynamoDB-Calls), as docs/surveys.md states. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, dynamoDbCalls, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
+import { AUTH_CALLS, clientFor, dynamoDbCalls, newWorkspace, type TestWorkspace } from '../support/fixtures.ts';
 import { routedDefinition, surveyWithDefinition } from '../support/surveys.ts';
-
-/** The key check reads the workspace and the key. */
-const AUTH_CALLS = 2;
 
 let ws: TestWorkspace;
 let api: ReturnType<typeof clientFor>;

@@ -4,6 +4,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { surveyVersionEntity } from '../../lib/surveys/entities.ts';
 import {
+  AUTH_CALLS,
   adminStore,
   clientFor,
   dynamoDbCalls,
@@ -23,7 +24,6 @@ beforeAll(async () => {
 });
 
 /** The key check reads the workspace and the key: every operation's own calls come on top. */
-const AUTH_CALLS = 2;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  AUTH_CALLS,
   clientFor,
   dynamoDbCalls,
   expectErrorEnvelope,
@@ -16,7 +17,6 @@ import {
 import { continueResponse, deleteResponse, type StoredResponse, storedResponses, submitResponse } from '../support/survey-responses.ts';
 import { surveyWithDefinition } from '../support/surveys.ts';
 
-const AUTH_CALLS = 2;
 const VISIBLE_WITHIN_MS = 5_000;
 
 let ws: TestWorkspace;

@@ -94,8 +94,8 @@ describe('secret rotation, URL changes and redelivery', () => {
     expect(Date.parse(waiting!.nextAttemptAt!) - Date.now()).toBeGreaterThan(3000_000);
     const disabled = await pipeline.api.post(`/webhooks/${hook.id}/disable`);
     expect(disabled.status).toBe(200);
-    expect(Number(disabled.headers.get('x-sandbox-dynamodb-calls')), 'auth 2, the webhook and its waiting retries, one transaction').toBe(
-      5,
+    expect(Number(disabled.headers.get('x-sandbox-dynamodb-calls')), 'auth 3, the webhook and its waiting retries, one transaction').toBe(
+      6,
     );
     const [delivery] = await pipeline.deliveries(hook.id);
     expect(delivery).toMatchObject({ outcome: 'held', attempt: 1, nextAttemptAt: null });

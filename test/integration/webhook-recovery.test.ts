@@ -113,9 +113,9 @@ describe('a disabled webhook holds what it misses', () => {
       (l) => l[0]?.outcome === 'retrying',
     );
     const disabled = await pipeline.api.post(`/webhooks/${hook.id}/disable`);
-    // Held as soon as disable answers: 2 calls of authentication, the webhook and its waiting retries read together, one transaction.
+    // Held as soon as disable answers: 3 calls of authentication, the webhook and its waiting retries read together, one transaction.
     expect([Number(disabled.headers.get('x-sandbox-dynamodb-calls')), Number(disabled.headers.get('x-sandbox-dynamodb-depth'))]).toEqual([
-      5, 3,
+      6, 3,
     ]);
     const [delivery] = await pipeline.deliveries(hook.id);
     expect(delivery).toMatchObject({ outcome: 'held', attempt: 1, nextAttemptAt: null });

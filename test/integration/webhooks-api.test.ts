@@ -72,7 +72,7 @@ describe('POST /webhooks', () => {
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });
     expect(Buffer.from(webhook.secret.slice(6), 'base64')).toHaveLength(32);
-    expect(dynamoDbCalls(res)).toBe(3);
+    expect(dynamoDbCalls(res)).toBe(4);
 
     const read = await api.get(`/webhooks/${webhook.id}`);
     expect(read.body.webhook).toEqual({ ...webhook, secret: undefined });
@@ -125,7 +125,7 @@ describe('GET /webhooks and GET /webhooks/{id}', () => {
     expect(res.body.webhooks.map((w: { name: string }) => w.name)).toEqual(['first', 'second']);
     for (const secret of [first.secret, second.secret]) expect(res.text).not.toContain(secret);
     expect(res.text).not.toContain('"secret"');
-    expect(dynamoDbCalls(res)).toBe(3);
+    expect(dynamoDbCalls(res)).toBe(4);
   });
 
   it("answers 404 for an unknown id and for another workspace's webhook, 400 for a malformed id", async () => {
@@ -147,7 +147,7 @@ describe('PATCH /webhooks/{id}', () => {
     expect(res.status).toBe(200);
     expect(res.body.webhook).toMatchObject({ name: 'Renamed', events: ['idea.deleted'], url: webhook.url, enabled: true });
     expect(Date.parse(res.body.webhook.updatedAt)).toBeGreaterThan(Date.parse(webhook.updatedAt) - 1);
-    expect(dynamoDbCalls(res)).toBe(3);
+    expect(dynamoDbCalls(res)).toBe(4);
   });
 
   it('disables the webhook when the URL changes, and not when the same URL is sent again', async () => {
@@ -182,7 +182,7 @@ describe('DELETE /webhooks/{id}', () => {
     const res = await api.delete(`/webhooks/${webhook.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true });
-    expect(dynamoDbCalls(res)).toBe(3);
+    expect(dynamoDbCalls(res)).toBe(4);
     expectErrorEnvelope(await api.get(`/webhooks/${webhook.id}`), 404, 'not_found');
     expectErrorEnvelope(await api.delete(`/webhooks/${webhook.id}`), 404, 'not_found');
   });
@@ -195,7 +195,7 @@ describe('POST /webhooks/{id}/rotate', () => {
     await warmRateLimitWindow();
     const res = await api.post(`/webhooks/${webhook.id}/rotate`);
     expect(res.status).toBe(200);
-    expect(dynamoDbCalls(res)).toBe(5);
+    expect(dynamoDbCalls(res)).toBe(6);
     const rotated = res.body.webhook;
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(webhook.secret);
@@ -214,7 +214,7 @@ describe('POST /webhooks/{id}/enable', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body.webhook).toMatchObject({ id: webhook.id, enabled: true });
     expect(res.body.webhook).not.toHaveProperty('secret');
-    expect(dynamoDbCalls(res)).toBe(4);
+    expect(dynamoDbCalls(res)).toBe(5);
 
     const verification = receiver.requests.filter((r) => r.json?.data?.webhookId === webhook.id).at(-1)!;
     expect(verification.headers.authorization).toBe(`Bearer ${webhook.secret}`);
@@ -267,7 +267,7 @@ describe('POST /webhooks/{id}/disable', () => {
     const res = await api.post(`/webhooks/${webhook.id}/disable`);
     expect(res.status).toBe(200);
     expect(res.body.webhook).toMatchObject({ enabled: false, disabledReason: { code: 'manual', lastErrors: [] } });
-    expect(dynamoDbCalls(res)).toBe(5);
+    expect(dynamoDbCalls(res)).toBe(6);
   });
 });
 
@@ -278,9 +278,9 @@ describe('GET /webhooks/{id}/deliveries', () => {
     const res = await api.get(`/webhooks/${webhook.id}/deliveries`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true, deliveries: [], pagination: { limit: 25, offset: 0, hasMore: false, nextCursor: null } });
-    // Authorisation (2), then at once the webhook and its deliveries' 4 shard ranges (the range of records
+    // Authorisation (3), then at once the webhook and its deliveries' 4 shard ranges (the range of records
     // written before the shards is read no more: they expired 30 days after it shipped).
-    expect(dynamoDbCalls(res)).toBe(7);
+    expect(dynamoDbCalls(res)).toBe(8);
     expectErrorEnvelope(await api.get(`/webhooks/${randomUUID()}/deliveries`), 404, 'not_found');
     expectErrorEnvelope(await api.get(`/webhooks/${webhook.id}/deliveries?limit=0`), 400, 'invalid_query');
   });

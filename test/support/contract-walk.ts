@@ -144,7 +144,7 @@ export class ContractWalk {
   /**
    * The documented error statuses of every operation that no call of the walk answered. Not 429,
    * 502 and 503 (no request should provoke them: the limits, a defect, AWS pushing back; each has
-   * its own tests: rate-limit-verdict, service-busy), nor 404 where the path names no record, nor 403
+   * its own tests: rate-limit-verdict, service-busy, tenants), nor 404 where the path names no record, nor 403
    * where there is no permission or module to lack (only a deleted or suspended workspace gets
    * those: test/integration/platform-auth.test.ts).
    */

@@ -64,6 +64,13 @@ export async function newKey(
   return createDeveloperKey(adminStore(), { workspace, permissions, rateLimitPerMinute: 10_000, ...options });
 }
 
+/**
+ * What authentication costs every request with a key, in DynamoDB calls (docs/latency.md): the one
+ * BatchGetItem of the workspace copy, the key and the budget's shard, then the key's count and the
+ * workspace budget's count, sent together.
+ */
+export const AUTH_CALLS = 3;
+
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;

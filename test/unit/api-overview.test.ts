@@ -104,6 +104,7 @@ describe('the overview', { timeout: 30_000 }, () => {
       'Knowledge Bank',
       'People',
       'MCP',
+      'Usage',
     ]);
     for (const tag of tags) {
       expect(tag.description.length, tag.name).toBeGreaterThan(100);

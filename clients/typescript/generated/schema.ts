@@ -1973,6 +1973,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's usage and its cost
+         * @description What the workspace used between `from` and `to`, by hour or by day (UTC), as AWS bills it: its requests across all its keys (each operation by status class), the DynamoDB read and write units its requests consumed (DynamoDB’s own figures), webhook deliveries, searches, export bytes, and `estimatedCostUsd` at the deployment’s unit prices. Counted once a request’s key was verified. Usage is written by each Lambda instance about once a second, so the last second or so may not be in it yet. At most 168 hours or 92 days a report. Needs `usage:read`, which no key holds unless it is given it.
+         *
+         *     Permission: usage:read.
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks": {
         parameters: {
             query?: never;
@@ -4489,6 +4511,80 @@ export interface components {
             createdAt: string;
             publishedAt: string | null;
         };
+        Usage: {
+            from: string;
+            to: string;
+            /** @enum {string} */
+            granularity: "hour" | "day";
+            totals: {
+                /** @description API requests whose key was verified, whatever they answered */
+                requests: number;
+                capacityUnits: {
+                    /** @description DynamoDB read request units consumed, as DynamoDB reported them */
+                    read: number;
+                    /** @description DynamoDB write request units consumed, as DynamoDB reported them */
+                    write: number;
+                };
+                /** @description Webhook delivery attempts made */
+                deliveries: number;
+                /** @description Knowledge-bank searches answered */
+                searches: number;
+                /** @description Bytes of survey export files written */
+                exportBytes: number;
+                /** @description Bytes of the API’s answers */
+                bytesOut: number;
+                /** @description SQS requests the workspace’s requests and work sent */
+                sqsRequests: number;
+                /** @description Lambda duration × memory, in GB-seconds, as measured */
+                gbSeconds: number;
+                /** @description What these cost at the deployment’s unit prices (requests, Lambda, DynamoDB units, SQS, data out; not storage) */
+                estimatedCostUsd: number;
+            };
+            periods: {
+                start: string;
+                /** @enum {string} */
+                granularity: "hour" | "day";
+                /** @description API requests whose key was verified, whatever they answered */
+                requests: number;
+                capacityUnits: {
+                    /** @description DynamoDB read request units consumed, as DynamoDB reported them */
+                    read: number;
+                    /** @description DynamoDB write request units consumed, as DynamoDB reported them */
+                    write: number;
+                };
+                /** @description Webhook delivery attempts made */
+                deliveries: number;
+                /** @description Knowledge-bank searches answered */
+                searches: number;
+                /** @description Bytes of survey export files written */
+                exportBytes: number;
+                /** @description Bytes of the API’s answers */
+                bytesOut: number;
+                /** @description SQS requests the workspace’s requests and work sent */
+                sqsRequests: number;
+                /** @description Lambda duration × memory, in GB-seconds, as measured */
+                gbSeconds: number;
+                /** @description What these cost at the deployment’s unit prices (requests, Lambda, DynamoDB units, SQS, data out; not storage) */
+                estimatedCostUsd: number;
+            }[];
+            operations: {
+                [key: string]: {
+                    requests: number;
+                    byStatusClass: {
+                        "2xx": number;
+                        "3xx": number;
+                        "4xx": number;
+                        "5xx": number;
+                    };
+                    capacityUnits: {
+                        /** @description DynamoDB read request units consumed, as DynamoDB reported them */
+                        read: number;
+                        /** @description DynamoDB write request units consumed, as DynamoDB reported them */
+                        write: number;
+                    };
+                };
+            };
+        };
         ValidationIssue: {
             path: string;
             message: string;
@@ -4759,7 +4855,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+        /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`, `workspace_rate_limited`) */
         RateLimited: {
             headers: {
                 /** @description Whole seconds to wait */
@@ -4876,6 +4972,7 @@ export type SurveyResponseFinishedEvent = components['schemas']['SurveyResponseF
 export type SurveyResponseFinishedEventData = components['schemas']['SurveyResponseFinishedEventData'];
 export type SurveyVersion = components['schemas']['SurveyVersion'];
 export type SurveyVersionSummary = components['schemas']['SurveyVersionSummary'];
+export type Usage = components['schemas']['Usage'];
 export type ValidationIssue = components['schemas']['ValidationIssue'];
 export type Webhook = components['schemas']['Webhook'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
@@ -9789,7 +9886,7 @@ export interface operations {
                             workspace: string;
                             authenticated: boolean;
                             /** @description Every permission the key holds, sorted */
-                            permissions: ("ideas:read" | "ideas:write" | "ideas:delete" | "journeys:read" | "journeys:write" | "journeys:delete" | "surveys:read" | "surveys:write" | "surveys:delete" | "survey-responses:read" | "survey-responses:write" | "survey-responses:delete" | "sops:read" | "sops:write" | "sops:delete" | "sops:approve" | "webhooks:read" | "webhooks:write" | "knowledge-bank:read" | "knowledge-bank:write" | "knowledge-bank:delete")[];
+                            permissions: ("ideas:read" | "ideas:write" | "ideas:delete" | "journeys:read" | "journeys:write" | "journeys:delete" | "surveys:read" | "surveys:write" | "surveys:delete" | "survey-responses:read" | "survey-responses:write" | "survey-responses:delete" | "sops:read" | "sops:write" | "sops:delete" | "sops:approve" | "webhooks:read" | "webhooks:write" | "knowledge-bank:read" | "knowledge-bank:write" | "knowledge-bank:delete" | "usage:read")[];
                             /** @description The modules switched on in this workspace (`cxctl workspace modules`), sorted */
                             modules: ("ideas" | "journeys" | "surveys" | "sops" | "webhooks" | "knowledge-bank")[];
                         };
@@ -10074,7 +10171,17 @@ export interface operations {
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["RateLimited"];
+            /** @description Rate limited: retry after the whole seconds in `Retry-After` (`rate_limited`) */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             502: components["responses"]["InternalError"];
         };
     };
@@ -13196,6 +13303,81 @@ export interface operations {
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceBusy"];
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description The first moment counted (ISO 8601 UTC date-time, or a date for its midnight); default: 24 hours (hour) or 30 days (day) before `to` */
+                from?: string;
+                /** @description The moment counting stops (excluded; a date is its midnight); default: now */
+                to?: string;
+                /** @description Periods of an hour (at most 168) or a day (at most 92); default: hour */
+                granularity?: "hour" | "day";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The version of this contract that answered (see the changelog) */
+                    "API-Version"?: string;
+                    /** @description Identifies the request in the service logs */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per window for this key */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        usage: components["schemas"]["Usage"];
+                    };
+                };
+            };
+            /**
+             * @description Invalid request (`missing_workspace_host`, `invalid_header`)
+             *     - `invalid_query`: also `from` not before `to`, or more than 168 hours (92 days by day) between them
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description The key may not do this here (`workspace_suspended`, `missing_permission`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (`workspace_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             502: components["responses"]["InternalError"];
             503: components["responses"]["ServiceBusy"];

@@ -2,9 +2,11 @@
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod/mini';
 import { config } from '../../platform/config.ts';
+import { meterSqsRequests } from '../../platform/tenants/meter.ts';
 import { gateWrites } from '../../platform/write-gate.ts';
 
-const sqs = gateWrites(new SQSClient({}));
+// Its sends wait for the rate-limit verdict, and count in the request's usage (SQS bills per request).
+const sqs = meterSqsRequests(gateWrites(new SQSClient({})));
 
 export const linkCheckMessage = z.object({ workspace: z.string().check(z.minLength(1)) });
 

@@ -6,6 +6,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
+import { meterCapacity } from '../tenants/meter.ts';
 import { DEFAULT_TIMEOUT_SECONDS } from '../timeouts.ts';
 import { gateWrites } from '../write-gate.ts';
 
@@ -23,19 +24,22 @@ const DYNAMODB_BUDGET = { connectionTimeoutMs: 1000, requestTimeoutMs: 3000, max
 const worstCaseMs = DYNAMODB_BUDGET.maxAttempts * (DYNAMODB_BUDGET.connectionTimeoutMs + DYNAMODB_BUDGET.requestTimeoutMs) + 1000;
 if (worstCaseMs >= DEFAULT_TIMEOUT_SECONDS * 1000) throw new Error('The DynamoDB retry budget does not fit in the function timeout');
 
-// Its writes wait for the request's rate-limit verdict; its reads run beside it (write-gate.ts).
-export const dynamo = gateWrites(
-  DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      maxAttempts: DYNAMODB_BUDGET.maxAttempts,
-      requestHandler: {
-        connectionTimeout: DYNAMODB_BUDGET.connectionTimeoutMs,
-        requestTimeout: DYNAMODB_BUDGET.requestTimeoutMs,
-        // Without it, the SDK only logs a warning when a request outlives requestTimeout.
-        throwOnRequestTimeout: true,
-      },
-    }),
-    { marshallOptions: { removeUndefinedValues: true } },
+// Its writes wait for the request's rate-limit verdict; its reads run beside it (write-gate.ts); every
+// data call asks for the capacity it consumed, which the request's usage adds up (tenants/meter.ts).
+export const dynamo = meterCapacity(
+  gateWrites(
+    DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        maxAttempts: DYNAMODB_BUDGET.maxAttempts,
+        requestHandler: {
+          connectionTimeout: DYNAMODB_BUDGET.connectionTimeoutMs,
+          requestTimeout: DYNAMODB_BUDGET.requestTimeoutMs,
+          // Without it, the SDK only logs a warning when a request outlives requestTimeout.
+          throwOnRequestTimeout: true,
+        },
+      }),
+      { marshallOptions: { removeUndefinedValues: true } },
+    ),
   ),
 );
 

@@ -8,6 +8,7 @@ import { type DerivedKey, derivedKeyKeys, toDerivedKey } from './derived-key-rec
 import { type DeveloperKey, toDeveloperKey } from './developer-key-record.ts';
 import type { StoredKey } from './developer-keys.ts';
 import { keys } from './keys.ts';
+import { type CountedWindows, countedWindowsOf } from './window-counter.ts';
 import { toWorkspace, WORKSPACE_COPIES, type Workspace } from './workspace-record.ts';
 
 /**
@@ -33,30 +34,36 @@ function asStoredKey(parent: DeveloperKey, windows: StoredKey['windows'], derive
 
 /**
  * The workspace (one of its copies), the parent key and the derived key, in one strongly consistent
- * BatchGetItem: the same one round trip as a Developer key's, one item more (docs/latency.md). Null
- * `key` when either key is missing.
+ * BatchGetItem: the same one round trip as a Developer key's, one item more (docs/latency.md), with
+ * the same items beside them as findWorkspaceAndKey reads (the budget's shard, a remembered
+ * response). Null `key` when either key is missing.
  */
 export async function findWorkspaceAndDerivedKey(
   workspace: string,
   credential: { parentKeyId: string; derivedKeyId: string },
-  also?: TableKey,
-): Promise<{ workspace: Workspace | null; key: StoredKey | null; also: Record<string, unknown> | undefined }> {
-  const [copyItem, parentItem, derivedItem, alsoItem] = await getMany(
+  beside: { budgetShard: TableKey; remembered?: TableKey },
+): Promise<{
+  workspace: Workspace | null;
+  key: StoredKey | null;
+  budget: CountedWindows;
+  remembered: Record<string, unknown> | undefined;
+}> {
+  const [copyItem, parentItem, derivedItem, budgetItem, rememberedItem] = await getMany(
     [
       keys.workspaceCopy(workspace, randomInt(WORKSPACE_COPIES)),
       keys.developerKey(workspace, credential.parentKeyId),
       derivedKeyKeys.item(workspace, credential.parentKeyId, credential.derivedKeyId),
-      ...(also ? [also] : []),
+      beside.budgetShard,
+      ...(beside.remembered ? [beside.remembered] : []),
     ],
     { consistent: true },
   );
   const key =
-    parentItem && derivedItem
-      ? asStoredKey(
-          toDeveloperKey(parentItem),
-          (parentItem.rlWindows as StoredKey['windows'] | undefined) ?? null,
-          toDerivedKey(derivedItem),
-        )
-      : null;
-  return { workspace: copyItem ? toWorkspace(copyItem) : null, key, also: alsoItem };
+    parentItem && derivedItem ? asStoredKey(toDeveloperKey(parentItem), countedWindowsOf(parentItem), toDerivedKey(derivedItem)) : null;
+  return {
+    workspace: copyItem ? toWorkspace(copyItem) : null,
+    key,
+    budget: countedWindowsOf(budgetItem),
+    remembered: rememberedItem,
+  };
 }

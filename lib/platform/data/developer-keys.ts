@@ -8,6 +8,7 @@ import { isConditionFailure } from './conditions.ts';
 import { type DeveloperKey, toDeveloperKey } from './developer-key-record.ts';
 import { keys } from './keys.ts';
 import { TABLE } from './table.ts';
+import { type CountedWindows, countedWindowsOf, countInWindow } from './window-counter.ts';
 import { toWorkspace, WORKSPACE_COPIES, type Workspace } from './workspace-record.ts';
 
 /**
@@ -17,14 +18,15 @@ import { toWorkspace, WORKSPACE_COPIES, type Workspace } from './workspace-recor
  */
 export interface StoredKey {
   key: DeveloperKey;
-  windows: Readonly<Record<string, number>> | null;
+  windows: CountedWindows;
 }
 
 /**
  * One copy of the workspace item, chosen at random (keys.workspaceCopy), and the key, in one
  * strongly consistent BatchGetItem (a suspension or a revocation counts from the very next request),
- * with `also` beside them when given (a create's remembered Idempotency-Key response,
- * lib/platform/data/idempotency.ts), still one round trip. `workspace` is null when that copy is
+ * with beside them, still one round trip: a create's remembered Idempotency-Key response when given
+ * (lib/platform/data/idempotency.ts), and the shard of the workspace's request budget this request
+ * counts in (workspace-budget.ts; `budget` is its counter, null when it has none yet). `workspace` is null when that copy is
  * missing: the workspace is gone, or was made before its copies existed (findWorkspaceItself).
  * A read, not a conditional update: an update naming `secretHash` in its condition would need a
  * grant that also allows `SET secretHash` (README, IAM). Unprocessed keys (throttling) are retried by
@@ -33,16 +35,29 @@ export interface StoredKey {
 export async function findWorkspaceAndKey(
   workspace: string,
   keyId: string,
-  also?: TableKey,
-): Promise<{ workspace: Workspace | null; key: StoredKey | null; also: Record<string, unknown> | undefined }> {
+  beside: { budgetShard?: TableKey; remembered?: TableKey } = {},
+): Promise<{
+  workspace: Workspace | null;
+  key: StoredKey | null;
+  budget: CountedWindows;
+  remembered: Record<string, unknown> | undefined;
+}> {
   const copy = keys.workspaceCopy(workspace, randomInt(WORKSPACE_COPIES));
-  const [copyItem, keyItem, alsoItem] = await getMany([copy, keys.developerKey(workspace, keyId), ...(also ? [also] : [])], {
-    consistent: true,
-  });
+  const [copyItem, keyItem, ...others] = await getMany(
+    [
+      copy,
+      keys.developerKey(workspace, keyId),
+      ...(beside.budgetShard ? [beside.budgetShard] : []),
+      ...(beside.remembered ? [beside.remembered] : []),
+    ],
+    { consistent: true },
+  );
+  const budgetItem = beside.budgetShard ? others.shift() : undefined;
   return {
     workspace: copyItem ? toWorkspace(copyItem) : null,
-    key: keyItem ? { key: toDeveloperKey(keyItem), windows: countedWindows(keyItem) } : null,
-    also: alsoItem,
+    key: keyItem ? { key: toDeveloperKey(keyItem), windows: countedWindowsOf(keyItem) } : null,
+    budget: countedWindowsOf(budgetItem),
+    remembered: others.shift(),
   };
 }
 
@@ -61,82 +76,25 @@ export function holdsSecret(stored: StoredKey, token: string): boolean {
   return tokenMatchesHash(token, stored.key.secretHash);
 }
 
-const countedWindows = (item: Record<string, unknown>) => (item.rlWindows as Record<string, number> | undefined) ?? null;
-
 /**
  * Count one request against a key whose secret the caller proved (holdsSecret), so forged secrets
  * can neither spend the real holder's budget nor fake a "last used", and return its window's count;
- * undefined when the key was deleted since it was read.
- *
- * One UpdateItem that cannot lose a race: each window has its own entry in the key's `rlWindows`
- * map, added to with `if_not_exists(…) + 1`, so concurrent requests of one window each get the next
- * number, and a request still counting in a window that has just ended (its instance read the clock
- * before the turn, or runs a little behind) adds to that window's entry instead of meeting a newer
- * one it cannot reset (the 502 "Rate-limit window kept changing" of issue 37). No condition on the
- * window, no reset, no retry. The same write removes the entries the read saw of windows older than
- * the one before this (the previous one stays for requests still counting in it), so the map holds
- * two or three entries. It names only the key, `rlWindows` (a nested path counts as its top-level
- * attribute for IAM), `lastUsedAt` and the older counter's `rlWindow`/`rlCount` (removed by a key's
- * first count of this kind), and asks back only what it changed: exactly what read-only routes may do
- * to a key item (cdk/constructs/api-function.ts).
- *
- * A key made before the map existed (no `rlWindows`) gets it from its first count: `SET rlWindows =
- * {window: 1}` on condition that it is still absent; the instance that loses that race counts in the
- * map the winner made, its one second write. Only once in a key's life.
+ * undefined when the key was deleted since it was read. One UpdateItem in the window's own entry of
+ * the key's counter (window-counter.ts), which no race can make fail: a request still counting in a
+ * window that has just ended (its instance read the clock before the turn, or runs a little behind)
+ * adds to that window's entry instead of meeting a newer one it could not reset (the 502 "Rate-limit
+ * window kept changing" of issue 37). Entries the read saw of windows before the previous one are
+ * removed by the same write (the previous one stays for requests still counting in it).
  */
 export async function countKeyUse(stored: StoredKey, window: number, now: string): Promise<number | undefined> {
-  const Key = keys.developerKey(stored.key.workspace, stored.key.id);
-  if (stored.windows === null) {
-    const started = await startWindowMap(Key, window, now);
-    if (started !== 'map-exists') return started;
-  }
-  const old = Object.keys(stored.windows ?? {}).filter((counted) => Number(counted) < window - 1);
-  const names = Object.fromEntries(old.map((counted, i) => [`#old${i}`, counted]));
-  try {
-    const { Attributes } = await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key,
-        UpdateExpression:
-          'SET rlWindows.#window = if_not_exists(rlWindows.#window, :zero) + :one, lastUsedAt = :now' +
-          (old.length > 0
-            ? ` REMOVE ${Object.keys(names)
-                .map((name) => `rlWindows.${name}`)
-                .join(', ')}`
-            : ''),
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#window': String(window), ...names },
-        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':now': now },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    const counted = (Attributes?.rlWindows as Record<string, number> | undefined)?.[String(window)];
-    if (counted === undefined) throw new Error('The count came back without its window');
-    return counted;
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
-}
-
-/** A legacy key's first count makes its map; 'map-exists' when another request made it first. */
-async function startWindowMap(Key: TableKey, window: number, now: string): Promise<number | undefined | 'map-exists'> {
-  try {
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key,
-        UpdateExpression: 'SET rlWindows = :windows, lastUsedAt = :now REMOVE rlWindow, rlCount',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(rlWindows)',
-        ExpressionAttributeValues: { ':windows': { [String(window)]: 1 }, ':now': now },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return 1;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    return error.Item ? 'map-exists' : undefined;
-  }
+  const outcome = await countInWindow(keys.developerKey(stored.key.workspace, stored.key.id), {
+    window: String(window),
+    seen: stored.windows,
+    stale: Object.keys(stored.windows ?? {}).filter((counted) => Number(counted) < window - 1),
+    lastUsedAt: now,
+    itemMustExist: true,
+  });
+  return 'counted' in outcome ? outcome.counted : undefined;
 }
 
 /**

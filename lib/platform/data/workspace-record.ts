@@ -1,5 +1,6 @@
 /** The workspace item and its mapping; free of the client so operator tools can use it. */
 import type { ModuleName } from '../permissions.ts';
+import type { RequestBudget } from '../tenants/budget.ts';
 
 export interface Workspace {
   slug: string;
@@ -9,6 +10,8 @@ export interface Workspace {
   disabledModules: ModuleName[];
   /** Configured idea labels (`cxctl labels set`), read by the ideas area. */
   ideaLabels: { statuses: string[]; modules: string[] };
+  /** Its request budget across all its keys (`cxctl workspace set-limit`); null: the plan's default (config). */
+  requestBudget: RequestBudget | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -29,6 +32,7 @@ export function toWorkspace(item: Record<string, unknown>): Workspace {
     // Stored as a string set (changed atomically by cxctl), absent when empty.
     disabledModules: [...((item.disabledModules as Iterable<ModuleName> | undefined) ?? [])].sort(),
     ideaLabels: (item.ideaLabels as Workspace['ideaLabels'] | undefined) ?? { statuses: [], modules: [] },
+    requestBudget: (item.requestBudget as RequestBudget | undefined) ?? null,
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
   };

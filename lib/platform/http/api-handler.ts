@@ -36,6 +36,7 @@ import { type HandlerResult, httpEnvelope } from './middleware/http-envelope.ts'
 import { ifMatch } from './middleware/if-match.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { validateRequest } from './middleware/validate-request.ts';
+import { metered } from './usage-meter.ts';
 
 export type LambdaHandler = (
   event: APIGatewayProxyEventV2,
@@ -128,9 +129,12 @@ export function apiHandler<R extends RouteDefinition>(route: R, lists: { cursorP
         }
         return result as unknown as APIGatewayProxyStructuredResultV2;
       };
-      return chain.handler((event, context) =>
-        runBehindVerdict(context.writesAllowed ?? Promise.resolve(), () => answer(event, context)),
-      ) as unknown as LambdaHandler;
+      return metered(
+        route.operationId,
+        chain.handler((event, context) =>
+          runBehindVerdict(context.writesAllowed ?? Promise.resolve(), () => answer(event, context)),
+        ) as unknown as LambdaHandler,
+      );
     },
   };
 }

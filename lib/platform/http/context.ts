@@ -29,6 +29,8 @@ export interface ApiContext extends Context {
   rateLimit?: { verdict: Promise<RateLimitVerdict>; outranksOtherErrors: boolean };
   /** Resolves once the operation may write; rejects with the answer instead (lib/platform/write-gate.ts). */
   writesAllowed?: Promise<void>;
+  /** The workspace whose key authentication verified: the request's usage is this workspace's (usage-meter.ts). */
+  meteredWorkspace?: string;
   /** For an idempotent route sent an Idempotency-Key: the response remembered under it, read beside the workspace. */
   remembered?: import('../data/idempotency.ts').RememberedResponse;
 }

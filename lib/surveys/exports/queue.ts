@@ -1,9 +1,11 @@
 /** Messages on the export queue (lib/surveys/exports/pipeline.ts): "write this export". */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod/mini';
+import { meterSqsRequests } from '../../platform/tenants/meter.ts';
 import { gateWrites } from '../../platform/write-gate.ts';
 
-const sqs = gateWrites(new SQSClient({}));
+// Its sends wait for the rate-limit verdict, and count in the request's usage (SQS bills per request).
+const sqs = meterSqsRequests(gateWrites(new SQSClient({})));
 
 export const exportJobMessage = z.object({ workspace: z.string(), surveyId: z.string(), exportId: z.string() });
 export type ExportJob = z.output<typeof exportJobMessage>;

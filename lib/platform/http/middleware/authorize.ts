@@ -27,18 +27,22 @@ import { credentialOf } from '../../auth/derived-key-token.ts';
 import { BUSY_RETRY_AFTER_SECONDS, pushBack } from '../../busy.ts';
 import { config } from '../../config.ts';
 import { findWorkspaceAndDerivedKey } from '../../data/derived-keys.ts';
+import type { DeveloperKey } from '../../data/developer-key-record.ts';
 import {
   countKeyUse,
   findWorkspaceAndKey,
   findWorkspaceItself,
   holdsSecret,
   recordFailedAuthentication,
+  type StoredKey,
 } from '../../data/developer-keys.ts';
 import { rememberedKey, rememberedOf } from '../../data/idempotency.ts';
+import type { Workspace } from '../../data/workspace-record.ts';
 import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } from '../../errors.ts';
 import type { RouteDefinition } from '../../route.ts';
 import { idempotencyScope, validIdempotencyKeyOf } from '../conditional-request.ts';
 import type { ApiContext, RateLimitVerdict } from '../context.ts';
+import { type BudgetCheck, checkBudget, pickBudgetShard } from '../workspace-budget.ts';
 import { workspaceSlugFrom } from '../workspace-host.ts';
 
 /** True of every 401 invalid_key cause: unknown key, another workspace's key, a wrong or rotated-away secret. */
@@ -85,6 +89,52 @@ async function settle(request: Request): Promise<void> {
   if (verdict.refusal) throw verdict.refusal;
 }
 
+/** The key's own limit: its count in its window, and the 429 when over. */
+function keyLimitOf(key: DeveloperKey, requestsInWindow: number, windowEndsInSeconds: number) {
+  const remaining = Math.max(0, key.rateLimitPerMinute - requestsInWindow);
+  return {
+    remaining,
+    headers: {
+      'RateLimit-Limit': String(key.rateLimitPerMinute),
+      'RateLimit-Remaining': String(remaining),
+      'RateLimit-Reset': String(windowEndsInSeconds),
+    },
+    refusal: requestsInWindow > key.rateLimitPerMinute ? new RateLimitedError(windowEndsInSeconds) : null,
+  };
+}
+
+/**
+ * Count the request in its key's window and in its workspace budget's shard, two UpdateItems sent
+ * together, and say what they decided. The RateLimit-* headers describe the tighter of the two (the
+ * one with fewer requests left; the key's on a tie), `RateLimit-Policy` names both; over either, the
+ * answer is that one's 429 (the key's when both are spent: the caller's own key).
+ */
+function countRequest(
+  stored: StoredKey,
+  budget: Extract<BudgetCheck, { spent: null }>,
+  clock: { window: number; windowSeconds: number; windowEndsInSeconds: number; nowMs: number },
+): Promise<RateLimitVerdict> {
+  const { key } = stored;
+  const keyCount = countKeyUse(stored, clock.window, new Date(clock.nowMs).toISOString()).catch(ownCounterThrottled);
+  const budgetCount = budget.count();
+  // Both settle before the verdict does, so a failure of one never leaves the other running.
+  return Promise.allSettled([keyCount, budgetCount]).then(([keyOutcome, budgetOutcome]): RateLimitVerdict => {
+    if (keyOutcome.status === 'rejected') throw keyOutcome.reason;
+    if (keyOutcome.value === undefined) return { kind: 'key-gone' };
+    if (budgetOutcome.status === 'rejected') throw budgetOutcome.reason;
+    const own = keyLimitOf(key, keyOutcome.value, clock.windowEndsInSeconds);
+    const shared = budgetOutcome.value;
+    return {
+      kind: 'counted',
+      headers: {
+        ...(shared.remaining < own.remaining ? shared.headers : own.headers),
+        'RateLimit-Policy': `${key.rateLimitPerMinute};w=${clock.windowSeconds};name="key", ${budget.policy}`,
+      },
+      refusal: own.refusal ?? shared.refusal,
+    };
+  });
+}
+
 export function authorize(
   route: Pick<RouteDefinition, 'module' | 'permissions' | 'idempotent' | 'method' | 'path'>,
 ): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext> {
@@ -102,55 +152,61 @@ export function authorize(
 
       const nowMs = Date.now();
       const window = Math.floor(nowMs / 1000 / windowSeconds);
-      const windowEndsInSeconds = Math.max(1, Math.ceil(((window + 1) * windowSeconds * 1000 - nowMs) / 1000));
+      const clock = {
+        nowMs,
+        window,
+        windowSeconds,
+        windowEndsInSeconds: Math.max(1, Math.ceil(((window + 1) * windowSeconds * 1000 - nowMs) / 1000)),
+      };
       // A create sent with an Idempotency-Key reads its remembered response in the same BatchGetItem as
       // the workspace and the key: the chain replays it before any check of the area (api-handler.ts).
+      // So does the shard of the workspace's budget this request counts in.
       const idempotencyKey = route.idempotent ? validIdempotencyKeyOf(headers) : undefined;
       const remembered = idempotencyKey
         ? rememberedKey(slug, { key: idempotencyKey, scope: idempotencyScope(route, request.event.pathParameters ?? {}) })
         : undefined;
-      const {
-        workspace: copy,
-        key: stored,
-        also: other,
-      } = credential.kind === 'developer-key'
-        ? await findWorkspaceAndKey(slug, credential.keyId, remembered)
-        : await findWorkspaceAndDerivedKey(slug, credential, remembered);
+      const shard = pickBudgetShard(slug);
+      const beside = { budgetShard: shard.key, remembered };
+      const read =
+        credential.kind === 'developer-key'
+          ? await findWorkspaceAndKey(slug, credential.keyId, beside)
+          : await findWorkspaceAndDerivedKey(slug, credential, beside);
+      const stored = read.key;
 
       if (!stored || !holdsSecret(stored, token)) {
         const failures = await recordFailedAuthentication(request.event.requestContext?.http?.sourceIp ?? 'unknown', window).catch(
           ownCounterThrottled,
         );
-        if (failures > failureLimit) throw new RateLimitedError(windowEndsInSeconds);
+        if (failures > failureLimit) throw new RateLimitedError(clock.windowEndsInSeconds);
         // One message for every cause: telling them apart would tell which workspaces and key ids exist.
         throw new UnauthorizedError('invalid_key', INVALID_KEY_MESSAGE);
       }
       const { key } = stored;
-      // The caller holds the real secret: count the request, and run everything after this beside the count.
-      const verdict = countKeyUse(stored, window, new Date(nowMs).toISOString()).then(
-        (requestsInWindow: number | undefined): RateLimitVerdict =>
-          requestsInWindow === undefined
-            ? { kind: 'key-gone' }
-            : {
-                kind: 'counted',
-                headers: {
-                  'RateLimit-Limit': String(key.rateLimitPerMinute),
-                  'RateLimit-Remaining': String(Math.max(0, key.rateLimitPerMinute - requestsInWindow)),
-                  'RateLimit-Reset': String(windowEndsInSeconds),
-                },
-                refusal: requestsInWindow > key.rateLimitPerMinute ? new RateLimitedError(windowEndsInSeconds) : null,
-              },
-        ownCounterThrottled,
-      );
-      const rateLimit = { verdict, outranksOtherErrors: false };
-      request.context.rateLimit = rateLimit;
+      request.context.meteredWorkspace = slug;
+      // The caller holds the real secret. Unless the budget's shard is spent already (then nothing is
+      // counted or written, and no operation runs), count the request, and run everything after this
+      // beside the counts. A workspace made before its copies existed is read first (below).
+      const rateLimit: NonNullable<ApiContext['rateLimit']> = {
+        verdict: Promise.resolve({ kind: 'key-gone' }),
+        outranksOtherErrors: false,
+      };
+      let budget: BudgetCheck | undefined;
+      const startCounting = (workspace: Workspace) => {
+        budget = checkBudget(workspace, shard, read.budget, nowMs);
+        if (budget.spent) return;
+        rateLimit.verdict = countRequest(stored, budget, clock);
+        request.context.rateLimit = rateLimit;
+      };
+      if (read.workspace) startCounting(read.workspace);
       // Only a holder of the real secret learns that the key was revoked or has expired.
       if (key.revokedAt) throw new UnauthorizedError('key_revoked', 'The Developer key has been revoked');
       if (key.expiresAt && Date.parse(key.expiresAt) <= nowMs) {
         throw new UnauthorizedError('key_expired', 'The Developer key has expired');
       }
-      const workspace = copy ?? (await findWorkspaceItself(slug));
+      const workspace = read.workspace ?? (await findWorkspaceItself(slug));
       if (!workspace) throw new NotFoundError('workspace_not_found', `Workspace "${slug}" does not exist`);
+      if (!budget) startCounting(workspace);
+      if (budget?.spent) throw budget.spent;
 
       // From here on, a request over its limit is answered 429 whatever else it would have answered.
       rateLimit.outranksOtherErrors = true;
@@ -165,14 +221,14 @@ export function authorize(
         throw new ForbiddenError('missing_permission', `The Developer key lacks the permission ${missing.join(', ')}`);
       }
 
-      const writesAllowed = verdict.then((outcome) => {
+      const writesAllowed = rateLimit.verdict.then((outcome) => {
         if (outcome.kind === 'key-gone') throw new UnauthorizedError('invalid_key', INVALID_KEY_MESSAGE);
         if (outcome.refusal) throw outcome.refusal;
       });
       // Awaited by every write the operation sends (write-gate.ts), and by `after` or `onError` here.
       writesAllowed.catch(() => undefined);
       request.context.writesAllowed = writesAllowed;
-      request.context.remembered = rememberedOf(other) ?? undefined;
+      request.context.remembered = rememberedOf(read.remembered) ?? undefined;
       request.context.auth = {
         workspace,
         key: { id: key.id, name: key.name, permissions: key.permissions },
