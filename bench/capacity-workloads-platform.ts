@@ -1,6 +1,6 @@
 /**
- * The capacity model's workloads beyond survey responses: authenticated requests across a
- * workspace's keys and through one key, the same knowledge-bank search again and again, an idea
+ * The capacity model's workloads beyond survey responses: authenticated requests through one key
+ * (across a workspace's keys, with its budget: capacity-workloads-tenants.ts), the same knowledge-bank search again and again, an idea
  * event fanned out to 50 webhooks, and the writes people make (ideas, journeys, SOPs, articles),
  * whose ceilings today are held as their targets (they must not get worse).
  */
@@ -23,7 +23,7 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const idOf = (body: Record<string, unknown>, ...path: string[]) =>
   path.reduce<unknown>((value, step) => (value as Record<string, unknown>)[step], body) as string;
 
-async function keyNames(sandbox: Sandbox, caller: Caller): Promise<Map<string, string>> {
+export async function keyNames(sandbox: Sandbox, caller: Caller): Promise<Map<string, string>> {
   const { Items = [] } = await sandbox.store.db.send(
     new QueryCommand({
       TableName: sandbox.store.table,
@@ -43,17 +43,6 @@ function repeated(calls: number, request: (i: number) => Promise<unknown>) {
 }
 
 export const authenticationWorkloads: Workload[] = [
-  {
-    id: 'authenticated-requests',
-    title: "A workspace's authenticated requests, across 20 keys",
-    call: 'GET /me with the next of 20 keys',
-    target: 10_000,
-    async setup(sandbox) {
-      const caller = await newCaller(sandbox, 'auth', 20);
-      for (let i = 0; i < 20; i++) await caller.settingUp('GET', '/me', 200);
-      return { names: await keyNames(sandbox, caller), run: repeated(120, () => caller.json('GET', '/me', 200)) };
-    },
-  },
   {
     id: 'one-key-requests',
     title: 'Authenticated requests through one key',

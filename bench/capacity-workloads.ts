@@ -8,7 +8,7 @@
  * by its own item at 1,000 requests a second, docs/costs.md): KEYS of them, in turn.
  */
 import { createDeveloperKey, MAX_RATE_LIMIT_PER_MINUTE } from '../lib/admin/developer-keys.ts';
-import { createWorkspace, setIdeaLabels } from '../lib/admin/workspaces.ts';
+import { createWorkspace, setIdeaLabels, setRequestBudget } from '../lib/admin/workspaces.ts';
 import { PERMISSIONS } from '../lib/platform/permissions.ts';
 import { SURVEY_COLLECTING_COPIES } from '../lib/surveys/entities.ts';
 import { EXPORT_PACE } from '../lib/surveys/exports/pace.ts';
@@ -18,6 +18,14 @@ import type { Sandbox } from '../local/sandbox.ts';
 import type { WorkloadModel } from './capacity-model.ts';
 
 const KEYS = 10;
+
+/**
+ * Every workload's workspace has this request budget across its keys (issue 41; `cxctl workspace
+ * set-limit`), the most any target asks in requests (survey-partial-flow's 2,000 calls are 6,000
+ * requests): at the plan's default (1,000 a second) the budget would refuse most of a target's calls,
+ * and its 4 shards would be the first limit of every workload above 1,000 requests a second.
+ */
+export const WORKLOAD_BUDGET = { requestsPerSecond: 10_000, burst: 20_000 };
 
 /** One workload, ready to run: the values its templates name, and its calls. */
 interface PreparedWorkload {
@@ -43,6 +51,13 @@ export interface Workload {
   check?: (model: WorkloadModel) => string | null;
   /** Copies of a template the code declares (capacity-model.ts), given the stream's shards at the target rate. */
   copies?: (stream: { shards: number }) => Map<string, number>;
+  /**
+   * What an instance writes whatever its calls (its buffered usage, once every USAGE_FLUSH_SECONDS:
+   * lib/platform/data/usage-writes.ts), modelled at the target: a call holds an instance for
+   * `requestSeconds`, so target × requestSeconds instances each write once a flush. Without it those
+   * writes are left out: a run of calls one after another in one process cannot show them.
+   */
+  instances?: { requestSeconds: number };
   setup(sandbox: Sandbox): Promise<PreparedWorkload>;
 }
 
@@ -76,6 +91,7 @@ export async function newCaller(sandbox: Sandbox, prefix: string, keys = KEYS): 
   const slug = `cap-${prefix}-${process.pid}-${++workspaces}`;
   const workspace = await createWorkspace(sandbox.store, slug);
   await setIdeaLabels(sandbox.store, slug, { statuses: ['new', 'planned'], modules: ['general'] });
+  await setRequestBudget(sandbox.store, slug, WORKLOAD_BUDGET);
   const made = await Promise.all(
     Array.from({ length: keys }, (_, i) =>
       createDeveloperKey(sandbox.store, {

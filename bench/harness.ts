@@ -11,6 +11,7 @@ import type { Sandbox } from '../local/sandbox.ts';
 
 export interface BenchContext {
   api: string;
+  slug: string;
   host: string;
   key: string;
   data: Record<string, string>;
@@ -34,7 +35,7 @@ export async function benchWorkspace(sandbox: Sandbox, prefix = 'api'): Promise<
     permissions: [...PERMISSIONS],
     rateLimitPerMinute: MAX_RATE_LIMIT_PER_MINUTE,
   });
-  return { api: sandbox.apiUrl, host: ws.host, key: key.key, data: {} };
+  return { api: sandbox.apiUrl, slug, host: ws.host, key: key.key, data: {} };
 }
 
 export function send(

@@ -10,7 +10,8 @@
  *      sequential depth and median / p95 latency over repeated requests.
  *   4. Similar ideas: recall@3 on the labelled paraphrases beside a plain term match, and p95 at
  *      10,000 ideas (bench/ideas-similar.ts).
- * `BENCH_ONLY=cold-start`, `latency`, `sync` or `similar` runs only that part; `BENCH_SCENARIOS=<text>`
+ *   5. Tenants: what the workspace budget's check and the usage writes cost (bench/tenants.ts).
+ * `BENCH_ONLY=cold-start`, `latency`, `sync`, `similar` or `tenants` runs only that part; `BENCH_SCENARIOS=<text>`
  * runs only the scenarios whose name holds the text (`BENCH_SCENARIOS=/ideas/{id}/` the ideas' votes,
  * comments and merge), and nothing else.
  * Machines are shared and noisy: read medians and ratios, not absolute numbers.
@@ -26,6 +27,7 @@ import { reportJourneyWriteUnits } from './journeys.ts';
 import { benchLatency } from './latency.ts';
 import { scenarios } from './scenarios.ts';
 import { reportSurveyAggregation, reportSurveyExport } from './survey-summary.ts';
+import { reportTenantCosts } from './tenants.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 // Inside the project, so the bundles resolve @aws-sdk/* from node_modules as Lambda resolves it from its runtime.
@@ -37,8 +39,11 @@ const only = process.env.BENCH_ONLY;
 const onlySync = only === 'sync';
 /** `BENCH_ONLY=similar`: only the similar ideas' relevance and latency (bench/ideas-similar.ts). */
 const onlySimilar = only === 'similar';
+/** `BENCH_ONLY=tenants`: only what the workspace budget and the usage cost (bench/tenants.ts). */
+const onlyTenants = only === 'tenants';
 const named = process.env.BENCH_SCENARIOS;
-const chosen = onlySync || onlySimilar ? [] : scenarios.filter((scenario) => named === undefined || scenario.name.includes(named));
+const chosen =
+  onlySync || onlySimilar || onlyTenants ? [] : scenarios.filter((scenario) => named === undefined || scenario.name.includes(named));
 
 async function bundle(entry: string, name: string, contents?: string): Promise<{ file: string; bytes: number; gzip: number }> {
   const file = join(out, `${name}.mjs`);
@@ -115,7 +120,7 @@ if (only === 'cold-start') process.exit(0);
 if (named === undefined && (only === undefined || only === 'latency')) await benchLatency();
 if (only === 'latency') process.exit(0);
 
-if (!onlySimilar && named === undefined) await (await import('./surveys-engine.ts')).printSurveyEngineTimings();
+if (!onlySimilar && !onlyTenants && named === undefined) await (await import('./surveys-engine.ts')).printSurveyEngineTimings();
 
 console.log('\n## Operations against an in-memory sandbox\n');
 const { startSandbox } = await import('../local/sandbox.ts');
@@ -124,9 +129,10 @@ const started = performance.now();
 const sandbox = await startSandbox({ port: 0, tableName: 'cx-portal-bench' });
 console.log(`sandbox start (DynamoDB Local + fauxqs + table + HTTP): ${Math.round(performance.now() - started)} ms\n`);
 try {
-  await benchOperations();
+  if (onlyTenants) await reportTenantCosts(sandbox);
+  else await benchOperations();
   // Imported once the sandbox has pointed the handlers' client at DynamoDB Local.
-  if (!onlySync && named === undefined) await (await import('./ideas-similar.ts')).benchSimilarIdeas(sandbox);
+  if (!onlySync && !onlyTenants && named === undefined) await (await import('./ideas-similar.ts')).benchSimilarIdeas(sandbox);
 } finally {
   await sandbox.stop();
 }
@@ -167,6 +173,7 @@ async function benchBeyondScenarios(sandbox: Sandbox): Promise<void> {
     await reportSurveyExport(sandbox);
   }
   if (!onlySync) await (await import('./survey-responses.ts')).benchResponseBurst(sandbox);
+  if (!onlySync) await reportTenantCosts(sandbox);
   // BENCH_SYNC_IDEAS=0 skips it; BENCH_ONLY=sync runs nothing else against the sandbox.
   const syncIdeas = Number(process.env.BENCH_SYNC_IDEAS ?? 10_000);
   if (syncIdeas > 0) {
