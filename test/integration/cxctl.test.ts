@@ -192,7 +192,7 @@ describe('cxctl', () => {
     const slugs = listed.map((ws) => ws.slug);
     expect(slugs).toEqual([...slugs].sort((a, b) => a.localeCompare(b)));
     const { stdout } = await cxctl('workspace', 'list');
-    expect(stdout).toContain(`${second}  suspended  disabled: none  ${second}.localhost`);
+    expect(stdout).toContain(`${second}  suspended  disabled: none  limit: the plan default  ${second}.localhost`);
   });
 
   it('rejects bad input with a clear message, a non-zero exit and nothing written', async () => {

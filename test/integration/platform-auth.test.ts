@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listDeveloperKeys, revokeDeveloperKey, rotateDeveloperKey } from '../../lib/admin/developer-keys.ts';
-import { changeModules, setWorkspaceStatus } from '../../lib/admin/workspaces.ts';
+import { changeModules, setRequestBudget, setWorkspaceStatus } from '../../lib/admin/workspaces.ts';
 import { newToken } from '../../lib/platform/auth/developer-key-token.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
 import { WORKSPACE_COPIES } from '../../lib/platform/data/workspace-record.ts';
@@ -24,6 +24,8 @@ let other: TestWorkspace;
 
 beforeAll(async () => {
   [ws, other] = await Promise.all([newWorkspace('auth'), newWorkspace('auth-other')]);
+  // A workspace budget far above the key's limit, so the RateLimit-* headers below are the key's (the tighter).
+  await setRequestBudget(adminStore(), ws.slug, { requestsPerSecond: 100_000, burst: 1_000_000 });
 });
 
 describe('GET /me', () => {
@@ -37,6 +39,8 @@ describe('GET /me', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('x-request-id')).toMatch(/.+/);
     expect(res.headers.get('ratelimit-limit')).toBe('10000');
+    // The policy names both limits: the key's per minute, and the workspace's budget.
+    expect(res.headers.get('ratelimit-policy')).toBe('10000;w=60;name="key", 1000000;w=10;name="workspace"');
     expect(Number(res.headers.get('ratelimit-remaining'))).toBeLessThan(10000);
   });
 
