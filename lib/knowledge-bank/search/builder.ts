@@ -13,6 +13,11 @@
  * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.html). So deltas of
  * racing builders touch different articles and commute; the manifest's version guard
  * (manifest.ts) makes sure each one is kept.
+ *
+ * A workspace with nothing published has no index, not an empty one: a full build that finds no
+ * published article removes the manifest it would replace, or writes nothing. So a stream record
+ * delivered again after `cxctl rebuild search` removed an emptied workspace's index (Lambda retries
+ * a batch whole, and records arrive at least once) cannot write an empty index back.
  */
 import { conflictBackoff } from '../../platform/data/conditions.ts';
 import { articleCount, createIndex, INDEX_FORMAT } from './search-index.ts';
@@ -34,30 +39,36 @@ import { deleteManifestCopy, deleteSegments, getSegment, putManifestCopy, putSeg
 /** Lost manifest races before a builder gives up (and the batch is retried by Lambda). */
 const MAX_ATTEMPTS = 8;
 
-export interface BuildResult {
-  workspace: string;
-  kind: 'full' | 'delta';
-  changedArticles: number;
-  /** The segment written (the delta, or the base of a full build) and its compressed size. */
-  segment: string;
-  bytes: number;
-  /** What a merge that followed wrote, if one did. */
-  merged?: { articles: number; bytes: number };
-}
+export type BuildResult =
+  | {
+      workspace: string;
+      kind: 'full' | 'delta';
+      changedArticles: number;
+      /** The segment written (the delta, or the base of a full build) and its compressed size. */
+      segment: string;
+      bytes: number;
+      /** What a merge that followed wrote, if one did. */
+      merged?: { articles: number; bytes: number };
+    }
+  /** Nothing is published: the workspace has no index (one it had is removed). */
+  | { workspace: string; kind: 'nothing-to-index'; changedArticles: number };
 
 const segmentKeys = (manifest: Manifest) => [manifest.base.key, ...manifest.deltas.map((delta) => delta.key)];
 
 /**
  * Makes the S3 copy that readers follow match the table's manifest. Writers racing can put their
  * copies out of order, so each one reads the manifest again after its put and puts again until the
- * copy it wrote is the current one: whichever put lands last was followed by such a read.
+ * copy it wrote is the current one: whichever put lands last was followed by such a read. A manifest
+ * removed meanwhile (`cxctl rebuild search` on a workspace with nothing published left) takes the
+ * copy with it, or the copy this writer just put would name segments already deleted.
  */
 async function publishManifest(workspace: string, committed: Manifest): Promise<void> {
   let manifest: Manifest | null = committed;
-  for (let attempt = 1; manifest && attempt <= MAX_ATTEMPTS; attempt++) {
-    await putManifestCopy(workspace, manifest);
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    if (manifest) await putManifestCopy(workspace, manifest);
+    else await deleteManifestCopy(workspace);
     const current: Manifest | null = await findManifest(workspace);
-    if (!current || current.version === manifest.version) return;
+    if (current?.version === manifest?.version) return;
     manifest = current;
   }
 }
@@ -72,9 +83,9 @@ interface FullBuild {
 async function fullBuild(
   workspace: string,
   previous: Manifest | null,
-  documents?: Awaited<ReturnType<typeof allPublishedDocuments>>,
+  documents: Awaited<ReturnType<typeof allPublishedDocuments>>,
 ): Promise<FullBuild> {
-  const index = createIndex(documents ?? (await allPublishedDocuments(workspace)));
+  const index = createIndex(documents);
   const body = encodeBase(index);
   const key = await putSegment(workspace, 'base', body);
   const articles = articleCount(index);
@@ -93,16 +104,39 @@ async function fullBuild(
   return { committed: true, segment: key, bytes: body.length, articles };
 }
 
+type Replacement = { kind: 'built'; build: FullBuild } | { kind: 'nothing-to-index' } | { kind: 'lost-race' };
+
+/**
+ * Replaces the manifest `previous` (null: none) with a full build from the table. With nothing
+ * published it removes `previous` instead, copy first: a builder that publishes meanwhile loses its
+ * race on this version and puts its own copy back, or builds anew once the manifest is gone.
+ * 'lost-race': the manifest changed since `previous` was read; read it again and retry.
+ */
+async function replaceIndex(workspace: string, previous: Manifest | null): Promise<Replacement> {
+  const documents = await allPublishedDocuments(workspace);
+  if (documents.length === 0) {
+    if (!previous) return { kind: 'nothing-to-index' };
+    await deleteManifestCopy(workspace);
+    if (!(await deleteManifest(workspace, previous.version))) return { kind: 'lost-race' };
+    await deleteSegments(segmentKeys(previous));
+    return { kind: 'nothing-to-index' };
+  }
+  const build = await fullBuild(workspace, previous, documents);
+  return build.committed ? { kind: 'built', build } : { kind: 'lost-race' };
+}
+
 export async function updateSearchIndex(workspace: string, articleIds: ReadonlySet<string>): Promise<BuildResult> {
   let manifest = await findManifest(workspace);
   let delta: { key: string; bytes: number; articles: number } | undefined;
   for (let attempt = 1; ; attempt++) {
     if (!manifest || manifest.format !== INDEX_FORMAT) {
-      const built = await fullBuild(workspace, manifest);
-      if (built.committed) {
-        // A delta written before the manifest was replaced is in the new base already (it read the table earlier).
-        if (delta) await deleteSegments([delta.key]);
-        return { workspace, kind: 'full', changedArticles: articleIds.size, segment: built.segment, bytes: built.bytes };
+      const replaced = await replaceIndex(workspace, manifest);
+      // A delta written before the manifest was replaced or removed is in the new base already (it read the table earlier).
+      if (replaced.kind !== 'lost-race' && delta) await deleteSegments([delta.key]);
+      if (replaced.kind === 'nothing-to-index') return { workspace, kind: 'nothing-to-index', changedArticles: articleIds.size };
+      if (replaced.kind === 'built') {
+        const { segment, bytes } = replaced.build;
+        return { workspace, kind: 'full', changedArticles: articleIds.size, segment, bytes };
       }
     } else {
       if (!delta) {
@@ -144,27 +178,11 @@ export type RebuildResult =
 export async function rebuildSearchIndex(workspace: string): Promise<RebuildResult> {
   for (let attempt = 1; ; attempt++) {
     const manifest = await findManifest(workspace);
-    const documents = await allPublishedDocuments(workspace);
-    if (documents.length === 0) {
-      if (!manifest) return { kind: 'nothing-to-index' };
-      // The copy first: a builder that publishes meanwhile loses its race on this version and
-      // puts its own copy back, or builds anew once the manifest is gone.
-      await deleteManifestCopy(workspace);
-      if (await deleteManifest(workspace, manifest.version)) {
-        await deleteSegments(segmentKeys(manifest));
-        return { kind: 'nothing-to-index' };
-      }
-    } else {
-      const built = await fullBuild(workspace, manifest, documents);
-      if (built.committed) {
-        return {
-          kind: 'rebuilt',
-          articles: built.articles,
-          bytes: built.bytes,
-          segment: built.segment,
-          replacedVersion: manifest?.version ?? null,
-        };
-      }
+    const replaced = await replaceIndex(workspace, manifest);
+    if (replaced.kind === 'nothing-to-index') return { kind: 'nothing-to-index' };
+    if (replaced.kind === 'built') {
+      const { articles, bytes, segment } = replaced.build;
+      return { kind: 'rebuilt', articles, bytes, segment, replacedVersion: manifest?.version ?? null };
     }
     if (attempt >= MAX_ATTEMPTS) throw new Error('The search manifest kept changing under this rebuild');
     await conflictBackoff(attempt);
@@ -181,8 +199,8 @@ export async function mergeSearchIndex(workspace: string): Promise<{ articles: n
   if (!read || read.format !== INDEX_FORMAT || read.deltas.length === 0) return null;
   const [baseBody, ...deltaBodies] = await Promise.all(segmentKeys(read).map(getSegment));
   if (!baseBody || deltaBodies.some((body) => !body)) {
-    const built = await fullBuild(workspace, read);
-    return built.committed ? { articles: built.articles, bytes: built.bytes } : null;
+    const replaced = await replaceIndex(workspace, read);
+    return replaced.kind === 'built' ? { articles: replaced.build.articles, bytes: replaced.build.bytes } : null;
   }
   const index = await mergedIndex(
     decodeBase(baseBody),
