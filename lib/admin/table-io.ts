@@ -4,7 +4,14 @@
  * unprocessed (a throttled partition) with full-jitter backoff: an operator command may wait longer
  * than a function (up to a minute in all), then fails saying how much was left.
  */
-import { BatchWriteCommand, QueryCommand, type QueryCommandInput, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  ScanCommand,
+  type ScanCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { fullJitterDelayMs, sleep } from '../platform/data/backoff.ts';
 import { keys } from '../platform/data/keys.ts';
 import { AdminError, type TableClient } from './table-client.ts';
@@ -12,8 +19,9 @@ import { AdminError, type TableClient } from './table-client.ts';
 export type Item = Record<string, unknown>;
 export type ItemKey = { pk: string; sk: string };
 
-/** 25 requests per BatchWriteItem, DynamoDB's limit. */
+/** 25 requests per BatchWriteItem, 100 keys per BatchGetItem: DynamoDB's limits. */
 const WRITE_BATCH = 25;
+const READ_BATCH = 100;
 const ATTEMPTS = 12;
 
 /**
@@ -83,6 +91,29 @@ async function batchWrite(store: TableClient, table: string, requests: WriteRequ
       pending = (UnprocessedItems?.[table] ?? []) as WriteRequest[];
     }
   }
+}
+
+/**
+ * Which of these keys name an item: one BatchGetItem per 100 keys, each projecting the key only (an
+ * absent item costs half a read unit, eventually consistent), what DynamoDB leaves unprocessed read
+ * again with backoff.
+ */
+export async function existingKeys(store: TableClient, candidates: readonly ItemKey[]): Promise<ItemKey[]> {
+  const found: ItemKey[] = [];
+  for (let start = 0; start < candidates.length; start += READ_BATCH) {
+    let pending: ItemKey[] = candidates.slice(start, start + READ_BATCH);
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      if (attempt > ATTEMPTS)
+        throw new AdminError(`DynamoDB left ${pending.length} reads of ${store.table} unprocessed after ${ATTEMPTS} attempts`);
+      if (attempt > 1) await sleep(fullJitterDelayMs(attempt - 1, 50, 5000));
+      const { Responses, UnprocessedKeys } = await store.db.send(
+        new BatchGetCommand({ RequestItems: { [store.table]: { Keys: pending, ProjectionExpression: 'pk, sk' } } }),
+      );
+      found.push(...((Responses?.[store.table] ?? []) as ItemKey[]));
+      pending = (UnprocessedKeys?.[store.table]?.Keys ?? []) as ItemKey[];
+    }
+  }
+  return found;
 }
 
 /** Deletes the items with these keys (in the order given: ascending keys spread nothing). */

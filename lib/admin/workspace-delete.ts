@@ -9,7 +9,9 @@
  *      so the deletion's own stream records cannot write anything back;
  *   3. delete its webhooks first: a delivery still queued in SQS, or waiting for a retry, then finds
  *      no webhook (or no delivery record) and is dropped without a request to the receiver;
- *   4. delete every other item of its partition, `pk = WS#<slug>`, in key order, 25 per request;
+ *   4. delete every other item of its partition, `pk = WS#<slug>`, in key order, 25 per request,
+ *      and its request budget's shards (`BUDGET#<slug>#<n>`, a partition each: every shard a budget
+ *      can have is looked for, since the budget may have had more shards before it was lowered);
  *   5. delete its objects: `search-index/<slug>/…`, `survey-exports/<slug>/…`;
  *   6. look again after `settleSeconds`, for anything a consumer that started before step 2 wrote;
  *   7. delete the workspace item last, so an interrupted run leaves a workspace marked `deleting`
@@ -18,7 +20,10 @@
  * Cost: one strongly consistent read per page of the partition (1 MB), one write unit per item
  * (BatchWriteItem bills each delete as a write), and a LIST plus a DELETE per 1,000 objects.
  * Everything a workspace owns lives under its partition key (lib/platform/data/keys.ts), gsi1 entries
- * included (they are attributes of those items), so nothing else needs a search.
+ * included (they are attributes of those items), except what is spread over partitions of its own
+ * (lib/platform/tenants/keys.ts): the budget's shards, found by key (10 BatchGetItem calls of 100
+ * keys, about 500 read units, once), and its usage, kept on purpose for the last bill and removed by
+ * its TTL (docs/operating.md, "Tenants").
  */
 import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -26,10 +31,11 @@ import { searchIndexPrefixOf } from '../knowledge-bank/search/object-keys.ts';
 import { sleep } from '../platform/data/backoff.ts';
 import { isConditionFailure } from '../platform/data/conditions.ts';
 import { keys } from '../platform/data/keys.ts';
+import { everyBudgetShardKey } from '../platform/tenants/keys.ts';
 import { exportObjectPrefixOf } from '../surveys/exports/record.ts';
 import { webhookEntity } from '../webhooks/entities.ts';
 import { AdminError, type TableClient } from './table-client.ts';
-import { deleteItems, workspacePartition } from './table-io.ts';
+import { deleteItems, existingKeys, workspacePartition } from './table-io.ts';
 
 export interface DeletionReport {
   workspace: string;
@@ -133,6 +139,14 @@ async function deletePartition(
   return deleted;
 }
 
+/** The budget's shard items (they hold only counts of recent windows); how many. */
+async function deleteBudgetShards(store: TableClient, slug: string, report: DeletionReport): Promise<number> {
+  const found = await existingKeys(store, everyBudgetShardKey(slug));
+  await deleteItems(store, found);
+  if (found.length > 0) report.items.WorkspaceBudgetShard = (report.items.WorkspaceBudgetShard ?? 0) + found.length;
+  return found.length;
+}
+
 /** Deletes every object under `prefix`; how many. */
 async function deletePrefix(s3: S3Client, bucket: string, prefix: string): Promise<number> {
   let deleted = 0;
@@ -181,14 +195,14 @@ export async function deleteWorkspace(store: TableClient, slug: string, options:
   // Webhooks first (a small prefix of the partition): from here on no delivery reaches a receiver.
   report.webhooksStopped = await deletePartition(store, slug, report, { skPrefix: webhookEntity.keys.prefix });
   log(`Stopped ${report.webhooksStopped} webhook(s)`);
-  const items = await deletePartition(store, slug, report, { log });
+  const items = (await deletePartition(store, slug, report, { log })) + (await deleteBudgetShards(store, slug, report));
   log(`Deleted ${items + report.webhooksStopped} item(s); ${report.deliveriesDropped} queued delivery(ies) will be dropped`);
   report.objects = await deleteObjects(slug, options);
   log(`Deleted ${report.objects.searchIndex} search index object(s) and ${report.objects.surveyExports} export file(s)`);
 
   // A consumer invocation that began before the mark may still write: look once more after it had time to end.
   if (options.settleSeconds > 0) await sleep(options.settleSeconds * 1000);
-  const lateItems = await deletePartition(store, slug, report);
+  const lateItems = (await deletePartition(store, slug, report)) + (await deleteBudgetShards(store, slug, report));
   const lateObjects = await deleteObjects(slug, options);
   report.stragglers = lateItems + lateObjects.searchIndex + lateObjects.surveyExports;
   report.objects.searchIndex += lateObjects.searchIndex;

@@ -1,7 +1,8 @@
 /**
  * A tenant offboarded with cxctl, as an operator does it: `workspace export` hands over every record
  * of a workspace filled with the demo data set (no secret, no hash), then `workspace delete` removes
- * every item and object of it and stops its webhooks, while another workspace filled the same way
+ * every item and object of it (its request budget's shards, in partitions of their own, too) and
+ * stops its webhooks, while another workspace filled the same way
  * stays exactly as it was, item for item and object for object. The deletion's own stream records
  * write nothing back (the consumers skip a workspace being deleted: checked after both consumers have
  * provably processed later records), and the slug can be created again, empty.
@@ -12,11 +13,12 @@ import { join } from 'node:path';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type DemoResult, runDemo } from '../../cli/demo/run.ts';
-import { deleteItems } from '../../lib/admin/table-io.ts';
+import { deleteItems, existingKeys } from '../../lib/admin/table-io.ts';
 import { createWorkspace, setWorkspaceStatus } from '../../lib/admin/workspaces.ts';
 import { kbSearchManifestEntity } from '../../lib/knowledge-bank/search/entities.ts';
 import { keys } from '../../lib/platform/data/keys.ts';
 import { WORKSPACE_COPIES } from '../../lib/platform/data/workspace-record.ts';
+import { everyBudgetShardKey } from '../../lib/platform/tenants/keys.ts';
 import { countedMarkerEntity } from '../../lib/surveys/summary/entities.ts';
 import { adminStore, call, clientFor, sandbox, uniqueSlug } from '../support/fixtures.ts';
 import { createArticle, createCategory, para, publish } from '../support/knowledge-bank.ts';
@@ -149,6 +151,12 @@ describe('cxctl workspace delete', () => {
     expect(Object.keys(exportsBefore)).toHaveLength(1);
     const stayingItems = await partitionItems(staying.workspace);
     const stayingObjects = await objectsUnder('searchIndex', `search-index/${staying.workspace}/`);
+    // The request budget's shards live in partitions of their own: the demo's requests counted in some.
+    const budgetShards = (workspace: string) => existingKeys(adminStore(), everyBudgetShardKey(workspace));
+    const shardsBefore = await budgetShards(slug);
+    expect(shardsBefore.length).toBeGreaterThan(0);
+    const stayingShards = await budgetShards(staying.workspace);
+    expect(stayingShards.length).toBeGreaterThan(0);
 
     const report = await cxctlJson(['workspace', 'delete', slug, '--confirm', slug, '--settle', '1']);
     expect(report).toMatchObject({
@@ -158,9 +166,12 @@ describe('cxctl workspace delete', () => {
       objects: { searchIndex: Object.keys(searchBefore).length, surveyExports: 1 },
       stragglers: 0,
     });
-    expect(Object.values(report.items as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(itemsBefore.length);
+    expect(report.items.WorkspaceBudgetShard).toBe(shardsBefore.length);
+    expect(Object.values(report.items as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(itemsBefore.length + shardsBefore.length);
 
     expect(await partitionItems(slug)).toEqual([]);
+    expect(await budgetShards(slug)).toEqual([]);
+    expect(await budgetShards(staying.workspace)).toEqual(stayingShards);
     expect(await objectsUnder('searchIndex', `search-index/${slug}/`)).toEqual({});
     expect(await objectsUnder('surveyExports', `survey-exports/${slug}/`)).toEqual({});
     expect((await call('GET', '/me', { host: leaving.host, key: leaving.key })).status).toBe(401);

@@ -20,12 +20,10 @@
  * `shards × ceil(burst / shards)` < `burst + shards`; a workspace sending at 80 % of its budget or
  * less is refused less than once in 10,000 requests, however its requests fall on the shards.
  */
+import { MAX_BUDGET_SHARDS } from './keys.ts';
 
 /** What one shard of a budget carries at the budget's rate: a quarter of one item's 1,000 writes a second. */
 const SHARD_REQUESTS_PER_SECOND = 250;
-
-/** The most shards a budget has (250,000 requests a second): the stage's throttle is far below. */
-const MAX_BUDGET_SHARDS = 1000;
 
 export interface RequestBudget {
   requestsPerSecond: number;

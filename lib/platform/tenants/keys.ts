@@ -8,6 +8,13 @@
 /** One shard of a workspace's request budget (lib/platform/tenants/budget.ts): its counter of requests by window. */
 export const budgetShardKey = (workspace: string, shard: number) => ({ pk: `BUDGET#${workspace}#${shard}`, sk: 'BUDGET' });
 
+/** The most shards a budget has (250,000 requests a second at 250 a shard: budget.ts); the stage's throttle is far below. */
+export const MAX_BUDGET_SHARDS = 1000;
+
+/** The key of every shard a workspace's budget can have had, whatever its budget was over time (for its deletion). */
+export const everyBudgetShardKey = (workspace: string) =>
+  Array.from({ length: MAX_BUDGET_SHARDS }, (_, shard) => budgetShardKey(workspace, shard));
+
 /**
  * How many partitions a workspace's usage is written across: each Lambda instance writes to one, at
  * random, so at most a sixteenth of a workspace's instances write one item (docs/operating.md, "Tenants").
