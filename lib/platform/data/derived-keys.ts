@@ -2,14 +2,11 @@
  * The key check's read of a derived key (derived-key-record.ts) with its parent Developer key and
  * the workspace, in the one round trip authentication takes.
  */
-import { randomInt } from 'node:crypto';
-import { getMany, type TableKey } from './batch.ts';
 import { type DerivedKey, derivedKeyKeys, toDerivedKey } from './derived-key-record.ts';
 import { type DeveloperKey, toDeveloperKey } from './developer-key-record.ts';
-import type { StoredKey } from './developer-keys.ts';
+import { type AuthenticationBeside, type AuthenticationRead, readForAuthentication, type StoredKey } from './developer-keys.ts';
 import { keys } from './keys.ts';
-import { type CountedWindows, countedWindowsOf } from './window-counter.ts';
-import { toWorkspace, WORKSPACE_COPIES, type Workspace } from './workspace-record.ts';
+import { countedWindowsOf } from './window-counter.ts';
 
 /**
  * The derived key as the key check judges it: its parent's record (so the parent's revocation,
@@ -33,37 +30,22 @@ function asStoredKey(parent: DeveloperKey, windows: StoredKey['windows'], derive
 }
 
 /**
- * The workspace (one of its copies), the parent key and the derived key, in one strongly consistent
- * BatchGetItem: the same one round trip as a Developer key's, one item more (docs/latency.md), with
- * the same items beside them as findWorkspaceAndKey reads (the budget's shard, a remembered
- * response). Null `key` when either key is missing.
+ * The workspace (one of its copies), the parent key and the derived key, in authentication's one
+ * read (readForAuthentication): the same one round trip as a Developer key's, one item more
+ * (docs/latency.md). Null `key` when either key is missing.
  */
 export async function findWorkspaceAndDerivedKey(
   workspace: string,
   credential: { parentKeyId: string; derivedKeyId: string },
-  beside: { budgetShard: TableKey; remembered?: TableKey },
-): Promise<{
-  workspace: Workspace | null;
-  key: StoredKey | null;
-  budget: CountedWindows;
-  remembered: Record<string, unknown> | undefined;
-}> {
-  const [copyItem, parentItem, derivedItem, budgetItem, rememberedItem] = await getMany(
-    [
-      keys.workspaceCopy(workspace, randomInt(WORKSPACE_COPIES)),
-      keys.developerKey(workspace, credential.parentKeyId),
-      derivedKeyKeys.item(workspace, credential.parentKeyId, credential.derivedKeyId),
-      beside.budgetShard,
-      ...(beside.remembered ? [beside.remembered] : []),
-    ],
-    { consistent: true },
+  beside: AuthenticationBeside,
+): Promise<AuthenticationRead & { key: StoredKey | null }> {
+  const { keyItems, ...read } = await readForAuthentication(
+    workspace,
+    [keys.developerKey(workspace, credential.parentKeyId), derivedKeyKeys.item(workspace, credential.parentKeyId, credential.derivedKeyId)],
+    beside,
   );
+  const [parentItem, derivedItem] = keyItems;
   const key =
     parentItem && derivedItem ? asStoredKey(toDeveloperKey(parentItem), countedWindowsOf(parentItem), toDerivedKey(derivedItem)) : null;
-  return {
-    workspace: copyItem ? toWorkspace(copyItem) : null,
-    key,
-    budget: countedWindowsOf(budgetItem),
-    remembered: rememberedItem,
-  };
+  return { ...read, key };
 }

@@ -21,44 +21,64 @@ export interface StoredKey {
   windows: CountedWindows;
 }
 
-/**
- * One copy of the workspace item, chosen at random (keys.workspaceCopy), and the key, in one
- * strongly consistent BatchGetItem (a suspension or a revocation counts from the very next request),
- * with beside them, still one round trip: a create's remembered Idempotency-Key response when given
- * (lib/platform/data/idempotency.ts), and the shard of the workspace's request budget this request
- * counts in (workspace-budget.ts; `budget` is its counter, null when it has none yet). `workspace` is null when that copy is
- * missing: the workspace is gone, or was made before its copies existed (findWorkspaceItself).
- * A read, not a conditional update: an update naming `secretHash` in its condition would need a
- * grant that also allows `SET secretHash` (README, IAM). Unprocessed keys (throttling) are retried by
- * the data kit's bounded policy.
- */
-export async function findWorkspaceAndKey(
-  workspace: string,
-  keyId: string,
-  beside: { budgetShard?: TableKey; remembered?: TableKey } = {},
-): Promise<{
+/** What authentication reads beside the key in its one round trip. */
+export interface AuthenticationBeside {
+  /** The shard of the workspace's request budget this request counts in (workspace-budget.ts). */
+  budgetShard?: TableKey;
+  /** A create's remembered Idempotency-Key response (lib/platform/data/idempotency.ts). */
+  remembered?: TableKey;
+}
+
+/** Authentication's read: the workspace, and what was read beside the key. */
+export interface AuthenticationRead {
+  /** Null when the copy read is missing: the workspace is gone, or was made before its copies existed (findWorkspaceItself). */
   workspace: Workspace | null;
-  key: StoredKey | null;
+  /** The budget shard's counter, null when it has none yet. */
   budget: CountedWindows;
   remembered: Record<string, unknown> | undefined;
-}> {
-  const copy = keys.workspaceCopy(workspace, randomInt(WORKSPACE_COPIES));
-  const [copyItem, keyItem, ...others] = await getMany(
+}
+
+/**
+ * One copy of the workspace item, chosen at random (keys.workspaceCopy), the key's items (a
+ * Developer key's one; a derived key's and its parent's), and `beside`, in one strongly consistent
+ * BatchGetItem: a suspension or a revocation counts from the very next request, and everything
+ * authentication needs costs one round trip. A read, not a conditional update: an update naming
+ * `secretHash` in its condition would need a grant that also allows `SET secretHash` (README, IAM).
+ * Unprocessed keys (throttling) are retried by the data kit's bounded policy.
+ */
+export async function readForAuthentication(
+  workspace: string,
+  keyItems: readonly TableKey[],
+  beside: AuthenticationBeside,
+): Promise<AuthenticationRead & { keyItems: (Record<string, unknown> | undefined)[] }> {
+  const [copyItem, ...rest] = await getMany(
     [
-      copy,
-      keys.developerKey(workspace, keyId),
+      keys.workspaceCopy(workspace, randomInt(WORKSPACE_COPIES)),
+      ...keyItems,
       ...(beside.budgetShard ? [beside.budgetShard] : []),
       ...(beside.remembered ? [beside.remembered] : []),
     ],
     { consistent: true },
   );
-  const budgetItem = beside.budgetShard ? others.shift() : undefined;
+  const found = rest.splice(0, keyItems.length);
+  const budgetItem = beside.budgetShard ? rest.shift() : undefined;
   return {
     workspace: copyItem ? toWorkspace(copyItem) : null,
-    key: keyItem ? { key: toDeveloperKey(keyItem), windows: countedWindowsOf(keyItem) } : null,
+    keyItems: found,
     budget: countedWindowsOf(budgetItem),
-    remembered: others.shift(),
+    remembered: rest.shift(),
   };
+}
+
+/** The workspace and a Developer key, in authentication's one read (readForAuthentication). */
+export async function findWorkspaceAndKey(
+  workspace: string,
+  keyId: string,
+  beside: AuthenticationBeside = {},
+): Promise<AuthenticationRead & { key: StoredKey | null }> {
+  const { keyItems, ...read } = await readForAuthentication(workspace, [keys.developerKey(workspace, keyId)], beside);
+  const [keyItem] = keyItems;
+  return { ...read, key: keyItem ? { key: toDeveloperKey(keyItem), windows: countedWindowsOf(keyItem) } : null };
 }
 
 /**
