@@ -4,8 +4,6 @@
  * operation runs, RateLimit-* headers of the tighter limit, exact with one shard), and its usage
  * (GET /usage and `cxctl usage` agree on a workload this test drives: requests exact, units equal).
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setRequestBudget } from '../../lib/admin/workspaces.ts';
@@ -18,23 +16,9 @@ import {
   expectErrorEnvelope,
   newKey,
   newWorkspace,
-  sandbox,
   type TestWorkspace,
 } from '../support/fixtures.ts';
-
-const run = promisify(execFile);
-
-async function cxctl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/cxctl.mjs', ...args, '--endpoint', sandbox.dynamodbEndpoint], {
-      env: { ...process.env, TABLE_NAME: sandbox.tableName, WORKSPACE_DOMAIN: 'localhost' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+import { cxctl } from '../support/operator.ts';
 
 /**
  * Wait until two windows of `windowMs` (a budget's) went by without the workspace's requests (so the
@@ -59,12 +43,12 @@ describe('a workspace budget across all its keys', () => {
   });
 
   it('is set and shown by cxctl, and counts from the very next request', async () => {
-    const set = await cxctl('workspace', 'set-limit', ws.slug, '--requests-per-second', '5', '--burst', '10', '--json');
+    const set = await cxctl(['workspace', 'set-limit', ws.slug, '--requests-per-second', '5', '--burst', '10', '--json']);
     expect(set.code, set.stderr).toBe(0);
     expect(JSON.parse(set.stdout)).toEqual({ slug: ws.slug, requestBudget: { requestsPerSecond: 5, burst: 10 } });
-    const listed = await cxctl('workspace', 'list');
+    const listed = await cxctl(['workspace', 'list']);
     expect(listed.stdout.split('\n').find((line) => line.startsWith(`${ws.slug} `))).toContain('limit: 5/s, bursts of 10');
-    const refused = await cxctl('workspace', 'set-limit', ws.slug, '--requests-per-second', '5', '--burst', '2');
+    const refused = await cxctl(['workspace', 'set-limit', ws.slug, '--requests-per-second', '5', '--burst', '2']);
     expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining('burst')]);
   }, 120_000);
 
@@ -172,7 +156,7 @@ describe('usage per workspace', () => {
 
     // The operator's read of the same hours. The usage read itself is left out of the comparison: it
     // is counted once it has answered, and another request's write may or may not have written it yet.
-    const operator = await cxctl('usage', ws.slug, '--from', started, '--to', usage.to, '--json');
+    const operator = await cxctl(['usage', ws.slug, '--from', started, '--to', usage.to, '--json']);
     expect(operator.code, operator.stderr).toBe(0);
     const report = JSON.parse(operator.stdout);
     const withoutUsageReads = (r: typeof usage) => {
@@ -188,13 +172,13 @@ describe('usage per workspace', () => {
   }, 120_000);
 
   it('lists every workspace by cost with --all, and writes a CSV a spreadsheet reads safely', async () => {
-    const all = await cxctl('usage', '--all', '--json');
+    const all = await cxctl(['usage', '--all', '--json']);
     expect(all.code, all.stderr).toBe(0);
     const reports: { workspace: string; totals: { estimatedCostUsd: number } }[] = JSON.parse(all.stdout);
     expect(reports.map((r) => r.workspace)).toContain(ws.slug);
     const costs = reports.map((r) => r.totals.estimatedCostUsd);
     expect(costs).toEqual([...costs].sort((a, b) => b - a));
-    const csv = await cxctl('usage', ws.slug, '--csv');
+    const csv = await cxctl(['usage', ws.slug, '--csv']);
     const rows: Record<string, string>[] = parse(csv.stdout, { columns: true });
     const total = rows.find((row) => row.period === 'total');
     expect(total?.workspace).toBe(ws.slug);
