@@ -14,10 +14,11 @@
  * racing builders touch different articles and commute; the manifest's version guard
  * (manifest.ts) makes sure each one is kept.
  *
- * A workspace with nothing published has no index, not an empty one: a full build that finds no
- * published article removes the manifest it would replace, or writes nothing. So a stream record
- * delivered again after `cxctl rebuild search` removed an emptied workspace's index (Lambda retries
- * a batch whole, and records arrive at least once) cannot write an empty index back.
+ * A workspace with nothing published gets no index, not an empty one: a full build that finds no
+ * published article and no manifest writes nothing. So a stream record delivered again after `cxctl
+ * rebuild search` removed an emptied workspace's index (Lambda retries a batch whole, and records
+ * arrive at least once) cannot write an empty index back. Removing an index is the rebuild's alone:
+ * the builder's grant has no DeleteItem (an index it has stays, emptied, as its deltas made it).
  */
 import { conflictBackoff } from '../../platform/data/conditions.ts';
 import { articleCount, createIndex, INDEX_FORMAT } from './search-index.ts';
@@ -107,14 +108,20 @@ async function fullBuild(
 type Replacement = { kind: 'built'; build: FullBuild } | { kind: 'nothing-to-index' } | { kind: 'lost-race' };
 
 /**
- * Replaces the manifest `previous` (null: none) with a full build from the table. With nothing
- * published it removes `previous` instead, copy first: a builder that publishes meanwhile loses its
- * race on this version and puts its own copy back, or builds anew once the manifest is gone.
+ * Replaces the manifest `previous` (null: none) with a full build from the table; with nothing
+ * published and no manifest, writes nothing. With nothing published and a manifest, the operator's
+ * rebuild (`removeWhenEmpty`) removes it, copy first: a builder that publishes meanwhile loses its race on
+ * this version and puts its own copy back, or builds anew once the manifest is gone. The stream's
+ * builder, whose grant has no DeleteItem, builds the empty index instead.
  * 'lost-race': the manifest changed since `previous` was read; read it again and retry.
  */
-async function replaceIndex(workspace: string, previous: Manifest | null): Promise<Replacement> {
+async function replaceIndex(
+  workspace: string,
+  previous: Manifest | null,
+  { removeWhenEmpty }: { removeWhenEmpty: boolean },
+): Promise<Replacement> {
   const documents = await allPublishedDocuments(workspace);
-  if (documents.length === 0) {
+  if (documents.length === 0 && (!previous || removeWhenEmpty)) {
     if (!previous) return { kind: 'nothing-to-index' };
     await deleteManifestCopy(workspace);
     if (!(await deleteManifest(workspace, previous.version))) return { kind: 'lost-race' };
@@ -130,7 +137,7 @@ export async function updateSearchIndex(workspace: string, articleIds: ReadonlyS
   let delta: { key: string; bytes: number; articles: number } | undefined;
   for (let attempt = 1; ; attempt++) {
     if (!manifest || manifest.format !== INDEX_FORMAT) {
-      const replaced = await replaceIndex(workspace, manifest);
+      const replaced = await replaceIndex(workspace, manifest, { removeWhenEmpty: false });
       // A delta written before the manifest was replaced or removed is in the new base already (it read the table earlier).
       if (replaced.kind !== 'lost-race' && delta) await deleteSegments([delta.key]);
       if (replaced.kind === 'nothing-to-index') return { workspace, kind: 'nothing-to-index', changedArticles: articleIds.size };
@@ -178,7 +185,7 @@ export type RebuildResult =
 export async function rebuildSearchIndex(workspace: string): Promise<RebuildResult> {
   for (let attempt = 1; ; attempt++) {
     const manifest = await findManifest(workspace);
-    const replaced = await replaceIndex(workspace, manifest);
+    const replaced = await replaceIndex(workspace, manifest, { removeWhenEmpty: true });
     if (replaced.kind === 'nothing-to-index') return { kind: 'nothing-to-index' };
     if (replaced.kind === 'built') {
       const { articles, bytes, segment } = replaced.build;
@@ -199,7 +206,7 @@ export async function mergeSearchIndex(workspace: string): Promise<{ articles: n
   if (!read || read.format !== INDEX_FORMAT || read.deltas.length === 0) return null;
   const [baseBody, ...deltaBodies] = await Promise.all(segmentKeys(read).map(getSegment));
   if (!baseBody || deltaBodies.some((body) => !body)) {
-    const replaced = await replaceIndex(workspace, read);
+    const replaced = await replaceIndex(workspace, read, { removeWhenEmpty: false });
     return replaced.kind === 'built' ? { articles: replaced.build.articles, bytes: replaced.build.bytes } : null;
   }
   const index = await mergedIndex(
